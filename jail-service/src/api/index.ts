@@ -1,0 +1,36 @@
+export type {
+  Action,
+  ActionType,
+  Point,
+} from './actions.js';
+export { actionPoints, actionSchema, pointSchema } from './actions.js';
+export type {
+  ActionResult,
+  ActionsRequest,
+  ActionsResponse,
+  Box,
+  ElementsResponse,
+  ErrorCode,
+  ErrorInfo,
+  HealthResponse,
+  PageElement,
+  PageState,
+  ScreenshotMeta,
+  ToolNamespace,
+  ToolsResponse,
+} from './schema.js';
+export {
+  actionResultSchema,
+  actionsRequestSchema,
+  actionsResponseSchema,
+  elementSchema,
+  elementsResponseSchema,
+  errorBodySchema,
+  errorCodeSchema,
+  healthResponseSchema,
+  pageStateSchema,
+  screenshotHeaders,
+  screenshotMetaSchema,
+  screenshotQuerySchema,
+  toolsResponseSchema,
+} from './schema.js';

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { actionSchema } from './actions.js';
+
+/** Header names carrying the geometry of a `GET /screenshot` JPEG body. */
+export const screenshotHeaders = {
+  viewportWidth: 'x-viewport-width',
+  viewportHeight: 'x-viewport-height',
+  devicePixelRatio: 'x-device-pixel-ratio',
+  imageWidth: 'x-image-width',
+  imageHeight: 'x-image-height',
+} as const;
+
+export const screenshotQuerySchema = z.strictObject({
+  quality: z.coerce.number().int().min(1).max(100).optional(),
+});
+
+/** Geometry of a screenshot: the image is `viewport × devicePixelRatio` device pixels. */
+export const screenshotMetaSchema = z.object({
+  viewportWidth: z.number().int().positive(),
+  viewportHeight: z.number().int().positive(),
+  devicePixelRatio: z.number().positive(),
+  imageWidth: z.number().int().positive(),
+  imageHeight: z.number().int().positive(),
+});
+export type ScreenshotMeta = z.infer<typeof screenshotMetaSchema>;
+
+export const actionsRequestSchema = z.strictObject({
+  actions: z.array(actionSchema).min(1).max(20),
+  /** Per-action timeout override in ms (bounded by the service's maximum). */
+  timeout_ms: z.number().int().min(100).max(120_000).optional(),
+});
+export type ActionsRequest = z.infer<typeof actionsRequestSchema>;
+
+export const errorCodeSchema = z.enum([
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'OUT_OF_RANGE',
+  'UNKNOWN_KEY',
+  'TOOL_TIMEOUT',
+  'BROWSER_UNAVAILABLE',
+  'ACTION_FAILED',
+  'NAVIGATION_FAILED',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+export const errorInfoSchema = z.object({
+  code: errorCodeSchema,
+  message: z.string(),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorInfo = z.infer<typeof errorInfoSchema>;
+export const errorBodySchema = z.object({ error: errorInfoSchema });
+
+export const pageStateSchema = z.object({
+  url: z.string(),
+  title: z.string(),
+  loading: z.boolean(),
+});
+export type PageState = z.infer<typeof pageStateSchema>;
+
+export const actionResultSchema = z.object({
+  index: z.number().int().min(0),
+  type: z.string(),
+  status: z.enum(['ok', 'error', 'skipped']),
+  duration_ms: z.number().min(0),
+  /** True when the action caused a main-frame navigation that the service waited for. */
+  navigated: z.boolean(),
+  error: errorInfoSchema.optional(),
+});
+export type ActionResult = z.infer<typeof actionResultSchema>;
+
+export const actionsResponseSchema = z.object({
+  results: z.array(actionResultSchema),
+  state: pageStateSchema,
+});
+export type ActionsResponse = z.infer<typeof actionsResponseSchema>;
+
+export const boxSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+export type Box = z.infer<typeof boxSchema>;
+
+/** A visible interactive element, box in CSS pixels of the viewport. */
+export const elementSchema = z.object({
+  index: z.number().int().min(0),
+  tag: z.string(),
+  role: z.string().nullable(),
+  text: z.string(),
+  name: z.string().nullable(),
+  id: z.string().nullable(),
+  input_type: z.string().nullable(),
+  href: z.string().nullable(),
+  enabled: z.boolean(),
+  box: boxSchema,
+});
+export type PageElement = z.infer<typeof elementSchema>;
+
+export const elementsResponseSchema = z.object({
+  elements: z.array(elementSchema),
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  device_pixel_ratio: z.number().positive(),
+});
+export type ElementsResponse = z.infer<typeof elementsResponseSchema>;
+
+export const healthResponseSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  browser: z.object({ connected: z.boolean(), version: z.string().nullable() }),
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  device_pixel_ratio: z.number().positive(),
+});
+export type HealthResponse = z.infer<typeof healthResponseSchema>;
+
+export const toolNamespaceSchema = z.enum(['data_collection', 'action']);
+export type ToolNamespace = z.infer<typeof toolNamespaceSchema>;
+
+export const toolsResponseSchema = z.object({
+  tools: z.array(
+    z.object({
+      name: z.string(),
+      namespace: toolNamespaceSchema,
+      description: z.string(),
+      timeout_ms: z.number().int().positive(),
+      input_schema: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+export type ToolsResponse = z.infer<typeof toolsResponseSchema>;
