@@ -1,0 +1,75 @@
+import type { ActionResult } from '@clawdie/jail-service/api';
+import type { Clock } from '../clock.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
+import type { StepOutcome } from '../store/task-records.js';
+import type { PlannedStep } from '../uitars/index.js';
+
+/** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
+export type LoopStatus = 'end' | 'call_user' | 'user_stopped' | 'max_steps' | 'error';
+
+export type LoopErrorCode =
+  | 'MODEL_UNAVAILABLE'
+  | 'MODEL_TIMEOUT'
+  | 'MODEL_REJECTED'
+  | 'MODEL_EMPTY_REPLY'
+  | 'MODEL_BAD_RESPONSE'
+  | 'OPERATOR_UNAVAILABLE'
+  | 'OPERATOR_BAD_RESPONSE'
+  | 'PARSE_FAILED'
+  | 'ENVIRONMENT_ERROR'
+  | 'START_URL_FAILED'
+  | 'TASK_TIMEOUT'
+  | 'INTERNAL';
+
+export interface LoopOptions {
+  instruction: string;
+  coordinateMode: '1.5' | '1.0';
+  actionSpace: 'browser' | 'computer';
+  maxSteps: number;
+  /** Consecutive unusable replies (unparseable or unmappable) before the task ends in error. */
+  maxParseFailures: number;
+  imageWindow: number;
+  jpegQuality: number;
+  waitMs: number;
+  scrollAmount: number;
+}
+
+export interface LoopDeps {
+  model: VisionModel;
+  operator: BrowserOperator;
+  clock: Clock;
+  /** Receives every event in order; awaited. Must not throw (a throw ends the task as INTERNAL). */
+  emit: (event: LoopEvent) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface ExecutedAction {
+  planned: Extract<PlannedStep, { kind: 'browser' }>;
+  result: ActionResult;
+}
+
+export type LoopEvent =
+  | { type: 'step-started'; step: number; at: number }
+  | { type: 'screenshot-taken'; step: number; screenshot: Screenshot; captureMs: number }
+  | {
+      type: 'prediction-received';
+      step: number;
+      text: string;
+      thought: string | null;
+      reflection: string | null;
+      modelMs: number;
+      requestBytes: number;
+      imageCount: number;
+    }
+  | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
+  | { type: 'step-ended'; step: number; outcome: StepOutcome; message: string | null; at: number }
+  | { type: 'final-screenshot-taken'; screenshot: Screenshot };
+
+export interface LoopResult {
+  status: LoopStatus;
+  /** `finished(content=…)` for `end`; the model's question for `call_user`. */
+  summary: string | null;
+  error: { code: LoopErrorCode; message: string } | null;
+  stepCount: number;
+}

@@ -1,0 +1,73 @@
+import { AppError, isAbortError } from '../errors.js';
+import { Conversation } from '../model/conversation.js';
+import { buildSystemPrompt } from '../uitars/index.js';
+import type { LoopDeps, LoopErrorCode, LoopOptions, LoopResult } from './loop-types.js';
+import { runStep } from './run-step.js';
+
+const passthroughCodes = new Set<string>([
+  'MODEL_UNAVAILABLE',
+  'MODEL_TIMEOUT',
+  'MODEL_REJECTED',
+  'MODEL_EMPTY_REPLY',
+  'MODEL_BAD_RESPONSE',
+  'OPERATOR_UNAVAILABLE',
+  'OPERATOR_BAD_RESPONSE',
+]);
+
+/**
+ * The UI-TARS agent loop (GUIAgent semantics) as a function over an injected model, operator and
+ * clock: screenshot → model → parse → execute, until `finished()`, `call_user()`, the step limit,
+ * an abort or an error. Never throws: every ending is a LoopResult with a typed status and code.
+ */
+export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promise<LoopResult> {
+  const prompt = buildSystemPrompt({
+    mode: options.coordinateMode,
+    actionSpace: options.actionSpace,
+  });
+  const conversation = new Conversation(`${prompt}${options.instruction}`, options.imageWindow);
+  const state = { step: 0, unusableReplies: 0 };
+  try {
+    while (state.step < options.maxSteps) {
+      deps.signal?.throwIfAborted();
+      state.step += 1;
+      const outcome = await runStep(state.step, conversation, options, deps);
+      state.unusableReplies = outcome.kind === 'unusable' ? state.unusableReplies + 1 : 0;
+      if (outcome.kind === 'terminal') {
+        await captureFinal(deps);
+        return { ...outcome.result, stepCount: state.step };
+      }
+      if (outcome.kind === 'unusable' && state.unusableReplies >= options.maxParseFailures) {
+        const message = `${state.unusableReplies} consecutive model replies had no usable action; last: ${outcome.message}`;
+        return failed('PARSE_FAILED', message, state.step);
+      }
+    }
+    await captureFinal(deps);
+    return { status: 'max_steps', summary: null, error: null, stepCount: state.step };
+  } catch (error) {
+    if (isAbortError(error) || deps.signal?.aborted) {
+      return { status: 'user_stopped', summary: null, error: null, stepCount: state.step };
+    }
+    return failed(errorCode(error), (error as Error).message ?? String(error), state.step);
+  }
+}
+
+/** The typed code of a transport failure; anything unexpected is INTERNAL. */
+export function errorCode(error: unknown): LoopErrorCode {
+  if (error instanceof AppError && passthroughCodes.has(error.code))
+    return error.code as LoopErrorCode;
+  return 'INTERNAL';
+}
+
+function failed(code: LoopErrorCode, message: string, stepCount: number): LoopResult {
+  return { status: 'error', summary: null, error: { code, message }, stepCount };
+}
+
+/** Best effort: the screen as the task left it. A failure here never changes the result. */
+async function captureFinal(deps: LoopDeps): Promise<void> {
+  try {
+    const screenshot = await deps.operator.screenshot(deps.signal);
+    await deps.emit({ type: 'final-screenshot-taken', screenshot });
+  } catch {
+    // The step screenshots are kept; a missing final frame is not a task failure.
+  }
+}

@@ -1,0 +1,97 @@
+import { elapsedMs } from '../clock.js';
+import type { Conversation } from '../model/conversation.js';
+import { encodeForModel } from '../model/image-encoder.js';
+import type { StepOutcome } from '../store/task-records.js';
+import { parsePrediction, toBrowserActions } from '../uitars/index.js';
+import { executePlan } from './execute-plan.js';
+import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
+
+export type StepResult =
+  | { kind: 'continue' }
+  | { kind: 'unusable'; message: string }
+  | { kind: 'terminal'; result: Omit<LoopResult, 'stepCount'> };
+
+/**
+ * One loop iteration: capture, ask the model, parse, map coordinates, execute. Unusable replies
+ * and failed actions become notes for the model's next turn; transport failures throw.
+ */
+export async function runStep(
+  step: number,
+  conversation: Conversation,
+  options: LoopOptions,
+  deps: LoopDeps,
+): Promise<StepResult> {
+  const { emit, signal } = deps;
+  await emit({ type: 'step-started', step, at: deps.clock.now() });
+
+  let started = performance.now();
+  const screenshot = await deps.operator.screenshot(signal);
+  const captureMs = elapsedMs(started);
+  await emit({ type: 'screenshot-taken', step, screenshot, captureMs });
+
+  started = performance.now();
+  const version = options.coordinateMode;
+  conversation.addScreenshot(
+    await encodeForModel(screenshot, { version, jpegQuality: options.jpegQuality }),
+  );
+  const messages = conversation.messages();
+  const reply = await deps.model.complete({ messages }, signal);
+  const modelMs = elapsedMs(started);
+  conversation.addReply(reply.text);
+
+  const parsed = parsePrediction(reply.text);
+  await emit({
+    type: 'prediction-received',
+    step,
+    text: reply.text,
+    thought: parsed.success ? parsed.data.thought : null,
+    reflection: parsed.success ? parsed.data.reflection : null,
+    modelMs,
+    requestBytes: reply.requestBytes,
+    imageCount: countImages(messages),
+  });
+  if (!parsed.success) {
+    const note = `Your last reply could not be used (${parsed.error.message}). Answer in the format "Thought: ...\\nAction: ..." with one of the listed actions.`;
+    return unusable(step, 'parse_error', parsed.error.message, note, conversation, deps);
+  }
+
+  const { meta } = screenshot;
+  const plan = toBrowserActions(parsed.data.actions, {
+    mode: version,
+    screenshot: { width: meta.imageWidth, height: meta.imageHeight },
+    devicePixelRatio: meta.devicePixelRatio,
+    viewport: { width: meta.viewportWidth, height: meta.viewportHeight },
+    waitMs: options.waitMs,
+    scrollAmount: options.scrollAmount,
+  });
+  if (!plan.success) {
+    const note = `Your last action could not be executed: ${plan.error.message}`;
+    return unusable(step, 'plan_error', plan.error.message, note, conversation, deps);
+  }
+  return executePlan(step, plan.steps, conversation, deps);
+}
+
+async function unusable(
+  step: number,
+  outcome: StepOutcome,
+  message: string,
+  note: string,
+  conversation: Conversation,
+  deps: LoopDeps,
+): Promise<StepResult> {
+  conversation.addNote(note);
+  await deps.emit({ type: 'step-ended', step, outcome, message, at: deps.clock.now() });
+  return { kind: 'unusable', message };
+}
+
+function countImages(messages: { content: unknown }[]): number {
+  let images = 0;
+  for (const message of messages) {
+    if (Array.isArray(message.content)) {
+      images += message.content.filter(
+        (part: { type?: string }) => part.type === 'image_url',
+      ).length;
+    }
+  }
+  return images;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
+import { type Command, parseCommand, usage } from './cli/args.js';
+import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
+import { demoBanner, runDemo } from './cli/demo-command.js';
+import { loadConfig, processEnv } from './config.js';
+import { AppError } from './errors.js';
+import { createLogger } from './logger.js';
+import { startPlatform } from './platform.js';
+import { serve } from './server.js';
+import { runBrowserTask } from './tasks/run-browser-task.js';
+import type { CompactResult } from './tasks/task-input.js';
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    printLine(`clawdie: ${(error as Error).message}\n\n${usage}`);
+    return 2;
+  }
+  if (command.name === 'help') {
+    printLine(usage);
+    return 0;
+  }
+  if (command.name === 'serve') return serve();
+
+  const env = processEnv();
+  // The CLI prints its own progress; JSON logs only for warnings unless asked for more.
+  const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
+  const logger = createLogger(config.logLevel);
+  const platform = await startPlatform(config, logger, env);
+  const controller = new AbortController();
+  const onSignal = () => {
+    printLine('interrupted: aborting the task ...');
+    controller.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const result = await runCommand(command, platform, controller.signal);
+    printResult(result);
+    return result.status === 'finished' ? 0 : 1;
+  } finally {
+    await platform.close();
+  }
+}
+
+async function runCommand(
+  command: Extract<Command, { name: 'run' | 'demo' }>,
+  platform: Awaited<ReturnType<typeof startPlatform>>,
+  signal: AbortSignal,
+): Promise<CompactResult> {
+  if (command.name === 'demo') {
+    if (!command.json) printLine(demoBanner);
+    const onEvent = command.json ? undefined : createProgressPrinter(15);
+    const { result, expected } = await runDemo(platform, {
+      signal,
+      ...(onEvent ? { onEvent } : {}),
+    });
+    if (!command.json) printLine(`expected answer: ${expected}`);
+    return result;
+  }
+  if (!platform.model) {
+    throw new AppError(
+      'MODEL_NOT_CONFIGURED',
+      'no model configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE, or try `clawdie demo`',
+    );
+  }
+  const deps = platform.taskDeps(platform.model);
+  if (platform.model.isReplay && !command.json)
+    printLine('REPLAY: model replies come from CLAWDIE_REPLAY_FILE');
+  const onEvent = command.json
+    ? undefined
+    : createProgressPrinter(command.input.max_steps ?? deps.loop.maxSteps);
+  return runBrowserTask(command.input, deps, { signal, ...(onEvent ? { onEvent } : {}) });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    printLine(
+      `clawdie: ${error instanceof AppError ? `${error.code}: ` : ''}${(error as Error).message}`,
+    );
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,41 @@
+import { fileURLToPath } from 'node:url';
+import type { LoopEvent } from '../agent/loop-types.js';
+import { demoTask, startDemoSite } from '../demo/demo-site-server.js';
+import { loadReplayModel } from '../model/replay-model.js';
+import type { Platform } from '../platform.js';
+import { runBrowserTask } from '../tasks/run-browser-task.js';
+import type { CompactResult } from '../tasks/task-input.js';
+
+/** Recorded UI-TARS-1.5 replies for the demo task at a 1280×800 viewport, DPR 1. */
+export const demoReplayFile = fileURLToPath(
+  new URL('../../demo-site/demo-replay.json', import.meta.url),
+);
+
+export const demoBanner =
+  'REPLAY DEMO: the model replies are recorded UI-TARS-1.5 output, not a live model. ' +
+  'The browser, the clicks and the page are real.';
+
+/**
+ * Runs the canonical demo task against the bundled demo shop with the replay model, on the
+ * platform's browser. Needs the jail-service at its default viewport (1280×800, DPR 1).
+ */
+export async function runDemo(
+  platform: Platform,
+  options: { signal?: AbortSignal; onEvent?: (event: LoopEvent) => void } = {},
+): Promise<{ result: CompactResult; expected: string }> {
+  const site = await startDemoSite();
+  try {
+    const model = await loadReplayModel(demoReplayFile);
+    const result = await runBrowserTask(
+      { instruction: demoTask.instruction, start_url: `${site.url}/`, max_steps: 15 },
+      platform.taskDeps(model),
+      {
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      },
+    );
+    return { result, expected: demoTask.expectedValue };
+  } finally {
+    await site.close();
+  }
+}

@@ -1,0 +1,60 @@
+/** Every domain failure of the controlplane, with a stable `code` and an HTTP status hint. */
+export class AppError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.status = options.status ?? 500;
+  }
+}
+
+export type ModelErrorCode =
+  | 'MODEL_UNAVAILABLE'
+  | 'MODEL_TIMEOUT'
+  | 'MODEL_REJECTED'
+  | 'MODEL_EMPTY_REPLY'
+  | 'MODEL_BAD_RESPONSE';
+
+/** The vision model could not give a usable reply (after retries where retrying made sense). */
+export class ModelError extends AppError {
+  declare readonly code: ModelErrorCode;
+  constructor(code: ModelErrorCode, message: string, cause?: unknown) {
+    super(code, message, { status: 502, cause });
+    this.name = 'ModelError';
+  }
+}
+
+export type OperatorErrorCode =
+  | 'OPERATOR_UNAVAILABLE'
+  | 'OPERATOR_BAD_RESPONSE'
+  | 'OPERATOR_REJECTED';
+
+/** The browser (jail-service) could not be reached or answered something unusable. */
+export class OperatorError extends AppError {
+  declare readonly code: OperatorErrorCode;
+  constructor(code: OperatorErrorCode, message: string, cause?: unknown) {
+    super(code, message, { status: 502, cause });
+    this.name = 'OperatorError';
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super('NOT_FOUND', message, { status: 404 });
+    this.name = 'NotFoundError';
+  }
+}
+
+export class ConfigError extends AppError {
+  constructor(message: string) {
+    super('CONFIG_INVALID', message, { status: 500 });
+    this.name = 'ConfigError';
+  }
+}
+
+/** True for the errors an AbortSignal produces (fetch, timers, our own checks). */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+}

@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { AppError, NotFoundError } from '../errors.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import { browserRunTaskInputSchema } from '../tasks/task-input.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { readJson } from './error-handler.js';
+import { actionView, compactResultOf, logView, stepView, taskView } from './task-views.js';
+
+const listQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+  status: z
+    .enum(['queued', 'running', 'finished', 'max_steps', 'error', 'aborted', 'call_user'])
+    .optional(),
+});
+const stepIndexSchema = z.coerce.number().int().min(1);
+
+/** `/v1/tasks`: start, list, inspect at task and step level, fetch step screenshots, abort. */
+export function createTaskRoutes(deps: { tasks: TaskService; repository: TaskRepository }) {
+  const { tasks, repository } = deps;
+  const requireTask = (id: string) => {
+    const task = repository.getTask(id);
+    if (!task) throw new NotFoundError(`no task with trace_id ${id}`);
+    return task;
+  };
+  const requireStep = (id: string, rawIndex: string) => {
+    requireTask(id);
+    const step = repository.getStep(id, stepIndexSchema.parse(rawIndex));
+    if (!step) throw new NotFoundError(`task ${id} has no step ${rawIndex}`);
+    return step;
+  };
+
+  return new Hono()
+    .post('/', async (c) => {
+      const input = browserRunTaskInputSchema.parse(await readJson(c));
+      const { taskId, done } = tasks.start(input);
+      void done.catch(() => undefined);
+      return c.json({ trace_id: taskId, status: 'queued' }, 202);
+    })
+    .get('/', (c) => {
+      const query = listQuerySchema.parse(c.req.query());
+      const { tasks: rows, total } = repository.listTasks(query);
+      return c.json({ tasks: rows.map(taskView), total, limit: query.limit, offset: query.offset });
+    })
+    .get('/:id', (c) => {
+      const task = requireTask(c.req.param('id'));
+      const steps = repository.listSteps(task.id).map(stepView);
+      return c.json({ task: taskView(task), result: compactResultOf(task), steps });
+    })
+    .get('/:id/steps/:index', (c) => {
+      const step = requireStep(c.req.param('id'), c.req.param('index'));
+      const actions = repository.listActions(step.id).map(actionView);
+      const logs = repository.listLogs(step.taskId, step.id).map(logView);
+      return c.json({ step: stepView(step), actions, logs });
+    })
+    .get('/:id/steps/:index/screenshot', async (c) => {
+      const step = requireStep(c.req.param('id'), c.req.param('index'));
+      if (!step.screenshotPath) throw new NotFoundError('this step has no screenshot');
+      const jpeg = await readFile(step.screenshotPath).catch(() => {
+        throw new NotFoundError(`screenshot file is missing: ${step.screenshotPath}`);
+      });
+      return c.body(new Uint8Array(jpeg), 200, { 'content-type': 'image/jpeg' });
+    })
+    .post('/:id/abort', (c) => {
+      const task = requireTask(c.req.param('id'));
+      if (!tasks.abort(task.id)) {
+        throw new AppError(
+          'TASK_NOT_ACTIVE',
+          `task ${task.id} has already ended (${task.status})`,
+          { status: 409 },
+        );
+      }
+      return c.json({ trace_id: task.id, status: 'aborting' }, 202);
+    });
+}

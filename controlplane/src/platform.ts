@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { systemClock } from './clock.js';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { type LocalJailService, startLocalJailService } from './jails/local-jail-service.js';
+import type { VisionModel } from './model/chat-types.js';
+import { createOpenAiCompatibleModel } from './model/openai-compatible-model.js';
+import { loadReplayModel } from './model/replay-model.js';
+import type { BrowserOperator } from './operator/browser-operator.js';
+import { createClawdieBrowserOperator } from './operator/clawdie-browser-operator.js';
+import { openDatabase } from './store/database.js';
+import { createScreenshotFiles } from './store/screenshot-files.js';
+import { createTaskRepository, type TaskRepository } from './store/task-repository.js';
+import type { LoopDefaults, RunBrowserTaskDeps } from './tasks/run-browser-task.js';
+
+/** Everything a running controlplane holds; `close()` releases it all (browser included). */
+export interface Platform {
+  config: Readonly<Config>;
+  repository: TaskRepository;
+  operator: BrowserOperator;
+  jail: { url: string; token: string; local: boolean };
+  /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
+  model: VisionModel | null;
+  taskDeps(model: VisionModel): RunBrowserTaskDeps;
+  close(): Promise<void>;
+}
+
+export function loopDefaults(config: Readonly<Config>): LoopDefaults {
+  return {
+    coordinateMode: config.model.version,
+    actionSpace: config.loop.actionSpace,
+    maxSteps: config.loop.maxSteps,
+    maxParseFailures: config.loop.maxParseFailures,
+    imageWindow: config.model.imageWindow,
+    jpegQuality: config.model.jpegQuality,
+    waitMs: config.loop.waitMs,
+    scrollAmount: config.loop.scrollAmount,
+  };
+}
+
+/** Builds the configured model, or null when none is configured. */
+export async function createModel(config: Readonly<Config>): Promise<VisionModel | null> {
+  if (config.model.replayFile) return loadReplayModel(config.model.replayFile);
+  if (!config.model.url) return null;
+  return createOpenAiCompatibleModel({
+    baseUrl: config.model.url,
+    model: config.model.name,
+    apiKey: config.model.apiKey,
+    timeoutMs: config.model.timeoutMs,
+    retries: config.model.retries,
+    maxTokens: config.model.maxTokens,
+    temperature: config.model.temperature,
+  });
+}
+
+/**
+ * Opens the store (marking tasks a crash left running as INTERRUPTED), builds the model, and
+ * connects to the configured jail-service or starts a local one. On failure, releases what it
+ * already opened before rethrowing.
+ */
+export async function startPlatform(
+  config: Readonly<Config>,
+  logger: Logger,
+  env: Record<string, string | undefined>,
+): Promise<Platform> {
+  const database = openDatabase(config.databasePath);
+  let local: LocalJailService | null = null;
+  try {
+    const repository = createTaskRepository(database.db);
+    const interrupted = repository.failInterrupted(Date.now());
+    if (interrupted > 0)
+      logger.warn(
+        { interrupted },
+        'marked tasks left running by a previous process as INTERRUPTED',
+      );
+    const model = await createModel(config);
+    if (!config.jail) local = await startLocalJailService({ env, logger });
+    const jail = config.jail ?? { url: local?.url ?? '', token: local?.token ?? '' };
+    const operator = createClawdieBrowserOperator(jail);
+    const screenshots = createScreenshotFiles(config.dataDir);
+    const loop = loopDefaults(config);
+    return {
+      config,
+      repository,
+      operator,
+      jail: { ...jail, local: local !== null },
+      model,
+      taskDeps: (taskModel) => ({
+        repository,
+        screenshots,
+        model: taskModel,
+        operator,
+        clock: systemClock,
+        logger,
+        loop,
+        newId: randomUUID,
+      }),
+      async close() {
+        await local?.stop();
+        database.close();
+      },
+    };
+  } catch (error) {
+    await local?.stop();
+    database.close();
+    throw error instanceof AppError
+      ? error
+      : new AppError('STARTUP_FAILED', (error as Error).message, { cause: error });
+  }
+}

@@ -1,0 +1,78 @@
+// The controlplane's only child_process user: starts helper processes (a local jail-service) and
+// guarantees they die with us, so a crash never leaves an orphan browser behind.
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export interface LaunchedProcess {
+  readonly pid: number;
+  /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
+  readonly exited: Promise<number | null>;
+  /** The last lines the process wrote to stderr, for error messages. */
+  stderrTail(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process is gone. Idempotent. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface LaunchOptions {
+  argv: [string, ...string[]];
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  /** Receives each stderr line (the child's JSON logs). Must not throw. */
+  onStderrLine?: (line: string) => void;
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+}
+
+/** Spawns `argv` without a shell. Rejects if the program cannot be started. */
+export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> {
+  installExitHook();
+  const [command, ...args] = options.argv;
+  const child = spawn(command, args, {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const tail: string[] = [];
+  let partial = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      options.onStderrLine?.(line);
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      live.delete(child);
+      resolve(code);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', (error) => reject(error));
+    child.once('spawn', () => {
+      live.add(child);
+      resolve({
+        pid: child.pid ?? -1,
+        exited,
+        stderrTail: () => tail.join('\n'),
+        async stop(graceMs = 5000) {
+          if (child.exitCode !== null || child.signalCode !== null) return;
+          child.kill('SIGTERM');
+          const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    });
+  });
+}

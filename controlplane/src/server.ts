@@ -1,0 +1,98 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
+import { demoBanner, runDemo } from './cli/demo-command.js';
+import { loadConfig, processEnv } from './config.js';
+import { createApp } from './http/app.js';
+import { createLogger } from './logger.js';
+import { type Platform, startPlatform } from './platform.js';
+import { createTaskService } from './tasks/task-service.js';
+import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
+
+/**
+ * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT plus a local jail-service
+ * (unless CLAWDIE_JAIL_URL points at one). Without a model it runs the labelled replay demo once.
+ * Resolves with the exit code after SIGINT/SIGTERM, once everything is closed.
+ */
+export async function serve(): Promise<number> {
+  const env = processEnv();
+  const config = loadConfig(env);
+  const logger = createLogger(config.logLevel);
+  const platform = await startPlatform(config, logger, env);
+  const tasks = platform.model
+    ? createTaskService(platform.taskDeps(platform.model))
+    : createUnavailableTaskService();
+  const app = createApp({
+    tasks,
+    repository: platform.repository,
+    logger,
+    describe: () => ({
+      model: {
+        name: platform.model?.name ?? 'not configured',
+        replay: platform.model?.isReplay ?? false,
+      },
+      jail: { url: platform.jail.url },
+    }),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  printBanner(platform, `http://${config.host}:${port}`);
+
+  const stop = new AbortController();
+  const demo = platform.model ? Promise.resolve() : runDemoOnce(platform, stop.signal);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  printLine('shutting down ...');
+  stop.abort();
+  await tasks.close();
+  await demo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeAllConnections();
+  await platform.close();
+  return 0;
+}
+
+function printBanner(platform: Platform, url: string): void {
+  printLine(
+    `Clawdie controlplane listening on ${url}  (API: ${url}/v1/tasks, health: ${url}/health)`,
+  );
+  printLine(
+    `jail-service: ${platform.jail.url}${platform.jail.local ? ' (local, started by the controlplane)' : ''}`,
+  );
+  printLine(`data: ${platform.config.dataDir}`);
+  if (platform.model) {
+    printLine(
+      `model: ${platform.model.name}${platform.model.isReplay ? ' (REPLAY)' : ''} at ${platform.config.model.url ?? platform.config.model.replayFile}`,
+    );
+    return;
+  }
+  printLine(
+    'model: not configured. Point Clawdie at any OpenAI-compatible server that serves UI-TARS:',
+  );
+  printLine(
+    '  CLAWDIE_MODEL_URL=http://127.0.0.1:8000/v1 CLAWDIE_MODEL_NAME=ui-tars-1.5-7b npm start',
+  );
+}
+
+async function runDemoOnce(platform: Platform, signal: AbortSignal): Promise<void> {
+  printLine(demoBanner);
+  try {
+    const { result, expected } = await runDemo(platform, {
+      signal,
+      onEvent: createProgressPrinter(15),
+    });
+    printResult(result);
+    printLine(
+      `demo ${result.status === 'finished' && result.summary === expected ? 'succeeded' : 'did not succeed'}; expected answer: ${expected}`,
+    );
+  } catch (error) {
+    printLine(`demo failed: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,34 @@
+// Opens the SQLite database (better-sqlite3, WAL) and applies the committed drizzle migrations.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import * as schema from './schema.js';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface OpenDatabaseResult {
+  db: Db;
+  close(): void;
+}
+
+/** Migrations live in `controlplane/drizzle`, two levels up from both src/store and dist/store. */
+const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+/**
+ * Opens (creating if needed) the database at `path` (`:memory:` for tests), enables WAL and
+ * foreign keys, and applies pending migrations. Throws when the file cannot be opened.
+ */
+export function openDatabase(path: string): OpenDatabaseResult {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return { db, close: () => sqlite.close() };
+}

@@ -1,0 +1,97 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** One `browser_run_task` call. `id` is the trace id returned to callers. */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    instruction: text('instruction').notNull(),
+    startUrl: text('start_url'),
+    status: text('status').notNull(),
+    summary: text('summary'),
+    resultData: text('result_data'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    stepCount: integer('step_count').notNull().default(0),
+    maxSteps: integer('max_steps').notNull(),
+    modelName: text('model_name').notNull(),
+    coordinateMode: text('coordinate_mode').notNull(),
+    finalScreenshotPath: text('final_screenshot_path'),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+  },
+  (table) => [index('tasks_created_at').on(table.createdAt)],
+);
+
+/** One loop iteration: screenshot → model → actions. */
+export const steps = sqliteTable(
+  'steps',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    index: integer('step_index').notNull(),
+    thought: text('thought'),
+    reflection: text('reflection'),
+    rawPrediction: text('raw_prediction'),
+    outcome: text('outcome').notNull(),
+    outcomeMessage: text('outcome_message'),
+    screenshotPath: text('screenshot_path'),
+    imageWidth: integer('image_width'),
+    imageHeight: integer('image_height'),
+    devicePixelRatio: real('device_pixel_ratio'),
+    captureMs: real('capture_ms'),
+    modelMs: real('model_ms'),
+    executeMs: real('execute_ms'),
+    modelRequestBytes: integer('model_request_bytes'),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (table) => [uniqueIndex('steps_task_index').on(table.taskId, table.index)],
+);
+
+/** One executed (or skipped) action of a step. */
+export const actions = sqliteTable(
+  'actions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    stepId: integer('step_id')
+      .notNull()
+      .references(() => steps.id, { onDelete: 'cascade' }),
+    taskId: text('task_id').notNull(),
+    index: integer('action_index').notNull(),
+    type: text('type').notNull(),
+    modelAction: text('model_action').notNull(),
+    action: text('action'),
+    screenX: real('screen_x'),
+    screenY: real('screen_y'),
+    cssX: real('css_x'),
+    cssY: real('css_y'),
+    status: text('status').notNull(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    durationMs: real('duration_ms'),
+    navigated: integer('navigated', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [index('actions_step').on(table.stepId)],
+);
+
+/** Structured log lines of a task, optionally tied to a step. */
+export const logs = sqliteTable(
+  'logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    stepId: integer('step_id'),
+    at: integer('at').notNull(),
+    level: text('level').notNull(),
+    event: text('event').notNull(),
+    message: text('message').notNull(),
+    data: text('data'),
+  },
+  (table) => [index('logs_task').on(table.taskId), index('logs_step').on(table.stepId)],
+);

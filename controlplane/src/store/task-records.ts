@@ -1,0 +1,102 @@
+/** Plain records the store returns; JSON columns are decoded. */
+
+export type TaskStatus =
+  | 'queued'
+  | 'running'
+  | 'finished'
+  | 'max_steps'
+  | 'error'
+  | 'aborted'
+  | 'call_user';
+
+export const terminalStatuses: readonly TaskStatus[] = [
+  'finished',
+  'max_steps',
+  'error',
+  'aborted',
+  'call_user',
+];
+
+export interface TaskRecord {
+  id: string;
+  instruction: string;
+  startUrl: string | null;
+  status: TaskStatus;
+  summary: string | null;
+  resultData: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  stepCount: number;
+  maxSteps: number;
+  modelName: string;
+  coordinateMode: string;
+  finalScreenshotPath: string | null;
+  createdAt: number;
+  startedAt: number | null;
+  endedAt: number | null;
+}
+
+export type StepOutcome =
+  | 'pending'
+  | 'acted'
+  | 'finished'
+  | 'call_user'
+  | 'error_env'
+  | 'parse_error'
+  | 'plan_error'
+  | 'action_error'
+  | 'failed';
+
+export interface StepRecord {
+  id: number;
+  taskId: string;
+  index: number;
+  thought: string | null;
+  reflection: string | null;
+  rawPrediction: string | null;
+  outcome: StepOutcome;
+  outcomeMessage: string | null;
+  screenshotPath: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
+  devicePixelRatio: number | null;
+  captureMs: number | null;
+  modelMs: number | null;
+  executeMs: number | null;
+  modelRequestBytes: number | null;
+  startedAt: number;
+  endedAt: number | null;
+}
+
+export interface ActionRecord {
+  id: number;
+  stepId: number;
+  taskId: string;
+  index: number;
+  type: string;
+  modelAction: unknown;
+  action: unknown;
+  screenX: number | null;
+  screenY: number | null;
+  cssX: number | null;
+  cssY: number | null;
+  status: 'ok' | 'error' | 'skipped';
+  errorCode: string | null;
+  errorMessage: string | null;
+  durationMs: number | null;
+  navigated: boolean;
+}
+
+export interface LogRecord {
+  id: number;
+  taskId: string;
+  stepId: number | null;
+  at: number;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  event: string;
+  message: string;
+  data: unknown;
+}
+
+export type NewAction = Omit<ActionRecord, 'id'>;
+export type NewLog = Omit<LogRecord, 'id'>;

@@ -1,0 +1,198 @@
+// Task trace persistence over drizzle + better-sqlite3: task → steps → actions → logs.
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { Db } from './database.js';
+import { actions, logs, steps, tasks } from './schema.js';
+import type {
+  ActionRecord,
+  LogRecord,
+  NewAction,
+  NewLog,
+  StepOutcome,
+  StepRecord,
+  TaskRecord,
+  TaskStatus,
+} from './task-records.js';
+
+export interface NewTask {
+  id: string;
+  instruction: string;
+  startUrl: string | null;
+  maxSteps: number;
+  modelName: string;
+  coordinateMode: string;
+  createdAt: number;
+}
+
+export interface TaskEnd {
+  status: TaskStatus;
+  summary: string | null;
+  resultData: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  stepCount: number;
+  finalScreenshotPath: string | null;
+  endedAt: number;
+}
+
+export type StepPatch = Partial<Omit<StepRecord, 'id' | 'taskId' | 'index' | 'startedAt'>>;
+
+export interface TaskListQuery {
+  limit: number;
+  offset: number;
+  status?: TaskStatus | undefined;
+}
+
+/** The store port for task traces. Every method is synchronous (better-sqlite3) and atomic. */
+export interface TaskRepository {
+  createTask(task: NewTask): void;
+  markStarted(id: string, at: number): void;
+  endTask(id: string, end: TaskEnd): void;
+  getTask(id: string): TaskRecord | null;
+  listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
+  /** Marks every task left `queued`/`running` by a crashed process as ended with `error`. */
+  failInterrupted(at: number): number;
+  insertStep(taskId: string, index: number, startedAt: number): number;
+  updateStep(stepId: number, patch: StepPatch): void;
+  listSteps(taskId: string): StepRecord[];
+  getStep(taskId: string, index: number): StepRecord | null;
+  insertActions(rows: NewAction[]): void;
+  listActions(stepId: number): ActionRecord[];
+  appendLog(row: NewLog): void;
+  listLogs(taskId: string, stepId?: number): LogRecord[];
+}
+
+const json = (value: unknown): string | null =>
+  value === undefined ? null : JSON.stringify(value);
+const parse = (value: string | null): unknown => (value === null ? null : JSON.parse(value));
+
+/** Creates the drizzle-backed repository. */
+export function createTaskRepository(db: Db): TaskRepository {
+  const toTask = (row: typeof tasks.$inferSelect): TaskRecord => ({
+    ...row,
+    status: row.status as TaskStatus,
+    resultData: parse(row.resultData),
+  });
+  const toStep = (row: typeof steps.$inferSelect): StepRecord => ({
+    ...row,
+    outcome: row.outcome as StepOutcome,
+  });
+
+  return {
+    createTask(task) {
+      db.insert(tasks)
+        .values({ ...task, status: 'queued' })
+        .run();
+    },
+    markStarted(id, at) {
+      db.update(tasks).set({ status: 'running', startedAt: at }).where(eq(tasks.id, id)).run();
+    },
+    endTask(id, end) {
+      db.update(tasks)
+        .set({ ...end, resultData: json(end.resultData) })
+        .where(eq(tasks.id, id))
+        .run();
+    },
+    getTask(id) {
+      const row = db.select().from(tasks).where(eq(tasks.id, id)).get();
+      return row ? toTask(row) : null;
+    },
+    listTasks({ limit, offset, status }) {
+      const where = status ? eq(tasks.status, status) : undefined;
+      const rows = db
+        .select()
+        .from(tasks)
+        .where(where)
+        .orderBy(desc(tasks.createdAt), desc(tasks.id))
+        .limit(limit)
+        .offset(offset)
+        .all();
+      const total = db.select({ n: count() }).from(tasks).where(where).get()?.n ?? 0;
+      return { tasks: rows.map(toTask), total };
+    },
+    failInterrupted(at) {
+      const result = db
+        .update(tasks)
+        .set({
+          status: 'error',
+          errorCode: 'INTERRUPTED',
+          errorMessage: 'the controlplane stopped while this task was running',
+          endedAt: at,
+        })
+        .where(inArray(tasks.status, ['queued', 'running']))
+        .run();
+      return result.changes;
+    },
+    insertStep(taskId, index, startedAt) {
+      const row = db
+        .insert(steps)
+        .values({ taskId, index, startedAt, outcome: 'pending' })
+        .returning({ id: steps.id })
+        .get();
+      return row.id;
+    },
+    updateStep(stepId, patch) {
+      db.update(steps).set(patch).where(eq(steps.id, stepId)).run();
+    },
+    listSteps(taskId) {
+      return db
+        .select()
+        .from(steps)
+        .where(eq(steps.taskId, taskId))
+        .orderBy(asc(steps.index))
+        .all()
+        .map(toStep);
+    },
+    getStep(taskId, index) {
+      const row = db
+        .select()
+        .from(steps)
+        .where(and(eq(steps.taskId, taskId), eq(steps.index, index)))
+        .get();
+      return row ? toStep(row) : null;
+    },
+    insertActions(rows) {
+      if (rows.length === 0) return;
+      db.insert(actions)
+        .values(
+          rows.map((row) => ({
+            ...row,
+            modelAction: JSON.stringify(row.modelAction),
+            action: json(row.action),
+          })),
+        )
+        .run();
+    },
+    listActions(stepId) {
+      return db
+        .select()
+        .from(actions)
+        .where(eq(actions.stepId, stepId))
+        .orderBy(asc(actions.index))
+        .all()
+        .map((row) => ({
+          ...row,
+          status: row.status as ActionRecord['status'],
+          modelAction: parse(row.modelAction),
+          action: parse(row.action),
+        }));
+    },
+    appendLog(row) {
+      db.insert(logs)
+        .values({ ...row, data: json(row.data) })
+        .run();
+    },
+    listLogs(taskId, stepId) {
+      const where =
+        stepId === undefined
+          ? eq(logs.taskId, taskId)
+          : and(eq(logs.taskId, taskId), eq(logs.stepId, stepId));
+      return db
+        .select()
+        .from(logs)
+        .where(where)
+        .orderBy(asc(logs.id))
+        .all()
+        .map((row) => ({ ...row, level: row.level as LogRecord['level'], data: parse(row.data) }));
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import { errorCode, runAgentLoop } from '../agent/loop.js';
+import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js';
+import type { Clock } from '../clock.js';
+import { isAbortError } from '../errors.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { ScreenshotFiles } from '../store/screenshot-files.js';
+import type { TaskStatus } from '../store/task-records.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { BrowserRunTaskInput, CompactResult, TaskResultStatus } from './task-input.js';
+import { createTraceRecorder } from './trace-recorder.js';
+
+export type LoopDefaults = Omit<LoopOptions, 'instruction'>;
+
+export interface RunBrowserTaskDeps {
+  repository: TaskRepository;
+  screenshots: ScreenshotFiles;
+  model: VisionModel;
+  operator: BrowserOperator;
+  clock: Clock;
+  logger: Logger;
+  loop: LoopDefaults;
+  newId: () => string;
+}
+
+export interface RunBrowserTaskOptions {
+  signal?: AbortSignal;
+  /** Called after each event is recorded; must not throw (progress printing, SSE). */
+  onEvent?: (event: LoopEvent, taskId: string) => void;
+  /** Called once the task row exists, before the first step. */
+  onCreated?: (taskId: string) => void;
+  /** Use this id instead of a new one (the REST API returns it before the task runs). */
+  taskId?: string;
+}
+
+const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
+  end: 'finished',
+  call_user: 'call_user',
+  user_stopped: 'aborted',
+  max_steps: 'max_steps',
+  error: 'error',
+};
+
+/**
+ * Runs one browser task end to end and returns the compact result. Never throws for task
+ * failures: every ending (including abort, timeout and a dead browser) is recorded and returned
+ * with a typed status; the trace (steps, actions, screenshots) is kept whatever the ending.
+ */
+export async function runBrowserTask(
+  input: BrowserRunTaskInput,
+  deps: RunBrowserTaskDeps,
+  options: RunBrowserTaskOptions = {},
+): Promise<CompactResult> {
+  const taskId = options.taskId ?? deps.newId();
+  const maxSteps = input.max_steps ?? deps.loop.maxSteps;
+  if (!deps.repository.getTask(taskId)) createTaskRow(taskId, input, deps);
+  options.onCreated?.(taskId);
+  const logger = deps.logger.child({ taskId });
+  const recorder = createTraceRecorder(taskId, { ...deps, logger });
+  const timeout = input.timeout_s ? AbortSignal.timeout(input.timeout_s * 1000) : null;
+  const signals = [options.signal, timeout].filter(
+    (s): s is AbortSignal => s !== undefined && s !== null,
+  );
+  const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+
+  deps.repository.markStarted(taskId, deps.clock.now());
+  logger.info({ instruction: input.instruction, startUrl: input.start_url }, 'task-started');
+  let result: LoopResult;
+  try {
+    const opened = input.start_url
+      ? await openStartUrl(input.start_url, deps.operator, signal)
+      : null;
+    result =
+      opened ??
+      (await runAgentLoop(
+        { ...deps.loop, maxSteps, instruction: input.instruction },
+        {
+          model: deps.model,
+          operator: deps.operator,
+          clock: deps.clock,
+          ...(signal ? { signal } : {}),
+          emit: async (event) => {
+            await recorder.record(event);
+            options.onEvent?.(event, taskId);
+          },
+        },
+      ));
+  } catch (error) {
+    result = abortedOrFailed(error, 0);
+  }
+  if (timeout?.aborted && result.status === 'user_stopped' && !options.signal?.aborted) {
+    const message = `task exceeded its timeout of ${input.timeout_s} s`;
+    result = { ...result, status: 'error', error: { code: 'TASK_TIMEOUT', message } };
+  }
+  return finish(taskId, result, recorder.lastScreenshotPath(), deps, logger);
+}
+
+/** Creates the `queued` task row; the REST API calls it before the task gets its turn. */
+export function createTaskRow(
+  taskId: string,
+  input: BrowserRunTaskInput,
+  deps: RunBrowserTaskDeps,
+): void {
+  deps.repository.createTask({
+    id: taskId,
+    instruction: input.instruction,
+    startUrl: input.start_url ?? null,
+    maxSteps: input.max_steps ?? deps.loop.maxSteps,
+    modelName: deps.model.isReplay ? `${deps.model.name} (replay)` : deps.model.name,
+    coordinateMode: deps.loop.coordinateMode,
+    createdAt: deps.clock.now(),
+  });
+}
+
+async function openStartUrl(
+  url: string,
+  operator: BrowserOperator,
+  signal?: AbortSignal,
+): Promise<LoopResult | null> {
+  const response = await operator.execute([{ type: 'navigate', url }], signal);
+  const failure = response.results.find((r) => r.status === 'error');
+  if (!failure) return null;
+  const message = `could not open start_url ${url}: ${failure.error?.message ?? 'navigation failed'}`;
+  return {
+    status: 'error',
+    summary: null,
+    error: { code: 'START_URL_FAILED', message },
+    stepCount: 0,
+  };
+}
+
+function abortedOrFailed(error: unknown, stepCount: number): LoopResult {
+  if (isAbortError(error)) return { status: 'user_stopped', summary: null, error: null, stepCount };
+  const message = (error as Error).message ?? String(error);
+  return { status: 'error', summary: null, error: { code: errorCode(error), message }, stepCount };
+}
+
+function finish(
+  taskId: string,
+  result: LoopResult,
+  finalScreenshotPath: string | null,
+  deps: RunBrowserTaskDeps,
+  logger: Logger,
+): CompactResult {
+  const status = statusMap[result.status];
+  const resultData = parseResultData(result.summary);
+  deps.repository.endTask(taskId, {
+    status: status satisfies TaskStatus,
+    summary: result.summary,
+    resultData,
+    errorCode: result.error?.code ?? null,
+    errorMessage: result.error?.message ?? null,
+    stepCount: result.stepCount,
+    finalScreenshotPath,
+    endedAt: deps.clock.now(),
+  });
+  logger.info({ status, steps: result.stepCount, error: result.error }, 'task-ended');
+  return {
+    status,
+    summary: result.summary,
+    result_data: resultData,
+    trace_id: taskId,
+    step_count: result.stepCount,
+    final_screenshot_path: finalScreenshotPath,
+    ...(result.error ? { error: result.error } : {}),
+  };
+}
+
+/** A final answer that is a JSON object or array is returned as structured `result_data`. */
+function parseResultData(summary: string | null): unknown {
+  const text = summary?.trim();
+  if (!text || !(text.startsWith('{') || text.startsWith('['))) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

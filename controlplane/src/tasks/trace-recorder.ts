@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import type { LoopEvent } from '../agent/loop-types.js';
+import type { Clock } from '../clock.js';
+import type { ScreenshotFiles } from '../store/screenshot-files.js';
+import type { TaskRepository } from '../store/task-repository.js';
+
+export interface TraceRecorder {
+  record(event: LoopEvent): Promise<void>;
+  /** Path of the last frame written (the final screenshot when one was taken). */
+  lastScreenshotPath(): string | null;
+}
+
+/**
+ * Writes loop events into the task trace: one step row per iteration, its screenshot file, the
+ * model's raw reply, the executed actions, and log rows. Storage errors are logged, never thrown,
+ * so a full disk cannot kill a running task (the loop contract: emit must not throw).
+ */
+export function createTraceRecorder(
+  taskId: string,
+  deps: { repository: TaskRepository; screenshots: ScreenshotFiles; clock: Clock; logger: Logger },
+): TraceRecorder {
+  const { repository, screenshots, clock, logger } = deps;
+  const stepIds = new Map<number, number>();
+  let lastPath: string | null = null;
+  const stepId = (step: number) => stepIds.get(step) ?? null;
+  const log = (
+    step: number | null,
+    level: 'info' | 'warn',
+    event: string,
+    message: string,
+    data?: unknown,
+  ) =>
+    repository.appendLog({
+      taskId,
+      stepId: step === null ? null : stepId(step),
+      at: clock.now(),
+      level,
+      event,
+      message,
+      data: data ?? null,
+    });
+
+  async function handle(event: LoopEvent): Promise<void> {
+    switch (event.type) {
+      case 'step-started':
+        stepIds.set(event.step, repository.insertStep(taskId, event.step, event.at));
+        return;
+      case 'screenshot-taken': {
+        const path = await screenshots.save(
+          taskId,
+          `step-${pad(event.step)}`,
+          event.screenshot.jpeg,
+        );
+        lastPath = path;
+        const { meta } = event.screenshot;
+        update(event.step, {
+          screenshotPath: path,
+          imageWidth: meta.imageWidth,
+          imageHeight: meta.imageHeight,
+          devicePixelRatio: meta.devicePixelRatio,
+          captureMs: event.captureMs,
+        });
+        return;
+      }
+      case 'prediction-received':
+        update(event.step, {
+          rawPrediction: event.text,
+          thought: event.thought,
+          reflection: event.reflection,
+          modelMs: event.modelMs,
+          modelRequestBytes: event.requestBytes,
+        });
+        return;
+      case 'actions-executed':
+        recordActions(event);
+        return;
+      case 'step-ended':
+        update(event.step, {
+          outcome: event.outcome,
+          outcomeMessage: event.message,
+          endedAt: event.at,
+        });
+        if (event.message) log(event.step, 'warn', `step-${event.outcome}`, event.message);
+        return;
+      case 'final-screenshot-taken':
+        lastPath = await screenshots.save(taskId, 'final', event.screenshot.jpeg);
+        return;
+    }
+  }
+
+  function update(step: number, patch: Parameters<TaskRepository['updateStep']>[1]): void {
+    const id = stepId(step);
+    if (id !== null) repository.updateStep(id, patch);
+  }
+
+  function recordActions(event: Extract<LoopEvent, { type: 'actions-executed' }>): void {
+    const id = stepId(event.step);
+    if (id === null) return;
+    repository.insertActions(
+      event.executed.map(({ planned, result }, index) => {
+        const css = 'x' in planned.action ? { x: planned.action.x, y: planned.action.y } : null;
+        return {
+          stepId: id,
+          taskId,
+          index,
+          type: planned.action.type,
+          modelAction: planned.modelAction,
+          action: planned.action,
+          screenX: planned.screenPoint?.x ?? null,
+          screenY: planned.screenPoint?.y ?? null,
+          cssX: css?.x ?? null,
+          cssY: css?.y ?? null,
+          status: result.status,
+          errorCode: result.error?.code ?? null,
+          errorMessage: result.error?.message ?? null,
+          durationMs: result.duration_ms,
+          navigated: result.navigated,
+        };
+      }),
+    );
+    update(event.step, { executeMs: event.executeMs });
+  }
+
+  return {
+    async record(event) {
+      try {
+        await handle(event);
+      } catch (error) {
+        logger.error({ err: error, taskId, event: event.type }, 'trace write failed');
+      }
+    },
+    lastScreenshotPath: () => lastPath,
+  };
+}
+
+const pad = (n: number) => String(n).padStart(3, '0');

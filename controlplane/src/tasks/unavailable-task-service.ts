@@ -1,0 +1,18 @@
+import { AppError } from '../errors.js';
+import type { TaskService } from './task-service.js';
+
+/** The task service when no model is configured: every start is a clear 503. */
+export function createUnavailableTaskService(): TaskService {
+  return {
+    start() {
+      throw new AppError(
+        'MODEL_NOT_CONFIGURED',
+        'no model is configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE and restart',
+        { status: 503 },
+      );
+    },
+    abort: () => false,
+    isActive: () => false,
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createApp } from '../../../controlplane/src/http/app.js';
+import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import { openDatabase } from '../../../controlplane/src/store/database.js';
+import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
+import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createUnavailableTaskService } from '../../../controlplane/src/tasks/unavailable-task-service.js';
+import { createFakeOperator } from '../../support/fake-operator.js';
+import { createManualClock } from '../../support/manual-clock.js';
+import { silentLogger } from '../../support/silent-logger.js';
+
+const { db, close } = openDatabase(':memory:');
+after(close);
+const repository = createTaskRepository(db);
+let n = 0;
+const tasks = createTaskService({
+  repository,
+  screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-http-'))),
+  model: createReplayModel([
+    "Thought: go\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+    "Action: finished(content='42')",
+  ]),
+  operator: createFakeOperator().operator,
+  clock: createManualClock(),
+  logger: silentLogger,
+  loop: {
+    coordinateMode: '1.5',
+    actionSpace: 'browser',
+    maxSteps: 5,
+    maxParseFailures: 3,
+    imageWindow: 5,
+    jpegQuality: 80,
+    waitMs: 0,
+    scrollAmount: 500,
+  },
+  newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+});
+const describeDeps = () => ({
+  model: { name: 'replay', replay: true },
+  jail: { url: 'http://127.0.0.1:1' },
+});
+const app = createApp({ tasks, repository, logger: silentLogger, describe: describeDeps });
+const post = (path: string, body: string) =>
+  app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+
+describe('controlplane task API', () => {
+  it('starts a task, returns its trace id at once, and serves it at task and step level', async () => {
+    const started = await post(
+      '/v1/tasks',
+      JSON.stringify({ instruction: 'read the answer', max_steps: 5 }),
+    );
+    assert.equal(started.status, 202);
+    const { trace_id: id } = (await started.json()) as { trace_id: string };
+    for (let i = 0; i < 100 && tasks.isActive(id); i++) await new Promise((r) => setTimeout(r, 20));
+
+    const task = (await (await app.request(`/v1/tasks/${id}`)).json()) as Record<string, any>;
+    assert.equal(task.task.status, 'finished');
+    assert.equal(task.result.summary, '42');
+    assert.equal(task.result.step_count, 2);
+    assert.equal(task.steps.length, 2);
+    assert.equal(task.steps[0].thought, 'go');
+
+    const step = (await (await app.request(`/v1/tasks/${id}/steps/1`)).json()) as Record<
+      string,
+      any
+    >;
+    assert.equal(step.actions.length, 1);
+    assert.deepEqual(step.actions[0].css_point, { x: 640, y: 400 });
+    assert.equal(step.actions[0].status, 'ok');
+
+    const image = await app.request(`/v1/tasks/${id}/steps/1/screenshot`);
+    assert.equal(image.status, 200);
+    assert.equal(image.headers.get('content-type'), 'image/jpeg');
+    const bytes = new Uint8Array(await image.arrayBuffer());
+    assert.deepEqual([...bytes.slice(0, 2)], [0xff, 0xd8]);
+
+    const list = (await (await app.request('/v1/tasks?status=finished&limit=10')).json()) as Record<
+      string,
+      any
+    >;
+    assert.equal(list.total, 1);
+    assert.equal(list.tasks[0].trace_id, id);
+  });
+
+  it('answers bad input with 400 JSON errors naming the field', async () => {
+    const badJson = await post('/v1/tasks', '{nope');
+    assert.equal(badJson.status, 400);
+    assert.equal(((await badJson.json()) as any).error.code, 'BAD_REQUEST');
+    const empty = await post('/v1/tasks', JSON.stringify({ instruction: '   ' }));
+    assert.equal(empty.status, 400);
+    assert.match(((await empty.json()) as any).error.message, /^instruction:/);
+    const extra = await post('/v1/tasks', JSON.stringify({ instruction: 'x', colour: 'red' }));
+    assert.equal(extra.status, 400);
+    const badUrl = await post(
+      '/v1/tasks',
+      JSON.stringify({ instruction: 'x', start_url: 'file:///etc/passwd' }),
+    );
+    assert.match(((await badUrl.json()) as any).error.message, /^start_url:/);
+    const badQuery = await app.request('/v1/tasks?limit=0');
+    assert.equal(badQuery.status, 400);
+    const badStep = await app.request('/v1/tasks/nope/steps/x');
+    assert.equal(badStep.status, 404);
+  });
+
+  it('404s unknown tasks and 409s aborting an ended one', async () => {
+    const missing = await app.request('/v1/tasks/does-not-exist');
+    assert.equal(missing.status, 404);
+    assert.equal(((await missing.json()) as any).error.code, 'NOT_FOUND');
+    const [ended] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const abort = await app.request(`/v1/tasks/${ended?.id}/abort`, { method: 'POST' });
+    assert.equal(abort.status, 409);
+  });
+
+  it('answers 503 with a clear message when no model is configured', async () => {
+    const bare = createApp({
+      tasks: createUnavailableTaskService(),
+      repository,
+      logger: silentLogger,
+      describe: describeDeps,
+    });
+    const response = await bare.request('/v1/tasks', {
+      method: 'POST',
+      body: JSON.stringify({ instruction: 'x' }),
+    });
+    assert.equal(response.status, 503);
+    assert.match(((await response.json()) as any).error.message, /CLAWDIE_MODEL_URL/);
+    const health = (await (await bare.request('/health')).json()) as any;
+    assert.equal(health.status, 'ok');
+  });
+});

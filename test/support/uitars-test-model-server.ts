@@ -1,0 +1,259 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
+import { chatRequestSchema, imageUrls, messageText } from './uitars-test-model-messages.js';
+import { imageSizeFromDataUrl } from './uitars-test-model-observe.js';
+
+/** One request the fake model server received, filled in as it is answered. */
+export interface ModelRequestRecord {
+  index: number;
+  method: string;
+  path: string;
+  /** Size of the raw request body in bytes. */
+  bodyBytes: number;
+  /** The parsed body, or null when it was not a valid chat-completions request. */
+  body: ChatRequest | null;
+  messages: ReceivedMessage[];
+  imageCount: number;
+  authorization: string | null;
+  /** Failure mode or script position that produced the answer. */
+  mode: string;
+  /** HTTP status sent, or null while pending (or when the connection was dropped). */
+  status: number | null;
+  /** Assistant text sent, if any. */
+  reply: string | null;
+  error: string | null;
+}
+
+/** How one request is answered. */
+export type ModelOutcome =
+  | { kind: 'reply'; content: string }
+  | { kind: 'error'; status: number; message: string }
+  | { kind: 'raw'; status: number; contentType: string; body: string }
+  | { kind: 'hang' };
+
+/** The pluggable core of the fake OpenAI-compatible servers. */
+export interface ChatServerOptions {
+  modelName: string;
+  /** Required `Authorization: Bearer <apiKey>` when set. */
+  apiKey?: string;
+  /** Delay before each answer, read per request. */
+  delayMs(): number;
+  /** Decides the answer; may throw (→ HTTP 500 with the message). Aborted on close. */
+  respond(
+    record: ModelRequestRecord,
+    request: ChatRequest,
+    signal: AbortSignal,
+  ): Promise<ModelOutcome>;
+}
+
+/** A listening fake model server. */
+export interface ChatServer {
+  /** Origin, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  /** OpenAI base URL (`<url>/v1`). */
+  readonly baseUrl: string;
+  /** Every request, oldest first. */
+  readonly requests: readonly ModelRequestRecord[];
+  /** Stops listening, releases hanging requests and drops connections; idempotent. */
+  close(): Promise<void>;
+}
+
+const chatPaths = new Set(['/v1/chat/completions', '/chat/completions']);
+
+/** Starts the fake chat-completions server on 127.0.0.1, port 0. */
+export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
+  const requests: ModelRequestRecord[] = [];
+  const closing = new AbortController();
+  const server = createServer((request, response) => {
+    void handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) sendError(response, 500, String(error));
+      else response.destroy();
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+      sendJson(response, 200, {
+        object: 'list',
+        data: [{ id: options.modelName, object: 'model' }],
+      });
+      return;
+    }
+    const raw = await readBody(request);
+    const record: ModelRequestRecord = {
+      index: requests.length,
+      method: request.method ?? '',
+      path,
+      bodyBytes: raw.length,
+      body: null,
+      messages: [],
+      imageCount: 0,
+      authorization: request.headers.authorization ?? null,
+      mode: 'none',
+      status: null,
+      reply: null,
+      error: null,
+    };
+    requests.push(record);
+    if (request.method !== 'POST' || !chatPaths.has(path)) {
+      return finish(record, response, { kind: 'error', status: 404, message: `no route ${path}` });
+    }
+    if (options.apiKey !== undefined && record.authorization !== `Bearer ${options.apiKey}`) {
+      return finish(record, response, { kind: 'error', status: 401, message: 'Incorrect API key' });
+    }
+    const parsed = parseRequest(raw);
+    if (typeof parsed === 'string') {
+      return finish(record, response, { kind: 'error', status: 400, message: parsed });
+    }
+    record.body = parsed;
+    record.messages = parsed.messages;
+    record.imageCount = imageUrls(parsed.messages).length;
+
+    const aborted = AbortSignal.any([closing.signal, disconnectSignal(response)]);
+    const delay = options.delayMs();
+    if (delay > 0) await sleep(delay, undefined, { signal: aborted }).catch(() => undefined);
+    if (aborted.aborted) return void response.destroy();
+    let outcome: ModelOutcome;
+    try {
+      outcome = await options.respond(record, parsed, aborted);
+    } catch (error) {
+      record.error = error instanceof Error ? error.message : String(error);
+      outcome = { kind: 'error', status: 500, message: `test model failed: ${record.error}` };
+    }
+    if (outcome.kind === 'hang') {
+      await new Promise((resolve) => aborted.addEventListener('abort', resolve, { once: true }));
+      return void response.destroy();
+    }
+    await finish(record, response, outcome);
+  }
+
+  async function finish(
+    record: ModelRequestRecord,
+    response: ServerResponse,
+    outcome: Exclude<ModelOutcome, { kind: 'hang' }>,
+  ): Promise<void> {
+    record.status = outcome.kind === 'reply' ? 200 : outcome.status;
+    if (outcome.kind === 'error') return sendError(response, outcome.status, outcome.message);
+    if (outcome.kind === 'raw') {
+      response.writeHead(outcome.status, { 'content-type': outcome.contentType });
+      response.end(outcome.body);
+      return;
+    }
+    record.reply = outcome.content;
+    const completion = {
+      id: `chatcmpl-${randomUUID()}`,
+      created: Math.floor(Date.now() / 1000),
+      model: record.body?.model ?? options.modelName,
+    };
+    const usage = await estimateUsage(record.messages, outcome.content);
+    if (record.body?.stream === true)
+      return sendStream(response, completion, outcome.content, usage);
+    sendJson(response, 200, {
+      ...completion,
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: outcome.content },
+          finish_reason: 'stop',
+        },
+      ],
+      usage,
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    requests,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+
+function parseRequest(raw: Buffer): ChatRequest | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return 'request body is not JSON';
+  }
+  const result = chatRequestSchema.safeParse(json);
+  return result.success ? result.data : `invalid chat request: ${result.error.message}`;
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function disconnectSignal(response: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** Rough token counts: 4 characters per text token, one token per 28×28 image patch. */
+async function estimateUsage(messages: readonly ReceivedMessage[], reply: string): Promise<Usage> {
+  let promptTokens = Math.ceil(messages.map(messageText).join('\n').length / 4);
+  for (const url of imageUrls(messages)) {
+    const size = await imageSizeFromDataUrl(url).catch(() => ({ width: 0, height: 0 }));
+    promptTokens += Math.ceil((size.width * size.height) / (28 * 28));
+  }
+  const completionTokens = Math.ceil(reply.length / 4);
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+function sendError(response: ServerResponse, status: number, message: string): void {
+  const type = status >= 500 ? 'server_error' : 'invalid_request_error';
+  sendJson(response, status, { error: { message, type, param: null, code: null } });
+}
+
+function sendStream(
+  response: ServerResponse,
+  completion: { id: string; created: number; model: string },
+  content: string,
+  usage: Usage,
+): void {
+  const chunk = (delta: object, finishReason: string | null, extra: object = {}): string =>
+    `data: ${JSON.stringify({ ...completion, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  response.write(chunk({ role: 'assistant', content }, null));
+  response.write(chunk({}, 'stop', { usage }));
+  response.end('data: [DONE]\n\n');
+}
