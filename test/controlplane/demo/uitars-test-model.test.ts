@@ -118,4 +118,21 @@ describe('UI-TARS test model', () => {
       ["hotkey(key='alt left')"],
     );
   });
+
+  it('opens the start URL from a blank tab, scrolls for a hidden result and waits elsewhere', async (t) => {
+    const { jail, model } = await setup(t, { startUrl: 'http://127.0.0.1:9/' });
+    const ask = async (): Promise<string[]> =>
+      actionsOf(await contentOf(await complete(model, await screenshotMessages(1288, 812))));
+    jail.page = jailPage('about:blank', '', []);
+    assert.deepEqual(await ask(), [
+      "hotkey(key='ctrl l')",
+      "type(content='http://127.0.0.1:9/\\n')",
+    ]);
+    jail.page = jailPage('http://127.0.0.1:9/results?q=lamp', 'lamp', [demoElements.nimbusLink]);
+    assert.deepEqual(await ask(), [
+      "scroll(start_box='<|box_start|>(644,406)<|box_end|>', direction='down')",
+    ]);
+    jail.page = jailPage('http://127.0.0.1:9/elsewhere', 'Elsewhere', []);
+    assert.deepEqual(await ask(), ['wait()']);
+  });
 });

@@ -1,0 +1,149 @@
+// npm run bench:step — per-step overhead excluding the model: screenshot + one click through
+// controlplane → HTTP → jail-service → CDP, against the same two operations as raw CDP calls on
+// the same page of the same Chromium, interleaved in one run. Also prints the request bytes sent
+// to the model per step with a full 5-screenshot window.
+import { existsSync } from 'node:fs';
+import puppeteer from 'puppeteer-core';
+import sharp from 'sharp';
+import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
+import { startLocalJailService } from '../controlplane/src/jails/local-jail-service.js';
+import { Conversation } from '../controlplane/src/model/conversation.js';
+import { encodeForModel } from '../controlplane/src/model/image-encoder.js';
+import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
+import { buildSystemPrompt } from '../controlplane/src/uitars/index.js';
+import { silentLogger } from '../test/support/silent-logger.js';
+import { round, summarise } from './bench-stats.js';
+
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
+const warmup = 20;
+const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
+
+const browser = await puppeteer.launch({
+  executablePath: chromiumPath,
+  headless: true,
+  defaultViewport: null,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--window-size=1280,800',
+  ],
+});
+const site = await startDemoSite();
+const jail = await startLocalJailService({
+  env: {
+    ...process.env,
+    CLAWDIE_JAIL_CDP_URL: browser.wsEndpoint(),
+    CLAWDIE_JAIL_VIEWPORT: '1280x800',
+  },
+  logger: silentLogger,
+});
+try {
+  const operator = createClawdieBrowserOperator({ url: jail.url, token: jail.token, quality: 80 });
+  await operator.execute([{ type: 'navigate', url: `${site.url}/` }]);
+  const pages = await browser.pages();
+  const page = pages.find((candidate) => candidate.url().startsWith(site.url));
+  if (!page) throw new Error('could not find the jail-service page in the browser');
+  const cdp = await page.createCDPSession();
+
+  const raw = async () => {
+    await cdp.send('Page.captureScreenshot', {
+      format: 'jpeg',
+      quality: 80,
+      captureBeyondViewport: false,
+      fromSurface: true,
+    });
+    for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'] as const) {
+      await cdp.send('Input.dispatchMouseEvent', {
+        type,
+        x: 5,
+        y: 5,
+        button: 'left',
+        clickCount: 1,
+      });
+    }
+  };
+  const clawdie = async () => {
+    await operator.screenshot();
+    await operator.execute([{ type: 'click', x: 5, y: 5 }]);
+  };
+  const time = async (fn: () => Promise<void>) => {
+    const started = performance.now();
+    await fn();
+    return performance.now() - started;
+  };
+
+  for (let i = 0; i < warmup; i++) {
+    await raw();
+    await clawdie();
+  }
+  const rawSample: number[] = [];
+  const clawdieSample: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    // Alternate the order so neither side always runs on a warmer cache.
+    if (i % 2 === 0) {
+      rawSample.push(await time(raw));
+      clawdieSample.push(await time(clawdie));
+    } else {
+      clawdieSample.push(await time(clawdie));
+      rawSample.push(await time(raw));
+    }
+  }
+  const rawStats = summarise(rawSample);
+  const clawdieStats = summarise(clawdieSample);
+
+  // Model request size per step with the full 5-image window (1280×800 → 1288×812 JPEG q80).
+  const shot = await operator.screenshot();
+  const image = await encodeForModel(shot, { version: '1.5', jpegQuality: 80 });
+  const conversation = new Conversation(
+    `${buildSystemPrompt({ mode: '1.5', actionSpace: 'browser' })}Do the demo task`,
+    5,
+  );
+  for (let i = 0; i < 5; i++) {
+    conversation.addScreenshot(image);
+    if (i < 4)
+      conversation.addReply(
+        "Thought: I will click the search box.\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+      );
+  }
+  const body = JSON.stringify({
+    model: 'ui-tars-1.5-7b',
+    messages: conversation.messages(),
+    max_tokens: 1024,
+    temperature: 0,
+  });
+  const png = await sharp(shot.jpeg)
+    .resize(image.width, image.height, { fit: 'fill' })
+    .png()
+    .toBuffer();
+  const referenceBytes =
+    Buffer.byteLength(body) +
+    5 * (Math.ceil((png.length * 4) / 3) - Math.ceil((image.bytes * 4) / 3));
+
+  const result = {
+    iterations,
+    raw_cdp_ms: rawStats,
+    clawdie_ms: clawdieStats,
+    ratio_p50: round(clawdieStats.p50 / rawStats.p50),
+    ratio_p90: round(clawdieStats.p90 / rawStats.p90),
+    model_request_bytes_5_images: Buffer.byteLength(body),
+    model_image: { width: image.width, height: image.height, jpeg_bytes: image.bytes },
+    reference_png_request_bytes_5_images: referenceBytes,
+    bytes_ratio_vs_png: round(Buffer.byteLength(body) / referenceBytes),
+  };
+  console.log(JSON.stringify(result, null, 2));
+  console.log(
+    `step overhead p50: clawdie ${clawdieStats.p50} ms vs raw CDP ${rawStats.p50} ms → ${result.ratio_p50}× (target ≤ 1.3×)`,
+  );
+  console.log(
+    `model request per step with 5 screenshots: ${(result.model_request_bytes_5_images / 1024).toFixed(1)} KiB (PNG like the reference SDK: ${(referenceBytes / 1024).toFixed(1)} KiB)`,
+  );
+} finally {
+  await jail.stop();
+  await site.close();
+  await browser.close();
+}
