@@ -3,6 +3,7 @@
 import { type Command, parseCommand, usage } from './cli/args.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
+import { runMcpCommand } from './cli/mcp-command.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
 import { createLogger } from './logger.js';
@@ -24,10 +25,17 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command.name === 'serve') return serve();
+  if (command.name === 'mcp') return runMcpCommand();
 
   const env = processEnv();
   // The CLI prints its own progress; JSON logs only for warnings unless asked for more.
   const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
+  if (command.name === 'run' && !config.model.url && !config.model.replayFile) {
+    throw new AppError(
+      'MODEL_NOT_CONFIGURED',
+      'no model configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE, or try `clawdie demo`',
+    );
+  }
   const logger = createLogger(config.logLevel);
   const platform = await startPlatform(config, logger, env);
   const controller = new AbortController();
@@ -61,12 +69,7 @@ async function runCommand(
     if (!command.json) printLine(`expected answer: ${expected}`);
     return result;
   }
-  if (!platform.model) {
-    throw new AppError(
-      'MODEL_NOT_CONFIGURED',
-      'no model configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE, or try `clawdie demo`',
-    );
-  }
+  if (!platform.model) throw new AppError('MODEL_NOT_CONFIGURED', 'no model configured');
   const deps = platform.taskDeps(platform.model);
   if (platform.model.isReplay && !command.json)
     printLine('REPLAY: model replies come from CLAWDIE_REPLAY_FILE');

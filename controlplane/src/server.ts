@@ -27,6 +27,7 @@ export async function serve(): Promise<number> {
     tasks,
     repository: platform.repository,
     logger,
+    defaultMaxSteps: config.loop.maxSteps,
     describe: () => ({
       model: {
         name: platform.model?.name ?? 'not configured',

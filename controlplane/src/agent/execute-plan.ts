@@ -2,8 +2,10 @@ import type { ActionResult } from '@clawdie/jail-service/api';
 import { elapsedMs } from '../clock.js';
 import { OperatorError } from '../errors.js';
 import type { Conversation } from '../model/conversation.js';
+import { urlAllowed } from '../policy/domain-match.js';
 import type { PlannedStep } from '../uitars/index.js';
-import type { ExecutedAction, LoopDeps } from './loop-types.js';
+import { finishStep } from './finish-step.js';
+import type { ExecutedAction, LoopDeps, LoopOptions } from './loop-types.js';
 import type { StepResult } from './run-step.js';
 
 type BrowserStep = Extract<PlannedStep, { kind: 'browser' }>;
@@ -17,14 +19,30 @@ export async function executePlan(
   step: number,
   plan: PlannedStep[],
   conversation: Conversation,
+  options: LoopOptions,
   deps: LoopDeps,
 ): Promise<StepResult> {
   const terminalIndex = plan.findIndex((planned) => planned.kind !== 'browser');
   const browserSteps = (
     terminalIndex === -1 ? plan : plan.slice(0, terminalIndex)
   ) as BrowserStep[];
-  const terminal = terminalIndex === -1 ? null : plan[terminalIndex];
+  const terminal = (terminalIndex === -1 ? null : plan[terminalIndex]) as
+    | Exclude<PlannedStep, BrowserStep>
+    | null
+    | undefined;
 
+  const refusal = refuseNavigation(browserSteps, options.allowedDomains);
+  if (refusal) {
+    conversation.addNote(refusal);
+    await deps.emit({
+      type: 'step-ended',
+      step,
+      outcome: 'refused',
+      message: refusal,
+      at: deps.clock.now(),
+    });
+    return { kind: 'continue' };
+  }
   const failure = browserSteps.length > 0 ? await runBatch(step, browserSteps, deps) : null;
   if (failure) {
     conversation.addNote(`Your previous action did not work: ${failure}`);
@@ -38,24 +56,7 @@ export async function executePlan(
     return { kind: 'continue' };
   }
 
-  const at = deps.clock.now();
-  if (terminal?.kind === 'finished') {
-    await deps.emit({ type: 'step-ended', step, outcome: 'finished', message: null, at });
-    return { kind: 'terminal', result: { status: 'end', summary: terminal.content, error: null } };
-  }
-  if (terminal?.kind === 'call_user') {
-    await deps.emit({ type: 'step-ended', step, outcome: 'call_user', message: null, at });
-    const summary = terminal.content ?? null;
-    return { kind: 'terminal', result: { status: 'call_user', summary, error: null } };
-  }
-  if (terminal?.kind === 'error_env') {
-    const message = terminal.content || 'the model reported an environment error';
-    await deps.emit({ type: 'step-ended', step, outcome: 'error_env', message, at });
-    const error = { code: 'ENVIRONMENT_ERROR' as const, message };
-    return { kind: 'terminal', result: { status: 'error', summary: null, error } };
-  }
-  await deps.emit({ type: 'step-ended', step, outcome: 'acted', message: null, at });
-  return { kind: 'continue' };
+  return finishStep(step, terminal ?? null, conversation, options, deps);
 }
 
 /** Executes the batch; returns a description of the first failure, or null when all succeeded. */
@@ -101,4 +102,21 @@ async function runBatch(
     ? `${failed.result.error.code}: ${failed.result.error.message}`
     : 'failed';
   return `${failed.planned.modelAction.name} (action ${failed.result.index + 1} of ${batch.length}) — ${detail}`;
+}
+
+/** A navigation outside the task's domains is refused before anything runs, and the model told why. */
+function refuseNavigation(
+  batch: BrowserStep[],
+  allowed: readonly string[] | undefined,
+): string | null {
+  if (!allowed) return null;
+  for (const { action } of batch) {
+    if (
+      (action.type === 'navigate' || action.type === 'open_url') &&
+      !urlAllowed(action.url, allowed)
+    ) {
+      return `Navigation to ${action.url} was refused: this task may only visit ${allowed.join(', ')}.`;
+    }
+  }
+  return null;
 }

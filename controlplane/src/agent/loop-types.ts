@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
 import type { StepOutcome } from '../store/task-records.js';
+import type { FinalAnswerCheck } from '../tasks/result-schema.js';
 import type { PlannedStep } from '../uitars/index.js';
 
 /** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
@@ -20,6 +21,7 @@ export type LoopErrorCode =
   | 'ENVIRONMENT_ERROR'
   | 'START_URL_FAILED'
   | 'TASK_TIMEOUT'
+  | 'RESULT_SCHEMA_MISMATCH'
   | 'INTERNAL';
 
 export interface LoopOptions {
@@ -33,6 +35,10 @@ export interface LoopOptions {
   jpegQuality: number;
   waitMs: number;
   scrollAmount: number;
+  /** Hosts `navigate` may go to (`*.x` for subdomains); unset means no restriction here. */
+  allowedDomains?: readonly string[] | undefined;
+  /** Validates `finished(content)`; a failure is fed back once, then ends RESULT_SCHEMA_MISMATCH. */
+  checkFinalAnswer?: FinalAnswerCheck | undefined;
 }
 
 export interface LoopDeps {
@@ -72,4 +78,6 @@ export interface LoopResult {
   summary: string | null;
   error: { code: LoopErrorCode; message: string } | null;
   stepCount: number;
+  /** The final answer parsed and validated against `result_schema`, when one was given. */
+  resultData?: unknown;
 }

@@ -68,7 +68,7 @@ export async function runStep(
     const note = `Your last action could not be executed: ${plan.error.message}`;
     return unusable(step, 'plan_error', plan.error.message, note, conversation, deps);
   }
-  return executePlan(step, plan.steps, conversation, deps);
+  return executePlan(step, plan.steps, conversation, options, deps);
 }
 
 async function unusable(

@@ -6,6 +6,7 @@ export const usage = `usage:
   clawdie run "<instruction>" [--start-url URL] [--max-steps N] [--timeout SECONDS] [--json]
   clawdie demo [--json]          run the bundled demo task with the replay model
   clawdie serve                  start the controlplane (what npm start runs)
+  clawdie mcp                    serve browser_run_task over MCP on stdin/stdout
   clawdie help
 
 environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWDIE_MODEL_VERSION,
@@ -15,6 +16,7 @@ export type Command =
   | { name: 'run'; input: BrowserRunTaskInput; json: boolean }
   | { name: 'demo'; json: boolean }
   | { name: 'serve' }
+  | { name: 'mcp' }
   | { name: 'help' };
 
 /** Parses CLI arguments; throws AppError `USAGE` with a message naming the bad argument. */
@@ -34,6 +36,7 @@ export function parseCommand(argv: string[]): Command {
   const [name, ...rest] = positionals;
   if (values.help || name === undefined || name === 'help') return { name: 'help' };
   if (name === 'serve') return { name: 'serve' };
+  if (name === 'mcp') return { name: 'mcp' };
   if (name === 'demo') return { name: 'demo', json: values.json };
   if (name !== 'run') throw new AppError('USAGE', `unknown command "${name}"`);
   const parsed = browserRunTaskInputSchema.safeParse({

@@ -6,6 +6,7 @@ import type { TaskRepository } from '../store/task-repository.js';
 import { browserRunTaskInputSchema } from '../tasks/task-input.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { readJson } from './error-handler.js';
+import { streamTaskEvents } from './task-event-stream.js';
 import { actionView, compactResultOf, logView, stepView, taskView } from './task-views.js';
 
 const listQuerySchema = z.strictObject({
@@ -49,6 +50,7 @@ export function createTaskRoutes(deps: { tasks: TaskService; repository: TaskRep
       const steps = repository.listSteps(task.id).map(stepView);
       return c.json({ task: taskView(task), result: compactResultOf(task), steps });
     })
+    .get('/:id/events', (c) => streamTaskEvents(c, requireTask(c.req.param('id')), deps))
     .get('/:id/steps/:index', (c) => {
       const step = requireStep(c.req.param('id'), c.req.param('index'));
       const actions = repository.listActions(step.id).map(actionView);

@@ -45,6 +45,8 @@ export type StepOutcome =
   | 'parse_error'
   | 'plan_error'
   | 'action_error'
+  | 'refused'
+  | 'result_invalid'
   | 'failed';
 
 export interface StepRecord {

@@ -8,6 +8,7 @@ import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskStatus } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
 import type { BrowserRunTaskInput, CompactResult, TaskResultStatus } from './task-input.js';
 import { createTraceRecorder } from './trace-recorder.js';
 
@@ -74,7 +75,7 @@ export async function runBrowserTask(
     result =
       opened ??
       (await runAgentLoop(
-        { ...deps.loop, maxSteps, instruction: input.instruction },
+        { ...deps.loop, ...taskLoopOptions(input), maxSteps },
         {
           model: deps.model,
           operator: deps.operator,
@@ -94,6 +95,18 @@ export async function runBrowserTask(
     result = { ...result, status: 'error', error: { code: 'TASK_TIMEOUT', message } };
   }
   return finish(taskId, result, recorder.lastScreenshotPath(), deps, logger);
+}
+
+/** The per-task loop options: instruction (plus the answer format), domains, final-answer check. */
+function taskLoopOptions(input: BrowserRunTaskInput) {
+  const schema = input.result_schema;
+  return {
+    instruction: schema
+      ? `${input.instruction}${resultSchemaInstruction(schema)}`
+      : input.instruction,
+    allowedDomains: input.domains,
+    checkFinalAnswer: schema ? compileResultSchema(schema) : undefined,
+  };
 }
 
 /** Creates the `queued` task row; the REST API calls it before the task gets its turn. */
@@ -144,7 +157,7 @@ function finish(
   logger: Logger,
 ): CompactResult {
   const status = statusMap[result.status];
-  const resultData = parseResultData(result.summary);
+  const resultData = 'resultData' in result ? result.resultData : parseResultData(result.summary);
   deps.repository.endTask(taskId, {
     status: status satisfies TaskStatus,
     summary: result.summary,

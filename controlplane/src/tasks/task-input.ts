@@ -1,22 +1,93 @@
 import { z } from 'zod';
+import { urlAllowed } from '../policy/domain-match.js';
+import { compileResultSchema } from './result-schema.js';
 
 const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .max(8192);
 
-/** Input of `browser_run_task`: one schema for the CLI, REST and (later) MCP and pi. */
-export const browserRunTaskInputSchema = z.strictObject({
-  instruction: z.string().trim().min(1, 'must not be empty').max(10_000),
-  start_url: httpUrl.optional(),
-  max_steps: z.number().int().min(1).max(500).optional(),
+/** A host name or a `*.`-prefixed wildcard (`example.org`, `*.example.org`). */
+const domainPattern = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+$/,
+    'must be a host name such as example.org or *.example.org',
+  );
+
+/** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
+export const browserRunTaskFields = {
+  instruction: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(10_000)
+    .describe('What to do, in plain language.'),
+  start_url: httpUrl.optional().describe('Page to open before the first step.'),
+  domains: z
+    .array(domainPattern)
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'Hosts the task may navigate to (subset of what the tenant policy allows); *.x matches subdomains.',
+    ),
+  credential_mode: z
+    .enum(['none', 'operator_approved'])
+    .default('none')
+    .describe('Whether stored credentials may be typed after an operator approves.'),
+  record: z
+    .boolean()
+    .default(false)
+    .describe('Keep a video recording of the task (when the policy allows).'),
+  max_steps: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Step limit (default from configuration).'),
+  result_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'JSON Schema the final answer must satisfy; it is then returned parsed as result_data.',
+    ),
   timeout_s: z
     .number()
     .int()
     .min(1)
     .max(24 * 3600)
-    .optional(),
-});
-export type BrowserRunTaskInput = z.infer<typeof browserRunTaskInputSchema>;
+    .optional()
+    .describe('Wall-clock limit for the whole task.'),
+};
+
+/** Input of `browser_run_task`, with the cross-field rules (start_url inside domains, schema compiles). */
+export const browserRunTaskInputSchema = z
+  .strictObject(browserRunTaskFields)
+  .superRefine((input, context) => {
+    if (input.start_url && input.domains && !urlAllowed(input.start_url, input.domains)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['start_url'],
+        message: `is outside the task's domains (${input.domains.join(', ')})`,
+      });
+    }
+    if (input.result_schema) {
+      try {
+        compileResultSchema(input.result_schema);
+      } catch (error) {
+        context.addIssue({
+          code: 'custom',
+          path: ['result_schema'],
+          message: (error as Error).message.replace(/^result_schema: /, ''),
+        });
+      }
+    }
+  });
+export type BrowserRunTaskInput = z.input<typeof browserRunTaskInputSchema>;
+export type BrowserRunTaskParsedInput = z.output<typeof browserRunTaskInputSchema>;
 
 export const taskResultStatusSchema = z.enum([
   'finished',

@@ -1,5 +1,6 @@
 import type { LoopEvent } from '../agent/loop-types.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
+import { createStepTracker, TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
 
 export interface StartedTask {
@@ -13,6 +14,8 @@ export interface TaskService {
   /** Aborts a queued or running task; false when it is not active. */
   abort(taskId: string): boolean;
   isActive(taskId: string): boolean;
+  /** Numbered status/step/result events of recent tasks, for SSE and progress. */
+  readonly events: TaskEventLog;
   /** Aborts everything and waits for the running task to be recorded. */
   close(): Promise<void>;
 }
@@ -21,22 +24,45 @@ export interface TaskService {
  * Runs tasks one at a time against the single browser this controlplane drives (until hostd gives
  * each task its own clone). Every task gets an AbortController; `close()` aborts all of them.
  */
-export function createTaskService(deps: RunBrowserTaskDeps): TaskService {
+export function createTaskService(
+  deps: RunBrowserTaskDeps,
+  events = new TaskEventLog(),
+): TaskService {
   const active = new Map<string, AbortController>();
   let chain: Promise<unknown> = Promise.resolve();
 
+  function run(
+    taskId: string,
+    input: BrowserRunTaskInput,
+    controller: AbortController,
+    onEvent?: (event: LoopEvent) => void,
+  ) {
+    const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
+    events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'running' } });
+    return runBrowserTask(input, deps, {
+      taskId,
+      signal: controller.signal,
+      onEvent: (event) => {
+        const step = track(event);
+        if (step) events.append(taskId, { type: 'step', data: step });
+        onEvent?.(event);
+      },
+    }).then((result) => {
+      events.append(taskId, { type: 'result', data: result });
+      return result;
+    });
+  }
+
   return {
+    events,
     start(input, onEvent) {
       const taskId = deps.newId();
       createTaskRow(taskId, input, deps);
+      events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'queued' } });
       const controller = new AbortController();
       active.set(taskId, controller);
       const done = chain.then(() =>
-        runBrowserTask(input, deps, {
-          taskId,
-          signal: controller.signal,
-          ...(onEvent ? { onEvent: (event: LoopEvent) => onEvent(event) } : {}),
-        }).finally(() => active.delete(taskId)),
+        run(taskId, input, controller, onEvent).finally(() => active.delete(taskId)),
       );
       chain = done.catch(() => undefined);
       return { taskId, done };

@@ -1,9 +1,11 @@
 import { AppError } from '../errors.js';
+import { TaskEventLog } from './task-events.js';
 import type { TaskService } from './task-service.js';
 
 /** The task service when no model is configured: every start is a clear 503. */
 export function createUnavailableTaskService(): TaskService {
   return {
+    events: new TaskEventLog(),
     start() {
       throw new AppError(
         'MODEL_NOT_CONFIGURED',

@@ -44,7 +44,13 @@ const describeDeps = () => ({
   model: { name: 'replay', replay: true },
   jail: { url: 'http://127.0.0.1:1' },
 });
-const app = createApp({ tasks, repository, logger: silentLogger, describe: describeDeps });
+const app = createApp({
+  tasks,
+  repository,
+  logger: silentLogger,
+  defaultMaxSteps: 5,
+  describe: describeDeps,
+});
 const post = (path: string, body: string) =>
   app.request(path, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
@@ -121,6 +127,7 @@ describe('controlplane task API', () => {
       tasks: createUnavailableTaskService(),
       repository,
       logger: silentLogger,
+      defaultMaxSteps: 5,
       describe: describeDeps,
     });
     const response = await bare.request('/v1/tasks', {
@@ -131,5 +138,34 @@ describe('controlplane task API', () => {
     assert.match(((await response.json()) as any).error.message, /CLAWDIE_MODEL_URL/);
     const health = (await (await bare.request('/health')).json()) as any;
     assert.equal(health.status, 'ok');
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is served at /openapi.json and describes the input and result from the zod schemas', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as any;
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.paths['/v1/tasks'].post);
+    assert.ok(doc.paths['/v1/tasks/{id}/events'].get);
+    const input = doc.components.schemas.BrowserRunTaskInput;
+    assert.deepEqual(input.required, ['instruction']);
+    assert.equal(input.additionalProperties, false);
+    assert.deepEqual(Object.keys(input.properties).sort(), [
+      'credential_mode',
+      'domains',
+      'instruction',
+      'max_steps',
+      'record',
+      'result_schema',
+      'start_url',
+      'timeout_s',
+    ]);
+    assert.deepEqual(doc.components.schemas.CompactResult.properties.status.enum, [
+      'finished',
+      'max_steps',
+      'error',
+      'aborted',
+      'call_user',
+    ]);
   });
 });

@@ -1,0 +1,80 @@
+// TypeBox parameters of browser_run_task, mirroring the controlplane's `browserRunTaskInputSchema`
+// (controlplane/src/tasks/task-input.ts), which re-validates every field server-side.
+import { type Static, type TUnsafe, Type } from 'typebox';
+
+/**
+ * A string enum as `{type: "string", enum: [...]}`: pi-ai's `StringEnum`, inlined so the extension
+ * needs no runtime import from pi (a `Type.Union` of literals breaks Google models in pi 0.73).
+ */
+function stringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description: string; default?: T[number] },
+): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** The arguments an LLM passes to `browser_run_task`; the POST /v1/tasks body. */
+export const browserRunTaskParameters = Type.Object(
+  {
+    instruction: Type.String({
+      minLength: 1,
+      maxLength: 10_000,
+      description:
+        'What the browser agent should do, in plain language: one self-contained task with a clear end state and what to report back, e.g. "Open the pricing page and report the monthly price of the Pro plan".',
+    }),
+    start_url: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        maxLength: 8192,
+        description:
+          'http(s) URL to open before the first step. Give it whenever you know where the task starts; it saves steps.',
+      }),
+    ),
+    domains: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        minItems: 1,
+        maxItems: 100,
+        description:
+          'Host names the task may visit, e.g. ["example.org", "*.example.org"] (*. matches subdomains); must be within what the operator policy allows. Omit for the policy default.',
+      }),
+    ),
+    credential_mode: Type.Optional(
+      stringEnum(['none', 'operator_approved'] as const, {
+        description:
+          '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves.',
+      }),
+    ),
+    record: Type.Optional(
+      Type.Boolean({
+        description: 'Keep a video recording of the task when the policy allows. Default false.',
+      }),
+    ),
+    max_steps: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 500,
+        description:
+          'Step limit; one step is one screenshot plus a few actions. Default from the controlplane configuration (30 unless changed). Raise it for long flows.',
+      }),
+    ),
+    result_schema: Type.Optional(
+      Type.Unsafe<Record<string, unknown>>({
+        type: 'object',
+        description:
+          'JSON Schema (an object schema) the final answer must satisfy; the answer then comes back parsed in result_data. Use it for structured extraction.',
+      }),
+    ),
+    timeout_s: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 86_400,
+        description:
+          'Wall-clock limit for the whole task, in seconds. When exceeded the task ends with status "error" (TASK_TIMEOUT).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Validated `browser_run_task` arguments. */
+export type BrowserRunTaskParams = Static<typeof browserRunTaskParameters>;

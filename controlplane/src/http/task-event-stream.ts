@@ -1,0 +1,100 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { TaskRecord } from '../store/task-records.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { compactResultOf } from './task-views.js';
+
+const heartbeatMs = 15_000;
+
+/**
+ * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step) and a
+ * final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
+ * `last_event_id` query) gets only what it missed. The stream ends after `result`.
+ */
+export function streamTaskEvents(
+  c: Context,
+  task: TaskRecord,
+  deps: { tasks: TaskService; repository: TaskRepository },
+) {
+  const lastId = Number(c.req.header('last-event-id') ?? c.req.query('last_event_id') ?? 0) || 0;
+  return streamSSE(c, async (stream) => {
+    const send = (entry: NumberedEvent) =>
+      stream.writeSSE({
+        id: String(entry.id),
+        event: entry.event.type,
+        data: JSON.stringify(entry.event.data),
+      });
+
+    if (!deps.tasks.events.has(task.id)) {
+      // Not in memory (an older task, or one from before a restart): rebuild from the store.
+      for (const entry of fromStore(task, deps.repository))
+        if (entry.id > lastId) await send(entry);
+      return;
+    }
+    const pending: NumberedEvent[] = [];
+    let wake: (() => void) | null = null;
+    const unsubscribe = deps.tasks.events.subscribe(task.id, (entry) => {
+      pending.push(entry);
+      wake?.();
+    });
+    stream.onAbort(() => wake?.());
+    const heartbeat = setInterval(
+      () => void stream.write(': keep-alive\n\n').catch(() => undefined),
+      heartbeatMs,
+    );
+    try {
+      let sent = lastId;
+      const history = deps.tasks.events.since(task.id, lastId);
+      for (;;) {
+        const batch = [...history.splice(0), ...pending.splice(0)].filter(
+          (entry) => entry.id > sent,
+        );
+        for (const entry of batch) {
+          await send(entry);
+          sent = entry.id;
+          if (entry.event.type === 'result') return;
+        }
+        if (stream.aborted) return;
+        // Events that arrived while we were sending are already queued: no need to sleep.
+        if (pending.length > 0) continue;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = null;
+      }
+    } finally {
+      clearInterval(heartbeat);
+      unsubscribe();
+    }
+  });
+}
+
+function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[] {
+  const events: TaskStreamEvent[] = repository.listSteps(task.id).map((step) => ({
+    type: 'step',
+    data: {
+      trace_id: task.id,
+      step: step.index,
+      max_steps: task.maxSteps,
+      outcome: step.outcome,
+      actions: repository.listActions(step.id).map((action) => action.type),
+      thought: step.thought,
+      message: step.outcomeMessage,
+      timings_ms: {
+        capture: step.captureMs ?? 0,
+        model: step.modelMs ?? 0,
+        execute: step.executeMs ?? 0,
+      },
+    },
+  }));
+  const result = compactResultOf(task);
+  if (result) events.push({ type: 'result', data: result });
+  else
+    events.unshift({
+      type: 'status',
+      data: { trace_id: task.id, status: task.status === 'queued' ? 'queued' : 'running' },
+    });
+  return events.map((event, index) => ({ id: index + 1, event }));
+}

@@ -1,0 +1,50 @@
+// Turns agent-loop events into MCP progress updates: one per step, in a few words.
+import type { LoopEvent } from '../agent/loop-types.js';
+import type { StepOutcome } from '../store/task-records.js';
+import { describeAction } from '../tasks/step-summary.js';
+
+/** The payload of one `notifications/progress` (without the token). */
+export interface ProgressUpdate {
+  progress: number;
+  total: number;
+  message: string;
+}
+
+/** Steps that end without a browser action are named by their outcome (others: `plan error`). */
+const outcomeWords: Partial<Record<StepOutcome, string>> = {
+  acted: 'no action',
+  finished: 'finished',
+  call_user: 'asks the user',
+  error_env: 'environment error',
+  parse_error: 'unreadable model reply',
+  refused: 'navigation refused',
+  result_invalid: 'answer does not match result_schema',
+};
+
+const outcomeText = (outcome: StepOutcome) => outcomeWords[outcome] ?? outcome.replaceAll('_', ' ');
+
+/**
+ * Returns a function that consumes a task's events in order and yields one update per ended
+ * step (`progress` = step number, so it only increases), else null. Keeps the last action of the current step; never throws.
+ */
+export function createProgressTracker(
+  maxSteps: number,
+): (event: LoopEvent) => ProgressUpdate | null {
+  let lastAction: string | null = null;
+  return (event) => {
+    if (event.type === 'step-started') lastAction = null;
+    if (event.type === 'actions-executed') {
+      const last = event.executed.at(-1);
+      if (last) lastAction = describeAction(last.planned.action);
+    }
+    if (event.type !== 'step-ended') return null;
+    const terminal = event.outcome === 'finished' || event.outcome === 'call_user';
+    const failed = event.outcome === 'action_error' ? ' (failed)' : '';
+    const words = terminal || !lastAction ? outcomeText(event.outcome) : `${lastAction}${failed}`;
+    return {
+      progress: event.step,
+      total: maxSteps,
+      message: `step ${event.step}/${maxSteps}: ${words}`,
+    };
+  };
+}

@@ -1,0 +1,51 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { AppError } from '../errors.js';
+
+/** Checks `finished(content)`; `giveUp` says the model has used its one chance to fix it. */
+export type FinalAnswerCheck = (
+  content: string,
+) => { ok: true; data: unknown } | { ok: false; message: string; giveUp: boolean };
+
+/**
+ * Compiles a caller's `result_schema` into a check of the model's final answer: the answer must
+ * be JSON and valid against the schema. Throws AppError BAD_REQUEST (400) for an invalid schema.
+ */
+export function compileResultSchema(schema: Record<string, unknown>): FinalAnswerCheck {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  let validate: ValidateFunction;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `result_schema: not a valid JSON Schema: ${(error as Error).message}`,
+      { status: 400 },
+    );
+  }
+  let failures = 0;
+  return (content) => {
+    let data: unknown;
+    let message: string;
+    try {
+      data = JSON.parse(content);
+      if (validate(data)) return { ok: true, data };
+      message = describeErrors(validate.errors ?? []);
+    } catch {
+      message = 'the final answer is not valid JSON';
+    }
+    failures += 1;
+    return { ok: false, message, giveUp: failures > 1 };
+  };
+}
+
+function describeErrors(errors: ErrorObject[]): string {
+  return errors
+    .slice(0, 5)
+    .map((error) => `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`)
+    .join('; ');
+}
+
+/** The instruction suffix telling the model what shape its final answer must have. */
+export function resultSchemaInstruction(schema: Record<string, unknown>): string {
+  return `\n\nWhen the task is done, call finished(content='...') where content is only a JSON value (no prose) valid against this JSON Schema: ${JSON.stringify(schema)}`;
+}

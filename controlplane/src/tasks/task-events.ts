@@ -1,0 +1,125 @@
+import type { LoopEvent } from '../agent/loop-types.js';
+import { describeExecuted } from './step-summary.js';
+import type { CompactResult } from './task-input.js';
+
+export interface StepProgress {
+  trace_id: string;
+  step: number;
+  max_steps: number;
+  outcome: string;
+  actions: string[];
+  thought: string | null;
+  message: string | null;
+  timings_ms: { capture: number; model: number; execute: number };
+}
+
+/** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
+export type TaskStreamEvent =
+  | { type: 'status'; data: { trace_id: string; status: 'queued' | 'running' } }
+  | { type: 'step'; data: StepProgress }
+  | { type: 'result'; data: CompactResult };
+
+export interface NumberedEvent {
+  id: number;
+  event: TaskStreamEvent;
+}
+
+/**
+ * Per-task, numbered event history plus live subscription, kept in memory for the newest
+ * `retainTasks` tasks. Ids are 1-based per task so clients can resume with Last-Event-ID.
+ */
+export class TaskEventLog {
+  readonly #retainTasks: number;
+  readonly #events = new Map<string, NumberedEvent[]>();
+  readonly #listeners = new Map<string, Set<(event: NumberedEvent) => void>>();
+
+  constructor(retainTasks = 200) {
+    this.#retainTasks = retainTasks;
+  }
+
+  append(taskId: string, event: TaskStreamEvent): void {
+    let list = this.#events.get(taskId);
+    if (!list) {
+      list = [];
+      this.#events.set(taskId, list);
+      this.#evict();
+    }
+    const numbered = { id: list.length + 1, event };
+    list.push(numbered);
+    for (const listener of this.#listeners.get(taskId) ?? []) listener(numbered);
+  }
+
+  has(taskId: string): boolean {
+    return this.#events.has(taskId);
+  }
+
+  since(taskId: string, lastId: number): NumberedEvent[] {
+    return (this.#events.get(taskId) ?? []).filter((entry) => entry.id > lastId);
+  }
+
+  /** Live events of one task; returns the unsubscribe function. Listeners must not throw. */
+  subscribe(taskId: string, listener: (event: NumberedEvent) => void): () => void {
+    let set = this.#listeners.get(taskId);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(taskId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.#listeners.delete(taskId);
+    };
+  }
+
+  #evict(): void {
+    while (this.#events.size > this.#retainTasks) {
+      const oldest = this.#events.keys().next().value;
+      if (oldest === undefined) return;
+      this.#events.delete(oldest);
+    }
+  }
+}
+
+/** Folds loop events into one `step` progress event per finished step. */
+export function createStepTracker(taskId: string, maxSteps: number) {
+  let current: StepProgress | null = null;
+  return (event: LoopEvent): StepProgress | null => {
+    switch (event.type) {
+      case 'step-started':
+        current = {
+          trace_id: taskId,
+          step: event.step,
+          max_steps: maxSteps,
+          outcome: 'pending',
+          actions: [],
+          thought: null,
+          message: null,
+          timings_ms: { capture: 0, model: 0, execute: 0 },
+        };
+        return null;
+      case 'screenshot-taken':
+        if (current) current.timings_ms.capture = event.captureMs;
+        return null;
+      case 'prediction-received':
+        if (current) {
+          current.timings_ms.model = event.modelMs;
+          current.thought = event.thought;
+        }
+        return null;
+      case 'actions-executed':
+        if (current) {
+          current.timings_ms.execute = event.executeMs;
+          current.actions = event.executed.map(describeExecuted);
+        }
+        return null;
+      case 'step-ended': {
+        if (!current) return null;
+        const done = { ...current, outcome: event.outcome, message: event.message };
+        current = null;
+        return done;
+      }
+      default:
+        return null;
+    }
+  };
+}

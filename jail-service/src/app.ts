@@ -1,0 +1,99 @@
+// The HTTP surface of the jail-service (contract: ./api). Never listens; see server.ts.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
+import {
+  actionsRequestSchema,
+  type HealthResponse,
+  screenshotHeaders,
+  screenshotQuerySchema,
+} from './api/index.js';
+import { requireBearer } from './auth.js';
+import { errorBody, errorHandler, parseRequest } from './error-handler.js';
+import { BadRequestError, NotFoundError } from './errors.js';
+import type { PageDriver } from './page-driver.js';
+import type { ToolRegistry } from './tools/registry.js';
+import { runBatch } from './tools/run-batch.js';
+
+export interface AppDeps {
+  tools: ToolRegistry;
+  driver: PageDriver;
+  config: { token: string };
+  logger: Logger;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
+export function createApp(deps: AppDeps): Hono {
+  const { tools, driver } = deps;
+  const logger = deps.logger.child({ module: 'http' });
+  const app = new Hono();
+  app.use('*', requireBearer({ token: deps.config.token }));
+
+  app.get('/health', (c) => {
+    const body = health(driver);
+    return c.json(body, body.status === 'ok' ? 200 : 503);
+  });
+
+  app.get('/screenshot', async (c) => {
+    const query = parseRequest(screenshotQuerySchema, c.req.query(), 'query');
+    const input = query.quality === undefined ? {} : { quality: query.quality };
+    const shot = await tools.exclusive(() => tools.invoke(tools.data.screenshot, input));
+    const { meta } = shot;
+    return c.body(shot.jpeg as Uint8Array<ArrayBuffer>, 200, {
+      'content-type': 'image/jpeg',
+      'cache-control': 'no-store',
+      [screenshotHeaders.viewportWidth]: String(meta.viewportWidth),
+      [screenshotHeaders.viewportHeight]: String(meta.viewportHeight),
+      [screenshotHeaders.devicePixelRatio]: String(meta.devicePixelRatio),
+      [screenshotHeaders.imageWidth]: String(meta.imageWidth),
+      [screenshotHeaders.imageHeight]: String(meta.imageHeight),
+    });
+  });
+
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new BadRequestError(
+        `request body is larger than ${MAX_BODY_BYTES} bytes`,
+        undefined,
+        413,
+      );
+    },
+  });
+  app.post('/actions', limit, async (c) => {
+    const body: unknown = await c.req.json().catch(() => {
+      throw new BadRequestError('request body is not valid JSON');
+    });
+    const request = parseRequest(actionsRequestSchema, body, 'actions request');
+    const response = await tools.exclusive(() => runBatch(request, { tools, driver, logger }));
+    return c.json(response);
+  });
+
+  app.get('/state', async (c) =>
+    c.json(await tools.exclusive(() => tools.invoke(tools.data.state, {}))),
+  );
+  app.get('/elements', async (c) =>
+    c.json(await tools.exclusive(() => tools.invoke(tools.data.elements, {}))),
+  );
+  app.get('/tools', (c) => c.json(tools.describe()));
+
+  app.notFound((c) => {
+    const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);
+    return c.json(errorBody(error), 404);
+  });
+  app.onError(errorHandler(logger));
+  return app;
+}
+
+function health(driver: PageDriver): HealthResponse {
+  const status = driver.status();
+  const viewport = driver.viewport();
+  return {
+    status: status.connected && status.pageAlive ? 'ok' : 'degraded',
+    browser: { connected: status.connected, version: status.version },
+    viewport: { width: viewport.width, height: viewport.height },
+    device_pixel_ratio: viewport.deviceScaleFactor,
+  };
+}

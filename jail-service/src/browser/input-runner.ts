@@ -1,0 +1,88 @@
+// Dispatches PageDriver input steps through puppeteer's CDP mouse and keyboard, with no delays,
+// then settles: one page task (or one frame) so that navigations the input started are seen.
+import type { KeyInput, Page } from 'puppeteer-core';
+import type { InputOutcome, InputStep, PerformOptions } from '../page-driver.js';
+import { watchNavigation } from './navigation-watch.js';
+import type { PageScript } from './page-script.js';
+
+/** Resolves after the page ran one macrotask: events the input queued have been handled. */
+const SETTLE_TASK = 'new Promise((resolve) => setTimeout(resolve, 0))';
+/**
+ * Resolves after the next frame (compositor-thread scrolls are applied by then), or after 100 ms
+ * when the page renders no frames (a background tab of an attached browser).
+ */
+const SETTLE_FRAME = `new Promise((resolve) => {
+  const fallback = setTimeout(resolve, 100);
+  requestAnimationFrame(() => setTimeout(() => { clearTimeout(fallback); resolve(); }, 0));
+})`;
+
+/** Runs the steps in order, stopping between steps once `signal` is aborted. */
+export async function performInput(
+  page: Page,
+  script: PageScript,
+  steps: readonly InputStep[],
+  options: PerformOptions,
+): Promise<InputOutcome> {
+  const watch = watchNavigation(page);
+  try {
+    await dispatchAll(page, steps, options.signal);
+    // The settle script may die with its document when the input navigated; that is fine.
+    const settled = script
+      .evaluate(options.settle === 'frame' ? SETTLE_FRAME : SETTLE_TASK)
+      .catch(() => undefined);
+    await Promise.race([settled, watch.whenRequested]);
+    return { navigated: await watch.settle(options.navigationTimeoutMs) };
+  } finally {
+    watch.dispose();
+  }
+}
+
+/**
+ * Sends the steps in order. Pointer and key events are pipelined like puppeteer's own click (CDP
+ * keeps their order; awaiting each would cost a frame per mouse move). Typing and stepped moves
+ * are awaited one by one: the former must stay stoppable, the latter must not be coalesced.
+ */
+async function dispatchAll(page: Page, steps: readonly InputStep[], signal: AbortSignal) {
+  const inFlight: Promise<void>[] = [];
+  for (const step of steps) {
+    signal.throwIfAborted();
+    const sequential = step.kind === 'type-text' || (step.kind === 'mouse-move' && step.steps);
+    if (sequential) await Promise.all(inFlight.splice(0));
+    const dispatched = dispatch(page, step, signal);
+    if (sequential) {
+      await dispatched;
+      continue;
+    }
+    // Handled here so a rejection while we await something else is not reported as unhandled;
+    // Promise.all below still sees it.
+    dispatched.catch(() => {});
+    inFlight.push(dispatched);
+  }
+  await Promise.all(inFlight);
+}
+
+async function dispatch(page: Page, step: InputStep, signal: AbortSignal): Promise<void> {
+  switch (step.kind) {
+    case 'mouse-move':
+      return page.mouse.move(step.x, step.y, step.steps ? { steps: step.steps } : {});
+    case 'mouse-down':
+      return page.mouse.down({ button: step.button, clickCount: step.clickCount });
+    case 'mouse-up':
+      return page.mouse.up({ button: step.button, clickCount: step.clickCount });
+    case 'wheel':
+      return page.mouse.wheel({ deltaX: step.deltaX, deltaY: step.deltaY });
+    case 'key-down':
+      return page.keyboard.down(step.key as KeyInput);
+    case 'key-up':
+      return page.keyboard.up(step.key as KeyInput);
+    case 'type-text':
+      // Character by character, as keyboard.type does, but stoppable: a timed-out call must not
+      // keep typing into whatever the next action focuses. Characters without a key (non-ASCII)
+      // go through Input.insertText.
+      for (const character of step.text) {
+        signal.throwIfAborted();
+        await page.keyboard.type(character);
+      }
+      return;
+  }
+}

@@ -1,0 +1,176 @@
+// Adapter: launches Debian Chromium (or attaches to a running one) with puppeteer-core and picks
+// the one page the jail-service drives.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { BrowserUnavailableError } from '../errors.js';
+import { bounded } from './bounded.js';
+
+/** Flags for a headless, quiet, deterministic browser (house-style §3.8 plus input/timer fixes). */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-smooth-scrolling',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--disable-dev-shm-usage',
+  // A busy renderer must stay alive for Runtime.terminateExecution to rescue it.
+  '--disable-hang-monitor',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+  '--disable-ipc-flooding-protection',
+  '--allow-pre-commit-input',
+  '--disable-breakpad',
+  '--disable-client-side-phishing-detection',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-prompt-on-repost',
+  '--disable-search-engine-choice-screen',
+  '--metrics-recording-only',
+  '--password-store=basic',
+  '--use-mock-keychain',
+  '--force-color-profile=srgb',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame',
+];
+
+export interface BrowserOptions {
+  chromiumPath: string;
+  cdpUrl: string | null;
+  userDataDir: string | null;
+  /**
+   * Bound on any single CDP call, as a last resort behind the per-tool timeouts: a call that never
+   * answers would otherwise hold puppeteer's screenshot lock for puppeteer's default 180 s.
+   */
+  protocolTimeoutMs: number;
+}
+
+export interface OpenedBrowser {
+  browser: Browser;
+  page: Page;
+  /** True when this process launched the browser. */
+  launched: boolean;
+  /**
+   * Launched: closes Chromium (SIGKILL if it does not exit in time), waits for it to exit and
+   * deletes the temporary profile. Attached: disconnects only. Idempotent; never throws.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Chromium over a pipe (it exits by itself when this process dies and the pipe closes)
+ * or connects to `cdpUrl`. Without `userDataDir` the profile is a fresh temporary directory.
+ * Throws BrowserUnavailableError.
+ */
+export async function openBrowser(options: BrowserOptions, logger: Logger): Promise<OpenedBrowser> {
+  const log = logger.child({ module: 'browser' });
+  const profile = options.cdpUrl || options.userDataDir ? null : await temporaryProfile();
+  let browser: Browser;
+  try {
+    browser = options.cdpUrl ? await connect(options) : await launch(options, profile);
+  } catch (error) {
+    if (profile) await rm(profile, { recursive: true, force: true });
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= options.cdpUrl ? disconnect(browser, log) : stop(browser, profile, log);
+    return closing;
+  };
+  try {
+    const pages = await browser.pages();
+    const page = pages[0] ?? (await browser.newPage());
+    log.info(
+      { launched: !options.cdpUrl, pid: browser.process()?.pid ?? null },
+      options.cdpUrl ? 'attached to chromium' : 'launched chromium',
+    );
+    return { browser, page, launched: !options.cdpUrl, close };
+  } catch (error) {
+    await close();
+    throw new BrowserUnavailableError(`no usable page in the browser: ${message(error)}`, error);
+  }
+}
+
+function temporaryProfile(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'clawdie-jail-profile-'));
+}
+
+async function disconnect(browser: Browser, logger: Logger): Promise<void> {
+  await bounded(browser.disconnect(), logger, 'disconnect from chromium');
+}
+
+async function stop(browser: Browser, profile: string | null, logger: Logger): Promise<void> {
+  const child = browser.process();
+  const exited =
+    child && child.exitCode === null && child.signalCode === null
+      ? new Promise<void>((resolve) => child.once('exit', () => resolve()))
+      : Promise.resolve();
+  await bounded(browser.close(), logger, 'close chromium');
+  if (child && child.exitCode === null && child.signalCode === null) {
+    logger.warn({ pid: child.pid }, 'chromium did not exit; killing it');
+    child.kill('SIGKILL');
+  }
+  await bounded(exited, logger, 'wait for chromium to exit');
+  if (profile) {
+    await bounded(
+      rm(profile, { recursive: true, force: true, maxRetries: 3 }),
+      logger,
+      'remove the temporary profile',
+    );
+  }
+}
+
+async function launch(options: BrowserOptions, profile: string | null): Promise<Browser> {
+  const args = [...CHROMIUM_FLAGS];
+  const userDataDir = options.userDataDir ?? profile;
+  if (userDataDir) args.push(`--user-data-dir=${userDataDir}`);
+  args.push('about:blank');
+  try {
+    return await puppeteer.launch({
+      executablePath: options.chromiumPath,
+      // Our flags only: puppeteer's defaults include --enable-automation and other surprises.
+      ignoreDefaultArgs: true,
+      args,
+      pipe: true,
+      defaultViewport: null,
+      // main.ts owns the signals and closes the browser itself.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      downloadBehavior: { policy: 'deny' },
+      protocolTimeout: options.protocolTimeoutMs,
+    });
+  } catch (error) {
+    throw new BrowserUnavailableError(
+      `cannot launch chromium at ${options.chromiumPath}: ${message(error)}`,
+      error,
+    );
+  }
+}
+
+async function connect(options: BrowserOptions): Promise<Browser> {
+  const cdpUrl = options.cdpUrl ?? '';
+  const endpoint = /^wss?:/i.test(cdpUrl) ? { browserWSEndpoint: cdpUrl } : { browserURL: cdpUrl };
+  try {
+    return await puppeteer.connect({
+      ...endpoint,
+      defaultViewport: null,
+      protocolTimeout: options.protocolTimeoutMs,
+    });
+  } catch (error) {
+    throw new BrowserUnavailableError(`cannot attach to ${cdpUrl}: ${message(error)}`, error);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,129 @@
+// The jail-service's only reader of the environment: CLAWDIE_* variables parsed once with zod.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const viewport = z
+  .string()
+  .regex(/^\d+x\d+$/i, 'must look like 1280x800 (width x height in CSS pixels)')
+  .transform((value) => {
+    const [width, height] = value.toLowerCase().split('x').map(Number) as [number, number];
+    return { width, height };
+  })
+  .refine(
+    ({ width, height }) => width >= 100 && width <= 8192 && height >= 100 && height <= 8192,
+    'width and height must each be between 100 and 8192',
+  );
+
+const schema = z.object({
+  CLAWDIE_JAIL_TOKEN: z.string().min(1, 'must not be empty').optional(),
+  CLAWDIE_JAIL_HOST: z.string().min(1).default('127.0.0.1'),
+  CLAWDIE_JAIL_PORT: int(0, 65_535).default(0),
+  CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  CLAWDIE_JAIL_CDP_URL: z
+    .string()
+    .regex(/^(https?|wss?):\/\/\S+$/i, 'must be an http://, https://, ws:// or wss:// URL')
+    .optional(),
+  CLAWDIE_JAIL_VIEWPORT: viewport.default({ width: 1280, height: 800 }),
+  CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: z.coerce.number().positive().max(4).default(1),
+  CLAWDIE_JAIL_SCREENSHOT_QUALITY: int(1, 100).default(80),
+  CLAWDIE_JAIL_ACTION_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  CLAWDIE_JAIL_USER_DATA_DIR: z.string().min(1).optional(),
+  CLAWDIE_JAIL_START_URL: z.string().min(1).default('about:blank'),
+  CLAWDIE_LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+    .default('info'),
+});
+
+export type LogLevel = z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
+
+/** The parsed, frozen configuration of one jail-service. */
+export interface JailConfig {
+  /** Bearer token every request must present. Never log it. */
+  token: string;
+  host: string;
+  /** 0 picks an ephemeral port. */
+  port: number;
+  chromiumPath: string;
+  /** Attach to this browser (http:// → browserURL, ws:// → WebSocket endpoint) instead of launching. */
+  cdpUrl: string | null;
+  viewport: { width: number; height: number };
+  deviceScaleFactor: number;
+  screenshotQuality: number;
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  /** A fresh temporary profile (removed on close) when null. */
+  userDataDir: string | null;
+  startUrl: string;
+  logLevel: LogLevel;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface LoadConfigOptions {
+  /** Reads `CLAWDIE_JAIL_TOKEN_FILE`; injectable so tests need no files. */
+  readFile?: (path: string) => string;
+}
+
+/**
+ * Parses the environment into a frozen JailConfig. Pure apart from reading the token file.
+ * Empty variables count as unset. Throws ConfigError naming every bad variable.
+ */
+export function loadConfig(
+  env: Environment,
+  options: LoadConfigOptions = {},
+): Readonly<JailConfig> {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => name.startsWith('CLAWDIE_') && value !== ''),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid jail-service configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const token = e.CLAWDIE_JAIL_TOKEN ?? readTokenFile(present.CLAWDIE_JAIL_TOKEN_FILE, options);
+  return Object.freeze({
+    token,
+    host: e.CLAWDIE_JAIL_HOST,
+    port: e.CLAWDIE_JAIL_PORT,
+    chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
+    cdpUrl: e.CLAWDIE_JAIL_CDP_URL ?? null,
+    viewport: Object.freeze(e.CLAWDIE_JAIL_VIEWPORT),
+    deviceScaleFactor: e.CLAWDIE_JAIL_DEVICE_SCALE_FACTOR,
+    screenshotQuality: e.CLAWDIE_JAIL_SCREENSHOT_QUALITY,
+    actionTimeoutMs: e.CLAWDIE_JAIL_ACTION_TIMEOUT_MS,
+    navigationTimeoutMs: e.CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS,
+    userDataDir: e.CLAWDIE_JAIL_USER_DATA_DIR ?? null,
+    startUrl: e.CLAWDIE_JAIL_START_URL,
+    logLevel: e.CLAWDIE_LOG_LEVEL,
+  });
+}
+
+function readTokenFile(file: string | undefined, options: LoadConfigOptions): string {
+  if (file === undefined) {
+    throw new ConfigError(
+      'CLAWDIE_JAIL_TOKEN is missing: set CLAWDIE_JAIL_TOKEN or CLAWDIE_JAIL_TOKEN_FILE (a file holding the bearer token)',
+    );
+  }
+  const read = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+  let content: string;
+  try {
+    content = read(file);
+  } catch (error) {
+    throw new ConfigError(
+      `CLAWDIE_JAIL_TOKEN_FILE=${file} cannot be read: ${(error as Error).message}`,
+    );
+  }
+  const token = content.trim();
+  if (token === '') throw new ConfigError(`CLAWDIE_JAIL_TOKEN_FILE=${file} is empty`);
+  return token;
+}
+
+/** A copy of the process environment: the one sanctioned way for `main.ts` to read it. */
+export function processEnvironment(): Environment {
+  return { ...process.env };
+}

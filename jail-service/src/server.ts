@@ -1,0 +1,93 @@
+// Public entry for embedding and tests: start a complete jail-service (browser + HTTP) in-process.
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { createApp } from './app.js';
+import { openBrowser } from './browser/launch.js';
+import { createPuppeteerPageDriver } from './browser/page-driver.js';
+import type { JailConfig } from './config.js';
+import type { PageDriver } from './page-driver.js';
+import { normalizeUrl } from './tools/action-steps.js';
+import { createToolRegistry } from './tools/registry.js';
+
+export type { Environment, JailConfig, LoadConfigOptions, LogLevel } from './config.js';
+export { loadConfig } from './config.js';
+
+export interface JailService {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (the real port when configured with 0). */
+  url: string;
+  /** Stops the HTTP server, then the browser it launched (or disconnects an attached one). */
+  close(): Promise<void>;
+}
+
+/**
+ * Launches (or attaches to) Chromium, opens the start URL, builds the app and listens on
+ * `config.host:config.port`. Rejects with BrowserUnavailableError when the browser cannot start,
+ * or with the listen error; nothing is left running after a rejection.
+ */
+export async function startJailService(
+  config: Readonly<JailConfig>,
+  logger: Logger,
+): Promise<JailService> {
+  const protocolTimeoutMs =
+    2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
+  const opened = await openBrowser({ ...config, protocolTimeoutMs }, logger);
+  let driver: PageDriver | undefined;
+  try {
+    driver = await createPuppeteerPageDriver({
+      ...opened,
+      viewport: config.viewport,
+      deviceScaleFactor: config.deviceScaleFactor,
+      logger,
+    });
+    await openStartUrl(driver, config, logger);
+    const tools = createToolRegistry({ driver, logger, ...config });
+    const app = createApp({ tools, driver, config, logger });
+    const server = createAdaptorServer({ fetch: app.fetch });
+    const address = await listen(server, config.host, config.port);
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${host}:${address.port}`;
+    const ownDriver = driver;
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            if ('closeAllConnections' in server) server.closeAllConnections();
+          });
+          await ownDriver.close();
+          logger.info({ url }, 'jail-service stopped');
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await (driver ?? opened).close();
+    throw error;
+  }
+}
+
+async function openStartUrl(driver: PageDriver, config: JailConfig, logger: Logger): Promise<void> {
+  if (config.startUrl === 'about:blank') return;
+  const url = normalizeUrl(config.startUrl);
+  try {
+    await driver.navigate(url, config.navigationTimeoutMs);
+  } catch (error) {
+    // The service still starts: the page shows the failure and the agent can navigate away.
+    logger.warn({ url, err: error }, 'start URL did not load');
+  }
+}
+
+type ListeningServer = ReturnType<typeof createAdaptorServer>;
+
+function listen(server: ListeningServer, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}

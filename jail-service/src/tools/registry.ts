@@ -1,0 +1,102 @@
+// The tool registry: both namespaces, their JSON schemas for GET /tools, and the one way to call a
+// tool — bounded by its timeout, serialised with every other page operation, and followed by a
+// page interrupt when it timed out so the next call finds a responsive renderer.
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { Action, ToolsResponse } from '../api/index.js';
+import { ToolTimeoutError } from '../errors.js';
+import type { InputOutcome, PageDriver } from '../page-driver.js';
+import { type ActionTools, createActionTools } from './actions.js';
+import { createDataCollectionTools, type DataCollectionTools } from './data-collection.js';
+import { createSerialQueue } from './serial-queue.js';
+import type { Tool, ToolDescriptor } from './tool.js';
+import { withTimeout } from './with-timeout.js';
+
+export interface ToolRegistryOptions {
+  driver: PageDriver;
+  logger: Logger;
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  screenshotQuality: number;
+}
+
+export interface InvokeOptions {
+  /** Replaces the tool's own bound for this call. */
+  timeoutMs?: number | undefined;
+}
+
+export interface ToolRegistry {
+  readonly data: DataCollectionTools;
+  readonly action: ActionTools;
+  /** Every tool, data_collection first, in a stable order. */
+  list(): ToolDescriptor[];
+  /** `GET /tools`: descriptors with JSON schemas of their inputs. */
+  describe(): ToolsResponse;
+  /** Runs one tool within its bound; rejects with ToolTimeoutError after interrupting the page. */
+  invoke<Input, Output>(
+    tool: Tool<Input, Output>,
+    input: Input,
+    options?: InvokeOptions,
+  ): Promise<Output>;
+  /** Runs the action's tool (the action is already validated). */
+  invokeAction(action: Action, options?: InvokeOptions): Promise<InputOutcome>;
+  /** Runs `fn` after every earlier exclusive operation ended: one page, one operation at a time. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
+  const { driver } = options;
+  const logger = options.logger.child({ module: 'tools' });
+  const data = createDataCollectionTools({
+    driver,
+    timeoutMs: options.actionTimeoutMs,
+    defaultQuality: options.screenshotQuality,
+  });
+  const action = createActionTools(options);
+  const all: ToolDescriptor[] = [...Object.values(data), ...Object.values(action)];
+  const queue = createSerialQueue();
+  let described: ToolsResponse | undefined;
+
+  async function invoke<Input, Output>(
+    tool: Tool<Input, Output>,
+    input: Input,
+    invokeOptions: InvokeOptions = {},
+  ): Promise<Output> {
+    const timeoutMs = invokeOptions.timeoutMs ?? tool.timeoutMs;
+    try {
+      return await withTimeout(tool.name, timeoutMs, (context) => tool.run(input, context));
+    } catch (error) {
+      if (error instanceof ToolTimeoutError) {
+        logger.warn({ tool: tool.name, timeoutMs }, 'tool timed out; interrupting the page');
+        await driver.interrupt();
+      }
+      throw error;
+    }
+  }
+
+  return {
+    data,
+    action,
+    list: () => [...all],
+    describe: () => {
+      described ??= { tools: all.map(describeTool) };
+      return described;
+    },
+    invoke,
+    invokeAction: (act, invokeOptions) =>
+      // The union of tools cannot be narrowed together with the action: the key is the action's
+      // own type, so the pairing is correct by construction.
+      invoke(action[act.type] as Tool<Action, InputOutcome>, act, invokeOptions),
+    exclusive: (fn) => queue.run(fn),
+  };
+}
+
+function describeTool(tool: ToolDescriptor): ToolsResponse['tools'][number] {
+  return {
+    name: tool.name,
+    namespace: tool.namespace,
+    description: tool.description,
+    timeout_ms: tool.timeoutMs,
+    input_schema: z.toJSONSchema(tool.inputSchema, { io: 'input' }) as Record<string, unknown>,
+  };
+}

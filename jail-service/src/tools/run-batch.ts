@@ -1,0 +1,80 @@
+// POST /actions: validate every action, run them in order with early exit, report the page state.
+import type { Logger } from 'pino';
+import type { ActionResult, ActionsRequest, ActionsResponse, PageState } from '../api/index.js';
+import { toErrorInfo } from '../errors.js';
+import type { PageDriver } from '../page-driver.js';
+import type { ToolRegistry } from './registry.js';
+import { validateBatch } from './validate-batch.js';
+
+export interface RunBatchDeps {
+  tools: ToolRegistry;
+  driver: PageDriver;
+  logger: Logger;
+}
+
+/**
+ * Runs a parsed batch. Throws (400) only when validation fails, before anything ran; an action
+ * failure is a result (`status: 'error'`) and every later action is `skipped`. Must be called
+ * inside `tools.exclusive`.
+ */
+export async function runBatch(
+  request: ActionsRequest,
+  deps: RunBatchDeps,
+): Promise<ActionsResponse> {
+  validateBatch(request.actions, deps.driver.viewport());
+  const results: ActionResult[] = [];
+  let failed = false;
+  for (const [index, action] of request.actions.entries()) {
+    if (failed) {
+      results.push({
+        index,
+        type: action.type,
+        status: 'skipped',
+        duration_ms: 0,
+        navigated: false,
+      });
+      continue;
+    }
+    const started = performance.now();
+    try {
+      const outcome = await deps.tools.invokeAction(action, { timeoutMs: request.timeout_ms });
+      results.push({
+        index,
+        type: action.type,
+        status: 'ok',
+        duration_ms: since(started),
+        navigated: outcome.navigated,
+      });
+    } catch (error) {
+      failed = true;
+      const info = toErrorInfo(error);
+      deps.logger.info(
+        { index, type: action.type, code: info.code, message: info.message },
+        'action failed',
+      );
+      results.push({
+        index,
+        type: action.type,
+        status: 'error',
+        duration_ms: since(started),
+        navigated: false,
+        error: info,
+      });
+    }
+  }
+  return { results, state: await stateAfter(deps) };
+}
+
+/** The state after the batch; if even that times out, what is known without the renderer. */
+async function stateAfter(deps: RunBatchDeps): Promise<PageState> {
+  try {
+    return await deps.tools.invoke(deps.tools.data.state, {});
+  } catch (error) {
+    deps.logger.warn({ error: toErrorInfo(error) }, 'page state unavailable after the batch');
+    return { url: deps.driver.currentUrl(), title: '', loading: true };
+  }
+}
+
+function since(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}

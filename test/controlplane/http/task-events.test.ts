@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createApp } from '../../../controlplane/src/http/app.js';
+import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import { openDatabase } from '../../../controlplane/src/store/database.js';
+import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
+import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createFakeOperator } from '../../support/fake-operator.js';
+import { createManualClock } from '../../support/manual-clock.js';
+import { silentLogger } from '../../support/silent-logger.js';
+
+const { db, close } = openDatabase(':memory:');
+after(close);
+const repository = createTaskRepository(db);
+let n = 0;
+const deps = {
+  repository,
+  screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-sse-'))),
+  model: createReplayModel([
+    "Thought: first\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+    "Action: type(content='demo')",
+    "Action: finished(content='done')",
+  ]),
+  operator: createFakeOperator().operator,
+  clock: createManualClock(),
+  logger: silentLogger,
+  loop: {
+    coordinateMode: '1.5' as const,
+    actionSpace: 'browser' as const,
+    maxSteps: 5,
+    maxParseFailures: 3,
+    imageWindow: 5,
+    jpegQuality: 80,
+    waitMs: 0,
+    scrollAmount: 500,
+  },
+  newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+};
+const tasks = createTaskService(deps);
+const app = createApp({
+  tasks,
+  repository,
+  logger: silentLogger,
+  defaultMaxSteps: 5,
+  describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
+});
+
+interface SseEvent {
+  id: string;
+  event: string;
+  data: any;
+}
+function parseSse(text: string): SseEvent[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data:'))
+    .map((block) => {
+      const field = (name: string) =>
+        block
+          .split('\n')
+          .find((line) => line.startsWith(`${name}:`))
+          ?.slice(name.length + 1)
+          .trim() ?? '';
+      return { id: field('id'), event: field('event'), data: JSON.parse(field('data')) };
+    });
+}
+
+describe('task event stream (SSE)', () => {
+  it('streams status, one event per step and the final result, then closes', async () => {
+    const { taskId } = tasks.start({ instruction: 'stream me' });
+    const response = await app.request(`/v1/tasks/${taskId}/events`);
+    assert.equal(response.headers.get('content-type'), 'text/event-stream');
+    const events = parseSse(await response.text());
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['status', 'status', 'step', 'step', 'step', 'result'],
+    );
+    assert.deepEqual(
+      events.map((e) => e.id),
+      ['1', '2', '3', '4', '5', '6'],
+    );
+    assert.deepEqual(events[2]?.data.actions, ['click (640, 400)']);
+    assert.equal(events[2]?.data.step, 1);
+    assert.equal(events[2]?.data.max_steps, 5);
+    assert.equal(events[3]?.data.actions[0], 'type "demo"');
+    assert.equal(events[5]?.data.status, 'finished');
+    assert.equal(events[5]?.data.summary, 'done');
+  });
+
+  it('resumes after Last-Event-ID with only the missed events', async () => {
+    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const response = await app.request(`/v1/tasks/${task?.id}/events`, {
+      headers: { 'last-event-id': '4' },
+    });
+    const events = parseSse(await response.text());
+    assert.deepEqual(
+      events.map((e) => [e.id, e.event]),
+      [
+        ['5', 'step'],
+        ['6', 'result'],
+      ],
+    );
+  });
+
+  it('rebuilds the stream from the store for a task no longer in memory', async () => {
+    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const fresh = createTaskService(deps);
+    const other = createApp({
+      tasks: fresh,
+      repository,
+      logger: silentLogger,
+      defaultMaxSteps: 5,
+      describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
+    });
+    const events = parseSse(await (await other.request(`/v1/tasks/${task?.id}/events`)).text());
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['step', 'step', 'step', 'result'],
+    );
+    assert.equal(events[3]?.data.summary, 'done');
+  });
+
+  it('404s the stream of an unknown task', async () => {
+    assert.equal((await app.request('/v1/tasks/nope/events')).status, 404);
+  });
+});
+
+describe('task event stream under fast events', () => {
+  it('delivers the result even when it arrives while an earlier event is being sent', async () => {
+    const garbage = {
+      name: 'garbage',
+      isReplay: true,
+      complete: async () => ({ text: 'no action here', requestBytes: 1, usage: null }),
+    };
+    const fast = createTaskService({ ...deps, model: garbage });
+    const fastApp = createApp({
+      tasks: fast,
+      repository,
+      logger: silentLogger,
+      defaultMaxSteps: 5,
+      describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
+    });
+    for (let round = 0; round < 5; round++) {
+      const { taskId } = fast.start({ instruction: `fast ${round}` });
+      const text = await Promise.race([
+        (await fastApp.request(`/v1/tasks/${taskId}/events`)).text(),
+        new Promise<string>((_, reject) =>
+          setTimeout(() => reject(new Error('stream hung')), 5000),
+        ),
+      ]);
+      const events = parseSse(text);
+      assert.equal(events.at(-1)?.event, 'result');
+      assert.equal(events.at(-1)?.data.error.code, 'PARSE_FAILED');
+    }
+  });
+});

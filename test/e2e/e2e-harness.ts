@@ -1,0 +1,97 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../controlplane/src/clock.js';
+import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
+import {
+  type LocalJailService,
+  startLocalJailService,
+} from '../../controlplane/src/jails/local-jail-service.js';
+import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+import { openDatabase } from '../../controlplane/src/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import {
+  createTaskRepository,
+  type TaskRepository,
+} from '../../controlplane/src/store/task-repository.js';
+import type { RunBrowserTaskDeps } from '../../controlplane/src/tasks/run-browser-task.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { startUiTarsTestModel, type UiTarsTestModel } from '../support/uitars-test-model.js';
+
+export interface E2eHarness {
+  siteUrl: string;
+  jail: LocalJailService;
+  model: UiTarsTestModel;
+  repository: TaskRepository;
+  dataDir: string;
+  deps(overrides?: { modelTimeoutMs?: number; retries?: number }): RunBrowserTaskDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The real stack on loopback: the demo shop, a jail-service child process driving Debian
+ * Chromium, the scripted UI-TARS-1.5 server (computing coordinates from the live page), a
+ * file-backed SQLite store. Only the model's judgement is scripted.
+ */
+export async function startE2eHarness(jailEnv: Record<string, string> = {}): Promise<E2eHarness> {
+  const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(chromium))
+    throw new Error(
+      `e2e needs Chromium at ${chromium}: run npm test (it installs it as root) or apt-get install chromium`,
+    );
+  const site = await startDemoSite();
+  const jail = await startLocalJailService({
+    env: { ...process.env, ...jailEnv },
+    logger: silentLogger,
+  });
+  const model = await startUiTarsTestModel({ jailUrl: jail.url, jailToken: jail.token });
+  const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-e2e-'));
+  const database = openDatabase(join(dataDir, 'clawdie.db'));
+  const repository = createTaskRepository(database.db);
+  const operator = createClawdieBrowserOperator({
+    url: jail.url,
+    token: jail.token,
+    timeoutMs: 20_000,
+  });
+  return {
+    siteUrl: site.url,
+    jail,
+    model,
+    repository,
+    dataDir,
+    deps: (overrides = {}) => ({
+      repository,
+      screenshots: createScreenshotFiles(dataDir),
+      model: createOpenAiCompatibleModel({
+        baseUrl: model.baseUrl,
+        model: 'ui-tars-1.5-test',
+        timeoutMs: overrides.modelTimeoutMs ?? 20_000,
+        retries: overrides.retries ?? 0,
+        maxTokens: 1024,
+        temperature: 0,
+        backoffMs: 10,
+      }),
+      operator,
+      clock: systemClock,
+      logger: silentLogger,
+      loop: {
+        coordinateMode: '1.5',
+        actionSpace: 'browser',
+        maxSteps: 15,
+        maxParseFailures: 3,
+        imageWindow: 5,
+        jpegQuality: 80,
+        waitMs: 100,
+        scrollAmount: 500,
+      },
+      newId: () => crypto.randomUUID(),
+    }),
+    async close() {
+      await model.close();
+      await jail.stop();
+      await site.close();
+      database.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// main.ts as a real process: one JSON log line with the URL, clean SIGTERM, no orphaned Chromium
+// after SIGKILL, and a clear configuration error.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { chromiumDescendants, userDataDirOf, waitForExit } from '../support/chromium-processes.js';
+import { TOKEN } from './jail-harness.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const children = new Set<ChildProcess>();
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stderr: string[];
+}
+
+function spawnMain(env: Record<string, string>): { child: ChildProcess; stderr: string[] } {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  const stderr: string[] = [];
+  if (child.stderr)
+    createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  return { child, stderr };
+}
+
+async function startMain(): Promise<Started> {
+  const { child, stderr } = spawnMain({
+    CLAWDIE_JAIL_TOKEN: TOKEN,
+    CLAWDIE_JAIL_PORT: '0',
+    CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    for (const line of stderr) {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'jail-service listening' && entry.url)
+        return { child, url: entry.url, stderr };
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`jail-service did not start:\n${stderr.join('\n')}`);
+}
+
+describe('jail-service main process', () => {
+  after(() => {
+    for (const child of children) child.kill('SIGKILL');
+  });
+
+  it('logs one JSON line with the URL, serves, and exits cleanly on SIGTERM', async () => {
+    const { child, url, stderr } = await startMain();
+    assert.ok(stderr.every((line) => JSON.parse(line).service === 'jail-service'));
+    assert.ok(!stderr.join('\n').includes(TOKEN), 'the token is never logged');
+    const response = await fetch(`${url}/health`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    assert.equal(response.status, 200);
+    const processes = chromiumDescendants(child.pid ?? -1);
+    const chromium = processes.map((info) => info.pid);
+    assert.ok(chromium.length >= 1);
+    const profile = userDataDirOf(processes);
+    assert.ok(profile && existsSync(profile));
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 0);
+    assert.deepEqual(await waitForExit(chromium, 5000), []);
+    assert.equal(existsSync(profile), false, 'the temporary profile is removed');
+  });
+
+  it('leaves no Chromium behind when it is killed with SIGKILL', async () => {
+    const { child } = await startMain();
+    const processes = chromiumDescendants(child.pid ?? -1);
+    const chromium = processes.map((info) => info.pid);
+    assert.ok(chromium.length >= 1);
+    const profile = userDataDirOf(processes);
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+    // Chromium runs over a pipe from the service: it exits when the pipe closes.
+    assert.deepEqual(await waitForExit(chromium, 10_000), []);
+    // Nobody is left to delete the temporary profile after SIGKILL; tidy up after the test.
+    if (profile) await rm(profile, { recursive: true, force: true });
+  });
+
+  it('exits with code 2 and names the variables when no token is configured', async () => {
+    const { child, stderr } = spawnMain({});
+    const [code] = await once(child, 'exit');
+    assert.equal(code, 2);
+    const text = stderr.join('\n');
+    assert.match(text, /CLAWDIE_JAIL_TOKEN/);
+    assert.match(text, /CLAWDIE_JAIL_TOKEN_FILE/);
+  });
+});
