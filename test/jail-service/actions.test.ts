@@ -134,6 +134,25 @@ describe('jail-service actions (real Chromium)', () => {
     assert.equal((await client.titleJson<KeysLog>()).value, text);
   });
 
+  it('types long mixed text exactly, in order', async () => {
+    await open('/keys');
+    const text = Array.from({ length: 15 }, (_, i) => `word${i} é ñ 日本 `).join('');
+    assertAllOk(
+      await client.run([
+        { type: 'click', x: 100, y: 35 },
+        { type: 'type', text },
+      ]),
+    );
+    assert.equal((await client.titleJson<KeysLog>()).value, text);
+  });
+
+  it('answers page dialogs: accepts alerts, dismisses confirms', async () => {
+    await open('/dialogs');
+    const response = await client.run([{ type: 'click', x: 100, y: 50 }]);
+    assertAllOk(response);
+    assert.equal(response.state.title, 'confirmed:false');
+  });
+
   it('replaces the text after hotkey ctrl+a', async () => {
     await open('/keys');
     assertAllOk(

@@ -86,6 +86,13 @@ const hang = htmlPage(
   `<button style="position:absolute;left:20px;top:20px;width:200px;height:60px" onclick="while (true) {}">hang</button>`,
 );
 
+/** A button at (20, 20) that opens an alert, then a confirm, and reports the confirm's answer. */
+const dialogs = htmlPage(
+  'dialogs',
+  `<button style="position:absolute;left:20px;top:20px;width:200px;height:60px"
+  onclick="alert('hello'); document.title = 'confirmed:' + confirm('sure?')">dialogs</button>`,
+);
+
 export function fixtureRoutes(refusedUrl: string): Record<string, string | StaticRoute> {
   return {
     '/mouse': mouse,
@@ -94,6 +101,7 @@ export function fixtureRoutes(refusedUrl: string): Record<string, string | Stati
     '/keys': keys,
     '/links': links(refusedUrl),
     '/hang': hang,
+    '/dialogs': dialogs,
     '/a': htmlPage('A', '<p>page a</p>'),
     '/b': htmlPage('B', '<p>page b</p>'),
     '/submitted': htmlPage('submitted', '<p>thanks</p>'),

@@ -162,6 +162,22 @@ describe('jail-service robustness (real Chromium)', () => {
     assert.equal((await client.run([{ type: 'navigate', url: `${site.url}/b` }])).state.title, 'B');
   });
 
+  it('reports a crashed page as degraded until a navigation replaces the renderer', async () => {
+    const crash = await client.run([{ type: 'navigate', url: 'chrome://crash' }]);
+    assert.equal(crash.results[0]?.status, 'error');
+    const shot = await client.screenshot();
+    assert.equal(shot.response.status, 503);
+    assert.equal(JSON.parse(shot.jpeg.toString('utf8')).error.code, 'BROWSER_UNAVAILABLE');
+    const degraded = await client.fetch('/health');
+    assert.equal(degraded.status, 503);
+    assert.equal(healthResponseSchema.parse(await degraded.json()).status, 'degraded');
+    const back = await client.run([{ type: 'navigate', url: `${site.url}/a` }]);
+    assert.equal(back.state.title, 'A');
+    const healthy = await client.fetch('/health');
+    assert.equal(healthy.status, 200);
+    assert.equal(healthResponseSchema.parse(await healthy.json()).status, 'ok');
+  });
+
   it('times out a click whose handler never returns, and the service recovers', async () => {
     await client.run([{ type: 'navigate', url: `${site.url}/hang` }]);
     const started = performance.now();

@@ -76,13 +76,37 @@ async function dispatch(page: Page, step: InputStep, signal: AbortSignal): Promi
     case 'key-up':
       return page.keyboard.up(step.key as KeyInput);
     case 'type-text':
-      // Character by character, as keyboard.type does, but stoppable: a timed-out call must not
-      // keep typing into whatever the next action focuses. Characters without a key (non-ASCII)
-      // go through Input.insertText.
-      for (const character of step.text) {
-        signal.throwIfAborted();
-        await page.keyboard.type(character);
-      }
-      return;
+      return typeText(page, step.text, signal);
   }
+}
+
+/** Characters pipelined per round trip while typing; the signal is checked between chunks. */
+const TYPE_CHUNK = 32;
+
+/**
+ * Types like keyboard.type (a key press per US-layout character, Input.insertText for everything
+ * else, so non-ASCII works) but pipelines each chunk — CDP keeps the order, and awaiting every
+ * event would cost a renderer round trip per key — and stays stoppable between chunks, so a
+ * timed-out call does not keep typing into whatever the next action focuses.
+ */
+async function typeText(page: Page, text: string, signal: AbortSignal): Promise<void> {
+  const characters = [...text];
+  for (let start = 0; start < characters.length; start += TYPE_CHUNK) {
+    signal.throwIfAborted();
+    const sent: Promise<void>[] = [];
+    for (const character of characters.slice(start, start + TYPE_CHUNK)) {
+      if (isKeyCharacter(character)) {
+        const key = character as KeyInput;
+        sent.push(page.keyboard.down(key), page.keyboard.up(key));
+      } else {
+        sent.push(page.keyboard.sendCharacter(character));
+      }
+    }
+    await Promise.all(sent);
+  }
+}
+
+/** Printable ASCII and newlines have keys in puppeteer's US layout (a newline presses Enter). */
+function isKeyCharacter(character: string): boolean {
+  return /^[\x20-\x7e\r\n]$/.test(character);
 }

@@ -15,6 +15,7 @@ import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { performInput } from './input-runner.js';
 import { jpegSize } from './jpeg-size.js';
 import { isMainFrameNavigation } from './navigation-watch.js';
+import { trackLiveness } from './page-liveness.js';
 import { createPageScript } from './page-script.js';
 
 export interface PuppeteerPageDriverOptions {
@@ -46,7 +47,6 @@ export async function createPuppeteerPageDriver(
   const script = createPageScript(session);
   const version = await browser.version().catch(() => null);
 
-  let pageAlive = true;
   let closed = false;
   const inflight = new Set<HTTPRequest>();
   page.on('request', (request) => {
@@ -54,62 +54,64 @@ export async function createPuppeteerPageDriver(
   });
   page.on('requestfinished', (request) => inflight.delete(request));
   page.on('requestfailed', (request) => inflight.delete(request));
-  page.on('error', (error) => {
-    pageAlive = false;
-    logger.error({ err: error }, 'page crashed');
-  });
-  page.on('close', () => {
-    pageAlive = false;
-  });
+  const liveness = trackLiveness(page, logger);
   page.on('dialog', (dialog) => void answerDialog(dialog, logger));
 
   return {
     viewport: () => ({ ...viewport }),
-    status: (): BrowserStatus => ({ connected: browser.connected, version, pageAlive }),
+    status: (): BrowserStatus => ({
+      connected: browser.connected,
+      version,
+      pageAlive: liveness.alive(),
+    }),
     currentUrl: () => page.url(),
 
-    async screenshot(quality): Promise<Screenshot> {
-      // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor) is
-      // per CDP session, and a second session would capture at scale 1. In puppeteer 24
-      // page.screenshot without a clip is exactly that one call (measured: same speed).
-      const [geometry, jpeg] = await Promise.all([
-        script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
-        page.screenshot({
-          type: 'jpeg',
-          quality,
-          fromSurface: true,
-          captureBeyondViewport: false,
-          optimizeForSpeed: true,
-        }),
-      ]);
-      const [width, height, ratio] = geometry;
-      const size = jpegSize(jpeg) ?? {
-        width: Math.round(width * ratio),
-        height: Math.round(height * ratio),
-      };
-      return {
-        jpeg,
-        meta: {
-          viewportWidth: width,
-          viewportHeight: height,
-          devicePixelRatio: ratio,
-          imageWidth: size.width,
-          imageHeight: size.height,
-        },
-      };
-    },
+    screenshot: (quality) =>
+      liveness.guard(async (): Promise<Screenshot> => {
+        // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor)
+        // is per CDP session, and a second session would capture at scale 1. In puppeteer 24
+        // page.screenshot without a clip is exactly that one call (measured: same speed).
+        const [geometry, jpeg] = await Promise.all([
+          script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
+          page.screenshot({
+            type: 'jpeg',
+            quality,
+            fromSurface: true,
+            captureBeyondViewport: false,
+            optimizeForSpeed: true,
+          }),
+        ]);
+        const [width, height, ratio] = geometry;
+        const size = jpegSize(jpeg) ?? {
+          width: Math.round(width * ratio),
+          height: Math.round(height * ratio),
+        };
+        return {
+          jpeg,
+          meta: {
+            viewportWidth: width,
+            viewportHeight: height,
+            devicePixelRatio: ratio,
+            imageWidth: size.width,
+            imageHeight: size.height,
+          },
+        };
+      }),
 
-    async state(): Promise<PageState> {
-      const [url, title, readyState] = await script.evaluate<[string, string, string]>(
-        '[location.href, document.title, document.readyState]',
-      );
-      return { url, title, loading: readyState !== 'complete' || inflight.size > 0 };
-    },
+    state: () =>
+      liveness.guard(async (): Promise<PageState> => {
+        const [url, title, readyState] = await script.evaluate<[string, string, string]>(
+          '[location.href, document.title, document.readyState]',
+        );
+        return { url, title, loading: readyState !== 'complete' || inflight.size > 0 };
+      }),
 
-    elements: () => script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT),
+    elements: () => liveness.guard(() => script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT)),
 
-    perform: (steps, performOptions) => performInput(page, script, steps, performOptions),
+    perform: (steps, performOptions) =>
+      liveness.guard(() => performInput(page, script, steps, performOptions)),
 
+    // Not guarded: navigating is how a crashed page gets a new renderer.
     async navigate(url, timeoutMs): Promise<InputOutcome> {
       try {
         await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
@@ -119,18 +121,20 @@ export async function createPuppeteerPageDriver(
       return { navigated: true };
     },
 
-    async goBack(timeoutMs): Promise<InputOutcome> {
-      const history = await session.send('Page.getNavigationHistory');
-      if (history.currentIndex <= 0) return { navigated: false };
-      try {
-        await page.goBack({ waitUntil: 'load', timeout: timeoutMs });
-      } catch (error) {
-        throw new NavigationFailedError(`navigating back failed: ${describe(error)}`, error);
-      }
-      return { navigated: true };
-    },
+    goBack: (timeoutMs) =>
+      liveness.guard(async (): Promise<InputOutcome> => {
+        const history = await session.send('Page.getNavigationHistory');
+        if (history.currentIndex <= 0) return { navigated: false };
+        try {
+          await page.goBack({ waitUntil: 'load', timeout: timeoutMs });
+        } catch (error) {
+          throw new NavigationFailedError(`navigating back failed: ${describe(error)}`, error);
+        }
+        return { navigated: true };
+      }),
 
     async interrupt(): Promise<void> {
+      if (!liveness.alive()) return;
       // Runtime.terminateExecution is served even while the renderer spins in a script; the
       // mouse reset releases a button a timed-out click or drag left pressed.
       await bounded(session.send('Runtime.terminateExecution'), logger, 'terminate execution');
