@@ -11,19 +11,13 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from '../controlplane/src/http/app.js';
 import { createLogger } from '../controlplane/src/logger.js';
 import { createReplayModel } from '../controlplane/src/model/replay-model.js';
-import { openDatabase } from '../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../controlplane/src/store/screenshot-files.js';
-import { createTaskRepository } from '../controlplane/src/store/task-repository.js';
 import { createTaskService } from '../controlplane/src/tasks/task-service.js';
-import { createFakeOperator } from '../test/support/fake-operator.js';
-import { createManualClock } from '../test/support/manual-clock.js';
+import { createTestTaskDeps } from '../test/support/test-task-deps.js';
 import { round } from './bench-stats.js';
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 200);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-bench-rest-'));
-const { db, close } = openDatabase(join(dataDir, 'clawdie.db'));
-const repository = createTaskRepository(db);
+const dbDir = mkdtempSync(join(tmpdir(), 'clawdie-bench-rest-'));
 const logger = createLogger('silent');
 const outputs = [
   ...Array.from(
@@ -32,25 +26,12 @@ const outputs = [
   ),
   "Action: finished(content='done')",
 ];
-const tasks = createTaskService({
-  repository,
-  screenshots: createScreenshotFiles(dataDir),
+// A SQLite file, not :memory:, so the reads measured pay for the store as in production.
+const { deps, repository, close } = createTestTaskDeps({
   model: createReplayModel(outputs),
-  operator: createFakeOperator().operator,
-  clock: createManualClock(),
-  logger,
-  loop: {
-    coordinateMode: '1.5',
-    actionSpace: 'browser',
-    maxSteps: 10,
-    maxParseFailures: 3,
-    imageWindow: 5,
-    jpegQuality: 80,
-    waitMs: 0,
-    scrollAmount: 500,
-  },
-  newId: () => crypto.randomUUID(),
+  databasePath: join(dbDir, 'clawdie.db'),
 });
+const tasks = createTaskService({ ...deps, logger, newId: () => crypto.randomUUID() });
 const { taskId, done } = tasks.start({ instruction: 'benchmark task' });
 await done;
 const app = createApp({
@@ -65,9 +46,7 @@ server.keepAliveTimeout = 30_000;
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-function load(
-  url: string,
-): Promise<{
+function load(url: string): Promise<{
   requests: number;
   errors: number;
   seconds: number;

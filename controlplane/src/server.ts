@@ -62,7 +62,7 @@ export async function serve(): Promise<number> {
 
 function printBanner(platform: Platform, url: string): void {
   printLine(
-    `Clawdie controlplane listening on ${url}  (API: ${url}/v1/tasks, health: ${url}/health)`,
+    `Clawdie controlplane listening on ${url}  (REST: ${url}/v1/tasks · MCP: ${url}/mcp · OpenAPI: ${url}/openapi.json)`,
   );
   printLine(
     `jail-service: ${platform.jail.url}${platform.jail.local ? ' (local, started by the controlplane)' : ''}`,

@@ -31,7 +31,11 @@ export async function startJailService(
 ): Promise<JailService> {
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
-  const opened = await openBrowser({ ...config, protocolTimeoutMs }, logger);
+  const { chromiumPath, cdpUrl, userDataDir } = config;
+  const opened = await openBrowser(
+    { chromiumPath, cdpUrl, userDataDir, protocolTimeoutMs },
+    logger,
+  );
   let driver: PageDriver | undefined;
   try {
     driver = await createPuppeteerPageDriver({
@@ -41,7 +45,13 @@ export async function startJailService(
       logger,
     });
     await openStartUrl(driver, config, logger);
-    const tools = createToolRegistry({ driver, logger, ...config });
+    const tools = createToolRegistry({
+      driver,
+      logger,
+      actionTimeoutMs: config.actionTimeoutMs,
+      navigationTimeoutMs: config.navigationTimeoutMs,
+      screenshotQuality: config.screenshotQuality,
+    });
     const app = createApp({ tools, driver, config, logger });
     const server = createAdaptorServer({ fetch: app.fetch });
     const address = await listen(server, config.host, config.port);

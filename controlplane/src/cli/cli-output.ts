@@ -1,5 +1,6 @@
 // Human-facing CLI output: progress on stderr, results on stdout. The only module allowed console.
 import type { LoopEvent } from '../agent/loop-types.js';
+import { describeExecuted } from '../tasks/step-summary.js';
 import type { CompactResult } from '../tasks/task-input.js';
 
 export function printLine(text: string): void {
@@ -38,14 +39,7 @@ export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => v
         return;
       case 'actions-executed':
         execute = event.executeMs;
-        actions = event.executed.map(({ planned, result }) => {
-          const point =
-            'x' in planned.action
-              ? ` (${Math.round(planned.action.x)}, ${Math.round(planned.action.y)})`
-              : '';
-          const mark = result.status === 'ok' ? '✓' : result.status === 'skipped' ? '–' : '✗';
-          return `${planned.action.type}${point} ${mark}`;
-        });
+        actions = event.executed.map(describeExecuted);
         return;
       case 'step-ended': {
         const what = actions.length > 0 ? actions.join(', ') : event.outcome;

@@ -1,12 +1,13 @@
 // Adapter: launches Debian Chromium (or attaches to a running one) with puppeteer-core and picks
 // the one page the jail-service drives.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserUnavailableError } from '../errors.js';
 import { bounded } from './bounded.js';
+import { createTemporaryProfile } from './temporary-profile.js';
 
 /** Flags for a headless, quiet, deterministic browser (house-style §3.8 plus input/timer fixes). */
 export const CHROMIUM_FLAGS: readonly string[] = [
@@ -31,6 +32,7 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--disable-ipc-flooding-protection',
   '--allow-pre-commit-input',
   '--disable-breakpad',
+  '--disable-crash-reporter',
   '--disable-client-side-phishing-detection',
   '--disable-default-apps',
   '--disable-extensions',
@@ -73,7 +75,7 @@ export interface OpenedBrowser {
  */
 export async function openBrowser(options: BrowserOptions, logger: Logger): Promise<OpenedBrowser> {
   const log = logger.child({ module: 'browser' });
-  const profile = options.cdpUrl || options.userDataDir ? null : await temporaryProfile();
+  const profile = options.cdpUrl || options.userDataDir ? null : await createTemporaryProfile();
   let browser: Browser;
   try {
     browser = options.cdpUrl ? await connect(options) : await launch(options, profile);
@@ -98,10 +100,6 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
     await close();
     throw new BrowserUnavailableError(`no usable page in the browser: ${message(error)}`, error);
   }
-}
-
-function temporaryProfile(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'clawdie-jail-profile-'));
 }
 
 async function disconnect(browser: Browser, logger: Logger): Promise<void> {

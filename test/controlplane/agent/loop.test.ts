@@ -6,18 +6,9 @@ import { ModelError } from '../../../controlplane/src/errors.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testLoopOptions } from '../../support/test-task-deps.js';
 
-const options: LoopOptions = {
-  instruction: 'Do the thing',
-  coordinateMode: '1.5',
-  actionSpace: 'browser',
-  maxSteps: 10,
-  maxParseFailures: 3,
-  imageWindow: 5,
-  jpegQuality: 80,
-  waitMs: 5000,
-  scrollAmount: 500,
-};
+const options: LoopOptions = { instruction: 'Do the thing', ...testLoopOptions({ waitMs: 5000 }) };
 
 /** A model scripted with texts (or errors), recording every request it receives. */
 function scriptedModel(script: (string | Error)[]): VisionModel & { requests: ModelRequest[] } {

@@ -1,45 +1,21 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createApp } from '../../../controlplane/src/http/app.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
-import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createUnavailableTaskService } from '../../../controlplane/src/tasks/unavailable-task-service.js';
-import { createFakeOperator } from '../../support/fake-operator.js';
-import { createManualClock } from '../../support/manual-clock.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
-const { db, close } = openDatabase(':memory:');
-after(close);
-const repository = createTaskRepository(db);
-let n = 0;
-const tasks = createTaskService({
-  repository,
-  screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-http-'))),
+const { deps, repository, close } = createTestTaskDeps({
   model: createReplayModel([
     "Thought: go\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
     "Action: finished(content='42')",
   ]),
-  operator: createFakeOperator().operator,
-  clock: createManualClock(),
-  logger: silentLogger,
-  loop: {
-    coordinateMode: '1.5',
-    actionSpace: 'browser',
-    maxSteps: 5,
-    maxParseFailures: 3,
-    imageWindow: 5,
-    jpegQuality: 80,
-    waitMs: 0,
-    scrollAmount: 500,
-  },
-  newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+  loop: { maxSteps: 5 },
 });
+after(close);
+const tasks = createTaskService(deps);
 const describeDeps = () => ({
   model: { name: 'replay', replay: true },
   jail: { url: 'http://127.0.0.1:1' },

@@ -1,22 +1,17 @@
 // A real TaskService over the fake operator and a replay model, for the MCP tests and stdio entry.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
-import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import {
   createTaskService,
   type StartedTask,
   type TaskService,
 } from '../../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
-import { createManualClock } from '../../support/manual-clock.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 /** UI-TARS replies: a click at (644, 406) in 1288×812 model space = CSS (640, 400), then an answer. */
 export const clickThenFinish = [
@@ -41,7 +36,7 @@ export interface TestTasks {
   tasks: TaskService;
   /** Every task started through `tasks`, in order. */
   started: StartedTask[];
-  repository: ReturnType<typeof createTaskRepository>;
+  repository: TaskRepository;
   maxSteps: number;
   /** Aborts running tasks, waits for them, and closes the database. */
   close(): Promise<void>;
@@ -49,30 +44,14 @@ export interface TestTasks {
 
 /** A TaskService like task-routes.test.ts builds, recording the tasks it starts. */
 export function createTestTasks(options: TestTasksOptions): TestTasks {
-  const database = openDatabase(':memory:');
-  const repository = createTaskRepository(database.db);
   const maxSteps = options.maxSteps ?? 5;
-  let n = 0;
   const fake = createFakeOperator().operator;
-  const inner = createTaskService({
-    repository,
-    screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-mcp-'))),
+  const { deps, repository, close } = createTestTaskDeps({
     model: createReplayModel(options.outputs),
     operator: options.realWaits ? withRealWaits(fake) : fake,
-    clock: createManualClock(),
-    logger: options.logger ?? silentLogger,
-    loop: {
-      coordinateMode: '1.5',
-      actionSpace: 'browser',
-      maxSteps,
-      maxParseFailures: 3,
-      imageWindow: 5,
-      jpegQuality: 80,
-      waitMs: options.waitMs ?? 0,
-      scrollAmount: 500,
-    },
-    newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    loop: { maxSteps, waitMs: options.waitMs ?? 0 },
   });
+  const inner = createTaskService({ ...deps, logger: options.logger ?? silentLogger });
   const started: StartedTask[] = [];
   const tasks: TaskService = {
     ...inner,
@@ -89,7 +68,7 @@ export function createTestTasks(options: TestTasksOptions): TestTasks {
     maxSteps,
     async close() {
       await inner.close();
-      database.close();
+      close();
     },
   };
 }

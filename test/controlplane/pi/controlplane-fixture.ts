@@ -1,29 +1,21 @@
 // A real controlplane app (task service, SQLite in memory, fake browser operator, scripted model)
 // served over HTTP on 127.0.0.1, port 0, for the pi extension's unit and e2e tests.
 
-import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
 import { createApp } from '../../../controlplane/src/http/app.js';
 import type { ModelReply, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
-import {
-  createTaskRepository,
-  type TaskRepository,
-} from '../../../controlplane/src/store/task-repository.js';
+import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import {
   createTaskService,
   type TaskService,
 } from '../../../controlplane/src/tasks/task-service.js';
 import { createUnavailableTaskService } from '../../../controlplane/src/tasks/unavailable-task-service.js';
-import { createFakeOperator } from '../../support/fake-operator.js';
-import { createManualClock } from '../../support/manual-clock.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 export interface TestControlplane {
   url: string;
@@ -46,30 +38,12 @@ export interface TestControlplaneOptions {
 export async function startTestControlplane(
   options: TestControlplaneOptions = {},
 ): Promise<TestControlplane> {
-  const database = openDatabase(':memory:');
-  const repository = createTaskRepository(database.db);
-  let n = 0;
-  const tasks = options.model
-    ? createTaskService({
-        repository,
-        screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-pi-'))),
-        model: options.model,
-        operator: createFakeOperator().operator,
-        clock: createManualClock(),
-        logger: silentLogger,
-        loop: {
-          coordinateMode: '1.5',
-          actionSpace: 'browser',
-          maxSteps: options.maxSteps ?? 5,
-          maxParseFailures: 3,
-          imageWindow: 5,
-          jpegQuality: 80,
-          waitMs: 1,
-          scrollAmount: 500,
-        },
-        newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-      })
-    : createUnavailableTaskService();
+  // Without a model the store still serves reads; the placeholder model is never asked.
+  const { deps, repository, close } = createTestTaskDeps({
+    model: options.model ?? createReplayModel([]),
+    loop: { maxSteps: options.maxSteps ?? 5, waitMs: 1 },
+  });
+  const tasks = options.model ? createTaskService(deps) : createUnavailableTaskService();
   const app = createApp({
     tasks,
     repository,
@@ -101,7 +75,7 @@ export async function startTestControlplane(
       await tasks.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      database.close();
+      close();
     },
   };
 }

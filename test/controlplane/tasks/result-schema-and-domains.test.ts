@@ -1,42 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { hostMatches, urlAllowed } from '../../../controlplane/src/policy/domain-match.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
-import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
 import type { BrowserRunTaskInput } from '../../../controlplane/src/tasks/task-input.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
-import { createManualClock } from '../../support/manual-clock.js';
-import { silentLogger } from '../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 async function run(outputs: string[], input: BrowserRunTaskInput) {
-  const { db, close } = openDatabase(':memory:');
-  const repository = createTaskRepository(db);
   const fake = createFakeOperator();
-  const result = await runBrowserTask(input, {
-    repository,
-    screenshots: createScreenshotFiles(mkdtempSync(join(tmpdir(), 'clawdie-rs-'))),
+  const { deps, repository, close } = createTestTaskDeps({
     model: createReplayModel(outputs),
     operator: fake.operator,
-    clock: createManualClock(),
-    logger: silentLogger,
-    loop: {
-      coordinateMode: '1.5',
-      actionSpace: 'browser',
-      maxSteps: 6,
-      maxParseFailures: 3,
-      imageWindow: 5,
-      jpegQuality: 80,
-      waitMs: 0,
-      scrollAmount: 500,
-    },
-    newId: () => 'task-1',
+    loop: { maxSteps: 6 },
   });
+  const result = await runBrowserTask(input, { ...deps, newId: () => 'task-1' });
   const steps = repository.listSteps(result.trace_id);
   close();
   return { result, steps, executed: fake.executed };

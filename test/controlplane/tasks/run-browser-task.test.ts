@@ -1,48 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ModelError } from '../../../controlplane/src/errors.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../../controlplane/src/store/screenshot-files.js';
-import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
-import {
-  type RunBrowserTaskDeps,
-  runBrowserTask,
-} from '../../../controlplane/src/tasks/run-browser-task.js';
-import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
-import { createManualClock } from '../../support/manual-clock.js';
-import { silentLogger } from '../../support/silent-logger.js';
-
-function setup(model: VisionModel, operatorOptions: FakeOperatorOptions = {}) {
-  const { db, close } = openDatabase(':memory:');
-  const repository = createTaskRepository(db);
-  const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-task-'));
-  let n = 0;
-  const deps: RunBrowserTaskDeps = {
-    repository,
-    screenshots: createScreenshotFiles(dataDir),
-    model,
-    operator: createFakeOperator(operatorOptions).operator,
-    clock: createManualClock(),
-    logger: silentLogger,
-    loop: {
-      coordinateMode: '1.5',
-      actionSpace: 'browser',
-      maxSteps: 10,
-      maxParseFailures: 3,
-      imageWindow: 5,
-      jpegQuality: 80,
-      waitMs: 0,
-      scrollAmount: 500,
-    },
-    newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-  };
-  return { deps, repository, close, dataDir };
-}
+import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 describe('runBrowserTask', () => {
   it('returns the compact result and keeps the whole trace in SQLite and on disk', async () => {
@@ -50,7 +13,7 @@ describe('runBrowserTask', () => {
       "Thought: open it\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')\n\ntype(content='abc')",
       'Thought: done\nAction: finished(content=\'{"price": "12.50"}\')',
     ]);
-    const { deps, repository, close } = setup(model);
+    const { deps, repository, close } = createTestTaskDeps({ model });
     const result = await runBrowserTask(
       { instruction: 'find the price', start_url: 'http://127.0.0.1:9/' },
       deps,
@@ -99,7 +62,7 @@ describe('runBrowserTask', () => {
         throw new ModelError('MODEL_TIMEOUT', 'model did not answer within 100 ms');
       },
     };
-    const { deps, repository, close } = setup(failing);
+    const { deps, repository, close } = createTestTaskDeps({ model: failing });
     const result = await runBrowserTask({ instruction: 'x' }, deps);
     assert.equal(result.status, 'error');
     assert.deepEqual(result.error, {
@@ -114,7 +77,9 @@ describe('runBrowserTask', () => {
   });
 
   it('records an abort as aborted', async () => {
-    const { deps, repository, close } = setup(createReplayModel(['Action: wait()']));
+    const { deps, repository, close } = createTestTaskDeps({
+      model: createReplayModel(['Action: wait()']),
+    });
     const controller = new AbortController();
     controller.abort();
     const result = await runBrowserTask({ instruction: 'x' }, deps, { signal: controller.signal });
@@ -124,7 +89,7 @@ describe('runBrowserTask', () => {
   });
 
   it('marks tasks left running by a crash as INTERRUPTED on the next start', () => {
-    const { deps, repository, close } = setup(createReplayModel(['x']));
+    const { deps, repository, close } = createTestTaskDeps({ model: createReplayModel(['x']) });
     repository.createTask({
       id: 't1',
       instruction: 'x',

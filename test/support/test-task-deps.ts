@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
+import { openDatabase } from '../../controlplane/src/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import {
+  createTaskRepository,
+  type TaskRepository,
+} from '../../controlplane/src/store/task-repository.js';
+import type {
+  LoopDefaults,
+  RunBrowserTaskDeps,
+} from '../../controlplane/src/tasks/run-browser-task.js';
+import { createFakeOperator } from './fake-operator.js';
+import { createManualClock } from './manual-clock.js';
+import { silentLogger } from './silent-logger.js';
+
+/** Loop options for tests: UI-TARS-1.5 coordinates, browser action space, instant waits. */
+export function testLoopOptions(overrides: Partial<LoopDefaults> = {}): LoopDefaults {
+  return {
+    coordinateMode: '1.5',
+    actionSpace: 'browser',
+    maxSteps: 10,
+    maxParseFailures: 3,
+    imageWindow: 5,
+    jpegQuality: 80,
+    waitMs: 0,
+    scrollAmount: 500,
+    ...overrides,
+  };
+}
+
+/** Sequential, well-formed task ids: `00000000-0000-4000-8000-000000000001`, … */
+export function sequentialIds(): () => string {
+  let n = 0;
+  return () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+}
+
+export interface TestTaskDeps {
+  deps: RunBrowserTaskDeps;
+  repository: TaskRepository;
+  dataDir: string;
+  close(): void;
+}
+
+/**
+ * Everything runBrowserTask / createTaskService need, real where it can be (SQLite, files on
+ * disk) and faked where it must be (browser, model, clock): the fake operator unless one is given.
+ */
+export function createTestTaskDeps(options: {
+  model: VisionModel;
+  operator?: BrowserOperator;
+  loop?: Partial<LoopDefaults>;
+  databasePath?: string;
+}): TestTaskDeps {
+  const database = openDatabase(options.databasePath ?? ':memory:');
+  const repository = createTaskRepository(database.db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-test-'));
+  return {
+    repository,
+    dataDir,
+    close: database.close,
+    deps: {
+      repository,
+      screenshots: createScreenshotFiles(dataDir),
+      model: options.model,
+      operator: options.operator ?? createFakeOperator().operator,
+      clock: createManualClock(),
+      logger: silentLogger,
+      loop: testLoopOptions(options.loop),
+      newId: sequentialIds(),
+    },
+  };
+}
