@@ -1,8 +1,6 @@
 // Adapter: launches Debian Chromium (or attaches to a running one) with puppeteer-core and picks
 // the one page the jail-service drives.
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserUnavailableError } from '../errors.js';
