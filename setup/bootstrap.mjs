@@ -87,6 +87,14 @@ function ensureSystemPackages() {
     say(`apt-get failed (${install.reason}); run: apt-get install -y ${pkgs.join(' ')}`);
     process.exit(1);
   }
+  const stillMissing = missing.filter((need) => !existsSync(need.program));
+  if (stillMissing.length > 0) {
+    say(
+      `installed ${pkgs.join(' ')}, but ${stillMissing.map((need) => need.program).join(', ')} is still missing.`,
+    );
+    say('set CLAWDIE_CHROMIUM_PATH to the Chromium binary of this machine.');
+    process.exit(1);
+  }
 }
 
 checkNode();
