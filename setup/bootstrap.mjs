@@ -19,6 +19,11 @@ const systemNeeds = [
     pkg: 'chromium',
     modes: ['test', 'start'],
   },
+  // hostd's Linux driver (per-clone netns + nftables, bubblewrap sandbox, Xvfb display).
+  { program: '/usr/bin/bwrap', pkg: 'bubblewrap', modes: ['test'] },
+  { program: '/usr/sbin/nft', pkg: 'nftables', modes: ['test'] },
+  { program: '/usr/sbin/ip', pkg: 'iproute2', modes: ['test'] },
+  { program: '/usr/bin/Xvfb', pkg: 'xvfb', modes: ['test'] },
 ];
 
 function say(message) {

@@ -72,6 +72,25 @@ export const browserRunTaskParameters = Type.Object(
           'Wall-clock limit for the whole task, in seconds. When exceeded the task ends with status "error" (TASK_TIMEOUT).',
       }),
     ),
+    success_criteria: Type.Optional(
+      Type.Object(
+        {
+          text_contains: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20 }),
+          ),
+          text_absent: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20 }),
+          ),
+          url_matches: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+          visual: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Checked when the model calls finished(): text shown/absent, URL (`*` glob or /regex/), a visual condition. Unmet criteria send the model back to work with what is missing.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,8 @@
 #!/usr/bin/env node
+import { runAdminCommand } from './cli/admin-commands.js';
 // `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
 import { type Command, parseCommand, usage } from './cli/args.js';
+import { runAuditVerify } from './cli/audit-command.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
@@ -28,6 +30,14 @@ async function main(argv: string[]): Promise<number> {
   if (command.name === 'mcp') return runMcpCommand();
 
   const env = processEnv();
+  if (command.name === 'audit-verify') return runAuditVerify(loadConfig(env), command.json);
+  if (
+    command.name === 'keys-rotate' ||
+    command.name === 'token-create' ||
+    command.name === 'secret-set'
+  ) {
+    return runAdminCommand(command, loadConfig(env));
+  }
   // The CLI prints its own progress; JSON logs only for warnings unless asked for more.
   const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
   if (command.name === 'run' && !config.model.url && !config.model.replayFile) {

@@ -1,8 +1,18 @@
 // The controlplane's only reader of the environment: CLAWDIE_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+
+/** The repository's `policies/` (same depth from src/ and dist/). */
+const shippedPolicies = fileURLToPath(new URL('../../policies', import.meta.url));
+
+/** Comma-separated Telegram ids (chats may be negative). */
+const idList = z
+  .string()
+  .regex(/^\s*-?\d+(\s*,\s*-?\d+)*\s*$/, 'must be comma-separated numeric ids')
+  .transform((text) => text.split(',').map((id) => Number(id.trim())));
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -29,8 +39,25 @@ const schema = z.object({
   CLAWDIE_MAX_PARSE_FAILURES: int(1, 20).default(3),
   CLAWDIE_WAIT_MS: int(0, 60_000).default(5000),
   CLAWDIE_SCROLL_AMOUNT: int(1, 10_000).default(500),
+  CLAWDIE_SMART_WAIT: z.enum(['true', 'false', '1', '0']).default('true'),
+  CLAWDIE_STUCK_AFTER_S: int(0, 86_400).default(180),
+  CLAWDIE_LOOP_REPEAT_LIMIT: int(2, 100).default(9),
+  CLAWDIE_LOOP_STOP: z.enum(['error', 'call_user']).default('error'),
   CLAWDIE_JAIL_URL: z.url().optional(),
   CLAWDIE_JAIL_TOKEN: z.string().min(16).optional(),
+  CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
+  CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
+  CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
+  CLAWDIE_AUTH_AUDIENCE: z.string().min(1).default('clawdie-api'),
+  CLAWDIE_POLICY_DIR: z.string().min(1).optional(),
+  CLAWDIE_SECRETS_KEY_FILE: z.string().min(1).optional(),
+  CLAWDIE_TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-def')
+    .optional(),
+  CLAWDIE_TELEGRAM_CHAT_IDS: idList.optional(),
+  CLAWDIE_TELEGRAM_ALLOWED_USER_IDS: idList.optional(),
+  CLAWDIE_TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
 });
 
 export interface Config {
@@ -58,9 +85,21 @@ export interface Config {
     maxParseFailures: number;
     waitMs: number;
     scrollAmount: number;
+    /** UI-TARS `wait()` watches the screen instead of sleeping (docs/waits.md). */
+    smartWait: boolean;
+    /** Loop guard: task-stuck report after this idle time (0 = off), stop bound, how to stop. */
+    guard: { stuckAfterMs: number; repeatStopAt: number; onStop: 'error' | 'call_user' };
   };
   /** An already-running jail-service to drive; null means `npm start` launches a local one. */
   jail: { url: string; token: string } | null;
+  /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
+  auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
+  /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
+  policyDir: string;
+  /** AES-256-GCM key of the secrets vault (never in the database). */
+  secretsKeyFile: string;
+  /** Operator approvals over Telegram; null = API only. */
+  telegram: { token: string; chatIds: number[]; allowedUserIds: number[]; apiRoot: string } | null;
 }
 
 /** Reads `<NAME>_FILE` into `<NAME>` for secrets, so they need not sit in the environment. */
@@ -68,7 +107,11 @@ function withSecretFiles(
   env: Record<string, string | undefined>,
 ): Record<string, string | undefined> {
   const out = { ...env };
-  for (const name of ['CLAWDIE_MODEL_API_KEY', 'CLAWDIE_JAIL_TOKEN']) {
+  for (const name of [
+    'CLAWDIE_MODEL_API_KEY',
+    'CLAWDIE_JAIL_TOKEN',
+    'CLAWDIE_TELEGRAM_BOT_TOKEN',
+  ]) {
     const file = env[`${name}_FILE`];
     if (file && !env[name]) {
       try {
@@ -126,12 +169,42 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       maxParseFailures: e.CLAWDIE_MAX_PARSE_FAILURES,
       waitMs: e.CLAWDIE_WAIT_MS,
       scrollAmount: e.CLAWDIE_SCROLL_AMOUNT,
+      smartWait: e.CLAWDIE_SMART_WAIT === 'true' || e.CLAWDIE_SMART_WAIT === '1',
+      guard: {
+        stuckAfterMs: e.CLAWDIE_STUCK_AFTER_S * 1000,
+        repeatStopAt: e.CLAWDIE_LOOP_REPEAT_LIMIT,
+        onStop: e.CLAWDIE_LOOP_STOP,
+      },
     },
     jail:
       e.CLAWDIE_JAIL_URL && e.CLAWDIE_JAIL_TOKEN
         ? { url: e.CLAWDIE_JAIL_URL, token: e.CLAWDIE_JAIL_TOKEN }
         : null,
+    auth: {
+      jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),
+      required: e.CLAWDIE_AUTH_REQUIRED === 'true' || e.CLAWDIE_AUTH_REQUIRED === '1',
+      issuer: e.CLAWDIE_AUTH_ISSUER,
+      audience: e.CLAWDIE_AUTH_AUDIENCE,
+    },
+    policyDir: e.CLAWDIE_POLICY_DIR ? resolve(cwd, e.CLAWDIE_POLICY_DIR) : shippedPolicies,
+    secretsKeyFile: resolve(cwd, e.CLAWDIE_SECRETS_KEY_FILE ?? resolve(dataDir, 'secrets.key')),
+    telegram: telegramConfig(e),
   });
+}
+
+function telegramConfig(e: z.infer<typeof schema>): Config['telegram'] {
+  if (!e.CLAWDIE_TELEGRAM_BOT_TOKEN) return null;
+  if (!e.CLAWDIE_TELEGRAM_CHAT_IDS?.length || !e.CLAWDIE_TELEGRAM_ALLOWED_USER_IDS?.length) {
+    throw new ConfigError(
+      'CLAWDIE_TELEGRAM_BOT_TOKEN needs CLAWDIE_TELEGRAM_CHAT_IDS (where requests go) and CLAWDIE_TELEGRAM_ALLOWED_USER_IDS (who may answer)',
+    );
+  }
+  return {
+    token: e.CLAWDIE_TELEGRAM_BOT_TOKEN,
+    chatIds: e.CLAWDIE_TELEGRAM_CHAT_IDS,
+    allowedUserIds: e.CLAWDIE_TELEGRAM_ALLOWED_USER_IDS,
+    apiRoot: e.CLAWDIE_TELEGRAM_API_ROOT,
+  };
 }
 
 /** A copy of the process environment: the one sanctioned way for entry points to read it. */

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { ApprovalService } from './approvals/approval-service.js';
+import { type AuditTrail, createAuditLog } from './audit/audit-log.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
+import type { SecretVault } from './credentials/secret-vault.js';
 import { AppError } from './errors.js';
 import { type LocalJailService, startLocalJailService } from './jails/local-jail-service.js';
 import type { VisionModel } from './model/chat-types.js';
@@ -9,16 +12,32 @@ import { createOpenAiCompatibleModel } from './model/openai-compatible-model.js'
 import { loadReplayModel } from './model/replay-model.js';
 import type { BrowserOperator } from './operator/browser-operator.js';
 import { createClawdieBrowserOperator } from './operator/clawdie-browser-operator.js';
-import { openDatabase } from './store/database.js';
+import type { PolicySet } from './policy/load-policies.js';
+import { createTaskSecurity } from './policy/task-security.js';
+import { createAuditRepository } from './store/audit-repository.js';
+import { type Db, openDatabase } from './store/database.js';
 import { createScreenshotFiles } from './store/screenshot-files.js';
 import { createTaskRepository, type TaskRepository } from './store/task-repository.js';
 import type { LoopDefaults, RunBrowserTaskDeps } from './tasks/run-browser-task.js';
+import type { TaskService } from './tasks/task-service.js';
 
 /** Everything a running controlplane holds; `close()` releases it all (browser included). */
 export interface Platform {
   config: Readonly<Config>;
   repository: TaskRepository;
+  /** The hash-chained audit log in the same database. */
+  audit: AuditTrail;
+  /** The open database, for the other repositories (approvals, secrets). */
+  db: Db;
   operator: BrowserOperator;
+  /** Tenant policies, validated at start. */
+  policies: PolicySet;
+  /** Operator approvals (API; Telegram when configured). */
+  approvals: ApprovalService;
+  /** The secrets vault; null until a secrets key exists. */
+  vault: SecretVault | null;
+  /** Puts the tenant policy (admission, action gate, approvals) in front of a TaskService. */
+  policed(tasks: TaskService): TaskService;
   jail: { url: string; token: string; local: boolean };
   /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
   model: VisionModel | null;
@@ -36,6 +55,8 @@ export function loopDefaults(config: Readonly<Config>): LoopDefaults {
     jpegQuality: config.model.jpegQuality,
     waitMs: config.loop.waitMs,
     scrollAmount: config.loop.scrollAmount,
+    smartWait: config.loop.smartWait,
+    guard: config.loop.guard,
   };
 }
 
@@ -68,6 +89,7 @@ export async function startPlatform(
   let local: LocalJailService | null = null;
   try {
     const repository = createTaskRepository(database.db);
+    const audit = createAuditLog(createAuditRepository(database.db), systemClock);
     const interrupted = repository.failInterrupted(Date.now());
     if (interrupted > 0)
       logger.warn(
@@ -79,11 +101,25 @@ export async function startPlatform(
     const jail = config.jail ?? { url: local?.url ?? '', token: local?.token ?? '' };
     const operator = createClawdieBrowserOperator(jail);
     const screenshots = createScreenshotFiles(config.dataDir);
+    const security = createTaskSecurity({
+      config,
+      db: database.db,
+      audit,
+      clock: systemClock,
+      logger,
+      operator,
+    });
     const loop = loopDefaults(config);
     return {
       config,
       repository,
+      audit,
+      db: database.db,
       operator,
+      policies: security.policies,
+      approvals: security.approvals,
+      vault: security.vault,
+      policed: security.policed,
       jail: { ...jail, local: local !== null },
       model,
       taskDeps: (taskModel) => ({
@@ -95,8 +131,11 @@ export async function startPlatform(
         logger,
         loop,
         newId: randomUUID,
+        audit,
+        taskContext: security.taskContext,
       }),
       async close() {
+        await security.close();
         await local?.stop();
         database.close();
       },

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { checkListenAddress, loadApiAuth } from './auth/api-auth.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { loadConfig, processEnv } from './config.js';
@@ -9,6 +10,7 @@ import { createLogger } from './logger.js';
 import { type Platform, startPlatform } from './platform.js';
 import { createTaskService } from './tasks/task-service.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
+import { createBrowserWaitService } from './wait/browser-wait-service.js';
 
 /**
  * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT plus a local jail-service
@@ -19,15 +21,21 @@ export async function serve(): Promise<number> {
   const env = processEnv();
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel);
+  const auth = await loadApiAuth(config.auth);
+  const authWarning = checkListenAddress(config.host, auth !== null);
   const platform = await startPlatform(config, logger, env);
   const tasks = platform.model
-    ? createTaskService(platform.taskDeps(platform.model))
+    ? platform.policed(createTaskService(platform.taskDeps(platform.model)))
     : createUnavailableTaskService();
   const app = createApp({
     tasks,
     repository: platform.repository,
     logger,
     defaultMaxSteps: config.loop.maxSteps,
+    auth,
+    audit: platform.audit,
+    approvals: platform.approvals,
+    waits: createBrowserWaitService(platform),
     describe: () => ({
       model: {
         name: platform.model?.name ?? 'not configured',
@@ -43,6 +51,7 @@ export async function serve(): Promise<number> {
   });
   const { port } = server.address() as AddressInfo;
   printBanner(platform, `http://${config.host}:${port}`);
+  printLine(authWarning ?? `API auth: bearer tokens signed by ${config.auth.jwksFile}`);
 
   const stop = new AbortController();
   const demo = platform.model ? Promise.resolve() : runDemoOnce(platform, stop.signal);

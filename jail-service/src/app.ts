@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   actionsRequestSchema,
   type HealthResponse,
+  screencastQuerySchema,
   screenshotHeaders,
   screenshotQuerySchema,
 } from './api/index.js';
@@ -14,6 +15,7 @@ import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
+import { toMultipart } from './tools/screencast.js';
 
 export interface AppDeps {
   tools: ToolRegistry;
@@ -49,6 +51,22 @@ export function createApp(deps: AppDeps): Hono {
       [screenshotHeaders.devicePixelRatio]: String(meta.devicePixelRatio),
       [screenshotHeaders.imageWidth]: String(meta.imageWidth),
       [screenshotHeaders.imageHeight]: String(meta.imageHeight),
+    });
+  });
+
+  // Not `exclusive`: the feed runs alongside actions and screenshots until the client leaves.
+  app.get('/screencast', async (c) => {
+    const tool = tools.stream.screencast;
+    if (!tool) throw new NotFoundError('this jail-service has no screencast');
+    const query = parseRequest(screencastQuerySchema, c.req.query(), 'query');
+    const input = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+    const frames = await tools.invoke(tool, input);
+    const boundary = 'clawdie-frame';
+    return new Response(toMultipart(frames, boundary), {
+      headers: {
+        'content-type': `multipart/x-mixed-replace; boundary=${boundary}`,
+        'cache-control': 'no-store',
+      },
     });
   });
 

@@ -33,6 +33,11 @@ const schema = z.object({
   CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: int(100, 600_000).default(15_000),
   CLAWDIE_JAIL_USER_DATA_DIR: z.string().min(1).optional(),
   CLAWDIE_JAIL_START_URL: z.string().min(1).default('about:blank'),
+  CLAWDIE_JAIL_PROXY: z
+    .string()
+    .regex(/^http:\/\/[^\s/:]+:\d+$/, 'must look like http://10.78.0.29:3128')
+    .optional(),
+  CLAWDIE_JAIL_HEADLESS: z.enum(['true', 'false']).default('true'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -59,6 +64,10 @@ export interface JailConfig {
   userDataDir: string | null;
   startUrl: string;
   logLevel: LogLevel;
+  /** hostd's egress proxy for this clone: all browser traffic goes through it, no local DNS. */
+  proxyUrl: string | null;
+  /** False: headful Chromium on $DISPLAY (a clone's own Xvfb). */
+  headless: boolean;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -100,6 +109,8 @@ export function loadConfig(
     userDataDir: e.CLAWDIE_JAIL_USER_DATA_DIR ?? null,
     startUrl: e.CLAWDIE_JAIL_START_URL,
     logLevel: e.CLAWDIE_LOG_LEVEL,
+    proxyUrl: e.CLAWDIE_JAIL_PROXY ?? null,
+    headless: e.CLAWDIE_JAIL_HEADLESS === 'true',
   });
 }
 

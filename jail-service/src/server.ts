@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
+import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
 import type { JailConfig } from './config.js';
@@ -31,9 +32,9 @@ export async function startJailService(
 ): Promise<JailService> {
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
-  const { chromiumPath, cdpUrl, userDataDir } = config;
+  const { chromiumPath, cdpUrl, userDataDir, proxyUrl, headless } = config;
   const opened = await openBrowser(
-    { chromiumPath, cdpUrl, userDataDir, protocolTimeoutMs },
+    { chromiumPath, cdpUrl, userDataDir, protocolTimeoutMs, proxyUrl, headless },
     logger,
   );
   let driver: PageDriver | undefined;
@@ -51,6 +52,7 @@ export async function startJailService(
       actionTimeoutMs: config.actionTimeoutMs,
       navigationTimeoutMs: config.navigationTimeoutMs,
       screenshotQuality: config.screenshotQuality,
+      screencast: createCdpScreencastSource(opened.page, logger),
     });
     const app = createApp({ tools, driver, config, logger });
     const server = createAdaptorServer({ fetch: app.fetch });

@@ -22,6 +22,8 @@ describe('jail-service loadConfig', () => {
         userDataDir: null,
         startUrl: 'about:blank',
         logLevel: 'info',
+        proxyUrl: null,
+        headless: true,
       },
     );
     assert.equal(Object.isFrozen(config), true);

@@ -31,7 +31,28 @@ export async function executePlan(
     | null
     | undefined;
 
-  const refusal = refuseNavigation(browserSteps, options.allowedDomains);
+  // With a policy gate, navigation outside the domains is the policy's call (deny or ask).
+  const verdict = deps.gate
+    ? await gateVerdict(step, browserSteps, deps)
+    : { message: refuseNavigation(browserSteps, options.allowedDomains), endTask: false };
+  const refusal = verdict.message;
+  if (refusal && verdict.endTask) {
+    await deps.emit({
+      type: 'step-ended',
+      step,
+      outcome: 'refused',
+      message: refusal,
+      at: deps.clock.now(),
+    });
+    return {
+      kind: 'terminal',
+      result: {
+        status: 'error',
+        summary: null,
+        error: { code: 'APPROVAL_DENIED', message: refusal },
+      },
+    };
+  }
   if (refusal) {
     conversation.addNote(refusal);
     await deps.emit({
@@ -56,6 +77,17 @@ export async function executePlan(
     return { kind: 'continue' };
   }
 
+  if (terminal?.kind === 'call_user' && (await operatorHandled(step, terminal.content, deps))) {
+    conversation.addNote('An operator has handled your request. Continue the task.');
+    await deps.emit({
+      type: 'step-ended',
+      step,
+      outcome: 'acted',
+      message: 'call_user handled by an operator',
+      at: deps.clock.now(),
+    });
+    return { kind: 'continue' };
+  }
   return finishStep(step, terminal ?? null, conversation, options, deps);
 }
 
@@ -119,4 +151,31 @@ function refuseNavigation(
     }
   }
   return null;
+}
+
+/** The gate's refusal for this batch (message null when it may run, or there is no gate). */
+async function gateVerdict(
+  step: number,
+  batch: BrowserStep[],
+  deps: LoopDeps,
+): Promise<{ message: string | null; endTask: boolean }> {
+  if (!deps.gate || batch.length === 0) return { message: null, endTask: false };
+  const verdict = await deps.gate(
+    { step, actions: batch.map((planned) => planned.action) },
+    deps.signal,
+  );
+  return verdict.allowed
+    ? { message: null, endTask: false }
+    : { message: verdict.message, endTask: verdict.endTask === true };
+}
+
+/** A policy may have an operator handle `call_user` (then the task goes on) instead of ending. */
+async function operatorHandled(
+  step: number,
+  question: string | undefined,
+  deps: LoopDeps,
+): Promise<boolean> {
+  if (!deps.gate) return false;
+  const verdict = await deps.gate({ step, actions: [], callUser: question ?? '' }, deps.signal);
+  return verdict.allowed;
 }

@@ -2,9 +2,14 @@ import type { ActionResult } from '@clawdie/jail-service/api';
 import type { Clock } from '../clock.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
+import type { ActionGate } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import type { FinalAnswerCheck } from '../tasks/result-schema.js';
 import type { PlannedStep } from '../uitars/index.js';
+import type { WaitEngine } from '../wait/wait-engine.js';
+import type { WaitCondition } from '../wait/wait-types.js';
+import type { LoopGuardOptions } from './loop-guard.js';
+import type { DoneVerifier } from './verify-done.js';
 
 /** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
 export type LoopStatus = 'end' | 'call_user' | 'user_stopped' | 'max_steps' | 'error';
@@ -22,6 +27,8 @@ export type LoopErrorCode =
   | 'START_URL_FAILED'
   | 'TASK_TIMEOUT'
   | 'RESULT_SCHEMA_MISMATCH'
+  | 'APPROVAL_DENIED'
+  | 'STUCK'
   | 'INTERNAL';
 
 export interface LoopOptions {
@@ -39,6 +46,12 @@ export interface LoopOptions {
   allowedDomains?: readonly string[] | undefined;
   /** Validates `finished(content)`; a failure is fed back once, then ends RESULT_SCHEMA_MISMATCH. */
   checkFinalAnswer?: FinalAnswerCheck | undefined;
+  /** Loop/stuck detection settings (defaults: DEFAULT_LOOP_GUARD); `false` turns it off. */
+  guard?: Partial<LoopGuardOptions> | false | undefined;
+  /** Checked when the model calls finished(); unmet criteria send it back to work. */
+  successCriteria?: readonly WaitCondition[] | undefined;
+  /** `wait()` watches the screen (returns early once it changed and settled) instead of sleeping. */
+  smartWait?: boolean | undefined;
 }
 
 export interface LoopDeps {
@@ -48,6 +61,14 @@ export interface LoopDeps {
   /** Receives every event in order; awaited. Must not throw (a throw ends the task as INTERNAL). */
   emit: (event: LoopEvent) => void | Promise<void>;
   signal?: AbortSignal;
+  /** Policy check of each batch before it runs (policy/action-gate.ts); absent = allow all. */
+  gate?: ActionGate;
+  /** Awaited at the start of every step: blocks while the task is paused; rejects on abort. */
+  waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
+  /** Checks success criteria; default: the operator's URL only (see verify-done.ts). */
+  verifier?: DoneVerifier;
+  /** Shared wait engine for smart `wait()`; default: one per loop run over `clock`. */
+  waits?: WaitEngine;
 }
 
 export interface ExecutedAction {
@@ -70,7 +91,26 @@ export type LoopEvent =
     }
   | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
   | { type: 'step-ended'; step: number; outcome: StepOutcome; message: string | null; at: number }
-  | { type: 'final-screenshot-taken'; screenshot: Screenshot };
+  | { type: 'final-screenshot-taken'; screenshot: Screenshot }
+  /** The loop guard told the model it is repeating itself (the note rides on the next screenshot). */
+  | {
+      type: 'loop-nudged';
+      step: number;
+      reason: 'repeat' | 'stagnation';
+      level: number;
+      count: number;
+      message: string;
+    }
+  | { type: 'loop-stopped'; step: number; reason: 'repeat' | 'stagnation'; message: string }
+  /** No visible progress for the configured time: for operators (Telegram, dashboard). */
+  | { type: 'task-stuck'; step: number; at: number; idleMs: number; summary: string }
+  /** finished() was checked against the task's success criteria. */
+  | {
+      type: 'done-verified' | 'done-rejected';
+      step: number;
+      missing: string[];
+      unverified: string[];
+    };
 
 export interface LoopResult {
   status: LoopStatus;

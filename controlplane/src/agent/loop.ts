@@ -1,8 +1,12 @@
 import { AppError, isAbortError } from '../errors.js';
 import { Conversation } from '../model/conversation.js';
 import { buildSystemPrompt } from '../uitars/index.js';
+import { withSmartWait } from '../wait/smart-wait-operator.js';
+import { WaitEngine } from '../wait/wait-engine.js';
+import { createGuardHook } from './loop-guard-hook.js';
 import type { LoopDeps, LoopErrorCode, LoopOptions, LoopResult } from './loop-types.js';
 import { runStep } from './run-step.js';
+import { acceptEnding } from './verify-done.js';
 
 const passthroughCodes = new Set<string>([
   'MODEL_UNAVAILABLE',
@@ -26,19 +30,36 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
   });
   const conversation = new Conversation(`${prompt}${options.instruction}`, options.imageWindow);
   const state = { step: 0, unusableReplies: 0 };
+  const guard = createGuardHook(options.guard, options.instruction, conversation, deps);
+  const stepDeps: LoopDeps = {
+    ...deps,
+    emit: guard.emit,
+    operator: options.smartWait
+      ? withSmartWait(deps.operator, deps.waits ?? new WaitEngine({ clock: deps.clock }))
+      : deps.operator,
+  };
   try {
     while (state.step < options.maxSteps) {
+      await deps.waitWhilePaused?.(deps.signal);
       deps.signal?.throwIfAborted();
       state.step += 1;
-      const outcome = await runStep(state.step, conversation, options, deps);
+      const outcome = await runStep(state.step, conversation, options, stepDeps);
       state.unusableReplies = outcome.kind === 'unusable' ? state.unusableReplies + 1 : 0;
-      if (outcome.kind === 'terminal') {
+      if (
+        outcome.kind === 'terminal' &&
+        (await acceptEnding(outcome.result, state.step, conversation, options, stepDeps))
+      ) {
         await captureFinal(deps);
         return { ...outcome.result, stepCount: state.step };
       }
       if (outcome.kind === 'unusable' && state.unusableReplies >= options.maxParseFailures) {
         const message = `${state.unusableReplies} consecutive model replies had no usable action; last: ${outcome.message}`;
         return failed('PARSE_FAILED', message, state.step);
+      }
+      const stopped = await guard.afterStep(state.step);
+      if (stopped) {
+        await captureFinal(deps);
+        return { ...stopped, stepCount: state.step };
       }
     }
     await captureFinal(deps);

@@ -7,6 +7,10 @@ export const usage = `usage:
   clawdie demo [--json]          run the bundled demo task with the replay model
   clawdie serve                  start the controlplane (what npm start runs)
   clawdie mcp                    serve browser_run_task over MCP on stdin/stdout
+  clawdie audit verify [--json]  check the audit log's hash chain; names the first bad row
+  clawdie keys rotate [--keep N] add a new token-signing key to the JWKS file (keeps the last N)
+  clawdie token create --tenant T --scope S [--scope S ...] [--ttl SECONDS] [--subject NAME]
+  clawdie secret set NAME --tenant T   store a secret read from stdin (AES-256-GCM)
   clawdie help
 
 environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWDIE_MODEL_VERSION,
@@ -17,6 +21,10 @@ export type Command =
   | { name: 'demo'; json: boolean }
   | { name: 'serve' }
   | { name: 'mcp' }
+  | { name: 'audit-verify'; json: boolean }
+  | { name: 'keys-rotate'; keep: number }
+  | { name: 'token-create'; tenant: string; scopes: string[]; ttlSeconds: number; subject: string }
+  | { name: 'secret-set'; secret: string; tenant: string }
   | { name: 'help' };
 
 /** Parses CLI arguments; throws AppError `USAGE` with a message naming the bad argument. */
@@ -30,6 +38,11 @@ export function parseCommand(argv: string[]): Command {
       'max-steps': { type: 'string' },
       timeout: { type: 'string' },
       json: { type: 'boolean', default: false },
+      tenant: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      ttl: { type: 'string' },
+      subject: { type: 'string' },
+      keep: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -38,6 +51,8 @@ export function parseCommand(argv: string[]): Command {
   if (name === 'serve') return { name: 'serve' };
   if (name === 'mcp') return { name: 'mcp' };
   if (name === 'demo') return { name: 'demo', json: values.json };
+  const admin = parseAdminCommand(name, rest, values);
+  if (admin) return admin;
   if (name !== 'run') throw new AppError('USAGE', `unknown command "${name}"`);
   const parsed = browserRunTaskInputSchema.safeParse({
     instruction: rest.join(' '),
@@ -56,4 +71,51 @@ export function parseCommand(argv: string[]): Command {
     throw new AppError('USAGE', `${flag ?? 'argument'}: ${issue?.message ?? 'invalid'}`);
   }
   return { name: 'run', input: parsed.data, json: values.json };
+}
+
+interface AdminValues {
+  json: boolean;
+  tenant?: string | undefined;
+  scope?: string[] | undefined;
+  ttl?: string | undefined;
+  subject?: string | undefined;
+  keep?: string | undefined;
+}
+
+const positiveInt = (flag: string, raw: string | undefined, fallback: number): number => {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new AppError('USAGE', `${flag}: must be a positive integer`);
+  return value;
+};
+
+/** `audit verify`, `keys rotate`, `token create`, `secret set`; null for other commands. */
+function parseAdminCommand(name: string, rest: string[], values: AdminValues): Command | null {
+  const sub = `${name} ${rest[0] ?? ''}`.trim();
+  if (sub === 'audit verify') return { name: 'audit-verify', json: values.json };
+  if (sub === 'keys rotate')
+    return { name: 'keys-rotate', keep: positiveInt('--keep', values.keep, 3) };
+  if (sub === 'token create') {
+    if (!values.tenant) throw new AppError('USAGE', '--tenant: required');
+    if (!values.scope?.length) throw new AppError('USAGE', '--scope: at least one is required');
+    return {
+      name: 'token-create',
+      tenant: values.tenant,
+      scopes: values.scope,
+      ttlSeconds: positiveInt('--ttl', values.ttl, 3600),
+      subject: values.subject ?? values.tenant,
+    };
+  }
+  if (sub === 'secret set') {
+    const secret = rest[1];
+    if (!secret || !/^[A-Za-z0-9_.-]+$/.test(secret))
+      throw new AppError('USAGE', 'secret set: NAME (letters, digits, _ . -) is required');
+    if (!values.tenant) throw new AppError('USAGE', '--tenant: required');
+    return { name: 'secret-set', secret, tenant: values.tenant };
+  }
+  if (['audit', 'keys', 'token', 'secret'].includes(name)) {
+    throw new AppError('USAGE', `unknown subcommand "${sub}"`);
+  }
+  return null;
 }

@@ -15,7 +15,7 @@ export async function runMcpCommand(): Promise<number> {
   const logger = createLogger(config.logLevel);
   const platform = await startPlatform(config, logger, env);
   const tasks = platform.model
-    ? createTaskService(platform.taskDeps(platform.model))
+    ? platform.policed(createTaskService(platform.taskDeps(platform.model)))
     : createUnavailableTaskService();
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());

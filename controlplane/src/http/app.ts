@@ -1,11 +1,22 @@
 import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { Logger } from 'pino';
+import { createApprovalRoutes } from '../approvals/approval-routes.js';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
+import type { TokenVerifier } from '../auth/api-tokens.js';
+import { runAs } from '../auth/request-principal.js';
+import { requireAuth } from '../auth/require-auth.js';
+import { loopbackPrincipal } from '../auth/scopes.js';
+import { createDashboardRoutes, type DashboardOptions } from '../dashboard/dashboard-routes.js';
 import { createMcpRoutes } from '../mcp/http-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
+import type { WaitService } from '../wait/wait-service.js';
 import { createErrorHandler } from './error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createTaskRoutes } from './task-routes.js';
+import { createWaitRoutes } from './wait-routes.js';
 
 export interface AppDeps {
   tasks: TaskService;
@@ -15,6 +26,16 @@ export interface AppDeps {
   defaultMaxSteps: number;
   /** What /health reports about the configured model and browser. */
   describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
+  /** Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only). */
+  auth?: { verifier: TokenVerifier } | null;
+  /** Where auth failures (and, through the routes, other decisions) are recorded. */
+  audit?: AuditLog;
+  /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
+  approvals?: ApprovalService | undefined;
+  /** The admin dashboard at `/dashboard` (own cookie login); not mounted when absent. */
+  dashboard?: DashboardOptions | undefined;
+  /** `/v1/waits` on the controlplane's browser (docs/waits.md); not mounted when absent. */
+  waits?: WaitService | undefined;
 }
 
 /** The controlplane HTTP app. Never listens; `main.ts` serves it. */
@@ -28,9 +49,18 @@ export function createApp(deps: AppDeps): Hono {
     ),
   );
   app.get('/health', (c) => c.json({ status: 'ok', ...deps.describe() }));
+  const guard = deps.auth
+    ? requireAuth({ verifier: deps.auth.verifier, audit: deps.audit ?? discardAuditLog })
+    : createMiddleware(async function loopbackCaller(c, next) {
+        c.set('principal', loopbackPrincipal);
+        await runAs(loopbackPrincipal, next);
+      });
+  for (const path of ['/v1/*', '/mcp', '/mcp/*']) app.use(path, guard);
   const openapi = buildOpenApiDocument('0.1.0');
   app.get('/openapi.json', (c) => c.json(openapi));
   app.route('/v1/tasks', createTaskRoutes(deps));
+  if (deps.approvals) app.route('/v1/approvals', createApprovalRoutes(deps.approvals));
+  if (deps.waits) app.route('/v1/waits', createWaitRoutes(deps.waits));
   app.route(
     '/mcp',
     createMcpRoutes({
@@ -39,5 +69,12 @@ export function createApp(deps: AppDeps): Hono {
       defaultMaxSteps: deps.defaultMaxSteps,
     }),
   );
+  if (deps.dashboard) {
+    const { tasks, repository, logger } = deps;
+    app.route(
+      '/dashboard',
+      createDashboardRoutes({ ...deps.dashboard, tasks, repository, logger }),
+    );
+  }
   return app;
 }

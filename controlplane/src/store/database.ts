@@ -7,7 +7,8 @@ import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import * as schema from './schema.js';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The drizzle database; `$client` is the better-sqlite3 handle for hot paths (audit appends). */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface OpenDatabaseResult {
   db: Db;

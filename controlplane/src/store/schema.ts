@@ -95,3 +95,52 @@ export const logs = sqliteTable(
   },
   (table) => [index('logs_task').on(table.taskId), index('logs_step').on(table.stepId)],
 );
+
+/**
+ * The tamper-evident audit log: append-only (triggers refuse UPDATE and DELETE), each row carries
+ * the hash of its predecessor (see controlplane/src/audit/hash-chain.ts). `seq` starts at 1 and
+ * has no gaps, so a deleted row shows as a gap and a broken link.
+ */
+export const auditEvents = sqliteTable('audit_events', {
+  seq: integer('seq').primaryKey(),
+  at: integer('at').notNull(),
+  type: text('type').notNull(),
+  actor: text('actor').notNull(),
+  taskId: text('task_id'),
+  data: text('data').notNull(),
+  prevHash: text('prev_hash').notNull(),
+  hash: text('hash').notNull(),
+});
+
+/** Operator approvals: pending until answered (Telegram or API) or expired (= denied). */
+export const approvals = sqliteTable(
+  'approvals',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id'),
+    tenant: text('tenant').notNull(),
+    kind: text('kind').notNull(),
+    reason: text('reason').notNull(),
+    detail: text('detail').notNull(),
+    status: text('status').notNull(),
+    requestedAt: integer('requested_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    answeredAt: integer('answered_at'),
+    answeredBy: text('answered_by'),
+  },
+  (table) => [index('approvals_status').on(table.status)],
+);
+
+/** Secrets encrypted with AES-256-GCM; the key never enters the database. */
+export const secrets = sqliteTable(
+  'secrets',
+  {
+    name: text('name').notNull(),
+    tenant: text('tenant').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [uniqueIndex('secrets_tenant_name').on(table.tenant, table.name)],
+);

@@ -1,5 +1,5 @@
 // Task trace persistence over drizzle + better-sqlite3: task → steps → actions → logs.
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from './database.js';
 import { actions, logs, steps, tasks } from './schema.js';
 import type {
@@ -40,6 +40,8 @@ export interface TaskListQuery {
   limit: number;
   offset: number;
   status?: TaskStatus | undefined;
+  /** Case-insensitive substring of the instruction, or a trace id prefix. */
+  search?: string | undefined;
 }
 
 /** The store port for task traces. Every method is synchronous (better-sqlite3) and atomic. */
@@ -49,6 +51,8 @@ export interface TaskRepository {
   endTask(id: string, end: TaskEnd): void;
   getTask(id: string): TaskRecord | null;
   listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
+  /** How many tasks have each status (statuses with none are absent). */
+  countTasksByStatus(): Partial<Record<TaskStatus, number>>;
   /** Marks every task left `queued`/`running` by a crashed process as ended with `error`. */
   failInterrupted(at: number): number;
   insertStep(taskId: string, index: number, startedAt: number): number;
@@ -64,6 +68,15 @@ export interface TaskRepository {
 const json = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
 const parse = (value: string | null): unknown => (value === null ? null : JSON.parse(value));
+
+/** Instruction contains `text` (case-insensitive, `%` and `_` literal) or the id starts with it. */
+function matches(text: string) {
+  const escaped = text.replace(/[\\%_]/g, (char) => `\\${char}`);
+  return or(
+    sql`${tasks.instruction} LIKE ${`%${escaped}%`} ESCAPE '\\'`,
+    sql`${tasks.id} LIKE ${`${escaped}%`} ESCAPE '\\'`,
+  );
+}
 
 /** Creates the drizzle-backed repository. */
 export function createTaskRepository(db: Db): TaskRepository {
@@ -121,8 +134,11 @@ export function createTaskRepository(db: Db): TaskRepository {
       const row = taskById.get({ id });
       return row ? toTask(row) : null;
     },
-    listTasks({ limit, offset, status }) {
-      const where = status ? eq(tasks.status, status) : undefined;
+    listTasks({ limit, offset, status, search }) {
+      const where = and(
+        status ? eq(tasks.status, status) : undefined,
+        search ? matches(search) : undefined,
+      );
       const rows = db
         .select()
         .from(tasks)
@@ -133,6 +149,14 @@ export function createTaskRepository(db: Db): TaskRepository {
         .all();
       const total = db.select({ n: count() }).from(tasks).where(where).get()?.n ?? 0;
       return { tasks: rows.map(toTask), total };
+    },
+    countTasksByStatus() {
+      const rows = db
+        .select({ status: tasks.status, n: count() })
+        .from(tasks)
+        .groupBy(tasks.status)
+        .all();
+      return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
     failInterrupted(at) {
       const result = db

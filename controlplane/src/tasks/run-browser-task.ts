@@ -1,15 +1,24 @@
 import type { Logger } from 'pino';
 import { errorCode, runAgentLoop } from '../agent/loop.js';
 import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js';
+import type { DoneVerifier } from '../agent/verify-done.js';
+import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
+import { createTaskAudit } from '../audit/task-audit.js';
 import type { Clock } from '../clock.js';
 import { isAbortError } from '../errors.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { TaskContext } from '../policy/gate-types.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskStatus } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
-import type { BrowserRunTaskInput, CompactResult, TaskResultStatus } from './task-input.js';
+import {
+  type BrowserRunTaskInput,
+  type CompactResult,
+  successConditions,
+  type TaskResultStatus,
+} from './task-input.js';
 import { createTraceRecorder } from './trace-recorder.js';
 
 export type LoopDefaults = Omit<LoopOptions, 'instruction'>;
@@ -23,6 +32,12 @@ export interface RunBrowserTaskDeps {
   logger: Logger;
   loop: LoopDefaults;
   newId: () => string;
+  /** Where task start/end, actions and refusals are recorded (default: nowhere). */
+  audit?: AuditLog;
+  /** Tenant, actor and policy gate of a task started through the policed TaskService. */
+  taskContext?: (taskId: string) => TaskContext | undefined;
+  /** Checks `success_criteria` on finished(); default: the operator's URL only. */
+  verifier?: DoneVerifier;
 }
 
 export interface RunBrowserTaskOptions {
@@ -33,6 +48,10 @@ export interface RunBrowserTaskOptions {
   onCreated?: (taskId: string) => void;
   /** Use this id instead of a new one (the REST API returns it before the task runs). */
   taskId?: string;
+  /** Blocks the loop at the start of a step while the task is paused (see PauseGate). */
+  waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
+  /** Who started the task, for the audit log (default `system`). */
+  actor?: string;
 }
 
 const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
@@ -59,6 +78,10 @@ export async function runBrowserTask(
   options.onCreated?.(taskId);
   const logger = deps.logger.child({ taskId });
   const recorder = createTraceRecorder(taskId, { ...deps, logger });
+  const context = deps.taskContext?.(taskId);
+  const actor = options.actor ?? context?.actor ?? 'system';
+  const audit = createTaskAudit(deps.audit ?? discardAuditLog, taskId, actor, logger);
+  const operator = context?.wrapOperator?.(deps.operator) ?? deps.operator;
   const timeout = input.timeout_s ? AbortSignal.timeout(input.timeout_s * 1000) : null;
   const signals = [options.signal, timeout].filter(
     (s): s is AbortSignal => s !== undefined && s !== null,
@@ -67,6 +90,13 @@ export async function runBrowserTask(
 
   deps.repository.markStarted(taskId, deps.clock.now());
   logger.info({ instruction: input.instruction, startUrl: input.start_url }, 'task-started');
+  audit.started({
+    instruction: input.instruction,
+    start_url: input.start_url ?? null,
+    domains: input.domains ?? null,
+    credential_mode: input.credential_mode ?? 'none',
+    max_steps: maxSteps,
+  });
   let result: LoopResult;
   try {
     const opened = input.start_url
@@ -78,11 +108,15 @@ export async function runBrowserTask(
         { ...deps.loop, ...taskLoopOptions(input), maxSteps },
         {
           model: deps.model,
-          operator: deps.operator,
+          operator,
           clock: deps.clock,
           ...(signal ? { signal } : {}),
+          ...(context ? { gate: context.gate } : {}),
+          ...(options.waitWhilePaused ? { waitWhilePaused: options.waitWhilePaused } : {}),
+          ...(deps.verifier ? { verifier: deps.verifier } : {}),
           emit: async (event) => {
             await recorder.record(event);
+            audit.event(event);
             options.onEvent?.(event, taskId);
           },
         },
@@ -94,7 +128,13 @@ export async function runBrowserTask(
     const message = `task exceeded its timeout of ${input.timeout_s} s`;
     result = { ...result, status: 'error', error: { code: 'TASK_TIMEOUT', message } };
   }
-  return finish(taskId, result, recorder.lastScreenshotPath(), deps, logger);
+  const compact = finish(taskId, result, recorder.lastScreenshotPath(), deps, logger);
+  audit.ended({
+    status: compact.status,
+    step_count: compact.step_count,
+    error: compact.error?.code ?? null,
+  });
+  return compact;
 }
 
 /** The per-task loop options: instruction (plus the answer format), domains, final-answer check. */
@@ -106,6 +146,7 @@ function taskLoopOptions(input: BrowserRunTaskInput) {
       : input.instruction,
     allowedDomains: input.domains,
     checkFinalAnswer: schema ? compileResultSchema(schema) : undefined,
+    successCriteria: successConditions(input.success_criteria),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { urlAllowed } from '../policy/domain-match.js';
+import type { WaitCondition } from '../wait/wait-types.js';
 import { compileResultSchema } from './result-schema.js';
 
 const httpUrl = z
@@ -61,7 +62,45 @@ export const browserRunTaskFields = {
     .max(24 * 3600)
     .optional()
     .describe('Wall-clock limit for the whole task.'),
+  success_criteria: z
+    .strictObject({
+      text_contains: z.array(z.string().min(1).max(500)).max(20).optional(),
+      text_absent: z.array(z.string().min(1).max(500)).max(20).optional(),
+      url_matches: z
+        .string()
+        .min(1)
+        .max(2000)
+        .optional()
+        .describe('A `*` glob over the whole URL, or a /regex/flags literal.'),
+      visual: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(
+          'A condition on the screen judged by the vision model, e.g. "a green tick is shown".',
+        ),
+    })
+    .optional()
+    .describe(
+      'Checked when the model calls finished(); unmet criteria send it back to work with what is missing.',
+    ),
 };
+
+/** The wait-engine conditions of a task's `success_criteria` (empty when none). */
+export function successConditions(
+  criteria: z.infer<typeof browserRunTaskFields.success_criteria>,
+): WaitCondition[] {
+  if (!criteria) return [];
+  return [
+    ...(criteria.url_matches
+      ? [{ type: 'url_matches' as const, pattern: criteria.url_matches }]
+      : []),
+    ...(criteria.text_contains ?? []).map((text) => ({ type: 'text_contains' as const, text })),
+    ...(criteria.text_absent ?? []).map((text) => ({ type: 'text_absent' as const, text })),
+    ...(criteria.visual ? [{ type: 'visual' as const, description: criteria.visual }] : []),
+  ];
+}
 
 /** Input of `browser_run_task`, with the cross-field rules (start_url inside domains, schema compiles). */
 export const browserRunTaskInputSchema = z

@@ -1,4 +1,5 @@
 import type { LoopEvent } from '../agent/loop-types.js';
+import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
@@ -14,6 +15,11 @@ export interface TaskService {
   /** Aborts a queued or running task; false when it is not active. */
   abort(taskId: string): boolean;
   isActive(taskId: string): boolean;
+  /** Pauses a queued or running task before its next step; false when it is not active. */
+  pause?(taskId: string): boolean;
+  /** Lets a paused task continue; false when it is not active. */
+  resume?(taskId: string): boolean;
+  isPaused?(taskId: string): boolean;
   /** Numbered status/step/result events of recent tasks, for SSE and progress. */
   readonly events: TaskEventLog;
   /** Aborts everything and waits for the running task to be recorded. */
@@ -29,12 +35,14 @@ export function createTaskService(
   events = new TaskEventLog(),
 ): TaskService {
   const active = new Map<string, AbortController>();
+  const gates = new Map<string, PauseGate>();
   let chain: Promise<unknown> = Promise.resolve();
 
   function run(
     taskId: string,
     input: BrowserRunTaskInput,
     controller: AbortController,
+    gate: PauseGate,
     onEvent?: (event: LoopEvent) => void,
   ) {
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
@@ -42,6 +50,7 @@ export function createTaskService(
     return runBrowserTask(input, deps, {
       taskId,
       signal: controller.signal,
+      waitWhilePaused: (signal) => gate.wait(signal),
       onEvent: (event) => {
         const step = track(event);
         if (step) events.append(taskId, { type: 'step', data: step });
@@ -60,9 +69,14 @@ export function createTaskService(
       createTaskRow(taskId, input, deps);
       events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'queued' } });
       const controller = new AbortController();
+      const gate = new PauseGate();
       active.set(taskId, controller);
+      gates.set(taskId, gate);
       const done = chain.then(() =>
-        run(taskId, input, controller, onEvent).finally(() => active.delete(taskId)),
+        run(taskId, input, controller, gate, onEvent).finally(() => {
+          active.delete(taskId);
+          gates.delete(taskId);
+        }),
       );
       chain = done.catch(() => undefined);
       return { taskId, done };
@@ -74,6 +88,15 @@ export function createTaskService(
       return true;
     },
     isActive: (taskId) => active.has(taskId),
+    pause(taskId) {
+      gates.get(taskId)?.pause();
+      return gates.has(taskId);
+    },
+    resume(taskId) {
+      gates.get(taskId)?.resume();
+      return gates.has(taskId);
+    },
+    isPaused: (taskId) => gates.get(taskId)?.paused ?? false,
     async close() {
       for (const controller of active.values()) controller.abort();
       await chain;

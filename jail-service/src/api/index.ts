@@ -29,6 +29,7 @@ export {
   errorCodeSchema,
   healthResponseSchema,
   pageStateSchema,
+  screencastQuerySchema,
   screenshotHeaders,
   screenshotMetaSchema,
   screenshotQuerySchema,

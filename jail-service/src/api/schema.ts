@@ -14,6 +14,14 @@ export const screenshotQuerySchema = z.strictObject({
   quality: z.coerce.number().int().min(1).max(100).optional(),
 });
 
+/** `GET /screencast`: lowest frame rate, JPEG quality and the box frames are scaled into. */
+export const screencastQuerySchema = z.strictObject({
+  fps: z.coerce.number().int().min(1).max(30).optional(),
+  quality: z.coerce.number().int().min(1).max(100).optional(),
+  max_width: z.coerce.number().int().min(64).max(4096).optional(),
+  max_height: z.coerce.number().int().min(64).max(4096).optional(),
+});
+
 /** Geometry of a screenshot: the image is `viewport × devicePixelRatio` device pixels. */
 export const screenshotMetaSchema = z.object({
   viewportWidth: z.number().int().positive(),
@@ -115,7 +123,8 @@ export const healthResponseSchema = z.object({
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
-export const toolNamespaceSchema = z.enum(['data_collection', 'action']);
+/** `stream`: long-running reads served as a stream (the screencast), outside the page queue. */
+export const toolNamespaceSchema = z.enum(['data_collection', 'action', 'stream']);
 export type ToolNamespace = z.infer<typeof toolNamespaceSchema>;
 
 export const toolsResponseSchema = z.object({

@@ -52,6 +52,10 @@ export interface BrowserOptions {
    * answers would otherwise hold puppeteer's screenshot lock for puppeteer's default 180 s.
    */
   protocolTimeoutMs: number;
+  /** `http://host:port`: every request goes through this proxy and Chromium resolves no DNS. */
+  proxyUrl?: string | null;
+  /** False: headful on $DISPLAY. Default true. */
+  headless?: boolean;
 }
 
 export interface OpenedBrowser {
@@ -126,7 +130,10 @@ async function stop(browser: Browser, profile: string | null, logger: Logger): P
 }
 
 async function launch(options: BrowserOptions, profile: string | null): Promise<Browser> {
-  const args = [...CHROMIUM_FLAGS];
+  const args = CHROMIUM_FLAGS.filter(
+    (flag) => options.headless !== false || flag !== '--headless=new',
+  );
+  args.push(...proxyFlags(options.proxyUrl ?? null));
   const userDataDir = options.userDataDir ?? profile;
   if (userDataDir) args.push(`--user-data-dir=${userDataDir}`);
   args.push('about:blank');
@@ -151,6 +158,18 @@ async function launch(options: BrowserOptions, profile: string | null): Promise<
       error,
     );
   }
+}
+
+/** Proxy-only networking (freebsd-jails.md §2.6): without EXCLUDE the proxy itself is unreachable. */
+export function proxyFlags(proxyUrl: string | null): string[] {
+  if (!proxyUrl) return [];
+  const host = new URL(proxyUrl).hostname;
+  return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${host}`,
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
 }
 
 async function connect(options: BrowserOptions): Promise<Browser> {

@@ -6,8 +6,10 @@ import { z } from 'zod';
 import type { Action, ToolsResponse } from '../api/index.js';
 import { ToolTimeoutError } from '../errors.js';
 import type { InputOutcome, PageDriver } from '../page-driver.js';
+import type { ScreencastSource } from '../screencast.js';
 import { type ActionTools, createActionTools } from './actions.js';
 import { createDataCollectionTools, type DataCollectionTools } from './data-collection.js';
+import { createScreencastTool, type FrameStream, type ScreencastInput } from './screencast.js';
 import { createSerialQueue } from './serial-queue.js';
 import type { Tool, ToolDescriptor } from './tool.js';
 import { withTimeout } from './with-timeout.js';
@@ -18,6 +20,8 @@ export interface ToolRegistryOptions {
   actionTimeoutMs: number;
   navigationTimeoutMs: number;
   screenshotQuality: number;
+  /** The live feed behind the `screencast` tool; without it the tool is not offered. */
+  screencast?: ScreencastSource | undefined;
 }
 
 export interface InvokeOptions {
@@ -28,6 +32,8 @@ export interface InvokeOptions {
 export interface ToolRegistry {
   readonly data: DataCollectionTools;
   readonly action: ActionTools;
+  /** Streaming tools; they never hold the page (run outside `exclusive`). */
+  readonly stream: { screencast?: Tool<ScreencastInput, FrameStream> };
   /** Every tool, data_collection first, in a stable order. */
   list(): ToolDescriptor[];
   /** `GET /tools`: descriptors with JSON schemas of their inputs. */
@@ -53,7 +59,14 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
     defaultQuality: options.screenshotQuality,
   });
   const action = createActionTools(options);
-  const all: ToolDescriptor[] = [...Object.values(data), ...Object.values(action)];
+  const stream = options.screencast
+    ? { screencast: createScreencastTool(options.screencast, options.actionTimeoutMs) }
+    : {};
+  const all: ToolDescriptor[] = [
+    ...Object.values(data),
+    ...Object.values(stream),
+    ...Object.values(action),
+  ];
   const queue = createSerialQueue();
   let described: ToolsResponse | undefined;
 
@@ -77,6 +90,7 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   return {
     data,
     action,
+    stream,
     list: () => [...all],
     describe: () => {
       described ??= { tools: all.map(describeTool) };

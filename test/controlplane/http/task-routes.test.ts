@@ -134,6 +134,7 @@ describe('OpenAPI document', () => {
       'record',
       'result_schema',
       'start_url',
+      'success_criteria',
       'timeout_s',
     ]);
     assert.deepEqual(doc.components.schemas.CompactResult.properties.status.enum, [

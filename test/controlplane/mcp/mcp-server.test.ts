@@ -67,6 +67,7 @@ describe('MCP server (in-memory transport)', () => {
       'record',
       'result_schema',
       'start_url',
+      'success_criteria',
       'timeout_s',
     ]);
     const output = tool.outputSchema as Record<string, any>;

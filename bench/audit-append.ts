@@ -1,0 +1,90 @@
+// npm run bench:audit — hash-chained audit appends per second (one durable IMMEDIATE transaction
+// per append, WAL + synchronous=NORMAL, as the controlplane opens its database), and the time
+// `clawdie audit verify` takes over a log of BENCH_VERIFY_ROWS rows (default 1,000,000).
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAuditLog } from '../controlplane/src/audit/audit-log.js';
+import { canonicalJson } from '../controlplane/src/audit/canonical-json.js';
+import { GENESIS_HASH, rowHash } from '../controlplane/src/audit/hash-chain.js';
+import { systemClock } from '../controlplane/src/clock.js';
+import { createAuditRepository } from '../controlplane/src/store/audit-repository.js';
+import { openDatabase } from '../controlplane/src/store/database.js';
+import { round } from './bench-stats.js';
+
+const appends = Number(process.env.BENCH_APPENDS ?? 50_000);
+const verifyRows = Number(process.env.BENCH_VERIFY_ROWS ?? 1_000_000);
+const dir = mkdtempSync(join(tmpdir(), 'clawdie-bench-audit-'));
+
+const event = (i: number) => ({
+  type: 'action-executed' as const,
+  actor: 'tenant:acme/bench',
+  taskId: '00000000-0000-4000-8000-000000000001',
+  data: { step: i, index: 0, type: 'click', status: 'ok', x: 640, y: 400, duration_ms: 12.5 },
+});
+
+try {
+  // 1. Appends through the real AuditLog (read tail + hash + insert, one transaction each).
+  const database = openDatabase(join(dir, 'append.db'));
+  const log = createAuditLog(createAuditRepository(database.db), systemClock);
+  for (let i = 0; i < 1000; i++) log.append(event(i));
+  const started = performance.now();
+  for (let i = 0; i < appends; i++) log.append(event(i));
+  const appendSeconds = (performance.now() - started) / 1000;
+  database.close();
+
+  // 2. A large log, built quickly (batched transaction, same hashing), then verified.
+  const big = openDatabase(join(dir, 'verify.db'));
+  const sqlite = big.db.$client;
+  const insert = sqlite.prepare(
+    'INSERT INTO audit_events (seq, at, type, actor, task_id, data, prev_hash, hash) VALUES (@seq, @at, @type, @actor, @taskId, @data, @prevHash, @hash)',
+  );
+  let prevHash = GENESIS_HASH;
+  const fill = sqlite.transaction((from: number, to: number) => {
+    for (let seq = from; seq <= to; seq++) {
+      const e = event(seq);
+      const row = {
+        seq,
+        at: 1_700_000_000_000 + seq,
+        type: e.type,
+        actor: e.actor,
+        taskId: e.taskId,
+        data: canonicalJson(e.data),
+        prevHash,
+      };
+      prevHash = rowHash(row);
+      insert.run({ ...row, hash: prevHash });
+    }
+  });
+  const built = performance.now();
+  for (let from = 1; from <= verifyRows; from += 100_000)
+    fill(from, Math.min(verifyRows, from + 99_999));
+  const buildSeconds = (performance.now() - built) / 1000;
+  const trail = createAuditLog(createAuditRepository(big.db), systemClock);
+  const verifyStarted = performance.now();
+  const result = trail.verify();
+  const verifySeconds = (performance.now() - verifyStarted) / 1000;
+  big.close();
+  if (!result.ok || result.rows !== verifyRows)
+    throw new Error(`verify failed: ${JSON.stringify(result)}`);
+
+  console.log(
+    JSON.stringify(
+      {
+        appends,
+        append_seconds: round(appendSeconds, 3),
+        appends_per_second: Math.round(appends / appendSeconds),
+        append_us_mean: round((appendSeconds * 1e6) / appends),
+        verify_rows: verifyRows,
+        verify_seconds: round(verifySeconds, 3),
+        verify_rows_per_second: Math.round(verifyRows / verifySeconds),
+        bulk_build_seconds: round(buildSeconds, 3),
+        verify_db_mb: round(statSync(join(dir, 'verify.db')).size / 1e6, 1),
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

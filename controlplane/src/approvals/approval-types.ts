@@ -1,0 +1,37 @@
+export type ApprovalKind = 'credential' | 'navigation' | 'action' | 'call_user';
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+export interface ApprovalRequest {
+  taskId: string | null;
+  tenant: string;
+  kind: ApprovalKind;
+  /** Why approval is needed, shown to the operator (never a secret value). */
+  reason: string;
+  detail: Record<string, unknown>;
+  /** The current screen, sent along to the operator chats. */
+  screenshot?: Buffer | null;
+  timeoutMs: number;
+}
+
+export type ApprovalOutcome =
+  | { approved: true; approvalId: string; by: string }
+  | { approved: false; approvalId: string; by: string | null; why: 'denied' | 'expired' };
+
+/** Asks an operator; resolves when answered or at the timeout (= denied). Rejects only on abort. */
+export interface Approver {
+  request(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalOutcome>;
+}
+
+export interface ApprovalRecord {
+  id: string;
+  taskId: string | null;
+  tenant: string;
+  kind: ApprovalKind;
+  reason: string;
+  detail: Record<string, unknown>;
+  status: ApprovalStatus;
+  requestedAt: number;
+  expiresAt: number;
+  answeredAt: number | null;
+  answeredBy: string | null;
+}

@@ -1,0 +1,107 @@
+import type { Clock } from '../clock.js';
+import { canonicalJson } from './canonical-json.js';
+import {
+  type AuditRow,
+  type AuditVerifyResult,
+  GENESIS_HASH,
+  rowHash,
+  verifyChain,
+} from './hash-chain.js';
+
+/** What gets recorded. Names follow `<noun>-<verb>`. */
+export type AuditEventType =
+  | 'task-started'
+  | 'task-ended'
+  | 'action-executed'
+  | 'navigation-refused'
+  | 'policy-decided'
+  | 'auth-failed'
+  | 'token-created'
+  | 'approval-requested'
+  | 'approval-answered'
+  | 'approval-answer-refused'
+  | 'approval-expired'
+  | 'credential-typed'
+  | 'secret-stored'
+  | 'notifier-failed'
+  | 'clone-created'
+  | 'clone-destroyed'
+  | 'egress-refused';
+
+export interface AuditEvent {
+  type: AuditEventType;
+  /** Who caused it: `system`, `tenant:<id>/<sub>`, `telegram:<user id>`, `anonymous`, … */
+  actor: string;
+  taskId?: string | null;
+  /** Plain JSON; never a secret value. */
+  data?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends Omit<AuditRow, 'data'> {
+  data: Record<string, unknown>;
+}
+
+/** The audit port: append-only. */
+export interface AuditLog {
+  /** Appends one event to the hash chain and returns the stored row. Throws only on storage failure. */
+  append(event: AuditEvent): AuditRecord;
+}
+
+/** Storage the chain runs on (`store/audit-repository.ts`). */
+export interface AuditStore {
+  /** Reads the tail and inserts `build(tail)` in one write transaction (so two writers cannot fork the chain). */
+  append(build: (tail: { seq: number; hash: string } | null) => AuditRow): AuditRow;
+  /** All rows in `seq` order, streamed. */
+  iterate(): IterableIterator<AuditRow>;
+  /** The seq of the row whose hash is `hash`, or null. */
+  seqOfHash(hash: string): number | null;
+  list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRow[];
+}
+
+/** A full audit log: the port plus verification and reading. */
+export interface AuditTrail extends AuditLog {
+  verify(): AuditVerifyResult;
+  list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRecord[];
+}
+
+/** Builds the hash-chained audit log over a store. */
+export function createAuditLog(store: AuditStore, clock: Pick<Clock, 'now'>): AuditTrail {
+  return {
+    append(event) {
+      const data = canonicalJson(event.data ?? {});
+      const row = store.append((tail) => {
+        const partial = {
+          seq: (tail?.seq ?? 0) + 1,
+          at: clock.now(),
+          type: event.type,
+          actor: event.actor,
+          taskId: event.taskId ?? null,
+          data,
+          prevHash: tail?.hash ?? GENESIS_HASH,
+        };
+        return { ...partial, hash: rowHash(partial) };
+      });
+      return decode(row);
+    },
+    verify: () => verifyChain(store.iterate(), (hash) => store.seqOfHash(hash)),
+    list: (query) => store.list(query).map(decode),
+  };
+}
+
+function decode(row: AuditRow): AuditRecord {
+  return { ...row, data: JSON.parse(row.data) as Record<string, unknown> };
+}
+
+/** An audit log that drops everything: for code paths (tests, CLI one-offs) without a store. */
+export const discardAuditLog: AuditLog = {
+  append: (event) => ({
+    seq: 0,
+    at: 0,
+    type: event.type,
+    actor: event.actor,
+    taskId: event.taskId ?? null,
+    data: event.data ?? {},
+    prevHash: GENESIS_HASH,
+    hash: GENESIS_HASH,
+  }),
+};

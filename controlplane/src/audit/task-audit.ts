@@ -1,0 +1,48 @@
+import type { Logger } from 'pino';
+import type { LoopEvent } from '../agent/loop-types.js';
+import type { AuditEvent, AuditLog } from './audit-log.js';
+
+/** Records the audit-worthy parts of one task's run. Every method must not throw (it logs instead). */
+export interface TaskAudit {
+  started(details: Record<string, unknown>): void;
+  event(event: LoopEvent): void;
+  ended(details: Record<string, unknown>): void;
+}
+
+/**
+ * Maps loop events onto audit rows for one task: each executed action, each refused step, and the
+ * task's start and end. A failing append is logged at error level and never ends the task.
+ */
+export function createTaskAudit(
+  audit: AuditLog,
+  taskId: string,
+  actor: string,
+  logger: Logger,
+): TaskAudit {
+  const append = (type: AuditEvent['type'], data: Record<string, unknown>) => {
+    try {
+      audit.append({ type, actor, taskId, data });
+    } catch (error) {
+      logger.error({ err: error, auditType: type }, 'audit append failed');
+    }
+  };
+  return {
+    started: (details) => append('task-started', details),
+    ended: (details) => append('task-ended', details),
+    event(event) {
+      if (event.type === 'actions-executed') {
+        for (const { planned, result } of event.executed) {
+          append('action-executed', {
+            step: event.step,
+            index: result.index,
+            action: planned.action,
+            status: result.status,
+            ...(result.error ? { error: result.error.code } : {}),
+          });
+        }
+      } else if (event.type === 'step-ended' && event.outcome === 'refused') {
+        append('navigation-refused', { step: event.step, message: event.message });
+      }
+    },
+  };
+}

@@ -1,0 +1,44 @@
+/** What an API token may do. `admin` implies every other scope. */
+export const scopes = ['tasks:run', 'tasks:read', 'admin'] as const;
+export type Scope = (typeof scopes)[number];
+
+/** The verified caller of a request. */
+export interface Principal {
+  tenant: string;
+  subject: string;
+  scopes: readonly Scope[];
+  /** How the caller proved itself: a bearer token, or nothing (auth off on loopback). */
+  via: 'token' | 'loopback';
+}
+
+export function isScope(value: string): value is Scope {
+  return (scopes as readonly string[]).includes(value);
+}
+
+export function hasScope(principal: Principal, scope: Scope): boolean {
+  return principal.scopes.includes('admin') || principal.scopes.includes(scope);
+}
+
+/** The audit actor string for a principal. */
+export function actorOf(principal: Principal): string {
+  return `tenant:${principal.tenant}/${principal.subject}`;
+}
+
+/** Who calls when auth is off: loopback only, full access, tenant `default`. */
+export const loopbackPrincipal: Principal = {
+  tenant: 'default',
+  subject: 'local',
+  scopes: ['admin'],
+  via: 'loopback',
+};
+
+/**
+ * The scope a route needs: reads need `tasks:read`, starting and aborting tasks and MCP need
+ * `tasks:run`, approvals need `admin`. Unknown `/v1` paths need `admin` (they 404 after auth).
+ */
+export function scopeForRequest(method: string, path: string): Scope {
+  if (path === '/mcp' || path.startsWith('/mcp/')) return 'tasks:run';
+  if (path.startsWith('/v1/tasks'))
+    return method === 'GET' || method === 'HEAD' ? 'tasks:read' : 'tasks:run';
+  return 'admin';
+}

@@ -1,0 +1,87 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AppError } from '../errors.js';
+import type { SecretStore } from '../store/secret-repository.js';
+
+/** Secrets by tenant and name, encrypted at rest with AES-256-GCM. */
+export interface SecretVault {
+  put(tenant: string, name: string, value: string): void;
+  /** The plaintext, or null when there is no such secret. Throws when the ciphertext was altered. */
+  reveal(tenant: string, name: string): string | null;
+  names(tenant: string): string[];
+}
+
+/**
+ * The vault over a store. Each value gets a fresh 96-bit IV; the tenant and name are the
+ * additional authenticated data, so a ciphertext copied to another row no longer decrypts.
+ * The 32-byte key lives outside the database (CLAWDIE_SECRETS_KEY_FILE).
+ */
+export function createSecretVault(
+  store: SecretStore,
+  key: Buffer,
+  now: () => number = Date.now,
+): SecretVault {
+  if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
+  const aad = (tenant: string, name: string) => Buffer.from(`${tenant}\u0000${name}`);
+  return {
+    put(tenant, name, value) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad(tenant, name));
+      const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+      store.put(
+        tenant,
+        name,
+        {
+          ciphertext: ciphertext.toString('base64'),
+          iv: iv.toString('base64'),
+          tag: cipher.getAuthTag().toString('base64'),
+        },
+        now(),
+      );
+    },
+    reveal(tenant, name) {
+      const sealed = store.get(tenant, name);
+      if (!sealed) return null;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'))
+          .setAAD(aad(tenant, name))
+          .setAuthTag(Buffer.from(sealed.tag, 'base64'));
+        return Buffer.concat([
+          decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
+          decipher.final(),
+        ]).toString('utf8');
+      } catch (error) {
+        throw new AppError(
+          'SECRET_UNREADABLE',
+          `secret ${name} cannot be decrypted (wrong key or altered)`,
+          { cause: error },
+        );
+      }
+    },
+    names: (tenant) => store.names(tenant),
+  };
+}
+
+/**
+ * Reads the 32-byte key (base64 or hex text) from `file`; with `create`, writes a fresh one
+ * (mode 0600) when the file does not exist.
+ */
+export function loadVaultKey(file: string, options: { create: boolean }): Buffer {
+  if (!existsSync(file)) {
+    if (!options.create) {
+      throw new AppError(
+        'SECRETS_KEY_MISSING',
+        `CLAWDIE_SECRETS_KEY_FILE=${file} does not exist: store a secret with \`clawdie secret set\` to create it`,
+      );
+    }
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  const text = readFileSync(file, 'utf8').trim();
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+  if (key.length !== 32)
+    throw new AppError('SECRETS_KEY_INVALID', `${file}: must hold 32 bytes as base64 or hex`);
+  return key;
+}

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import type { Context } from 'hono';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AuditTrail } from '../audit/audit-log.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import type { TaskRecord } from '../store/task-records.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { TaskService } from '../tasks/task-service.js';
+import type { VerifyAdmin } from './admin-auth.js';
+import type { Html, Section } from './layout.js';
+import type { HostsView, SettingsView } from './settings-pages.js';
+
+export interface DashboardOptions {
+  /** Checks the admin token typed into the login form (see createStaticAdminVerifier). */
+  verifyAdmin: VerifyAdmin;
+  /** The live browser feed for running tasks; without it the live view shows controls only. */
+  screencast?: ScreencastFeed | undefined;
+  /** The hash-chained audit trail; adds the Audit log page when present. */
+  audit?: AuditTrail | undefined;
+  settings?: (() => SettingsView) | undefined;
+  hosts?: (() => HostsView | Promise<HostsView>) | undefined;
+  /** Tenant label shown for every task until tenants exist. */
+  tenant?: string | undefined;
+  sessionTtlMs?: number | undefined;
+  now?: (() => number) | undefined;
+}
+
+export interface DashboardDeps extends DashboardOptions {
+  tasks: TaskService;
+  repository: TaskRepository;
+  logger: Logger;
+}
+
+/** What every dashboard route module gets. */
+export interface DashboardContext {
+  deps: DashboardDeps;
+  tenant: string;
+  now: () => number;
+  render: (
+    c: Context,
+    title: string,
+    section: Section,
+    body: Html,
+    script?: string,
+  ) => Response | Promise<Response>;
+  notFound: (c: Context, what: string) => Response | Promise<Response>;
+  requireTask: (c: Context) => TaskRecord | null;
+}
+
+/** Reads a stored JPEG for a dashboard route; null when the file is gone. */
+export async function readJpeg(path: string | null): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (!path) return null;
+  const bytes = await readFile(path).catch(() => null);
+  return bytes ? new Uint8Array(bytes) : null;
+}
+
+export const listQuerySchema = z.object({
+  status: z
+    .enum(['queued', 'running', 'finished', 'max_steps', 'error', 'aborted', 'call_user', ''])
+    .optional()
+    .transform((value) => value || undefined)
+    .catch(undefined),
+  q: z.string().trim().max(200).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
+});
+
+export const auditQuerySchema = z.object({
+  task: z.string().trim().max(100).optional().catch(undefined),
+  after: z.coerce.number().int().min(0).optional().catch(undefined),
+});

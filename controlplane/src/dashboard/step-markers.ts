@@ -1,0 +1,45 @@
+import type { ActionRecord, StepRecord } from '../store/task-records.js';
+
+/** Where an executed action happened, in screenshot pixels (the image's own coordinates). */
+export type Marker =
+  | { kind: 'point'; type: string; x: number; y: number }
+  | { kind: 'drag'; type: string; x: number; y: number; toX: number; toY: number }
+  | { kind: 'scroll'; type: string; x: number; y: number; direction: Direction };
+
+type Direction = 'up' | 'down' | 'left' | 'right';
+
+const pointTypes = new Set(['click', 'left_double', 'right_single', 'hover']);
+
+/**
+ * The markers of a step's actions that have a screen point. A drag's end comes from its CSS target
+ * times the step's device pixel ratio; skipped actions are not drawn.
+ */
+export function markersOf(step: StepRecord, actions: readonly ActionRecord[]): Marker[] {
+  const ratio = step.devicePixelRatio ?? 1;
+  const markers: Marker[] = [];
+  for (const action of actions) {
+    if (action.status === 'skipped') continue;
+    const x = action.screenX ?? (action.cssX === null ? null : action.cssX * ratio);
+    const y = action.screenY ?? (action.cssY === null ? null : action.cssY * ratio);
+    const detail = action.action as Record<string, unknown> | null;
+    if (action.type === 'drag') {
+      const from = detail?.from as { x: number; y: number } | undefined;
+      const to = detail?.to as { x: number; y: number } | undefined;
+      if (!from || !to) continue;
+      markers.push({
+        kind: 'drag',
+        type: action.type,
+        x: x ?? from.x * ratio,
+        y: y ?? from.y * ratio,
+        toX: to.x * ratio,
+        toY: to.y * ratio,
+      });
+    } else if (x !== null && y !== null && action.type === 'scroll') {
+      const direction = (detail?.direction as Direction | undefined) ?? 'down';
+      markers.push({ kind: 'scroll', type: action.type, x, y, direction });
+    } else if (x !== null && y !== null && pointTypes.has(action.type)) {
+      markers.push({ kind: 'point', type: action.type, x, y });
+    }
+  }
+  return markers;
+}

@@ -1,0 +1,110 @@
+import { Hono } from 'hono';
+import { html } from 'hono/html';
+import { type DashboardContext, listQuerySchema, readJpeg } from './dashboard-context.js';
+import { buildTaskReport } from './export-report.js';
+import { liveBody } from './live-page.js';
+import { replayBody } from './replay.js';
+import { loadStepCards, taskDetailBody } from './task-detail-page.js';
+import { PAGE_SIZE, taskListBody } from './task-list-page.js';
+
+const jpegHeaders = { 'content-type': 'image/jpeg', 'cache-control': 'private, max-age=3600' };
+
+/** Task pages: list, detail, screenshots, replay, export, live view and the loop controls. */
+export function createTaskPageRoutes(context: DashboardContext) {
+  const { deps, render, notFound, requireTask, now, tenant } = context;
+  const { repository, tasks } = deps;
+  const screenshotUrl = (taskId: string) => (step: { index: number }) =>
+    `/dashboard/tasks/${taskId}/steps/${step.index}/screenshot.jpg`;
+  const missing = (c: Parameters<typeof notFound>[0]) =>
+    notFound(c, `No task has the trace id ${c.req.param('id') ?? ''}.`);
+
+  const app = new Hono();
+  app.get('/', (c) => {
+    const query = listQuerySchema.parse(c.req.query());
+    const pageNumber = query.page ?? 1;
+    const search = query.q ?? '';
+    const { tasks: rows, total } = repository.listTasks({
+      limit: PAGE_SIZE,
+      offset: (pageNumber - 1) * PAGE_SIZE,
+      status: query.status,
+      search: search || undefined,
+    });
+    const body = taskListBody({
+      status: query.status,
+      search,
+      page: pageNumber,
+      tasks: rows,
+      total,
+      counts: repository.countTasksByStatus(),
+      now: now(),
+      tenant,
+    });
+    return render(c, 'Tasks', 'tasks', body);
+  });
+
+  app.get('/tasks/:id', (c) => {
+    const task = requireTask(c);
+    if (!task) return missing(c);
+    const cards = loadStepCards(repository, task, screenshotUrl(task.id));
+    const active = tasks.isActive(task.id);
+    const body = taskDetailBody({ task, cards, active, tenant, now: now() });
+    return render(c, `Task ${task.id.slice(0, 8)}`, 'tasks', body);
+  });
+
+  app.get('/tasks/:id/steps/:index/screenshot.jpg', async (c) => {
+    const task = requireTask(c);
+    const step = task ? repository.getStep(task.id, Number(c.req.param('index'))) : null;
+    const jpeg = await readJpeg(step?.screenshotPath ?? null);
+    return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no screenshot', 404);
+  });
+
+  app.get('/tasks/:id/final.jpg', async (c) => {
+    const jpeg = await readJpeg(requireTask(c)?.finalScreenshotPath ?? null);
+    return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no final screenshot', 404);
+  });
+
+  app.get('/tasks/:id/replay', (c) => {
+    const task = requireTask(c);
+    if (!task) return missing(c);
+    const cards = loadStepCards(repository, task, screenshotUrl(task.id));
+    const body = html`<h1>Replay</h1><p><a href="/dashboard/tasks/${task.id}">← Task details</a> · <span class="muted">Use ← and → to step through the frames.</span></p>${replayBody(cards)}`;
+    return render(c, `Replay ${task.id.slice(0, 8)}`, 'tasks', body, 'replay.js');
+  });
+
+  app.get('/tasks/:id/export', async (c) => {
+    const task = requireTask(c);
+    if (!task) return missing(c);
+    const report = await buildTaskReport(repository, task, { tenant, now: now() });
+    return c.body(report, 200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-disposition': `attachment; filename="clawdie-task-${task.id}.html"`,
+      'cache-control': 'no-store',
+    });
+  });
+
+  app.get('/tasks/:id/live', (c) => {
+    const task = requireTask(c);
+    if (!task) return missing(c);
+    const body = liveBody({
+      task,
+      cards: loadStepCards(repository, task, () => null),
+      active: tasks.isActive(task.id),
+      paused: tasks.isPaused?.(task.id) ?? false,
+      canPause: Boolean(tasks.pause && tasks.resume),
+      hasScreencast: Boolean(deps.screencast),
+    });
+    return render(c, `Live ${task.id.slice(0, 8)}`, 'tasks', body, 'live.js');
+  });
+
+  for (const command of ['abort', 'pause', 'resume'] as const) {
+    app.post(`/tasks/:id/${command}`, (c) => {
+      const task = requireTask(c);
+      if (!task) return missing(c);
+      const act = command === 'abort' ? tasks.abort : tasks[command];
+      const accepted = act ? act.call(tasks, task.id) : false;
+      deps.logger.info({ taskId: task.id, command, accepted }, 'dashboard task command');
+      return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
+    });
+  }
+  return app;
+}

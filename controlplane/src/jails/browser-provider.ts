@@ -1,0 +1,41 @@
+import type { BrowserOperator } from '../operator/browser-operator.js';
+
+/** One task's browser: use `operator` while the task runs, then `release()` exactly once. */
+export interface BrowserLease {
+  readonly operator: BrowserOperator;
+  /** Clone name or other identity of the browser, for the trace. */
+  readonly id: string;
+  /** Gives the browser back (destroys a hostd clone). Never throws; safe to call twice. */
+  release(): Promise<void>;
+}
+
+export interface BrowserRequest {
+  taskId: string;
+  /** Hosts the task may reach (empty: no network-layer restriction beyond the provider's). */
+  allowedDomains: readonly string[];
+  signal?: AbortSignal;
+}
+
+/**
+ * Where tasks get their browsers. The local provider hands out the one local jail-service, one task
+ * at a time; the hostd provider asks hostd for a fresh clone per task. Rejects with an AppError
+ * when no browser can be had (the task then ends OPERATOR_UNAVAILABLE with its trace kept).
+ */
+export interface BrowserProvider {
+  /** How many tasks may hold a lease at once. */
+  readonly concurrency: number;
+  acquire(request: BrowserRequest): Promise<BrowserLease>;
+}
+
+/** The single browser a controlplane drives when there is no hostd: one task at a time. */
+export function createSingleBrowserProvider(
+  operator: BrowserOperator,
+  id = 'local',
+): BrowserProvider {
+  return {
+    concurrency: 1,
+    async acquire() {
+      return { operator, id, release: async () => undefined };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+
+/** A host, `*.`-wildcard, or `*` (any host). */
+const hostPattern = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(\*|(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+)$/,
+    'must be a host such as example.org, *.example.org or *',
+  );
+
+export const decisionValues = ['allow', 'deny', 'needs_approval'] as const;
+export type DecisionValue = (typeof decisionValues)[number];
+
+const actionRule = z.strictObject({
+  /** Action type (`click`, `type`, `navigate`, …) or `*`. */
+  action: z.string().min(1),
+  /** Hosts the rule applies to: the target of a navigation, else the current page. */
+  hosts: z.array(hostPattern).min(1).optional(),
+  /** A regular expression over typed text (type actions only). */
+  text: z
+    .string()
+    .refine((source) => {
+      try {
+        new RegExp(source);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a valid regular expression')
+    .optional(),
+  decision: z.enum(decisionValues),
+  reason: z.string().min(1),
+});
+
+/** One tenant's policy file (`policies/<tenant>.yaml`). */
+export const policySchema = z.strictObject({
+  tenant: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lower-case letters, digits, - or _'),
+  domains: z.strictObject({
+    /** Hosts tasks may visit; a task's `domains` must lie within these. */
+    allow: z.array(hostPattern).min(1),
+    /** A navigation outside the task's domains: refused, or asked of an operator. */
+    outside: z.enum(['deny', 'needs_approval']).default('deny'),
+  }),
+  max_steps: z.number().int().min(1).max(500),
+  recording: z.enum(['off', 'allowed', 'always']).default('allowed'),
+  credentials: z
+    .strictObject({
+      modes: z
+        .array(z.enum(['none', 'operator_approved']))
+        .min(1)
+        .default(['none']),
+      secrets: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[A-Za-z0-9_.-]+$/),
+            domains: z.array(hostPattern).min(1),
+          }),
+        )
+        .default([]),
+    })
+    .default({ modes: ['none'], secrets: [] }),
+  approvals: z
+    .strictObject({
+      credential_use: z.enum(['needs_approval', 'deny']).default('needs_approval'),
+      call_user: z.enum(['allow', 'needs_approval']).default('allow'),
+      timeout_s: z.number().int().min(1).max(86_400).default(300),
+      actions: z.array(actionRule).default([]),
+    })
+    .default({ credential_use: 'needs_approval', call_user: 'allow', timeout_s: 300, actions: [] }),
+});
+
+export type TenantPolicy = z.output<typeof policySchema>;
+export type ActionRule = TenantPolicy['approvals']['actions'][number];
+
+/** A policy decision: always a value with a reason, and logged to the audit. */
+export interface Decision {
+  decision: DecisionValue;
+  reason: string;
+}

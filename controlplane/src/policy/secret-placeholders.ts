@@ -1,0 +1,12 @@
+/** `{{secret:name}}`: what the model types where a stored secret belongs. */
+export const secretPlaceholder = /\{\{secret:([A-Za-z0-9_.-]+)\}\}/g;
+
+/** The distinct secret names referenced in `text`. */
+export function secretNamesIn(text: string): string[] {
+  return [...new Set([...text.matchAll(secretPlaceholder)].map((match) => match[1] as string))];
+}
+
+/** `text` with each placeholder replaced by `resolve(name)`. */
+export function fillSecrets(text: string, resolve: (name: string) => string): string {
+  return text.replace(secretPlaceholder, (_, name: string) => resolve(name));
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createGrantAuthority } from '../credentials/grant-authority.js';
+import { createSecretVault, loadVaultKey, type SecretVault } from '../credentials/secret-vault.js';
+import { createTaskCredentials } from '../credentials/task-credentials.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createApprovalRepository } from '../store/approval-repository.js';
+import type { Db } from '../store/database.js';
+import { createSecretRepository } from '../store/secret-repository.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { createTelegramNotifier, type TelegramNotifier } from '../telegram/telegram-notifier.js';
+import type { TaskContext } from './gate-types.js';
+import { loadPolicies, type PolicySet } from './load-policies.js';
+import { createPolicedTaskService } from './policed-task-service.js';
+
+export interface TaskSecurity {
+  policies: PolicySet;
+  approvals: ApprovalService;
+  /** Null until a secret is stored (`clawdie secret set` creates the key). */
+  vault: SecretVault | null;
+  /** For `RunBrowserTaskDeps.taskContext`. */
+  taskContext(taskId: string): TaskContext | undefined;
+  /** Puts admission, the action gate, approvals and credential injection in front of `tasks`. */
+  policed(tasks: TaskService): TaskService;
+  close(): Promise<void>;
+}
+
+export interface TaskSecurityDeps {
+  config: Readonly<Config>;
+  db: Db;
+  audit: AuditLog;
+  clock: Clock;
+  logger: Logger;
+  operator: BrowserOperator;
+}
+
+/**
+ * Builds policy, approvals (API always, Telegram when configured and started in the background),
+ * the secrets vault and grants. Throws PolicyFileError at start-up for a bad policy file.
+ */
+export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
+  const { config, audit, logger } = deps;
+  const policies = loadPolicies(config.policyDir);
+  const approvals = createApprovalService({
+    store: createApprovalRepository(deps.db),
+    audit,
+    clock: deps.clock,
+    logger,
+    newId: randomUUID,
+  });
+  let telegram: TelegramNotifier | null = null;
+  if (config.telegram) {
+    telegram = createTelegramNotifier({ ...config.telegram, approvals, audit, logger });
+    approvals.attach(telegram);
+    telegram.start();
+  }
+  const vault = existsSync(config.secretsKeyFile)
+    ? createSecretVault(
+        createSecretRepository(deps.db),
+        loadVaultKey(config.secretsKeyFile, { create: false }),
+      )
+    : null;
+  const grants = createGrantAuthority();
+  const contexts = new Map<string, TaskContext>();
+  return {
+    policies,
+    approvals,
+    vault,
+    taskContext: (taskId) => contexts.get(taskId),
+    policed: (tasks) =>
+      createPolicedTaskService(tasks, {
+        policies,
+        audit,
+        operator: deps.operator,
+        logger,
+        defaultMaxSteps: config.loop.maxSteps,
+        contexts,
+        approver: approvals,
+        ...(vault
+          ? {
+              credentials: (taskId: string, tenant: string, actor: string) =>
+                createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+            }
+          : {}),
+      }),
+    async close() {
+      await telegram?.stop();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// The audit log's storage on better-sqlite3: raw prepared statements, one IMMEDIATE transaction
+// per append (read tail + insert), streamed iteration for verification.
+import type { AuditStore } from '../audit/audit-log.js';
+import type { AuditRow } from '../audit/hash-chain.js';
+import type { Db } from './database.js';
+
+interface RawRow {
+  seq: number;
+  at: number;
+  type: string;
+  actor: string;
+  task_id: string | null;
+  data: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const columns = 'seq, at, type, actor, task_id, data, prev_hash, hash';
+const toRow = (raw: RawRow): AuditRow => ({
+  seq: raw.seq,
+  at: raw.at,
+  type: raw.type,
+  actor: raw.actor,
+  taskId: raw.task_id,
+  data: raw.data,
+  prevHash: raw.prev_hash,
+  hash: raw.hash,
+});
+
+/** The SQLite audit store (table `audit_events`, append-only by trigger). */
+export function createAuditRepository(db: Db): AuditStore {
+  const sqlite = db.$client;
+  const tail = sqlite.prepare<[], { seq: number; hash: string }>(
+    'SELECT seq, hash FROM audit_events ORDER BY seq DESC LIMIT 1',
+  );
+  const insert = sqlite.prepare(
+    `INSERT INTO audit_events (${columns}) VALUES (@seq, @at, @type, @actor, @taskId, @data, @prevHash, @hash)`,
+  );
+  const all = sqlite.prepare<[], RawRow>(`SELECT ${columns} FROM audit_events ORDER BY seq`);
+  const byHash = sqlite.prepare<[string], { seq: number }>(
+    'SELECT seq FROM audit_events WHERE hash = ? LIMIT 1',
+  );
+  const after = sqlite.prepare<[number, number], RawRow>(
+    `SELECT ${columns} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
+  );
+  const afterForTask = sqlite.prepare<[number, string, number], RawRow>(
+    `SELECT ${columns} FROM audit_events WHERE seq > ? AND task_id = ? ORDER BY seq LIMIT ?`,
+  );
+  const appendOne = sqlite.transaction((build: Parameters<AuditStore['append']>[0]) => {
+    const row = build(tail.get() ?? null);
+    insert.run(row);
+    return row;
+  });
+
+  return {
+    append: (build) => appendOne.immediate(build),
+    *iterate() {
+      for (const raw of all.iterate()) yield toRow(raw);
+    },
+    seqOfHash: (hash) => byHash.get(hash)?.seq ?? null,
+    list({ afterSeq = 0, limit, taskId }) {
+      const rows =
+        taskId === undefined
+          ? after.all(afterSeq, limit)
+          : afterForTask.all(afterSeq, taskId, limit);
+      return rows.map(toRow);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+// Encrypted secrets on drizzle + better-sqlite3. Only ciphertext, IV and tag are stored.
+import { and, eq } from 'drizzle-orm';
+import type { Db } from './database.js';
+import { secrets } from './schema.js';
+
+export interface SealedSecret {
+  ciphertext: string;
+  iv: string;
+  tag: string;
+}
+
+export interface SecretStore {
+  put(tenant: string, name: string, sealed: SealedSecret, at: number): void;
+  get(tenant: string, name: string): SealedSecret | null;
+  names(tenant: string): string[];
+}
+
+export function createSecretRepository(db: Db): SecretStore {
+  return {
+    put(tenant, name, sealed, at) {
+      db.insert(secrets)
+        .values({ tenant, name, ...sealed, updatedAt: at })
+        .onConflictDoUpdate({
+          target: [secrets.tenant, secrets.name],
+          set: { ...sealed, updatedAt: at },
+        })
+        .run();
+    },
+    get(tenant, name) {
+      const row = db
+        .select({ ciphertext: secrets.ciphertext, iv: secrets.iv, tag: secrets.tag })
+        .from(secrets)
+        .where(and(eq(secrets.tenant, tenant), eq(secrets.name, name)))
+        .get();
+      return row ?? null;
+    },
+    names(tenant) {
+      return db
+        .select({ name: secrets.name })
+        .from(secrets)
+        .where(eq(secrets.tenant, tenant))
+        .all()
+        .map((row) => row.name);
+    },
+  };
+}

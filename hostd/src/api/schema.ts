@@ -1,0 +1,103 @@
+// hostd's HTTP contract: zod schemas for every request and response, shared by hostd's routes
+// (input validation) and HostdClient (response validation). Import via `@clawdie/hostd/api`.
+import { z } from 'zod';
+
+/** `example.com` (exact host) or `*.example.com` (every subdomain, not the apex). */
+export const DomainPatternSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+    'must be a host name such as example.com or *.example.com',
+  );
+
+export const CloneLimitsSchema = z.object({
+  memoryMb: z.number().int().min(64).max(65_536),
+  pids: z.number().int().min(16).max(65_536),
+  /** Percent of one CPU core: 100 = one core. */
+  cpuPercent: z.number().int().min(5).max(6400),
+});
+export type CloneLimits = z.infer<typeof CloneLimitsSchema>;
+
+export const CreateCloneRequestSchema = z.object({
+  taskId: z.string().min(1).max(200),
+  allowedDomains: z.array(DomainPatternSchema).max(200).default([]),
+  /** Missing fields take hostd's configured defaults. */
+  limits: CloneLimitsSchema.partial().optional(),
+  /** A virtual display (headful Chromium); defaults to hostd's configuration. */
+  display: z.boolean().optional(),
+});
+export type CreateCloneRequest = z.input<typeof CreateCloneRequestSchema>;
+
+export const IsolationSchema = z.object({
+  level: z.enum(['full', 'reduced']),
+  reasons: z.array(z.string()),
+});
+export type Isolation = z.infer<typeof IsolationSchema>;
+
+export const CloneSchema = z.object({
+  /** `browsertaskNNN`; the id in every /clones/:name route. */
+  name: z.string().regex(/^browsertask\d{3}$/),
+  index: z.number().int(),
+  taskId: z.string(),
+  state: z.enum(['created', 'running', 'broken']),
+  /** The clone's jail-service: talk to it with `Authorization: Bearer <token>`. */
+  service: z.object({ url: z.string().url(), token: z.string().min(1) }),
+  isolation: IsolationSchema,
+  allowedDomains: z.array(z.string()),
+  limits: CloneLimitsSchema,
+  display: z.string().nullable(),
+  /** `http://host:port` of the clone's egress proxy (host side). */
+  egressProxyUrl: z.string().nullable(),
+  /** True when the clone came ready-made from the warm pool. */
+  fromPool: z.boolean(),
+  createdAt: z.string(),
+  /** Milliseconds from the request to a healthy clone (0 is impossible; pool hand-outs are fast). */
+  readyMs: z.number(),
+});
+export type Clone = z.infer<typeof CloneSchema>;
+
+export const CloneListSchema = z.object({ clones: z.array(CloneSchema) });
+export type CloneList = z.infer<typeof CloneListSchema>;
+
+export const DestroyCloneResponseSchema = z.object({
+  name: z.string(),
+  /** Always true: destroy is idempotent, an unknown clone is already destroyed. */
+  destroyed: z.literal(true),
+  /** OS resources still observed after teardown; empty means verified clean. */
+  leftovers: z.array(z.string()),
+});
+export type DestroyCloneResponse = z.infer<typeof DestroyCloneResponseSchema>;
+
+/** One connection the egress proxy refused: the audit record for the controlplane. */
+export const EgressRefusalSchema = z.object({
+  /** Increasing per hostd process; poll `GET /egress-refusals?after=<seq>`. */
+  seq: z.number().int(),
+  name: z.string(),
+  taskId: z.string(),
+  /** The host the clone tried to reach (CONNECT target or absolute-URL host). */
+  host: z.string(),
+  port: z.number().int(),
+  method: z.string(),
+  reason: z.enum(['not-allowed', 'bad-request']),
+  at: z.string(),
+});
+export type EgressRefusal = z.infer<typeof EgressRefusalSchema>;
+
+export const EgressRefusalListSchema = z.object({ refusals: z.array(EgressRefusalSchema) });
+export type EgressRefusalList = z.infer<typeof EgressRefusalListSchema>;
+
+export const HealthSchema = z.object({
+  ok: z.boolean(),
+  driver: z.string(),
+  isolation: IsolationSchema,
+  pool: z.object({ target: z.number().int(), ready: z.number().int() }),
+  clones: z.number().int(),
+});
+export type Health = z.infer<typeof HealthSchema>;
+
+export const ErrorResponseSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

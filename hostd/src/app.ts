@@ -1,0 +1,110 @@
+// hostd's HTTP API (never listens; main.ts does): bearer-token auth, zod-validated input, one
+// error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
+// GET /clones/:name/egress-refusals, GET /egress-refusals?after=<seq>.
+import { timingSafeEqual } from 'node:crypto';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { z } from 'zod';
+import { CreateCloneRequestSchema, type Health } from './api/schema.js';
+import type { CloneManager } from './clones/clone-manager.js';
+import type { JailDriver } from './drivers/jail-driver.js';
+import { JailDriverError } from './drivers/jail-driver.js';
+import { HostdError } from './errors.js';
+
+export interface AppDeps {
+  token: string;
+  manager: CloneManager;
+  driver: JailDriver;
+  /** Must not throw. */
+  logError?: (message: string, error: unknown) => void;
+}
+
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  app.use('*', requireToken(deps.token));
+
+  app.get('/health', async (c) => {
+    const body: Health = {
+      ok: true,
+      driver: deps.driver.kind,
+      isolation: await deps.driver.probe().then((isolation) => ({
+        level: isolation.level,
+        reasons: [...isolation.reasons],
+      })),
+      pool: deps.manager.poolStatus(),
+      clones: deps.manager.leaseCount(),
+    };
+    return c.json(body);
+  });
+
+  app.post('/clones', async (c) => {
+    const body = parse(CreateCloneRequestSchema, await c.req.json().catch(() => undefined));
+    return c.json(await deps.manager.create(body), 201);
+  });
+
+  app.get('/clones', async (c) => {
+    const taskId = c.req.query('taskId');
+    const clones = await deps.manager.list();
+    return c.json({ clones: taskId ? clones.filter((clone) => clone.taskId === taskId) : clones });
+  });
+
+  app.get('/clones/:name', async (c) => {
+    const clone = await deps.manager.get(c.req.param('name'));
+    if (!clone)
+      throw new HostdError('CLONE_NOT_FOUND', `${c.req.param('name')} is not leased`, 404);
+    return c.json(clone);
+  });
+
+  app.delete('/clones/:name', async (c) => {
+    const result = await deps.manager.destroy(c.req.param('name'));
+    return c.json({ name: result.name, destroyed: true, leftovers: [...result.leftovers] });
+  });
+
+  app.get('/clones/:name/egress-refusals', (c) =>
+    c.json({ refusals: deps.manager.refusals.list({ name: c.req.param('name') }) }),
+  );
+
+  app.get('/egress-refusals', (c) => {
+    const after = Number(c.req.query('after') ?? 0);
+    return c.json({ refusals: deps.manager.refusals.list({ after: after || 0 }) });
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) return error.getResponse();
+    if (error instanceof HostdError) {
+      return c.json({ error: { code: error.code, message: error.message } }, error.status as 400);
+    }
+    if (error instanceof JailDriverError) {
+      const status = error.code === 'CLONE_NOT_FOUND' ? 404 : 503;
+      return c.json({ error: { code: error.code, message: error.message } }, status);
+    }
+    deps.logError?.('unhandled error', error);
+    return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
+  });
+  return app;
+}
+
+function requireToken(token: string): MiddlewareHandler {
+  const expected = Buffer.from(`Bearer ${token}`);
+  return async function requireBearerToken(c, next) {
+    const given = Buffer.from(c.req.header('authorization') ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return c.json({ error: { code: 'UNAUTHORIZED', message: 'bearer token required' } }, 401);
+    }
+    await next();
+    return undefined;
+  };
+}
+
+function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const message = result.error.issues
+      .map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`)
+      .join('; ');
+    throw new HTTPException(400, {
+      res: Response.json({ error: { code: 'BAD_REQUEST', message } }, { status: 400 }),
+    });
+  }
+  return result.data;
+}

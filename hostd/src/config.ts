@@ -1,0 +1,118 @@
+// hostd's only reader of the environment: CLAWDIE_HOSTD_* variables parsed once with zod.
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { HostdError } from './errors.js';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const schema = z.object({
+  CLAWDIE_HOSTD_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  CLAWDIE_HOSTD_TOKEN_FILE: z.string().min(1).optional(),
+  CLAWDIE_HOSTD_HOST: z.string().min(1).default('127.0.0.1'),
+  CLAWDIE_HOSTD_PORT: int(0, 65_535).default(7070),
+  /** A unix socket path; when set, hostd listens there instead of host:port. */
+  CLAWDIE_HOSTD_SOCKET: z.string().min(1).optional(),
+  CLAWDIE_HOSTD_DRIVER: z.enum(['linux']).default('linux'),
+  CLAWDIE_HOSTD_POOL_SIZE: int(0, 64).default(0),
+  CLAWDIE_HOSTD_MEMORY_MB: int(64, 65_536).default(2048),
+  CLAWDIE_HOSTD_PIDS: int(16, 65_536).default(512),
+  CLAWDIE_HOSTD_CPU_PERCENT: int(5, 6400).default(100),
+  CLAWDIE_HOSTD_DISPLAY: bool.default(false),
+  CLAWDIE_HOSTD_STATE_DIR: z.string().min(1).default('/run/clawdie-hostd'),
+  CLAWDIE_HOSTD_CGROUP_ROOT: z.string().min(1).default('/sys/fs/cgroup'),
+  CLAWDIE_HOSTD_CGROUP_NAME: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .default('clawdie-hostd'),
+  CLAWDIE_HOSTD_UID_BASE: int(1000, 4_000_000).default(20_000),
+  CLAWDIE_HOSTD_PROXY_PORT: int(1, 65_535).default(3128),
+  CLAWDIE_HOSTD_SERVICE_PORT: int(1, 65_535).default(9223),
+  CLAWDIE_HOSTD_START_TIMEOUT_MS: int(1000, 300_000).default(30_000),
+  /** Copied into each clone's profile. */
+  CLAWDIE_HOSTD_TEMPLATE_PROFILE: z.string().min(1).optional(),
+  CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  CLAWDIE_LOG_LEVEL: z
+    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+    .default('info'),
+});
+
+export interface HostdConfig {
+  token: string;
+  host: string;
+  port: number;
+  socket: string | null;
+  driver: 'linux';
+  poolSize: number;
+  limits: { memoryMb: number; pids: number; cpuPercent: number };
+  display: boolean;
+  stateDir: string;
+  cgroupRoot: string;
+  cgroupName: string;
+  uidBase: number;
+  proxyPort: number;
+  servicePort: number;
+  startTimeoutMs: number;
+  templateProfile: string | null;
+  chromiumPath: string;
+  logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Parses the environment into a frozen config; throws HostdError CONFIG_INVALID naming each bad variable. */
+export function loadConfig(
+  env: Environment,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): Readonly<HostdConfig> {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => name.startsWith('CLAWDIE_') && value !== ''),
+  );
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new HostdError('CONFIG_INVALID', `invalid hostd configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  let token = e.CLAWDIE_HOSTD_TOKEN;
+  if (token === undefined && e.CLAWDIE_HOSTD_TOKEN_FILE !== undefined) {
+    token = readFile(e.CLAWDIE_HOSTD_TOKEN_FILE).trim();
+  }
+  if (!token) {
+    throw new HostdError(
+      'CONFIG_INVALID',
+      'CLAWDIE_HOSTD_TOKEN is missing: set CLAWDIE_HOSTD_TOKEN or CLAWDIE_HOSTD_TOKEN_FILE',
+    );
+  }
+  return Object.freeze({
+    token,
+    host: e.CLAWDIE_HOSTD_HOST,
+    port: e.CLAWDIE_HOSTD_PORT,
+    socket: e.CLAWDIE_HOSTD_SOCKET ?? null,
+    driver: e.CLAWDIE_HOSTD_DRIVER,
+    poolSize: e.CLAWDIE_HOSTD_POOL_SIZE,
+    limits: {
+      memoryMb: e.CLAWDIE_HOSTD_MEMORY_MB,
+      pids: e.CLAWDIE_HOSTD_PIDS,
+      cpuPercent: e.CLAWDIE_HOSTD_CPU_PERCENT,
+    },
+    display: e.CLAWDIE_HOSTD_DISPLAY,
+    stateDir: e.CLAWDIE_HOSTD_STATE_DIR,
+    cgroupRoot: e.CLAWDIE_HOSTD_CGROUP_ROOT,
+    cgroupName: e.CLAWDIE_HOSTD_CGROUP_NAME,
+    uidBase: e.CLAWDIE_HOSTD_UID_BASE,
+    proxyPort: e.CLAWDIE_HOSTD_PROXY_PORT,
+    servicePort: e.CLAWDIE_HOSTD_SERVICE_PORT,
+    startTimeoutMs: e.CLAWDIE_HOSTD_START_TIMEOUT_MS,
+    templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
+    chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
+    logLevel: e.CLAWDIE_LOG_LEVEL,
+  });
+}
+
+/** A copy of the process environment: the one sanctioned way for `main.ts` to read it. */
+export function processEnvironment(): Environment {
+  return { ...process.env };
+}

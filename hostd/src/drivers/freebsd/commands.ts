@@ -1,0 +1,114 @@
+// argv builders for the base-system tools the FreeBSD driver runs (freebsd-jails.md §4.1): absolute
+// program paths, no shell strings, no Bastille on the per-task path.
+import type { FreeBsdLayout, TaskNames } from './names.js';
+
+export const BIN = Object.freeze({
+  zfs: '/sbin/zfs',
+  jail: '/usr/sbin/jail',
+  jls: '/usr/sbin/jls',
+  pfctl: '/sbin/pfctl',
+  rctl: '/usr/bin/rctl',
+  ifconfig: '/sbin/ifconfig',
+  mount: '/sbin/mount',
+  umount: '/sbin/umount',
+  sysctl: '/sbin/sysctl',
+});
+
+/** Interface group of every task's host end; the main PF ruleset blocks the whole group. */
+export const TASK_INTERFACE_GROUP = 'hostdtask';
+
+export type Argv = readonly string[];
+
+/** User properties set on every clone; they are the reconciliation key across restarts. */
+export interface CloneProperties {
+  quota: string;
+  taskId: string;
+  generation: string;
+  expiresEpochSeconds: number;
+}
+
+export const zfs = {
+  clone(snapshot: string, dataset: string, props: CloneProperties): Argv {
+    return [
+      BIN.zfs,
+      'clone',
+      ...['-o', `quota=${props.quota}`, '-o', `hostd:task=${props.taskId}`],
+      ...[
+        '-o',
+        `hostd:gen=${props.generation}`,
+        '-o',
+        `hostd:expires=${props.expiresEpochSeconds}`,
+      ],
+      snapshot,
+      dataset,
+    ];
+  },
+  exists: (dataset: string): Argv => [BIN.zfs, 'list', '-H', '-o', 'name', dataset],
+  inventory: (layout: FreeBsdLayout): Argv => [
+    ...[BIN.zfs, 'list', '-H', '-p', '-o', 'name,hostd:task,hostd:expires'],
+    ...['-r', '-d', '1', '-t', 'filesystem', layout.tasksDataset],
+  ],
+  destroy: (dataset: string, force: boolean): Argv => [
+    BIN.zfs,
+    'destroy',
+    force ? '-rf' : '-r',
+    dataset,
+  ],
+};
+
+export const epair = {
+  create: (names: TaskNames): Argv => [BIN.ifconfig, names.epairUnit, 'create'],
+  rename: (from: string, to: string): Argv => [BIN.ifconfig, from, 'name', to],
+  addressHostEnd: (names: TaskNames): Argv => [
+    ...[BIN.ifconfig, names.hostIf, 'inet', `${names.hostIp}/30`],
+    ...['up', 'group', TASK_INTERFACE_GROUP],
+  ],
+  show: (name: string): Argv => [BIN.ifconfig, name],
+  destroy: (name: string): Argv => [BIN.ifconfig, name, 'destroy'],
+  list: (): Argv => [BIN.ifconfig, '-l'],
+};
+
+export const pf = {
+  load: (names: TaskNames): Argv => [BIN.pfctl, '-a', names.anchor, '-f', names.pfPath],
+  showRules: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-sr'],
+  listAnchors: (): Argv => [BIN.pfctl, '-a', 'hostd', '-s', 'Anchors'],
+  flushRules: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-F', 'rules'],
+  flushTables: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-F', 'Tables'],
+  killStatesFrom: (ip: string): Argv => [BIN.pfctl, '-k', ip],
+  killStatesTo: (ip: string): Argv => [BIN.pfctl, '-k', '0.0.0.0/0', '-k', ip],
+  showStates: (): Argv => [BIN.pfctl, '-ss'],
+};
+
+export const rctl = {
+  add: (rules: readonly string[]): Argv => [BIN.rctl, '-a', ...rules],
+  show: (subject: string): Argv => [BIN.rctl, subject],
+  showAll: (): Argv => [BIN.rctl],
+  remove: (subject: string): Argv => [BIN.rctl, '-r', subject],
+};
+
+export const jail = {
+  create: (names: TaskNames): Argv => [BIN.jail, '-f', names.confPath, '-c', names.jail],
+  /** With the config file jail(8) also runs the stop hooks and unmounts devfs. */
+  remove: (names: TaskNames, withConfig: boolean): Argv =>
+    withConfig ? [BIN.jail, '-f', names.confPath, '-r', names.jail] : [BIN.jail, '-r', names.jail],
+  /** Removes without running any hooks; leaves devfs mounted. */
+  removeRaw: (name: string): Argv => [BIN.jail, '-R', name],
+  jid: (name: string, includeDying: boolean): Argv =>
+    includeDying ? [BIN.jls, '-d', '-j', name, 'jid'] : [BIN.jls, '-j', name, 'jid'],
+  inventory: (): Argv => [BIN.jls, '-d', '-v', '--libxo', 'json'],
+};
+
+export const mounts = {
+  list: (): Argv => [BIN.mount, '-p'],
+  forceUnmount: (path: string): Argv => [BIN.umount, '-f', path],
+};
+
+/** Start-up preflight (freebsd-jails.md §2.9). */
+export const preflight = {
+  racctEnabled: (): Argv => [BIN.sysctl, '-n', 'kern.racct.enable'],
+  pfInfo: (): Argv => [BIN.pfctl, '-s', 'info'],
+  mainRules: (): Argv => [BIN.pfctl, '-sr'],
+  snapshotExists: (snapshot: string): Argv => [
+    ...[BIN.zfs, 'list', '-H', '-o', 'name', '-t', 'snapshot', snapshot],
+  ],
+};

@@ -1,0 +1,123 @@
+// Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9: dataset →
+// files → epair → PF anchor → rctl → (start) jail -c → jls → health. Each step is verified against
+// the OS; a failure throws and the caller runs the idempotent teardown.
+import type { CloneSpec } from '../jail-driver.js';
+import { epair, jail, pf, rctl, zfs } from './commands.js';
+import { type FreeBsdHost, must, run, stepError } from './freebsd-host.js';
+import type { TaskNames } from './names.js';
+import { parseRctlRules } from './parse.js';
+import { rctlRules, renderJailConf, renderPfAnchor } from './render.js';
+
+const CREATE = 'CLONE_CREATE_FAILED';
+const START = 'CLONE_START_FAILED';
+
+export interface CreateInput {
+  spec: CloneSpec;
+  token: string;
+  /** Template generation, e.g. `g0001`, recorded as `hostd:gen`. */
+  generation: string;
+  expiresEpochSeconds: number;
+}
+
+/** Makes every resource of the task except the running jail. */
+export async function createResources(
+  host: FreeBsdHost,
+  names: TaskNames,
+  input: CreateInput,
+): Promise<void> {
+  const { layout } = host;
+  await must(
+    host,
+    zfs.clone(layout.templateSnapshot, names.dataset, {
+      quota: layout.quota,
+      taskId: input.spec.taskId,
+      generation: input.generation,
+      expiresEpochSeconds: input.expiresEpochSeconds,
+    }),
+    CREATE,
+    names.jail,
+  );
+  await must(host, zfs.exists(names.dataset), CREATE, names.jail);
+  await host.files.write(names.tokenFile, `${input.token}\n`, {
+    mode: 0o400,
+    uid: layout.serviceUid,
+  });
+  await host.files.write(names.pfPath, renderPfAnchor(names, layout), { mode: 0o600 });
+  await createEpair(host, names);
+  await must(host, pf.load(names), CREATE, names.jail);
+  await verifyAnchorLoaded(host, names);
+  const rules = rctlRules(names, input.spec.limits);
+  await must(host, rctl.add(rules), CREATE, names.jail);
+  await verifyRctl(host, names, rules.length);
+}
+
+async function createEpair(host: FreeBsdHost, names: TaskNames): Promise<void> {
+  const created = await must(host, epair.create(names), CREATE, names.jail);
+  const hostEnd = created.stdout.trim();
+  if (hostEnd !== `${names.epairUnit}a`) {
+    throw stepError(CREATE, names.jail, epair.create(names), `unexpected output "${hostEnd}"`);
+  }
+  await must(host, epair.rename(hostEnd, names.hostIf), CREATE, names.jail);
+  await must(host, epair.rename(`${names.epairUnit}b`, names.jailIf), CREATE, names.jail);
+  await must(host, epair.addressHostEnd(names), CREATE, names.jail);
+  const shown = await must(host, epair.show(names.hostIf), CREATE, names.jail);
+  if (!shown.stdout.includes(`inet ${names.hostIp}`)) {
+    throw stepError(CREATE, names.jail, epair.show(names.hostIf), 'host end has no address');
+  }
+}
+
+async function verifyAnchorLoaded(host: FreeBsdHost, names: TaskNames): Promise<void> {
+  const shown = await must(host, pf.showRules(names.anchor), CREATE, names.jail);
+  if (shown.stdout.trim() === '') {
+    throw stepError(CREATE, names.jail, pf.showRules(names.anchor), 'anchor has no rules');
+  }
+}
+
+async function verifyRctl(host: FreeBsdHost, names: TaskNames, expected: number): Promise<void> {
+  const shown = await run(host, rctl.show(names.rctlSubject));
+  const count = parseRctlRules(shown.stdout).length;
+  if (count < expected) {
+    const detail = `${count} of ${expected} rules present`;
+    throw stepError(CREATE, names.jail, rctl.show(names.rctlSubject), detail);
+  }
+}
+
+export interface StartInput {
+  egressProxyUrl: string | null;
+  healthTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Writes jail.conf, creates the jail, proves it exists and waits for the service's health. */
+export async function startJail(
+  host: FreeBsdHost,
+  names: TaskNames,
+  input: StartInput,
+): Promise<void> {
+  const token = (await host.files.read(names.tokenFile))?.trim();
+  if (!token) throw stepError(START, names.jail, ['read', names.tokenFile], 'token file missing');
+  const conf = renderJailConf(names, host.layout, input.egressProxyUrl);
+  await host.files.write(names.confPath, conf, { mode: 0o600 });
+  await must(host, jail.create(names), START, names.jail);
+  await must(host, jail.jid(names.jail, false), START, names.jail);
+  await waitHealthy(host, names, token, input);
+}
+
+async function waitHealthy(
+  host: FreeBsdHost,
+  names: TaskNames,
+  token: string,
+  input: StartInput,
+): Promise<void> {
+  const deadline = host.now() + input.healthTimeoutMs;
+  let delay = 100;
+  for (;;) {
+    if (await host.healthCheck(names.serviceUrl, token, input.signal)) return;
+    if (host.now() + delay > deadline) {
+      const what = `no healthy answer within ${input.healthTimeoutMs} ms`;
+      throw stepError(START, names.jail, ['GET', `${names.serviceUrl}/health`], what);
+    }
+    await host.sleep(delay, input.signal);
+    delay = Math.min(delay * 2, 1000);
+  }
+}

@@ -1,0 +1,150 @@
+// Per-clone cgroups on cgroup v2, or on a v1 "hybrid" host (v1 memory/pids/cpu controllers plus the
+// unified hierarchy for cgroup.kill and cgroup.events). Plain file writes; no commands.
+import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CloneLimits } from '../jail-driver.js';
+
+export type CgroupMode = 'v2' | 'hybrid' | 'none';
+
+export interface CgroupLayout {
+  mode: CgroupMode;
+  /** The directory holding `cgroup.kill` / `cgroup.events` for each clone (v2 or unified). */
+  killParent: string | null;
+  /** Every parent directory under which a clone gets a leaf (including killParent). */
+  parents: readonly string[];
+}
+
+const CPU_PERIOD_US = 100_000;
+
+/** Finds and prepares the cgroup parents; `none` (and why) when they cannot be written. */
+export async function prepareCgroups(
+  root: string,
+  group: string,
+): Promise<{ layout: CgroupLayout; problem: string | null }> {
+  try {
+    if (await exists(join(root, 'cgroup.controllers'))) {
+      const parent = join(root, group);
+      await mkdir(parent, { recursive: true });
+      await writeFile(join(root, 'cgroup.subtree_control'), '+memory +pids +cpu');
+      await writeFile(join(parent, 'cgroup.subtree_control'), '+memory +pids +cpu');
+      return { layout: { mode: 'v2', killParent: parent, parents: [parent] }, problem: null };
+    }
+    const unified = join(root, 'unified');
+    if (await exists(join(unified, 'cgroup.controllers'))) {
+      const parents = ['unified', 'memory', 'pids', 'cpu'].map((part) => join(root, part, group));
+      for (const parent of parents) await mkdir(parent, { recursive: true });
+      return { layout: { mode: 'hybrid', killParent: parents[0] ?? null, parents }, problem: null };
+    }
+    return { layout: none(), problem: `no cgroup v2 or hybrid hierarchy under ${root}` };
+  } catch (error) {
+    return { layout: none(), problem: `cgroups not writable: ${(error as Error).message}` };
+  }
+}
+
+function none(): CgroupLayout {
+  return { mode: 'none', killParent: null, parents: [] };
+}
+
+export function leafDirs(layout: CgroupLayout, name: string): string[] {
+  return layout.parents.map((parent) => join(parent, name));
+}
+
+/** Creates the clone's cgroups and writes its limits. */
+export async function createCgroups(
+  layout: CgroupLayout,
+  name: string,
+  limits: CloneLimits,
+): Promise<void> {
+  for (const dir of leafDirs(layout, name)) await mkdir(dir);
+  const bytes = String(limits.memoryMb * 1024 * 1024);
+  const quota = String(Math.round((CPU_PERIOD_US * limits.cpuPercent) / 100));
+  for (const dir of leafDirs(layout, name)) {
+    if (layout.mode === 'v2') {
+      await writeFile(join(dir, 'memory.max'), bytes);
+      await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => {});
+      await writeFile(join(dir, 'pids.max'), String(limits.pids));
+      await writeFile(join(dir, 'cpu.max'), `${quota} ${CPU_PERIOD_US}`);
+    } else if (dir.includes('/memory/')) {
+      await writeFile(join(dir, 'memory.limit_in_bytes'), bytes);
+    } else if (dir.includes('/pids/')) {
+      await writeFile(join(dir, 'pids.max'), String(limits.pids));
+    } else if (dir.includes('/cpu/')) {
+      await writeFile(join(dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
+      await writeFile(join(dir, 'cpu.cfs_quota_us'), quota);
+    }
+  }
+}
+
+/** The `cgroup.procs` files a process writes its pid into to join the clone. */
+export function procsFiles(layout: CgroupLayout, name: string): string[] {
+  return leafDirs(layout, name).map((dir) => join(dir, 'cgroup.procs'));
+}
+
+/** Names of the clone leaves that exist under any parent. */
+export async function listCgroupLeaves(layout: CgroupLayout): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  for (const parent of layout.parents) {
+    const entries = await readdir(parent, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isDirectory()) continue;
+      const dirs = found.get(entry.name) ?? [];
+      dirs.push(join(parent, entry.name));
+      found.set(entry.name, dirs);
+    }
+  }
+  return found;
+}
+
+/** Pids in any of the clone's cgroups. */
+export async function cgroupPids(layout: CgroupLayout, name: string): Promise<number[]> {
+  const pids = new Set<number>();
+  for (const file of procsFiles(layout, name)) {
+    const text = await readFile(file, 'utf8').catch(() => '');
+    for (const line of text.split('\n')) if (line.trim()) pids.add(Number(line));
+  }
+  return [...pids];
+}
+
+/**
+ * Kills everything in the clone's cgroup, waits for the kernel's `populated 0`, then removes the
+ * directories with retries: an empty cgroup.procs does not yet mean removable (§3.4).
+ */
+export async function destroyCgroups(
+  layout: CgroupLayout,
+  name: string,
+  deadlineMs = 5000,
+): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  if (layout.killParent) {
+    const leaf = join(layout.killParent, name);
+    if (await exists(leaf)) {
+      await writeFile(join(leaf, 'cgroup.kill'), '1').catch(() => {});
+      while (Date.now() < deadline) {
+        const events = await readFile(join(leaf, 'cgroup.events'), 'utf8').catch(() => '');
+        if (!/populated 1/.test(events)) break;
+        await sleep(10);
+      }
+    }
+  }
+  for (const dir of leafDirs(layout, name)) {
+    while (await exists(dir)) {
+      try {
+        await rmdir(dir);
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(20);
+      }
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,323 @@
+// Adapter: JailDriver on Linux — per clone a network namespace + veth + nftables, cgroup limits, a
+// per-clone uid, bubblewrap, a copied profile, an optional Xvfb, the jail-service inside
+// (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
+import { randomBytes } from 'node:crypto';
+import { chmod, chown, cp, mkdir, readdir, rm } from 'node:fs/promises';
+import type { CommandRunner } from '../../runner/command-runner.js';
+import type { LaunchedProcess, ProcessLauncher } from '../../runner/process-launcher.js';
+import {
+  type CloneInfo,
+  type CloneIsolation,
+  type CloneSpec,
+  cloneName,
+  type DestroyResult,
+  type JailDriver,
+  JailDriverError,
+  type KeepPredicate,
+  parseCloneName,
+  type ReconcileResult,
+  type StartOptions,
+} from '../jail-driver.js';
+import { createCgroups, destroyCgroups, procsFiles } from './cgroups.js';
+import { type HostCapabilities, probeHost } from './host-probe.js';
+import { type LinuxCloneNames, linuxNames } from './names.js';
+import { createNetwork, destroyNetwork } from './network.js';
+import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
+import { isAlive, killUidProcesses } from './processes.js';
+import { bubblewrap, wrap, xvfbCommand } from './sandbox.js';
+import { writeDisplay, writeMeta, writeService } from './state-files.js';
+import { waitForHealth, waitForLine } from './wait.js';
+
+export interface LinuxDriverOptions {
+  runner: CommandRunner;
+  launcher: ProcessLauncher;
+  /** Root-only directory of per-clone state (tmpfs): `/run/clawdie-hostd`. */
+  stateRoot: string;
+  cgroupRoot: string;
+  cgroupGroup: string;
+  /** Clone N runs as uid/gid uidBase + N. */
+  uidBase: number;
+  servicePort: number;
+  proxyPort: number;
+  /** The jail-service command inside the sandbox, e.g. [node, /app/jail-service/dist/main.js]. */
+  serviceArgv: readonly string[];
+  /** Directories bound read-only into the sandbox (the service's code and node_modules). */
+  readOnlyDirs: readonly string[];
+  serviceCwd: string;
+  /** Extra environment for the jail-service (CLAWDIE_CHROMIUM_PATH, CLAWDIE_LOG_LEVEL, …). */
+  serviceEnv: Readonly<Record<string, string>>;
+  /** Copied into each clone's profile when set. */
+  templateProfile: string | null;
+  healthTimeoutMs: number;
+  xDir?: string;
+  /** Receives the jail-service's stderr lines. Must not throw. */
+  onServiceLine?: (name: string, line: string) => void;
+}
+
+export class LinuxDriver implements JailDriver {
+  readonly kind = 'linux';
+  readonly #options: LinuxDriverOptions;
+  readonly #xDir: string;
+  #host: Promise<HostCapabilities> | null = null;
+  readonly #children = new Map<string, LaunchedProcess[]>();
+
+  constructor(options: LinuxDriverOptions) {
+    this.#options = options;
+    this.#xDir = options.xDir ?? '/tmp';
+  }
+
+  async probe(): Promise<CloneIsolation> {
+    return (await this.#capabilities()).isolation;
+  }
+
+  async create(index: number, spec: CloneSpec): Promise<CloneInfo> {
+    const host = await this.#capabilities();
+    const names = this.#names(index);
+    if ((await this.#observe()).has(index)) {
+      throw new JailDriverError('CLONE_EXISTS', `${names.name} has leftover resources`, {
+        cloneName: names.name,
+      });
+    }
+    try {
+      await mkdir(names.stateDir, { mode: 0o711 });
+      await writeMeta(names.stateDir, {
+        spec,
+        isolation: host.isolation,
+        createdAt: new Date().toISOString(),
+      });
+      await this.#makeProfile(names);
+      if (host.cgroups.mode !== 'none') await createCgroups(host.cgroups, names.name, spec.limits);
+      if (host.netns) await createNetwork(this.#options.runner, names, this.#options);
+      if (spec.display) await this.#startDisplay(names, host);
+    } catch (error) {
+      throw failure('CLONE_CREATE_FAILED', names.name, error);
+    }
+    return this.#require(names.name);
+  }
+
+  async start(name: string, options: StartOptions): Promise<CloneInfo> {
+    const host = await this.#capabilities();
+    const clone = await this.#require(name);
+    const names = this.#names(clone.index);
+    const token = randomBytes(24).toString('hex');
+    const address = host.netns ? names.cloneAddress : '127.0.0.1';
+    const port = host.netns ? this.#options.servicePort : 30_000 + clone.index;
+    const url = `http://${address}:${port}`;
+    const env: Record<string, string> = {
+      PATH: '/usr/bin:/bin',
+      HOME: '/profile',
+      ...this.#options.serviceEnv,
+      CLAWDIE_JAIL_TOKEN: token,
+      CLAWDIE_JAIL_HOST: address,
+      CLAWDIE_JAIL_PORT: String(port),
+      CLAWDIE_JAIL_USER_DATA_DIR: '/profile/chromium',
+    };
+    if (options.egressProxyUrl) env.CLAWDIE_JAIL_PROXY = options.egressProxyUrl;
+    if (clone.display) {
+      env.DISPLAY = clone.display;
+      env.CLAWDIE_JAIL_HEADLESS = 'false';
+    }
+    const displayNumber = clone.display ? Number(clone.display.slice(1)) : null;
+    const command = bubblewrap(
+      {
+        names,
+        readOnly: this.#options.readOnlyDirs,
+        display: displayNumber,
+        cwd: this.#options.serviceCwd,
+      },
+      this.#options.serviceArgv,
+    );
+    try {
+      const child = await this.#options.launcher.launch({
+        argv: wrap(this.#wrapOptions(names, host), command),
+        env,
+        onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
+      });
+      this.#remember(name, child);
+      await writeService(names.stateDir, { url, token, pid: child.pid });
+      const timeoutMs = options.timeoutMs ?? this.#options.healthTimeoutMs;
+      await waitForHealth(url, token, child, timeoutMs, options.signal);
+    } catch (error) {
+      throw failure('CLONE_START_FAILED', name, error);
+    }
+    return this.#require(name);
+  }
+
+  async stop(name: string): Promise<CloneInfo | null> {
+    const clone = await this.inspect(name);
+    if (!clone) return null;
+    const pid = (await this.#observation(clone.index))?.files.service?.pid;
+    if (pid !== undefined && (await isAlive(pid))) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      const deadline = Date.now() + 3000;
+      while ((await isAlive(pid)) && Date.now() < deadline) await sleep(10);
+    }
+    if (clone.index) await rm(`${this.#names(clone.index).stateDir}/service.json`, { force: true });
+    return this.inspect(name);
+  }
+
+  async destroy(name: string): Promise<DestroyResult> {
+    const index = parseCloneName(name);
+    if (index === null) return { name, leftovers: [] };
+    const host = await this.#capabilities();
+    const names = this.#names(index);
+    const before = await this.#observation(index);
+    for (const child of this.#children.get(name) ?? []) child.kill();
+    this.#children.delete(name);
+    if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
+    await killUidProcesses(this.#options.uidBase, index);
+    await destroyNetwork(this.#options.runner, names);
+    const displays = new Set([...(before?.displays ?? [])]);
+    if (before?.files.display !== null && before?.files.display !== undefined) {
+      displays.add(before.files.display);
+    }
+    for (const display of displays) await removeDisplayFiles(this.#xDir, display);
+    await rm(names.stateDir, { recursive: true, force: true, maxRetries: 3 });
+    if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
+    const after = await this.#observation(index);
+    return { name, leftovers: after ? resourceList(after, names) : [] };
+  }
+
+  async inspect(name: string): Promise<CloneInfo | null> {
+    const index = parseCloneName(name);
+    if (index === null) return null;
+    const observation = await this.#observation(index);
+    return observation ? this.#toInfo(observation, await this.#capabilities()) : null;
+  }
+
+  async list(): Promise<CloneInfo[]> {
+    const host = await this.#capabilities();
+    const all = await this.#observe();
+    const infos = await Promise.all([...all.values()].map((entry) => this.#toInfo(entry, host)));
+    return infos.sort((a, b) => a.index - b.index);
+  }
+
+  async reconcile(keep: KeepPredicate): Promise<ReconcileResult> {
+    const kept: string[] = [];
+    const destroyed: string[] = [];
+    const leftovers: Record<string, readonly string[]> = {};
+    for (const clone of await this.list()) {
+      if (clone.state === 'running' && (await keep(clone))) {
+        kept.push(clone.name);
+        continue;
+      }
+      const result = await this.destroy(clone.name);
+      destroyed.push(clone.name);
+      if (result.leftovers.length > 0) leftovers[clone.name] = result.leftovers;
+    }
+    return { kept, destroyed, leftovers };
+  }
+
+  #capabilities(): Promise<HostCapabilities> {
+    this.#host ??= probeHost(this.#options);
+    return this.#host;
+  }
+
+  #names(index: number): LinuxCloneNames {
+    return linuxNames(index, this.#options);
+  }
+
+  #wrapOptions(names: LinuxCloneNames, host: HostCapabilities) {
+    return { names, procsFiles: procsFiles(host.cgroups, names.name), netns: host.netns };
+  }
+
+  async #observe(): Promise<Map<number, Observation>> {
+    const host = await this.#capabilities();
+    return observeAll({ ...this.#options, cgroups: host.cgroups, xDir: this.#xDir });
+  }
+
+  async #observation(index: number): Promise<Observation | null> {
+    return (await this.#observe()).get(index) ?? null;
+  }
+
+  async #require(name: string): Promise<CloneInfo> {
+    const info = await this.inspect(name);
+    if (!info) throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`);
+    return info;
+  }
+
+  async #makeProfile(names: LinuxCloneNames): Promise<void> {
+    const { templateProfile } = this.#options;
+    if (templateProfile) await cp(templateProfile, names.profileDir, { recursive: true });
+    else await mkdir(names.profileDir);
+    await chownTree(names.profileDir, names.uid);
+  }
+
+  async #startDisplay(names: LinuxCloneNames, host: HostCapabilities): Promise<void> {
+    // Xvfb runs as the clone uid: the socket directory must be world-writable and sticky.
+    await mkdir(`${this.#xDir}/.X11-unix`, { recursive: true });
+    await chmod(`${this.#xDir}/.X11-unix`, 0o1777);
+    let answer: (line: string) => void = () => {};
+    const line = new Promise<string>((resolve) => {
+      answer = resolve;
+    });
+    const child = await this.#options.launcher.launch({
+      argv: wrap(this.#wrapOptions(names, host), xvfbCommand()),
+      env: { PATH: '/usr/bin:/bin' },
+      onStdoutLine: (text) => answer(text),
+    });
+    this.#remember(names.name, child);
+    const display = Number(await waitForLine(line, child, 10_000));
+    if (!Number.isInteger(display)) throw new Error(`Xvfb reported no display: ${display}`);
+    await writeDisplay(names.stateDir, display);
+  }
+
+  #remember(name: string, child: LaunchedProcess): void {
+    this.#children.set(name, [...(this.#children.get(name) ?? []), child]);
+    void child.exited.then(() => {
+      const rest = (this.#children.get(name) ?? []).filter((entry) => entry !== child);
+      this.#children.set(name, rest);
+    });
+  }
+
+  async #toInfo(entry: Observation, host: HostCapabilities): Promise<CloneInfo> {
+    const names = this.#names(entry.index);
+    const { meta, service, display } = entry.files;
+    const complete =
+      entry.stateDir !== null &&
+      meta !== null &&
+      (!host.netns || (entry.netns && entry.link)) &&
+      (host.cgroups.mode === 'none' || entry.cgroups.length === host.cgroups.parents.length) &&
+      (!meta.spec.display || (display !== null && entry.displays.includes(display)));
+    const serviceAlive = service !== null && (await isAlive(service.pid));
+    const state =
+      !complete || (service && !serviceAlive) ? 'broken' : service ? 'running' : 'created';
+    return {
+      index: entry.index,
+      name: cloneName(entry.index),
+      taskId: meta?.spec.taskId ?? null,
+      state,
+      service: service ? { url: service.url, token: service.token } : null,
+      isolation: meta?.isolation ?? host.isolation,
+      network:
+        host.netns && entry.netns
+          ? { hostAddress: names.hostAddress, cloneAddress: names.cloneAddress }
+          : null,
+      display: display === null ? null : `:${display}`,
+      resources: resourceList(entry, names),
+    };
+  }
+}
+
+function failure(code: 'CLONE_CREATE_FAILED' | 'CLONE_START_FAILED', name: string, error: unknown) {
+  if (error instanceof JailDriverError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new JailDriverError(code, `${name}: ${message}`, { cloneName: name, cause: error });
+}
+
+async function chownTree(path: string, uid: number): Promise<void> {
+  await chown(path, uid, uid);
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const child = `${path}/${entry.name}`;
+    if (entry.isDirectory()) await chownTree(child, uid);
+    else await chown(child, uid, uid);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

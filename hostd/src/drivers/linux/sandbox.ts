@@ -1,0 +1,109 @@
+// argv builders for the processes inside a clone: each joins the clone's cgroups (a tiny sh
+// wrapper writes its own pid, then execs), enters the clone's network namespace, drops to the
+// clone's uid, and — for the jail-service — runs inside bubblewrap.
+import type { LinuxCloneNames } from './names.js';
+
+export const SH = '/bin/sh';
+export const NSENTER = '/usr/bin/nsenter';
+export const SETPRIV = '/usr/bin/setpriv';
+export const BWRAP = '/usr/bin/bwrap';
+export const XVFB = '/usr/bin/Xvfb';
+
+const JOIN_CGROUPS =
+  'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 111; shift; n=$((n-1)); done; exec "$@"';
+
+export interface WrapOptions {
+  names: LinuxCloneNames;
+  /** `cgroup.procs` files to join; empty without cgroups. */
+  procsFiles: readonly string[];
+  /** False when the host cannot make namespaces: the process stays in the host's network. */
+  netns: boolean;
+}
+
+/** Prefix argv: join cgroups → enter netns → drop to the clone uid, then run `command`. */
+export function wrap(options: WrapOptions, command: readonly string[]): [string, ...string[]] {
+  const { names } = options;
+  const uid = String(names.uid);
+  return [
+    SH,
+    '-c',
+    JOIN_CGROUPS,
+    'sh',
+    String(options.procsFiles.length),
+    ...options.procsFiles,
+    ...(options.netns ? [NSENTER, `--net=/run/netns/${names.netns}`, '--'] : []),
+    SETPRIV,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    '--clear-groups',
+    '--inh-caps=-all',
+    '--',
+    ...command,
+  ];
+}
+
+export interface SandboxOptions {
+  names: LinuxCloneNames;
+  /** Read-only directories the service needs (its code, node_modules). */
+  readOnly: readonly string[];
+  /** The display number when the clone has one: only that X socket is bound in. */
+  display: number | null;
+  cwd: string;
+}
+
+/**
+ * bubblewrap around the jail-service: new user, pid, ipc, uts and cgroup namespaces; the system
+ * read-only; only the profile writable; a private /tmp. The sandbox dies with hostd.
+ */
+export function bubblewrap(options: SandboxOptions, command: readonly string[]): string[] {
+  const argv = [
+    BWRAP,
+    '--unshare-user',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--die-with-parent',
+    '--hostname',
+    options.names.name,
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--ro-bind',
+    '/etc',
+    '/etc',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/sbin',
+    '/sbin',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    options.names.profileDir,
+    '/profile',
+  ];
+  for (const dir of options.readOnly) argv.push('--ro-bind', dir, dir);
+  if (options.display !== null) {
+    const socket = `/tmp/.X11-unix/X${options.display}`;
+    argv.push('--bind', socket, socket);
+  }
+  argv.push('--chdir', options.cwd, '--', ...command);
+  return argv;
+}
+
+/** Xvfb picking a free display and reporting it on stdout (`-displayfd 1`). */
+export function xvfbCommand(): string[] {
+  return [XVFB, '-displayfd', '1', '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-noreset'];
+}

@@ -1,0 +1,58 @@
+// Readiness waits for a clone's processes: a health URL answering 200, or a first output line.
+import type { LaunchedProcess } from '../../runner/process-launcher.js';
+
+/** Polls `${url}/health` with the bearer token until 200; throws on exit, timeout or abort. */
+export async function waitForHealth(
+  url: string,
+  token: string,
+  child: LaunchedProcess,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: number | null | undefined;
+  void child.exited.then((code) => {
+    exited = code;
+  });
+  let last = 'no answer yet';
+  while (Date.now() < deadline) {
+    if (signal?.aborted) throw new Error('start aborted');
+    if (exited !== undefined) {
+      const how = exited === null ? 'killed by a signal' : `exit code ${exited}`;
+      throw new Error(`the jail-service exited (${how}):\n${child.outputTail()}`);
+    }
+    try {
+      const response = await fetch(`${url}/health`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(1000),
+      });
+      if (response.ok) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no healthy answer within ${timeoutMs} ms (${last})\n${child.outputTail()}`);
+}
+
+/** Resolves with the first line, or throws if the process exits or the time runs out first. */
+export async function waitForLine(
+  line: Promise<string>,
+  child: LaunchedProcess,
+  timeoutMs: number,
+): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  const exit = child.exited.then((code) => {
+    throw new Error(`exited with ${code} before answering:\n${child.outputTail()}`);
+  });
+  exit.catch(() => {});
+  try {
+    return await Promise.race([line, timeout, exit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

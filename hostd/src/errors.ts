@@ -1,0 +1,17 @@
+// hostd's domain errors: one class with a code and an HTTP status hint (house-style §3.5).
+export type HostdErrorCode =
+  | 'CLONE_NOT_FOUND'
+  | 'CAPACITY_EXHAUSTED'
+  | 'CLONE_FAILED'
+  | 'CONFIG_INVALID'
+  | 'UNAUTHORIZED';
+
+export class HostdError extends Error {
+  readonly code: HostdErrorCode;
+  readonly status: number;
+  constructor(code: HostdErrorCode, message: string, status = 500, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.code = code;
+    this.status = status;
+  }
+}

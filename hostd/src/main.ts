@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// Composition root: config → logger → runner, driver, clone manager → reconcile → listen.
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { createApp } from './app.js';
+import { CloneManager } from './clones/clone-manager.js';
+import { loadConfig, processEnvironment } from './config.js';
+import { createDriver } from './drivers/select-driver.js';
+import { ExecFileRunner } from './runner/exec-file-runner.js';
+import { SpawnLauncher } from './runner/process-launcher.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(processEnvironment());
+  const logger = pino(
+    { level: config.logLevel, base: { service: 'hostd' }, redact: ['*.token', 'authorization'] },
+    pino.destination({ fd: 2, sync: true }),
+  );
+  const driver = createDriver(config, {
+    runner: new ExecFileRunner(),
+    launcher: new SpawnLauncher(),
+    onServiceLine: (name, line) => logger.debug({ clone: name, line }, 'jail-service'),
+  });
+  const isolation = await driver.probe();
+  if (isolation.level !== 'full') {
+    logger.warn({ reasons: isolation.reasons }, 'clones get REDUCED isolation on this host');
+  }
+  const manager = new CloneManager({
+    driver,
+    defaultLimits: config.limits,
+    defaultDisplay: config.display,
+    proxyPort: config.proxyPort,
+    poolSize: config.poolSize,
+    startTimeoutMs: config.startTimeoutMs,
+    onError: (message, error) => logger.error({ err: error }, message),
+  });
+  const reconciled = await manager.reconcile();
+  logger.info(reconciled, 'reconciled clones left on the host');
+  manager.refusals.subscribe((refusal) => logger.warn(refusal, 'egress refused'));
+  manager.fillPool();
+  const app = createApp({
+    token: config.token,
+    manager,
+    driver,
+    logError: (message, error) => logger.error({ err: error }, message),
+  });
+  const server = serve(
+    config.socket
+      ? { fetch: app.fetch, port: config.socket as unknown as number }
+      : { fetch: app.fetch, hostname: config.host, port: config.port },
+    (info) => logger.info({ address: config.socket ?? info }, 'hostd listening'),
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: destroying every clone');
+    server.close();
+    void manager
+      .close()
+      .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main().catch((error: unknown) => {
+  process.stderr.write(`hostd: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

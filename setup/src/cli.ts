@@ -1,0 +1,86 @@
+// `clawdie setup`: parses flags, builds the steps for the host OS and runs them with the real
+// command runner. Exit code 0 when every required step is done (or planned, with --dry-run).
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { printError, printEvent, printSummary, printUsage, USAGE } from './cli-output.js';
+import {
+  loadSetupConfig,
+  processEnvironment,
+  type SetupConfig,
+  SetupConfigError,
+} from './config.js';
+import { runSetup } from './run-setup.js';
+import { type CommandRunner, ExecFileRunner } from './runner/command-runner.js';
+import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
+import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
+import { linuxSteps } from './steps/linux-steps.js';
+import type { SetupStep } from './steps/step.js';
+
+/** The steps for the configured OS, in order. */
+export function setupSteps(config: SetupConfig): SetupStep[] {
+  return config.os === 'freebsd'
+    ? [...freeBsdPrerequisites(config.freebsd), ...freeBsdTemplateSteps(config.freebsd)]
+    : linuxSteps(config.linux);
+}
+
+export interface CliDeps {
+  env: Readonly<Record<string, string | undefined>>;
+  platform: string;
+  runner: CommandRunner;
+  repoRoot: string;
+}
+
+/** Runs the CLI; returns the process exit code. */
+export async function main(args: readonly string[], deps: CliDeps): Promise<number> {
+  let config: SetupConfig;
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' },
+        os: { type: 'string' },
+        release: { type: 'string' },
+        interface: { type: 'string' },
+        'template-ip': { type: 'string' },
+        generation: { type: 'string' },
+        'jail-service': { type: 'string' },
+        'profile-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      printUsage();
+      return 0;
+    }
+    if (positionals.length > 0 && positionals.join(' ') !== 'setup') {
+      throw new SetupConfigError(`unexpected arguments: ${positionals.join(' ')}`);
+    }
+    config = loadSetupConfig(deps.env, values, deps.platform, deps.repoRoot);
+  } catch (error) {
+    printError(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const result = await runSetup(
+    setupSteps(config),
+    { runner: deps.runner, config },
+    {
+      dryRun: config.dryRun,
+      emit: printEvent,
+    },
+  );
+  printSummary(result, config.dryRun);
+  return result.ok ? 0 : 1;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const code = await main(process.argv.slice(2), {
+    env: processEnvironment(),
+    platform: process.platform,
+    runner: new ExecFileRunner(),
+    repoRoot,
+  });
+  process.exitCode = code;
+}

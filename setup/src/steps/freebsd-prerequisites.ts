@@ -1,0 +1,87 @@
+// FreeBSD host prerequisites hostd relies on (freebsd-jails.md §2.7, §2.8, §2.9 preflight): checks
+// a human fixes (reboot-time tunables, pf.conf), plus Bastille and its ZFS configuration.
+import type { FreeBsdSetupConfig } from '../config.js';
+import { ensure, prerequisite, probe, type SetupStep } from './step.js';
+
+const BASTILLE_CONF = '/usr/local/etc/bastille/bastille.conf';
+const firstLine = (text: string) => text.trim().split('\n')[0] ?? '';
+
+export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
+  return [
+    prerequisite({
+      id: 'os',
+      title: 'host is FreeBSD',
+      argv: ['/usr/bin/uname', '-s'],
+      accept: (r) => r.exitCode === 0 && firstLine(r.stdout) === 'FreeBSD',
+      hint: 'run clawdie setup on the FreeBSD host (or pass --os linux)',
+    }),
+    prerequisite({
+      id: 'root',
+      title: 'running as root',
+      argv: ['/usr/bin/id', '-u'],
+      accept: (r) => firstLine(r.stdout) === '0',
+      hint: 'run as root (doas/sudo)',
+    }),
+    prerequisite({
+      id: 'racct',
+      title: 'rctl resource limits enabled',
+      argv: ['/sbin/sysctl', '-n', 'kern.racct.enable'],
+      accept: (r) => firstLine(r.stdout) === '1',
+      hint: 'add kern.racct.enable=1 to /boot/loader.conf and reboot',
+    }),
+    prerequisite({
+      id: 'shm-allow-removed',
+      title: 'Chromium shared memory (kern.ipc.shm_allow_removed=1)',
+      argv: ['/sbin/sysctl', '-n', 'kern.ipc.shm_allow_removed'],
+      accept: (r) => firstLine(r.stdout) === '1',
+      hint: 'sysctl kern.ipc.shm_allow_removed=1 and add it to /etc/sysctl.conf',
+    }),
+    prerequisite({
+      id: 'pf-enabled',
+      title: 'PF enabled',
+      argv: ['/sbin/pfctl', '-s', 'info'],
+      accept: (r) => /Status: Enabled/.test(r.stdout),
+      hint: 'sysrc pf_enable=YES && service pf start',
+    }),
+    prerequisite({
+      id: 'pf-hostd-anchor',
+      title: 'main PF ruleset hooks the hostd anchors',
+      argv: ['/sbin/pfctl', '-sr'],
+      accept: (r) => r.stdout.includes('anchor "hostd/*"'),
+      hint:
+        'add to /etc/pf.conf: `set skip on lo0`, `anchor "hostd/*"`, ' +
+        '`block drop log on hostdtask all`; then pfctl -f /etc/pf.conf',
+    }),
+    ensure({
+      id: 'bastille-installed',
+      title: 'Bastille installed',
+      argv: ['/usr/local/bin/bastille', '-v'],
+      plan: [{ argv: ['/usr/sbin/pkg', 'install', '-y', 'bastille'] }],
+    }),
+    bastilleZfs(config),
+  ];
+}
+
+function bastilleZfs(config: FreeBsdSetupConfig): SetupStep {
+  const read = (key: string) => ['/usr/sbin/sysrc', '-f', BASTILLE_CONF, '-n', key];
+  return {
+    id: 'bastille-zfs',
+    title: `Bastille uses ZFS on ${config.zpool}`,
+    async check(context) {
+      const enabled = firstLine((await probe(context, read('bastille_zfs_enable'))).stdout);
+      const zpool = firstLine((await probe(context, read('bastille_zfs_zpool'))).stdout);
+      return {
+        done: enabled === 'YES' && zpool === config.zpool,
+        detail: `bastille_zfs_enable=${enabled || '?'} bastille_zfs_zpool=${zpool || '?'}`,
+        plan: [
+          {
+            argv: [
+              ...['/usr/sbin/sysrc', '-f', BASTILLE_CONF],
+              ...['bastille_zfs_enable=YES', `bastille_zfs_zpool=${config.zpool}`],
+            ],
+          },
+        ],
+      };
+    },
+  };
+}

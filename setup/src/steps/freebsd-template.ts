@@ -1,0 +1,166 @@
+// The FreeBSD browser template (freebsd-jails.md §1.2, §1.7): Bastille bootstraps the release and
+// builds one thick VNET jail with Chromium, Node and the jail-service; it is stopped and
+// snapshotted as `@hostd-<generation>`, the origin of every per-task `zfs clone`.
+// Bastille's exit codes lie (§1.6): every Bastille command is marked unreliable and each step is
+// re-checked with zfs/jls/pkg afterwards.
+import type { FreeBsdSetupConfig } from '../config.js';
+import { ensure, type PlanCommand, probe, type SetupStep } from './step.js';
+
+const BASTILLE = '/usr/local/bin/bastille';
+const SERVICE_DIR = '/usr/local/libexec/clawdie/jail-service';
+
+export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
+  const pool = `${config.zpool}/bastille`;
+  const name = config.templateName;
+  const rootDataset = `${pool}/jails/${name}/root`;
+  const root = `${config.bastillePrefix}/jails/${name}/root`;
+  const bastille = (...args: string[]): PlanCommand => ({
+    argv: [BASTILLE, ...args],
+    unreliableExit: true,
+  });
+  // Started only for the work that needs it and stopped again, so a repeated run changes nothing.
+  const startTemplate = [bastille('start', name), { argv: ['/usr/sbin/jls', '-j', name, 'jid'] }];
+  const stopTemplate = bastille('stop', name);
+  return [
+    ensure({
+      id: 'release',
+      title: `Bastille release ${config.release}`,
+      argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', `${pool}/releases/${config.release}`],
+      plan: [bastille('bootstrap', '-u', config.release)],
+    }),
+    ensure({
+      id: 'template-jail',
+      title: `thick VNET template jail "${name}"`,
+      argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', rootDataset],
+      plan: [
+        bastille(
+          'create',
+          '-T',
+          '-V',
+          name,
+          config.release,
+          config.templateIp,
+          config.networkInterface,
+        ),
+      ],
+    }),
+    templatePackages(config, root, [
+      ...startTemplate,
+      bastille('pkg', '-y', name, 'install', ...config.packages),
+      stopTemplate,
+    ]),
+    ensure({
+      id: 'template-service-user',
+      title: `service user ${config.serviceUser} (uid ${config.serviceUid}) in the template`,
+      argv: ['/usr/sbin/pw', '-R', root, 'usershow', config.serviceUser],
+      plan: [
+        {
+          argv: [
+            ...['/usr/sbin/pw', '-R', root, 'useradd', config.serviceUser],
+            ...['-u', String(config.serviceUid), '-d', '/nonexistent', '-s', '/usr/sbin/nologin'],
+          ],
+        },
+      ],
+    }),
+    {
+      id: 'jail-service-built',
+      title: 'jail-service built on the host',
+      async check(context) {
+        const argv = ['/bin/test', '-f', `${config.jailServiceSource}/dist/main.js`];
+        const result = await probe(context, argv);
+        return {
+          done: result.exitCode === 0,
+          detail: `${argv.join(' ')} → exit ${result.exitCode}`,
+          plan: [],
+          hint: 'run `npm run build -w jail-service` in the checkout first',
+        };
+      },
+    },
+    ensure({
+      id: 'template-jail-service',
+      title: 'jail-service installed in the template',
+      argv: ['/bin/test', '-d', `${root}${SERVICE_DIR}/node_modules/puppeteer-core`],
+      plan: [
+        { argv: ['/bin/mkdir', '-p', `${root}${SERVICE_DIR}`] },
+        {
+          argv: [
+            ...['/bin/cp', '-R', `${config.jailServiceSource}/dist`],
+            ...[`${config.jailServiceSource}/package.json`, `${root}${SERVICE_DIR}/`],
+          ],
+        },
+        ...startTemplate,
+        bastille(
+          ...['cmd', name, '/usr/local/bin/npm', 'install', '--omit=dev', '--no-audit'],
+          ...['--no-fund', '--prefix', SERVICE_DIR],
+        ),
+        stopTemplate,
+      ],
+    }),
+    ensure({
+      id: 'template-stopped',
+      title: 'template stopped (consistent snapshot)',
+      argv: ['/usr/sbin/jls', '-j', name, 'jid'],
+      absent: true,
+      plan: [stopTemplate],
+    }),
+    ensure({
+      id: 'hostd-tasks-dataset',
+      title: `hostd's dataset ${config.tasksDataset}`,
+      argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', config.tasksDataset],
+      plan: [
+        {
+          argv: [
+            ...['/sbin/zfs', 'create', '-p', '-o', `mountpoint=${config.jailsRoot}`],
+            config.tasksDataset,
+          ],
+        },
+      ],
+    }),
+    ensure({
+      id: 'hostd-directories',
+      title: 'hostd run and log directories',
+      argv: ['/bin/test', '-d', '/var/log/hostd'],
+      plan: [
+        { argv: ['/usr/bin/install', '-d', '-m', '0700', '/var/run/hostd', '/var/log/hostd'] },
+      ],
+    }),
+    ensure({
+      id: 'template-snapshot',
+      title: `template snapshot @hostd-${config.generation}`,
+      argv: [
+        '/sbin/zfs',
+        'list',
+        '-H',
+        '-o',
+        'name',
+        '-t',
+        'snapshot',
+        `${rootDataset}@hostd-${config.generation}`,
+      ],
+      plan: [{ argv: ['/sbin/zfs', 'snapshot', `${rootDataset}@hostd-${config.generation}`] }],
+    }),
+  ];
+}
+
+function templatePackages(
+  config: FreeBsdSetupConfig,
+  root: string,
+  plan: PlanCommand[],
+): SetupStep {
+  return {
+    id: 'template-packages',
+    title: `packages in the template: ${config.packages.join(' ')}`,
+    async check(context) {
+      const missing: string[] = [];
+      for (const pkg of config.packages) {
+        const argv = ['/usr/sbin/pkg', '-r', root, 'info', '-e', pkg];
+        if ((await probe(context, argv)).exitCode !== 0) missing.push(pkg);
+      }
+      return {
+        done: missing.length === 0,
+        detail: missing.length === 0 ? 'all installed' : `missing: ${missing.join(' ')}`,
+        plan,
+      };
+    },
+  };
+}

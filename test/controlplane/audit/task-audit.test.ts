@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
+import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
+import { openDatabase } from '../../../controlplane/src/store/database.js';
+import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
+
+const run = promisify(execFile);
+
+describe('task audit', () => {
+  it('records start, each action, refused navigations and the end', async () => {
+    const { deps, close } = createTestTaskDeps({
+      model: createReplayModel([
+        "Action: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+        "Action: navigate(url='https://evil.example/')",
+        "Action: finished(content='done')",
+      ]),
+    });
+    const database = openDatabase(':memory:');
+    const audit = createAuditLog(createAuditRepository(database.db), deps.clock);
+    const result = await runBrowserTask(
+      { instruction: 'click', domains: ['shop.example'] },
+      { ...deps, audit },
+      { actor: 'tenant:acme/alice' },
+    );
+    assert.equal(result.status, 'finished');
+    const rows = audit.list({ limit: 100 });
+    assert.deepEqual(
+      rows.map((row) => row.type),
+      ['task-started', 'action-executed', 'navigation-refused', 'task-ended'],
+    );
+    assert.ok(
+      rows.every((row) => row.actor === 'tenant:acme/alice' && row.taskId === result.trace_id),
+    );
+    assert.deepEqual(rows[0]?.data.domains, ['shop.example']);
+    assert.equal((rows[1]?.data.action as { type?: string } | undefined)?.type, 'click');
+    assert.match(String(rows[2]?.data.message), /evil\.example\/ was refused/);
+    assert.deepEqual(rows[3]?.data, { error: null, status: 'finished', step_count: 3 });
+    assert.equal(audit.verify().ok, true);
+    database.close();
+    close();
+  });
+});
+
+describe('clawdie audit verify', () => {
+  it('exits 0 on an intact log and 1 naming the first bad row of a tampered one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-audit-cli-'));
+    const database = openDatabase(join(dataDir, 'clawdie.db'));
+    const audit = createAuditLog(createAuditRepository(database.db), { now: () => 5 });
+    for (let i = 0; i < 5; i++)
+      audit.append({ type: 'action-executed', actor: 'system', data: { i } });
+    const cli = () =>
+      run(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
+        {
+          env: { ...process.env, CLAWDIE_DATA_DIR: dataDir },
+        },
+      );
+    const intact = await cli();
+    assert.match(intact.stderr, /audit log intact: 5 rows, head seq 5/);
+    database.db.$client.exec(
+      "DROP TRIGGER audit_events_no_update; UPDATE audit_events SET actor = 'mallory' WHERE seq = 3;",
+    );
+    database.close();
+    await assert.rejects(cli(), (error: { code: number; stderr: string }) => {
+      assert.equal(error.code, 1);
+      assert.match(error.stderr, /audit log TAMPERED: first bad row 3 \(edited\)/);
+      return true;
+    });
+  });
+});

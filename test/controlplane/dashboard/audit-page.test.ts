@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createTestAuditTrail } from './audit-fixture.js';
+import { createDashboardFixture } from './dashboard-fixture.js';
+
+const trail = createTestAuditTrail(250);
+const fixture = createDashboardFixture({ dashboard: { audit: trail.audit } });
+after(() => {
+  fixture.close();
+  trail.close();
+});
+
+describe('dashboard audit log page', () => {
+  it('pages through the rows oldest first and reports an intact chain', async () => {
+    const cookie = await fixture.login();
+    const first = await (
+      await fixture.app.request('/dashboard/audit', { headers: { cookie } })
+    ).text();
+    assert.match(first, /data-audit-chain="ok"/);
+    assert.match(first, /250 rows verified/);
+    assert.equal((first.match(/<tr id="audit-/g) ?? []).length, 100);
+    assert.match(first, /href="\/dashboard\/audit\?after=100"/);
+    assert.match(
+      first,
+      /<a href="\/dashboard\/audit">Audit log<\/a>|aria-current="page">Audit log/,
+    );
+    const last = await (
+      await fixture.app.request('/dashboard/audit?after=200', { headers: { cookie } })
+    ).text();
+    assert.equal((last.match(/<tr id="audit-/g) ?? []).length, 50);
+    assert.ok(!last.includes('rel="next"'));
+  });
+
+  it('filters by task', async () => {
+    const cookie = await fixture.login();
+    const page = await (
+      await fixture.app.request('/dashboard/audit?task=task-a', { headers: { cookie } })
+    ).text();
+    assert.equal((page.match(/<tr id="audit-/g) ?? []).length, 83);
+  });
+
+  it('flags a tampered chain and names the first bad row', async () => {
+    const cookie = await fixture.login();
+    trail.tamper(7);
+    const page = await (
+      await fixture.app.request('/dashboard/audit', { headers: { cookie } })
+    ).text();
+    assert.match(page, /data-audit-chain="broken" data-first-bad="7"/);
+    assert.match(page, /First bad row: <a href="#audit-7"><strong>row 7<\/strong><\/a> \(edited\)/);
+    assert.match(page, /<tr id="audit-7" class="bad-row"/);
+  });
+
+  it('is not offered without an audit trail', async () => {
+    const bare = createDashboardFixture();
+    after(() => bare.close());
+    const cookie = await bare.login();
+    const response = await bare.app.request('/dashboard/audit', { headers: { cookie } });
+    assert.equal(response.status, 404);
+    assert.ok(
+      !(await (await bare.app.request('/dashboard', { headers: { cookie } })).text()).includes(
+        'Audit log',
+      ),
+    );
+  });
+});

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createDashboardFixture } from './dashboard-fixture.js';
+
+const fixture = createDashboardFixture();
+after(() => fixture.close());
+let cookie = '';
+let taskId = '';
+const get = (path: string) => fixture.app.request(path, { headers: { cookie } });
+
+describe('dashboard task pages', () => {
+  before(async () => {
+    cookie = await fixture.login();
+    taskId = await fixture.runTask();
+  });
+
+  it('lists the task with its status badge, steps and a link to it', async () => {
+    const page = await (await get('/dashboard')).text();
+    assert.match(page, /<span class="badge s-finished">finished<\/span>/);
+    assert.match(page, new RegExp(`href="/dashboard/tasks/${taskId}"`));
+    assert.match(page, /<td class="num">3\/6<\/td>/);
+    assert.match(page, /1–1 of 1/);
+  });
+
+  it('shows each step with its screenshot, marker at the executed point, thought and timings', async () => {
+    const response = await get(`/dashboard/tasks/${taskId}`);
+    assert.equal(response.status, 200);
+    const page = await response.text();
+    assert.equal((page.match(/<article class="card step"/g) ?? []).length, 3);
+    assert.match(
+      page,
+      new RegExp(
+        `<img src="/dashboard/tasks/${taskId}/steps/1/screenshot.jpg" width="1280" height="800"`,
+      ),
+    );
+    assert.match(page, /<svg class="overlay" viewBox="0 0 1280 800"/);
+    assert.match(page, /data-marker="click" data-x="640" data-y="400"/);
+    assert.match(page, /data-marker="scroll"/);
+    assert.match(page, /Click the blue button\./);
+    assert.match(page, /click\(start_box=/);
+    assert.match(page, /capture \d/);
+    assert.match(
+      page,
+      /<pre class="mono" id="result-data">\{\n {2}&quot;answer&quot;: 42\n\}<\/pre>/,
+    );
+    const image = await get(`/dashboard/tasks/${taskId}/steps/1/screenshot.jpg`);
+    assert.equal(image.headers.get('content-type'), 'image/jpeg');
+  });
+
+  it('escapes instructions and model text', async () => {
+    const id = await fixture.runTask('<script>alert(1)</script> & more');
+    const page = await (await get(`/dashboard/tasks/${id}`)).text();
+    assert.ok(!page.includes('<script>alert(1)'));
+    assert.match(page, /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; more/);
+  });
+
+  it('renders a replay with one frame per step and a keyboard-accessible scrubber', async () => {
+    const page = await (await get(`/dashboard/tasks/${taskId}/replay`)).text();
+    assert.equal((page.match(/data-frame="/g) ?? []).length, 3);
+    assert.match(page, /<input type="range" min="1" max="3"/);
+    assert.match(page, /<script src="\/dashboard\/assets\/replay.js" defer><\/script>/);
+  });
+
+  it('exports a self-contained report: inline CSS and script, images as data URLs', async () => {
+    const response = await get(`/dashboard/tasks/${taskId}/export`);
+    assert.match(
+      response.headers.get('content-disposition') ?? '',
+      /attachment; filename="clawdie-task-/,
+    );
+    const report = await response.text();
+    assert.equal((report.match(/src="data:image\/jpeg;base64,/g) ?? []).length, 3);
+    assert.ok(!/(src|href)="\//.test(report), 'no links back to the server');
+    assert.match(report, /<style>/);
+    assert.match(report, /data-replay-range/);
+  });
+
+  it('answers unknown tasks with an HTML 404 page', async () => {
+    const response = await get('/dashboard/tasks/nope');
+    assert.equal(response.status, 404);
+    assert.match(await response.text(), /No task has the trace id nope/);
+  });
+
+  it('shows read-only settings and hosts pages', async () => {
+    assert.equal((await get('/dashboard/settings')).status, 200);
+    assert.match(await (await get('/dashboard/hosts')).text(), /Clones &amp; hosts/);
+  });
+});
+
+describe('dashboard wiring', () => {
+  it('builds options only when an admin credential exists, and accepts either credential', async () => {
+    const { createDashboardOptions } = await import(
+      '../../../controlplane/src/dashboard/dashboard-wiring.js'
+    );
+    const { loadConfig } = await import('../../../controlplane/src/config.js');
+    const config = loadConfig({ CLAWDIE_MODEL_URL: 'http://127.0.0.1:8000/v1' });
+    const base = {
+      config,
+      jail: { url: 'http://127.0.0.1:9', token: 'x'.repeat(20) },
+      tasks: fixture.tasks,
+      repository: fixture.repository,
+    };
+    assert.equal(createDashboardOptions(base), null);
+    const jwt = {
+      verify: async (header: string | undefined) => {
+        if (header !== 'Bearer good.jwt') throw new Error('bad');
+        return { tenant: 't', subject: 's', scopes: ['admin'] as const, via: 'token' as const };
+      },
+    };
+    const options = createDashboardOptions({
+      ...base,
+      adminToken: 'static-admin-token-0123456789',
+      tokenVerifier: jwt,
+    });
+    assert.ok(options);
+    assert.equal(await options.verifyAdmin('static-admin-token-0123456789'), true);
+    assert.equal(await options.verifyAdmin('good.jwt'), true);
+    assert.equal(await options.verifyAdmin('bad.jwt'), false);
+    const settings = options.settings?.();
+    assert.ok(
+      settings?.groups[0]?.rows.some(([label, value]) => label === 'URL' && value.includes('8000')),
+    );
+    assert.equal((await options.hosts?.())?.clones.length, 1);
+  });
+});

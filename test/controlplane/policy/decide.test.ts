@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  decideAction,
+  decideCallUser,
+  decideTask,
+} from '../../../controlplane/src/policy/decide.js';
+import { patternWithin } from '../../../controlplane/src/policy/domain-match.js';
+import { parsePolicy } from '../../../controlplane/src/policy/load-policies.js';
+
+const acme = parsePolicy(
+  `tenant: acme
+domains: { allow: [shop.example, "*.shop.example", bank.example], outside: needs_approval }
+max_steps: 40
+recording: always
+credentials:
+  modes: [none, operator_approved]
+  secrets: [{ name: bank_password, domains: [bank.example] }]
+approvals:
+  call_user: needs_approval
+  actions:
+    - { action: "*", hosts: [pay.shop.example], decision: needs_approval, reason: payments need an operator }
+    - { action: type, text: "\\\\b\\\\d{16}\\\\b", decision: deny, reason: no card numbers }
+`,
+  'acme.yaml',
+);
+const open = parsePolicy(
+  'tenant: default\ndomains: { allow: ["*"] }\nmax_steps: 10\nrecording: "off"\n',
+  'default.yaml',
+);
+const context = (overrides: Partial<Parameters<typeof decideAction>[1]> = {}) => ({
+  policy: acme,
+  taskDomains: ['shop.example', '*.shop.example', 'bank.example'],
+  currentUrl: 'https://bank.example/login',
+  credentialMode: 'operator_approved' as const,
+  ...overrides,
+});
+
+describe('policy decisions', () => {
+  it('checks that task domains are a subset of the policy', () => {
+    assert.equal(patternWithin('a.shop.example', ['*.shop.example']), true);
+    assert.equal(patternWithin('*.a.shop.example', ['*.shop.example']), true);
+    assert.equal(patternWithin('*.shop.example', ['shop.example']), false);
+    assert.equal(patternWithin('anything.org', ['*']), true);
+    assert.deepEqual(
+      decideTask({ instruction: 'x', domains: ['shop.example', 'evil.example'] }, acme).decision,
+      {
+        decision: 'deny',
+        reason:
+          "domains evil.example are outside tenant acme's policy (shop.example, *.shop.example, bank.example)",
+      },
+    );
+    const ok = decideTask({ instruction: 'x', domains: ['www.shop.example'] }, acme);
+    assert.equal(ok.decision.decision, 'allow');
+    assert.deepEqual(ok.input.domains, ['www.shop.example']);
+  });
+
+  it('defaults domains and max_steps from the policy and forces recording when it says always', () => {
+    const { input } = decideTask({ instruction: 'x' }, acme);
+    assert.deepEqual(input.domains, ['shop.example', '*.shop.example', 'bank.example']);
+    assert.equal(input.max_steps, 40);
+    assert.equal(input.record, true);
+    assert.equal(decideTask({ instruction: 'x' }, open).input.domains, undefined);
+  });
+
+  it('refuses start URLs, credential modes, step limits and recording the policy does not allow', () => {
+    const reasons = [
+      decideTask({ instruction: 'x', start_url: 'https://evil.example/' }, acme),
+      decideTask({ instruction: 'x', credential_mode: 'operator_approved' }, open),
+      decideTask({ instruction: 'x', max_steps: 41 }, acme),
+      decideTask({ instruction: 'x', record: true }, open),
+    ].map((admission) => `${admission.decision.decision}: ${admission.decision.reason}`);
+    assert.deepEqual(reasons, [
+      'deny: start_url https://evil.example/ is outside the allowed domains',
+      'deny: credential_mode operator_approved is not allowed for tenant default',
+      "deny: max_steps 41 exceeds the policy's 40",
+      'deny: recording is off by policy',
+    ]);
+  });
+
+  it('asks before navigating outside the task domains when the policy says so, else denies', () => {
+    const away = { type: 'navigate' as const, url: 'https://evil.example/' };
+    assert.equal(decideAction(away, context()).decision, 'needs_approval');
+    const strict = { ...acme, domains: { ...acme.domains, outside: 'deny' as const } };
+    assert.equal(decideAction(away, context({ policy: strict })).decision, 'deny');
+    assert.equal(
+      decideAction({ type: 'navigate', url: 'https://bank.example/x' }, context()).decision,
+      'allow',
+    );
+  });
+
+  it('decides secret placeholders by mode, tenant list and host', () => {
+    const typing = { type: 'type' as const, text: '{{secret:bank_password}}' };
+    assert.deepEqual(decideAction(typing, context()), {
+      decision: 'needs_approval',
+      reason: 'type secret bank_password on bank.example',
+    });
+    assert.match(
+      decideAction(typing, context({ currentUrl: 'https://shop.example/' })).reason,
+      /may not be used on shop\.example/,
+    );
+    assert.match(
+      decideAction(typing, context({ credentialMode: 'none' })).reason,
+      /credential_mode is none/,
+    );
+    assert.match(
+      decideAction({ type: 'type', text: '{{secret:other}}' }, context()).reason,
+      /secret other is not available/,
+    );
+  });
+
+  it('applies configurable action rules, first match wins', () => {
+    assert.deepEqual(
+      decideAction(
+        { type: 'click', x: 1, y: 1 },
+        context({ currentUrl: 'https://pay.shop.example/' }),
+      ),
+      {
+        decision: 'needs_approval',
+        reason: 'payments need an operator',
+      },
+    );
+    assert.equal(
+      decideAction({ type: 'type', text: 'card 4111111111111111' }, context()).decision,
+      'deny',
+    );
+    assert.equal(decideAction({ type: 'type', text: 'hello' }, context()).decision, 'allow');
+    assert.equal(decideCallUser(acme, 'which one?').decision, 'needs_approval');
+    assert.equal(decideCallUser(open, null).decision, 'allow');
+  });
+});

@@ -1,0 +1,202 @@
+// The approval e2e stack: a login page on 127.0.0.1, the real jail-service + Chromium, a replay
+// model that records every request, the policed task service with approvals, the Telegram
+// notifier against a local Bot API server, the secrets vault; logs captured in memory.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { pino } from 'pino';
+import { createApprovalService } from '../../controlplane/src/approvals/approval-service.js';
+import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
+import { systemClock } from '../../controlplane/src/clock.js';
+import { createGrantAuthority } from '../../controlplane/src/credentials/grant-authority.js';
+import {
+  createSecretVault,
+  loadVaultKey,
+} from '../../controlplane/src/credentials/secret-vault.js';
+import { createTaskCredentials } from '../../controlplane/src/credentials/task-credentials.js';
+import { startLocalJailService } from '../../controlplane/src/jails/local-jail-service.js';
+import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+import type { TaskContext } from '../../controlplane/src/policy/gate-types.js';
+import { parsePolicy, policySetOf } from '../../controlplane/src/policy/load-policies.js';
+import { createPolicedTaskService } from '../../controlplane/src/policy/policed-task-service.js';
+import { createApprovalRepository } from '../../controlplane/src/store/approval-repository.js';
+import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
+import { openDatabase } from '../../controlplane/src/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import { createSecretRepository } from '../../controlplane/src/store/secret-repository.js';
+import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
+import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
+import { createTelegramNotifier } from '../../controlplane/src/telegram/telegram-notifier.js';
+import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
+
+export const telegramToken = '999:e2e-token';
+export const operatorChat = 31337;
+export const allowedUser = 5005;
+
+/** Inputs placed absolutely so fixed model coordinates hit them (viewport 1280×800). */
+const loginPage = `<!doctype html><html><head><title>Login</title><style>
+body{margin:0;font:20px sans-serif} input{position:absolute;left:100px;width:400px;height:60px;font-size:24px}
+#u{top:190px} #p{top:290px} h1{position:absolute;left:100px;top:40px;margin:0}</style></head>
+<body><h1>Sign in</h1><form method="post" action="/login"><input id="u" name="username" autocomplete="off">
+<input id="p" name="password" type="password"><button type="submit" style="position:absolute;left:100px;top:400px">Sign in</button></form></body></html>`;
+
+async function startLoginSite(password: string) {
+  const logins: string[] = [];
+  const app = new Hono();
+  app.get('/login', (c) => c.html(loginPage));
+  app.post('/login', async (c) => {
+    const form = await c.req.parseBody();
+    if (form.username === 'demo' && form.password === password) {
+      logins.push(String(form.username));
+      return c.html('<!doctype html><title>Account</title><h1 id="ok">Logged in as demo</h1>');
+    }
+    return c.html('<!doctype html><title>Login failed</title><h1>Wrong password</h1>', 401);
+  });
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    logins,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+export async function startApprovalHarness(options: { outputs: string[]; timeoutS: number }) {
+  const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!existsSync(chromium)) throw new Error(`approval e2e needs Chromium at ${chromium}`);
+  const secret = `Pw-${randomBytes(9).toString('base64url')}`;
+  const site = await startLoginSite(secret);
+  const jail = await startLocalJailService({
+    env: { ...process.env },
+    logger: pino({ level: 'silent' }),
+  });
+  const api = await startFakeBotApi(telegramToken);
+  const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-approval-e2e-'));
+  const database = openDatabase(join(dataDir, 'clawdie.db'));
+  const logLines: string[] = [];
+  const logger = pino(
+    { level: 'trace' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const audit = createAuditLog(createAuditRepository(database.db), systemClock);
+  const vault = createSecretVault(
+    createSecretRepository(database.db),
+    loadVaultKey(join(dataDir, 'secrets.key'), { create: true }),
+  );
+  vault.put('default', 'site_password', secret);
+  const approvals = createApprovalService({
+    store: createApprovalRepository(database.db),
+    audit,
+    clock: systemClock,
+    logger,
+    newId: randomUUID,
+  });
+  const telegram = createTelegramNotifier({
+    token: telegramToken,
+    chatIds: [operatorChat],
+    allowedUserIds: [allowedUser],
+    apiRoot: api.apiRoot,
+    approvals,
+    audit,
+    logger,
+    pollTimeoutSeconds: 1,
+  });
+  approvals.attach(telegram);
+  telegram.start();
+
+  const modelRequests: string[] = [];
+  const replay = createReplayModel(options.outputs);
+  const model: VisionModel = {
+    ...replay,
+    name: replay.name,
+    isReplay: replay.isReplay,
+    complete: (request, signal) => {
+      modelRequests.push(JSON.stringify(request));
+      return replay.complete(request, signal);
+    },
+  };
+  const operator = createClawdieBrowserOperator({
+    url: jail.url,
+    token: jail.token,
+    timeoutMs: 20_000,
+  });
+  const repository = createTaskRepository(database.db);
+  const contexts = new Map<string, TaskContext>();
+  const grants = createGrantAuthority();
+  const inner = createTaskService({
+    repository,
+    screenshots: createScreenshotFiles(dataDir),
+    model,
+    operator,
+    clock: systemClock,
+    logger,
+    loop: {
+      coordinateMode: '1.5',
+      actionSpace: 'browser',
+      maxSteps: 10,
+      maxParseFailures: 3,
+      imageWindow: 5,
+      jpegQuality: 80,
+      waitMs: 100,
+      scrollAmount: 500,
+    },
+    newId: randomUUID,
+    audit,
+    taskContext: (id) => contexts.get(id),
+  });
+  const policy = parsePolicy(
+    `tenant: default
+domains: { allow: ["127.0.0.1"] }
+max_steps: 10
+credentials:
+  modes: [none, operator_approved]
+  secrets: [{ name: site_password, domains: ["127.0.0.1"] }]
+approvals: { timeout_s: ${options.timeoutS} }
+`,
+    'default.yaml',
+  );
+  const tasks = createPolicedTaskService(inner, {
+    policies: policySetOf([policy]),
+    audit,
+    operator,
+    logger,
+    defaultMaxSteps: 10,
+    contexts,
+    approver: approvals,
+    credentials: (taskId, tenant, actor) =>
+      createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+  });
+  return {
+    secret,
+    site,
+    api,
+    tasks,
+    audit,
+    approvals,
+    database,
+    dataDir,
+    logLines,
+    modelRequests,
+    async close() {
+      await tasks.close();
+      await telegram.stop();
+      await api.close();
+      await jail.stop();
+      await site.close();
+      database.close();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+// `/usr/sbin/jail` and `/usr/sbin/jls` of the fake host. jail -c reads the config file from the
+// fake's files, mounts devfs, moves the vnet interface and runs exec.start (the service).
+import { type FakeState, fail, ok, type ToolResult, UnsupportedCommandError } from './state.js';
+
+interface ParsedConf {
+  path: string;
+  vnetInterface: string | null;
+  mountDevfs: boolean;
+  consoleLog: string | null;
+  starts: string[];
+}
+
+/** Parses the subset of jail.conf(5) the driver writes: `key = "value";`, `key += "…";`, `key;`. */
+export function parseJailConf(text: string): ParsedConf {
+  const conf: ParsedConf = {
+    path: '',
+    vnetInterface: null,
+    mountDevfs: false,
+    consoleLog: null,
+    starts: [],
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    const match = /^([\w.]+)\s*(\+?=)\s*"((?:[^"\\]|\\.)*)";$/.exec(line);
+    if (match) {
+      const [, key, , value = ''] = match;
+      if (key === 'path') conf.path = value;
+      if (key === 'vnet.interface') conf.vnetInterface = value;
+      if (key === 'exec.start') conf.starts.push(value);
+      if (key === 'exec.consolelog') conf.consoleLog = value;
+    } else if (line === 'mount.devfs;') {
+      conf.mountDevfs = true;
+    }
+  }
+  return conf;
+}
+
+export function jailTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const args = argv.slice(1);
+  if (args.length === 4 && args[0] === '-f' && args[2] === '-c') {
+    return create(state, args[1] ?? '', args[3] ?? '');
+  }
+  if (args.length === 4 && args[0] === '-f' && args[2] === '-r') {
+    return remove(state, args[3] ?? '', parseConf(state, args[1] ?? '')?.mountDevfs ?? false);
+  }
+  if (args.length === 2 && args[0] === '-r') return remove(state, args[1] ?? '', false);
+  if (args.length === 2 && args[0] === '-R') return remove(state, args[1] ?? '', false);
+  throw new UnsupportedCommandError(argv);
+}
+
+function parseConf(state: FakeState, path: string): ParsedConf | null {
+  const file = state.files.get(path);
+  return file ? parseJailConf(file.content) : null;
+}
+
+function create(state: FakeState, confPath: string, name: string): ToolResult {
+  const conf = parseConf(state, confPath);
+  if (!conf) return fail(`jail: ${confPath}: No such file or directory`);
+  const existing = state.jails.get(name);
+  if (existing && !existing.dying) return fail(`jail: ${name}: already exists`);
+  const root = state.mounts.find((m) => m.mountpoint === conf.path);
+  if (!root) return fail(`jail: ${name}: path ${conf.path}: No such file or directory`);
+  const vnetIf = conf.vnetInterface === null ? null : state.interfaces.get(conf.vnetInterface);
+  if (conf.vnetInterface !== null && (!vnetIf || vnetIf.vnetOf !== null)) {
+    return fail(`jail: ${name}: vnet.interface ${conf.vnetInterface}: Device not configured`);
+  }
+  // All exec.start commands must exit 0 or jail(8) removes the jail again, undoing the mounts.
+  if (state.failExecStart || conf.starts.length === 0) {
+    state.failExecStart = false;
+    return fail(`jail: ${name}: ${conf.starts.at(-1) ?? 'exec.start'}: failed`);
+  }
+  if (vnetIf) vnetIf.vnetOf = name;
+  if (conf.mountDevfs) {
+    state.mounts.push({ device: 'devfs', mountpoint: `${conf.path}/dev`, fstype: 'devfs' });
+  }
+  if (conf.consoleLog !== null) {
+    state.files.set(conf.consoleLog, { content: `${name} console\n`, mode: 0o600, uid: 0 });
+  }
+  const service = conf.starts.find((command) => command.startsWith('/usr/sbin/daemon '));
+  const jid = state.nextJid;
+  state.nextJid += 1;
+  state.jails.set(name, {
+    jid,
+    path: conf.path,
+    vnetInterface: conf.vnetInterface,
+    dying: false,
+    dyingPolls: 0,
+    serviceRunning: service !== undefined,
+    serviceAddress: /CLAWDIE_JAIL_HOST=(\S+)/.exec(service ?? '')?.[1] ?? null,
+  });
+  return ok(`${name}: created\n`);
+}
+
+function remove(state: FakeState, name: string, unmountDevfs: boolean): ToolResult {
+  const jail = state.jails.get(name);
+  if (!jail || jail.dying) return fail(`jail: "${name}" not found`);
+  jail.serviceRunning = false;
+  for (const iface of state.interfaces.values()) {
+    if (iface.vnetOf === name) iface.vnetOf = null;
+  }
+  if (unmountDevfs) {
+    state.mounts = state.mounts.filter((m) => m.mountpoint !== `${jail.path}/dev`);
+  }
+  if (state.jailDyingPolls > 0) {
+    jail.dying = true;
+    jail.dyingPolls = state.jailDyingPolls;
+  } else {
+    state.jails.delete(name);
+  }
+  return ok(`${name}: removed\n`);
+}
+
+export function jlsTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const args = argv.slice(1).join(' ');
+  if (args === '-d -v --libxo json') return ok(`${libxo(state)}\n`);
+  const match = /^(-d )?-j (\S+) jid$/.exec(args);
+  if (!match) throw new UnsupportedCommandError(argv);
+  const includeDying = match[1] !== undefined;
+  const name = match[2] ?? '';
+  const jail = state.jails.get(name);
+  if (jail?.dying && includeDying) {
+    jail.dyingPolls -= 1;
+    if (jail.dyingPolls <= 0) state.jails.delete(name);
+    return ok(`${jail.jid}\n`);
+  }
+  if (!jail || jail.dying) return fail(`jls: jail "${name}" not found`);
+  return ok(`${jail.jid}\n`);
+}
+
+function libxo(state: FakeState): string {
+  const jails = [...state.jails.entries()].map(([name, jail]) => ({
+    jid: jail.jid,
+    hostname: name,
+    path: jail.path,
+    name,
+    state: jail.dying ? 'DYING' : 'ACTIVE',
+    cpusetid: jail.jid + 1,
+    ipv4_addrs: [],
+    ipv6_addrs: [],
+  }));
+  return JSON.stringify({ __version: '2', 'jail-information': { jail: jails } });
+}

@@ -1,0 +1,133 @@
+// The state model of the fake FreeBSD host (freebsd-jails.md §4.2): datasets, snapshots, jails,
+// interfaces, PF anchors and states, rctl rules, mounts, files and in-jail processes.
+
+export interface FakeDataset {
+  origin: string | null;
+  props: Map<string, string>;
+  mountpoint: string | null;
+  mounted: boolean;
+}
+
+export interface FakeJail {
+  jid: number;
+  path: string;
+  vnetInterface: string | null;
+  /** True once removed while the kernel still holds it (`jls -d` shows it). */
+  dying: boolean;
+  /** `jls -d` polls left before a dying jail disappears. */
+  dyingPolls: number;
+  /** The in-jail service process started by the last exec.start. */
+  serviceRunning: boolean;
+  /** `CLAWDIE_JAIL_HOST` of that service (its listen address). */
+  serviceAddress: string | null;
+}
+
+export interface FakeInterface {
+  /** Cloner unit the pair was created with, e.g. `epair1007`. */
+  unit: string;
+  peer: string;
+  groups: Set<string>;
+  inet: string | null;
+  /** The jail whose vnet holds this end, or null when it is in the host. */
+  vnetOf: string | null;
+}
+
+export interface FakeFile {
+  content: string;
+  mode: number;
+  uid: number;
+}
+
+export interface FakeMount {
+  device: string;
+  mountpoint: string;
+  fstype: string;
+}
+
+export interface FakeState {
+  datasets: Map<string, FakeDataset>;
+  /** snapshot name (`ds@snap`) → nothing but existence; clones are datasets whose origin is it. */
+  snapshots: Set<string>;
+  jails: Map<string, FakeJail>;
+  interfaces: Map<string, FakeInterface>;
+  /** anchor path → rules (one per line). */
+  anchors: Map<string, string[]>;
+  /** Normalised rules as `rctl` prints them (amounts in bytes). */
+  rctlRules: string[];
+  pfStates: string[];
+  mounts: FakeMount[];
+  files: Map<string, FakeFile>;
+  nextJid: number;
+  racctEnabled: boolean;
+  pfEnabled: boolean;
+  mainRules: string[];
+  /** Extra "busy" answers per dataset for `zfs destroy -r` (a process with its cwd below it). */
+  busy: Map<string, number>;
+  /** How many `jls -d` polls a removed jail stays dying. */
+  jailDyingPolls: number;
+  /** `never`: the service never answers its health check. */
+  health: 'ok' | 'never';
+  /** When true, the next exec.start fails (the service binary crashes) and no jail is made. */
+  failExecStart: boolean;
+}
+
+export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
+export const TEMPLATE_SNAPSHOT = `${TEMPLATE_DATASET}@hostd-g0001`;
+
+function dataset(mountpoint: string | null, origin: string | null = null): FakeDataset {
+  return { origin, props: new Map(), mountpoint, mounted: mountpoint !== null };
+}
+
+/** A host prepared by `clawdie setup`: template snapshot and the hostd tasks dataset exist. */
+export function preparedHostState(): FakeState {
+  return {
+    datasets: new Map([
+      ['zroot', dataset('/zroot')],
+      ['zroot/bastille/jails/browser', dataset('/usr/local/bastille/jails/browser')],
+      [TEMPLATE_DATASET, dataset('/usr/local/bastille/jails/browser/root')],
+      ['zroot/hostd', dataset(null)],
+      ['zroot/hostd/tasks', dataset('/var/hostd/jails')],
+    ]),
+    snapshots: new Set([TEMPLATE_SNAPSHOT]),
+    jails: new Map(),
+    interfaces: new Map(),
+    anchors: new Map(),
+    rctlRules: [],
+    pfStates: [],
+    mounts: [
+      { device: 'zroot/ROOT/default', mountpoint: '/', fstype: 'zfs' },
+      { device: 'devfs', mountpoint: '/dev', fstype: 'devfs' },
+      { device: 'zroot/hostd/tasks', mountpoint: '/var/hostd/jails', fstype: 'zfs' },
+    ],
+    files: new Map(),
+    nextJid: 1,
+    racctEnabled: true,
+    pfEnabled: true,
+    mainRules: ['anchor "hostd/*" all', 'block drop log on hostdtask all'],
+    busy: new Map(),
+    jailDyingPolls: 0,
+    health: 'ok',
+    failExecStart: false,
+  };
+}
+
+/** The result helpers every fake tool uses. */
+export interface ToolResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export const ok = (stdout = '', stderr = ''): ToolResult => ({ exitCode: 0, stdout, stderr });
+export const fail = (stderr: string, exitCode = 1): ToolResult => ({
+  exitCode,
+  stdout: '',
+  stderr: stderr.endsWith('\n') ? stderr : `${stderr}\n`,
+});
+
+/** Thrown for argv forms the fake does not implement: the driver must stay within the model. */
+export class UnsupportedCommandError extends Error {
+  constructor(argv: readonly string[]) {
+    super(`FakeFreeBSD: unsupported command: ${argv.join(' ')}`);
+  }
+}

@@ -1,0 +1,82 @@
+// `/usr/bin/rctl`, `/sbin/mount -p`, `/sbin/umount -f` and `/sbin/sysctl -n` of the fake host.
+import { type FakeState, fail, ok, type ToolResult, UnsupportedCommandError } from './state.js';
+
+const UNITS: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
+const MEMORY_RESOURCES = new Set(['memoryuse', 'swapuse', 'vmemoryuse', 'datasize', 'stacksize']);
+
+/** rctl(8) prints amounts in bytes unless -h: `…:memoryuse:deny=2g` → `…:deny=2147483648`. */
+function normalise(rule: string): string {
+  const match = /^(jail:[^:]+:(\w+):\w+=)(\d+)([kmgt]?)$/i.exec(rule);
+  if (!match) return rule;
+  const [, head = '', resource = '', amount = '0', unit = ''] = match;
+  const factor = MEMORY_RESOURCES.has(resource) ? (UNITS[unit.toLowerCase()] ?? 1) : 1;
+  return `${head}${Number(amount) * factor}`;
+}
+
+export function rctlTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const args = argv.slice(1);
+  if (!state.racctEnabled) {
+    return fail('rctl: RACCT/RCTL present, but disabled; enable using kern.racct.enable=1 tunable');
+  }
+  if (args.length === 0) return ok(state.rctlRules.map((r) => `${r}\n`).join(''));
+  if (args[0] === '-a' && args.length > 1) {
+    for (const rule of args.slice(1)) {
+      if (!/^jail:[^:]+:\w+:\w+=\d+[kmgt]?$/i.test(rule)) {
+        return fail(`rctl: failed to add rule '${rule}': Invalid argument`);
+      }
+      const normalised = normalise(rule);
+      const key = normalised.slice(0, normalised.lastIndexOf('='));
+      state.rctlRules = state.rctlRules.filter((r) => !r.startsWith(`${key}=`));
+      state.rctlRules.push(normalised);
+    }
+    return ok();
+  }
+  if (args.length === 2 && args[0] === '-r') {
+    const subject = args[1] ?? '';
+    const before = state.rctlRules.length;
+    state.rctlRules = state.rctlRules.filter((r) => !r.startsWith(`${subject}:`));
+    // Assumed harsher than reality until verified (freebsd-jails.md §5.2): no match is an error.
+    if (before === state.rctlRules.length) {
+      return fail(`rctl: failed to remove rule '${subject}': No such process`);
+    }
+    return ok();
+  }
+  if (args.length === 1 && args[0]?.startsWith('jail:')) {
+    const subject = args[0];
+    return ok(
+      state.rctlRules
+        .filter((r) => r.startsWith(`${subject}:`))
+        .map((r) => `${r}\n`)
+        .join(''),
+    );
+  }
+  throw new UnsupportedCommandError(argv);
+}
+
+export function mountTool(state: FakeState, argv: readonly string[]): ToolResult {
+  if (argv.length !== 2 || argv[1] !== '-p') throw new UnsupportedCommandError(argv);
+  const options = (fstype: string) => (fstype === 'zfs' ? 'rw,nfsv4acls' : 'rw');
+  return ok(
+    state.mounts
+      .map((m) => `${m.device}\t\t${m.mountpoint}\t${m.fstype}\t${options(m.fstype)}\t0 0\n`)
+      .join(''),
+  );
+}
+
+export function umountTool(state: FakeState, argv: readonly string[]): ToolResult {
+  if (argv.length !== 3 || argv[1] !== '-f') throw new UnsupportedCommandError(argv);
+  const path = argv[2] ?? '';
+  const index = state.mounts.findIndex((m) => m.mountpoint === path);
+  if (index < 0) return fail(`umount: ${path}: not a file system root directory`);
+  const [removed] = state.mounts.splice(index, 1);
+  const dataset = removed ? state.datasets.get(removed.device) : undefined;
+  if (dataset) dataset.mounted = false;
+  return ok();
+}
+
+export function sysctlTool(state: FakeState, argv: readonly string[]): ToolResult {
+  if (argv.slice(1).join(' ') === '-n kern.racct.enable') {
+    return ok(state.racctEnabled ? '1\n' : '0\n');
+  }
+  throw new UnsupportedCommandError(argv);
+}

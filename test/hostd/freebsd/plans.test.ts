@@ -1,0 +1,73 @@
+// Golden command plans of the FreeBSD driver (freebsd-jails.md §4.3): every mutating command and
+// file operation of create, start, destroy and reconcile, compared exactly. Regenerate with
+// UPDATE_GOLDEN=1 and review the diff.
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createDriver, FakeFreeBSD, spec } from './driver-fixture.js';
+import { assertGolden } from './golden.js';
+
+const goldenDir = join(dirname(fileURLToPath(import.meta.url)), 'golden');
+
+describe('FreeBSD driver command plans', () => {
+  it('creates task 007 with the golden plan', async () => {
+    const fake = new FakeFreeBSD();
+    await createDriver(fake).create(7, spec());
+    assertGolden(goldenDir, 'create-007.txt', fake.plan);
+  });
+
+  it('starts task 007 with the golden plan', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    fake.plan.length = 0;
+    const clone = await driver.start('browsertask007', {
+      egressProxyUrl: 'http://10.78.0.29:3128',
+    });
+    assert.equal(clone.state, 'running');
+    assertGolden(goldenDir, 'start-007.txt', fake.plan);
+    assertGolden(goldenDir, 'browsertask007.conf', [
+      (fake.state.files.get('/var/run/hostd/browsertask007.conf')?.content ?? '').trimEnd(),
+    ]);
+    assertGolden(goldenDir, 'browsertask007.pf', [
+      (fake.state.files.get('/var/run/hostd/browsertask007.pf')?.content ?? '').trimEnd(),
+    ]);
+  });
+
+  it('destroys running task 007 with the golden plan and leaves nothing', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    await driver.start('browsertask007', { egressProxyUrl: null });
+    fake.plan.length = 0;
+    const result = await driver.destroy('browsertask007');
+    assert.deepEqual(result, { name: 'browsertask007', leftovers: [] });
+    assertGolden(goldenDir, 'destroy-007.txt', fake.plan);
+    assert.deepEqual(fake.residue(), []);
+  });
+
+  it('prints the full command sequence of create + start + destroy, read-only checks included', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    await driver.start('browsertask007', { egressProxyUrl: null });
+    await driver.destroy('browsertask007');
+    assertGolden(goldenDir, 'lifecycle-007-all-commands.txt', fake.commands);
+  });
+
+  it('stops a running clone to state created and starts it again', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    await driver.start('browsertask007', { egressProxyUrl: null });
+    const stopped = await driver.stop('browsertask007');
+    assert.equal(stopped?.state, 'created');
+    assert.equal(stopped?.service, null);
+    assert.ok(!fake.residue().some((r) => r.startsWith('mount:') && r.endsWith('/dev')));
+    const again = await driver.start('browsertask007', { egressProxyUrl: null });
+    assert.equal(again.state, 'running');
+    assert.equal(again.service?.token, 'token-1');
+    assert.deepEqual((await driver.destroy('browsertask007')).leftovers, []);
+  });
+});

@@ -1,0 +1,107 @@
+// FakeDriver: an in-memory JailDriver with the port's observable behaviour (names, CLONE_EXISTS,
+// idempotent destroy, reconcile), for app and manager tests without root.
+import {
+  type CloneInfo,
+  type CloneSpec,
+  cloneName,
+  type DestroyResult,
+  type JailDriver,
+  JailDriverError,
+  type KeepPredicate,
+  type ReconcileResult,
+  type StartOptions,
+} from '../../../hostd/src/drivers/jail-driver.js';
+
+interface FakeClone {
+  index: number;
+  spec: CloneSpec;
+  started: boolean;
+  proxy: string | null;
+}
+
+export class FakeDriver implements JailDriver {
+  readonly kind = 'fake';
+  readonly clones = new Map<string, FakeClone>();
+  readonly calls: string[] = [];
+  /** Set to make the next start fail. */
+  failNextStart = false;
+
+  async probe() {
+    return { level: 'full' as const, reasons: [] };
+  }
+
+  async create(index: number, spec: CloneSpec): Promise<CloneInfo> {
+    const name = cloneName(index);
+    this.calls.push(`create ${name}`);
+    if (this.clones.has(name)) throw new JailDriverError('CLONE_EXISTS', `${name} exists`);
+    this.clones.set(name, { index, spec, started: false, proxy: null });
+    return this.#info(name);
+  }
+
+  async start(name: string, options: StartOptions): Promise<CloneInfo> {
+    this.calls.push(`start ${name}`);
+    const clone = this.clones.get(name);
+    if (!clone) throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`);
+    if (this.failNextStart) {
+      this.failNextStart = false;
+      throw new JailDriverError('CLONE_START_FAILED', `${name}: scripted failure`);
+    }
+    clone.started = true;
+    clone.proxy = options.egressProxyUrl;
+    return this.#info(name);
+  }
+
+  async stop(name: string): Promise<CloneInfo | null> {
+    const clone = this.clones.get(name);
+    if (!clone) return null;
+    clone.started = false;
+    return this.#info(name);
+  }
+
+  async destroy(name: string): Promise<DestroyResult> {
+    this.calls.push(`destroy ${name}`);
+    this.clones.delete(name);
+    return { name, leftovers: [] };
+  }
+
+  async inspect(name: string): Promise<CloneInfo | null> {
+    return this.clones.has(name) ? this.#info(name) : null;
+  }
+
+  async list(): Promise<CloneInfo[]> {
+    return [...this.clones.keys()]
+      .map((name) => this.#info(name))
+      .sort((a, b) => a.index - b.index);
+  }
+
+  async reconcile(keep: KeepPredicate): Promise<ReconcileResult> {
+    const kept: string[] = [];
+    const destroyed: string[] = [];
+    for (const clone of await this.list()) {
+      if (clone.state === 'running' && (await keep(clone))) kept.push(clone.name);
+      else {
+        await this.destroy(clone.name);
+        destroyed.push(clone.name);
+      }
+    }
+    return { kept, destroyed, leftovers: {} };
+  }
+
+  #info(name: string): CloneInfo {
+    const clone = this.clones.get(name);
+    if (!clone) throw new Error(`no ${name}`);
+    return {
+      index: clone.index,
+      name,
+      taskId: clone.spec.taskId,
+      state: clone.started ? 'running' : 'created',
+      service: clone.started
+        ? { url: `http://${name}.fake.invalid:9223`, token: `t-${name}` }
+        : null,
+      isolation: { level: 'full', reasons: [] },
+      network: null,
+      display: clone.spec.display ? ':9' : null,
+      resources: [`fake:${name}`],
+    };
+  }
+}

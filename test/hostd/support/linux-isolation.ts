@@ -1,0 +1,130 @@
+// Isolation and egress tests against real clones (root): registered by linux-driver.test.ts.
+// "The internet" is a local HTTP server on the host; nothing leaves this machine.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import type { Clone } from '../../../hostd/src/api/schema.js';
+import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
+import { createTestDriver } from './linux-harness.js';
+
+const run = promisify(execFile);
+
+/** Runs a Node script inside the clone's network namespace and returns what it printed. */
+async function inClone(clone: Clone, script: string): Promise<string> {
+  const netns = `bt${String(clone.index).padStart(3, '0')}`;
+  const { stdout } = await run(
+    '/usr/sbin/ip',
+    ['netns', 'exec', netns, process.execPath, '-e', script],
+    {
+      timeout: 15_000,
+    },
+  );
+  return stdout.trim();
+}
+
+const fetchScript = (url: string) =>
+  `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(1500) })
+     .then((r) => console.log('status ' + r.status), (e) => console.log('error ' + (e.cause?.code ?? e.name)))`;
+
+/** An HTTP request through the proxy with an absolute URL (what Chromium sends for http://). */
+const proxiedGetScript = (proxy: string, url: string) => {
+  const { hostname, port } = new URL(proxy);
+  return `require('node:http').get({ host: ${JSON.stringify(hostname)}, port: ${port}, path: ${JSON.stringify(url)} },
+     (r) => { let b = ''; r.on('data', (c) => b += c); r.on('end', () => console.log(r.statusCode + ' ' + b.trim())); })
+     .on('error', (e) => console.log('error ' + e.code));`;
+};
+
+const connectScript = (proxy: string, target: string) => {
+  const { hostname, port } = new URL(proxy);
+  return `require('node:http').request({ host: ${JSON.stringify(hostname)}, port: ${port}, method: 'CONNECT', path: ${JSON.stringify(target)} })
+     .on('connect', (r, s) => { console.log('connect ' + r.statusCode); s.destroy(); })
+     .on('response', (r) => console.log('connect ' + r.statusCode))
+     .on('error', (e) => console.log('error ' + e.code)).end();`;
+};
+
+export function registerIsolationTests(): void {
+  describe('Linux clone isolation and egress', () => {
+    let server: Server;
+    let port = 0;
+    let manager: CloneManager;
+    let a: Clone;
+    let b: Clone;
+
+    before(async () => {
+      server = createServer((_request, response) => response.end('hello from the test internet'));
+      await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+      const address = server.address();
+      port = typeof address === 'object' && address ? address.port : 0;
+      manager = new CloneManager({
+        driver: createTestDriver(),
+        defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
+        defaultDisplay: false,
+        proxyPort: 3128,
+        poolSize: 0,
+        startTimeoutMs: 30_000,
+      });
+      [a, b] = await Promise.all([
+        manager.create({ taskId: 'iso-a', allowedDomains: ['localhost'] }),
+        manager.create({ taskId: 'iso-b', allowedDomains: [] }),
+      ]);
+    });
+    after(async () => {
+      await manager?.close();
+      server?.closeAllConnections();
+      server?.close();
+    });
+
+    it('hostd reaches each clone’s jail-service with its token', async () => {
+      for (const clone of [a, b]) {
+        const response = await fetch(`${clone.service.url}/health`, {
+          headers: { authorization: `Bearer ${clone.service.token}` },
+        });
+        assert.equal(response.status, 200);
+      }
+      assert.equal(a.isolation.level, 'full');
+    });
+
+    it('clone A cannot reach clone B’s jail-service', async () => {
+      assert.match(await inClone(a, fetchScript(`${b.service.url}/health`)), /^error/);
+    });
+
+    it('a clone cannot reach a host server directly, only its proxy', async () => {
+      const proxyHost = new URL(a.egressProxyUrl ?? '').hostname;
+      assert.match(await inClone(a, fetchScript(`http://${proxyHost}:${port}/`)), /^error/);
+      assert.match(await inClone(a, fetchScript(`http://127.0.0.1:${port}/`)), /^error/);
+    });
+
+    it('reaches an allowed host through the proxy; refuses and reports the others', async () => {
+      const proxy = a.egressProxyUrl ?? '';
+      assert.equal(
+        await inClone(a, proxiedGetScript(proxy, `http://localhost:${port}/`)),
+        '200 hello from the test internet',
+      );
+      assert.equal(await inClone(a, connectScript(proxy, `localhost:${port}`)), 'connect 200');
+      assert.match(await inClone(a, proxiedGetScript(proxy, `http://127.0.0.1:${port}/`)), /^403/);
+      assert.equal(await inClone(a, connectScript(proxy, `evil.example:443`)), 'connect 403');
+      // Chromium's own background requests (update checks) are refused and reported, too.
+      const refusals = manager.refusals
+        .list({ name: a.name })
+        .filter((refusal) => ['127.0.0.1', 'evil.example'].includes(refusal.host));
+      assert.deepEqual(
+        refusals.map((refusal) => [refusal.taskId, refusal.host, refusal.method]),
+        [
+          ['iso-a', '127.0.0.1', 'GET'],
+          ['iso-a', 'evil.example', 'CONNECT'],
+        ],
+      );
+    });
+
+    it('clone B, with an empty allowlist, gets nothing through its proxy', async () => {
+      const proxy = b.egressProxyUrl ?? '';
+      assert.match(await inClone(b, proxiedGetScript(proxy, `http://localhost:${port}/`)), /^403/);
+      const refused = manager.refusals.list({ name: b.name });
+      assert.ok(
+        refused.some((refusal) => refusal.host === 'localhost' && refusal.taskId === 'iso-b'),
+      );
+    });
+  });
+}
