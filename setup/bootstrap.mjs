@@ -24,6 +24,10 @@ const systemNeeds = [
   { program: '/usr/sbin/nft', pkg: 'nftables', modes: ['test'] },
   { program: '/usr/sbin/ip', pkg: 'iproute2', modes: ['test'] },
   { program: '/usr/bin/Xvfb', pkg: 'xvfb', modes: ['test'] },
+  // The Xvfb desktop operator (controlplane/src/desktop): input, screen capture, a real X11 app.
+  { program: '/usr/bin/xdotool', pkg: 'xdotool', modes: ['test'] },
+  { program: '/usr/bin/xwd', pkg: 'x11-apps', modes: ['test'] },
+  { program: '/usr/bin/xedit', pkg: 'x11-apps', modes: ['test'] },
 ];
 
 function say(message) {

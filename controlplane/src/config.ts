@@ -45,6 +45,10 @@ const schema = z.object({
   CLAWDIE_LOOP_STOP: z.enum(['error', 'call_user']).default('error'),
   CLAWDIE_JAIL_URL: z.url().optional(),
   CLAWDIE_JAIL_TOKEN: z.string().min(16).optional(),
+  CLAWDIE_HOSTD_URL: z.url().optional(),
+  CLAWDIE_HOSTD_TOKEN: z.string().min(16).optional(),
+  CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
+  CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
   CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
@@ -92,6 +96,10 @@ export interface Config {
   };
   /** An already-running jail-service to drive; null means `npm start` launches a local one. */
   jail: { url: string; token: string } | null;
+  /** hostd gives every task its own clone; null means one local or configured jail-service. */
+  hostd: { url: string; token: string; concurrency: number } | null;
+  /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
+  adminToken: string | null;
   /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
   auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
   /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
@@ -111,6 +119,8 @@ function withSecretFiles(
     'CLAWDIE_MODEL_API_KEY',
     'CLAWDIE_JAIL_TOKEN',
     'CLAWDIE_TELEGRAM_BOT_TOKEN',
+    'CLAWDIE_HOSTD_TOKEN',
+    'CLAWDIE_ADMIN_TOKEN',
   ]) {
     const file = env[`${name}_FILE`];
     if (file && !env[name]) {
@@ -141,6 +151,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   if (Boolean(e.CLAWDIE_JAIL_URL) !== Boolean(e.CLAWDIE_JAIL_TOKEN)) {
     throw new ConfigError(
       'CLAWDIE_JAIL_URL and CLAWDIE_JAIL_TOKEN (or CLAWDIE_JAIL_TOKEN_FILE) must be set together',
+    );
+  }
+  if (Boolean(e.CLAWDIE_HOSTD_URL) !== Boolean(e.CLAWDIE_HOSTD_TOKEN)) {
+    throw new ConfigError(
+      'CLAWDIE_HOSTD_URL and CLAWDIE_HOSTD_TOKEN (or CLAWDIE_HOSTD_TOKEN_FILE) must be set together',
     );
   }
   const dataDir = resolve(cwd, e.CLAWDIE_DATA_DIR);
@@ -180,6 +195,15 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       e.CLAWDIE_JAIL_URL && e.CLAWDIE_JAIL_TOKEN
         ? { url: e.CLAWDIE_JAIL_URL, token: e.CLAWDIE_JAIL_TOKEN }
         : null,
+    hostd:
+      e.CLAWDIE_HOSTD_URL && e.CLAWDIE_HOSTD_TOKEN
+        ? {
+            url: e.CLAWDIE_HOSTD_URL,
+            token: e.CLAWDIE_HOSTD_TOKEN,
+            concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
+          }
+        : null,
+    adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {
       jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),
       required: e.CLAWDIE_AUTH_REQUIRED === 'true' || e.CLAWDIE_AUTH_REQUIRED === '1',

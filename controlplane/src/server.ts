@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
@@ -5,6 +6,7 @@ import { checkListenAddress, loadApiAuth } from './auth/api-auth.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { loadConfig, processEnv } from './config.js';
+import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { type Platform, startPlatform } from './platform.js';
@@ -24,6 +26,11 @@ export async function serve(): Promise<number> {
   const auth = await loadApiAuth(config.auth);
   const authWarning = checkListenAddress(config.host, auth !== null);
   const platform = await startPlatform(config, logger, env);
+  // Without a configured admin token (or JWT auth), a one-off token keeps the dashboard usable
+  // on this host; it is printed once and changes at every start.
+  const generatedAdminToken =
+    config.adminToken || auth ? null : randomBytes(18).toString('base64url');
+  const adminToken = config.adminToken ?? generatedAdminToken;
   const tasks = platform.model
     ? platform.policed(createTaskService(platform.taskDeps(platform.model)))
     : createUnavailableTaskService();
@@ -36,6 +43,16 @@ export async function serve(): Promise<number> {
     audit: platform.audit,
     approvals: platform.approvals,
     waits: createBrowserWaitService(platform),
+    dashboard:
+      createDashboardOptions({
+        config,
+        jail: platform.jail,
+        tasks,
+        audit: platform.audit,
+        adminToken,
+        tokenVerifier: auth?.verifier,
+        repository: platform.repository,
+      }) ?? undefined,
     describe: () => ({
       model: {
         name: platform.model?.name ?? 'not configured',
@@ -52,6 +69,9 @@ export async function serve(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   printBanner(platform, `http://${config.host}:${port}`);
   printLine(authWarning ?? `API auth: bearer tokens signed by ${config.auth.jwksFile}`);
+  printLine(
+    `dashboard: http://${config.host}:${port}/dashboard${generatedAdminToken ? `  (admin token for this run: ${generatedAdminToken}; set CLAWDIE_ADMIN_TOKEN to choose one)` : ''}`,
+  );
 
   const stop = new AbortController();
   const demo = platform.model ? Promise.resolve() : runDemoOnce(platform, stop.signal);

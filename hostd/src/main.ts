@@ -3,7 +3,7 @@
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { createApp } from './app.js';
-import { CloneManager } from './clones/clone-manager.js';
+import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
 import { loadConfig, processEnvironment } from './config.js';
 import { createDriver } from './drivers/select-driver.js';
 import { ExecFileRunner } from './runner/exec-file-runner.js';
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
     runner: new ExecFileRunner(),
     launcher: new SpawnLauncher(),
     onServiceLine: (name, line) => logger.debug({ clone: name, line }, 'jail-service'),
+    onNotice: (message) => logger.warn(message),
   });
   const isolation = await driver.probe();
   if (isolation.level !== 'full') {
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     proxyPort: config.proxyPort,
     poolSize: config.poolSize,
     startTimeoutMs: config.startTimeoutMs,
+    primeWarmClone: primeFirstScreenshot,
     onError: (message, error) => logger.error({ err: error }, message),
   });
   const reconciled = await manager.reconcile();

@@ -9,8 +9,10 @@ export interface OperatorUnderTest {
   operator: BrowserOperator;
   /** An action this operator reports as failed (status `error`), e.g. a navigation that cannot load. */
   failingAction: Action;
-  /** A URL the operator can navigate to. */
-  reachableUrl: string;
+  /** A URL the operator can navigate to; `null` for an operator without navigation (desktop). */
+  reachableUrl: string | null;
+  /** With `reachableUrl: null`: the URL every state reports (e.g. `x11://:7`). */
+  fixedUrl?: string;
   close(): Promise<void>;
 }
 
@@ -38,14 +40,25 @@ export function browserOperatorContract(
       assert.equal(meta.imageHeight, Math.round(meta.viewportHeight * meta.devicePixelRatio));
     });
 
-    it('navigates and reports the new URL in the batch response and in state()', async () => {
-      const response = await subject.operator.execute([
-        { type: 'navigate', url: subject.reachableUrl },
-      ]);
+    it('navigates and reports the new URL in the batch response and in state()', async (t) => {
+      const url = subject.reachableUrl;
+      if (url === null) return t.skip('this operator has no navigation');
+      const response = await subject.operator.execute([{ type: 'navigate', url }]);
       assert.equal(response.results.length, 1);
       assert.equal(response.results[0]?.status, 'ok');
-      assert.equal(response.state.url, subject.reachableUrl);
-      assert.equal((await subject.operator.state()).url, subject.reachableUrl);
+      assert.equal(response.state.url, url);
+      assert.equal((await subject.operator.state()).url, url);
+    });
+
+    it('without navigation: reports navigate as a failed action and keeps its fixed URL', async (t) => {
+      if (subject.reachableUrl !== null) return t.skip('this operator navigates');
+      const response = await subject.operator.execute([
+        { type: 'navigate', url: 'http://127.0.0.1:9/' },
+      ]);
+      assert.equal(response.results[0]?.status, 'error');
+      assert.ok(response.results[0]?.error?.code);
+      assert.equal(response.state.url, subject.fixedUrl);
+      assert.equal((await subject.operator.state()).url, subject.fixedUrl);
     });
 
     it('runs a batch in order and skips what follows a failed action', async () => {

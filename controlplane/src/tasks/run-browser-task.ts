@@ -122,7 +122,7 @@ export async function runBrowserTask(
         },
       ));
   } catch (error) {
-    result = abortedOrFailed(error, 0);
+    result = abortedOrFailed(error, 0, signal);
   }
   if (timeout?.aborted && result.status === 'user_stopped' && !options.signal?.aborted) {
     const message = `task exceeded its timeout of ${input.timeout_s} s`;
@@ -184,8 +184,9 @@ async function openStartUrl(
   };
 }
 
-function abortedOrFailed(error: unknown, stepCount: number): LoopResult {
-  if (isAbortError(error)) return { status: 'user_stopped', summary: null, error: null, stepCount };
+function abortedOrFailed(error: unknown, stepCount: number, signal?: AbortSignal): LoopResult {
+  if (isAbortError(error) || signal?.aborted)
+    return { status: 'user_stopped', summary: null, error: null, stepCount };
   const message = (error as Error).message ?? String(error);
   return { status: 'error', summary: null, error: { code: errorCode(error), message }, stepCount };
 }

@@ -1,4 +1,6 @@
 import type { LoopEvent } from '../agent/loop-types.js';
+import { type BrowserProvider, createSingleBrowserProvider } from '../jails/browser-provider.js';
+import { leaseBrowser } from '../jails/lease-browser.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
@@ -27,18 +29,22 @@ export interface TaskService {
 }
 
 /**
- * Runs tasks one at a time against the single browser this controlplane drives (until hostd gives
- * each task its own clone). Every task gets an AbortController; `close()` aborts all of them.
+ * Runs tasks on browsers from `provider`: by default the one browser in `deps.operator`, one task
+ * at a time; with hostd, a fresh clone per task, `provider.concurrency` at once. The browser is
+ * released (the clone destroyed) whatever the ending. Every task gets an AbortController;
+ * `close()` aborts all of them and waits until they are recorded.
  */
 export function createTaskService(
   deps: RunBrowserTaskDeps,
   events = new TaskEventLog(),
+  provider: BrowserProvider = createSingleBrowserProvider(deps.operator),
 ): TaskService {
   const active = new Map<string, AbortController>();
   const gates = new Map<string, PauseGate>();
-  let chain: Promise<unknown> = Promise.resolve();
+  const running = new Set<Promise<unknown>>();
+  const slots = createSlots(provider.concurrency);
 
-  function run(
+  async function run(
     taskId: string,
     input: BrowserRunTaskInput,
     controller: AbortController,
@@ -47,19 +53,23 @@ export function createTaskService(
   ) {
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'running' } });
-    return runBrowserTask(input, deps, {
-      taskId,
-      signal: controller.signal,
-      waitWhilePaused: (signal) => gate.wait(signal),
-      onEvent: (event) => {
-        const step = track(event);
-        if (step) events.append(taskId, { type: 'step', data: step });
-        onEvent?.(event);
+    const lease = await leaseBrowser(provider, taskId, input, controller.signal);
+    const result = await runBrowserTask(
+      input,
+      { ...deps, operator: lease.operator },
+      {
+        taskId,
+        signal: controller.signal,
+        waitWhilePaused: (signal) => gate.wait(signal),
+        onEvent: (event) => {
+          const step = track(event);
+          if (step) events.append(taskId, { type: 'step', data: step });
+          onEvent?.(event);
+        },
       },
-    }).then((result) => {
-      events.append(taskId, { type: 'result', data: result });
-      return result;
-    });
+    ).finally(() => lease.release());
+    events.append(taskId, { type: 'result', data: result });
+    return result;
   }
 
   return {
@@ -72,13 +82,15 @@ export function createTaskService(
       const gate = new PauseGate();
       active.set(taskId, controller);
       gates.set(taskId, gate);
-      const done = chain.then(() =>
-        run(taskId, input, controller, gate, onEvent).finally(() => {
+      const done = slots
+        .run(() => run(taskId, input, controller, gate, onEvent))
+        .finally(() => {
           active.delete(taskId);
           gates.delete(taskId);
-        }),
-      );
-      chain = done.catch(() => undefined);
+        });
+      const settled = done.catch(() => undefined);
+      running.add(settled);
+      void settled.then(() => running.delete(settled));
       return { taskId, done };
     },
     abort(taskId) {
@@ -99,7 +111,26 @@ export function createTaskService(
     isPaused: (taskId) => gates.get(taskId)?.paused ?? false,
     async close() {
       for (const controller of active.values()) controller.abort();
-      await chain;
+      await Promise.all(running);
+    },
+  };
+}
+
+/** At most `size` tasks run at once; the rest wait in order. */
+function createSlots(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return {
+    async run<T>(task: () => Promise<T>): Promise<T> {
+      if (free > 0) free -= 1;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else free += 1;
+      }
     },
   };
 }

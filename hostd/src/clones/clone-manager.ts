@@ -5,6 +5,7 @@ import type { Clone, CreateCloneRequest } from '../api/schema.js';
 import {
   type CloneInfo,
   type CloneLimits,
+  type CloneService,
   type CloneSpec,
   cloneName,
   type JailDriver,
@@ -24,6 +25,12 @@ export interface CloneManagerOptions {
   /** Ready clones kept in the warm pool (0 = none). */
   poolSize: number;
   startTimeoutMs: number;
+  /**
+   * Run on each warm clone once it is healthy, before it enters the pool — e.g.
+   * `primeFirstScreenshot`, so the task's first screenshot is not the browser's first frame.
+   * A rejection discards the clone.
+   */
+  primeWarmClone?: (service: CloneService, signal: AbortSignal) => Promise<void>;
   /** Must not throw. */
   onError?: (message: string, error: unknown) => void;
 }
@@ -75,6 +82,9 @@ export class CloneManager {
     const pooled = this.#takeFromPool(limits, display);
     if (pooled) {
       pooled.proxy.setAllowedDomains(allowedDomains);
+      await this.#options.driver.setCpuPriority?.(pooled.info.name, 'normal').catch((error) => {
+        this.#options.onError?.('cannot restore the CPU share of a warm clone', error);
+      });
       const lease = { ...pooled, taskId: request.taskId, allowedDomains, fromPool: true };
       lease.readyMs = performance.now() - started;
       this.#leases.set(lease.info.name, lease);
@@ -145,7 +155,7 @@ export class CloneManager {
         limits: this.#options.defaultLimits,
         display: this.#options.defaultDisplay,
       };
-      void this.#make(spec)
+      void this.#make(spec, true)
         .then(async (lease) => {
           if (this.#closed) await this.#discard(lease);
           else this.#pool.push(lease);
@@ -195,13 +205,14 @@ export class CloneManager {
     return this.#pool.shift() ?? null;
   }
 
-  async #make(spec: CloneSpec): Promise<Lease> {
+  async #make(spec: CloneSpec, warm = false): Promise<Lease> {
     const { driver } = this.#options;
     const index = await this.#allocate();
     const name = cloneName(index);
     let proxy: EgressProxy | null = null;
     try {
       const created = await driver.create(index, spec);
+      if (warm) await driver.setCpuPriority?.(name, 'background');
       proxy = await startEgressProxy({
         host: created.network?.hostAddress ?? '127.0.0.1',
         port: created.network ? this.#options.proxyPort : 0,
@@ -215,6 +226,10 @@ export class CloneManager {
         egressProxyUrl: proxy.url,
         timeoutMs: this.#options.startTimeoutMs,
       });
+      const prime = this.#options.primeWarmClone;
+      if (warm && prime && info.service) {
+        await prime(info.service, AbortSignal.timeout(this.#options.startTimeoutMs));
+      }
       return {
         info,
         proxy,
@@ -250,6 +265,22 @@ export class CloneManager {
     }
     throw new HostdError('CAPACITY_EXHAUSTED', 'no free clone index (1…999)', 503);
   }
+}
+
+/**
+ * Takes one screenshot and drops it: Chromium's first frame on a fresh page (compositor start,
+ * first raster, JPEG encoder warm-up) is several times slower than the next ones.
+ */
+export async function primeFirstScreenshot(
+  service: CloneService,
+  signal: AbortSignal,
+): Promise<void> {
+  const response = await fetch(`${service.url}/screenshot`, {
+    headers: { authorization: `Bearer ${service.token}` },
+    signal,
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`priming screenshot: HTTP ${response.status}`);
 }
 
 function toClone(lease: Lease): Clone {

@@ -123,6 +123,8 @@ export interface ReconcileResult {
   leftovers: Readonly<Record<string, readonly string[]>>;
 }
 
+export type CpuPriority = 'background' | 'normal';
+
 /** Decides during reconcile whether an observed clone is a confirmed live task to keep. */
 export type KeepPredicate = (clone: CloneInfo) => boolean | Promise<boolean>;
 
@@ -160,6 +162,12 @@ export interface JailDriver {
   list(): Promise<CloneInfo[]>;
   /** Destroys every observed clone that `keep` does not confirm. */
   reconcile(keep: KeepPredicate): Promise<ReconcileResult>;
+  /**
+   * Optional: a `background` clone (a warm-pool clone being made) gets a small share of the CPU
+   * when clones compete, so refilling the pool does not slow the clone just handed out; `normal`
+   * restores the full share. Only relative weights change, never the clone's limits.
+   */
+  setCpuPriority?(name: string, priority: CpuPriority): Promise<void>;
 }
 
 export type JailDriverErrorCode =

@@ -1,5 +1,6 @@
 // Picks and builds the JailDriver for this host from the config (FreeBSD joins here later).
-import { dirname } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostdConfig } from '../config.js';
 import type { CommandRunner } from '../runner/command-runner.js';
@@ -11,12 +12,17 @@ export interface DriverDeps {
   runner: CommandRunner;
   launcher: ProcessLauncher;
   onServiceLine?: (name: string, line: string) => void;
+  /** Receives a warning when clones must run the jail-service from TypeScript (slow start). */
+  onNotice?: (message: string) => void;
 }
 
 export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
   const service = jailServiceCommand();
+  if (service.notice) deps.onNotice?.(service.notice);
   return new LinuxDriver({
-    ...deps,
+    runner: deps.runner,
+    launcher: deps.launcher,
+    ...(deps.onServiceLine ? { onServiceLine: deps.onServiceLine } : {}),
     stateRoot: config.stateDir,
     cgroupRoot: config.cgroupRoot,
     cgroupGroup: config.cgroupName,
@@ -24,22 +30,100 @@ export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver 
     servicePort: config.servicePort,
     proxyPort: config.proxyPort,
     serviceArgv: service.argv,
-    readOnlyDirs: [service.root],
-    serviceCwd: service.root,
+    readOnlyDirs: service.binds,
+    serviceCwd: service.cwd,
     serviceEnv: { CLAWDIE_CHROMIUM_PATH: config.chromiumPath, CLAWDIE_LOG_LEVEL: 'warn' },
     templateProfile: config.templateProfile,
     healthTimeoutMs: config.startTimeoutMs,
   });
 }
 
+export interface JailServiceCommand {
+  /** The command as seen inside the sandbox (paths under SANDBOX_CODE_DIR). */
+  argv: string[];
+  /** The workspace root on the host. */
+  root: string;
+  /** What to bind read-only: the service's package and node_modules, at SANDBOX_CODE_DIR. */
+  binds: { source: string; target: string }[];
+  /** Working directory inside the sandbox. */
+  cwd: string;
+  /** True when clones run the compiled `dist/main.js`. */
+  compiled: boolean;
+  /** Why clones fall back to TypeScript under tsx (≈1 s slower per clone start); null otherwise. */
+  notice: string | null;
+}
+
 /**
- * The jail-service command: compiled JS in production, the TypeScript source under tsx when hostd
- * itself runs with the `source` condition. `root` is the workspace root bound read-only.
+ * The jail-service command: compiled JS whenever `jail-service/dist/main.js` exists and no source
+ * file is newer than its compiled counterpart (`npm run build --workspace @clawdie/jail-service`);
+ * else — only possible when hostd itself runs with the `source` condition — the TypeScript source
+ * under tsx, with a notice saying so. Inside the sandbox /tmp is private, so tsx cannot reuse a
+ * transform cache and every clone start pays the whole transpile.
  */
-export function jailServiceCommand(): { argv: string[]; root: string } {
+export function jailServiceCommand(): JailServiceCommand {
   const entry = fileURLToPath(import.meta.resolve('@clawdie/jail-service/main'));
-  const root = dirname(dirname(dirname(entry)));
-  if (!entry.endsWith('.ts')) return { argv: [process.execPath, entry], root };
+  const packageDir = dirname(dirname(entry));
+  const root = dirname(packageDir);
+  const { map, ...inside } = sandboxView(root, packageDir);
+  if (!entry.endsWith('.ts')) {
+    return { ...inside, argv: map([process.execPath, entry]), compiled: true, notice: null };
+  }
+  const compiled = join(packageDir, 'dist', 'main.js');
+  const stale = staleBuild(join(packageDir, 'src'), join(packageDir, 'dist'));
+  if (stale === null) {
+    return {
+      ...inside,
+      argv: map([process.execPath, compiled]),
+      compiled: true,
+      notice: null,
+    };
+  }
   const tsx = fileURLToPath(import.meta.resolve('tsx'));
-  return { argv: [process.execPath, '--conditions=source', '--import', tsx, entry], root };
+  return {
+    ...inside,
+    argv: map([process.execPath, '--conditions=source', '--import', tsx, entry]),
+    compiled: false,
+    notice: `clones run the jail-service from TypeScript under tsx (slow start): ${stale}; run \`npm run build --workspace @clawdie/jail-service\``,
+  };
+}
+
+/** Where the service's code appears inside every clone's sandbox. */
+export const SANDBOX_CODE_DIR = '/opt/clawdie';
+
+/**
+ * The service package and the workspace node_modules, bound at SANDBOX_CODE_DIR rather than at
+ * their host paths: a checkout under a private directory (e.g. `mktemp -d`, mode 0700) is not
+ * traversable by a clone's unprivileged uid, while the bound directories themselves are.
+ */
+function sandboxView(root: string, packageDir: string) {
+  const binds = [
+    { source: packageDir, target: join(SANDBOX_CODE_DIR, basename(packageDir)) },
+    { source: join(root, 'node_modules'), target: join(SANDBOX_CODE_DIR, 'node_modules') },
+  ];
+  const map = (argv: string[]) =>
+    argv.map((arg) =>
+      arg.startsWith(`${root}/`) ? join(SANDBOX_CODE_DIR, arg.slice(root.length + 1)) : arg,
+    );
+  return { root, binds, cwd: SANDBOX_CODE_DIR, map };
+}
+
+/** Null when every `src/**.ts` has a `dist/**.js` at least as new; else the first reason not. */
+export function staleBuild(srcDir: string, distDir: string): string | null {
+  if (!existsSync(join(distDir, 'main.js'))) return `${join(distDir, 'main.js')} does not exist`;
+  const walk = (dir: string): string | null => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(path);
+        if (found) return found;
+        continue;
+      }
+      if (!entry.name.endsWith('.ts') || entry.name.endsWith('.d.ts')) continue;
+      const output = join(distDir, path.slice(srcDir.length + 1).replace(/\.ts$/, '.js'));
+      const built = existsSync(output) ? statSync(output).mtimeMs : -1;
+      if (built < statSync(path).mtimeMs) return `${output} is missing or older than ${path}`;
+    }
+    return null;
+  };
+  return walk(srcDir);
 }

@@ -1,7 +1,10 @@
 // Builds a real LinuxDriver for tests (root only) and checks the host for leftovers.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { LinuxDriver } from '../../../hostd/src/drivers/linux/linux-driver.js';
+import {
+  LinuxDriver,
+  type LinuxDriverOptions,
+} from '../../../hostd/src/drivers/linux/linux-driver.js';
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
 import { ExecFileRunner } from '../../../hostd/src/runner/exec-file-runner.js';
 import { SpawnLauncher } from '../../../hostd/src/runner/process-launcher.js';
@@ -21,8 +24,14 @@ export function linuxDriverMissing(): string | null {
   return null;
 }
 
-export function createTestDriver(): LinuxDriver {
+let noticed = false;
+
+export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): LinuxDriver {
   const service = jailServiceCommand();
+  if (service.notice && !noticed) {
+    noticed = true;
+    console.error(`NOTE ${service.notice}`);
+  }
   return new LinuxDriver({
     runner: new ExecFileRunner(),
     launcher: new SpawnLauncher(),
@@ -33,11 +42,12 @@ export function createTestDriver(): LinuxDriver {
     servicePort: 9223,
     proxyPort: 3128,
     serviceArgv: service.argv,
-    readOnlyDirs: [service.root],
-    serviceCwd: service.root,
+    readOnlyDirs: service.binds,
+    serviceCwd: service.cwd,
     serviceEnv: { CLAWDIE_LOG_LEVEL: 'warn' },
     templateProfile: null,
     healthTimeoutMs: 30_000,
+    ...overrides,
   });
 }
 

@@ -49,28 +49,53 @@ export function leafDirs(layout: CgroupLayout, name: string): string[] {
   return layout.parents.map((parent) => join(parent, name));
 }
 
-/** Creates the clone's cgroups and writes its limits. */
+/** Creates the clone's cgroups and writes its limits, every leaf concurrently. */
 export async function createCgroups(
   layout: CgroupLayout,
   name: string,
   limits: CloneLimits,
 ): Promise<void> {
-  for (const dir of leafDirs(layout, name)) await mkdir(dir);
   const bytes = String(limits.memoryMb * 1024 * 1024);
   const quota = String(Math.round((CPU_PERIOD_US * limits.cpuPercent) / 100));
+  const results = await Promise.allSettled(
+    leafDirs(layout, name).map(async (dir) => {
+      await mkdir(dir);
+      if (layout.mode === 'v2') {
+        await Promise.all([
+          writeFile(join(dir, 'memory.max'), bytes),
+          writeFile(join(dir, 'memory.swap.max'), '0').catch(() => {}),
+          writeFile(join(dir, 'pids.max'), String(limits.pids)),
+          writeFile(join(dir, 'cpu.max'), `${quota} ${CPU_PERIOD_US}`),
+        ]);
+      } else if (dir.includes('/memory/')) {
+        await writeFile(join(dir, 'memory.limit_in_bytes'), bytes);
+      } else if (dir.includes('/pids/')) {
+        await writeFile(join(dir, 'pids.max'), String(limits.pids));
+      } else if (dir.includes('/cpu/')) {
+        await writeFile(join(dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
+        await writeFile(join(dir, 'cpu.cfs_quota_us'), quota);
+      }
+    }),
+  );
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+}
+
+/** Relative CPU weights (v2 cpu.weight, v1 cpu.shares): a background clone gets 1/10. */
+const CPU_WEIGHT = {
+  v2: { background: '10', normal: '100' },
+  v1: { background: '102', normal: '1024' },
+};
+
+/** Sets the clone's relative CPU weight; its cpu.max quota is unchanged. */
+export async function setCpuWeight(
+  layout: CgroupLayout,
+  name: string,
+  priority: 'background' | 'normal',
+): Promise<void> {
   for (const dir of leafDirs(layout, name)) {
-    if (layout.mode === 'v2') {
-      await writeFile(join(dir, 'memory.max'), bytes);
-      await writeFile(join(dir, 'memory.swap.max'), '0').catch(() => {});
-      await writeFile(join(dir, 'pids.max'), String(limits.pids));
-      await writeFile(join(dir, 'cpu.max'), `${quota} ${CPU_PERIOD_US}`);
-    } else if (dir.includes('/memory/')) {
-      await writeFile(join(dir, 'memory.limit_in_bytes'), bytes);
-    } else if (dir.includes('/pids/')) {
-      await writeFile(join(dir, 'pids.max'), String(limits.pids));
-    } else if (dir.includes('/cpu/')) {
-      await writeFile(join(dir, 'cpu.cfs_period_us'), String(CPU_PERIOD_US));
-      await writeFile(join(dir, 'cpu.cfs_quota_us'), quota);
+    if (layout.mode === 'v2') await writeFile(join(dir, 'cpu.weight'), CPU_WEIGHT.v2[priority]);
+    else if (dir.includes('/cpu/')) {
+      await writeFile(join(dir, 'cpu.shares'), CPU_WEIGHT.v1[priority]);
     }
   }
 }

@@ -2,13 +2,14 @@
 // per-clone uid, bubblewrap, a copied profile, an optional Xvfb, the jail-service inside
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, cp, mkdir, readdir, rm } from 'node:fs/promises';
+import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import type { CommandRunner } from '../../runner/command-runner.js';
 import type { LaunchedProcess, ProcessLauncher } from '../../runner/process-launcher.js';
 import {
   type CloneInfo,
   type CloneIsolation,
   type CloneSpec,
+  type CpuPriority,
   cloneName,
   type DestroyResult,
   type JailDriver,
@@ -18,13 +19,14 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import { createCgroups, destroyCgroups, procsFiles } from './cgroups.js';
+import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
+import { chownTree, failure, phaseClock, settleAll, sleep } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import { type LinuxCloneNames, linuxNames } from './names.js';
 import { createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
-import { bubblewrap, wrap, xvfbCommand } from './sandbox.js';
+import { bubblewrap, type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
 import { writeDisplay, writeMeta, writeService } from './state-files.js';
 import { waitForHealth, waitForLine } from './wait.js';
 
@@ -42,7 +44,7 @@ export interface LinuxDriverOptions {
   /** The jail-service command inside the sandbox, e.g. [node, /app/jail-service/dist/main.js]. */
   serviceArgv: readonly string[];
   /** Directories bound read-only into the sandbox (the service's code and node_modules). */
-  readOnlyDirs: readonly string[];
+  readOnlyDirs: readonly ReadOnlyBind[];
   serviceCwd: string;
   /** Extra environment for the jail-service (CLAWDIE_CHROMIUM_PATH, CLAWDIE_LOG_LEVEL, …). */
   serviceEnv: Readonly<Record<string, string>>;
@@ -52,6 +54,11 @@ export interface LinuxDriverOptions {
   xDir?: string;
   /** Receives the jail-service's stderr lines. Must not throw. */
   onServiceLine?: (name: string, line: string) => void;
+  /**
+   * Receives the duration of each create/start phase (`observe`, `setup`, `display`, `spawn`,
+   * `health`, `inspect`), for benchmarks. Must not throw.
+   */
+  onPhase?: (name: string, phase: string, ms: number) => void;
 }
 
 export class LinuxDriver implements JailDriver {
@@ -73,32 +80,48 @@ export class LinuxDriver implements JailDriver {
   async create(index: number, spec: CloneSpec): Promise<CloneInfo> {
     const host = await this.#capabilities();
     const names = this.#names(index);
+    const phase = phaseClock(names.name, this.#options.onPhase);
     if ((await this.#observe()).has(index)) {
       throw new JailDriverError('CLONE_EXISTS', `${names.name} has leftover resources`, {
         cloneName: names.name,
       });
     }
+    phase('observe');
     try {
       await mkdir(names.stateDir, { mode: 0o711 });
-      await writeMeta(names.stateDir, {
-        spec,
-        isolation: host.isolation,
-        createdAt: new Date().toISOString(),
-      });
-      await this.#makeProfile(names);
-      if (host.cgroups.mode !== 'none') await createCgroups(host.cgroups, names.name, spec.limits);
-      if (host.netns) await createNetwork(this.#options.runner, names, this.#options);
-      if (spec.display) await this.#startDisplay(names, host);
+      // Concurrent, and all settled before a failure is reported: destroy never races a step.
+      await settleAll([
+        writeMeta(names.stateDir, {
+          spec,
+          isolation: host.isolation,
+          createdAt: new Date().toISOString(),
+        }),
+        this.#makeProfile(names),
+        host.cgroups.mode !== 'none'
+          ? createCgroups(host.cgroups, names.name, spec.limits)
+          : Promise.resolve(),
+        host.netns ? createNetwork(this.#options.runner, names, this.#options) : Promise.resolve(),
+      ]);
+      phase('setup');
+      // Xvfb joins the clone's cgroups and network namespace, so it comes last.
+      if (spec.display) {
+        await this.#startDisplay(names, host);
+        phase('display');
+      }
     } catch (error) {
       throw failure('CLONE_CREATE_FAILED', names.name, error);
     }
-    return this.#require(names.name);
+    const info = await this.#require(names.name);
+    phase('inspect');
+    return info;
   }
 
   async start(name: string, options: StartOptions): Promise<CloneInfo> {
     const host = await this.#capabilities();
+    const phase = phaseClock(name, this.#options.onPhase);
     const clone = await this.#require(name);
     const names = this.#names(clone.index);
+    phase('observe');
     const token = randomBytes(24).toString('hex');
     const address = host.netns ? names.cloneAddress : '127.0.0.1';
     const port = host.netns ? this.#options.servicePort : 30_000 + clone.index;
@@ -135,12 +158,16 @@ export class LinuxDriver implements JailDriver {
       });
       this.#remember(name, child);
       await writeService(names.stateDir, { url, token, pid: child.pid });
+      phase('spawn');
       const timeoutMs = options.timeoutMs ?? this.#options.healthTimeoutMs;
       await waitForHealth(url, token, child, timeoutMs, options.signal);
+      phase('health');
     } catch (error) {
       throw failure('CLONE_START_FAILED', name, error);
     }
-    return this.#require(name);
+    const info = await this.#require(name);
+    phase('inspect');
+    return info;
   }
 
   async stop(name: string): Promise<CloneInfo | null> {
@@ -210,6 +237,11 @@ export class LinuxDriver implements JailDriver {
       if (result.leftovers.length > 0) leftovers[clone.name] = result.leftovers;
     }
     return { kept, destroyed, leftovers };
+  }
+
+  async setCpuPriority(name: string, priority: CpuPriority): Promise<void> {
+    const host = await this.#capabilities();
+    if (host.cgroups.mode !== 'none') await setCpuWeight(host.cgroups, name, priority);
   }
 
   #capabilities(): Promise<HostCapabilities> {
@@ -301,23 +333,4 @@ export class LinuxDriver implements JailDriver {
       resources: resourceList(entry, names),
     };
   }
-}
-
-function failure(code: 'CLONE_CREATE_FAILED' | 'CLONE_START_FAILED', name: string, error: unknown) {
-  if (error instanceof JailDriverError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new JailDriverError(code, `${name}: ${message}`, { cloneName: name, cause: error });
-}
-
-async function chownTree(path: string, uid: number): Promise<void> {
-  await chown(path, uid, uid);
-  for (const entry of await readdir(path, { withFileTypes: true })) {
-    const child = `${path}/${entry.name}`;
-    if (entry.isDirectory()) await chownTree(child, uid);
-    else await chown(child, uid, uid);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

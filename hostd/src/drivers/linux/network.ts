@@ -1,10 +1,14 @@
 // A clone's network: its own namespace, one veth pair (/30, no default route) and a drop-by-default
 // nftables table inside the namespace (freebsd-jails.md §3.1–3.2).
+import { readdir } from 'node:fs/promises';
 import type { CommandRunner } from '../../runner/command-runner.js';
 import { indexFromShortName, type LinuxCloneNames } from './names.js';
+import { NSENTER } from './sandbox.js';
 
 export const IP = '/usr/sbin/ip';
 export const NFT = '/usr/sbin/nft';
+const NETNS_DIR = '/run/netns';
+const SYS_NET_DIR = '/sys/class/net';
 const TIMEOUT_MS = 10_000;
 
 export interface NetworkPorts {
@@ -41,29 +45,48 @@ export function nftRuleset(names: LinuxCloneNames, ports: NetworkPorts): string 
   ].join('\n');
 }
 
-/** Creates namespace, veth, addresses and firewall; throws with the failing command's stderr. */
+/**
+ * Creates namespace, veth, addresses and firewall in three commands, two of them concurrent: the
+ * host side as one `ip -batch` (namespace first), then the clone side as one `ip -n … -batch`
+ * alongside the whole nftables ruleset as one `nft -f -` transaction inside the namespace.
+ * Throws with the failing command's stderr; whatever was made is removed by destroyNetwork.
+ */
 export async function createNetwork(
   runner: CommandRunner,
   names: LinuxCloneNames,
   ports: NetworkPorts,
 ): Promise<void> {
   const { netns, hostVeth, cloneVeth } = names;
-  const steps: string[][] = [
-    [IP, 'netns', 'add', netns],
-    [IP, '-n', netns, 'link', 'set', 'lo', 'up'],
-    [IP, 'link', 'add', hostVeth, 'type', 'veth', 'peer', 'name', cloneVeth, 'netns', netns],
-    [IP, 'addr', 'add', `${names.hostAddress}/30`, 'dev', hostVeth],
-    [IP, 'link', 'set', hostVeth, 'up'],
-    [IP, '-n', netns, 'addr', 'add', `${names.cloneAddress}/30`, 'dev', cloneVeth],
-    [IP, '-n', netns, 'link', 'set', cloneVeth, 'up'],
+  const host = [
+    `netns add ${netns}`,
+    `link add ${hostVeth} type veth peer name ${cloneVeth} netns ${netns}`,
+    `addr add ${names.hostAddress}/30 dev ${hostVeth}`,
+    `link set ${hostVeth} up`,
   ];
-  for (const argv of steps) await must(runner, argv);
-  await must(runner, [IP, 'netns', 'exec', netns, NFT, '-f', '-'], nftRuleset(names, ports));
+  const clone = [
+    'link set lo up',
+    `addr add ${names.cloneAddress}/30 dev ${cloneVeth}`,
+    `link set ${cloneVeth} up`,
+  ];
+  await must(runner, [IP, '-batch', '-'], batch(host));
+  const results = await Promise.allSettled([
+    must(runner, [IP, '-n', netns, '-batch', '-'], batch(clone)),
+    must(
+      runner,
+      [NSENTER, `--net=/run/netns/${netns}`, '--', NFT, '-f', '-'],
+      nftRuleset(names, ports),
+    ),
+  ]);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+}
+
+function batch(lines: readonly string[]): string {
+  return `${lines.join('\n')}\n`;
 }
 
 /** Removes the namespace (which takes the veth pair with it) and any stray host end. Idempotent. */
 export async function destroyNetwork(runner: CommandRunner, names: LinuxCloneNames): Promise<void> {
-  const present = await observeNetwork(runner);
+  const present = await observeNetwork();
   if (present.namespaces.has(names.index)) {
     await runner.run([IP, 'netns', 'del', names.netns], { timeoutMs: TIMEOUT_MS });
   }
@@ -72,22 +95,23 @@ export async function destroyNetwork(runner: CommandRunner, names: LinuxCloneNam
   }
 }
 
-/** Indexes of clone namespaces and host-side veth links that exist now. */
-export async function observeNetwork(
-  runner: CommandRunner,
-): Promise<{ namespaces: Set<number>; links: Set<number> }> {
+/**
+ * Indexes of clone namespaces and host-side veth links that exist now, read where `ip netns list`
+ * and `ip link show` read them (the named-namespace directory and hostd's own network namespace)
+ * without starting a process: this runs several times per clone lifecycle.
+ */
+export async function observeNetwork(): Promise<{ namespaces: Set<number>; links: Set<number> }> {
   const [netns, links] = await Promise.all([
-    runner.run([IP, 'netns', 'list'], { timeoutMs: TIMEOUT_MS }),
-    runner.run([IP, '-o', 'link', 'show'], { timeoutMs: TIMEOUT_MS }),
+    readdir(NETNS_DIR).catch(() => [] as string[]),
+    readdir(SYS_NET_DIR).catch(() => [] as string[]),
   ]);
   const namespaces = new Set<number>();
-  for (const line of netns.stdout.split('\n')) {
-    const index = indexFromShortName(line.split(' ')[0] ?? '');
+  for (const name of netns) {
+    const index = indexFromShortName(name);
     if (index !== null) namespaces.add(index);
   }
   const hostLinks = new Set<number>();
-  for (const line of links.stdout.split('\n')) {
-    const link = /^\d+:\s+([^:@\s]+)/.exec(line)?.[1] ?? '';
+  for (const link of links) {
     const index = link.endsWith('h') ? indexFromShortName(link) : null;
     if (index !== null) hostLinks.add(index);
   }

@@ -32,7 +32,7 @@ export interface ObserveContext {
 
 export async function observeAll(context: ObserveContext): Promise<Map<number, Observation>> {
   const [network, leaves, dirs, processes, displays] = await Promise.all([
-    observeNetwork(context.runner),
+    observeNetwork(),
     listCgroupLeaves(context.cgroups),
     readdir(context.stateRoot).catch(() => [] as string[]),
     processesByIndex(context.uidBase),

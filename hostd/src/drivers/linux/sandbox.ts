@@ -42,10 +42,13 @@ export function wrap(options: WrapOptions, command: readonly string[]): [string,
   ];
 }
 
+/** A read-only bind: a host path at the same path, or a host `source` at `target` inside. */
+export type ReadOnlyBind = string | { source: string; target: string };
+
 export interface SandboxOptions {
   names: LinuxCloneNames;
   /** Read-only directories the service needs (its code, node_modules). */
-  readOnly: readonly string[];
+  readOnly: readonly ReadOnlyBind[];
   /** The display number when the clone has one: only that X socket is bound in. */
   display: number | null;
   cwd: string;
@@ -53,7 +56,8 @@ export interface SandboxOptions {
 
 /**
  * bubblewrap around the jail-service: new user, pid, ipc, uts and cgroup namespaces; the system
- * read-only; only the profile writable; a private /tmp. The sandbox dies with hostd.
+ * (and its font cache) read-only; only the profile writable; a private /tmp. The sandbox dies with
+ * hostd.
  */
 export function bubblewrap(options: SandboxOptions, command: readonly string[]): string[] {
   const argv = [
@@ -72,6 +76,11 @@ export function bubblewrap(options: SandboxOptions, command: readonly string[]):
     '--ro-bind',
     '/etc',
     '/etc',
+    // The system font cache: without it fontconfig rescans every font and writes a private cache
+    // into each fresh profile on every Chromium start (≈150 ms per clone, measured).
+    '--ro-bind-try',
+    '/var/cache/fontconfig',
+    '/var/cache/fontconfig',
     '--symlink',
     'usr/lib',
     '/lib',
@@ -94,7 +103,10 @@ export function bubblewrap(options: SandboxOptions, command: readonly string[]):
     options.names.profileDir,
     '/profile',
   ];
-  for (const dir of options.readOnly) argv.push('--ro-bind', dir, dir);
+  for (const bind of options.readOnly) {
+    if (typeof bind === 'string') argv.push('--ro-bind', bind, bind);
+    else argv.push('--ro-bind', bind.source, bind.target);
+  }
   if (options.display !== null) {
     const socket = `/tmp/.X11-unix/X${options.display}`;
     argv.push('--bind', socket, socket);

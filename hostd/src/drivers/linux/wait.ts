@@ -1,6 +1,9 @@
 // Readiness waits for a clone's processes: a health URL answering 200, or a first output line.
 import type { LaunchedProcess } from '../../runner/process-launcher.js';
 
+/** Short: a refused connection on the clone's veth costs well under a millisecond. */
+const POLL_MS = 5;
+
 /** Polls `${url}/health` with the bearer token until 200; throws on exit, timeout or abort. */
 export async function waitForHealth(
   url: string,
@@ -31,7 +34,7 @@ export async function waitForHealth(
     } catch (error) {
       last = (error as Error).message;
     }
-    await new Promise((resolve) => setTimeout(resolve, 25));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   throw new Error(`no healthy answer within ${timeoutMs} ms (${last})\n${child.outputTail()}`);
 }

@@ -1,0 +1,46 @@
+// Small steps of the Linux driver: concurrent settling, profile ownership, phase timing.
+import { chown, readdir } from 'node:fs/promises';
+import { JailDriverError } from '../jail-driver.js';
+
+/** Awaits every promise; then throws the first rejection, if any (nothing is left in flight). */
+export async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
+  const results = await Promise.allSettled(promises);
+  for (const result of results) if (result.status === 'rejected') throw result.reason;
+}
+
+export async function chownTree(path: string, uid: number): Promise<void> {
+  await chown(path, uid, uid);
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const child = `${path}/${entry.name}`;
+    if (entry.isDirectory()) await chownTree(child, uid);
+    else await chown(child, uid, uid);
+  }
+}
+
+/** A clock whose every call reports the time since the previous call (or since it was made). */
+export function phaseClock(
+  name: string,
+  report: ((name: string, phase: string, ms: number) => void) | undefined,
+): (phase: string) => void {
+  if (!report) return () => {};
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    report(name, phase, now - last);
+    last = now;
+  };
+}
+
+export function failure(
+  code: 'CLONE_CREATE_FAILED' | 'CLONE_START_FAILED',
+  name: string,
+  error: unknown,
+) {
+  if (error instanceof JailDriverError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new JailDriverError(code, `${name}: ${message}`, { cloneName: name, cause: error });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

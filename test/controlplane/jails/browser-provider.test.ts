@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type {
+  BrowserLease,
+  BrowserProvider,
+} from '../../../controlplane/src/jails/browser-provider.js';
+import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
+import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createFakeOperator } from '../../support/fake-operator.js';
+import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
+import { silentLogger } from '../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../support/test-task-deps.js';
+
+/** A provider that hands out fake browsers, counts leases and can be told to fail. */
+function countingProvider(concurrency: number, fail = false) {
+  const log = { acquired: 0, released: 0, maxHeld: 0, held: 0 };
+  const provider: BrowserProvider = {
+    concurrency,
+    async acquire(): Promise<BrowserLease> {
+      if (fail) throw new Error('hostd is down');
+      log.acquired += 1;
+      log.held += 1;
+      log.maxHeld = Math.max(log.maxHeld, log.held);
+      let released = false;
+      return {
+        id: `clone-${log.acquired}`,
+        operator: createFakeOperator().operator,
+        async release() {
+          if (released) return;
+          released = true;
+          log.released += 1;
+          log.held -= 1;
+        },
+      };
+    },
+  };
+  return { provider, log };
+}
+
+const script = [
+  "Action: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+  "Action: finished(content='ok')",
+];
+
+describe('task service over a browser provider', () => {
+  it('runs up to `concurrency` tasks at once, each on its own lease, and releases every lease', async () => {
+    const { deps, close } = createTestTaskDeps({ model: createPerTaskScriptModel(script) });
+    const { provider, log } = countingProvider(2);
+    const tasks = createTaskService(deps, undefined, provider);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, n) => tasks.start({ instruction: `task ${n}` }).done),
+    );
+    assert.deepEqual(
+      results.map((r) => r.status),
+      Array(5).fill('finished'),
+    );
+    assert.equal(log.acquired, 5);
+    assert.equal(log.released, 5);
+    assert.equal(log.maxHeld, 2);
+    close();
+  });
+
+  it('releases the lease of an aborted task', async () => {
+    const { deps, close } = createTestTaskDeps({
+      model: createPerTaskScriptModel(['Action: wait()']),
+      loop: { maxSteps: 500 },
+    });
+    const { provider, log } = countingProvider(1);
+    const tasks = createTaskService(deps, undefined, provider);
+    const { taskId, done } = tasks.start({ instruction: 'forever' });
+    setTimeout(() => tasks.abort(taskId), 30);
+    assert.equal((await done).status, 'aborted');
+    assert.equal(log.released, 1);
+    close();
+  });
+
+  it('ends OPERATOR_UNAVAILABLE with a recorded task when no browser can be had', async () => {
+    const { deps, repository, close } = createTestTaskDeps({
+      model: createPerTaskScriptModel(script),
+    });
+    const tasks = createTaskService(deps, undefined, countingProvider(1, true).provider);
+    const result = await tasks.start({ instruction: 'x' }).done;
+    assert.equal(result.status, 'error');
+    assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
+    assert.match(result.error?.message ?? '', /hostd is down/);
+    assert.equal(repository.getTask(result.trace_id)?.status, 'error');
+    close();
+  });
+});
+
+describe('hostd browser provider', () => {
+  const clone = {
+    name: 'browsertask007',
+    index: 7,
+    taskId: 't',
+    state: 'running' as const,
+    service: { url: 'http://10.78.0.30:9223', token: 'clone-token' },
+    isolation: { level: 'full' as const, reasons: [] },
+    allowedDomains: ['example.org'],
+    limits: { memoryMb: 2048, pids: 512, cpuPercent: 100 },
+    display: null,
+    egressProxyUrl: 'http://10.78.0.29:3128',
+    fromPool: false,
+    createdAt: new Date(0).toISOString(),
+    readyMs: 700,
+  };
+
+  it('creates a clone with the task domains and destroys it exactly once on release', async () => {
+    const calls: string[] = [];
+    const provider = createHostdBrowserProvider({
+      logger: silentLogger,
+      client: {
+        createClone: async (request) => {
+          calls.push(`create ${request.taskId} ${request.allowedDomains?.join(',')}`);
+          return clone;
+        },
+        destroyClone: async (name) => {
+          calls.push(`destroy ${name}`);
+          return { name, destroyed: true, leftovers: [] } as never;
+        },
+      },
+    });
+    const lease = await provider.acquire({ taskId: 't1', allowedDomains: ['example.org'] });
+    assert.equal(lease.id, 'browsertask007');
+    await Promise.all([lease.release(), lease.release()]);
+    assert.deepEqual(calls, ['create t1 example.org', 'destroy browsertask007']);
+  });
+
+  it('turns a hostd failure into OPERATOR_UNAVAILABLE', async () => {
+    const provider = createHostdBrowserProvider({
+      logger: silentLogger,
+      client: {
+        createClone: async () => {
+          throw new Error('HTTP 503 CLONE_START_FAILED');
+        },
+        destroyClone: async () => ({}) as never,
+      },
+    });
+    await assert.rejects(provider.acquire({ taskId: 't', allowedDomains: [] }), {
+      code: 'OPERATOR_UNAVAILABLE',
+    });
+  });
+});
