@@ -3,9 +3,11 @@
 import sharp from 'sharp';
 import {
   diffThumbnails,
+  type Thumbnail,
   thumbnailOfImage,
   thumbnailOfRaw,
 } from '../controlplane/src/wait/frame-diff.js';
+import { FrameHub } from '../controlplane/src/wait/frame-hub.js';
 import { WaitEngine } from '../controlplane/src/wait/wait-engine.js';
 import { createManualClock } from '../test/support/manual-clock.js';
 
@@ -69,6 +71,42 @@ const u = await thumbnailOfImage(ui);
 await time('UI-like JPEG 1920×1080 → thumbnail + diff', 200, async () =>
   diffThumbnails(u, await thumbnailOfImage(ui)),
 );
+
+// Through the FrameHub, as the wait engine captures: a static screen re-captured as the same
+// bytes reuses the previous thumbnail (no decode); a changed screen pays the scaled decode.
+const hubClock = createManualClock(0);
+const hub = new FrameHub(hubClock);
+const uiChanged = await sharp(ui)
+  .composite([
+    {
+      input: Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="red"/></svg>`,
+      ),
+      top: 12,
+      left: 1800,
+    },
+  ])
+  .jpeg({ quality: 80 })
+  .toBuffer();
+let flip = false;
+const staticSource = { key: 'static', capture: async () => Buffer.from(ui) };
+const changingSource = {
+  key: 'changing',
+  capture: async () => {
+    flip = !flip;
+    return flip ? uiChanged : ui;
+  },
+};
+const last = new Map<string, Thumbnail>();
+async function gate(source: typeof staticSource) {
+  hubClock.advance(1000);
+  const { thumbnail } = await hub.frame(source, 0);
+  const previous = last.get(source.key) ?? thumbnail;
+  last.set(source.key, thumbnail);
+  return diffThumbnails(previous, thumbnail);
+}
+await time('gate per frame, static UI (same bytes)', 200, () => gate(staticSource));
+await time('gate per frame, changing UI', 200, () => gate(changingSource));
 
 const a = await thumbnailOfImage(jpeg);
 const b = await thumbnailOfImage(jpeg);

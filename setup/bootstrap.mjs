@@ -28,6 +28,8 @@ const systemNeeds = [
   { program: '/usr/bin/xdotool', pkg: 'xdotool', modes: ['test'] },
   { program: '/usr/bin/xwd', pkg: 'x11-apps', modes: ['test'] },
   { program: '/usr/bin/xedit', pkg: 'x11-apps', modes: ['test'] },
+  // Task recordings (controlplane/src/recording): screencast frames → MP4; e2e checks with ffprobe.
+  { program: '/usr/bin/ffmpeg', pkg: 'ffmpeg', modes: ['test'] },
 ];
 
 function say(message) {

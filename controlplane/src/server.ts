@@ -10,6 +10,7 @@ import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
 import { createApp } from './http/app.js';
 import { createLogger } from './logger.js';
 import { type Platform, startPlatform } from './platform.js';
+import { createAvailableRecorder } from './recording/ffmpeg-recorder.js';
 import { createTaskService } from './tasks/task-service.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
 import { createBrowserWaitService } from './wait/browser-wait-service.js';
@@ -31,8 +32,15 @@ export async function serve(): Promise<number> {
   const generatedAdminToken =
     config.adminToken || auth ? null : randomBytes(18).toString('base64url');
   const adminToken = config.adminToken ?? generatedAdminToken;
+  const recorder = createAvailableRecorder({
+    jail: platform.jail,
+    dataDir: config.dataDir,
+    logger,
+  });
   const tasks = platform.model
-    ? platform.policed(createTaskService(platform.taskDeps(platform.model)))
+    ? platform.policed(
+        createTaskService({ ...platform.taskDeps(platform.model), ...(recorder && { recorder }) }),
+      )
     : createUnavailableTaskService();
   const app = createApp({
     tasks,
@@ -49,6 +57,7 @@ export async function serve(): Promise<number> {
         jail: platform.jail,
         tasks,
         audit: platform.audit,
+        approvals: platform.approvals,
         adminToken,
         tokenVerifier: auth?.verifier,
         repository: platform.repository,

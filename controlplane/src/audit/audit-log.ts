@@ -12,6 +12,7 @@ import {
 export type AuditEventType =
   | 'task-started'
   | 'task-ended'
+  | 'task-stuck'
   | 'action-executed'
   | 'navigation-refused'
   | 'policy-decided'

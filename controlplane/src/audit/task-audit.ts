@@ -10,8 +10,8 @@ export interface TaskAudit {
 }
 
 /**
- * Maps loop events onto audit rows for one task: each executed action, each refused step, and the
- * task's start and end. A failing append is logged at error level and never ends the task.
+ * Maps loop events onto audit rows for one task: each executed action, each refused step, each
+ * task-stuck report, and the task's start and end. A failing append is logged at error level and never ends the task.
  */
 export function createTaskAudit(
   audit: AuditLog,
@@ -42,6 +42,8 @@ export function createTaskAudit(
         }
       } else if (event.type === 'step-ended' && event.outcome === 'refused') {
         append('navigation-refused', { step: event.step, message: event.message });
+      } else if (event.type === 'task-stuck') {
+        append('task-stuck', { step: event.step, idle_ms: event.idleMs, summary: event.summary });
       }
     },
   };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import type { TaskRecord } from '../store/task-records.js';
@@ -18,6 +19,10 @@ export interface DashboardOptions {
   screencast?: ScreencastFeed | undefined;
   /** The hash-chained audit trail; adds the Audit log page when present. */
   audit?: AuditTrail | undefined;
+  /** Operator approvals; adds the Approvals page (answers go through the same service). */
+  approvals?: ApprovalService | undefined;
+  /** Where a task's MP4 recording would be; adds the Recording link when that file exists. */
+  recordingPath?: ((taskId: string) => string) | undefined;
   settings?: (() => SettingsView) | undefined;
   hosts?: (() => HostsView | Promise<HostsView>) | undefined;
   /** Tenant label shown for every task until tenants exist. */

@@ -1,7 +1,14 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
+import { AppError } from '../errors.js';
 import { streamTaskEvents } from '../http/task-event-stream.js';
 import { AdminSessions, requireAdmin } from './admin-auth.js';
+import {
+  approvalsBody,
+  createApprovalScreens,
+  DASHBOARD_ANSWERER,
+  RECENT_APPROVALS,
+} from './approvals-page.js';
 import { dashboardAssets } from './assets.js';
 import { AUDIT_PAGE_SIZE, auditBody } from './audit-page.js';
 import {
@@ -21,13 +28,23 @@ import { createTaskPageRoutes } from './task-page-routes.js';
  */
 export type { DashboardDeps, DashboardOptions } from './dashboard-context.js';
 
+const approvalErrors: Record<string, string> = {
+  closed: 'That approval was already answered or has expired; nothing was changed.',
+  unknown: 'There is no such approval.',
+};
+
 export function createDashboardRoutes(deps: DashboardDeps): Hono {
   const ttlMs = deps.sessionTtlMs ?? 12 * 60 * 60 * 1000;
   const now = deps.now ?? Date.now;
   const sessions = new AdminSessions(ttlMs, now);
-  const extraSections = deps.audit
-    ? [{ id: 'audit' as const, label: 'Audit log', href: '/dashboard/audit' }]
-    : [];
+  const extraSections = [
+    ...(deps.approvals
+      ? [{ id: 'approvals' as const, label: 'Approvals', href: '/dashboard/approvals' }]
+      : []),
+    ...(deps.audit ? [{ id: 'audit' as const, label: 'Audit log', href: '/dashboard/audit' }] : []),
+  ];
+  const screens = createApprovalScreens();
+  deps.approvals?.attach(screens);
   const context: DashboardContext = {
     deps,
     tenant: deps.tenant ?? 'default',
@@ -90,6 +107,49 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
       afterSeq: query.after ?? 0,
     });
     return context.render(c, 'Audit log', 'audit', body);
+  });
+  app.get('/approvals', (c) => {
+    if (!deps.approvals) return context.notFound(c, 'No approvals are configured.');
+    const pending = deps.approvals
+      .list({ status: 'pending', limit: 200 })
+      .sort((a, b) => a.requestedAt - b.requestedAt);
+    const recent = deps.approvals
+      .list({ limit: 200 })
+      .filter((record) => record.status !== 'pending')
+      .sort((a, b) => (b.answeredAt ?? 0) - (a.answeredAt ?? 0))
+      .slice(0, RECENT_APPROVALS);
+    const error = approvalErrors[c.req.query('error') ?? ''];
+    const body = approvalsBody({
+      pending,
+      recent,
+      now: now(),
+      hasScreenshot: (id) => screens.get(id) !== null,
+      error,
+    });
+    return context.render(c, 'Approvals', 'approvals', body);
+  });
+  app.get('/approvals/:id/screenshot', (c) => {
+    const shot = screens.get(c.req.param('id'));
+    if (!shot) return c.text('no screenshot for this approval', 404);
+    return c.body(new Uint8Array(shot), 200, {
+      'content-type': 'image/jpeg',
+      'cache-control': 'private, max-age=300',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+  app.post('/approvals/:id', async (c) => {
+    if (!deps.approvals) return context.notFound(c, 'No approvals are configured.');
+    const form = await c.req.parseBody();
+    const decision = form.decision;
+    if (decision !== 'approve' && decision !== 'deny') return c.text('bad decision', 400);
+    try {
+      deps.approvals.answer(c.req.param('id'), decision, DASHBOARD_ANSWERER);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const code = error.status === 404 ? 'unknown' : 'closed';
+      return c.redirect(`/dashboard/approvals?error=${code}`, 303);
+    }
+    return c.redirect('/dashboard/approvals', 303);
   });
   app.get('/settings', (c) => {
     const view = deps.settings?.() ?? { groups: [], policies: [] };

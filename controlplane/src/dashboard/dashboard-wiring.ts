@@ -1,8 +1,10 @@
+import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasScope } from '../auth/scopes.js';
 import type { Config } from '../config.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
+import { recordingPath } from '../recording/task-recorder.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
@@ -90,13 +92,14 @@ export function singleJailHosts(
 
 /**
  * Dashboard options for `serve()`: login by the static admin token and/or an admin-scope JWT,
- * the jail-service screencast, the audit trail, read-only settings and hosts.
+ * the jail-service screencast, the audit trail, the approvals queue, read-only settings and hosts.
  */
 export function createDashboardOptions(options: {
   config: Readonly<Config>;
   jail: { url: string; token: string };
   tasks: TaskService;
   audit?: AuditTrail | undefined;
+  approvals?: ApprovalService | undefined;
   adminToken?: string | null | undefined;
   tokenVerifier?: TokenVerifier | null | undefined;
   repository: TaskRepository;
@@ -109,6 +112,8 @@ export function createDashboardOptions(options: {
     verifyAdmin: anyAdminVerifier(verifiers),
     screencast: createScreencastFeed(options.jail),
     audit: options.audit,
+    approvals: options.approvals,
+    recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
     settings: () => settingsFromConfig(options.config, options.jail.url),
     hosts: singleJailHosts(
       { url: options.jail.url, startedAt: Date.now() },

@@ -27,6 +27,7 @@ tbody tr:hover{background:#f8faff}
 .badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:.78rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}
 .s-finished,.s-ok,.s-acted{color:var(--ok)}.s-running,.s-queued,.s-paused{color:var(--info)}
 .s-max_steps,.s-call_user,.s-skipped,.s-refused,.s-result_invalid,.s-pending{color:var(--warn)}
+.s-approved{color:var(--ok)}.s-denied{color:var(--bad)}.s-expired{color:var(--muted)}
 .s-error,.s-aborted,.s-parse_error,.s-plan_error,.s-action_error,.s-error_env,.s-failed{color:var(--bad)}
 form.filters{display:flex;flex-wrap:wrap;gap:10px;align-items:end;margin-bottom:12px}
 label{display:flex;flex-direction:column;font-size:.82rem;color:var(--muted);gap:2px}
@@ -70,4 +71,12 @@ svg.timing{width:100%;height:10px;display:block;border-radius:3px;background:#ee
 .error-text{color:var(--bad)}
 tr.bad-row{background:#fdecea;outline:2px solid var(--bad)}
 code.mono{word-break:break-all}
+ol.approvals{list-style:none;margin:0;padding:0}
+.approval{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:18px;align-items:start}
+@media (max-width:900px){.approval{grid-template-columns:1fr}}
+.approval h2{margin:0 0 10px;font-size:1.05rem;display:flex;gap:10px;align-items:baseline}
+.approval-shot img{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:6px;background:#000}
+form.decide{display:flex;gap:10px;margin-top:14px}
+form.decide button{min-width:96px}
+table.recent td>time{white-space:nowrap}
 `;

@@ -53,6 +53,8 @@ export interface TaskDetailView {
   task: TaskRecord;
   cards: StepCardData[];
   active: boolean;
+  /** A finalised recording.mp4 exists for the task. */
+  hasRecording?: boolean;
   tenant: string;
   now: number;
 }
@@ -65,6 +67,7 @@ export function taskDetailBody(view: TaskDetailView) {
 <div class="controls">
 ${view.active ? html`<a class="button" href="${base}/live">Live view</a>` : ''}
 ${view.cards.length ? html`<a class="button secondary" href="${base}/replay">Replay</a>` : ''}
+${view.hasRecording ? html`<a class="button secondary" href="${base}/recording.mp4">Recording</a>` : ''}
 <a class="button secondary" href="${base}/export" download>Export HTML</a>
 ${view.active ? html`<form method="post" action="${base}/abort"><button class="danger" type="submit">Abort</button></form>` : ''}
 </div>

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { type DashboardContext, listQuerySchema, readJpeg } from './dashboard-context.js';
@@ -47,7 +49,8 @@ export function createTaskPageRoutes(context: DashboardContext) {
     if (!task) return missing(c);
     const cards = loadStepCards(repository, task, screenshotUrl(task.id));
     const active = tasks.isActive(task.id);
-    const body = taskDetailBody({ task, cards, active, tenant, now: now() });
+    const hasRecording = Boolean(deps.recordingPath && existsSync(deps.recordingPath(task.id)));
+    const body = taskDetailBody({ task, cards, active, hasRecording, tenant, now: now() });
     return render(c, `Task ${task.id.slice(0, 8)}`, 'tasks', body);
   });
 
@@ -61,6 +64,19 @@ export function createTaskPageRoutes(context: DashboardContext) {
   app.get('/tasks/:id/final.jpg', async (c) => {
     const jpeg = await readJpeg(requireTask(c)?.finalScreenshotPath ?? null);
     return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no final screenshot', 404);
+  });
+
+  app.get('/tasks/:id/recording.mp4', async (c) => {
+    const task = requireTask(c);
+    const video =
+      task && deps.recordingPath
+        ? await readFile(deps.recordingPath(task.id)).catch(() => null)
+        : null;
+    if (!video) return c.text('no recording', 404);
+    return c.body(new Uint8Array(video), 200, {
+      'content-type': 'video/mp4',
+      'cache-control': 'private, max-age=3600',
+    });
   });
 
   app.get('/tasks/:id/replay', (c) => {

@@ -9,6 +9,7 @@ import { isAbortError } from '../errors.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskContext } from '../policy/gate-types.js';
+import type { TaskRecorder } from '../recording/task-recorder.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskStatus } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -38,6 +39,8 @@ export interface RunBrowserTaskDeps {
   taskContext?: (taskId: string) => TaskContext | undefined;
   /** Checks `success_criteria` on finished(); default: the operator's URL only. */
   verifier?: DoneVerifier;
+  /** Records `record: true` tasks run by the task service (absent: they run unrecorded, warned). */
+  recorder?: TaskRecorder;
 }
 
 export interface RunBrowserTaskOptions {

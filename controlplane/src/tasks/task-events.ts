@@ -13,10 +13,18 @@ export interface StepProgress {
   timings_ms: { capture: number; model: number; execute: number };
 }
 
+/** The loop saw no visible progress for a while (task-stuck): what it was doing, for operators. */
+export interface StuckProgress {
+  trace_id: string;
+  step: number;
+  summary: string;
+}
+
 /** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
 export type TaskStreamEvent =
   | { type: 'status'; data: { trace_id: string; status: 'queued' | 'running' } }
   | { type: 'step'; data: StepProgress }
+  | { type: 'stuck'; data: StuckProgress }
   | { type: 'result'; data: CompactResult };
 
 export interface NumberedEvent {

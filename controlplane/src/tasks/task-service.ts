@@ -44,6 +44,15 @@ export function createTaskService(
   const running = new Set<Promise<unknown>>();
   const slots = createSlots(provider.concurrency);
 
+  function startRecording(taskId: string) {
+    if (deps.recorder) return deps.recorder.start(taskId);
+    deps.logger.warn(
+      { taskId },
+      'task asked to be recorded, but recording is unavailable (no ffmpeg at /usr/bin/ffmpeg); running it without a recording',
+    );
+    return undefined;
+  }
+
   async function run(
     taskId: string,
     input: BrowserRunTaskInput,
@@ -54,6 +63,7 @@ export function createTaskService(
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'running' } });
     const lease = await leaseBrowser(provider, taskId, input, controller.signal);
+    const recording = input.record ? startRecording(taskId) : undefined;
     const result = await runBrowserTask(
       input,
       { ...deps, operator: lease.operator },
@@ -64,10 +74,18 @@ export function createTaskService(
         onEvent: (event) => {
           const step = track(event);
           if (step) events.append(taskId, { type: 'step', data: step });
+          if (event.type === 'task-stuck')
+            events.append(taskId, {
+              type: 'stuck',
+              data: { trace_id: taskId, step: event.step, summary: event.summary },
+            });
           onEvent?.(event);
         },
       },
-    ).finally(() => lease.release());
+    ).finally(async () => {
+      await recording?.stop();
+      await lease.release();
+    });
     events.append(taskId, { type: 'result', data: result });
     return result;
   }

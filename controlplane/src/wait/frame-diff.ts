@@ -33,16 +33,48 @@ export interface FrameDiff {
 /** Default downsampling factor: 8 px per cell side (1920×1080 → 240×135). */
 export const DEFAULT_CELL_SIZE = 8;
 
-/** Decodes a JPEG/PNG into a thumbnail. JPEG decoding uses libjpeg's scaled decode, so it is cheap. */
+/**
+ * Decodes a JPEG/PNG into a thumbnail. For a JPEG the size comes from its SOF header (no
+ * separate metadata pass) and libjpeg decodes at 1/8 scale (shrink-on-load: DC coefficients
+ * only, no full-size IDCT), so with the default 8-px cells the resize after it is a no-op.
+ */
 export async function thumbnailOfImage(
   image: Buffer,
   cellSize = DEFAULT_CELL_SIZE,
 ): Promise<Thumbnail> {
   const decoder = sharp(image, { failOn: 'none' });
-  const meta = await decoder.metadata();
-  const sourceWidth = meta.width ?? 1;
-  const sourceHeight = meta.height ?? 1;
-  return reduce(decoder, sourceWidth, sourceHeight, cellSize);
+  const size = jpegSize(image) ?? (await decoder.metadata());
+  return reduce(decoder, size.width ?? 1, size.height ?? 1, cellSize);
+}
+
+/** Width and height from a baseline/progressive JPEG's SOF marker; null if not a JPEG. */
+export function jpegSize(image: Uint8Array): { width: number; height: number } | null {
+  if (image.length < 4 || image[0] !== 0xff || image[1] !== 0xd8) return null;
+  let at = 2;
+  while (at + 9 <= image.length) {
+    if (image[at] !== 0xff) return null;
+    const marker = image[at + 1] as number;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2; // markers without a length
+      continue;
+    }
+    if (marker === 0xd9 || marker === 0xda) return null; // EOI / SOS before any SOF
+    const length = ((image[at + 2] as number) << 8) | (image[at + 3] as number);
+    const isSof =
+      marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isSof) {
+      const height = ((image[at + 5] as number) << 8) | (image[at + 6] as number);
+      const width = ((image[at + 7] as number) << 8) | (image[at + 8] as number);
+      return width > 0 && height > 0 ? { width, height } : null;
+    }
+    if (length < 2) return null;
+    at += 2 + length;
+  }
+  return null;
 }
 
 /** Reduces raw pixels (RGB or RGBA/BGRX-free RGBA) into a thumbnail. */
@@ -68,7 +100,14 @@ async function reduce(
     .removeAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { width, height, sourceWidth, sourceHeight, data: new Uint8Array(data) };
+  // `data` is a fresh Buffer owned by us: view it instead of copying it.
+  return {
+    width,
+    height,
+    sourceWidth,
+    sourceHeight,
+    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
+  };
 }
 
 /** Compares two thumbnails. Different geometry counts as a full change. O(cells), no allocation. */

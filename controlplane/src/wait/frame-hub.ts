@@ -44,7 +44,12 @@ export class FrameHub {
     const capture = current.chain.then(async () => {
       this.#captures += 1;
       const jpeg = await source.capture(signal);
-      const frame = { jpeg, thumbnail: await thumbnailOfImage(jpeg), at: this.#clock.now() };
+      // A static screen usually re-encodes to the same bytes: reuse its thumbnail, no decode.
+      const previous = current.latest;
+      const thumbnail = previous?.jpeg.equals(jpeg)
+        ? previous.thumbnail
+        : await thumbnailOfImage(jpeg);
+      const frame = { jpeg, thumbnail, at: this.#clock.now() };
       current.latest = frame;
       return frame;
     });

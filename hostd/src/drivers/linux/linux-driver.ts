@@ -26,7 +26,8 @@ import { type LinuxCloneNames, linuxNames } from './names.js';
 import { createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
-import { bubblewrap, type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
+import { type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
+import { sandboxedService, serviceEnvironment } from './service-launch.js';
 import { writeDisplay, writeMeta, writeService } from './state-files.js';
 import { waitForHealth, waitForLine } from './wait.js';
 
@@ -126,36 +127,29 @@ export class LinuxDriver implements JailDriver {
     const address = host.netns ? names.cloneAddress : '127.0.0.1';
     const port = host.netns ? this.#options.servicePort : 30_000 + clone.index;
     const url = `http://${address}:${port}`;
-    const env: Record<string, string> = {
-      PATH: '/usr/bin:/bin',
-      HOME: '/profile',
-      ...this.#options.serviceEnv,
-      CLAWDIE_JAIL_TOKEN: token,
-      CLAWDIE_JAIL_HOST: address,
-      CLAWDIE_JAIL_PORT: String(port),
-      CLAWDIE_JAIL_USER_DATA_DIR: '/profile/chromium',
-    };
-    if (options.egressProxyUrl) env.CLAWDIE_JAIL_PROXY = options.egressProxyUrl;
-    if (clone.display) {
-      env.DISPLAY = clone.display;
-      env.CLAWDIE_JAIL_HEADLESS = 'false';
-    }
-    const displayNumber = clone.display ? Number(clone.display.slice(1)) : null;
-    const command = bubblewrap(
-      {
-        names,
-        readOnly: this.#options.readOnlyDirs,
-        display: displayNumber,
-        cwd: this.#options.serviceCwd,
-      },
-      this.#options.serviceArgv,
-    );
+    const env = serviceEnvironment(this.#options.serviceEnv, {
+      token,
+      address,
+      port,
+      proxyUrl: options.egressProxyUrl,
+      display: clone.display,
+    });
+    const opened = sandboxedService({
+      names,
+      readOnly: this.#options.readOnlyDirs,
+      display: clone.display,
+      cwd: this.#options.serviceCwd,
+      argv: this.#options.serviceArgv,
+    });
     try {
-      const child = await this.#options.launcher.launch({
-        argv: wrap(this.#wrapOptions(names, host), command),
-        env,
-        onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
-      });
+      const child = await this.#options.launcher
+        .launch({
+          argv: wrap(this.#wrapOptions(names, host), opened.command),
+          env,
+          extraFds: opened.fds,
+          onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
+        })
+        .finally(opened.close);
       this.#remember(name, child);
       await writeService(names.stateDir, { url, token, pid: child.pid });
       phase('spawn');

@@ -1,0 +1,115 @@
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from 'pino';
+import { createScreencastFeed, type ScreencastFeed } from '../operator/screencast-feed.js';
+import { mjpegParts } from './mjpeg-parts.js';
+import { type FfmpegEncoder, spawnFfmpegEncoder } from './runner/ffmpeg-process.js';
+import { recordingPath, type TaskRecorder } from './task-recorder.js';
+
+export const defaultFfmpegPath = '/usr/bin/ffmpeg';
+
+export interface FfmpegRecorderOptions {
+  /** The screencast of the browser the tasks run on. */
+  feed: ScreencastFeed;
+  dataDir: string;
+  logger: Logger;
+  ffmpegPath?: string;
+  /** Output frame rate (the screencast is opened at this rate too); default 4. */
+  fps?: number;
+  /** How long ffmpeg may take to finalise the file after the task ends; default 15 s. */
+  finishGraceMs?: number;
+}
+
+/**
+ * Records a task by piping its screencast's JPEG frames into ffmpeg (H.264 MP4 at
+ * `recordingPath`). The frames are timed by their arrival; a recording that got no frame, or that
+ * ffmpeg could not finalise, is deleted rather than left half-written.
+ */
+export function createFfmpegRecorder(options: FfmpegRecorderOptions): TaskRecorder {
+  const fps = options.fps ?? 4;
+  return {
+    start(taskId) {
+      const path = recordingPath(options.dataDir, taskId);
+      const stopping = new AbortController();
+      const done = record(taskId, path, fps, stopping.signal, options).catch((error: unknown) =>
+        options.logger.warn({ err: error, taskId }, 'task recording failed'),
+      );
+      return {
+        path,
+        async stop() {
+          stopping.abort();
+          await done;
+        },
+      };
+    },
+  };
+}
+
+async function record(
+  taskId: string,
+  path: string,
+  fps: number,
+  signal: AbortSignal,
+  options: FfmpegRecorderOptions,
+): Promise<void> {
+  mkdirSync(dirname(path), { recursive: true });
+  let encoder: FfmpegEncoder;
+  try {
+    encoder = await spawnFfmpegEncoder({
+      ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath,
+      fps,
+      outputPath: path,
+    });
+  } catch (error) {
+    options.logger.warn({ err: error, taskId }, 'could not start ffmpeg; task runs unrecorded');
+    return;
+  }
+  let frames = 0;
+  try {
+    if (!signal.aborted) {
+      const response = await options.feed.open(signal);
+      for await (const jpeg of mjpegParts(response.body as ReadableStream<Uint8Array>)) {
+        if (signal.aborted || !(await encoder.write(jpeg))) break;
+        frames += 1;
+      }
+    }
+  } catch (error) {
+    if (!signal.aborted)
+      options.logger.warn({ err: error, taskId }, 'task recording lost the screencast');
+  }
+  const finalised = await encoder.finish(options.finishGraceMs ?? 15_000);
+  if (finalised && frames > 0) {
+    options.logger.info({ taskId, path, frames }, 'task recording saved');
+    return;
+  }
+  rmSync(path, { force: true });
+  options.logger.warn(
+    { taskId, frames, finalised },
+    'task recording discarded (no frames, or ffmpeg did not finalise it)',
+  );
+}
+
+/**
+ * The recorder `serve()` uses: ffmpeg over the jail-service screencast, or undefined (with a
+ * warning) when ffmpeg is not installed, in which case `record: true` tasks run unrecorded.
+ */
+export function createAvailableRecorder(options: {
+  jail: { url: string; token: string };
+  dataDir: string;
+  logger: Logger;
+  ffmpegPath?: string;
+}): TaskRecorder | undefined {
+  const ffmpegPath = options.ffmpegPath ?? defaultFfmpegPath;
+  if (!existsSync(ffmpegPath)) {
+    options.logger.warn(
+      `task recording unavailable: no ffmpeg at ${ffmpegPath} (apt-get install ffmpeg); tasks with record: true will run without a recording`,
+    );
+    return undefined;
+  }
+  return createFfmpegRecorder({
+    feed: createScreencastFeed(options.jail),
+    dataDir: options.dataDir,
+    logger: options.logger,
+    ffmpegPath,
+  });
+}
