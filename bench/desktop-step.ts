@@ -1,22 +1,15 @@
 // npm run bench:desktop — per-step overhead excluding the model (screenshot + one click) of the
 // Xvfb desktop operator (xwd + sharp, xdotool) against the browser operator (controlplane → HTTP
 // → jail-service → CDP), both on a 1280×800 screen, interleaved in one run.
-import { existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
-import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
 import { createDesktopOperator } from '../controlplane/src/desktop/desktop-operator.js';
 import { startXvfb } from '../controlplane/src/desktop/runner/xvfb-process.js';
-import { startLocalJailService } from '../controlplane/src/jails/local-jail-service.js';
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
-import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
 import { launchProcess } from '../controlplane/src/runner/process-launcher.js';
-import { silentLogger } from '../test/support/silent-logger.js';
+import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
 const warmup = 5;
-const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
 
 const xvfb = await startXvfb({ width: 1280, height: 800 });
 // A real X11 program on screen, so the JPEG is not a trivially flat frame.
@@ -24,36 +17,10 @@ const xedit = await launchProcess({
   argv: ['xedit'],
   env: { PATH: '/usr/bin:/bin', DISPLAY: xvfb.display },
 });
-const browser = await puppeteer.launch({
-  executablePath: chromiumPath,
-  headless: true,
-  defaultViewport: null,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--window-size=1280,800',
-  ],
-});
-const site = await startDemoSite();
-const jail = await startLocalJailService({
-  env: {
-    ...process.env,
-    CLAWDIE_JAIL_CDP_URL: browser.wsEndpoint(),
-    CLAWDIE_JAIL_VIEWPORT: '1280x800',
-  },
-  logger: silentLogger,
-});
+const bench = await startBenchBrowser();
 try {
-  const browserOperator = createClawdieBrowserOperator({
-    url: jail.url,
-    token: jail.token,
-    quality: 80,
-  });
-  await browserOperator.execute([{ type: 'navigate', url: `${site.url}/` }]);
+  const browserOperator = bench.operator;
+  await browserOperator.execute([{ type: 'navigate', url: `${bench.siteUrl}/` }]);
   const desktopOperator = createDesktopOperator({ display: xvfb.display, jpegQuality: 80 });
   // (300, 300) lies in xedit's text pane: the click only moves its caret.
   const step = (operator: BrowserOperator, x: number, y: number) => async () => {
@@ -102,9 +69,7 @@ try {
     `step overhead p50: desktop ${desktopStats.step_ms.p50} ms vs browser ${browserStats.step_ms.p50} ms → ${result.ratio_p50}×`,
   );
 } finally {
-  await jail.stop();
-  await site.close();
-  await browser.close();
+  await bench.close();
   await xedit.stop(2000);
   await xvfb.stop();
 }

@@ -2,51 +2,23 @@
 // controlplane → HTTP → jail-service → CDP, against the same two operations as raw CDP calls on
 // the same page of the same Chromium, interleaved in one run. Also prints the request bytes sent
 // to the model per step with a full 5-screenshot window.
-import { existsSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
 import sharp from 'sharp';
-import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
-import { startLocalJailService } from '../controlplane/src/jails/local-jail-service.js';
 import { Conversation } from '../controlplane/src/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/model/image-encoder.js';
-import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
 import { buildSystemPrompt } from '../controlplane/src/uitars/index.js';
-import { silentLogger } from '../test/support/silent-logger.js';
+import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = 20;
-const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
 
-const browser = await puppeteer.launch({
-  executablePath: chromiumPath,
-  headless: true,
-  defaultViewport: null,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--window-size=1280,800',
-  ],
-});
-const site = await startDemoSite();
-const jail = await startLocalJailService({
-  env: {
-    ...process.env,
-    CLAWDIE_JAIL_CDP_URL: browser.wsEndpoint(),
-    CLAWDIE_JAIL_VIEWPORT: '1280x800',
-  },
-  logger: silentLogger,
-});
+const bench = await startBenchBrowser();
+const { browser } = bench;
 try {
-  const operator = createClawdieBrowserOperator({ url: jail.url, token: jail.token, quality: 80 });
-  await operator.execute([{ type: 'navigate', url: `${site.url}/` }]);
+  const { operator } = bench;
+  await operator.execute([{ type: 'navigate', url: `${bench.siteUrl}/` }]);
   const pages = await browser.pages();
-  const page = pages.find((candidate) => candidate.url().startsWith(site.url));
+  const page = pages.find((candidate) => candidate.url().startsWith(bench.siteUrl));
   if (!page) throw new Error('could not find the jail-service page in the browser');
   const cdp = await page.createCDPSession();
 
@@ -143,7 +115,5 @@ try {
     `model request per step with 5 screenshots: ${(result.model_request_bytes_5_images / 1024).toFixed(1)} KiB (PNG like the reference SDK: ${(referenceBytes / 1024).toFixed(1)} KiB)`,
   );
 } finally {
-  await jail.stop();
-  await site.close();
-  await browser.close();
+  await bench.close();
 }

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { HostdConfig } from '../config.js';
 import type { CommandRunner } from '../runner/command-runner.js';
 import type { ProcessLauncher } from '../runner/process-launcher.js';
-import type { JailDriver } from './jail-driver.js';
+import { type JailDriver, JailDriverError } from './jail-driver.js';
+import { codeAccessProblem } from './linux/code-access.js';
 import { LinuxDriver } from './linux/linux-driver.js';
 
 export interface DriverDeps {
@@ -19,6 +20,8 @@ export interface DriverDeps {
 export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
   const service = jailServiceCommand();
   if (service.notice) deps.onNotice?.(service.notice);
+  const problem = codeAccessProblem(service.binds.map((bind) => bind.source));
+  if (problem) throw new JailDriverError('HOST_UNSUPPORTED', problem);
   return new LinuxDriver({
     runner: deps.runner,
     launcher: deps.launcher,

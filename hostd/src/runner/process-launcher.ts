@@ -21,8 +21,6 @@ export interface LaunchOptions {
   onStdoutLine?: (line: string) => void;
   /** Receives every stderr line. Must not throw. */
   onStderrLine?: (line: string) => void;
-  /** Open fds handed to the child as its fds 3, 4, …; the caller still owns (and closes) them. */
-  extraFds?: readonly number[];
 }
 
 /** Starts long-lived processes; the port behind which the driver's children are made. */
@@ -43,7 +41,7 @@ export class SpawnLauncher implements ProcessLauncher {
       env: options.env,
       cwd: options.cwd,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(options.extraFds ?? [])],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const tail: string[] = [];
     lines(child.stdout, (line) => options.onStdoutLine?.(line));

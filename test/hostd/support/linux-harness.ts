@@ -1,6 +1,7 @@
 // Builds a real LinuxDriver for tests (root only) and checks the host for leftovers.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { untraversableAncestors } from '../../../hostd/src/drivers/linux/code-access.js';
 import {
   LinuxDriver,
   type LinuxDriverOptions,
@@ -26,8 +27,20 @@ export function linuxDriverMissing(): string | null {
 
 let noticed = false;
 
+/**
+ * Test-environment setup: clones run as unprivileged uids, so the checkout's ancestors must be
+ * traversable (o+x). A fresh `mktemp -d` checkout is 0700; grant traverse-only where missing.
+ */
+export function ensureCodeReachable(paths: readonly string[]): void {
+  for (const dir of new Set(paths.flatMap(untraversableAncestors))) {
+    chmodSync(dir, statSync(dir).mode | 0o001);
+    console.error(`NOTE granted o+x on ${dir} so clone users can reach the jail-service code`);
+  }
+}
+
 export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): LinuxDriver {
   const service = jailServiceCommand();
+  ensureCodeReachable(service.binds.map((bind) => bind.source));
   if (service.notice && !noticed) {
     noticed = true;
     console.error(`NOTE ${service.notice}`);

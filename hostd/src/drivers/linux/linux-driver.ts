@@ -134,7 +134,7 @@ export class LinuxDriver implements JailDriver {
       proxyUrl: options.egressProxyUrl,
       display: clone.display,
     });
-    const opened = sandboxedService({
+    const command = sandboxedService({
       names,
       readOnly: this.#options.readOnlyDirs,
       display: clone.display,
@@ -142,14 +142,11 @@ export class LinuxDriver implements JailDriver {
       argv: this.#options.serviceArgv,
     });
     try {
-      const child = await this.#options.launcher
-        .launch({
-          argv: wrap(this.#wrapOptions(names, host), opened.command),
-          env,
-          extraFds: opened.fds,
-          onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
-        })
-        .finally(opened.close);
+      const child = await this.#options.launcher.launch({
+        argv: wrap(this.#wrapOptions(names, host), command),
+        env,
+        onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
+      });
       this.#remember(name, child);
       await writeService(names.stateDir, { url, token, pid: child.pid });
       phase('spawn');

@@ -42,14 +42,8 @@ export function wrap(options: WrapOptions, command: readonly string[]): [string,
   ];
 }
 
-/**
- * A read-only bind: a host path at the same path; a host `source` at `target` inside; or an
- * inherited directory fd at `target` (what the driver turns `source` binds into, see start()).
- */
-export type ReadOnlyBind =
-  | string
-  | { source: string; target: string }
-  | { fd: number; target: string };
+/** A read-only bind: a host path at the same path, or a host `source` at `target` inside. */
+export type ReadOnlyBind = string | { source: string; target: string };
 
 export interface SandboxOptions {
   names: LinuxCloneNames;
@@ -111,7 +105,6 @@ export function bubblewrap(options: SandboxOptions, command: readonly string[]):
   ];
   for (const bind of options.readOnly) {
     if (typeof bind === 'string') argv.push('--ro-bind', bind, bind);
-    else if ('fd' in bind) argv.push('--ro-bind-fd', String(bind.fd), bind.target);
     else argv.push('--ro-bind', bind.source, bind.target);
   }
   if (options.display !== null) {

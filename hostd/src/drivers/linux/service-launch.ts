@@ -1,5 +1,4 @@
 import type { LinuxCloneNames } from './names.js';
-import { openBinds } from './open-binds.js';
 import { bubblewrap, type ReadOnlyBind } from './sandbox.js';
 
 /** The jail-service's environment inside a clone: its token, address, profile, proxy, display. */
@@ -31,9 +30,8 @@ export function serviceEnvironment(
 }
 
 /**
- * The bubblewrap command for the service. bwrap runs as the clone's uid, which may not traverse
- * the checkout's parents (a mode-0700 directory), so hostd opens the code directories itself and
- * hands them over as fds 3, 4, …: pass `fds` to the launcher and call `close()` once spawned.
+ * The bubblewrap command for the service. bwrap runs as the clone's uid, so every bind source and
+ * its parents must be traversable by that uid (hostd checks this at start, see code-access.ts).
  */
 export function sandboxedService(options: {
   names: LinuxCloneNames;
@@ -41,16 +39,14 @@ export function sandboxedService(options: {
   display: string | null;
   cwd: string;
   argv: readonly string[];
-}): { command: string[]; fds: number[]; close(): void } {
-  const opened = openBinds(options.readOnly);
-  const command = bubblewrap(
+}): string[] {
+  return bubblewrap(
     {
       names: options.names,
-      readOnly: opened.binds,
+      readOnly: options.readOnly,
       display: options.display ? Number(options.display.slice(1)) : null,
       cwd: options.cwd,
     },
     options.argv,
   );
-  return { command, fds: opened.fds, close: opened.close };
 }
