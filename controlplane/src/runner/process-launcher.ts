@@ -18,6 +18,8 @@ export interface LaunchOptions {
   cwd?: string;
   /** Receives each stderr line (the child's JSON logs). Must not throw. */
   onStderrLine?: (line: string) => void;
+  /** Receives each stdout line; stdout is ignored without it. Must not throw. */
+  onStdoutLine?: (line: string) => void;
 }
 
 const live = new Set<ChildProcess>();
@@ -38,8 +40,9 @@ export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> 
   const child = spawn(command, args, {
     env: options.env,
     cwd: options.cwd,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.onStdoutLine ? 'pipe' : 'ignore', 'pipe'],
   });
+  if (options.onStdoutLine) splitLines(child.stdout, options.onStdoutLine);
   const tail: string[] = [];
   let partial = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -74,5 +77,15 @@ export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> 
         },
       });
     });
+  });
+}
+
+function splitLines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {
+  let partial = '';
+  stream?.setEncoding('utf8');
+  stream?.on('data', (chunk: string) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) onLine(line);
   });
 }

@@ -1,13 +1,14 @@
 // Starts a private Xvfb on a free display (`-displayfd`: the server picks the number and writes it
-// once it accepts connections) and guarantees it dies with us.
-import { type ChildProcess, spawn } from 'node:child_process';
+// once it accepts connections). Built on the controlplane's process launcher, which kills it
+// when the controlplane exits.
+import { type LaunchedProcess, launchProcess } from '../../runner/process-launcher.js';
 
 export interface XvfbOptions {
   width: number;
   height: number;
   /** Bound on start-up (default 10 s). */
   timeoutMs?: number;
-  /** The Xvfb binary (default `Xvfb` on PATH). */
+  /** The Xvfb binary (default `/usr/bin/Xvfb`). */
   program?: string;
 }
 
@@ -19,67 +20,44 @@ export interface XvfbDisplay {
   stop(): Promise<void>;
 }
 
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of live) child.kill('SIGKILL');
-  });
-}
-
 /** Rejects (and leaves nothing running) when Xvfb cannot start or report its display in time. */
-export function startXvfb(options: XvfbOptions): Promise<XvfbDisplay> {
-  installExitHook();
-  const { width, height } = options;
-  const child = spawn(
-    options.program ?? 'Xvfb',
-    ['-displayfd', '1', '-screen', '0', `${width}x${height}x24`, '-nolisten', 'tcp', '-nocursor'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  live.add(child);
-  const exited = new Promise<void>((resolve) => {
-    child.once('close', () => {
-      live.delete(child);
-      resolve();
+export async function startXvfb(options: XvfbOptions): Promise<XvfbDisplay> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  let report: (line: string) => void = () => undefined;
+  const reported = new Promise<string>((resolve) => {
+    report = resolve;
+  });
+  let child: LaunchedProcess;
+  try {
+    child = await launchProcess({
+      argv: [
+        options.program ?? '/usr/bin/Xvfb',
+        ...['-displayfd', '1', '-screen', '0', `${options.width}x${options.height}x24`],
+        ...['-nolisten', 'tcp', '-nocursor'],
+      ],
+      env: { PATH: '/usr/bin:/bin' },
+      onStdoutLine: (line) => report(line),
     });
-  });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-      await exited;
-      clearTimeout(timer);
-    }
-    await exited;
-  };
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr = (stderr + chunk).slice(-2000);
-  });
-  return new Promise<XvfbDisplay>((resolve, reject) => {
-    let output = '';
-    const fail = (message: string) => {
-      clearTimeout(timer);
-      void stop()
-        .catch(() => undefined)
-        .then(() => reject(new Error(`${message}${stderr ? `: ${stderr.trim()}` : ''}`)));
-    };
-    const timer = setTimeout(
-      () => fail(`Xvfb reported no display within ${options.timeoutMs ?? 10_000} ms`),
-      options.timeoutMs ?? 10_000,
-    );
-    child.once('error', (error) => fail(`Xvfb could not start (${error.message})`));
-    child.once('exit', (code) => fail(`Xvfb exited with code ${code}`));
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const match = /^(\d+)\n/.exec(output);
-      if (!match) return;
-      clearTimeout(timer);
-      child.removeAllListeners('exit');
-      resolve({ display: `:${match[1]}`, pid: child.pid ?? -1, stop });
-    });
-  });
+  } catch (error) {
+    throw new Error(`Xvfb could not start (${(error as Error).message})`);
+  }
+  const stop = () => child.stop(3000);
+  let timer: NodeJS.Timeout | undefined;
+  const failure = await Promise.race([
+    reported.then((line) => (/^\d+$/.test(line.trim()) ? null : `Xvfb reported "${line}"`)),
+    child.exited.then((code) => `Xvfb exited with code ${code}`),
+    new Promise<string>((resolve) => {
+      timer = setTimeout(
+        () => resolve(`Xvfb reported no display within ${timeoutMs} ms`),
+        timeoutMs,
+      );
+    }),
+  ]);
+  clearTimeout(timer);
+  if (failure !== null) {
+    await stop();
+    const tail = child.stderrTail().trim();
+    throw new Error(`${failure}${tail ? `: ${tail}` : ''}`);
+  }
+  return { display: `:${(await reported).trim()}`, pid: child.pid, stop };
 }

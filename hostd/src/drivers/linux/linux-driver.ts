@@ -10,7 +10,6 @@ import {
   type CloneIsolation,
   type CloneSpec,
   type CpuPriority,
-  cloneName,
   type DestroyResult,
   type JailDriver,
   JailDriverError,
@@ -20,6 +19,7 @@ import {
   type StartOptions,
 } from '../jail-driver.js';
 import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
+import { cloneInfoOf } from './clone-info.js';
 import { chownTree, failure, phaseClock, settleAll, sleep } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import { type LinuxCloneNames, linuxNames } from './names.js';
@@ -204,13 +204,17 @@ export class LinuxDriver implements JailDriver {
     const index = parseCloneName(name);
     if (index === null) return null;
     const observation = await this.#observation(index);
-    return observation ? this.#toInfo(observation, await this.#capabilities()) : null;
+    return observation
+      ? cloneInfoOf(observation, this.#names(observation.index), await this.#capabilities())
+      : null;
   }
 
   async list(): Promise<CloneInfo[]> {
     const host = await this.#capabilities();
     const all = await this.#observe();
-    const infos = await Promise.all([...all.values()].map((entry) => this.#toInfo(entry, host)));
+    const infos = await Promise.all(
+      [...all.values()].map((entry) => cloneInfoOf(entry, this.#names(entry.index), host)),
+    );
     return infos.sort((a, b) => a.index - b.index);
   }
 
@@ -295,33 +299,5 @@ export class LinuxDriver implements JailDriver {
       const rest = (this.#children.get(name) ?? []).filter((entry) => entry !== child);
       this.#children.set(name, rest);
     });
-  }
-
-  async #toInfo(entry: Observation, host: HostCapabilities): Promise<CloneInfo> {
-    const names = this.#names(entry.index);
-    const { meta, service, display } = entry.files;
-    const complete =
-      entry.stateDir !== null &&
-      meta !== null &&
-      (!host.netns || (entry.netns && entry.link)) &&
-      (host.cgroups.mode === 'none' || entry.cgroups.length === host.cgroups.parents.length) &&
-      (!meta.spec.display || (display !== null && entry.displays.includes(display)));
-    const serviceAlive = service !== null && (await isAlive(service.pid));
-    const state =
-      !complete || (service && !serviceAlive) ? 'broken' : service ? 'running' : 'created';
-    return {
-      index: entry.index,
-      name: cloneName(entry.index),
-      taskId: meta?.spec.taskId ?? null,
-      state,
-      service: service ? { url: service.url, token: service.token } : null,
-      isolation: meta?.isolation ?? host.isolation,
-      network:
-        host.netns && entry.netns
-          ? { hostAddress: names.hostAddress, cloneAddress: names.cloneAddress }
-          : null,
-      display: display === null ? null : `:${display}`,
-      resources: resourceList(entry, names),
-    };
   }
 }
