@@ -81,6 +81,23 @@ export const liveScript = `(() => {
     span.textContent = text.replaceAll('_', ' ');
     return span;
   };
+  // The feed heals itself: reopen it on error, or when no frame arrived within 4 s (the
+  // jail-service may have been busy, e.g. navigating to the start URL), while the task runs.
+  const screen = root.querySelector('[data-live-screen]');
+  if (screen) {
+    const feed = screen.getAttribute('src');
+    let attempts = 0;
+    const reopen = () => {
+      if (root.hasAttribute('data-live-ended') || attempts >= 30) return;
+      attempts += 1;
+      screen.setAttribute('src', feed + '?attempt=' + attempts);
+    };
+    screen.addEventListener('error', () => setTimeout(reopen, 1000));
+    const watchdog = setInterval(() => {
+      if (root.hasAttribute('data-live-ended') || screen.naturalWidth > 0) clearInterval(watchdog);
+      else reopen();
+    }, 4000);
+  }
   const source = new EventSource('/dashboard/tasks/' + encodeURIComponent(id) + '/events');
   source.addEventListener('step', (message) => {
     const step = JSON.parse(message.data);
