@@ -6,20 +6,20 @@ import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { SecretVault } from './credentials/secret-vault.js';
 import { AppError } from './errors.js';
-import { type LocalJailService, startLocalJailService } from './jails/local-jail-service.js';
+import { type BrowserSource, openBrowserSource } from './jails/browser-source.js';
+import { failingOperator } from './jails/lease-browser.js';
 import type { VisionModel } from './model/chat-types.js';
 import { createOpenAiCompatibleModel } from './model/openai-compatible-model.js';
 import { loadReplayModel } from './model/replay-model.js';
-import type { BrowserOperator } from './operator/browser-operator.js';
-import { createClawdieBrowserOperator } from './operator/clawdie-browser-operator.js';
 import type { PolicySet } from './policy/load-policies.js';
 import { createTaskSecurity } from './policy/task-security.js';
+import type { TaskRecorder } from './recording/task-recorder.js';
 import { createAuditRepository } from './store/audit-repository.js';
 import { type Db, openDatabase } from './store/database.js';
 import { createScreenshotFiles } from './store/screenshot-files.js';
 import { createTaskRepository, type TaskRepository } from './store/task-repository.js';
 import type { LoopDefaults, RunBrowserTaskDeps } from './tasks/run-browser-task.js';
-import type { TaskService } from './tasks/task-service.js';
+import { createTaskService, type TaskService } from './tasks/task-service.js';
 
 /** Everything a running controlplane holds; `close()` releases it all (browser included). */
 export interface Platform {
@@ -29,7 +29,8 @@ export interface Platform {
   audit: AuditTrail;
   /** The open database, for the other repositories (approvals, secrets). */
   db: Db;
-  operator: BrowserOperator;
+  /** Where tasks get their browsers (hostd clones or the one local browser) and who holds which. */
+  browsers: BrowserSource;
   /** Tenant policies, validated at start. */
   policies: PolicySet;
   /** Operator approvals (API; Telegram when configured). */
@@ -38,10 +39,17 @@ export interface Platform {
   vault: SecretVault | null;
   /** Puts the tenant policy (admission, action gate, approvals) in front of a TaskService. */
   policed(tasks: TaskService): TaskService;
-  jail: { url: string; token: string; local: boolean };
   /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
   model: VisionModel | null;
   taskDeps(model: VisionModel): RunBrowserTaskDeps;
+  /**
+   * A TaskService for `model` on the platform's browsers (a clone per task with hostd), under the
+   * tenant policy unless `policed: false` (the labelled demo).
+   */
+  createTasks(
+    model: VisionModel,
+    options?: { policed?: boolean; recorder?: TaskRecorder | undefined },
+  ): TaskService;
   close(): Promise<void>;
 }
 
@@ -77,8 +85,8 @@ export async function createModel(config: Readonly<Config>): Promise<VisionModel
 
 /**
  * Opens the store (marking tasks a crash left running as INTERRUPTED), builds the model, and
- * connects to the configured jail-service or starts a local one. On failure, releases what it
- * already opened before rethrowing.
+ * connects to hostd, the configured jail-service, or starts a local one. On failure, releases what
+ * it already opened before rethrowing.
  */
 export async function startPlatform(
   config: Readonly<Config>,
@@ -86,7 +94,7 @@ export async function startPlatform(
   env: Record<string, string | undefined>,
 ): Promise<Platform> {
   const database = openDatabase(config.databasePath);
-  let local: LocalJailService | null = null;
+  let browsers: BrowserSource | null = null;
   try {
     const repository = createTaskRepository(database.db);
     const audit = createAuditLog(createAuditRepository(database.db), systemClock);
@@ -97,9 +105,13 @@ export async function startPlatform(
         'marked tasks left running by a previous process as INTERRUPTED',
       );
     const model = await createModel(config);
-    if (!config.jail) local = await startLocalJailService({ env, logger });
-    const jail = config.jail ?? { url: local?.url ?? '', token: local?.token ?? '' };
-    const operator = createClawdieBrowserOperator(jail);
+    const source = await openBrowserSource(config, { logger, env, audit });
+    browsers = source;
+    // Only a task that bypasses the task service would use this operator; with hostd there is no
+    // shared browser, and it says so.
+    const operator =
+      source.local?.operator ??
+      failingOperator(new AppError('NO_SHARED_BROWSER', 'tasks run in hostd clones'));
     const screenshots = createScreenshotFiles(config.dataDir);
     const security = createTaskSecurity({
       config,
@@ -107,41 +119,49 @@ export async function startPlatform(
       audit,
       clock: systemClock,
       logger,
-      operator,
+      operatorFor: source.browsers.operatorFor,
     });
     const loop = loopDefaults(config);
+    const taskDeps = (taskModel: VisionModel): RunBrowserTaskDeps => ({
+      repository,
+      screenshots,
+      model: taskModel,
+      operator,
+      clock: systemClock,
+      logger,
+      loop,
+      newId: randomUUID,
+      audit,
+      taskContext: security.taskContext,
+    });
     return {
       config,
       repository,
       audit,
       db: database.db,
-      operator,
+      browsers: source,
       policies: security.policies,
       approvals: security.approvals,
       vault: security.vault,
       policed: security.policed,
-      jail: { ...jail, local: local !== null },
       model,
-      taskDeps: (taskModel) => ({
-        repository,
-        screenshots,
-        model: taskModel,
-        operator,
-        clock: systemClock,
-        logger,
-        loop,
-        newId: randomUUID,
-        audit,
-        taskContext: security.taskContext,
-      }),
+      taskDeps,
+      createTasks(taskModel, options = {}) {
+        const tasks = createTaskService(
+          { ...taskDeps(taskModel), ...(options.recorder ? { recorder: options.recorder } : {}) },
+          undefined,
+          source.provider,
+        );
+        return options.policed === false ? tasks : security.policed(tasks);
+      },
       async close() {
         await security.close();
-        await local?.stop();
+        await source.close();
         database.close();
       },
     };
   } catch (error) {
-    await local?.stop();
+    await browsers?.close();
     database.close();
     throw error instanceof AppError
       ? error

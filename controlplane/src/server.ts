@@ -7,11 +7,12 @@ import { createProgressPrinter, printLine, printResult } from './cli/cli-output.
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { loadConfig, processEnv } from './config.js';
 import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
+import { hostdHosts, singleJailHosts } from './dashboard/hosts-views.js';
 import { createApp } from './http/app.js';
+import { screencastOf } from './jails/task-browsers.js';
 import { createLogger } from './logger.js';
 import { type Platform, startPlatform } from './platform.js';
 import { createAvailableRecorder } from './recording/ffmpeg-recorder.js';
-import { createTaskService } from './tasks/task-service.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
 import { createBrowserWaitService } from './wait/browser-wait-service.js';
 
@@ -32,15 +33,14 @@ export async function serve(): Promise<number> {
   const generatedAdminToken =
     config.adminToken || auth ? null : randomBytes(18).toString('base64url');
   const adminToken = config.adminToken ?? generatedAdminToken;
+  const { browsers } = platform;
   const recorder = createAvailableRecorder({
-    jail: platform.jail,
+    feedFor: screencastOf(browsers.browsers),
     dataDir: config.dataDir,
     logger,
   });
   const tasks = platform.model
-    ? platform.policed(
-        createTaskService({ ...platform.taskDeps(platform.model), ...(recorder && { recorder }) }),
-      )
+    ? platform.createTasks(platform.model, { recorder })
     : createUnavailableTaskService();
   const app = createApp({
     tasks,
@@ -50,24 +50,29 @@ export async function serve(): Promise<number> {
     auth,
     audit: platform.audit,
     approvals: platform.approvals,
-    waits: createBrowserWaitService(platform),
+    waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
     dashboard:
       createDashboardOptions({
         config,
-        jail: platform.jail,
-        tasks,
+        browserSource: browsers.description,
+        browsers: browsers.browsers,
+        hosts: browsers.hostd
+          ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)
+          : singleJailHosts(
+              { url: browsers.local?.jail.url ?? '', startedAt: Date.now() },
+              browsers.browsers,
+            ),
         audit: platform.audit,
         approvals: platform.approvals,
         adminToken,
         tokenVerifier: auth?.verifier,
-        repository: platform.repository,
       }) ?? undefined,
     describe: () => ({
       model: {
         name: platform.model?.name ?? 'not configured',
         replay: platform.model?.isReplay ?? false,
       },
-      jail: { url: platform.jail.url },
+      jail: { url: browsers.hostd?.url ?? browsers.local?.jail.url ?? '' },
     }),
   });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -102,9 +107,7 @@ function printBanner(platform: Platform, url: string): void {
   printLine(
     `Clawdie controlplane listening on ${url}  (REST: ${url}/v1/tasks · MCP: ${url}/mcp · OpenAPI: ${url}/openapi.json)`,
   );
-  printLine(
-    `jail-service: ${platform.jail.url}${platform.jail.local ? ' (local, started by the controlplane)' : ''}`,
-  );
+  printLine(`browsers: ${platform.browsers.description}`);
   printLine(`data: ${platform.config.dataDir}`);
   if (platform.model) {
     printLine(

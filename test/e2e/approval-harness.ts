@@ -171,7 +171,7 @@ approvals: { timeout_s: ${options.timeoutS} }
   const tasks = createPolicedTaskService(inner, {
     policies: policySetOf([policy]),
     audit,
-    operator,
+    operatorFor: () => operator,
     logger,
     defaultMaxSteps: 10,
     contexts,

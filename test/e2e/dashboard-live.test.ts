@@ -32,7 +32,7 @@ describe('dashboard live view on the real stack: screencast, steps, pause, abort
       describe: () => ({ model: { name: 'test', replay: false }, jail: { url: h.jail.url } }),
       dashboard: {
         verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN),
-        screencast: createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
+        screencast: () => createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
       },
     });
     server = await serveApp(app);

@@ -4,7 +4,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { createScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
+import { createSingleBrowserProvider } from '../../controlplane/src/jails/browser-provider.js';
+import { screencastOf, trackLeases } from '../../controlplane/src/jails/task-browsers.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { createFfmpegRecorder } from '../../controlplane/src/recording/ffmpeg-recorder.js';
 import { recordingPath } from '../../controlplane/src/recording/task-recorder.js';
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
@@ -65,12 +67,17 @@ describe('e2e: MP4 recording of a task via ffmpeg', {
       CLAWDIE_JAIL_VIEWPORT: '1280x800',
       CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '1',
     });
+    // The recorder finds the task's browser through the lease it holds, as in `npm start`.
+    const endpoint = { url: h.jail.url, token: h.jail.token };
+    const leases = trackLeases(
+      createSingleBrowserProvider(createClawdieBrowserOperator(endpoint), endpoint),
+    );
     const recorder = createFfmpegRecorder({
-      feed: createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
+      feedFor: screencastOf(leases.browsers),
       dataDir: h.dataDir,
       logger: silentLogger,
     });
-    tasks = createTaskService({ ...h.deps(), recorder });
+    tasks = createTaskService({ ...h.deps(), recorder }, undefined, leases.provider);
   });
   after(async () => {
     await tasks?.close();

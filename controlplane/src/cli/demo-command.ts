@@ -3,7 +3,6 @@ import type { LoopEvent } from '../agent/loop-types.js';
 import { demoTask, startDemoSite } from '../demo/demo-site-server.js';
 import { loadReplayModel } from '../model/replay-model.js';
 import type { Platform } from '../platform.js';
-import { runBrowserTask } from '../tasks/run-browser-task.js';
 import type { CompactResult } from '../tasks/task-input.js';
 
 /** Recorded UI-TARS-1.5 replies for the demo task at a 1280×800 viewport, DPR 1. */
@@ -26,15 +25,27 @@ export async function runDemo(
   const site = await startDemoSite();
   try {
     const model = await loadReplayModel(demoReplayFile);
-    const result = await runBrowserTask(
-      { instruction: demoTask.instruction, start_url: `${site.url}/`, max_steps: 15 },
-      platform.taskDeps(model),
-      {
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-      },
-    );
-    return { result, expected: demoTask.expectedValue };
+    // Through a task service, so the demo runs in a hostd clone when hostd is configured (the
+    // clone reaches the demo shop on the host's loopback through its egress proxy).
+    const tasks = platform.createTasks(model, { policed: false });
+    try {
+      const { taskId, done } = tasks.start(
+        {
+          instruction: demoTask.instruction,
+          start_url: `${site.url}/`,
+          domains: [new URL(site.url).hostname],
+          max_steps: 15,
+        },
+        options.onEvent,
+      );
+      const abort = () => tasks.abort(taskId);
+      options.signal?.addEventListener('abort', abort, { once: true });
+      if (options.signal?.aborted) abort();
+      const result = await done.finally(() => options.signal?.removeEventListener('abort', abort));
+      return { result, expected: demoTask.expectedValue };
+    } finally {
+      await tasks.close();
+    }
   } finally {
     await site.close();
   }

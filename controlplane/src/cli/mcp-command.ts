@@ -2,7 +2,6 @@ import { loadConfig, processEnv } from '../config.js';
 import { createLogger } from '../logger.js';
 import { runMcpStdio } from '../mcp/stdio.js';
 import { startPlatform } from '../platform.js';
-import { createTaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 
 /**
@@ -15,7 +14,7 @@ export async function runMcpCommand(): Promise<number> {
   const logger = createLogger(config.logLevel);
   const platform = await startPlatform(config, logger, env);
   const tasks = platform.model
-    ? platform.policed(createTaskService(platform.taskDeps(platform.model)))
+    ? platform.createTasks(platform.model)
     : createUnavailableTaskService();
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());

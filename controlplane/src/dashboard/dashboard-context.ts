@@ -15,8 +15,11 @@ import type { HostsView, SettingsView } from './settings-pages.js';
 export interface DashboardOptions {
   /** Checks the admin token typed into the login form (see createStaticAdminVerifier). */
   verifyAdmin: VerifyAdmin;
-  /** The live browser feed for running tasks; without it the live view shows controls only. */
-  screencast?: ScreencastFeed | undefined;
+  /**
+   * The live feed of the browser a running task holds (null: none); without it the live view
+   * shows controls only.
+   */
+  screencast?: ((taskId: string) => ScreencastFeed | null) | undefined;
   /** The hash-chained audit trail; adds the Audit log page when present. */
   audit?: AuditTrail | undefined;
   /** Operator approvals; adds the Approvals page (answers go through the same service). */

@@ -87,9 +87,9 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
   });
   app.get('/tasks/:id/screencast', async (c) => {
     const task = context.requireTask(c);
-    if (!task || !deps.tasks.isActive(task.id) || !deps.screencast)
-      return c.text('no live feed for this task', 404);
-    return relayScreencast(c, task.id, deps.screencast, deps);
+    const feed = task && deps.tasks.isActive(task.id) ? deps.screencast?.(task.id) : null;
+    if (!task || !feed) return c.text('no live feed for this task', 404);
+    return relayScreencast(c, task.id, feed, deps);
   });
   app.get('/audit', (c) => {
     if (!deps.audit) return context.notFound(c, 'No audit log is configured.');

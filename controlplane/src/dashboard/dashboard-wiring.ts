@@ -3,10 +3,8 @@ import type { AuditTrail } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasScope } from '../auth/scopes.js';
 import type { Config } from '../config.js';
-import { createScreencastFeed } from '../operator/screencast-feed.js';
+import { screencastOf, type TaskBrowsers } from '../jails/task-browsers.js';
 import { recordingPath } from '../recording/task-recorder.js';
-import type { TaskRepository } from '../store/task-repository.js';
-import type { TaskService } from '../tasks/task-service.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
 import type { HostsView, SettingsView } from './settings-pages.js';
@@ -31,7 +29,7 @@ export function anyAdminVerifier(verifiers: readonly VerifyAdmin[]): VerifyAdmin
 }
 
 /** The read-only settings page from the loaded configuration (never a secret value). */
-export function settingsFromConfig(config: Readonly<Config>, jailUrl: string): SettingsView {
+export function settingsFromConfig(config: Readonly<Config>, browserSource: string): SettingsView {
   const { model, loop } = config;
   return {
     groups: [
@@ -59,50 +57,27 @@ export function settingsFromConfig(config: Readonly<Config>, jailUrl: string): S
           ['Scroll amount', `${loop.scrollAmount} px`],
         ],
       },
-      { title: 'Browser', rows: [['jail-service', jailUrl]] },
+      { title: 'Browser', rows: [['Browsers', browserSource]] },
     ],
     policies: [],
   };
 }
 
-/** Hosts view for a controlplane driving one jail-service (until hostd hands out clones). */
-export function singleJailHosts(
-  jail: { url: string; startedAt: number },
-  tasks: TaskService,
-  activeTaskId: () => string | null,
-): () => HostsView {
-  return () => {
-    const taskId = activeTaskId();
-    return {
-      clones: [
-        {
-          id: 'local',
-          url: jail.url,
-          state: 'ok',
-          startedAt: jail.startedAt,
-          taskId: taskId && tasks.isActive(taskId) ? taskId : null,
-        },
-      ],
-      warmPool: null,
-      limits: [['Concurrent tasks', '1 (tasks queue for the one browser)']],
-      source: 'One jail-service driven by this controlplane; hostd clones are not configured.',
-    };
-  };
-}
-
 /**
  * Dashboard options for `serve()`: login by the static admin token and/or an admin-scope JWT,
- * the jail-service screencast, the audit trail, the approvals queue, read-only settings and hosts.
+ * each task's screencast (from the browser it holds), the audit trail, the approvals queue,
+ * read-only settings and hosts.
  */
 export function createDashboardOptions(options: {
   config: Readonly<Config>;
-  jail: { url: string; token: string };
-  tasks: TaskService;
+  /** Where tasks' browsers come from, for the settings page. */
+  browserSource: string;
+  browsers: TaskBrowsers;
+  hosts: () => HostsView | Promise<HostsView>;
   audit?: AuditTrail | undefined;
   approvals?: ApprovalService | undefined;
   adminToken?: string | null | undefined;
   tokenVerifier?: TokenVerifier | null | undefined;
-  repository: TaskRepository;
 }): DashboardOptions | null {
   const verifiers: VerifyAdmin[] = [];
   if (options.adminToken) verifiers.push(createStaticAdminVerifier(options.adminToken));
@@ -110,17 +85,11 @@ export function createDashboardOptions(options: {
   if (verifiers.length === 0) return null;
   return {
     verifyAdmin: anyAdminVerifier(verifiers),
-    screencast: createScreencastFeed(options.jail),
+    screencast: screencastOf(options.browsers),
     audit: options.audit,
     approvals: options.approvals,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
-    settings: () => settingsFromConfig(options.config, options.jail.url),
-    hosts: singleJailHosts(
-      { url: options.jail.url, startedAt: Date.now() },
-      options.tasks,
-      () =>
-        options.repository.listTasks({ limit: 1, offset: 0, status: 'running' }).tasks[0]?.id ??
-        null,
-    ),
+    settings: () => settingsFromConfig(options.config, options.browserSource),
+    hosts: options.hosts,
   };
 }

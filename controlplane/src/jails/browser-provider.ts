@@ -1,10 +1,20 @@
 import type { BrowserOperator } from '../operator/browser-operator.js';
 
+/** Where a browser's jail-service answers (for its screencast and page probes). */
+export interface JailEndpoint {
+  url: string;
+  token: string;
+}
+
 /** One task's browser: use `operator` while the task runs, then `release()` exactly once. */
 export interface BrowserLease {
   readonly operator: BrowserOperator;
   /** Clone name or other identity of the browser, for the trace. */
   readonly id: string;
+  /** The browser's jail-service; null when there is none (a fake, or no browser at all). */
+  readonly service: JailEndpoint | null;
+  /** The clone's X display (`:N`) when it has one, for whole-desktop tasks. */
+  readonly display?: string | null;
   /** Gives the browser back (destroys a hostd clone). Never throws; safe to call twice. */
   release(): Promise<void>;
 }
@@ -13,6 +23,8 @@ export interface BrowserRequest {
   taskId: string;
   /** Hosts the task may reach (empty: no network-layer restriction beyond the provider's). */
   allowedDomains: readonly string[];
+  /** Ask for a clone with its own X display (headful Chromium, desktop tasks). */
+  display?: boolean;
   signal?: AbortSignal;
 }
 
@@ -30,12 +42,13 @@ export interface BrowserProvider {
 /** The single browser a controlplane drives when there is no hostd: one task at a time. */
 export function createSingleBrowserProvider(
   operator: BrowserOperator,
+  service: JailEndpoint | null = null,
   id = 'local',
 ): BrowserProvider {
   return {
     concurrency: 1,
     async acquire() {
-      return { operator, id, release: async () => undefined };
+      return { operator, id, service, release: async () => undefined };
     },
   };
 }

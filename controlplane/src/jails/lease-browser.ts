@@ -16,7 +16,9 @@ export async function leaseBrowser(
   signal: AbortSignal,
 ): Promise<BrowserLease> {
   try {
-    return await provider.acquire({ taskId, allowedDomains: input.domains ?? [], signal });
+    // No domains (no policy, or a policy allowing `*`): the network layer lets any host through
+    // its proxy, and the policy gate decides.
+    return await provider.acquire({ taskId, allowedDomains: input.domains ?? ['*'], signal });
   } catch (error) {
     const failure =
       error instanceof OperatorError
@@ -26,11 +28,17 @@ export async function leaseBrowser(
             `no browser for the task: ${(error as Error).message}`,
             error,
           );
-    return { id: 'none', operator: failingOperator(failure), release: async () => undefined };
+    return {
+      id: 'none',
+      service: null,
+      operator: failingOperator(failure),
+      release: async () => undefined,
+    };
   }
 }
 
-function failingOperator(error: Error): BrowserOperator {
+/** An operator whose every call fails with `error`. */
+export function failingOperator(error: Error): BrowserOperator {
   const fail = async () => {
     throw error;
   };

@@ -14,7 +14,8 @@ import type { PolicySet } from './load-policies.js';
 export interface PolicedTaskServiceDeps {
   policies: PolicySet;
   audit: AuditLog;
-  operator: BrowserOperator;
+  /** The browser a task holds (screenshots for approvals, the URL for navigation checks). */
+  operatorFor: (taskId: string) => BrowserOperator;
   logger: Logger;
   defaultMaxSteps: number;
   /** Per-task contexts, read by runBrowserTask through `RunBrowserTaskDeps.taskContext`. */
@@ -74,7 +75,7 @@ export function createPolicedTaskService(
           policy,
           taskDomains: admission.input.domains,
           credentialMode: admission.input.credential_mode ?? 'none',
-          operator: deps.operator,
+          operator: deps.operatorFor(started.taskId),
           audit: deps.audit,
           logger: deps.logger,
           approver: deps.approver,

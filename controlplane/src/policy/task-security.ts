@@ -36,7 +36,8 @@ export interface TaskSecurityDeps {
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
-  operator: BrowserOperator;
+  /** The browser a running task holds. */
+  operatorFor: (taskId: string) => BrowserOperator;
 }
 
 /**
@@ -76,7 +77,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       createPolicedTaskService(tasks, {
         policies,
         audit,
-        operator: deps.operator,
+        operatorFor: deps.operatorFor,
         logger,
         defaultMaxSteps: config.loop.maxSteps,
         contexts,

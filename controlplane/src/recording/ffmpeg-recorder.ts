@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from 'pino';
-import { createScreencastFeed, type ScreencastFeed } from '../operator/screencast-feed.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import { mjpegParts } from './mjpeg-parts.js';
 import { type FfmpegEncoder, spawnFfmpegEncoder } from './runner/ffmpeg-process.js';
 import { recordingPath, type TaskRecorder } from './task-recorder.js';
@@ -9,8 +9,8 @@ import { recordingPath, type TaskRecorder } from './task-recorder.js';
 export const defaultFfmpegPath = '/usr/bin/ffmpeg';
 
 export interface FfmpegRecorderOptions {
-  /** The screencast of the browser the tasks run on. */
-  feed: ScreencastFeed;
+  /** The screencast of the browser a task runs on (null: it has none, nothing is recorded). */
+  feedFor: (taskId: string) => ScreencastFeed | null;
   dataDir: string;
   logger: Logger;
   ffmpegPath?: string;
@@ -66,8 +66,10 @@ async function record(
   }
   let frames = 0;
   try {
-    if (!signal.aborted) {
-      const response = await options.feed.open(signal);
+    const feed = options.feedFor(taskId);
+    if (!feed) options.logger.warn({ taskId }, 'the task’s browser has no screencast to record');
+    else if (!signal.aborted) {
+      const response = await feed.open(signal);
       for await (const jpeg of mjpegParts(response.body as ReadableStream<Uint8Array>)) {
         if (signal.aborted || !(await encoder.write(jpeg))) break;
         frames += 1;
@@ -94,7 +96,7 @@ async function record(
  * warning) when ffmpeg is not installed, in which case `record: true` tasks run unrecorded.
  */
 export function createAvailableRecorder(options: {
-  jail: { url: string; token: string };
+  feedFor: (taskId: string) => ScreencastFeed | null;
   dataDir: string;
   logger: Logger;
   ffmpegPath?: string;
@@ -107,7 +109,7 @@ export function createAvailableRecorder(options: {
     return undefined;
   }
   return createFfmpegRecorder({
-    feed: createScreencastFeed(options.jail),
+    feedFor: options.feedFor,
     dataDir: options.dataDir,
     logger: options.logger,
     ffmpegPath,

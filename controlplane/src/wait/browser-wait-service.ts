@@ -1,17 +1,44 @@
 import { systemClock } from '../clock.js';
+import { AppError, NotFoundError } from '../errors.js';
+import type { JailEndpoint } from '../jails/browser-provider.js';
+import type { TaskBrowsers } from '../jails/task-browsers.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createJailPageProbe, operatorFrames } from './jail-page-probe.js';
 import { WaitEngine } from './wait-engine.js';
+import type { JobTarget } from './wait-job.js';
 import { createWaitService, type WaitService } from './wait-service.js';
 
-/** `/v1/waits` over the controlplane's browser: its screenshots and its jail-service state. */
-export function createBrowserWaitService(platform: {
-  operator: BrowserOperator;
-  jail: { url: string; token: string };
+/**
+ * `/v1/waits` over the browsers tasks run on: with `task_id`, the screen and page state of the
+ * browser that task holds now; without, the controlplane's one local browser (an error when tasks
+ * run in hostd clones and there is no such browser).
+ */
+export function createBrowserWaitService(options: {
+  browsers: TaskBrowsers;
+  local: { operator: BrowserOperator; jail: JailEndpoint } | null;
 }): WaitService {
   const engine = new WaitEngine({ clock: systemClock });
-  return createWaitService(engine, {
-    frames: operatorFrames(platform.operator, 'browser'),
-    probe: createJailPageProbe(platform.jail),
+  const local: JobTarget | null = options.local
+    ? {
+        frames: operatorFrames(options.local.operator, 'local'),
+        probe: createJailPageProbe(options.local.jail),
+      }
+    : null;
+  return createWaitService(engine, (taskId) => {
+    if (taskId !== undefined) {
+      const lease = options.browsers.get(taskId);
+      if (!lease) throw new NotFoundError(`task ${taskId} is not running, so it has no screen`);
+      if (lease.id === 'local' && local) return local;
+      return {
+        frames: operatorFrames(lease.operator, lease.id),
+        ...(lease.service ? { probe: createJailPageProbe(lease.service) } : {}),
+      };
+    }
+    if (local) return local;
+    throw new AppError(
+      'TASK_ID_REQUIRED',
+      "tasks run in their own hostd clones: pass task_id to watch a running task's browser",
+      { status: 400 },
+    );
   });
 }

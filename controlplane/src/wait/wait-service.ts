@@ -1,5 +1,5 @@
 // The wait engine as a service for the REST API: input validation, a bounded table of recent
-// outcomes, and lookup/cancel by id. One target (the controlplane's browser) for now.
+// outcomes, and lookup/cancel by id. The screen is the local browser's or a running task's.
 import { z } from 'zod';
 import type { WaitEngine } from './wait-engine.js';
 import type { JobTarget } from './wait-job.js';
@@ -35,6 +35,12 @@ export const waitInputSchema = z.strictObject({
     .describe('All must hold; cheapest are checked first.'),
   timeout_ms: z.number().int().min(100).max(3_600_000).default(60_000),
   block: z.boolean().default(false).describe('Answer only once the wait has settled.'),
+  task_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Watch this running task's browser (required when tasks run in hostd clones)."),
 });
 export type WaitInput = z.input<typeof waitInputSchema>;
 
@@ -48,9 +54,13 @@ export interface WaitService {
   cancel(id: string): boolean;
 }
 
+/**
+ * `target`: the one screen every wait watches, or a resolver from the optional `task_id` to the
+ * screen to watch (throws an AppError, e.g. 404 for a task that is not running).
+ */
 export function createWaitService(
   engine: WaitEngine,
-  target: JobTarget,
+  target: JobTarget | ((taskId: string | undefined) => JobTarget),
   retain = 500,
 ): WaitService {
   const running = new Map<string, () => boolean>();
@@ -60,7 +70,7 @@ export function createWaitService(
       const handle = engine.start({
         conditions: input.conditions as WaitCondition[],
         timeoutMs: input.timeout_ms,
-        target,
+        target: typeof target === 'function' ? target(input.task_id) : target,
       });
       running.set(handle.id, handle.cancel);
       const outcome = handle.outcome.then((result) => {

@@ -2,14 +2,17 @@
 // (input validation) and HostdClient (response validation). Import via `@clawdie/hostd/api`.
 import { z } from 'zod';
 
-/** `example.com` (exact host) or `*.example.com` (every subdomain, not the apex). */
+/**
+ * `example.com` (exact host), `*.example.com` (every subdomain, not the apex) or `*` (any host: the
+ * proxy still carries and logs every connection, the controlplane's policy decides).
+ */
 export const DomainPatternSchema = z
   .string()
   .trim()
   .toLowerCase()
   .regex(
-    /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-    'must be a host name such as example.com or *.example.com',
+    /^(\*|(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)$/,
+    'must be a host name such as example.com, *.example.com, or *',
   );
 
 export const CloneLimitsSchema = z.object({

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createFakeOperator } from '../../support/fake-operator.js';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
 const fixture = createDashboardFixture();
@@ -93,11 +94,17 @@ describe('dashboard wiring', () => {
     );
     const { loadConfig } = await import('../../../controlplane/src/config.js');
     const config = loadConfig({ CLAWDIE_MODEL_URL: 'http://127.0.0.1:8000/v1' });
+    const { singleJailHosts } = await import('../../../controlplane/src/dashboard/hosts-views.js');
+    const { trackLeases } = await import('../../../controlplane/src/jails/task-browsers.js');
+    const { createSingleBrowserProvider } = await import(
+      '../../../controlplane/src/jails/browser-provider.js'
+    );
+    const { browsers } = trackLeases(createSingleBrowserProvider(createFakeOperator().operator));
     const base = {
       config,
-      jail: { url: 'http://127.0.0.1:9', token: 'x'.repeat(20) },
-      tasks: fixture.tasks,
-      repository: fixture.repository,
+      browserSource: 'jail-service at http://127.0.0.1:9',
+      browsers,
+      hosts: singleJailHosts({ url: 'http://127.0.0.1:9', startedAt: 0 }, browsers),
     };
     assert.equal(createDashboardOptions(base), null);
     const jwt = {

@@ -42,7 +42,7 @@ describe('dashboard screencast relay', () => {
         return { text: clickThenFinish[turn] ?? 'Action: wait()', requestBytes: 1, usage: null };
       },
     };
-    const fixture = createDashboardFixture({ model, dashboard: { screencast: feed } });
+    const fixture = createDashboardFixture({ model, dashboard: { screencast: () => feed } });
     after(() => fixture.close());
     const cookie = await fixture.login();
     const started = fixture.tasks.start({ instruction: 'watch me' });

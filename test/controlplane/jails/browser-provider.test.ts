@@ -24,6 +24,7 @@ function countingProvider(concurrency: number, fail = false) {
       let released = false;
       return {
         id: `clone-${log.acquired}`,
+        service: null,
         operator: createFakeOperator().operator,
         async release() {
           if (released) return;

@@ -51,7 +51,7 @@ export async function createPolicyFixture(options: {
       ),
     ]),
     audit,
-    operator: fake.operator,
+    operatorFor: () => fake.operator,
     logger: silentLogger,
     defaultMaxSteps: 10,
     contexts,

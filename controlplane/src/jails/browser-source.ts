@@ -1,0 +1,76 @@
+// Where the platform's tasks get their browsers: hostd (a fresh clone per task, several at once)
+// when CLAWDIE_HOSTD_URL is set, else the configured jail-service, else a local one the
+// controlplane starts itself (one task at a time).
+import { HostdClient } from '@clawdie/hostd/client';
+import type { Logger } from 'pino';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
+import {
+  type BrowserProvider,
+  createSingleBrowserProvider,
+  type JailEndpoint,
+} from './browser-provider.js';
+import { createHostdBrowserProvider } from './hostd-browser-provider.js';
+import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
+import { type TaskBrowsers, trackLeases } from './task-browsers.js';
+
+export interface BrowserSource {
+  /** Leases per task, tracked in `browsers`. */
+  provider: BrowserProvider;
+  browsers: TaskBrowsers;
+  /** The one browser tasks share when there is no hostd; null with hostd. */
+  local: { operator: BrowserOperator; jail: JailEndpoint & { local: boolean } } | null;
+  hostd: { url: string; client: HostdClient; concurrency: number } | null;
+  /** One line for banners and the settings page. */
+  description: string;
+  close(): Promise<void>;
+}
+
+export async function openBrowserSource(
+  config: Readonly<Config>,
+  deps: { logger: Logger; env: Record<string, string | undefined>; audit: AuditLog },
+): Promise<BrowserSource> {
+  if (config.hostd) {
+    const { url, token, concurrency } = config.hostd;
+    const client = new HostdClient({ baseUrl: url, token });
+    const health = await client.health().catch((error: unknown) => {
+      throw new AppError(
+        'HOSTD_UNAVAILABLE',
+        `hostd at ${url} did not answer (${(error as Error).message}); start it (docs/operations.md) or unset CLAWDIE_HOSTD_URL to use one local browser`,
+        { cause: error },
+      );
+    });
+    if (health.isolation.level !== 'full')
+      deps.logger.warn(
+        { reasons: health.isolation.reasons },
+        'hostd runs clones with REDUCED isolation on its host',
+      );
+    const tracked = trackLeases(
+      createHostdBrowserProvider({ client, logger: deps.logger, concurrency, audit: deps.audit }),
+    );
+    return {
+      ...tracked,
+      local: null,
+      hostd: { url, client, concurrency },
+      description: `hostd at ${url} (${health.driver} driver, ${health.isolation.level} isolation): a fresh clone per task, ${concurrency} at once, warm pool ${health.pool.ready}/${health.pool.target}`,
+      close: async () => undefined,
+    };
+  }
+  let started: LocalJailService | null = null;
+  if (!config.jail) started = await startLocalJailService({ env: deps.env, logger: deps.logger });
+  const jail = config.jail ?? { url: started?.url ?? '', token: started?.token ?? '' };
+  const operator = createClawdieBrowserOperator(jail);
+  const tracked = trackLeases(createSingleBrowserProvider(operator, jail));
+  return {
+    ...tracked,
+    local: { operator, jail: { ...jail, local: started !== null } },
+    hostd: null,
+    description: `jail-service at ${jail.url}${started ? ' (local, started by the controlplane)' : ''}: one browser, tasks queue for it`,
+    close: async () => {
+      await started?.stop();
+    },
+  };
+}
