@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import type { Clone } from '../hostd/src/api/schema.js';
 import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
+import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import {
   createTestDriver,
   hostLeftovers,
@@ -126,6 +127,8 @@ function manager(poolSize: number): CloneManager {
   });
 }
 
+// Released on exit: no test file or other bench may use clones meanwhile.
+await acquireHostLock();
 await createTestDriver().reconcile(() => false);
 const cold: number[] = [];
 const coldManager = manager(0);

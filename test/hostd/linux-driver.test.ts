@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { cloneName } from '../../hostd/src/drivers/jail-driver.js';
 import { jailDriverContract } from './jail-driver.contract.js';
+import { acquireHostLock } from './support/host-lock.js';
 import { createTestDriver, hostLeftovers, linuxDriverMissing } from './support/linux-harness.js';
 import { registerIsolationTests } from './support/linux-isolation.js';
 
@@ -13,12 +14,18 @@ if (missing) {
   console.error(`SKIP real Linux driver tests: ${missing}`);
   if (process.env.CI) throw new Error(`the Linux driver tests cannot run in CI: ${missing}`);
 } else {
+  let releaseHostLock = () => {};
   before(async () => {
+    releaseHostLock = await acquireHostLock();
     await createTestDriver().reconcile(() => false);
   });
   after(async () => {
-    await createTestDriver().reconcile(() => false);
-    assert.deepEqual(await settledLeftovers(), []);
+    try {
+      await createTestDriver().reconcile(() => false);
+      assert.deepEqual(await settledLeftovers(), []);
+    } finally {
+      releaseHostLock();
+    }
   });
 
   jailDriverContract('LinuxDriver (root)', () => createTestDriver(), {
