@@ -48,6 +48,7 @@ export async function openBrowserSource(
         { reasons: health.isolation.reasons },
         'hostd runs clones with REDUCED isolation on its host',
       );
+    await destroyOrphans(client, deps);
     const tracked = trackLeases(
       createHostdBrowserProvider({ client, logger: deps.logger, concurrency, audit: deps.audit }),
     );
@@ -73,4 +74,28 @@ export async function openBrowserSource(
       await started?.stop();
     },
   };
+}
+
+/**
+ * A controlplane that crashed left its tasks' clones on hostd (its tasks are now INTERRUPTED):
+ * destroy every clone that is not in hostd's warm pool, before any new task starts.
+ */
+async function destroyOrphans(
+  client: HostdClient,
+  deps: { logger: Logger; audit: AuditLog },
+): Promise<void> {
+  const clones = await client.listClones();
+  for (const clone of clones.filter((candidate) => candidate.taskId !== 'warm-pool')) {
+    const { leftovers } = await client.destroyClone(clone.name);
+    deps.logger.warn(
+      { clone: clone.name, taskId: clone.taskId, leftovers },
+      'destroyed a clone left by a previous controlplane process',
+    );
+    deps.audit.append({
+      type: 'clone-destroyed',
+      actor: 'system',
+      taskId: clone.taskId,
+      data: { clone: clone.name, leftovers, reason: 'orphaned by a controlplane restart' },
+    });
+  }
 }

@@ -40,10 +40,10 @@ export function createScreencastFeed(options: ScreencastFeedOptions): Screencast
         );
       }
       if (!response.ok || !response.body) {
-        await response.body?.cancel().catch(() => undefined);
+        const detail = await response.text().catch(() => '');
         throw new OperatorError(
           response.status >= 500 ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED',
-          `jail-service /screencast: HTTP ${response.status}`,
+          `jail-service /screencast: HTTP ${response.status}${detail ? ` ${detail.slice(0, 300)}` : ''}`,
         );
       }
       return response;

@@ -73,15 +73,35 @@ export function createCdpScreencastSource(page: Page, logger: Logger): Screencas
     starting.catch((error: unknown) => log.warn({ err: error }, 'screencast restart failed'));
   });
 
+  /**
+   * Starts the screencast or joins the start in flight. A navigation during a start detaches its
+   * session (the start then fails) and begins a restart: join that one instead; a start that fails
+   * on its own is retried twice (pages mid-navigation refuse new sessions briefly).
+   */
+  async function joinScreencast(settings: ScreencastSettings): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      starting ??= start(settings);
+      const current = starting;
+      try {
+        await current;
+        return;
+      } catch (error) {
+        if (starting !== current && starting !== null) continue;
+        starting = null;
+        if (attempt >= 3) throw error;
+        log.debug({ err: error, attempt }, 'screencast start failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
+  }
+
   return {
     async subscribe(settings, listener) {
       listeners.add(listener);
       try {
-        starting ??= start(settings);
-        await starting;
+        await joinScreencast(settings);
       } catch (error) {
         listeners.delete(listener);
-        starting = null;
         throw error;
       }
       let left = false;
