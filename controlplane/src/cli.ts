@@ -6,12 +6,12 @@ import { runAuditVerify } from './cli/audit-command.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
+import { runTaskCommand } from './cli/run-command.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
 import { createLogger } from './logger.js';
 import { startPlatform } from './platform.js';
 import { serve } from './server.js';
-import { runBrowserTask } from './tasks/run-browser-task.js';
 import type { CompactResult } from './tasks/task-input.js';
 
 async function main(argv: string[]): Promise<number> {
@@ -80,13 +80,17 @@ async function runCommand(
     return result;
   }
   if (!platform.model) throw new AppError('MODEL_NOT_CONFIGURED', 'no model configured');
-  const deps = platform.taskDeps(platform.model);
   if (platform.model.isReplay && !command.json)
     printLine('REPLAY: model replies come from CLAWDIE_REPLAY_FILE');
   const onEvent = command.json
     ? undefined
-    : createProgressPrinter(command.input.max_steps ?? deps.loop.maxSteps);
-  return runBrowserTask(command.input, deps, { signal, ...(onEvent ? { onEvent } : {}) });
+    : createProgressPrinter(command.input.max_steps ?? platform.config.loop.maxSteps);
+  // The same policed TaskService as the API: tenant admission and the action gate apply.
+  return runTaskCommand(command.input, platform.createTasks(platform.model), {
+    tenant: command.tenant,
+    signal,
+    onEvent,
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -1,19 +1,17 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { actorOf } from '../auth/scopes.js';
 import { NotFoundError } from '../errors.js';
 import { readJson } from '../http/error-handler.js';
+import {
+  type ApprovalView,
+  approvalAnswerSchema,
+  approvalListQuerySchema,
+} from './approval-schemas.js';
 import type { ApprovalService } from './approval-service.js';
 import type { ApprovalRecord } from './approval-types.js';
 
-const listQuery = z.strictObject({
-  status: z.enum(['pending', 'approved', 'denied', 'expired']).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-});
-const answerBody = z.strictObject({ decision: z.enum(['approve', 'deny']) });
-
-/** The API view of an approval (times as ISO strings). */
-export function approvalView(record: ApprovalRecord) {
+/** The API view of an approval (times as ISO strings); its shape is `approvalViewSchema`. */
+export function approvalView(record: ApprovalRecord): ApprovalView {
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     id: record.id,
@@ -23,8 +21,8 @@ export function approvalView(record: ApprovalRecord) {
     reason: record.reason,
     detail: record.detail,
     status: record.status,
-    requested_at: iso(record.requestedAt),
-    expires_at: iso(record.expiresAt),
+    requested_at: new Date(record.requestedAt).toISOString(),
+    expires_at: new Date(record.expiresAt).toISOString(),
     answered_at: iso(record.answeredAt),
     answered_by: record.answeredBy,
   };
@@ -34,7 +32,7 @@ export function approvalView(record: ApprovalRecord) {
 export function createApprovalRoutes(approvals: ApprovalService) {
   return new Hono()
     .get('/', (c) => {
-      const query = listQuery.parse(c.req.query());
+      const query = approvalListQuerySchema.parse(c.req.query());
       return c.json({ approvals: approvals.list(query).map(approvalView) });
     })
     .get('/:id', (c) => {
@@ -43,7 +41,7 @@ export function createApprovalRoutes(approvals: ApprovalService) {
       return c.json(approvalView(record));
     })
     .post('/:id', async (c) => {
-      const { decision } = answerBody.parse(await readJson(c));
+      const { decision } = approvalAnswerSchema.parse(await readJson(c));
       const record = approvals.answer(
         c.req.param('id'),
         decision,

@@ -19,6 +19,14 @@ export function hasScope(principal: Principal, scope: Scope): boolean {
   return principal.scopes.includes('admin') || principal.scopes.includes(scope);
 }
 
+/**
+ * The tenant whose tasks `principal` may see: its own, or undefined (every tenant) with `admin`.
+ * Task reads pass it to the repository, so another tenant's task looks exactly like an unknown one.
+ */
+export function visibleTenant(principal: Principal): string | undefined {
+  return principal.scopes.includes('admin') ? undefined : principal.tenant;
+}
+
 /** The audit actor string for a principal. */
 export function actorOf(principal: Principal): string {
   return `tenant:${principal.tenant}/${principal.subject}`;

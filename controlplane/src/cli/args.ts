@@ -3,7 +3,8 @@ import { AppError } from '../errors.js';
 import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
 
 export const usage = `usage:
-  clawdie run "<instruction>" [--start-url URL] [--max-steps N] [--timeout SECONDS] [--json]
+  clawdie run "<instruction>" [--start-url URL] [--max-steps N] [--timeout SECONDS]
+              [--tenant T] [--json]   run one task under tenant T's policy (default: default)
   clawdie demo [--json]          run the bundled demo task with the replay model
   clawdie serve                  start the controlplane (what npm start runs)
   clawdie mcp                    serve browser_run_task over MCP on stdin/stdout
@@ -17,7 +18,7 @@ environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWD
 CLAWDIE_JAIL_URL + CLAWDIE_JAIL_TOKEN, CLAWDIE_DATA_DIR, ... (see README)`;
 
 export type Command =
-  | { name: 'run'; input: BrowserRunTaskInput; json: boolean }
+  | { name: 'run'; input: BrowserRunTaskInput; tenant: string | undefined; json: boolean }
   | { name: 'demo'; json: boolean }
   | { name: 'serve' }
   | { name: 'mcp' }
@@ -70,7 +71,8 @@ export function parseCommand(argv: string[]): Command {
     }[String(issue?.path[0]) as 'instruction'];
     throw new AppError('USAGE', `${flag ?? 'argument'}: ${issue?.message ?? 'invalid'}`);
   }
-  return { name: 'run', input: parsed.data, json: values.json };
+  if (values.tenant === '') throw new AppError('USAGE', '--tenant: must not be empty');
+  return { name: 'run', input: parsed.data, tenant: values.tenant, json: values.json };
 }
 
 interface AdminValues {

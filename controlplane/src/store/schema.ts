@@ -20,8 +20,15 @@ export const tasks = sqliteTable(
     createdAt: integer('created_at').notNull(),
     startedAt: integer('started_at'),
     endedAt: integer('ended_at'),
+    /** The tenant whose token started the task; non-admin readers see only their own. */
+    tenant: text('tenant').notNull().default('default'),
+    /** Who started it (`tenant:<t>/<subject>`); null outside a request (CLI without a caller). */
+    actor: text('actor'),
   },
-  (table) => [index('tasks_created_at').on(table.createdAt)],
+  (table) => [
+    index('tasks_created_at').on(table.createdAt),
+    index('tasks_tenant_created_at').on(table.tenant, table.createdAt),
+  ],
 );
 
 /** One loop iteration: screenshot → model → actions. */

@@ -34,6 +34,10 @@ export interface TaskRecord {
   createdAt: number;
   startedAt: number | null;
   endedAt: number | null;
+  /** The tenant that owns the task. */
+  tenant: string;
+  /** Who started it (`tenant:<t>/<subject>`), null when unknown. */
+  actor: string | null;
 }
 
 export type StepOutcome =

@@ -21,6 +21,10 @@ export interface NewTask {
   modelName: string;
   coordinateMode: string;
   createdAt: number;
+  /** The tenant that owns the task (default `default`). */
+  tenant?: string;
+  /** Who started it, `tenant:<t>/<subject>` (default null). */
+  actor?: string | null;
 }
 
 export interface TaskEnd {
@@ -42,6 +46,8 @@ export interface TaskListQuery {
   status?: TaskStatus | undefined;
   /** Case-insensitive substring of the instruction, or a trace id prefix. */
   search?: string | undefined;
+  /** Only this tenant's tasks (filtered in SQL); undefined = every tenant (admin). */
+  tenant?: string | undefined;
 }
 
 /** The store port for task traces. Every method is synchronous (better-sqlite3) and atomic. */
@@ -49,7 +55,8 @@ export interface TaskRepository {
   createTask(task: NewTask): void;
   markStarted(id: string, at: number): void;
   endTask(id: string, end: TaskEnd): void;
-  getTask(id: string): TaskRecord | null;
+  /** The task, or null when unknown or (with `tenant`) owned by another tenant. */
+  getTask(id: string, tenant?: string): TaskRecord | null;
   listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
   /** How many tasks have each status (statuses with none are absent). */
   countTasksByStatus(): Partial<Record<TaskStatus, number>>;
@@ -118,7 +125,12 @@ export function createTaskRepository(db: Db): TaskRepository {
   return {
     createTask(task) {
       db.insert(tasks)
-        .values({ ...task, status: 'queued' })
+        .values({
+          ...task,
+          tenant: task.tenant ?? 'default',
+          actor: task.actor ?? null,
+          status: 'queued',
+        })
         .run();
     },
     markStarted(id, at) {
@@ -130,12 +142,14 @@ export function createTaskRepository(db: Db): TaskRepository {
         .where(eq(tasks.id, id))
         .run();
     },
-    getTask(id) {
+    getTask(id, tenant) {
+      // The same prepared read for everyone; a foreign tenant's row is dropped here, not in SQL.
       const row = taskById.get({ id });
-      return row ? toTask(row) : null;
+      return row && (tenant === undefined || row.tenant === tenant) ? toTask(row) : null;
     },
-    listTasks({ limit, offset, status, search }) {
+    listTasks({ limit, offset, status, search, tenant }) {
       const where = and(
+        tenant === undefined ? undefined : eq(tasks.tenant, tenant),
         status ? eq(tasks.status, status) : undefined,
         search ? matches(search) : undefined,
       );

@@ -4,6 +4,8 @@ import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js'
 import type { DoneVerifier } from '../agent/verify-done.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import { createTaskAudit } from '../audit/task-audit.js';
+import { currentPrincipal } from '../auth/request-principal.js';
+import { actorOf, loopbackPrincipal } from '../auth/scopes.js';
 import type { Clock } from '../clock.js';
 import { isAbortError } from '../errors.js';
 import type { VisionModel } from '../model/chat-types.js';
@@ -153,13 +155,19 @@ function taskLoopOptions(input: BrowserRunTaskInput) {
   };
 }
 
-/** Creates the `queued` task row; the REST API calls it before the task gets its turn. */
+/**
+ * Creates the `queued` task row; the REST API calls it before the task gets its turn. The row
+ * belongs to the caller of the current request (or CLI `runAs`), else to the default tenant.
+ */
 export function createTaskRow(
   taskId: string,
   input: BrowserRunTaskInput,
   deps: RunBrowserTaskDeps,
 ): void {
+  const principal = currentPrincipal();
   deps.repository.createTask({
+    tenant: principal?.tenant ?? loopbackPrincipal.tenant,
+    actor: principal ? actorOf(principal) : null,
     id: taskId,
     instruction: input.instruction,
     startUrl: input.start_url ?? null,

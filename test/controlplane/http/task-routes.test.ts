@@ -145,4 +145,61 @@ describe('OpenAPI document', () => {
       'call_user',
     ]);
   });
+
+  it('documents /v1/approvals from the route schemas', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as any;
+    const list = doc.paths['/v1/approvals'].get;
+    assert.deepEqual(list.parameters.map((parameter: any) => parameter.name).sort(), [
+      'limit',
+      'status',
+    ]);
+    const status = list.parameters.find((parameter: any) => parameter.name === 'status');
+    assert.deepEqual(status.schema.enum, ['pending', 'approved', 'denied', 'expired']);
+    assert.equal(status.in, 'query');
+    assert.ok(doc.paths['/v1/approvals/{id}'].get);
+    const answer = doc.paths['/v1/approvals/{id}'].post;
+    assert.equal(
+      answer.requestBody.content['application/json'].schema.$ref,
+      '#/components/schemas/ApprovalAnswer',
+    );
+    assert.ok(answer.responses['409']);
+    assert.deepEqual(doc.components.schemas.ApprovalAnswer.properties.decision.enum, [
+      'approve',
+      'deny',
+    ]);
+    const approval = doc.components.schemas.Approval;
+    assert.ok(approval.required.includes('trace_id'));
+    assert.deepEqual(approval.properties.kind.enum, [
+      'credential',
+      'navigation',
+      'action',
+      'call_user',
+    ]);
+  });
+
+  it('declares a bearer JWT scheme and requires it, with the route scope, on every /v1 operation', async () => {
+    const doc = (await (await app.request('/openapi.json')).json()) as any;
+    assert.deepEqual(doc.components.securitySchemes.bearer, {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: doc.components.securitySchemes.bearer.description,
+    });
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]: [string, any]) =>
+      Object.entries(methods).map(([method, operation]: [string, any]) => ({
+        path,
+        method,
+        operation,
+      })),
+    );
+    assert.ok(operations.length >= 10);
+    for (const { path, method, operation } of operations) {
+      assert.ok(path.startsWith('/v1/'), path);
+      assert.deepEqual(operation.security, [{ bearer: [] }], `${method} ${path}`);
+      assert.ok(operation.responses['401'] && operation.responses['403'], `${method} ${path}`);
+    }
+    assert.match(doc.paths['/v1/tasks/{id}'].get.description, /tasks:read/);
+    assert.match(doc.paths['/v1/tasks/{id}/abort'].post.description, /tasks:run/);
+    assert.match(doc.paths['/v1/approvals/{id}'].post.description, /`admin`/);
+  });
 });
