@@ -24,9 +24,12 @@ async function inClone(clone: Clone, script: string): Promise<string> {
   return stdout.trim();
 }
 
+// Exits at once: an aborted fetch's connect attempt (dropped by nftables) would otherwise keep the
+// process alive for undici's 10 s connect timeout.
 const fetchScript = (url: string) =>
   `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(1500) })
-     .then((r) => console.log('status ' + r.status), (e) => console.log('error ' + (e.cause?.code ?? e.name)))`;
+     .then((r) => console.log('status ' + r.status), (e) => console.log('error ' + (e.cause?.code ?? e.name)))
+     .finally(() => process.exit(0))`;
 
 /** An HTTP request through the proxy with an absolute URL (what Chromium sends for http://). */
 const proxiedGetScript = (proxy: string, url: string) => {

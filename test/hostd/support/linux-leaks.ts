@@ -1,0 +1,189 @@
+// Leak tests against real clones (root), registered by linux-driver.test.ts: 100 create/destroy
+// cycles, 20 kills in the middle of a start, and 20 cycles through hostd's API (egress proxies).
+// After each, nothing of any clone may be left: namespaces, links, cgroups, processes, displays,
+// proxies, state directories (hostLeftovers).
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type { Clone } from '../../../hostd/src/api/schema.js';
+import { createApp } from '../../../hostd/src/app.js';
+import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
+import { type CloneSpec, cloneName } from '../../../hostd/src/drivers/jail-driver.js';
+import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
+import {
+  createTestDriver,
+  hostLeftovers,
+  listeningTcp,
+  settledLeftovers,
+  UID_BASE,
+} from './linux-harness.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function leakSpec(taskId: string, display = false): CloneSpec {
+  return {
+    taskId,
+    allowedDomains: [],
+    limits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
+    display,
+  };
+}
+
+/** Pids of the jail-service's node process (not bwrap, not Chromium) of clone `index`. */
+function jailServicePids(index: number): number[] {
+  const [program, ...rest] = jailServiceCommand().argv;
+  const entry = rest.at(-1);
+  const pids: number[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (statSync(`/proc/${pid}`).uid !== UID_BASE + index) continue;
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv[0] === program && argv.includes(entry ?? '')) pids.push(Number(pid));
+    } catch {
+      // Exited meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** SIGKILLs clone `index`'s jail-service from outside once it exists; false if `done` came first. */
+async function killJailService(index: number, done: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !done()) {
+    const pids = jailServicePids(index);
+    for (const pid of pids) process.kill(pid, 'SIGKILL');
+    if (pids.length > 0) return true;
+    await sleep(5);
+  }
+  return false;
+}
+
+async function health(url: string, token: string): Promise<number> {
+  const response = await fetch(`${url}/health`, { headers: { authorization: `Bearer ${token}` } });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+export function registerLeakTests(): void {
+  describe('LinuxDriver leaks', () => {
+    it('reports full isolation on this root host', async () => {
+      const isolation = await createTestDriver().probe();
+      assert.deepEqual(isolation, { level: 'full', reasons: [] });
+    });
+
+    it('100 create/destroy cycles (every other with a display, every 10th started) leave nothing', async (t) => {
+      const driver = createTestDriver();
+      const started = performance.now();
+      for (let cycle = 0; cycle < 100; cycle += 1) {
+        const index = 910 + (cycle % 5);
+        const display = cycle % 2 === 0;
+        const clone = await driver.create(index, leakSpec(`leak-${cycle}`, display));
+        assert.equal(clone.state, 'created', JSON.stringify(clone));
+        if (display) assert.match(clone.display ?? '', /^:\d+$/);
+        if (cycle % 10 === 9) {
+          const running = await driver.start(clone.name, { egressProxyUrl: null });
+          assert.ok(running.service);
+          assert.equal(await health(running.service.url, running.service.token), 200);
+        }
+        assert.deepEqual((await driver.destroy(clone.name)).leftovers, [], `cycle ${cycle}`);
+      }
+      assert.deepEqual(await settledLeftovers(), []);
+      t.diagnostic(`${((performance.now() - started) / 100).toFixed(0)} ms per cycle`);
+    });
+
+    it('20 kills in the middle of start (destroy at 50…1000 ms, or SIGKILL of the jail-service) leave nothing', async (t) => {
+      const driver = createTestDriver();
+      let inFlight = 0;
+      for (let cycle = 0; cycle < 20; cycle += 1) {
+        const index = 920 + (cycle % 5);
+        const name = cloneName(index);
+        const sigkill = cycle % 4 === 3;
+        await driver.create(index, leakSpec(`kill-${cycle}`, cycle % 2 === 0));
+        let settled = false;
+        const starting = driver.start(name, { egressProxyUrl: null }).then(
+          () => null,
+          (error: Error) => error,
+        );
+        void starting.finally(() => {
+          settled = true;
+        });
+        await sleep(50 + cycle * 50);
+        let killedInFlight = !settled;
+        if (sigkill) killedInFlight = await killJailService(index, () => settled);
+        else assert.deepEqual((await driver.destroy(name)).leftovers, [], `cycle ${cycle}`);
+        const outcome = await starting;
+        if (killedInFlight) {
+          inFlight += 1;
+          assert.ok(outcome instanceof Error, `cycle ${cycle}: start fails once killed`);
+          if (sigkill) assert.match(outcome.message, /exited/);
+        }
+        assert.deepEqual((await driver.destroy(name)).leftovers, [], `cycle ${cycle}`);
+        assert.deepEqual(hostLeftovers({ zombies: false }), [], `cycle ${cycle}`);
+      }
+      assert.deepEqual(await settledLeftovers(), []);
+      t.diagnostic(`${inFlight} of 20 kills landed while start was in flight`);
+      assert.ok(inFlight >= 10, `only ${inFlight} of 20 kills landed while start was in flight`);
+    });
+
+    it('a fresh driver (hostd restarted) reconciles a half-made clone from the OS alone', async () => {
+      await createTestDriver().create(921, leakSpec('crashed'));
+      const result = await createTestDriver().reconcile(() => true);
+      assert.deepEqual(result.destroyed, [cloneName(921)]);
+      assert.deepEqual(await settledLeftovers(), []);
+    });
+  });
+
+  describe('hostd clone cycles (API → CloneManager → LinuxDriver)', () => {
+    it('20 create/destroy cycles, 5 of them failing mid-start, leave no egress proxy listening', async () => {
+      const token = 'leak-test-token-0123456789';
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const driver = createTestDriver();
+      const manager = new CloneManager({
+        driver,
+        defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
+        defaultDisplay: false,
+        proxyPort: 3128,
+        poolSize: 0,
+        startTimeoutMs: 30_000,
+      });
+      const app = createApp({ token, manager, driver });
+      try {
+        for (let cycle = 0; cycle < 20; cycle += 1) {
+          const body = JSON.stringify({
+            taskId: `api-leak-${cycle}`,
+            allowedDomains: ['example.com'],
+            display: cycle % 2 === 0,
+          });
+          let settled = false;
+          const creating = Promise.resolve(
+            app.request('/clones', { method: 'POST', headers, body }),
+          );
+          void creating.finally(() => {
+            settled = true;
+          });
+          if (cycle % 4 === 3) {
+            // Clones take the lowest free index: this one is browsertask001.
+            assert.ok(await killJailService(1, () => settled), `cycle ${cycle}: killed mid-start`);
+            assert.equal((await creating).status, 503, `cycle ${cycle}`);
+          } else {
+            const response = await creating;
+            assert.equal(response.status, 201, `cycle ${cycle}`);
+            const clone = (await response.json()) as Clone;
+            const proxy = new URL(clone.egressProxyUrl ?? '').host;
+            assert.ok(listeningTcp().includes(proxy), `cycle ${cycle}: proxy ${proxy} listens`);
+            const deleted = await app.request(`/clones/${clone.name}`, {
+              method: 'DELETE',
+              headers,
+            });
+            assert.deepEqual(((await deleted.json()) as { leftovers: string[] }).leftovers, []);
+            assert.ok(!listeningTcp().includes(proxy), `cycle ${cycle}: proxy ${proxy} closed`);
+          }
+          assert.deepEqual(hostLeftovers({ zombies: false }), [], `cycle ${cycle}`);
+        }
+      } finally {
+        await manager.close();
+      }
+      assert.deepEqual(await settledLeftovers(), []);
+    });
+  });
+}
