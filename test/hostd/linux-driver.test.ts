@@ -9,6 +9,7 @@ import { acquireHostLock } from './support/host-lock.js';
 import { createTestDriver, linuxDriverMissing, settledLeftovers } from './support/linux-harness.js';
 import { registerIsolationTests } from './support/linux-isolation.js';
 import { registerLeakTests } from './support/linux-leaks.js';
+import { registerReducedIsolationTests } from './support/linux-reduced.js';
 
 const missing = linuxDriverMissing();
 if (missing) {
@@ -43,4 +44,5 @@ if (missing) {
 
   registerIsolationTests();
   registerLeakTests();
+  registerReducedIsolationTests();
 }
