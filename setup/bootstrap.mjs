@@ -19,17 +19,18 @@ const systemNeeds = [
     pkg: 'chromium',
     modes: ['test', 'start'],
   },
-  // hostd's Linux driver (per-clone netns + nftables, bubblewrap sandbox, Xvfb display).
-  { program: '/usr/bin/bwrap', pkg: 'bubblewrap', modes: ['test'] },
-  { program: '/usr/sbin/nft', pkg: 'nftables', modes: ['test'] },
-  { program: '/usr/sbin/ip', pkg: 'iproute2', modes: ['test'] },
-  { program: '/usr/bin/Xvfb', pkg: 'xvfb', modes: ['test'] },
+  // hostd's Linux driver (per-clone netns + nftables, bubblewrap sandbox, Xvfb display). As root,
+  // `npm start` runs hostd itself, so it needs them too (`start-root`); without root it cannot.
+  { program: '/usr/bin/bwrap', pkg: 'bubblewrap', modes: ['test', 'start-root'] },
+  { program: '/usr/sbin/nft', pkg: 'nftables', modes: ['test', 'start-root'] },
+  { program: '/usr/sbin/ip', pkg: 'iproute2', modes: ['test', 'start-root'] },
+  { program: '/usr/bin/Xvfb', pkg: 'xvfb', modes: ['test', 'start-root'] },
   // The Xvfb desktop operator (controlplane/src/desktop): input, screen capture, a real X11 app.
   { program: '/usr/bin/xdotool', pkg: 'xdotool', modes: ['test'] },
   { program: '/usr/bin/xwd', pkg: 'x11-apps', modes: ['test'] },
   { program: '/usr/bin/xedit', pkg: 'x11-apps', modes: ['test'] },
   // Task recordings (controlplane/src/recording): screencast frames → MP4; e2e checks with ffprobe.
-  { program: '/usr/bin/ffmpeg', pkg: 'ffmpeg', modes: ['test'] },
+  { program: '/usr/bin/ffmpeg', pkg: 'ffmpeg', modes: ['test', 'start-root'] },
 ];
 
 function say(message) {
@@ -78,8 +79,10 @@ function isRoot() {
 }
 
 function ensureSystemPackages() {
+  const modes =
+    mode === 'start' && isRoot() && process.platform === 'linux' ? [mode, 'start-root'] : [mode];
   const missing = systemNeeds.filter(
-    (need) => need.modes.includes(mode) && !existsSync(need.program),
+    (need) => need.modes.some((needed) => modes.includes(needed)) && !existsSync(need.program),
   );
   if (missing.length === 0) return;
   const pkgs = [...new Set(missing.map((need) => need.pkg))];

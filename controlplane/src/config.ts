@@ -48,6 +48,8 @@ const schema = z.object({
   CLAWDIE_HOSTD_URL: z.url().optional(),
   CLAWDIE_HOSTD_TOKEN: z.string().min(16).optional(),
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
+  /** `npm start` starts its own hostd (root on Linux) unless `off` or a hostd/jail URL is set. */
+  CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
   CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
@@ -98,6 +100,11 @@ export interface Config {
   jail: { url: string; token: string } | null;
   /** hostd gives every task its own clone; null means one local or configured jail-service. */
   hostd: { url: string; token: string; concurrency: number } | null;
+  /**
+   * `npm start` runs hostd itself when it can (root on Linux) and neither hostd nor a jail-service
+   * is configured; `concurrency` is then the number of clones at once.
+   */
+  embeddedHostd: { enabled: boolean; concurrency: number };
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
   /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
@@ -203,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
             concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
           }
         : null,
+    embeddedHostd: {
+      enabled: e.CLAWDIE_HOSTD === 'auto' && !e.CLAWDIE_HOSTD_URL && !e.CLAWDIE_JAIL_URL,
+      concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
+    },
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {
       jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),

@@ -9,6 +9,7 @@ import { loadConfig, processEnv } from './config.js';
 import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
 import { hostdHosts, singleJailHosts } from './dashboard/hosts-views.js';
 import { createApp } from './http/app.js';
+import { startEmbeddedHostdIfWanted } from './jails/embedded-hostd.js';
 import { screencastOf } from './jails/task-browsers.js';
 import { createLogger } from './logger.js';
 import { type Platform, startPlatform } from './platform.js';
@@ -17,17 +18,32 @@ import { createUnavailableTaskService } from './tasks/unavailable-task-service.j
 import { createBrowserWaitService } from './wait/browser-wait-service.js';
 
 /**
- * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT plus a local jail-service
- * (unless CLAWDIE_JAIL_URL points at one). Without a model it runs the labelled replay demo once.
+ * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT, with its browsers from hostd
+ * (CLAWDIE_HOSTD_URL, or a hostd it starts itself as root on Linux: a fresh clone per task), else
+ * from CLAWDIE_JAIL_URL or a local jail-service. Without a model it runs the labelled replay demo.
  * Resolves with the exit code after SIGINT/SIGTERM, once everything is closed.
  */
 export async function serve(): Promise<number> {
   const env = processEnv();
-  const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
-  const auth = await loadApiAuth(config.auth);
-  const authWarning = checkListenAddress(config.host, auth !== null);
-  const platform = await startPlatform(config, logger, env);
+  const loaded = loadConfig(env);
+  const logger = createLogger(loaded.logLevel);
+  const auth = await loadApiAuth(loaded.auth);
+  const authWarning = checkListenAddress(loaded.host, auth !== null);
+  const hostd = await startEmbeddedHostdIfWanted(loaded, { env, logger, notice: printLine });
+  const config = hostd
+    ? {
+        ...loaded,
+        hostd: {
+          url: hostd.url,
+          token: hostd.token,
+          concurrency: loaded.embeddedHostd.concurrency,
+        },
+      }
+    : loaded;
+  const platform = await startPlatform(config, logger, env).catch(async (error: unknown) => {
+    await hostd?.stop();
+    throw error;
+  });
   // Without a configured admin token (or JWT auth), a one-off token keeps the dashboard usable
   // on this host; it is printed once and changes at every start.
   const generatedAdminToken =
@@ -100,6 +116,10 @@ export async function serve(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await platform.close();
+  if (hostd) {
+    printLine('stopping hostd (destroying its clones) ...');
+    await hostd.stop();
+  }
   return 0;
 }
 

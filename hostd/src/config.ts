@@ -34,6 +34,8 @@ const schema = z.object({
   /** Copied into each clone's profile. */
   CLAWDIE_HOSTD_TEMPLATE_PROFILE: z.string().min(1).optional(),
   CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Stop (destroying every clone) when stdin reaches EOF: set by a parent that runs hostd. */
+  CLAWDIE_HOSTD_STOP_WITH_PARENT: bool.default(false),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -58,6 +60,7 @@ export interface HostdConfig {
   templateProfile: string | null;
   chromiumPath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
+  stopWithParent: boolean;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -109,6 +112,7 @@ export function loadConfig(
     templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
     chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
     logLevel: e.CLAWDIE_LOG_LEVEL,
+    stopWithParent: e.CLAWDIE_HOSTD_STOP_WITH_PARENT,
   });
 }
 

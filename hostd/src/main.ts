@@ -64,6 +64,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (config.stopWithParent) {
+    // The parent holds our stdin open for as long as it lives: EOF means it is gone.
+    process.stdin.on('end', () => stop('parent gone (stdin closed)'));
+    process.stdin.on('error', () => stop('parent gone (stdin error)'));
+    process.stdin.resume();
+  }
 }
 
 void main().catch((error: unknown) => {

@@ -20,16 +20,26 @@ export interface LaunchOptions {
   onStderrLine?: (line: string) => void;
   /** Receives each stdout line; stdout is ignored without it. Must not throw. */
   onStdoutLine?: (line: string) => void;
+  /**
+   * Give the child a stdin pipe that stays open while we live: it reads EOF when we die, however
+   * we die (hostd stops and cleans up on that EOF).
+   */
+  keepStdinOpen?: boolean;
+  /**
+   * Sent when this process exits without stopping the child; default SIGKILL. SIGTERM lets a
+   * child that cleans up on its own (hostd destroying its clones) do so after we are gone.
+   */
+  exitSignal?: NodeJS.Signals;
 }
 
-const live = new Set<ChildProcess>();
+const live = new Map<ChildProcess, NodeJS.Signals>();
 let exitHookInstalled = false;
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.on('exit', () => {
-    for (const child of live) child.kill('SIGKILL');
+    for (const [child, signal] of live) child.kill(signal);
   });
 }
 
@@ -40,7 +50,11 @@ export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> 
   const child = spawn(command, args, {
     env: options.env,
     cwd: options.cwd,
-    stdio: ['ignore', options.onStdoutLine ? 'pipe' : 'ignore', 'pipe'],
+    stdio: [
+      options.keepStdinOpen ? 'pipe' : 'ignore',
+      options.onStdoutLine ? 'pipe' : 'ignore',
+      'pipe',
+    ],
   });
   if (options.onStdoutLine) splitLines(child.stdout, options.onStdoutLine);
   const tail: string[] = [];
@@ -63,7 +77,7 @@ export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> 
   return new Promise((resolve, reject) => {
     child.once('error', (error) => reject(error));
     child.once('spawn', () => {
-      live.add(child);
+      live.set(child, options.exitSignal ?? 'SIGKILL');
       resolve({
         pid: child.pid ?? -1,
         exited,

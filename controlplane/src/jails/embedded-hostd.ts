@@ -1,0 +1,96 @@
+// `npm start` on a Linux host as root: the controlplane runs hostd as its own child process, so
+// every task gets a fresh isolated clone without installing anything else. hostd listens on
+// loopback with a one-off token and stops (destroying every clone) when the controlplane stops —
+// also when the controlplane dies without stopping it (hostd watches its stdin pipe).
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { Logger } from 'pino';
+import { AppError } from '../errors.js';
+import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
+import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
+
+export interface EmbeddedHostd {
+  url: string;
+  token: string;
+  process: LaunchedProcess;
+  /** SIGTERM: hostd destroys every clone, then exits (SIGKILL only after `graceMs`). */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const requiredPrograms = ['/usr/bin/bwrap', '/usr/sbin/nft', '/usr/sbin/ip', '/usr/bin/setpriv'];
+
+/** Null when this host can run hostd's Linux driver; else why not (for the start-up banner). */
+export function embeddedHostdUnavailable(
+  platform: NodeJS.Platform = process.platform,
+  uid: number | undefined = process.getuid?.(),
+): string | null {
+  if (platform !== 'linux') return `hostd's driver for ${platform} is not built in`;
+  if (uid !== 0) return 'not running as root (hostd needs namespaces and cgroups)';
+  const missing = requiredPrograms.filter((program) => !existsSync(program));
+  if (missing.length > 0)
+    return `${missing.join(', ')} missing (apt-get install bubblewrap nftables iproute2 util-linux)`;
+  return null;
+}
+
+export async function startEmbeddedHostd(options: {
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  startTimeoutMs?: number;
+}): Promise<EmbeddedHostd> {
+  const token = randomBytes(24).toString('hex');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = await launchProcess({
+    argv: nodeEntryArgv('@clawdie/hostd/main'),
+    env: {
+      ...options.env,
+      CLAWDIE_HOSTD_TOKEN: token,
+      CLAWDIE_HOSTD_TOKEN_FILE: undefined,
+      CLAWDIE_HOSTD_HOST: '127.0.0.1',
+      CLAWDIE_HOSTD_PORT: String(port),
+      CLAWDIE_HOSTD_SOCKET: undefined,
+      CLAWDIE_HOSTD_POOL_SIZE: options.env.CLAWDIE_HOSTD_POOL_SIZE ?? '1',
+      CLAWDIE_HOSTD_STOP_WITH_PARENT: '1',
+    },
+    keepStdinOpen: true,
+    exitSignal: 'SIGTERM',
+    onStderrLine: (line) => options.logger.debug({ hostd: line }, 'hostd log'),
+  });
+  const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 60_000);
+  if (!ready.ok) {
+    await child.stop(10_000);
+    throw new AppError(
+      'HOSTD_START_FAILED',
+      `hostd did not start: ${ready.reason}\n${child.stderrTail()}`,
+    );
+  }
+  options.logger.info({ url, pid: child.pid }, 'hostd (started by the controlplane) ready');
+  return { url, token, process: child, stop: (graceMs = 30_000) => child.stop(graceMs) };
+}
+
+/**
+ * For `npm start`: hostd as a child when configured to (`CLAWDIE_HOSTD=auto`, no hostd or
+ * jail-service URL) and the host can run it; otherwise null, with the reason passed to `notice`
+ * (tasks then share one local browser, which the banner says).
+ */
+export async function startEmbeddedHostdIfWanted(
+  config: { embeddedHostd: { enabled: boolean } },
+  options: { env: Record<string, string | undefined>; logger: Logger; notice(line: string): void },
+): Promise<EmbeddedHostd | null> {
+  if (!config.embeddedHostd.enabled) return null;
+  const unavailable = embeddedHostdUnavailable();
+  if (unavailable) {
+    options.notice(
+      `per-task clones off: ${unavailable}; tasks share one local browser (run as root on Linux, or point CLAWDIE_HOSTD_URL at a hostd)`,
+    );
+    return null;
+  }
+  try {
+    return await startEmbeddedHostd(options);
+  } catch (error) {
+    options.notice(
+      `per-task clones off: ${(error as Error).message.trim()}\ntasks share one local browser (set CLAWDIE_HOSTD=off to skip this attempt)`,
+    );
+    return null;
+  }
+}
