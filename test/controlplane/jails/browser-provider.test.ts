@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import type {
   BrowserLease,
   BrowserProvider,
 } from '../../../controlplane/src/jails/browser-provider.js';
+import { createSingleBrowserProvider } from '../../../controlplane/src/jails/browser-provider.js';
 import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
+import { screencastOf, trackLeases } from '../../../controlplane/src/jails/task-browsers.js';
+import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
+import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
@@ -140,5 +145,98 @@ describe('hostd browser provider', () => {
     await assert.rejects(provider.acquire({ taskId: 't', allowedDomains: [] }), {
       code: 'OPERATOR_UNAVAILABLE',
     });
+  });
+
+  it('audits the clone, what its proxy refused, and its verified destruction (or failure)', async () => {
+    const database = openDatabase(':memory:');
+    const audit = createAuditLog(createAuditRepository(database.db), { now: () => 0 });
+    let failDestroy = false;
+    const provider = createHostdBrowserProvider({
+      logger: silentLogger,
+      audit,
+      client: {
+        createClone: async () => ({
+          ...clone,
+          isolation: { level: 'reduced', reasons: ['no nft'] },
+        }),
+        egressRefusals: async () => [
+          {
+            seq: 1,
+            name: clone.name,
+            taskId: 't2',
+            host: 'evil.test',
+            port: 443,
+            method: 'CONNECT',
+            reason: 'not-allowed' as const,
+            at: new Date(0).toISOString(),
+          },
+        ],
+        destroyClone: async (name) => {
+          if (failDestroy) throw new Error('hostd is gone');
+          return { name, destroyed: true as const, leftovers: ['netns bt007'] };
+        },
+      },
+    });
+    await (await provider.acquire({ taskId: 't2', allowedDomains: ['example.org'] })).release();
+    failDestroy = true;
+    await (await provider.acquire({ taskId: 't3', allowedDomains: [] })).release();
+    const rows = (taskId: string) =>
+      audit.list({ taskId, limit: 10 }).map((row) => [row.type, row.data] as const);
+    assert.deepEqual(rows('t2'), [
+      [
+        'clone-created',
+        {
+          clone: 'browsertask007',
+          isolation: { level: 'reduced', reasons: ['no nft'] },
+          allowedDomains: ['example.org'],
+          fromPool: false,
+          readyMs: 700,
+        },
+      ],
+      [
+        'egress-refused',
+        {
+          clone: 'browsertask007',
+          host: 'evil.test',
+          port: 443,
+          method: 'CONNECT',
+          reason: 'not-allowed',
+          at: new Date(0).toISOString(),
+        },
+      ],
+      ['clone-destroyed', { clone: 'browsertask007', leftovers: ['netns bt007'] }],
+    ]);
+    assert.deepEqual(rows('t3').at(-1), [
+      'clone-destroyed',
+      { clone: 'browsertask007', failed: 'hostd is gone' },
+    ]);
+    assert.equal(audit.verify().ok, true);
+    database.close();
+  });
+});
+
+describe('task browsers (leases by task)', () => {
+  it('finds a task’s lease while it holds it, acts on it, and forgets it on release', async () => {
+    const fake = createFakeOperator();
+    const { provider, browsers } = trackLeases(
+      createSingleBrowserProvider(fake.operator, {
+        url: 'http://127.0.0.1:1',
+        token: 't'.repeat(20),
+      }),
+    );
+    const operator = browsers.operatorFor('a');
+    await assert.rejects(operator.screenshot(), { code: 'OPERATOR_UNAVAILABLE' });
+    assert.equal(screencastOf(browsers)('a'), null);
+    const lease = await provider.acquire({ taskId: 'a', allowedDomains: [] });
+    assert.equal(browsers.get('a')?.id, 'local');
+    assert.deepEqual(
+      browsers.list().map((entry) => entry.taskId),
+      ['a'],
+    );
+    assert.ok((await operator.screenshot()).jpeg.length > 0);
+    assert.ok(screencastOf(browsers)('a'));
+    await lease.release();
+    assert.equal(browsers.get('a'), undefined);
+    await assert.rejects(operator.state(), /holds no browser/);
   });
 });
