@@ -1,6 +1,20 @@
 import type { ApprovalRecord } from './approval-types.js';
 
 /**
+ * Something operators should know about a task, with no answer expected. `stuck`: the loop saw
+ * no visible progress for the configured time; `summary` says what it was doing (never a secret).
+ */
+export interface OperatorNotice {
+  kind: 'stuck';
+  taskId: string;
+  tenant?: string | undefined;
+  step: number;
+  summary: string;
+  /** The task's current screen, when it could be taken. */
+  screenshot?: Buffer | null | undefined;
+}
+
+/**
  * Where approval requests go (Telegram, later the dashboard). `requestApproval` rejects when the
  * channel is unreachable; the approval service logs and audits that, and the API still works.
  */
@@ -9,4 +23,9 @@ export interface Notifier {
   requestApproval(record: ApprovalRecord, screenshot: Buffer | null): Promise<void>;
   /** The approval was answered or expired: e.g. remove the buttons. Must not throw. */
   approvalClosed(record: ApprovalRecord): Promise<void>;
+  /**
+   * Sends a plain notice to the operators. Rejects when the channel is unreachable; the caller
+   * (notice-sender.ts) logs and audits that and never lets it reach the task.
+   */
+  notify?(notice: OperatorNotice): Promise<void>;
 }

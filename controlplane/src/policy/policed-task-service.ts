@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Approver } from '../approvals/approval-types.js';
+import type { NoticeSender } from '../approvals/notice-sender.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { currentPrincipal } from '../auth/request-principal.js';
 import { actorOf, loopbackPrincipal } from '../auth/scopes.js';
@@ -10,6 +11,7 @@ import { createActionGate } from './action-gate.js';
 import { decideTask } from './decide.js';
 import type { TaskContext } from './gate-types.js';
 import type { PolicySet } from './load-policies.js';
+import { relayStuckEvents } from './stuck-notices.js';
 
 export interface PolicedTaskServiceDeps {
   policies: PolicySet;
@@ -21,6 +23,8 @@ export interface PolicedTaskServiceDeps {
   /** Per-task contexts, read by runBrowserTask through `RunBrowserTaskDeps.taskContext`. */
   contexts: Map<string, TaskContext>;
   approver?: Approver;
+  /** Operator notices (Telegram): every `stuck` event of a task started here is sent once. */
+  notices?: NoticeSender;
   /** Credential support for `operator_approved` tasks (credentials/task-credentials.ts). */
   credentials?: (
     taskId: string,
@@ -83,7 +87,22 @@ export function createPolicedTaskService(
         }),
         ...(credentials?.wrapOperator ? { wrapOperator: credentials.wrapOperator } : {}),
       });
-      void started.done.finally(() => deps.contexts.delete(started.taskId)).catch(() => undefined);
+      const unsubscribe = deps.notices
+        ? relayStuckEvents({
+            events: inner.events,
+            taskId: started.taskId,
+            tenant: principal.tenant,
+            operator: deps.operatorFor(started.taskId),
+            send: deps.notices,
+            logger: deps.logger,
+          })
+        : undefined;
+      void started.done
+        .finally(() => {
+          deps.contexts.delete(started.taskId);
+          unsubscribe?.();
+        })
+        .catch(() => undefined);
       return started;
     },
   };

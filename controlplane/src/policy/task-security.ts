@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
+import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -41,8 +42,9 @@ export interface TaskSecurityDeps {
 }
 
 /**
- * Builds policy, approvals (API always, Telegram when configured and started in the background),
- * the secrets vault and grants. Throws PolicyFileError at start-up for a bad policy file.
+ * Builds policy, approvals (API always, Telegram when configured and started in the background;
+ * Telegram then also gets each task's stuck reports), the secrets vault and grants. Throws
+ * PolicyFileError at start-up for a bad policy file.
  */
 export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   const { config, audit, logger } = deps;
@@ -55,9 +57,11 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     newId: randomUUID,
   });
   let telegram: TelegramNotifier | null = null;
+  let notices: NoticeSender | undefined;
   if (config.telegram) {
     telegram = createTelegramNotifier({ ...config.telegram, approvals, audit, logger });
     approvals.attach(telegram);
+    notices = createNoticeSender({ notifiers: [telegram], audit, logger });
     telegram.start();
   }
   const vault = existsSync(config.secretsKeyFile)
@@ -82,6 +86,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
         defaultMaxSteps: config.loop.maxSteps,
         contexts,
         approver: approvals,
+        ...(notices ? { notices } : {}),
         ...(vault
           ? {
               credentials: (taskId: string, tenant: string, actor: string) =>

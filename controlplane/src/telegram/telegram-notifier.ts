@@ -1,12 +1,13 @@
 // Approval requests to Telegram operator chats (grammy, long polling): the request with the
-// current screenshot and Approve/Deny buttons; answers only from allow-listed user ids.
+// current screenshot and Approve/Deny buttons; answers only from allow-listed user ids. Also
+// plain notices (a stuck task) to the same chats.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Bot, InlineKeyboard, InputFile } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
-import type { Notifier } from '../approvals/notifier.js';
+import type { Notifier, OperatorNotice } from '../approvals/notifier.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { AppError } from '../errors.js';
 
@@ -136,6 +137,18 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
       );
       sent.set(record.id, messages);
     },
+    async notify(notice) {
+      const text = describeNotice(notice);
+      await Promise.all(
+        options.chatIds.map((chatId) =>
+          notice.screenshot
+            ? bot.api.sendPhoto(chatId, new InputFile(notice.screenshot, 'screen.jpg'), {
+                caption: text,
+              })
+            : bot.api.sendMessage(chatId, text),
+        ),
+      );
+    },
     async approvalClosed(record) {
       const messages = sent.get(record.id) ?? [];
       sent.delete(record.id);
@@ -171,4 +184,20 @@ export function describeApproval(record: ApprovalRecord): string {
     `Task: ${record.taskId ?? '-'} (tenant ${record.tenant})`,
     `Expires: ${new Date(record.expiresAt).toISOString()} (no answer = deny)`,
   ].join('\n');
+}
+
+/**
+ * A notice as operators see it: which task, what it was doing (the loop's summary, as in the
+ * audit log), where to watch and how to stop it. Fits a photo caption (1024 characters).
+ */
+export function describeNotice(notice: OperatorNotice): string {
+  const tenant = notice.tenant ? ` (tenant ${notice.tenant})` : '';
+  return [
+    `Task stuck: ${notice.taskId}${tenant}, no visible progress at step ${notice.step}`,
+    notice.summary.slice(0, 600),
+    `Live view: /dashboard/tasks/${notice.taskId}/live (pause, resume, abort)`,
+    `Abort via API: POST /v1/tasks/${notice.taskId}/abort`,
+  ]
+    .join('\n')
+    .slice(0, 1024);
 }
