@@ -138,6 +138,7 @@ describe('createNetwork', () => {
       hostAddress: '10.78.0.29',
       cloneAddress: '10.78.0.30',
       uid: 20_007,
+      display: 207,
       stateDir: '/run/x/browsertask007',
       profileDir: '/run/x/browsertask007/profile',
     };

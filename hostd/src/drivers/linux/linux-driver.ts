@@ -283,7 +283,7 @@ export class LinuxDriver implements JailDriver {
       answer = resolve;
     });
     const child = await this.#options.launcher.launch({
-      argv: wrap(this.#wrapOptions(names, host), xvfbCommand()),
+      argv: wrap(this.#wrapOptions(names, host), xvfbCommand(names.display)),
       env: { PATH: '/usr/bin:/bin' },
       onStdoutLine: (text) => answer(text),
     });

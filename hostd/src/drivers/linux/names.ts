@@ -15,6 +15,12 @@ export interface LinuxCloneNames {
   cloneAddress: string;
   /** The clone's own uid and gid: "no process of this uid" is checkable without cgroups. */
   uid: number;
+  /**
+   * X display `:(200 + NNN)`, far above the low numbers other X servers pick with `-displayfd`:
+   * a root X server probing a display number unlinks its socket even when another user's server
+   * holds it, which left a clone's display without a socket (seen in the leak tests).
+   */
+  display: number;
   stateDir: string;
   profileDir: string;
 }
@@ -37,6 +43,7 @@ export function linuxNames(index: number, options: NamingOptions): LinuxCloneNam
     hostAddress: address(4 * index + 1),
     cloneAddress: address(4 * index + 2),
     uid: options.uidBase + index,
+    display: 200 + index,
     stateDir,
     profileDir: join(stateDir, 'profile'),
   };

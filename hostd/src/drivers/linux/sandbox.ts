@@ -115,7 +115,18 @@ export function bubblewrap(options: SandboxOptions, command: readonly string[]):
   return argv;
 }
 
-/** Xvfb picking a free display and reporting it on stdout (`-displayfd 1`). */
-export function xvfbCommand(): string[] {
-  return [XVFB, '-displayfd', '1', '-screen', '0', '1280x800x24', '-nolisten', 'tcp', '-noreset'];
+/** Xvfb on `display` (else a free one it picks), reporting it on stdout once ready (`-displayfd 1`). */
+export function xvfbCommand(display?: number): string[] {
+  return [
+    XVFB,
+    ...(display === undefined ? [] : [`:${display}`]),
+    '-displayfd',
+    '1',
+    '-screen',
+    '0',
+    '1280x800x24',
+    '-nolisten',
+    'tcp',
+    '-noreset',
+  ];
 }
