@@ -27,7 +27,7 @@ const jpeg = await sharp(raw, { raw: { width: W, height: H, channels: 4 } })
   .toBuffer();
 
 async function time(label: string, runs: number, fn: () => Promise<unknown> | unknown) {
-  for (let i = 0; i < 10; i++) await fn();
+  for (let i = 0; i < 30; i++) await fn(); // warm-up: the JS decoder needs the optimising JIT
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
@@ -108,9 +108,27 @@ async function gate(source: typeof staticSource) {
 await time('gate per frame, static UI (same bytes)', 200, () => gate(staticSource));
 await time('gate per frame, changing UI', 200, () => gate(changingSource));
 
+// Where a changed frame's time goes: the JS DC-only decode the gate uses for baseline JPEGs, the
+// sharp 1/8 shrink-on-load decode it used before (and still uses for other images), and sharp's
+// fixed cost per pipeline (an 8×8 JPEG).
+await time('changed UI: JS DC-only decode → thumbnail', 200, () => thumbnailOfImage(uiChanged));
+const viaSharp = (image: Buffer) =>
+  sharp(image, { failOn: 'none' })
+    .resize(240, 135, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: true })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+await time('changed UI: sharp 1/8 decode (previous path)', 200, () => viaSharp(uiChanged));
+const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+  .jpeg()
+  .toBuffer();
+await time('sharp pipeline alone (8×8 JPEG → raw)', 200, () => sharp(tiny).raw().toBuffer());
+
 const a = await thumbnailOfImage(jpeg);
 const b = await thumbnailOfImage(jpeg);
 await time('diff of two 240×135 thumbnails', 500, () => diffThumbnails(a, b));
+await time('diff, every cell differs', 500, () => diffThumbnails(a, u));
+await time('noisy JPEG: sharp 1/8 decode (previous path)', 200, () => viaSharp(jpeg));
 await time('JPEG 1920×1080 → thumbnail (scaled decode)', 200, () => thumbnailOfImage(jpeg));
 await time('raw RGBA 1920×1080 → thumbnail', 200, () =>
   thumbnailOfRaw(raw, { width: W, height: H, channels: 4 }),
