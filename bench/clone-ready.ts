@@ -1,20 +1,24 @@
 // hostd clone benchmarks on the real Linux driver (root): clone-to-ready (create → first
-// screenshot) cold p50/p95 and warm-pool p50 against the targets, with the median of each phase,
-// then step p95 with N concurrent clones vs one, memory per clone, and a leak run. Builds the
-// jail-service first: clones run its compiled JS (as in production), not TypeScript under tsx.
-// Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --cycles=100 --no-build]
+// screenshot) cold p50/p95 and warm-pool p50 with each phase's median; a screenshot+click step's
+// p95 with N concurrent clones vs one, and memory per clone; leak runs (create/destroy cycles,
+// kills mid-start). Builds the jail-service first: clones run its compiled JS, as in production.
+// Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --cycles=100 …]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
+import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
 import type { Clone } from '../hostd/src/api/schema.js';
 import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
+import { cloneName } from '../hostd/src/drivers/jail-driver.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import {
   createTestDriver,
   hostLeftovers,
   linuxDriverMissing,
+  TEST_CGROUP,
+  UID_BASE,
 } from '../test/hostd/support/linux-harness.js';
 
 const { values } = parseArgs({
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     concurrent: { type: 'string', default: '8' },
     steps: { type: 'string', default: '10' },
     cycles: { type: 'string', default: '100' },
+    kills: { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
   },
 });
@@ -51,19 +56,13 @@ console.log(
   `jail-service: ${service.compiled ? 'compiled JS' : 'TypeScript under tsx'} (${service.argv.slice(1).join(' ')})`,
 );
 if (service.notice) console.log(`NOTE ${service.notice}`);
-console.log(
-  `host: ${cpus().length} CPUs, load average ${loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+const load = loadavg().map((value) => value.toFixed(2));
+console.log(`host: ${cpus().length} CPUs, load average ${load.join(' ')}`);
 
 /** Phase durations of the clone being measured: driver phases plus the jail-service's own log. */
 const phases = new Map<string, number[]>();
-let current: { name: string | null; spawnedAt: number; wallAt: number } = {
-  name: null,
-  spawnedAt: 0,
-  wallAt: 0,
-};
+type Current = { name: string | null; spawnedAt: number; wallAt: number };
+let current: Current = { name: null, spawnedAt: 0, wallAt: 0 };
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
@@ -103,17 +102,20 @@ async function screenshot(clone: Clone): Promise<number> {
   return performance.now() - started;
 }
 
-function memoryMb(clone: Clone): number {
-  for (const file of [
-    `/sys/fs/cgroup/memory/clawdie-hostd-test/${clone.name}/memory.usage_in_bytes`,
-    `/sys/fs/cgroup/clawdie-hostd-test/${clone.name}/memory.current`,
-  ]) {
+/** A number from the first readable of a clone's cgroup files (`%` = group/clone; v1 or v2). */
+function cgroupNumber(clone: Clone, files: string[], pattern = /^(\d+)/m): number {
+  for (const file of files) {
     try {
-      return Number(readFileSync(file, 'utf8')) / 1024 / 1024;
+      const path = `/sys/fs/cgroup/${file.replace('%', `${TEST_CGROUP}/${clone.name}`)}`;
+      return Number(pattern.exec(readFileSync(path, 'utf8'))?.[1]);
     } catch {}
   }
   return Number.NaN;
 }
+const memoryMb = (clone: Clone) =>
+  cgroupNumber(clone, ['memory/%/memory.usage_in_bytes', '%/memory.current']) / 2 ** 20;
+const cpuMs = (clone: Clone) =>
+  cgroupNumber(clone, ['unified/%/cpu.stat', '%/cpu.stat'], /^usage_usec (\d+)/m) / 1000;
 
 function manager(poolSize: number): CloneManager {
   return new CloneManager({
@@ -136,11 +138,7 @@ for (let i = 0; i < Number(values.cold); i += 1) {
   const started = performance.now();
   const names = await coldManager.list();
   // The next clone takes the lowest free index: follow its phases only.
-  current = {
-    name: `browsertask${String(lowestFree(names)).padStart(3, '0')}`,
-    spawnedAt: 0,
-    wallAt: 0,
-  };
+  current = { name: cloneName(lowestFree(names)), spawnedAt: 0, wallAt: 0 };
   const clone = await coldManager.create({ taskId: `cold-${i}` });
   const ready = performance.now();
   record('hand-out (create returned)', ready - started);
@@ -150,7 +148,7 @@ for (let i = 0; i < Number(values.cold); i += 1) {
   await coldManager.destroy(clone.name);
 }
 
-const warmManager = manager(1);
+const warmManager = manager(Number(values.warm) > 0 ? 1 : 0);
 warmManager.fillPool();
 const warm: number[] = [];
 for (let i = 0; i < Number(values.warm); i += 1) {
@@ -165,14 +163,17 @@ for (let i = 0; i < Number(values.warm); i += 1) {
 }
 await warmManager.close();
 
-console.log('phases (median):');
-for (const [phase, list] of phases) console.log(`  ${phase.padEnd(50)} ${ms(quantile(list, 0.5))}`);
-console.log(
-  `cold clone-to-first-screenshot (n=${cold.length}): p50 ${against(quantile(cold, 0.5), COLD_TARGET_MS)}, p95 ${ms(quantile(cold, 0.95))}`,
-);
-console.log(
-  `warm-pool clone-to-first-screenshot (n=${warm.length}): p50 ${against(quantile(warm, 0.5), WARM_TARGET_MS)}, p95 ${ms(quantile(warm, 0.95))}`,
-);
+if (cold.length + warm.length > 0) {
+  console.log('phases (median):');
+  for (const [phase, list] of phases)
+    console.log(`  ${phase.padEnd(50)} ${ms(quantile(list, 0.5))}`);
+}
+const report = (label: string, list: number[], target: number) => {
+  const [p50, p95] = [against(quantile(list, 0.5), target), ms(quantile(list, 0.95))];
+  if (list.length > 0) console.log(`${label} (n=${list.length}): p50 ${p50}, p95 ${p95}`);
+};
+report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
+report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);
 
 function lowestFree(clones: readonly Clone[]): number {
   const used = new Set(clones.map((clone) => clone.index));
@@ -181,51 +182,128 @@ function lowestFree(clones: readonly Clone[]): number {
   return index;
 }
 
-async function stepTimes(clones: Clone[]): Promise<number[]> {
+/** One agent-like step: a screenshot, then a click (on the demo shop's page body). */
+async function step(clone: Clone): Promise<number> {
+  const started = performance.now();
+  await screenshot(clone);
+  await actions(clone, [{ type: 'click', x: 640, y: 700 }]);
+  return performance.now() - started;
+}
+
+async function actions(clone: Clone, list: unknown[]): Promise<void> {
+  const response = await fetch(`${clone.service.url}/actions`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${clone.service.token}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ actions: list }),
+  });
+  const body = (await response.json()) as { results?: { status: string }[] };
+  if (!response.ok || body.results?.some((result) => result.status !== 'ok')) {
+    throw new Error(`actions: HTTP ${response.status} ${JSON.stringify(body)}`);
+  }
+}
+
+/** Every clone runs its step loop at once (two uncounted warm-up steps each); CPU per step. */
+async function stepTimes(clones: Clone[]): Promise<{ times: number[]; cpuPerStep: number }> {
   const times: number[] = [];
+  const cpuBefore = clones.map(cpuMs);
   await Promise.all(
     clones.map(async (clone) => {
-      for (let i = 0; i < Number(values.steps); i += 1) times.push(await screenshot(clone));
+      for (let i = 0; i < 2; i += 1) await step(clone);
+      for (let i = 0; i < Number(values.steps); i += 1) times.push(await step(clone));
     }),
   );
-  return times;
+  const cpu = clones.reduce((sum, clone, i) => sum + cpuMs(clone) - (cpuBefore[i] ?? 0), 0);
+  return { times, cpuPerStep: cpu / (clones.length * (Number(values.steps) + 2)) };
 }
-if (Number(values.concurrent) > 0) {
-  const many = await Promise.all(
-    Array.from({ length: Number(values.concurrent) }, (_, i) =>
-      coldManager.create({ taskId: `c-${i}` }),
-    ),
-  );
-  const single = await stepTimes([many[0] as Clone]);
+
+/** Proportional set size of all of a clone's processes (its uid): shared pages split fairly. */
+function pssMb(clone: Clone): number {
+  let kb = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (statSync(`/proc/${pid}`).uid !== UID_BASE + clone.index) continue;
+      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]);
+    } catch {}
+  }
+  return kb / 1024;
+}
+
+const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+const concurrent = Number(values.concurrent);
+if (concurrent > 0) {
+  // The clones load the demo shop from a host server, through their egress proxies.
+  const site = await startDemoSite();
+  const page = `http://localhost:${new URL(site.url).port}/`;
+  const open = async (i: number) => {
+    const clone = await coldManager.create({ taskId: `c-${i}`, allowedDomains: ['localhost'] });
+    await actions(clone, [{ type: 'navigate', url: page }]);
+    return clone;
+  };
+  const first = await open(0);
+  const single = await stepTimes([first]);
+  const many = [
+    first,
+    ...(await Promise.all(Array.from({ length: concurrent - 1 }, (_, i) => open(i + 1)))),
+  ];
   const together = await stepTimes(many);
-  const memory = many.map(memoryMb);
+  const [p95one, p95all] = [quantile(single.times, 0.95), quantile(together.times, 0.95)];
   console.log(
-    `screenshot step p95: single ${ms(quantile(single, 0.95))}, ${many.length} concurrent ${ms(quantile(together, 0.95))}`,
+    `screenshot+click step (n=${values.steps}/clone): single p50 ${ms(quantile(single.times, 0.5))} p95 ${ms(p95one)}; ${many.length} concurrent p50 ${ms(quantile(together.times, 0.5))} p95 ${ms(p95all)} (${(p95all / p95one).toFixed(2)}× single, target ≤ 2×: ${p95all <= 2 * p95one ? 'met' : 'MISSED'})`,
   );
   console.log(
-    `memory per clone (cgroup, incl. page cache): mean ${(memory.reduce((a, b) => a + b, 0) / memory.length).toFixed(0)} MiB`,
+    `clone CPU per step (cgroup): single ${ms(single.cpuPerStep)}, concurrent ${ms(together.cpuPerStep)} (${many.length} clones on ${cpus().length} CPUs)`,
   );
+  console.log(
+    `memory per clone: cgroup (incl. page cache) mean ${mean(many.map(memoryMb)).toFixed(0)} MiB, PSS mean ${mean(many.map(pssMb)).toFixed(0)} MiB`,
+  );
+  await site.close();
 }
 await coldManager.close();
 
 const driver = createTestDriver();
+const sleep = (delay: number) => new Promise((resolve) => setTimeout(resolve, delay));
+/** create → destroy (every other with a display); with `killAfterMs`, destroy while starting. */
+async function leakCycle(i: number, killAfterMs: number | null): Promise<boolean> {
+  const spec = { taskId: `leak-${i}`, allowedDomains: [], limits, display: i % 2 === 0 };
+  const clone = await driver.create(950 + (i % 10), spec);
+  let settled = killAfterMs === null;
+  const starting = settled
+    ? Promise.resolve()
+    : driver
+        .start(clone.name, { egressProxyUrl: null })
+        .then(
+          () => {},
+          () => {},
+        )
+        .finally(() => {
+          settled = true;
+        });
+  await sleep(killAfterMs ?? 0);
+  const inFlight = !settled;
+  const left = [...(await driver.destroy(clone.name)).leftovers];
+  await starting;
+  left.push(...(await driver.destroy(clone.name)).leftovers);
+  if (left.length > 0) throw new Error(`cycle ${i} left ${left.join(', ')}`);
+  return inFlight;
+}
 const cycles = Number(values.cycles);
-const cycleStart = performance.now();
-for (let i = 0; i < cycles; i += 1) {
-  const clone = await driver.create(950 + (i % 10), {
-    taskId: `leak-${i}`,
-    allowedDomains: [],
-    limits,
-    display: i % 2 === 0,
-  });
-  const { leftovers } = await driver.destroy(clone.name);
-  if (leftovers.length > 0) throw new Error(`cycle ${i} left ${leftovers.join(', ')}`);
+let started = performance.now();
+for (let i = 0; i < cycles; i += 1) await leakCycle(i, null);
+const perCycle = ms((performance.now() - started) / cycles);
+if (cycles > 0)
+  console.log(`${cycles} create/destroy cycles (half with a display): ${perCycle} each`);
+const kills = Number(values.kills);
+let inFlight = 0;
+started = performance.now();
+for (let i = 0; i < kills; i += 1) {
+  if (await leakCycle(i, 50 + Math.round((950 * i) / Math.max(1, kills - 1)))) inFlight += 1;
 }
-if (cycles > 0) {
-  console.log(
-    `${cycles} create/destroy cycles: ${ms((performance.now() - cycleStart) / cycles)} each`,
-  );
-}
+const perKill = ms((performance.now() - started) / kills);
+if (kills > 0)
+  console.log(`${kills} kills mid-start at 50…1000 ms (${inFlight} in flight): ${perKill} each`);
 // Killed processes may take a moment to be reaped; then nothing of any clone may be left.
 let left = hostLeftovers();
 for (let wait = 0; left.length > 0 && wait < 50; wait += 1) {
