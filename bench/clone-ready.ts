@@ -2,7 +2,7 @@
 // screenshot) cold p50/p95 and warm-pool p50 with each phase's median; a screenshot+click step's
 // p95 with N concurrent clones vs one, and memory per clone; leak runs (create/destroy cycles,
 // kills mid-start). Builds the jail-service first: clones run its compiled JS, as in production.
-// Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --cycles=100 …]
+// Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     warm: { type: 'string', default: '10' },
     concurrent: { type: 'string', default: '8' },
     steps: { type: 'string', default: '10' },
+    /** Model time between steps (jittered ±50 %): 0 = back to back, CPU-bound on small hosts. */
+    'think-ms': { type: 'string', default: '0' },
     cycles: { type: 'string', default: '100' },
     kills: { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
@@ -205,6 +207,13 @@ async function actions(clone: Clone, list: unknown[]): Promise<void> {
   }
 }
 
+/** What the model call would take between two steps of a real task. */
+function think(): Promise<void> {
+  const base = Number(values['think-ms']);
+  if (base <= 0) return Promise.resolve();
+  return new Promise((resolve) => setTimeout(resolve, base * (0.5 + Math.random())));
+}
+
 /** Every clone runs its step loop at once (two uncounted warm-up steps each); CPU per step. */
 async function stepTimes(clones: Clone[]): Promise<{ times: number[]; cpuPerStep: number }> {
   const times: number[] = [];
@@ -212,7 +221,10 @@ async function stepTimes(clones: Clone[]): Promise<{ times: number[]; cpuPerStep
   await Promise.all(
     clones.map(async (clone) => {
       for (let i = 0; i < 2; i += 1) await step(clone);
-      for (let i = 0; i < Number(values.steps); i += 1) times.push(await step(clone));
+      for (let i = 0; i < Number(values.steps); i += 1) {
+        await think();
+        times.push(await step(clone));
+      }
     }),
   );
   const cpu = clones.reduce((sum, clone, i) => sum + cpuMs(clone) - (cpuBefore[i] ?? 0), 0);
@@ -251,7 +263,7 @@ if (concurrent > 0) {
   const together = await stepTimes(many);
   const [p95one, p95all] = [quantile(single.times, 0.95), quantile(together.times, 0.95)];
   console.log(
-    `screenshot+click step (n=${values.steps}/clone): single p50 ${ms(quantile(single.times, 0.5))} p95 ${ms(p95one)}; ${many.length} concurrent p50 ${ms(quantile(together.times, 0.5))} p95 ${ms(p95all)} (${(p95all / p95one).toFixed(2)}× single, target ≤ 2×: ${p95all <= 2 * p95one ? 'met' : 'MISSED'})`,
+    `screenshot+click step (n=${values.steps}/clone, model think time ${values['think-ms']} ms): single p50 ${ms(quantile(single.times, 0.5))} p95 ${ms(p95one)}; ${many.length} concurrent p50 ${ms(quantile(together.times, 0.5))} p95 ${ms(p95all)} (${(p95all / p95one).toFixed(2)}× single, target ≤ 2×: ${p95all <= 2 * p95one ? 'met' : 'MISSED'})`,
   );
   console.log(
     `clone CPU per step (cgroup): single ${ms(single.cpuPerStep)}, concurrent ${ms(together.cpuPerStep)} (${many.length} clones on ${cpus().length} CPUs)`,
