@@ -30,6 +30,12 @@ export const browserRunTaskParameters = Type.Object(
           'http(s) URL to open before the first step. Give it whenever you know where the task starts; it saves steps.',
       }),
     ),
+    surface: Type.Optional(
+      stringEnum(['browser', 'desktop'] as const, {
+        description:
+          '"browser" (default): the agent drives the web page. "desktop": it drives the whole virtual screen of the task\'s clone (headful Chromium and other windows) with mouse and keyboard; start_url still opens first. Needs a controlplane with hostd displays.',
+      }),
+    ),
     domains: Type.Optional(
       Type.Array(Type.String({ minLength: 1 }), {
         minItems: 1,

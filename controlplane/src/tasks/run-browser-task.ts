@@ -30,7 +30,10 @@ export interface RunBrowserTaskDeps {
   repository: TaskRepository;
   screenshots: ScreenshotFiles;
   model: VisionModel;
+  /** What the loop drives: the task's browser, or the whole display for a desktop task. */
   operator: BrowserOperator;
+  /** The task's browser (its jail-service) where start_url opens; default `operator`. */
+  browser?: BrowserOperator;
   clock: Clock;
   logger: Logger;
   loop: LoopDefaults;
@@ -100,12 +103,13 @@ export async function runBrowserTask(
     start_url: input.start_url ?? null,
     domains: input.domains ?? null,
     credential_mode: input.credential_mode ?? 'none',
+    surface: input.surface ?? 'browser',
     max_steps: maxSteps,
   });
   let result: LoopResult;
   try {
     const opened = input.start_url
-      ? await openStartUrl(input.start_url, deps.operator, signal)
+      ? await openStartUrl(input.start_url, deps.browser ?? deps.operator, signal)
       : null;
     result =
       opened ??
@@ -142,10 +146,14 @@ export async function runBrowserTask(
   return compact;
 }
 
-/** The per-task loop options: instruction (plus the answer format), domains, final-answer check. */
+/**
+ * The per-task loop options: instruction (plus the answer format), domains, final-answer check, and
+ * the `computer` action space (no browser navigation) for a desktop task.
+ */
 function taskLoopOptions(input: BrowserRunTaskInput) {
   const schema = input.result_schema;
   return {
+    ...(input.surface === 'desktop' ? { actionSpace: 'computer' as const } : {}),
     instruction: schema
       ? `${input.instruction}${resultSchemaInstruction(schema)}`
       : input.instruction,

@@ -26,6 +26,12 @@ export const browserRunTaskFields = {
     .max(10_000)
     .describe('What to do, in plain language.'),
   start_url: httpUrl.optional().describe('Page to open before the first step.'),
+  surface: z
+    .enum(['browser', 'desktop'])
+    .default('browser')
+    .describe(
+      'What the agent sees and drives. "browser" (default): the web page, with browser actions. "desktop": the whole X display of the task\'s clone (headful Chromium and any other window) through screen capture and xdotool mouse/keyboard input; start_url still opens in that Chromium first. Desktop tasks need hostd with displays (Linux, Xvfb); elsewhere they end with OPERATOR_UNAVAILABLE.',
+    ),
   domains: z
     .array(domainPattern)
     .min(1)

@@ -1,6 +1,13 @@
 import type { LoopEvent } from '../agent/loop-types.js';
-import { type BrowserProvider, createSingleBrowserProvider } from '../jails/browser-provider.js';
+import { createDesktopOperator } from '../desktop/desktop-operator.js';
+import {
+  type BrowserLease,
+  type BrowserProvider,
+  createSingleBrowserProvider,
+} from '../jails/browser-provider.js';
 import { leaseBrowser } from '../jails/lease-browser.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
@@ -28,14 +35,23 @@ export interface TaskService {
   close(): Promise<void>;
 }
 
+export interface TaskServiceDeps extends RunBrowserTaskDeps {
+  /**
+   * Drives a lease's X display for `surface: 'desktop'` tasks. Default: xwd + xdotool run by this
+   * process (a hostd clone's Xvfb socket is in the host's /tmp/.X11-unix, with no X authority).
+   */
+  desktopOperator?: (display: string) => BrowserOperator;
+}
+
 /**
  * Runs tasks on browsers from `provider`: by default the one browser in `deps.operator`, one task
  * at a time; with hostd, a fresh clone per task, `provider.concurrency` at once. The browser is
- * released (the clone destroyed) whatever the ending. Every task gets an AbortController;
- * `close()` aborts all of them and waits until they are recorded.
+ * released (the clone destroyed) whatever the ending. A desktop task's loop drives the lease's
+ * whole display while start_url (and the policy gate) use its browser. Every task gets an
+ * AbortController; `close()` aborts all of them and waits until they are recorded.
  */
 export function createTaskService(
-  deps: RunBrowserTaskDeps,
+  deps: TaskServiceDeps,
   events = new TaskEventLog(),
   provider: BrowserProvider = createSingleBrowserProvider(deps.operator),
 ): TaskService {
@@ -43,6 +59,19 @@ export function createTaskService(
   const gates = new Map<string, PauseGate>();
   const running = new Set<Promise<unknown>>();
   const slots = createSlots(provider.concurrency);
+  const desktopOperator =
+    deps.desktopOperator ?? ((display: string) => createDesktopOperator({ display }));
+
+  /** The loop's operator (the lease's browser, or its display for a desktop task) and browser. */
+  function operatorsFor(input: BrowserRunTaskInput, lease: BrowserLease) {
+    const display = input.surface === 'desktop' ? lease.display : null;
+    return {
+      operator: display
+        ? createDesktopTaskOperator(desktopOperator(display), lease.operator)
+        : lease.operator,
+      browser: lease.operator,
+    };
+  }
 
   function startRecording(taskId: string) {
     if (deps.recorder) return deps.recorder.start(taskId);
@@ -66,7 +95,7 @@ export function createTaskService(
     const recording = input.record ? startRecording(taskId) : undefined;
     const result = await runBrowserTask(
       input,
-      { ...deps, operator: lease.operator },
+      { ...deps, ...operatorsFor(input, lease) },
       {
         taskId,
         signal: controller.signal,

@@ -135,6 +135,7 @@ describe('OpenAPI document', () => {
       'result_schema',
       'start_url',
       'success_criteria',
+      'surface',
       'timeout_s',
     ]);
     assert.deepEqual(doc.components.schemas.CompactResult.properties.status.enum, [

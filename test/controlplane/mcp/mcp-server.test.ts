@@ -68,6 +68,7 @@ describe('MCP server (in-memory transport)', () => {
       'result_schema',
       'start_url',
       'success_criteria',
+      'surface',
       'timeout_s',
     ]);
     const output = tool.outputSchema as Record<string, any>;

@@ -1,0 +1,219 @@
+// A `surface: 'desktop'` task through a real in-process hostd (root): the clone gets its own Xvfb
+// with headful Chromium, start_url opens there through the clone's jail-service, and the loop
+// drives the whole display from this (host) process with xwd + xdotool. Clones are host-global, so
+// this file holds the host lock while it runs.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createAdaptorServer } from '@hono/node-server';
+import sharp from 'sharp';
+import { loadConfig } from '../../controlplane/src/config.js';
+import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
+import { modelDivisors } from '../../controlplane/src/uitars/index.js';
+import { createApp as createHostdApp } from '../../hostd/src/app.js';
+import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import { xvfbCommand } from '../../hostd/src/drivers/linux/sandbox.js';
+import { acquireHostLock } from '../hostd/support/host-lock.js';
+import {
+  createTestDriver,
+  hostLeftovers,
+  linuxDriverMissing,
+} from '../hostd/support/linux-harness.js';
+import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { silentLogger } from '../support/silent-logger.js';
+
+const HOSTD_TOKEN = 'hostd-desktop-e2e-token-0123456789';
+const TYPED = 'hello desktop';
+const missing = linuxDriverMissing() ?? desktopToolsMissing();
+
+/** The desktop operator runs xwd and xdotool on this (the hostd) host. */
+function desktopToolsMissing(): string | null {
+  const absent = ['/usr/bin/xdotool', '/usr/bin/xwd'].filter((program) => !existsSync(program));
+  return absent.length > 0
+    ? `${absent.join(', ')} missing (apt-get install xdotool x11-apps)`
+    : null;
+}
+
+/** The screen hostd gives every clone's Xvfb (`-screen 0 WxHxD`). */
+function cloneScreen(): { width: number; height: number } {
+  const argv = xvfbCommand();
+  const [width, height] = (argv[argv.indexOf('-screen') + 2] ?? '').split('x').map(Number);
+  assert.ok(width && height, `no -screen size in ${argv.join(' ')}`);
+  return { width, height };
+}
+
+/** Leftovers can take a moment to vanish after the last kill (process reaping). */
+async function settledLeftovers(): Promise<string[]> {
+  for (let attempt = 0; ; attempt += 1) {
+    const left = hostLeftovers();
+    if (left.length === 0 || attempt >= 30) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function serve(fetch: (request: Request) => Response | Promise<Response>) {
+  const server = createAdaptorServer({ fetch }) as Server;
+  return new Promise<{ server: Server; url: string }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+/** A page whose autofocused input fills the viewport; Enter submits it to /submitted. */
+function formSite() {
+  const submitted: string[] = [];
+  let arrived: (text: string) => void = () => undefined;
+  const submission = new Promise<string>((resolve) => {
+    arrived = resolve;
+  });
+  const html = (title: string, body: string) =>
+    new Response(`<!doctype html><title>${title}</title>${body}`, {
+      headers: { 'content-type': 'text/html' },
+    });
+  const fetch = (request: Request) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/submitted') {
+      const text = url.searchParams.get('text') ?? '';
+      submitted.push(text);
+      arrived(text);
+      return html('Received', `<h1>Received: ${text.replace(/[<&]/g, '')}</h1>`);
+    }
+    if (url.pathname !== '/') return new Response('not found', { status: 404 });
+    return html(
+      'Desktop form',
+      '<form action="/submitted"><input name="text" autofocus autocomplete="off" style="position:fixed;inset:0;width:100%;height:100%;box-sizing:border-box;font-size:40px"></form>',
+    );
+  };
+  return { fetch, submitted, submission };
+}
+
+if (missing) {
+  console.error(`SKIP desktop-task-in-hostd tests: ${missing}`);
+  if (process.env.CI) throw new Error(`the hostd desktop e2e cannot run in CI: ${missing}`);
+} else {
+  describe('desktop task in a hostd clone display (real Linux driver)', () => {
+    let release: () => void;
+    let manager: CloneManager;
+    let hostd: { server: Server; url: string };
+    let platform: Platform;
+    let dataDir: string;
+
+    before(async () => {
+      release = await acquireHostLock();
+      const driver = createTestDriver();
+      manager = new CloneManager({
+        driver,
+        defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
+        defaultDisplay: false,
+        proxyPort: 3128,
+        poolSize: 0,
+        startTimeoutMs: 30_000,
+      });
+      await manager.reconcile();
+      hostd = await serve(createHostdApp({ token: HOSTD_TOKEN, manager, driver }).fetch);
+      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-hostd-desktop-'));
+      const config = loadConfig({
+        CLAWDIE_DATA_DIR: dataDir,
+        CLAWDIE_HOSTD_URL: hostd.url,
+        CLAWDIE_HOSTD_TOKEN: HOSTD_TOKEN,
+        CLAWDIE_LOG_LEVEL: 'silent',
+      });
+      platform = await startPlatform(config, silentLogger, {});
+    });
+
+    after(async () => {
+      await platform?.close();
+      hostd?.server.closeAllConnections();
+      hostd?.server.close();
+      await manager?.close();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      release?.();
+    });
+
+    it('types into the clone’s headful Chromium with xdotool and screenshots the whole display', async () => {
+      const screen = cloneScreen();
+      const divisors = modelDivisors('1.5', screen);
+      // The screen's centre: inside Chromium's window, on the input that fills the page.
+      const centre = `(${Math.round(divisors.width / 2)},${Math.round(divisors.height / 2)})`;
+      const site = formSite();
+      const page = await serve(site.fetch);
+      const script = createPerTaskScriptModel([
+        `Thought: Focus the text field.\nAction: click(start_box='<|box_start|>${centre}<|box_end|>')`,
+        `Thought: Type and submit.\nAction: type(content='${TYPED}\\n')`,
+        "Thought: Sent.\nAction: finished(content='typed')",
+      ]);
+      // What the host sees on the task's display while it runs, read before the first step.
+      const seen: { display?: string; geometry?: string; windows?: string } = {};
+      const model: VisionModel = {
+        ...script,
+        async complete(request, signal) {
+          const turn = request.messages.filter((message) => message.role === 'assistant').length;
+          if (turn === 0) {
+            const display = platform.browsers.browsers.list()[0]?.lease.display ?? '';
+            const xdotool = (...args: string[]) =>
+              execFileSync('xdotool', args, { env: { DISPLAY: display }, encoding: 'utf8' });
+            seen.display = display;
+            seen.geometry = xdotool('getdisplaygeometry').trim();
+            seen.windows = xdotool('search', '--onlyvisible', '--name', '.', 'getwindowname', '%@');
+          }
+          // The model "sees" the page has gone before it says it is done.
+          if (turn === 2) await Promise.race([site.submission, sleep(15_000)]);
+          return script.complete(request, signal);
+        },
+      };
+      const tasks = platform.createTasks(model);
+      try {
+        const result = await tasks.start({
+          instruction: `Type "${TYPED}" into the text field and submit it`,
+          surface: 'desktop',
+          start_url: `${page.url}/`,
+          domains: ['127.0.0.1'],
+          max_steps: 6,
+        }).done;
+
+        assert.equal(result.status, 'finished', JSON.stringify(result));
+        assert.equal(result.summary, 'typed');
+        assert.equal(result.step_count, 3);
+        assert.match(seen.display ?? '', /^:\d+$/, 'the lease had an X display');
+        assert.equal(seen.geometry, `${screen.width} ${screen.height}`);
+        assert.match(
+          seen.windows ?? '',
+          /Desktop form/,
+          'start_url opened in the clone’s Chromium',
+        );
+        assert.deepEqual(site.submitted, [TYPED], 'the typed text arrived in the page');
+
+        const final = await sharp(result.final_screenshot_path ?? '').metadata();
+        assert.deepEqual({ width: final.width, height: final.height }, screen);
+        const row = platform.repository.getTask(result.trace_id);
+        assert.equal(row?.status, 'finished');
+
+        const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const started = audit.find((entry) => entry.type === 'task-started');
+        assert.equal(started?.data.surface, 'desktop');
+        const created = audit.find((entry) => entry.type === 'clone-created');
+        const destroyed = audit.find((entry) => entry.type === 'clone-destroyed');
+        assert.ok(created && destroyed, JSON.stringify(audit.map((entry) => entry.type)));
+        assert.equal(destroyed.data.clone, created.data.clone);
+        assert.deepEqual(destroyed.data.leftovers, []);
+      } finally {
+        await tasks.close();
+        page.server.closeAllConnections();
+        page.server.close();
+      }
+      assert.deepEqual(await manager.list(), []);
+      assert.deepEqual(await settledLeftovers(), []);
+    });
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
