@@ -4,6 +4,7 @@ import type { Scope } from '../../../controlplane/src/auth/scopes.js';
 import { createApp } from '../../../controlplane/src/http/app.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import type { WaitService } from '../../../controlplane/src/wait/wait-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
@@ -199,5 +200,44 @@ describe('task tenancy with auth off (loopback)', () => {
       list.tasks.map((task: any) => repository.getTask(task.trace_id)?.tenant),
     );
     assert.ok(tenants.has('acme') && tenants.has('globex') && tenants.has('default'));
+  });
+});
+
+describe('waits on a task’s screen', () => {
+  it('need the admin scope: a tenant token cannot watch any task’s screen', async () => {
+    const watched: (string | undefined)[] = [];
+    const waits: WaitService = {
+      start(input) {
+        watched.push(input.task_id);
+        return { id: 'w1', outcome: new Promise(() => undefined) };
+      },
+      view: () => ({ wait_id: 'w1', status: 'watching' }),
+      cancel: () => false,
+    };
+    const withWaits = createApp({
+      tasks,
+      repository,
+      logger: silentLogger,
+      defaultMaxSteps: 5,
+      describe: () => ({ model: { name: 'tenancy', replay: true }, jail: { url: 'x' } }),
+      auth: { verifier: auth.verifier },
+      waits,
+    });
+    const acmeTask = await start(await member('acme'));
+    await settle(acmeTask);
+    const wait = async (token: string) =>
+      withWaits.request('/v1/waits', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          conditions: [{ type: 'text_contains', text: 'x' }],
+          task_id: acmeTask,
+        }),
+      });
+    assert.equal((await wait(await member('acme'))).status, 403);
+    assert.equal((await wait(await member('globex'))).status, 403);
+    assert.deepEqual(watched, []);
+    assert.equal((await wait(await admin())).status, 202);
+    assert.deepEqual(watched, [acmeTask]);
   });
 });
