@@ -4,7 +4,6 @@
 // kills mid-start). Builds the jail-service first: clones run its compiled JS, as in production.
 // Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
@@ -17,9 +16,9 @@ import {
   createTestDriver,
   hostLeftovers,
   linuxDriverMissing,
-  TEST_CGROUP,
-  UID_BASE,
 } from '../test/hostd/support/linux-harness.js';
+import { percentile } from './bench-stats.js';
+import { actions, memoryMb, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,10 +39,7 @@ if (missing) throw new Error(`bench needs the real Linux driver: ${missing}`);
 const COLD_TARGET_MS = 1000;
 const WARM_TARGET_MS = 150;
 const limits = { memoryMb: 2048, pids: 1024, cpuPercent: 200 };
-const quantile = (list: number[], q: number) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
+const quantile = (list: number[], q: number) => percentile(list, q * 100);
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const against = (value: number, target: number) =>
   `${ms(value)} (target ≤ ${ms(target)}: ${(value / target).toFixed(2)}× ${value <= target ? 'met' : 'MISSED'})`;
@@ -93,31 +89,6 @@ function benchDriver() {
     },
   });
 }
-
-async function screenshot(clone: Clone): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${clone.service.url}/screenshot`, {
-    headers: { authorization: `Bearer ${clone.service.token}` },
-  });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`screenshot: HTTP ${response.status}`);
-  return performance.now() - started;
-}
-
-/** A number from the first readable of a clone's cgroup files (`%` = group/clone; v1 or v2). */
-function cgroupNumber(clone: Clone, files: string[], pattern = /^(\d+)/m): number {
-  for (const file of files) {
-    try {
-      const path = `/sys/fs/cgroup/${file.replace('%', `${TEST_CGROUP}/${clone.name}`)}`;
-      return Number(pattern.exec(readFileSync(path, 'utf8'))?.[1]);
-    } catch {}
-  }
-  return Number.NaN;
-}
-const memoryMb = (clone: Clone) =>
-  cgroupNumber(clone, ['memory/%/memory.usage_in_bytes', '%/memory.current']) / 2 ** 20;
-const cpuMs = (clone: Clone) =>
-  cgroupNumber(clone, ['unified/%/cpu.stat', '%/cpu.stat'], /^usage_usec (\d+)/m) / 1000;
 
 function manager(poolSize: number): CloneManager {
   return new CloneManager({
@@ -184,67 +155,9 @@ function lowestFree(clones: readonly Clone[]): number {
   return index;
 }
 
-/** One agent-like step: a screenshot, then a click (on the demo shop's page body). */
-async function step(clone: Clone): Promise<number> {
-  const started = performance.now();
-  await screenshot(clone);
-  await actions(clone, [{ type: 'click', x: 640, y: 700 }]);
-  return performance.now() - started;
-}
-
-async function actions(clone: Clone, list: unknown[]): Promise<void> {
-  const response = await fetch(`${clone.service.url}/actions`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${clone.service.token}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ actions: list }),
-  });
-  const body = (await response.json()) as { results?: { status: string }[] };
-  if (!response.ok || body.results?.some((result) => result.status !== 'ok')) {
-    throw new Error(`actions: HTTP ${response.status} ${JSON.stringify(body)}`);
-  }
-}
-
-/** What the model call would take between two steps of a real task. */
-function think(): Promise<void> {
-  const base = Number(values['think-ms']);
-  if (base <= 0) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, base * (0.5 + Math.random())));
-}
-
-/** Every clone runs its step loop at once (two uncounted warm-up steps each); CPU per step. */
-async function stepTimes(clones: Clone[]): Promise<{ times: number[]; cpuPerStep: number }> {
-  const times: number[] = [];
-  const cpuBefore = clones.map(cpuMs);
-  await Promise.all(
-    clones.map(async (clone) => {
-      for (let i = 0; i < 2; i += 1) await step(clone);
-      for (let i = 0; i < Number(values.steps); i += 1) {
-        await think();
-        times.push(await step(clone));
-      }
-    }),
-  );
-  const cpu = clones.reduce((sum, clone, i) => sum + cpuMs(clone) - (cpuBefore[i] ?? 0), 0);
-  return { times, cpuPerStep: cpu / (clones.length * (Number(values.steps) + 2)) };
-}
-
-/** Proportional set size of all of a clone's processes (its uid): shared pages split fairly. */
-function pssMb(clone: Clone): number {
-  let kb = 0;
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (statSync(`/proc/${pid}`).uid !== UID_BASE + clone.index) continue;
-      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]);
-    } catch {}
-  }
-  return kb / 1024;
-}
-
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const concurrent = Number(values.concurrent);
+const stepOptions = { steps: Number(values.steps), thinkMs: Number(values['think-ms']) };
 if (concurrent > 0) {
   // The clones load the demo shop from a host server, through their egress proxies.
   const site = await startDemoSite();
@@ -255,12 +168,12 @@ if (concurrent > 0) {
     return clone;
   };
   const first = await open(0);
-  const single = await stepTimes([first]);
+  const single = await stepTimes([first], stepOptions);
   const many = [
     first,
     ...(await Promise.all(Array.from({ length: concurrent - 1 }, (_, i) => open(i + 1)))),
   ];
-  const together = await stepTimes(many);
+  const together = await stepTimes(many, stepOptions);
   const [p95one, p95all] = [quantile(single.times, 0.95), quantile(together.times, 0.95)];
   console.log(
     `screenshot+click step (n=${values.steps}/clone, model think time ${values['think-ms']} ms): single p50 ${ms(quantile(single.times, 0.5))} p95 ${ms(p95one)}; ${many.length} concurrent p50 ${ms(quantile(together.times, 0.5))} p95 ${ms(p95all)} (${(p95all / p95one).toFixed(2)}× single, target ≤ 2×: ${p95all <= 2 * p95one ? 'met' : 'MISSED'})`,
