@@ -4,31 +4,21 @@
 // this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { createAdaptorServer } from '@hono/node-server';
 import sharp from 'sharp';
-import { loadConfig } from '../../controlplane/src/config.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
-import { createApp as createHostdApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { xvfbCommand } from '../../hostd/src/drivers/linux/sandbox.js';
-import { acquireHostLock } from '../hostd/support/host-lock.js';
-import {
-  createTestDriver,
-  hostLeftovers,
-  linuxDriverMissing,
-} from '../hostd/support/linux-harness.js';
+import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
+import {
+  type HostdPlatform,
+  serveOnLoopback,
+  settledLeftovers,
+  startHostdPlatform,
+} from './support/hostd-platform.js';
 
-const HOSTD_TOKEN = 'hostd-desktop-e2e-token-0123456789';
 const TYPED = 'hello desktop';
 const missing = linuxDriverMissing() ?? desktopToolsMissing();
 
@@ -46,24 +36,6 @@ function cloneScreen(): { width: number; height: number } {
   const [width, height] = (argv[argv.indexOf('-screen') + 2] ?? '').split('x').map(Number);
   assert.ok(width && height, `no -screen size in ${argv.join(' ')}`);
   return { width, height };
-}
-
-/** Leftovers can take a moment to vanish after the last kill (process reaping). */
-async function settledLeftovers(): Promise<string[]> {
-  for (let attempt = 0; ; attempt += 1) {
-    const left = hostLeftovers();
-    if (left.length === 0 || attempt >= 30) return left;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function serve(fetch: (request: Request) => Response | Promise<Response>) {
-  const server = createAdaptorServer({ fetch }) as Server;
-  return new Promise<{ server: Server; url: string }>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
 }
 
 /** A page whose autofocused input fills the viewport; Enter submits it to /submitted. */
@@ -99,43 +71,11 @@ if (missing) {
   if (process.env.CI) throw new Error(`the hostd desktop e2e cannot run in CI: ${missing}`);
 } else {
   describe('desktop task in a hostd clone display (real Linux driver)', () => {
-    let release: () => void;
-    let manager: CloneManager;
-    let hostd: { server: Server; url: string };
-    let platform: Platform;
-    let dataDir: string;
-
+    let h: HostdPlatform;
     before(async () => {
-      release = await acquireHostLock();
-      const driver = createTestDriver();
-      manager = new CloneManager({
-        driver,
-        defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
-        defaultDisplay: false,
-        proxyPort: 3128,
-        poolSize: 0,
-        startTimeoutMs: 30_000,
-      });
-      await manager.reconcile();
-      hostd = await serve(createHostdApp({ token: HOSTD_TOKEN, manager, driver }).fetch);
-      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-hostd-desktop-'));
-      const config = loadConfig({
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_HOSTD_URL: hostd.url,
-        CLAWDIE_HOSTD_TOKEN: HOSTD_TOKEN,
-        CLAWDIE_LOG_LEVEL: 'silent',
-      });
-      platform = await startPlatform(config, silentLogger, {});
+      h = await startHostdPlatform();
     });
-
-    after(async () => {
-      await platform?.close();
-      hostd?.server.closeAllConnections();
-      hostd?.server.close();
-      await manager?.close();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      release?.();
-    });
+    after(() => h?.close());
 
     it('types into the clone’s headful Chromium with xdotool and screenshots the whole display', async () => {
       const screen = cloneScreen();
@@ -143,7 +83,7 @@ if (missing) {
       // The screen's centre: inside Chromium's window, on the input that fills the page.
       const centre = `(${Math.round(divisors.width / 2)},${Math.round(divisors.height / 2)})`;
       const site = formSite();
-      const page = await serve(site.fetch);
+      const page = await serveOnLoopback(site.fetch);
       const script = createPerTaskScriptModel([
         `Thought: Focus the text field.\nAction: click(start_box='<|box_start|>${centre}<|box_end|>')`,
         `Thought: Type and submit.\nAction: type(content='${TYPED}\\n')`,
@@ -156,7 +96,7 @@ if (missing) {
         async complete(request, signal) {
           const turn = request.messages.filter((message) => message.role === 'assistant').length;
           if (turn === 0) {
-            const display = platform.browsers.browsers.list()[0]?.lease.display ?? '';
+            const display = h.platform.browsers.browsers.list()[0]?.lease.display ?? '';
             const xdotool = (...args: string[]) =>
               execFileSync('xdotool', args, { env: { DISPLAY: display }, encoding: 'utf8' });
             seen.display = display;
@@ -168,7 +108,7 @@ if (missing) {
           return script.complete(request, signal);
         },
       };
-      const tasks = platform.createTasks(model);
+      const tasks = h.platform.createTasks(model);
       try {
         const result = await tasks.start({
           instruction: `Type "${TYPED}" into the text field and submit it`,
@@ -192,10 +132,10 @@ if (missing) {
 
         const final = await sharp(result.final_screenshot_path ?? '').metadata();
         assert.deepEqual({ width: final.width, height: final.height }, screen);
-        const row = platform.repository.getTask(result.trace_id);
+        const row = h.platform.repository.getTask(result.trace_id);
         assert.equal(row?.status, 'finished');
 
-        const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const audit = h.platform.audit.list({ taskId: result.trace_id, limit: 1000 });
         const started = audit.find((entry) => entry.type === 'task-started');
         assert.equal(started?.data.surface, 'desktop');
         const created = audit.find((entry) => entry.type === 'clone-created');
@@ -208,7 +148,7 @@ if (missing) {
         page.server.closeAllConnections();
         page.server.close();
       }
-      assert.deepEqual(await manager.list(), []);
+      assert.deepEqual(await h.manager.list(), []);
       assert.deepEqual(await settledLeftovers(), []);
     });
   });

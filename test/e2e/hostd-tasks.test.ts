@@ -2,107 +2,47 @@
 // real driver behind hostd's HTTP API, reached through HostdClient exactly as `npm start` does with
 // CLAWDIE_HOSTD_URL. Clones are host-global, so this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createAdaptorServer } from '@hono/node-server';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
-import { loadConfig } from '../../controlplane/src/config.js';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
 import { screencastOf } from '../../controlplane/src/jails/task-browsers.js';
-import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
+import { startPlatform } from '../../controlplane/src/platform.js';
 import { mjpegParts } from '../../controlplane/src/recording/mjpeg-parts.js';
 import { createBrowserWaitService } from '../../controlplane/src/wait/browser-wait-service.js';
-import { createApp as createHostdApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import { acquireHostLock } from '../hostd/support/host-lock.js';
-import {
-  createTestDriver,
-  hostLeftovers,
-  linuxDriverMissing,
-} from '../hostd/support/linux-harness.js';
+import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
+import {
+  type HostdPlatform,
+  serveOnLoopback,
+  settledLeftovers,
+  startHostdPlatform,
+} from './support/hostd-platform.js';
 
-const HOSTD_TOKEN = 'hostd-e2e-token-0123456789';
 const missing = linuxDriverMissing();
-
-/** Leftovers can take a moment to vanish after the last kill (process reaping). */
-async function settledLeftovers(): Promise<string[]> {
-  for (let attempt = 0; ; attempt += 1) {
-    const left = hostLeftovers();
-    if (left.length === 0 || attempt >= 20) return left;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function serve(fetch: (request: Request) => Response | Promise<Response>) {
-  const server = createAdaptorServer({ fetch }) as Server;
-  return new Promise<{ server: Server; url: string }>((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
-    ),
-  );
-}
 
 if (missing) {
   console.error(`SKIP controlplane-with-hostd tests: ${missing}`);
   if (process.env.CI) throw new Error(`the hostd e2e tests cannot run in CI: ${missing}`);
 } else {
   describe('controlplane tasks in hostd clones (real Linux driver)', () => {
-    let release: () => void;
-    let manager: CloneManager;
-    let hostd: { server: Server; url: string };
-    let platform: Platform;
-    let dataDir: string;
-
+    let h: HostdPlatform;
     before(async () => {
-      release = await acquireHostLock();
-      const driver = createTestDriver();
-      manager = new CloneManager({
-        driver,
-        defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
-        defaultDisplay: false,
-        proxyPort: 3128,
-        poolSize: 0,
-        startTimeoutMs: 30_000,
-      });
-      await manager.reconcile();
-      hostd = await serve(createHostdApp({ token: HOSTD_TOKEN, manager, driver }).fetch);
-      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-hostd-e2e-'));
-      const config = loadConfig({
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_HOSTD_URL: hostd.url,
-        CLAWDIE_HOSTD_TOKEN: HOSTD_TOKEN,
-        CLAWDIE_HOSTD_CONCURRENCY: '2',
-        CLAWDIE_LOG_LEVEL: 'silent',
-      });
-      platform = await startPlatform(config, silentLogger, {});
+      h = await startHostdPlatform({ concurrency: 2 });
     });
-
-    after(async () => {
-      await platform?.close();
-      hostd?.server.closeAllConnections();
-      hostd?.server.close();
-      await manager?.close();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-      release?.();
-    });
+    after(() => h?.close());
 
     const auditOf = (taskId: string) =>
-      platform.audit
+      h.platform.audit
         .list({ taskId, limit: 1000 })
         .map((row) => ({ type: row.type, data: row.data }));
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
-      const orphan = await manager.create({ taskId: 'crashed-task', allowedDomains: [] });
-      const again = await startPlatform(platform.config, silentLogger, {});
+      const orphan = await h.manager.create({ taskId: 'crashed-task', allowedDomains: [] });
+      const again = await startPlatform(h.platform.config, silentLogger, {});
       await again.close();
-      assert.deepEqual(await manager.list(), []);
-      const destroyed = platform.audit
+      assert.deepEqual(await h.manager.list(), []);
+      const destroyed = h.platform.audit
         .list({ taskId: 'crashed-task', limit: 10 })
         .find((row) => row.type === 'clone-destroyed');
       assert.equal(destroyed?.data.clone, orphan.name);
@@ -110,12 +50,15 @@ if (missing) {
     });
 
     it('describes hostd as the browser source and keeps no shared browser', () => {
-      assert.equal(platform.browsers.local, null);
-      assert.match(platform.browsers.description, /^hostd at .* a fresh clone per task, 2 at once/);
+      assert.equal(h.platform.browsers.local, null);
+      assert.match(
+        h.platform.browsers.description,
+        /^hostd at .* a fresh clone per task, 2 at once/,
+      );
     });
 
     it('runs two demo tasks at once, each in its own clone, and destroys both clones verified', async () => {
-      const [first, second] = await Promise.all([runDemo(platform), runDemo(platform)]);
+      const [first, second] = await Promise.all([runDemo(h.platform), runDemo(h.platform)]);
       const clones = new Set<string>();
       for (const { result } of [first, second]) {
         assert.equal(result.status, 'finished', JSON.stringify(result));
@@ -130,14 +73,14 @@ if (missing) {
         clones.add(String(created.data.clone));
       }
       assert.equal(clones.size, 2, 'each task had its own clone');
-      assert.deepEqual(await manager.list(), []);
+      assert.deepEqual(await h.manager.list(), []);
       assert.deepEqual(await settledLeftovers(), []);
     });
 
     it('audits what the clone’s egress proxy refused, for the task that tried', async () => {
       // The page pulls an image from a host outside the task's domains: the browser's request
       // goes to the clone's proxy, which refuses it; the controlplane records the refusal.
-      const site = await serve((request) => {
+      const site = await serveOnLoopback((request) => {
         const { port } = new URL(request.url);
         return new Response(
           `<!doctype html><title>egress</title><h1>hello</h1><img src="http://127.0.0.2:${port}/pixel.png">`,
@@ -145,7 +88,7 @@ if (missing) {
         );
       });
       try {
-        const tasks = platform.createTasks(
+        const tasks = h.platform.createTasks(
           createPerTaskScriptModel(["Action: finished(content='seen')"]),
         );
         const result = await tasks.start({
@@ -171,10 +114,10 @@ if (missing) {
     });
 
     it('streams the live feed and serves waits from the clone a running task holds; abort destroys the clone', async () => {
-      const tasks = platform.createTasks(createPerTaskScriptModel(['Action: wait()']), {
+      const tasks = h.platform.createTasks(createPerTaskScriptModel(['Action: wait()']), {
         policed: false,
       });
-      const site = await serve(
+      const site = await serveOnLoopback(
         () =>
           new Response('<!doctype html><title>Watch</title><button>Ready button</button>', {
             headers: { 'content-type': 'text/html' },
@@ -186,7 +129,7 @@ if (missing) {
           start_url: `${site.url}/`,
           max_steps: 500,
         });
-        const browsers = platform.browsers.browsers;
+        const browsers = h.platform.browsers.browsers;
         for (let i = 0; i < 300 && !browsers.get(taskId); i += 1)
           await new Promise((resolve) => setTimeout(resolve, 50));
         const lease = browsers.get(taskId);
@@ -228,7 +171,7 @@ if (missing) {
         assert.equal(browsers.get(taskId), undefined);
         const destroyed = auditOf(taskId).find((event) => event.type === 'clone-destroyed');
         assert.deepEqual(destroyed?.data.leftovers, []);
-        assert.deepEqual(await manager.list(), []);
+        assert.deepEqual(await h.manager.list(), []);
       } finally {
         await tasks.close();
         site.server.closeAllConnections();

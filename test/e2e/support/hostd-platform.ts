@@ -1,0 +1,88 @@
+// The controlplane against a real in-process hostd (root, real Linux driver) for e2e tests: hostd's
+// HTTP app on loopback and a platform pointed at it with CLAWDIE_HOSTD_URL, exactly as `npm start`
+// with an external hostd. Holds the cross-process host lock from start to close, because clones
+// are host-global.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import { loadConfig } from '../../../controlplane/src/config.js';
+import { type Platform, startPlatform } from '../../../controlplane/src/platform.js';
+import { createApp as createHostdApp } from '../../../hostd/src/app.js';
+import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
+import { acquireHostLock } from '../../hostd/support/host-lock.js';
+import { createTestDriver, hostLeftovers } from '../../hostd/support/linux-harness.js';
+import { silentLogger } from '../../support/silent-logger.js';
+
+export interface HostdPlatform {
+  manager: CloneManager;
+  hostd: { server: Server; url: string };
+  platform: Platform;
+  close(): Promise<void>;
+}
+
+/** Serves `fetch` on 127.0.0.1 at a free port. */
+export function serveOnLoopback(fetch: (request: Request) => Response | Promise<Response>) {
+  const server = createAdaptorServer({ fetch }) as Server;
+  return new Promise<{ server: Server; url: string }>((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+    ),
+  );
+}
+
+export function closeServer(served: { server: Server } | undefined): void {
+  served?.server.closeAllConnections();
+  served?.server.close();
+}
+
+/** Leftovers can take a moment to vanish after the last kill (process reaping). */
+export async function settledLeftovers(): Promise<string[]> {
+  for (let attempt = 0; ; attempt += 1) {
+    const left = hostLeftovers();
+    if (left.length === 0 || attempt >= 30) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export async function startHostdPlatform(
+  options: { concurrency?: number } = {},
+): Promise<HostdPlatform> {
+  const release = await acquireHostLock();
+  const token = `hostd-e2e-${process.pid}-0123456789`;
+  const driver = createTestDriver();
+  const manager = new CloneManager({
+    driver,
+    defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
+    defaultDisplay: false,
+    proxyPort: 3128,
+    poolSize: 0,
+    startTimeoutMs: 30_000,
+  });
+  await manager.reconcile();
+  const hostd = await serveOnLoopback(createHostdApp({ token, manager, driver }).fetch);
+  const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-hostd-e2e-'));
+  const close = async (platform?: Platform) => {
+    await platform?.close();
+    closeServer(hostd);
+    await manager.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    release();
+  };
+  try {
+    const config = loadConfig({
+      CLAWDIE_DATA_DIR: dataDir,
+      CLAWDIE_HOSTD_URL: hostd.url,
+      CLAWDIE_HOSTD_TOKEN: token,
+      CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
+      CLAWDIE_LOG_LEVEL: 'silent',
+    });
+    const platform = await startPlatform(config, silentLogger, {});
+    return { manager, hostd, platform, close: () => close(platform) };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
