@@ -4,6 +4,7 @@
 // 0.01 % of the pixels but still fully covers at least one 8×8 cell (docs/waits.md).
 import sharp, { type Sharp } from 'sharp';
 import { decodeJpegDc } from './jpeg-dc.js';
+import { jpegSize } from './jpeg-segments.js';
 
 /** A downsampled frame: `width × height` cells of 3 bytes (RGB), row-major. */
 export interface Thumbnail {
@@ -65,36 +66,6 @@ function thumbnailOfJpegDc(image: Buffer): Thumbnail | null {
     data.set(dc.data.subarray(from, from + width * 3), row * width * 3);
   }
   return { ...dc, width, height, data };
-}
-
-/** Width and height from a baseline/progressive JPEG's SOF marker; null if not a JPEG. */
-export function jpegSize(image: Uint8Array): { width: number; height: number } | null {
-  if (image.length < 4 || image[0] !== 0xff || image[1] !== 0xd8) return null;
-  let at = 2;
-  while (at + 9 <= image.length) {
-    if (image[at] !== 0xff) return null;
-    const marker = image[at + 1] as number;
-    if (marker === 0xff) {
-      at += 1; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2; // markers without a length
-      continue;
-    }
-    if (marker === 0xd9 || marker === 0xda) return null; // EOI / SOS before any SOF
-    const length = ((image[at + 2] as number) << 8) | (image[at + 3] as number);
-    const isSof =
-      marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isSof) {
-      const height = ((image[at + 5] as number) << 8) | (image[at + 6] as number);
-      const width = ((image[at + 7] as number) << 8) | (image[at + 8] as number);
-      return width > 0 && height > 0 ? { width, height } : null;
-    }
-    if (length < 2) return null;
-    at += 2 + length;
-  }
-  return null;
 }
 
 /** Reduces raw pixels (RGB or RGBA/BGRX-free RGBA) into a thumbnail. */

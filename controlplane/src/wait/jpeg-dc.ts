@@ -6,6 +6,7 @@
 // else decodeJpegDc returns null and the caller uses sharp.
 import { buildHuffman, type Huffman } from './jpeg-huffman.js';
 import { type CellPlanes, decodeScan, type ScanComponent } from './jpeg-scan.js';
+import { jpegSegments } from './jpeg-segments.js';
 
 /** One RGB cell per 8×8 block, row-major: `ceil(sourceWidth / 8) × ceil(sourceHeight / 8)`. */
 export interface DcImage {
@@ -33,28 +34,13 @@ export function decodeJpegDc(jpeg: Uint8Array): DcImage | null {
 }
 
 function decode(data: Uint8Array): DcImage | null {
-  if (data[0] !== 0xff || data[1] !== 0xd8) return null;
   const quant: Int32Array[] = [];
   const tables = new Map<number, Huffman>();
   let frame: FrameComponent[] = [];
   let width = 0;
   let height = 0;
   let restart = 0;
-  let at = 2;
-  while (at + 4 <= data.length) {
-    if (data[at] !== 0xff) return null;
-    const marker = data[at + 1] as number;
-    if (marker === 0xff) {
-      at += 1; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2; // markers without a length
-      continue;
-    }
-    const body = at + 4;
-    const end = at + 2 + u16(data, at + 2);
-    if (end > data.length || end < body) return null;
+  for (const { marker, body, end } of jpegSegments(data)) {
     if (marker === 0xdb) {
       for (let p = body; p < end; ) {
         const wide = (data[p] as number) >> 4;
@@ -98,7 +84,6 @@ function decode(data: Uint8Array): DcImage | null {
     } else if ((marker >= 0xc2 && marker <= 0xcf) || marker === 0xd9) {
       return null; // progressive, lossless, arithmetic-coded, or no image
     }
-    at = end;
   }
   return null;
 }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { jpegSize, thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
+import { thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { FrameHub } from '../../../controlplane/src/wait/frame-hub.js';
+import { jpegSize } from '../../../controlplane/src/wait/jpeg-segments.js';
 import { createManualClock } from '../../support/manual-clock.js';
 
 const image = (width: number, height: number) =>
