@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Runs every test file under test/ (or, with --unit, all but e2e and integration) with node:test.
-# Node 20 finds no tests when given a directory, so the file list is explicit, and an empty list
-# is a failure rather than a silent pass.
+# Runs the test files with node:test. Node 20 finds no tests when given a directory, so the file
+# list is explicit, and an empty list is a failure rather than a silent pass.
+#   (no flag)  every test file except the soak suite — what `npm test` and CI run
+#   --unit     the same files with CLAWDIE_TEST_SCOPE=unit: tests needing Chromium, root or
+#              namespaces register as skipped with their reason (no browser, no root, < 60 s)
+#   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`)
+# Each file's test time is printed at the end (test/support/file-durations-reporter.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [[ "${1:-}" == "--unit" ]]; then
-  mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/e2e/*' -not -path 'test/integration/*' | sort)
-else
-  mapfile -t files < <(find test -name '*.test.ts' | sort)
-fi
+case "${1:-}" in
+  --unit)
+    export CLAWDIE_TEST_SCOPE=unit
+    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
+  --soak)
+    mapfile -t files < <(find test/soak -name '*.test.ts' | sort) ;;
+  "")
+    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
+  *)
+    echo "run-tests: unknown option $1 (use --unit or --soak)" >&2
+    exit 2 ;;
+esac
 
 if [[ ${#files[@]} -eq 0 ]]; then
   echo "run-tests: no test files found under test/ — refusing to report success" >&2
@@ -18,4 +29,7 @@ fi
 
 echo "run-tests: ${#files[@]} test files" >&2
 exec node --conditions=source --import tsx --test --test-concurrency=2 --test-force-exit \
-  --test-timeout=180000 "${files[@]}"
+  --test-timeout=180000 \
+  --test-reporter=tap --test-reporter-destination=stdout \
+  --test-reporter=./test/support/file-durations-reporter.mjs --test-reporter-destination=stderr \
+  "${files[@]}"

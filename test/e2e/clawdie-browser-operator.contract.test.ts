@@ -2,22 +2,30 @@ import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
 import { startLocalJailService } from '../../controlplane/src/jails/local-jail-service.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
+import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 
-browserOperatorContract('ClawdieBrowserOperator → jail-service → Chromium', async () => {
-  const site = await startDemoSite();
-  const jail = await startLocalJailService({
-    env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2' },
-    logger: silentLogger,
+if (
+  !skipFile(
+    'BrowserOperator contract: ClawdieBrowserOperator → jail-service → Chromium',
+    missingCapabilities('chromium'),
+  )
+) {
+  browserOperatorContract('ClawdieBrowserOperator → jail-service → Chromium', async () => {
+    const site = await startDemoSite();
+    const jail = await startLocalJailService({
+      env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2' },
+      logger: silentLogger,
+    });
+    return {
+      operator: createClawdieBrowserOperator({ url: jail.url, token: jail.token }),
+      // Port 1 on loopback refuses connections: a navigation that cannot load.
+      failingAction: { type: 'navigate', url: 'http://127.0.0.1:1/' },
+      reachableUrl: `${site.url}/`,
+      async close() {
+        await jail.stop();
+        await site.close();
+      },
+    };
   });
-  return {
-    operator: createClawdieBrowserOperator({ url: jail.url, token: jail.token }),
-    // Port 1 on loopback refuses connections: a navigation that cannot load.
-    failingAction: { type: 'navigate', url: 'http://127.0.0.1:1/' },
-    reachableUrl: `${site.url}/`,
-    async close() {
-      await jail.stop();
-      await site.close();
-    },
-  };
-});
+}

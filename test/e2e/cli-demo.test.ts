@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { requires } from '../support/capabilities.js';
 
 function runCli(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -28,7 +29,7 @@ function runCli(args: string[], env: Record<string, string>) {
   });
 }
 
-describe('e2e: the clawdie CLI as a real process', () => {
+describe('e2e: the clawdie CLI as a real process', requires('chromium'), () => {
   it('runs the bundled replay demo to the right answer and prints progress and the compact result', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-cli-'));
     const { code, stdout, stderr } = await runCli(['demo'], {

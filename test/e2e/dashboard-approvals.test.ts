@@ -9,6 +9,7 @@ import {
   createDashboardFixture,
   type DashboardFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
+import { requires } from '../support/capabilities.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 
 /** A bank login page rendered by Chromium itself: the "current screen" sent with a request. */
@@ -30,7 +31,7 @@ async function bankScreen(browser: Browser): Promise<Buffer> {
   return jpeg;
 }
 
-describe('dashboard in real Chromium: approvals queue', () => {
+describe('dashboard in real Chromium: approvals queue', requires('chromium'), () => {
   const service = createApprovalsFixture(systemClock);
   let fixture: DashboardFixture;
   let server: { url: string; close(): Promise<void> };

@@ -6,105 +6,111 @@ import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
 import { createApp } from '../../controlplane/src/http/app.js';
 import { createScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
+import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 const ADMIN_TOKEN = 'live-dashboard-admin-token-0123';
 
-describe('dashboard live view on the real stack: screencast, steps, pause, abort', () => {
-  let h: E2eHarness;
-  let tasks: TaskService;
-  let server: { url: string; close(): Promise<void> };
-  let chromium: { browser: Browser; close(): Promise<void> };
-  let page: Page;
-  before(async () => {
-    h = await startE2eHarness({
-      CLAWDIE_JAIL_VIEWPORT: '1280x800',
-      CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '1',
+describe(
+  'dashboard live view on the real stack: screencast, steps, pause, abort',
+  requires('chromium'),
+  () => {
+    let h: E2eHarness;
+    let tasks: TaskService;
+    let server: { url: string; close(): Promise<void> };
+    let chromium: { browser: Browser; close(): Promise<void> };
+    let page: Page;
+    before(async () => {
+      h = await startE2eHarness({
+        CLAWDIE_JAIL_VIEWPORT: '1280x800',
+        CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '1',
+      });
+      tasks = createTaskService(h.deps());
+      const app = createApp({
+        tasks,
+        repository: h.repository,
+        logger: silentLogger,
+        defaultMaxSteps: 15,
+        describe: () => ({ model: { name: 'test', replay: false }, jail: { url: h.jail.url } }),
+        dashboard: {
+          verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN),
+          screencast: () => createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
+        },
+      });
+      server = await serveApp(app);
+      chromium = await launchDashboardChromium();
+      page = await chromium.browser.newPage();
+      await logIn(page, server.url, ADMIN_TOKEN);
     });
-    tasks = createTaskService(h.deps());
-    const app = createApp({
-      tasks,
-      repository: h.repository,
-      logger: silentLogger,
-      defaultMaxSteps: 15,
-      describe: () => ({ model: { name: 'test', replay: false }, jail: { url: h.jail.url } }),
-      dashboard: {
-        verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN),
-        screencast: () => createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
-      },
-    });
-    server = await serveApp(app);
-    chromium = await launchDashboardChromium();
-    page = await chromium.browser.newPage();
-    await logIn(page, server.url, ADMIN_TOKEN);
-  });
-  after(async () => {
-    await tasks?.close();
-    await chromium?.close();
-    await server?.close();
-    await h?.close();
-  });
-
-  it('shows the live browser, steps as they end, and aborts the task from the page', async () => {
-    h.model.setMode('normal');
-    h.model.setDelay(600);
-    const { taskId, done } = tasks.start({
-      instruction: demoTask.instruction,
-      start_url: `${h.siteUrl}/`,
-    });
-    await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, {
-      waitUntil: 'domcontentloaded',
+    after(async () => {
+      await tasks?.close();
+      await chromium?.close();
+      await server?.close();
+      await h?.close();
     });
 
-    // Screencast frames arrive through the controlplane relay into the <img>.
-    await page.waitForFunction(
-      () => (document.querySelector('[data-live-screen]') as HTMLImageElement | null)?.naturalWidth,
-      { timeout: 15_000 },
-    );
-    const width = await page.$eval(
-      '[data-live-screen]',
-      (img) => (img as HTMLImageElement).naturalWidth,
-    );
-    assert.ok(width >= 640, `frame width ${width}`);
+    it('shows the live browser, steps as they end, and aborts the task from the page', async () => {
+      h.model.setMode('normal');
+      h.model.setDelay(600);
+      const { taskId, done } = tasks.start({
+        instruction: demoTask.instruction,
+        start_url: `${h.siteUrl}/`,
+      });
+      await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, {
+        waitUntil: 'domcontentloaded',
+      });
 
-    // Steps appear as the loop ends them (SSE), without reloading.
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-live-steps] li').length >= 2,
-      { timeout: 20_000 },
-    );
-    await keepScreenshot(page, 'live');
+      // Screencast frames arrive through the controlplane relay into the <img>.
+      await page.waitForFunction(
+        () =>
+          (document.querySelector('[data-live-screen]') as HTMLImageElement | null)?.naturalWidth,
+        { timeout: 15_000 },
+      );
+      const width = await page.$eval(
+        '[data-live-screen]',
+        (img) => (img as HTMLImageElement).naturalWidth,
+      );
+      assert.ok(width >= 640, `frame width ${width}`);
 
-    // Pause: the page reloads showing the paused state; the loop holds before its next step.
-    await Promise.all([page.waitForNavigation(), page.click('form[action$="/pause"] button')]);
-    assert.equal(await page.$eval('[data-live-status]', (node) => node.textContent), 'paused');
-    const stepsWhenPaused = h.repository.listSteps(taskId).length;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    assert.ok(h.repository.listSteps(taskId).length <= stepsWhenPaused + 1);
+      // Steps appear as the loop ends them (SSE), without reloading.
+      await page.waitForFunction(
+        () => document.querySelectorAll('[data-live-steps] li').length >= 2,
+        { timeout: 20_000 },
+      );
+      await keepScreenshot(page, 'live');
 
-    // Abort: the status badge turns to aborted when the result event arrives.
-    await Promise.all([page.waitForNavigation(), page.click('form[action$="/abort"] button')]);
-    await page.waitForFunction(
-      () =>
-        document.querySelector('[data-live]')?.getAttribute('data-live-ended') === 'aborted' ||
-        document.querySelector('[data-live-status]')?.textContent === 'aborted',
-      { timeout: 15_000 },
-    );
-    const result = await done;
-    assert.equal(result.status, 'aborted');
-    assert.equal(h.repository.getTask(taskId)?.status, 'aborted');
-    await page.goto(`${server.url}/dashboard/tasks/${taskId}`, { waitUntil: 'load' });
-    const markers = await page.$$eval('[data-marker="click"]', (nodes) => nodes.length);
-    assert.ok(markers >= 2, `click markers on the real screenshots: ${markers}`);
-    await keepScreenshot(page, 'task-detail-real');
-    await page.goto(`${server.url}/dashboard/tasks/${taskId}/replay`, { waitUntil: 'load' });
-    await page.keyboard.press('ArrowRight');
-    assert.match(
-      (await page.$eval('[data-replay-label]', (node) => node.textContent)) ?? '',
-      /^Step 2 of \d+$/,
-    );
-    await keepScreenshot(page, 'replay-real');
-    h.model.setDelay(0);
-  });
-});
+      // Pause: the page reloads showing the paused state; the loop holds before its next step.
+      await Promise.all([page.waitForNavigation(), page.click('form[action$="/pause"] button')]);
+      assert.equal(await page.$eval('[data-live-status]', (node) => node.textContent), 'paused');
+      const stepsWhenPaused = h.repository.listSteps(taskId).length;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assert.ok(h.repository.listSteps(taskId).length <= stepsWhenPaused + 1);
+
+      // Abort: the status badge turns to aborted when the result event arrives.
+      await Promise.all([page.waitForNavigation(), page.click('form[action$="/abort"] button')]);
+      await page.waitForFunction(
+        () =>
+          document.querySelector('[data-live]')?.getAttribute('data-live-ended') === 'aborted' ||
+          document.querySelector('[data-live-status]')?.textContent === 'aborted',
+        { timeout: 15_000 },
+      );
+      const result = await done;
+      assert.equal(result.status, 'aborted');
+      assert.equal(h.repository.getTask(taskId)?.status, 'aborted');
+      await page.goto(`${server.url}/dashboard/tasks/${taskId}`, { waitUntil: 'load' });
+      const markers = await page.$$eval('[data-marker="click"]', (nodes) => nodes.length);
+      assert.ok(markers >= 2, `click markers on the real screenshots: ${markers}`);
+      await keepScreenshot(page, 'task-detail-real');
+      await page.goto(`${server.url}/dashboard/tasks/${taskId}/replay`, { waitUntil: 'load' });
+      await page.keyboard.press('ArrowRight');
+      assert.match(
+        (await page.$eval('[data-replay-label]', (node) => node.textContent)) ?? '',
+        /^Step 2 of \d+$/,
+      );
+      await keepScreenshot(page, 'replay-real');
+      h.model.setDelay(0);
+    });
+  },
+);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestJail, type TestJail } from '../jail-service/jail-harness.js';
+import { requires } from '../support/capabilities.js';
 import { readFrames } from './dashboard-multipart.js';
 
-describe('jail-service GET /screencast (CDP Page.startScreencast)', () => {
+describe('jail-service GET /screencast (CDP Page.startScreencast)', requires('chromium'), () => {
   let jail: TestJail;
   before(async () => {
     jail = await startTestJail({ CLAWDIE_JAIL_VIEWPORT: '800x600' });

@@ -14,6 +14,7 @@ import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js
 import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
 import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
+import { requires } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
@@ -74,77 +75,84 @@ async function regionDifference(a: Buffer, b: Buffer, box: Geometry): Promise<nu
   return sum / left.length;
 }
 
-describe('desktop task: xedit on a fresh Xvfb through runBrowserTask', () => {
-  const cleanups: Array<() => Promise<void>> = [];
-  after(async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  });
-
-  it('types a line into xedit, saves it, and leaves no process behind', async () => {
-    const runner = createExecFileRunner();
-    const xvfb = await startXvfb({ width: WIDTH, height: HEIGHT });
-    cleanups.push(xvfb.stop);
-    const directory = mkdtempSync(join(tmpdir(), 'clawdie-desktop-'));
-    const file = join(directory, 'note.txt');
-    writeFileSync(file, 'first line\n');
-    const xedit = await launchProcess({
-      argv: ['xedit', file],
-      env: { PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory },
+describe(
+  'desktop task: xedit on a fresh Xvfb through runBrowserTask',
+  requires('chromium', 'x11'),
+  () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    after(async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup();
     });
-    cleanups.push(() => xedit.stop(2000));
-    const window = await windowGeometry(runner, xvfb.display, '^xedit$');
 
-    // xedit's text pane is the lower three quarters of its window: click well inside it.
-    const target = {
-      x: window.x + window.width / 2,
-      y: window.y + Math.round(window.height * 0.75),
-    };
-    const divisors = modelDivisors('1.5', { width: WIDTH, height: HEIGHT });
-    const model = (value: number, size: number, divisor: number) =>
-      Math.round((value / size) * divisor);
-    const point = `(${model(target.x, WIDTH, divisors.width)},${model(target.y, HEIGHT, divisors.height)})`;
-    const script = [
-      `Thought: Put the cursor into the text.\nAction: click(start_box='<|box_start|>${point}<|box_end|>')`,
-      // ctrl+End: the end of the buffer, so the line is appended after "first line".
-      "Thought: Go to the end.\nAction: hotkey(key='ctrl end')",
-      "Thought: Type the line.\nAction: type(content='hello from clawdie')",
-      "Thought: Save: first Ctrl-X.\nAction: hotkey(key='ctrl x')",
-      "Thought: Then Ctrl-S.\nAction: hotkey(key='ctrl s')",
-      "Thought: Saved.\nAction: finished(content='saved')",
-    ];
-    const operator = createDesktopOperator({ display: xvfb.display });
-    const before = await operator.screenshot();
-    const task = createTestTaskDeps({
-      model: createPerTaskScriptModel(script),
-      operator,
-      loop: { actionSpace: 'computer', maxSteps: 10, guard: false },
+    it('types a line into xedit, saves it, and leaves no process behind', async () => {
+      const runner = createExecFileRunner();
+      const xvfb = await startXvfb({ width: WIDTH, height: HEIGHT });
+      cleanups.push(xvfb.stop);
+      const directory = mkdtempSync(join(tmpdir(), 'clawdie-desktop-'));
+      const file = join(directory, 'note.txt');
+      writeFileSync(file, 'first line\n');
+      const xedit = await launchProcess({
+        argv: ['xedit', file],
+        env: { PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory },
+      });
+      cleanups.push(() => xedit.stop(2000));
+      const window = await windowGeometry(runner, xvfb.display, '^xedit$');
+
+      // xedit's text pane is the lower three quarters of its window: click well inside it.
+      const target = {
+        x: window.x + window.width / 2,
+        y: window.y + Math.round(window.height * 0.75),
+      };
+      const divisors = modelDivisors('1.5', { width: WIDTH, height: HEIGHT });
+      const model = (value: number, size: number, divisor: number) =>
+        Math.round((value / size) * divisor);
+      const point = `(${model(target.x, WIDTH, divisors.width)},${model(target.y, HEIGHT, divisors.height)})`;
+      const script = [
+        `Thought: Put the cursor into the text.\nAction: click(start_box='<|box_start|>${point}<|box_end|>')`,
+        // ctrl+End: the end of the buffer, so the line is appended after "first line".
+        "Thought: Go to the end.\nAction: hotkey(key='ctrl end')",
+        "Thought: Type the line.\nAction: type(content='hello from clawdie')",
+        "Thought: Save: first Ctrl-X.\nAction: hotkey(key='ctrl x')",
+        "Thought: Then Ctrl-S.\nAction: hotkey(key='ctrl s')",
+        "Thought: Saved.\nAction: finished(content='saved')",
+      ];
+      const operator = createDesktopOperator({ display: xvfb.display });
+      const before = await operator.screenshot();
+      const task = createTestTaskDeps({
+        model: createPerTaskScriptModel(script),
+        operator,
+        loop: { actionSpace: 'computer', maxSteps: 10, guard: false },
+      });
+      cleanups.push(async () => task.close());
+
+      const result = await runBrowserTask(
+        { instruction: 'Append "hello from clawdie" to the note and save it' },
+        task.deps,
+      );
+
+      assert.equal(result.status, 'finished', JSON.stringify(result));
+      assert.equal(result.summary, 'saved');
+      assert.equal(result.step_count, 6);
+      const saved = readFileSync(file, 'utf8');
+      assert.match(
+        saved,
+        /^first line\n.*hello from clawdie/s,
+        `saved file: ${JSON.stringify(saved)}`,
+      );
+      const afterShot = await operator.screenshot();
+      const difference = await regionDifference(before.jpeg, afterShot.jpeg, window);
+      assert.ok(
+        difference > 0.2,
+        `the xedit window should look different (mean diff ${difference})`,
+      );
+      assert.equal((await operator.state()).url, `x11://${xvfb.display}`);
+
+      await xedit.stop(2000);
+      await xvfb.stop();
+      await xvfb.stop(); // idempotent
+      assert.equal(alive(xedit.pid), false, 'xedit is gone');
+      assert.equal(alive(xvfb.pid), false, 'Xvfb is gone');
+      assert.equal(existsSync(`/tmp/.X11-unix/X${xvfb.display.slice(1)}`), false, 'socket removed');
     });
-    cleanups.push(async () => task.close());
-
-    const result = await runBrowserTask(
-      { instruction: 'Append "hello from clawdie" to the note and save it' },
-      task.deps,
-    );
-
-    assert.equal(result.status, 'finished', JSON.stringify(result));
-    assert.equal(result.summary, 'saved');
-    assert.equal(result.step_count, 6);
-    const saved = readFileSync(file, 'utf8');
-    assert.match(
-      saved,
-      /^first line\n.*hello from clawdie/s,
-      `saved file: ${JSON.stringify(saved)}`,
-    );
-    const afterShot = await operator.screenshot();
-    const difference = await regionDifference(before.jpeg, afterShot.jpeg, window);
-    assert.ok(difference > 0.2, `the xedit window should look different (mean diff ${difference})`);
-    assert.equal((await operator.state()).url, `x11://${xvfb.display}`);
-
-    await xedit.stop(2000);
-    await xvfb.stop();
-    await xvfb.stop(); // idempotent
-    assert.equal(alive(xedit.pid), false, 'xedit is gone');
-    assert.equal(alive(xvfb.pid), false, 'Xvfb is gone');
-    assert.equal(existsSync(`/tmp/.X11-unix/X${xvfb.display.slice(1)}`), false, 'socket removed');
-  });
-});
+  },
+);

@@ -4,13 +4,12 @@
 // this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { xvfbCommand } from '../../hostd/src/drivers/linux/sandbox.js';
-import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
+import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import {
   type HostdPlatform,
@@ -20,15 +19,7 @@ import {
 } from './support/hostd-platform.js';
 
 const TYPED = 'hello desktop';
-const missing = linuxDriverMissing() ?? desktopToolsMissing();
-
-/** The desktop operator runs xwd and xdotool on this (the hostd) host. */
-function desktopToolsMissing(): string | null {
-  const absent = ['/usr/bin/xdotool', '/usr/bin/xwd'].filter((program) => !existsSync(program));
-  return absent.length > 0
-    ? `${absent.join(', ')} missing (apt-get install xdotool x11-apps)`
-    : null;
-}
+const missing = missingCapabilities('linux-clones', 'x11', 'chromium');
 
 /** The screen hostd gives every clone's Xvfb (`-screen 0 WxHxD`). */
 function cloneScreen(): { width: number; height: number } {
@@ -66,10 +57,7 @@ function formSite() {
   return { fetch, submitted, submission };
 }
 
-if (missing) {
-  console.error(`SKIP desktop-task-in-hostd tests: ${missing}`);
-  if (process.env.CI) throw new Error(`the hostd desktop e2e cannot run in CI: ${missing}`);
-} else {
+if (!skipFile('desktop task in a hostd clone display', missing)) {
   describe('desktop task in a hostd clone display (real Linux driver)', () => {
     let h: HostdPlatform;
     before(async () => {

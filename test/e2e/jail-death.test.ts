@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
 import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
+import { requires } from '../support/capabilities.js';
 import { alive, descendants } from '../support/process-tree.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
-describe('e2e: the jail-service dies mid-task', () => {
+describe('e2e: the jail-service dies mid-task', requires('chromium'), () => {
   let h: E2eHarness;
   before(async () => {
     h = await startE2eHarness();

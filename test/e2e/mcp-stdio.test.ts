@@ -9,11 +9,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { JSONRPCMessageSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { compactResultSchema } from '../../controlplane/src/tasks/task-input.js';
+import { requires } from '../support/capabilities.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const entryArgs = ['--conditions=source', '--import', 'tsx', 'test/support/mcp-stdio-entry.ts'];
 
-describe('clawdie mcp over stdio (child process)', () => {
+describe('clawdie mcp over stdio (child process)', requires('chromium'), () => {
   it('serves browser_run_task to the SDK client with progress, and exits when stdin closes', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

@@ -28,6 +28,7 @@ import {
   startTestControlplane,
   type TestControlplane,
 } from '../controlplane/pi/controlplane-fixture.js';
+import { requires } from '../support/capabilities.js';
 
 const extensionPath = resolve(
   fileURLToPath(import.meta.url),
@@ -81,7 +82,7 @@ function toolResults(session: AgentSession) {
   return session.messages.filter((message) => message.role === 'toolResult');
 }
 
-describe('browser_run_task in a real pi session', () => {
+describe('browser_run_task in a real pi session', requires('chromium'), () => {
   let faux: FauxProviderRegistration;
   let finishing: TestControlplane;
   let endless: TestControlplane;

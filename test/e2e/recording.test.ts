@@ -10,11 +10,11 @@ import { createClawdieBrowserOperator } from '../../controlplane/src/operator/cl
 import { createFfmpegRecorder } from '../../controlplane/src/recording/ffmpeg-recorder.js';
 import { recordingPath } from '../../controlplane/src/recording/task-recorder.js';
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
+import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 const run = promisify(execFile);
-const ffmpegMissing = !existsSync('/usr/bin/ffmpeg') || !existsSync('/usr/bin/ffprobe');
 
 /** Duration and frame size of an MP4, as ffprobe reads it (rejects when it is not a valid file). */
 async function probe(path: string): Promise<{ duration: number; width: number; height: number }> {
@@ -57,9 +57,7 @@ function processesMentioning(needle: string): number[] {
   return pids;
 }
 
-describe('e2e: MP4 recording of a task via ffmpeg', {
-  skip: ffmpegMissing && 'needs ffmpeg',
-}, () => {
+describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg'), () => {
   let h: E2eHarness;
   let tasks: TaskService;
   before(async () => {

@@ -17,13 +17,14 @@ import {
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { clickThenFinish } from '../controlplane/mcp/mcp-fixture.js';
 import { createFakePi } from '../controlplane/pi/fake-pi.js';
+import { requires } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const instruction = 'read the answer';
 
-describe('e2e: one task, four surfaces, one compact result shape', () => {
+describe('e2e: one task, four surfaces, one compact result shape', requires('chromium'), () => {
   const fixture = createTestTaskDeps({
     model: createPerTaskScriptModel(clickThenFinish),
     loop: { maxSteps: 5 },

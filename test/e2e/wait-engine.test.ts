@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { systemClock } from '../../controlplane/src/clock.js';
@@ -19,10 +18,9 @@ import { WaitEngine } from '../../controlplane/src/wait/wait-engine.js';
 import type { JobTarget } from '../../controlplane/src/wait/wait-job.js';
 import { createWaitService } from '../../controlplane/src/wait/wait-service.js';
 import type { VisualJudge } from '../../controlplane/src/wait/wait-types.js';
+import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
-
-const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
 
 const delayedText = (ms: number, label: string) =>
   htmlPage(
@@ -38,9 +36,7 @@ const iconPage = htmlPage(
 <script>setTimeout(() => { document.getElementById('icon').style.background = '#27ae60'; }, 2000);</script>`,
 );
 
-describe('wait engine on a real browser', {
-  skip: !existsSync(chromium) && `needs Chromium at ${chromium}`,
-}, () => {
+describe('wait engine on a real browser', requires('chromium'), () => {
   let site: StaticSite;
   let jail: LocalJailService;
   let operator: BrowserOperator;

@@ -1,6 +1,7 @@
 // Every action type against real Chromium, observed through the page's own event log.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { requires } from '../support/capabilities.js';
 import { refusedUrl, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { fixtureRoutes } from './fixture-pages.js';
 import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
@@ -19,7 +20,7 @@ interface KeysLog {
   up: string[];
 }
 
-describe('jail-service actions (real Chromium)', () => {
+describe('jail-service actions (real Chromium)', requires('chromium'), () => {
   let site: StaticSite;
   let jail: TestJail;
   let client: JailClient;

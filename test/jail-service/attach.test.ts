@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { requires } from '../support/capabilities.js';
 import { isAlive } from '../support/chromium-processes.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { startTestJail } from './jail-harness.js';
 
-describe('jail-service attached to a running Chromium', () => {
+describe('jail-service attached to a running Chromium', requires('chromium'), () => {
   let browser: Browser;
   let site: StaticSite;
 

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { requires } from '../support/capabilities.js';
 import { chromiumDescendants, userDataDirOf, waitForExit } from '../support/chromium-processes.js';
 import { TOKEN } from './jail-harness.js';
 
@@ -57,7 +58,7 @@ async function startMain(): Promise<Started> {
   throw new Error(`jail-service did not start:\n${stderr.join('\n')}`);
 }
 
-describe('jail-service main process', () => {
+describe('jail-service main process', requires('chromium'), () => {
   after(() => {
     for (const child of children) child.kill('SIGKILL');
   });

@@ -7,13 +7,14 @@ import {
   toolsResponseSchema,
 } from '@clawdie/jail-service/api';
 import { actionSchema } from '../../jail-service/src/api/actions.js';
+import { requires } from '../support/capabilities.js';
 import { refusedUrl, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { fixtureRoutes } from './fixture-pages.js';
 import { type JailClient, startTestJail, type TestJail, TOKEN } from './jail-harness.js';
 
 const ACTION_TIMEOUT_MS = 1500;
 
-describe('jail-service robustness (real Chromium)', () => {
+describe('jail-service robustness (real Chromium)', requires('chromium'), () => {
   let site: StaticSite;
   let jail: TestJail;
   let client: JailClient;

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 
-/** Where the Debian chromium package installs the browser; override with CHROMIUM_PATH. */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { chromiumPath } from './capabilities.js';
+
+export { chromiumPath };
 
 /** The flags of house-style §3.8 (puppeteer adds `--headless=new` for `headless: true`). */
 export const chromiumArgs = [

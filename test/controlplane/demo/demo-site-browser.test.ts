@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { demoTask } from '../../../controlplane/src/demo/demo-site-server.js';
+import { requires } from '../../support/capabilities.js';
 import type { TestChromium } from '../../support/demo-site-browser.js';
-import { chromiumPath, launchTestChromium } from '../../support/demo-site-browser.js';
+import { launchTestChromium } from '../../support/demo-site-browser.js';
 import type { DemoSiteFixture } from '../../support/demo-site-fixture.js';
 import { startDemoSiteFixture } from '../../support/demo-site-fixture.js';
 
@@ -61,9 +61,7 @@ async function capture(
   await page.screenshot({ path: `/tmp/demo-${name}-${viewport.width}x${viewport.height}.png` });
 }
 
-describe('demo site in real Chromium', {
-  skip: existsSync(chromiumPath) ? false : `no Chromium at ${chromiumPath}`,
-}, () => {
+describe('demo site in real Chromium', requires('chromium'), () => {
   let chromium: TestChromium;
   let site: DemoSiteFixture;
 

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,14 +6,13 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { demoTask } from '../../../controlplane/src/demo/demo-site-server.js';
 import { loadReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { chromiumPath } from '../../support/demo-site-browser.js';
+import { requires } from '../../support/capabilities.js';
 import type { DemoReplay } from '../../support/demo-site-replay.js';
 import { generateDemoReplay, writeDemoReplayFile } from '../../support/demo-site-replay.js';
 
 const checkedIn = fileURLToPath(
   new URL('../../../controlplane/demo-site/demo-replay.json', import.meta.url),
 );
-const skip = existsSync(chromiumPath) ? false : `no Chromium at ${chromiumPath}`;
 
 /** Replaces click coordinates by a placeholder, keeping them in a list. */
 function splitCoordinates(outputs: readonly string[]): { shape: string[]; points: number[][] } {
@@ -28,7 +26,7 @@ function splitCoordinates(outputs: readonly string[]): { shape: string[]; points
   return { shape, points };
 }
 
-describe('demo replay generator', { skip }, () => {
+describe('demo replay generator', requires('chromium'), () => {
   for (const [width, height, dpr] of [
     [1280, 800, 1],
     [1280, 800, 2],

@@ -9,6 +9,7 @@ import {
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
 import { ExecFileRunner } from '../../../hostd/src/runner/exec-file-runner.js';
 import { SpawnLauncher } from '../../../hostd/src/runner/process-launcher.js';
+import { missingCapabilities } from '../../support/capabilities.js';
 
 export const TEST_STATE_ROOT = '/run/clawdie-hostd-test';
 export const TEST_CGROUP = 'clawdie-hostd-test';
@@ -16,13 +17,7 @@ export const UID_BASE = 20_000;
 
 /** Null when the real driver can run here, else what is missing. */
 export function linuxDriverMissing(): string | null {
-  if (process.platform !== 'linux') return 'not Linux';
-  if (process.getuid?.() !== 0) return 'not root';
-  for (const program of ['/usr/bin/bwrap', '/usr/sbin/nft', '/usr/sbin/ip', '/usr/bin/Xvfb']) {
-    if (!existsSync(program))
-      return `${program} missing (apt-get install bubblewrap nftables iproute2 xvfb)`;
-  }
-  return null;
+  return missingCapabilities('linux-clones');
 }
 
 let noticed = false;

@@ -1,0 +1,44 @@
+// npm packages for the bootstrap: install exactly what package-lock.json pins, only when what is
+// installed is not what the lock file says. `npm ci` never writes package-lock.json (npm 10 and 11
+// disagree on optional `libc` fields, so `npm install` would rewrite a tracked file), and the stamp
+// is taken after the install from the lock file and the Node ABI it was built for.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const STAMP = join('node_modules', '.clawdie-install-stamp');
+
+/** What the installed tree must match: the lock file's bytes and the Node ABI of native modules. */
+export function installIdentity(root) {
+  const lock = readFileSync(join(root, 'package-lock.json'));
+  const hash = createHash('sha256').update(lock).digest('hex');
+  return `${hash} node-abi-${process.versions.modules} ${process.platform}-${process.arch}`;
+}
+
+/** Whether `npm ci` must run, and why. Pure apart from reading files. */
+export function npmInstallDecision(root) {
+  if (!existsSync(join(root, 'node_modules', '.bin', 'tsc'))) {
+    return { install: true, reason: 'node_modules is missing or incomplete' };
+  }
+  const stampPath = join(root, STAMP);
+  if (!existsSync(stampPath)) return { install: true, reason: 'no record of a finished install' };
+  const stamp = readFileSync(stampPath, 'utf8').trim();
+  if (stamp !== installIdentity(root)) {
+    return { install: true, reason: 'package-lock.json or the Node version changed since' };
+  }
+  return { install: false, reason: 'node_modules matches package-lock.json' };
+}
+
+/** Runs `npm ci` when needed; returns whether it installed. Exits the process on failure. */
+export function ensureNpmPackages(root, { run, say }) {
+  const decision = npmInstallDecision(root);
+  if (!decision.install) return false;
+  say(`installing npm packages (npm ci, pinned by package-lock.json): ${decision.reason} ...`);
+  const result = run(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  if (!result.ok) {
+    say(`npm ci failed (${result.reason}). Check that the npm registry is reachable and retry.`);
+    process.exit(1);
+  }
+  writeFileSync(join(root, STAMP), `${installIdentity(root)}\n`);
+  return true;
+}

@@ -1,0 +1,127 @@
+// The bootstrap behind `npm start` and `npm test`: installs only when the installed tree differs
+// from the lock file, stamps what it installed, builds only stale workspaces, and leaves every
+// tracked file as it was.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { buildStale, staleReason } from '../../setup/bootstrap/build-stale.mjs';
+import { ensureNpmPackages, npmInstallDecision } from '../../setup/bootstrap/npm-packages.mjs';
+import { testPackages } from '../../setup/bootstrap/system-packages.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const quiet = () => {};
+
+function fakeCheckout(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'clawdie-bootstrap-'));
+  writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3}\n');
+  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
+  writeFileSync(join(dir, 'node_modules', '.bin', 'tsc'), '');
+  return dir;
+}
+
+describe('bootstrap: npm packages', () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('installs once with npm ci, stamps it, and the second decision installs nothing', () => {
+    const dir = fakeCheckout();
+    dirs.push(dir);
+    const calls: string[][] = [];
+    const run = (argv: string[]) => {
+      calls.push(argv);
+      return { ok: true, reason: 'exit code 0' };
+    };
+    assert.equal(npmInstallDecision(dir).install, true);
+    assert.equal(ensureNpmPackages(dir, { run, say: quiet }), true);
+    assert.deepEqual(calls[0]?.slice(0, 2), ['npm', 'ci']);
+    assert.deepEqual(npmInstallDecision(dir), {
+      install: false,
+      reason: 'node_modules matches package-lock.json',
+    });
+    assert.equal(ensureNpmPackages(dir, { run, say: quiet }), false);
+    assert.equal(calls.length, 1);
+  });
+
+  it('installs again when the lock file changes or node_modules is gone', () => {
+    const dir = fakeCheckout();
+    dirs.push(dir);
+    const run = () => ({ ok: true, reason: 'exit code 0' });
+    ensureNpmPackages(dir, { run, say: quiet });
+    writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3,"packages":{}}\n');
+    assert.match(npmInstallDecision(dir).reason, /package-lock.json or the Node version changed/);
+    ensureNpmPackages(dir, { run, say: quiet });
+    rmSync(join(dir, 'node_modules', '.bin', 'tsc'));
+    assert.match(npmInstallDecision(dir).reason, /node_modules is missing/);
+  });
+});
+
+describe('bootstrap: builds', () => {
+  it('builds a workspace only when a source is newer than its last build', () => {
+    const dir = fakeCheckout();
+    try {
+      writeFileSync(join(dir, 'tsconfig.base.json'), '{}');
+      for (const workspace of ['jail-service', 'hostd', 'controlplane']) {
+        mkdirSync(join(dir, workspace, 'src'), { recursive: true });
+        mkdirSync(join(dir, workspace, 'dist'), { recursive: true });
+        writeFileSync(join(dir, workspace, 'src', 'main.ts'), '');
+        writeFileSync(join(dir, workspace, 'package.json'), '{}');
+        writeFileSync(join(dir, workspace, 'tsconfig.build.json'), '{}');
+      }
+      const built: string[] = [];
+      const run = (argv: string[]) => {
+        built.push(argv[2] ?? '');
+        return { ok: true, reason: 'exit code 0' };
+      };
+      assert.deepEqual(buildStale(dir, { run, say: quiet }), [
+        'jail-service',
+        'hostd',
+        'controlplane',
+      ]);
+      assert.equal(staleReason(dir, 'hostd'), null);
+      assert.deepEqual(buildStale(dir, { run, say: quiet }), []);
+      const later = new Date(Date.now() + 5_000);
+      utimesSync(join(dir, 'hostd', 'src', 'main.ts'), later, later);
+      assert.equal(staleReason(dir, 'hostd'), 'hostd/src/main.ts changed since the last build');
+      assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd']);
+      assert.equal(built.length, 4);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bootstrap on this checkout', () => {
+  const status = () =>
+    execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8' });
+
+  it('run twice, it installs and builds nothing the second time and changes no tracked file', () => {
+    const before = status();
+    const runs = [1, 2].map(() =>
+      spawnSync(process.execPath, [join(root, 'setup', 'bootstrap.mjs'), 'cli'], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 170_000,
+      }),
+    );
+    for (const result of runs) assert.equal(result.status, 0, result.stderr);
+    assert.equal(runs[1]?.stderr, '', 'the second run had work to do');
+    assert.equal(status(), before);
+    if (process.env.CI) assert.equal(status(), '', 'CI runs in a fresh clone: nothing may change');
+  });
+
+  it('names every Debian package npm test needs in the README install line', async () => {
+    const readme = await import('node:fs').then((fs) =>
+      fs.readFileSync(join(root, 'README.md'), 'utf8'),
+    );
+    const line = readme.split('\n').find((text) => text.includes('sudo apt-get install -y'));
+    assert.ok(line, 'README has no `sudo apt-get install -y …` line');
+    for (const pkg of testPackages())
+      assert.ok(line.split(/\s+/).includes(pkg), `${pkg} is not in: ${line}`);
+  });
+});
