@@ -5,7 +5,7 @@
 #   --unit     the same files with CLAWDIE_TEST_SCOPE=unit: tests needing Chromium, root or
 #              namespaces register as skipped with their reason (no browser, no root, < 60 s)
 #   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`)
-# Each file's test time is printed at the end (test/support/file-durations-reporter.mjs).
+# Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,8 +28,11 @@ if [[ ${#files[@]} -eq 0 ]]; then
 fi
 
 echo "run-tests: ${#files[@]} test files" >&2
-exec node --conditions=source --import tsx --test --test-concurrency=2 --test-force-exit \
-  --test-timeout=180000 \
-  --test-reporter=tap --test-reporter-destination=stdout \
-  --test-reporter=./test/support/file-durations-reporter.mjs --test-reporter-destination=stderr \
-  "${files[@]}"
+CLAWDIE_TEST_TIMES=$(mktemp)
+export CLAWDIE_TEST_TIMES
+trap 'rm -f "$CLAWDIE_TEST_TIMES"' EXIT
+status=0
+node --conditions=source --import tsx --import ./test/support/file-timer.mjs --test \
+  --test-concurrency=2 --test-force-exit --test-timeout=180000 "${files[@]}" || status=$?
+node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "${#files[@]}" || true
+exit "$status"

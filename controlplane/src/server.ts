@@ -6,6 +6,7 @@ import { checkListenAddress, loadApiAuth } from './auth/api-auth.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { loadConfig, processEnv } from './config.js';
+import { dashboardLogin } from './dashboard/dashboard-login-hint.js';
 import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
 import { hostdHosts, singleJailHosts } from './dashboard/hosts-views.js';
 import { createApp } from './http/app.js';
@@ -100,7 +101,7 @@ export async function serve(): Promise<number> {
   printBanner(platform, `http://${config.host}:${port}`);
   printLine(authWarning ?? `API auth: bearer tokens signed by ${config.auth.jwksFile}`);
   printLine(
-    `dashboard: http://${config.host}:${port}/dashboard${generatedAdminToken ? `  (admin token for this run: ${generatedAdminToken}; set CLAWDIE_ADMIN_TOKEN to choose one)` : ''}`,
+    `dashboard: http://${config.host}:${port}/dashboard  ${dashboardLogin(generatedAdminToken, config.adminToken)}`,
   );
 
   const stop = new AbortController();

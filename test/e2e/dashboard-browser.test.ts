@@ -29,6 +29,8 @@ describe(
     let page: Page;
     let taskId = '';
     const trail = createTestAuditTrail(12);
+    /** Every failed request of the session (a page asking for a missing favicon shows here). */
+    const failures: string[] = [];
     before(async () => {
       fixture = createDashboardFixture({ dashboard: { audit: trail.audit } });
       taskId = await fixture.runTask();
@@ -36,6 +38,9 @@ describe(
       server = await serveApp(fixture.app);
       chromium = await launchDashboardChromium();
       page = await chromium.browser.newPage();
+      page.on('response', (response) => {
+        if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`);
+      });
     });
     after(async () => {
       await chromium?.close();
@@ -44,8 +49,14 @@ describe(
       trail.close();
     });
 
-    it('logs in with the admin token and lists the tasks', async () => {
+    it('logs in with the admin token and lists the tasks, with no failed request (favicon included)', async () => {
       await logIn(page, server.url, ADMIN_TOKEN);
+      const icon = await page.evaluate(async () => {
+        const response = await fetch('/favicon.ico');
+        return { status: response.status, type: response.headers.get('content-type') };
+      });
+      assert.deepEqual(icon, { status: 200, type: 'image/svg+xml' });
+      assert.deepEqual(failures, []);
       assert.equal(new URL(page.url()).pathname, '/dashboard');
       const rows = await page.$$eval('tbody tr', (trs) => trs.map((tr) => tr.textContent ?? ''));
       assert.equal(rows.length, 2);

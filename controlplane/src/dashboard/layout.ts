@@ -29,6 +29,7 @@ export function page(options: PageOptions, body: Html) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title} · Clawdie</title>
+<link rel="icon" type="image/svg+xml" href="/dashboard/assets/favicon.svg">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 ${options.script ? html`<script src="/dashboard/assets/${options.script}" defer></script>` : ''}
 </head>
@@ -59,6 +60,7 @@ export function barePage(title: string, body: Html) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Clawdie</title>
+<link rel="icon" type="image/svg+xml" href="/dashboard/assets/favicon.svg">
 <link rel="stylesheet" href="/dashboard/assets/dashboard.css">
 </head>
 <body><main id="main">${body}</main></body>

@@ -8,6 +8,7 @@ import type { TokenVerifier } from '../auth/api-tokens.js';
 import { runAs } from '../auth/request-principal.js';
 import { requireAuth } from '../auth/require-auth.js';
 import { loopbackPrincipal } from '../auth/scopes.js';
+import { faviconSvg } from '../dashboard/assets.js';
 import { createDashboardRoutes, type DashboardOptions } from '../dashboard/dashboard-routes.js';
 import { createMcpRoutes } from '../mcp/http-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -58,6 +59,9 @@ export function createApp(deps: AppDeps): Hono {
   for (const path of ['/v1/*', '/mcp', '/mcp/*']) app.use(path, guard);
   const openapi = buildOpenApiDocument('0.1.0');
   app.get('/openapi.json', (c) => c.json(openapi));
+  app.get('/favicon.ico', (c) =>
+    c.body(faviconSvg, 200, { 'content-type': 'image/svg+xml', 'cache-control': 'max-age=86400' }),
+  );
   app.route('/v1/tasks', createTaskRoutes(deps));
   if (deps.approvals) app.route('/v1/approvals', createApprovalRoutes(deps.approvals));
   if (deps.waits) app.route('/v1/waits', createWaitRoutes(deps.waits));

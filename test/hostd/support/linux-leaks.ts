@@ -1,5 +1,6 @@
-// Leak tests against real clones (root), registered by linux-driver.test.ts: 100 create/destroy
-// cycles, 20 kills in the middle of a start, and 20 cycles through hostd's API (egress proxies).
+// Leak tests against real clones (root): create/destroy cycles, kills in the middle of a start, and
+// cycles through hostd's API (egress proxies). `npm test` (linux-driver.test.ts) runs them small —
+// 10 cycles, 3 kills, 3 API cycles — and `npm run test:soak` (test/soak/) at full size: 100, 20, 20.
 // After each, nothing of any clone may be left: namespaces, links, cgroups, processes, displays,
 // proxies, state directories (hostLeftovers).
 import assert from 'node:assert/strict';
@@ -75,18 +76,28 @@ function destroyAfter(t: TestContext, driver: JailDriver, indexes: number[]): vo
   });
 }
 
-export function registerLeakTests(): void {
+/** How many cycles of each leak test: full size in the soak suite, small but real in `npm test`. */
+export interface LeakSizes {
+  cycles: number;
+  kills: number;
+  apiCycles: number;
+}
+
+export const SMALL_LEAK_SIZES: LeakSizes = { cycles: 10, kills: 3, apiCycles: 3 };
+export const SOAK_LEAK_SIZES: LeakSizes = { cycles: 100, kills: 20, apiCycles: 20 };
+
+export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
   describe('LinuxDriver leaks', () => {
     it('reports full isolation on this root host', async () => {
       const isolation = await createTestDriver().probe();
       assert.deepEqual(isolation, { level: 'full', reasons: [] });
     });
 
-    it('100 create/destroy cycles (every other with a display, every 10th started) leave nothing', async (t) => {
+    it(`${sizes.cycles} create/destroy cycles (every other with a display, every 10th started) leave nothing`, async (t) => {
       const driver = createTestDriver();
       destroyAfter(t, driver, [910, 911, 912, 913, 914]);
       const started = performance.now();
-      for (let cycle = 0; cycle < 100; cycle += 1) {
+      for (let cycle = 0; cycle < sizes.cycles; cycle += 1) {
         const index = 910 + (cycle % 5);
         const display = cycle % 2 === 0;
         const clone = await driver.create(index, leakSpec(`leak-${cycle}`, display));
@@ -100,17 +111,17 @@ export function registerLeakTests(): void {
         assert.deepEqual((await driver.destroy(clone.name)).leftovers, [], `cycle ${cycle}`);
       }
       assert.deepEqual(await settledLeftovers(), []);
-      t.diagnostic(`${((performance.now() - started) / 100).toFixed(0)} ms per cycle`);
+      t.diagnostic(`${((performance.now() - started) / sizes.cycles).toFixed(0)} ms per cycle`);
     });
 
-    it('20 kills in the middle of start (destroy at 50…1000 ms, or SIGKILL of the jail-service) leave nothing', async (t) => {
+    it(`${sizes.kills} kills in the middle of start (destroy at 50 ms on, or SIGKILL of the jail-service) leave nothing`, async (t) => {
       const driver = createTestDriver();
       destroyAfter(t, driver, [920, 921, 922, 923, 924]);
       let inFlight = 0;
-      for (let cycle = 0; cycle < 20; cycle += 1) {
+      for (let cycle = 0; cycle < sizes.kills; cycle += 1) {
         const index = 920 + (cycle % 5);
         const name = cloneName(index);
-        const sigkill = cycle % 4 === 3;
+        const sigkill = cycle % 4 === 3 || cycle === sizes.kills - 1;
         await driver.create(index, leakSpec(`kill-${cycle}`, cycle % 2 === 0));
         let settled = false;
         const starting = driver.start(name, { egressProxyUrl: null }).then(
@@ -134,8 +145,11 @@ export function registerLeakTests(): void {
         assert.deepEqual(hostLeftovers({ zombies: false }), [], `cycle ${cycle}`);
       }
       assert.deepEqual(await settledLeftovers(), []);
-      t.diagnostic(`${inFlight} of 20 kills landed while start was in flight`);
-      assert.ok(inFlight >= 10, `only ${inFlight} of 20 kills landed while start was in flight`);
+      t.diagnostic(`${inFlight} of ${sizes.kills} kills landed while start was in flight`);
+      assert.ok(
+        inFlight >= Math.ceil(sizes.kills / 2),
+        `only ${inFlight} of ${sizes.kills} kills landed while start was in flight`,
+      );
     });
 
     it('a fresh driver (hostd restarted) reconciles a half-made clone from the OS alone', async () => {
@@ -147,7 +161,7 @@ export function registerLeakTests(): void {
   });
 
   describe('hostd clone cycles (API → CloneManager → LinuxDriver)', () => {
-    it('20 create/destroy cycles, 5 of them failing mid-start, leave no egress proxy listening', async () => {
+    it(`${sizes.apiCycles} create/destroy cycles, some failing mid-start, leave no egress proxy listening`, async () => {
       const token = 'leak-test-token-0123456789';
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
       const driver = createTestDriver();
@@ -161,7 +175,7 @@ export function registerLeakTests(): void {
       });
       const app = createApp({ token, manager, driver });
       try {
-        for (let cycle = 0; cycle < 20; cycle += 1) {
+        for (let cycle = 0; cycle < sizes.apiCycles; cycle += 1) {
           const body = JSON.stringify({
             taskId: `api-leak-${cycle}`,
             allowedDomains: ['example.com'],
@@ -174,7 +188,7 @@ export function registerLeakTests(): void {
           void creating.finally(() => {
             settled = true;
           });
-          if (cycle % 4 === 3) {
+          if (cycle % 4 === 3 || cycle === sizes.apiCycles - 1) {
             // Clones take the lowest free index: this one is browsertask001.
             assert.ok(await killJailService(1, () => settled), `cycle ${cycle}: killed mid-start`);
             assert.equal((await creating).status, 503, `cycle ${cycle}`);
