@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Fresh-machine bootstrap for `npm start` and `npm test`. Plain Node ESM with no dependencies,
 // because it runs before the npm packages are installed. In order: npm packages exactly as the
-// lock file pins them (only when they differ), system packages (apt-get as root, else the exact
-// line to run), then a build of the workspaces whose sources changed. Writes no tracked file.
+// lock file pins them (only when they differ), system packages (apt-get or pkg as root, else the
+// exact line to run), then a build of the workspaces whose sources changed. Writes no tracked file.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

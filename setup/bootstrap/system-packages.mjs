@@ -3,69 +3,173 @@
 import { existsSync } from 'node:fs';
 
 /**
- * Programs, the Debian package of each, and who needs it: `test` (npm test), `start` (npm start),
- * `start-root` (npm start as root on Linux, which runs hostd and its clones).
+ * Programs, the package of each on Debian (apt) and FreeBSD (pkg), and who needs it: `test` (npm
+ * test), `start` (npm start), `start-root` (npm start as root, which runs hostd and its clones).
+ * A need with no package for a platform does not apply there (FreeBSD has no bubblewrap or
+ * nftables: its clones are jails, prepared by `clawdie setup`).
  */
-export function systemNeeds(env) {
-  return [
-    {
-      program: env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
-      pkg: 'chromium',
-      modes: ['test', 'start'],
-    },
-    // hostd's Linux driver: per-clone netns + nftables, bubblewrap sandbox, Xvfb display.
-    { program: '/usr/bin/bwrap', pkg: 'bubblewrap', modes: ['test', 'start-root'] },
-    { program: '/usr/sbin/nft', pkg: 'nftables', modes: ['test', 'start-root'] },
-    { program: '/usr/sbin/ip', pkg: 'iproute2', modes: ['test', 'start-root'] },
-    { program: '/usr/bin/Xvfb', pkg: 'xvfb', modes: ['test', 'start-root'] },
-    // The Xvfb desktop operator: input, screen capture, a real X11 app for its e2e.
-    { program: '/usr/bin/xdotool', pkg: 'xdotool', modes: ['test', 'start-root'] },
-    { program: '/usr/bin/xwd', pkg: 'x11-apps', modes: ['test', 'start-root'] },
-    { program: '/usr/bin/xedit', pkg: 'x11-apps', modes: ['test'] },
-    // Task recordings: screencast frames → MP4; the e2e checks them with ffprobe.
-    { program: '/usr/bin/ffmpeg', pkg: 'ffmpeg', modes: ['test', 'start-root'] },
-  ];
+const NEEDS = [
+  {
+    linux: ['/usr/bin/chromium', 'chromium'],
+    freebsd: ['/usr/local/bin/chrome', 'chromium'],
+    modes: ['test', 'start'],
+  },
+  // hostd's Linux driver: per-clone netns + nftables, bubblewrap sandbox, Xvfb display.
+  { linux: ['/usr/bin/bwrap', 'bubblewrap'], modes: ['test', 'start-root'] },
+  { linux: ['/usr/sbin/nft', 'nftables'], modes: ['test', 'start-root'] },
+  { linux: ['/usr/sbin/ip', 'iproute2'], modes: ['test', 'start-root'] },
+  {
+    linux: ['/usr/bin/Xvfb', 'xvfb'],
+    freebsd: ['/usr/local/bin/Xvfb', 'xorg-vfbserver'],
+    modes: ['test', 'start-root'],
+  },
+  // The Xvfb desktop operator: input, screen capture, a real X11 app for its e2e.
+  {
+    linux: ['/usr/bin/xdotool', 'xdotool'],
+    freebsd: ['/usr/local/bin/xdotool', 'xdotool'],
+    modes: ['test', 'start-root'],
+  },
+  {
+    linux: ['/usr/bin/xwd', 'x11-apps'],
+    freebsd: ['/usr/local/bin/xwd', 'xwd'],
+    modes: ['test', 'start-root'],
+  },
+  {
+    linux: ['/usr/bin/xedit', 'x11-apps'],
+    freebsd: ['/usr/local/bin/xedit', 'xedit'],
+    modes: ['test'],
+  },
+  // Task recordings: screencast frames → MP4; the e2e checks them with ffprobe.
+  {
+    linux: ['/usr/bin/ffmpeg', 'ffmpeg'],
+    freebsd: ['/usr/local/bin/ffmpeg', 'ffmpeg'],
+    modes: ['test', 'start-root'],
+  },
+  // FreeBSD: sharp has no prebuilt binary there and builds against libvips; Bastille makes the
+  // browser template (`clawdie setup`).
+  { freebsd: ['/usr/local/lib/libvips.so', 'vips'], modes: ['test', 'start'] },
+  { freebsd: ['/usr/local/bin/gmake', 'gmake'], modes: ['test', 'start'] },
+  { freebsd: ['/usr/local/bin/python3', 'python3'], modes: ['test', 'start'] },
+  { freebsd: ['/usr/local/bin/bastille', 'bastille'], modes: ['start-root'] },
+];
+
+/** How each platform installs packages; null where the bootstrap cannot. */
+const INSTALLERS = {
+  linux: { program: '/usr/bin/apt-get', line: 'apt-get install -y', name: 'Debian package' },
+  freebsd: { program: '/usr/sbin/pkg', line: 'pkg install -y', name: 'FreeBSD package' },
+};
+
+/** The needs of this platform as `{ program, pkg, modes }`; Chromium may be overridden. */
+export function systemNeeds(env, platform = process.platform) {
+  return NEEDS.filter((need) => need[platform]).map((need, index) => {
+    const [program, pkg] = need[platform];
+    const chromium = index === 0 && env.CLAWDIE_CHROMIUM_PATH;
+    return { program: chromium || program, pkg, modes: need.modes };
+  });
 }
 
-/** Every Debian package `npm test` needs: the README's install line for normal users. */
-export function testPackages(env = {}) {
-  const needs = systemNeeds(env).filter((need) => need.modes.includes('test'));
+/** Every package `npm test` needs here: the README's install line for normal users. */
+export function testPackages(env = {}, platform = process.platform) {
+  const needs = systemNeeds(env, platform).filter((need) => need.modes.includes('test'));
   return [...new Set(needs.map((need) => need.pkg))];
 }
 
-export function missingNeeds(env, modes) {
-  return systemNeeds(env).filter(
-    (need) => need.modes.some((needed) => modes.includes(needed)) && !existsSync(need.program),
+export function missingNeeds(env, modes, platform = process.platform, exists = existsSync) {
+  return systemNeeds(env, platform).filter(
+    (need) => need.modes.some((needed) => modes.includes(needed)) && !exists(need.program),
   );
 }
 
-/** Installs what `modes` need (root with apt-get), else prints the exact line and exits 1. */
-export function ensureSystemPackages({ env, modes, isRoot, run, say }) {
-  const missing = missingNeeds(env, modes);
-  if (missing.length === 0) return;
+/**
+ * @typedef {{ program: string, pkg: string, modes: string[] }} Need
+ * @typedef {{ program: string, line: string, name: string }} Installer
+ * @typedef {{ action: 'none', missing: Need[] }
+ *   | { action: 'tell', missing: Need[], lines: string[] }
+ *   | { action: 'install', missing: Need[], pkgs: string[], kind: string, installer: Installer,
+ *       argvs: string[][] }} SystemPlan
+ */
+
+/**
+ * What the bootstrap does about system packages, decided without side effects: nothing, install
+ * (as root, with apt-get on Debian or pkg on FreeBSD: `argvs` in order), or tell the user the
+ * exact line to run (`lines`) and stop.
+ * @param {{ env: Record<string, string | undefined>, modes: string[], isRoot: boolean,
+ *   platform?: string, exists?: (path: string) => boolean }} options
+ * @returns {SystemPlan}
+ */
+export function planSystemPackages({
+  env,
+  modes,
+  isRoot,
+  platform = process.platform,
+  exists = existsSync,
+}) {
+  const missing = missingNeeds(env, modes, platform, exists);
+  if (missing.length === 0) return { action: 'none', missing };
+  const installer = INSTALLERS[platform];
   const pkgs = [...new Set(missing.map((need) => need.pkg))];
-  const names = missing.map((need) => `${need.program} (Debian package ${need.pkg})`).join(', ');
-  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-    say(`missing: ${names}.`);
-    say(`install them with: sudo apt-get install -y ${pkgs.join(' ')}`);
-    say('or point CLAWDIE_CHROMIUM_PATH at an existing Chromium binary.');
+  const kind = installer?.name ?? 'package';
+  const names = missing.map((need) => `${need.program} (${kind} ${need.pkg})`).join(', ');
+  if (!installer || !isRoot || !exists(installer.program)) {
+    const lines = [`missing: ${names}.`];
+    if (installer) lines.push(`install them with: sudo ${installer.line} ${pkgs.join(' ')}`);
+    lines.push('or point CLAWDIE_CHROMIUM_PATH at an existing Chromium binary.');
+    return { action: 'tell', missing, lines };
+  }
+  return {
+    action: 'install',
+    missing,
+    pkgs,
+    kind,
+    installer,
+    argvs: installCommands(platform, pkgs),
+  };
+}
+
+/** The package manager's own commands, non-interactive (with installEnv). */
+export function installCommands(platform, pkgs) {
+  if (platform === 'freebsd') return [['/usr/sbin/pkg', 'install', '-y', ...pkgs]];
+  return [
+    ['apt-get', 'update', '-qq'],
+    ['apt-get', 'install', '-y', '-qq', ...pkgs],
+  ];
+}
+
+function installEnv(platform, env) {
+  return platform === 'freebsd'
+    ? { ...env, ASSUME_ALWAYS_YES: 'yes' }
+    : { ...env, DEBIAN_FRONTEND: 'noninteractive' };
+}
+
+/** Carries out planSystemPackages; exits 1 with the exact line when it cannot install. */
+export function ensureSystemPackages({
+  env,
+  modes,
+  isRoot,
+  run,
+  say,
+  platform = process.platform,
+}) {
+  const plan = planSystemPackages({ env, modes, isRoot, platform });
+  if (plan.action === 'none') return;
+  if (plan.action === 'tell') {
+    for (const line of plan.lines) say(line);
     process.exit(1);
   }
-  say(`installing Debian packages: ${pkgs.join(' ')} ...`);
-  const aptEnv = { ...env, DEBIAN_FRONTEND: 'noninteractive' };
-  const update = run(['apt-get', 'update', '-qq'], { env: aptEnv });
-  const install = update.ok
-    ? run(['apt-get', 'install', '-y', '-qq', ...pkgs], { env: aptEnv })
-    : update;
-  if (!install.ok) {
-    say(`apt-get failed (${install.reason}); run: apt-get install -y ${pkgs.join(' ')}`);
-    process.exit(1);
+  say(`installing ${plan.kind}s: ${plan.pkgs.join(' ')} ...`);
+  for (const argv of plan.argvs) {
+    const result = run(argv, { env: installEnv(platform, env) });
+    if (!result.ok) {
+      say(
+        `${argv[0]} failed (${result.reason}); run: ${plan.installer.line} ${plan.pkgs.join(' ')}`,
+      );
+      process.exit(1);
+    }
   }
-  const stillMissing = missing.filter((need) => !existsSync(need.program));
+  const stillMissing = plan.missing.filter((need) => !existsSync(need.program));
   if (stillMissing.length > 0) {
-    say(
-      `installed ${pkgs.join(' ')}, but ${stillMissing.map((need) => need.program).join(', ')} is still missing.`,
-    );
+    const programs = stillMissing.map((need) => need.program).join(', ');
+    say(`installed ${plan.pkgs.join(' ')}, but ${programs} is still missing.`);
     say('set CLAWDIE_CHROMIUM_PATH to the Chromium binary of this machine.');
     process.exit(1);
   }
