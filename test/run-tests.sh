@@ -4,16 +4,18 @@
 #   (no flag)  every test file except the soak suite — what `npm test` and CI run
 #   --unit     the same files with CLAWDIE_TEST_SCOPE=unit: tests needing Chromium, root or
 #              namespaces register as skipped with their reason (no browser, no root, < 60 s)
-#   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`)
+#   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`), 30 min a file
 # Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+timeout_ms=180000
 case "${1:-}" in
   --unit)
     export CLAWDIE_TEST_SCOPE=unit
     mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
   --soak)
+    timeout_ms=1800000
     mapfile -t files < <(find test/soak -name '*.test.ts' | sort) ;;
   "")
     mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
@@ -33,6 +35,6 @@ export CLAWDIE_TEST_TIMES
 trap 'rm -f "$CLAWDIE_TEST_TIMES"' EXIT
 status=0
 node --conditions=source --import tsx --import ./test/support/file-timer.mjs --test \
-  --test-concurrency=2 --test-force-exit --test-timeout=180000 "${files[@]}" || status=$?
+  --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "${files[@]}" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "${#files[@]}" || true
 exit "$status"
