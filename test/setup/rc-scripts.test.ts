@@ -1,0 +1,136 @@
+// The FreeBSD rc.d scripts (setup/freebsd/rc.d): valid sh, rc.subr conventions, and a daemon(8)
+// command line its real option grammar accepts. No FreeBSD here: each script runs under sh with a
+// stand-in /etc/rc.subr that loads a test rc.conf and prints what run_rc_command would start.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const rcDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'setup', 'freebsd', 'rc.d');
+
+/**
+ * daemon(8)'s short options, from freebsd-src usr.sbin/daemon/daemon.c (commit 0049f48b38d2):
+ * `+cfHSp:P:ru:o:s:l:t:m:R:T:h` — a letter followed by ':' takes an argument; '+' stops at the
+ * first operand (the command).
+ */
+const DAEMON_OPTIONS = 'cfHSp:P:ru:o:s:l:t:m:R:T:h';
+
+function parseDaemonArgv(argv: string[]): { options: Map<string, string>; command: string[] } {
+  const options = new Map<string, string>();
+  let index = 0;
+  for (; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--') {
+      index += 1;
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') break;
+    for (let at = 1; at < arg.length; at += 1) {
+      const letter = arg[at] ?? '';
+      const spec = DAEMON_OPTIONS.indexOf(letter);
+      if (spec < 0) throw new Error(`daemon: illegal option -- ${letter}`);
+      if (DAEMON_OPTIONS[spec + 1] !== ':') {
+        options.set(letter, '');
+        continue;
+      }
+      const value = at + 1 < arg.length ? arg.slice(at + 1) : argv[++index];
+      if (value === undefined) throw new Error(`daemon: option requires an argument -- ${letter}`);
+      options.set(letter, value);
+      break;
+    }
+  }
+  return { options, command: argv.slice(index) };
+}
+
+const STUB_RC_SUBR = `
+load_rc_config() { [ -f "$RC_CONF" ] && . "$RC_CONF"; }
+run_rc_command() {
+  printf 'name=%s\\nrcvar=%s\\ncommand=%s\\npidfile=%s\\n' "$name" "$rcvar" "$command" "$pidfile"
+  eval "printf 'enable=%s\\\\nchdir=%s\\\\nenv_file=%s\\\\n' \\"\\$\${name}_enable\\" \\"\\$\${name}_chdir\\" \\"\\$\${name}_env_file\\""
+  printf 'required_files=%s\\nprecmd=%s\\n' "$required_files" "$start_precmd"
+  printf 'args=%s\\n' "$command_args"
+}
+`;
+
+describe('FreeBSD rc.d scripts', () => {
+  const work = mkdtempSync(join(tmpdir(), 'clawdie-rc-'));
+  after(() => rmSync(work, { recursive: true, force: true }));
+  writeFileSync(join(work, 'rc.subr'), STUB_RC_SUBR);
+
+  function render(script: string, rcConf: string): Record<string, string> {
+    const text = readFileSync(join(rcDir, script), 'utf8').replace(
+      '. /etc/rc.subr',
+      `. ${work}/rc.subr`,
+    );
+    const path = join(work, script);
+    writeFileSync(path, text);
+    writeFileSync(join(work, 'rc.conf'), rcConf);
+    const out = execFileSync('sh', [path, 'start'], {
+      encoding: 'utf8',
+      env: { RC_CONF: join(work, 'rc.conf'), PATH: '/usr/bin:/bin' },
+    });
+    return Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+  }
+
+  for (const [script, entry, extra] of [
+    ['clawdie', 'controlplane/dist/main.js', 'clawdie_runas="www"'],
+    ['clawdie_hostd', 'hostd/dist/main.js', ''],
+  ] as const) {
+    it(`${script}: parses with sh -n and names itself consistently`, () => {
+      const path = join(rcDir, script);
+      execFileSync('sh', ['-n', path]);
+      const text = readFileSync(path, 'utf8');
+      assert.match(text, new RegExp(`^# PROVIDE: ${script}$`, 'm'));
+      assert.match(text, /^# KEYWORD: shutdown$/m);
+      assert.match(
+        text,
+        new RegExp(`^: \\$\\{${script}_enable:="NO"\\}$`, 'm'),
+        'off unless enabled',
+      );
+      assert.ok(
+        !new RegExp(`\\$\\{${script}_user\\b`).test(text),
+        `${script}_user would make rc.subr su itself`,
+      );
+    });
+
+    it(`${script}: starts node under daemon(8) with restart, pidfiles, a log and its rc.conf settings`, () => {
+      const vars = render(
+        script,
+        `${script}_enable="YES"\n${script}_dir="/srv/clawdie"\n${extra}\n`,
+      );
+      assert.equal(vars.name, script);
+      assert.equal(vars.rcvar, `${script}_enable`);
+      assert.equal(vars.enable, 'YES');
+      assert.equal(vars.command, '/usr/sbin/daemon');
+      assert.equal(vars.chdir, '/srv/clawdie');
+      assert.match(vars.env_file ?? '', /^\/usr\/local\/etc\/clawdie\/.+\.env$/);
+      assert.ok(vars.required_files?.includes(`/srv/clawdie/${entry}`));
+      const { options, command } = parseDaemonArgv((vars.args ?? '').split(/\s+/));
+      assert.equal(options.get('P'), vars.pidfile, 'rc.subr signals the supervisor named in -P');
+      assert.ok(options.has('r') && Number(options.get('R')) >= 1, 'restarts after a crash');
+      assert.ok(options.get('o')?.startsWith('/var/log/'));
+      assert.deepEqual(command, ['/usr/local/bin/node', `/srv/clawdie/${entry}`]);
+      if (script === 'clawdie')
+        assert.equal(options.get('u'), 'www', 'the controlplane drops root');
+      else assert.equal(options.has('u'), false, 'hostd needs root for jails, ZFS and PF');
+    });
+  }
+
+  it('the daemon(8) grammar rejects what the real daemon rejects', () => {
+    assert.throws(() => parseDaemonArgv(['-x', 'node']), /illegal option -- x/);
+    assert.throws(() => parseDaemonArgv(['-P']), /requires an argument -- P/);
+    assert.deepEqual(parseDaemonArgv(['-rP', '/p', 'node', '-u', 'x']).command, [
+      'node',
+      '-u',
+      'x',
+    ]);
+  });
+});
