@@ -59,11 +59,12 @@ describe('hostd HTTP API with HostdClient', () => {
       (await client.listClones('task-1')).map((c) => [c.name, c.generation, 'leaseId' in c]),
       [[clone.name, 1, false]],
     );
-    assert.deepEqual(await client.destroyClone(clone), {
-      name: clone.name,
-      destroyed: true,
-      leftovers: [],
-    });
+    const destroyed = { name: clone.name, destroyed: true, leftovers: [] };
+    assert.deepEqual(
+      await Promise.all([client.destroyClone(clone), client.destroyClone(clone)]),
+      [destroyed, destroyed],
+      'a repeated DELETE of the same lease, even concurrent, is idempotent',
+    );
     assert.deepEqual(await client.destroyClone(clone), {
       name: clone.name,
       destroyed: true,

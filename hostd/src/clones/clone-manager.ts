@@ -58,6 +58,8 @@ export class CloneManager {
   readonly #options: CloneManagerOptions;
   /** Clones under a task lease, by name. */
   readonly #held = new Map<string, Holding>();
+  /** Teardowns under way, by lease id: a repeated DELETE of the same lease waits for the first. */
+  readonly #destroying = new Map<string, ReturnType<CloneManager['destroy']>>();
   readonly #pool: WarmPool<Holding>;
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
@@ -158,13 +160,18 @@ export class CloneManager {
     leaseId: string | undefined,
   ): Promise<{ name: string; leftovers: readonly string[] }> {
     const lease = this.leases.check(name, leaseId);
+    const destroying = this.#destroying.get(lease.leaseId);
+    if (destroying) return destroying;
     const holding = this.#held.get(name);
     if (holding?.lease !== lease) {
       if (lease.endedAt !== null) return { name, leftovers: [] };
       throw new HostdError('LEASE_MISMATCH', `${name} is not held under that lease`, 409);
     }
     this.#held.delete(name);
-    return this.#teardown(holding);
+    const teardown = this.#teardown(holding);
+    this.#destroying.set(lease.leaseId, teardown);
+    void teardown.finally(() => this.#destroying.delete(lease.leaseId)).catch(() => undefined);
+    return teardown;
   }
 
   /** The refusals made under the lease after `after`; works until the ended lease is forgotten. */

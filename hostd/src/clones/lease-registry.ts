@@ -134,13 +134,6 @@ export class LeaseRegistry {
     }
   }
 
-  /** Ended leases still kept (for tests and health). */
-  retainedCount(): number {
-    let count = 0;
-    for (const lease of this.#byId.values()) if (lease.endedAt !== null) count += 1;
-    return count;
-  }
-
   /** Indexes with an ended lease still kept. */
   #quarantined(): Set<number> {
     const indexes = new Set<number>();

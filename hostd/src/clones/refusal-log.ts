@@ -34,11 +34,6 @@ export class RefusalLog {
     return this.#entries.filter((entry) => entry.leaseId === filter.leaseId && entry.seq > after);
   }
 
-  /** How many records of the lease are held. */
-  count(leaseId: string): number {
-    return this.#entries.reduce((total, entry) => total + (entry.leaseId === leaseId ? 1 : 0), 0);
-  }
-
   /** Drops every record of the lease (the lease is forgotten; its clone's index may be reused). */
   purge(leaseId: string): void {
     for (let i = this.#entries.length - 1; i >= 0; i -= 1) {
