@@ -7,9 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
-import type { Clone } from '../hostd/src/api/schema.js';
 import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
-import { cloneName } from '../hostd/src/drivers/jail-driver.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import {
@@ -61,6 +59,7 @@ console.log(`host: ${cpus().length} CPUs, load average ${load.join(' ')}`);
 const phases = new Map<string, number[]>();
 type Current = { name: string | null; spawnedAt: number; wallAt: number };
 let current: Current = { name: null, spawnedAt: 0, wallAt: 0 };
+const NEXT_CLONE = '(next clone)';
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
@@ -69,6 +68,8 @@ function benchDriver() {
     serviceEnv: { CLAWDIE_LOG_LEVEL: 'info' },
     healthTimeoutMs: 60_000,
     onPhase: (name, phase, value) => {
+      // Clone names are handed out round-robin: follow whichever clone the measured create makes.
+      if (current.name === NEXT_CLONE) current = { ...current, name };
       if (name !== current.name) return;
       record(`driver ${phase}`, value);
       if (phase === 'spawn') current = { ...current, spawnedAt: Date.now() };
@@ -109,16 +110,14 @@ const cold: number[] = [];
 const coldManager = manager(0);
 for (let i = 0; i < Number(values.cold); i += 1) {
   const started = performance.now();
-  const names = await coldManager.list();
-  // The next clone takes the lowest free index: follow its phases only.
-  current = { name: cloneName(lowestFree(names)), spawnedAt: 0, wallAt: 0 };
+  current = { name: NEXT_CLONE, spawnedAt: 0, wallAt: 0 };
   const clone = await coldManager.create({ taskId: `cold-${i}` });
   const ready = performance.now();
   record('hand-out (create returned)', ready - started);
   record('first screenshot', await screenshot(clone));
   cold.push(performance.now() - started);
   current = { name: null, spawnedAt: 0, wallAt: 0 };
-  await coldManager.destroy(clone.name);
+  await coldManager.destroy(clone.name, clone.leaseId);
 }
 
 const warmManager = manager(Number(values.warm) > 0 ? 1 : 0);
@@ -132,7 +131,7 @@ for (let i = 0; i < Number(values.warm); i += 1) {
   record('warm: hand-out (create returned)', performance.now() - started);
   record('warm: first screenshot (pool refilling meanwhile)', await screenshot(clone));
   warm.push(performance.now() - started);
-  await warmManager.destroy(clone.name);
+  await warmManager.destroy(clone.name, clone.leaseId);
 }
 await warmManager.close();
 
@@ -147,13 +146,6 @@ const report = (label: string, list: number[], target: number) => {
 };
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);
-
-function lowestFree(clones: readonly Clone[]): number {
-  const used = new Set(clones.map((clone) => clone.index));
-  let index = 1;
-  while (used.has(index)) index += 1;
-  return index;
-}
 
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const concurrent = Number(values.concurrent);

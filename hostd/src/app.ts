@@ -1,12 +1,14 @@
 // hostd's HTTP API (never listens; main.ts does): bearer-token auth, zod-validated input, one
 // error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
-// GET /clones/:name/egress-refusals, GET /egress-refusals?after=<seq>.
+// GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all. Every /clones/:name route
+// acts only under the clone's current lease, sent in the `clawdie-lease` header.
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
-import { CreateCloneRequestSchema, type Health } from './api/schema.js';
+import { CreateCloneRequestSchema, type Health, LEASE_HEADER } from './api/schema.js';
 import type { CloneManager } from './clones/clone-manager.js';
+import { streamLeaseRefusals } from './clones/refusal-stream.js';
 import type { JailDriver } from './drivers/jail-driver.js';
 import { JailDriverError } from './drivers/jail-driver.js';
 import { HostdError } from './errors.js';
@@ -48,25 +50,37 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ clones: taskId ? clones.filter((clone) => clone.taskId === taskId) : clones });
   });
 
-  app.get('/clones/:name', async (c) => {
-    const clone = await deps.manager.get(c.req.param('name'));
-    if (!clone)
-      throw new HostdError('CLONE_NOT_FOUND', `${c.req.param('name')} is not leased`, 404);
-    return c.json(clone);
-  });
+  app.get('/clones/:name', async (c) =>
+    c.json(await deps.manager.get(c.req.param('name'), c.req.header(LEASE_HEADER))),
+  );
 
   app.delete('/clones/:name', async (c) => {
-    const result = await deps.manager.destroy(c.req.param('name'));
+    const result = await deps.manager.destroy(c.req.param('name'), c.req.header(LEASE_HEADER));
     return c.json({ name: result.name, destroyed: true, leftovers: [...result.leftovers] });
   });
 
-  app.get('/clones/:name/egress-refusals', (c) =>
-    c.json({ refusals: deps.manager.refusals.list({ name: c.req.param('name') }) }),
-  );
+  app.get('/clones/:name/egress-refusals', (c) => {
+    const after = Number(c.req.query('after') ?? 0) || 0;
+    const lease = c.req.header(LEASE_HEADER);
+    return c.json({ refusals: deps.manager.refusalsOf(c.req.param('name'), lease, after) });
+  });
 
-  app.get('/egress-refusals', (c) => {
-    const after = Number(c.req.query('after') ?? 0);
-    return c.json({ refusals: deps.manager.refusals.list({ after: after || 0 }) });
+  app.get('/clones/:name/egress-refusals/stream', (c) => {
+    const lease = deps.manager.leases.check(c.req.param('name'), c.req.header(LEASE_HEADER));
+    const after = Number(c.req.query('after') ?? c.req.header('last-event-id') ?? 0) || 0;
+    return streamLeaseRefusals(c, deps.manager.refusals, lease, after);
+  });
+
+  app.post('/leases/revoke-all', async (c) => {
+    const revoked = await deps.manager.revokeAll();
+    return c.json({
+      revoked: revoked.map(({ lease, leftovers }) => ({
+        name: lease.name,
+        taskId: lease.taskId,
+        generation: lease.generation,
+        leftovers,
+      })),
+    });
   });
 
   app.onError((error, c) => {

@@ -17,6 +17,11 @@ const schema = z.object({
   CLAWDIE_HOSTD_SOCKET: z.string().min(1).optional(),
   CLAWDIE_HOSTD_DRIVER: z.enum(['linux']).default('linux'),
   CLAWDIE_HOSTD_POOL_SIZE: int(0, 64).default(0),
+  /** First warm-pool retry delay after a failed warm clone; doubles per failure up to the max. */
+  CLAWDIE_HOSTD_POOL_RETRY_MIN_MS: int(10, 600_000).default(1000),
+  CLAWDIE_HOSTD_POOL_RETRY_MAX_MS: int(10, 3_600_000).default(60_000),
+  /** How long an ended lease and its egress refusals are kept (its clone name is not reused). */
+  CLAWDIE_HOSTD_LEASE_RETENTION_MS: int(0, 86_400_000).default(600_000),
   CLAWDIE_HOSTD_MEMORY_MB: int(64, 65_536).default(2048),
   CLAWDIE_HOSTD_PIDS: int(16, 65_536).default(512),
   CLAWDIE_HOSTD_CPU_PERCENT: int(5, 6400).default(100),
@@ -48,6 +53,8 @@ export interface HostdConfig {
   socket: string | null;
   driver: 'linux';
   poolSize: number;
+  poolRetry: { minMs: number; maxMs: number };
+  leaseRetentionMs: number;
   limits: { memoryMb: number; pids: number; cpuPercent: number };
   display: boolean;
   stateDir: string;
@@ -96,6 +103,11 @@ export function loadConfig(
     socket: e.CLAWDIE_HOSTD_SOCKET ?? null,
     driver: e.CLAWDIE_HOSTD_DRIVER,
     poolSize: e.CLAWDIE_HOSTD_POOL_SIZE,
+    poolRetry: {
+      minMs: e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS,
+      maxMs: Math.max(e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS, e.CLAWDIE_HOSTD_POOL_RETRY_MAX_MS),
+    },
+    leaseRetentionMs: e.CLAWDIE_HOSTD_LEASE_RETENTION_MS,
     limits: {
       memoryMb: e.CLAWDIE_HOSTD_MEMORY_MB,
       pids: e.CLAWDIE_HOSTD_PIDS,

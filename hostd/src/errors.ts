@@ -1,6 +1,12 @@
 // hostd's domain errors: one class with a code and an HTTP status hint (house-style §3.5).
 export type HostdErrorCode =
   | 'CLONE_NOT_FOUND'
+  /** No lease header on a per-clone request. */
+  | 'LEASE_REQUIRED'
+  /** The lease id is unknown (never issued, or forgotten after its retention). */
+  | 'LEASE_NOT_FOUND'
+  /** The lease id is not the clone's current lease (a stale holder, or another clone's lease). */
+  | 'LEASE_MISMATCH'
   | 'CAPACITY_EXHAUSTED'
   | 'CLONE_FAILED'
   | 'CONFIG_INVALID'

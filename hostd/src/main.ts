@@ -12,7 +12,11 @@ import { SpawnLauncher } from './runner/process-launcher.js';
 async function main(): Promise<void> {
   const config = loadConfig(processEnvironment());
   const logger = pino(
-    { level: config.logLevel, base: { service: 'hostd' }, redact: ['*.token', 'authorization'] },
+    {
+      level: config.logLevel,
+      base: { service: 'hostd' },
+      redact: ['*.token', 'authorization', 'leaseId'],
+    },
     pino.destination({ fd: 2, sync: true }),
   );
   const driver = createDriver(config, {
@@ -31,6 +35,8 @@ async function main(): Promise<void> {
     defaultDisplay: config.display,
     proxyPort: config.proxyPort,
     poolSize: config.poolSize,
+    poolRetry: config.poolRetry,
+    leaseRetentionMs: config.leaseRetentionMs,
     startTimeoutMs: config.startTimeoutMs,
     primeWarmClone: primeFirstScreenshot,
     onError: (message, error) => logger.error({ err: error }, message),

@@ -5,6 +5,7 @@ import { createApp } from '../../hostd/src/app.js';
 import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
 import { FakeDriver } from './support/fake-jail-driver.js';
+import { connectThrough } from './support/proxy-probe.js';
 
 const TOKEN = 'test-token-0123456789';
 const limits = { memoryMb: 1024, pids: 512, cpuPercent: 100 };
@@ -51,24 +52,27 @@ describe('hostd HTTP API with HostdClient', () => {
     assert.deepEqual(clone.limits, limits);
     assert.equal(clone.fromPool, false);
     assert.match(clone.egressProxyUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
-    assert.equal((await client.getClone(clone.name)).taskId, 'task-1');
+    assert.ok(clone.leaseId.length >= 32, 'an unguessable lease id');
+    assert.equal(clone.generation, 1);
+    assert.equal((await client.getClone(clone)).taskId, 'task-1');
     assert.deepEqual(
-      (await client.listClones('task-1')).map((c) => c.name),
-      [clone.name],
+      (await client.listClones('task-1')).map((c) => [c.name, c.generation, 'leaseId' in c]),
+      [[clone.name, 1, false]],
     );
-    assert.deepEqual(await client.destroyClone(clone.name), {
-      name: clone.name,
-      destroyed: true,
-      leftovers: [],
-    });
-    assert.deepEqual(await client.destroyClone(clone.name), {
+    const destroyed = { name: clone.name, destroyed: true, leftovers: [] };
+    assert.deepEqual(
+      await Promise.all([client.destroyClone(clone), client.destroyClone(clone)]),
+      [destroyed, destroyed],
+      'a repeated DELETE of the same lease, even concurrent, is idempotent',
+    );
+    assert.deepEqual(await client.destroyClone(clone), {
       name: clone.name,
       destroyed: true,
       leftovers: [],
     });
     assert.equal(driver.clones.size, 0);
     await assert.rejects(
-      () => client.getClone(clone.name),
+      () => client.getClone(clone),
       (error) => error instanceof HostdClientError && error.status === 404,
     );
   });
@@ -101,28 +105,65 @@ describe('hostd HTTP API with HostdClient', () => {
     assert.equal(clone.taskId, 'warm');
     assert.ok(clone.readyMs < 150, `warm hand-out took ${clone.readyMs} ms`);
     assert.equal(await manager.poolReady(5000), true);
-    assert.deepEqual((await client.health()).pool, { target: 2, ready: 2 });
+    const { pool } = await client.health();
+    assert.deepEqual([pool.target, pool.ready, pool.failures, pool.lastError], [2, 2, 0, null]);
     const cold = await client.createClone({ taskId: 'big', limits: { memoryMb: 4096 } });
     assert.equal(cold.fromPool, false);
   });
 
-  it('lists egress refusals per clone and for polling', async () => {
-    const { client, manager } = setup();
-    const clone = await client.createClone({ taskId: 'audit' });
-    manager.refusals.add({
-      name: clone.name,
-      taskId: 'audit',
-      host: 'evil.test',
-      port: 443,
-      method: 'CONNECT',
-      reason: 'not-allowed',
-    });
-    const refusals = await client.egressRefusals({ name: clone.name });
+  it('lists and streams a lease’s egress refusals, ending the stream when the lease ends', async () => {
+    const { client } = setup();
+    const clone = await client.createClone({ taskId: 'audit', allowedDomains: ['ok.test'] });
+    assert.equal(await connectThrough(clone.egressProxyUrl ?? '', 'evil.test:443'), 403);
+    const refusals = await client.egressRefusals(clone);
     assert.deepEqual(
-      refusals.map((r) => [r.seq, r.host]),
-      [[1, 'evil.test']],
+      refusals.map((r) => [r.seq, r.host, r.port, r.taskId, r.leaseId === clone.leaseId]),
+      [[1, 'evil.test', 443, 'audit', true]],
     );
-    assert.equal((await client.egressRefusals({ after: 1 })).length, 0);
+    assert.equal((await client.egressRefusals(clone, 1)).length, 0);
+    const seen: string[] = [];
+    const following = client.followEgressRefusals(clone, {
+      onRefusal: (refusal) => seen.push(`${refusal.seq} ${refusal.host}`),
+    });
+    assert.equal(await connectThrough(clone.egressProxyUrl ?? '', 'other.test:443'), 403);
+    await client.destroyClone(clone);
+    assert.deepEqual(await following, { ended: true, lastSeq: 2 });
+    assert.deepEqual(seen, ['1 evil.test', '2 other.test']);
+  });
+
+  it('refuses a per-clone request without a lease, or with another clone’s lease', async () => {
+    const { app, client } = setup();
+    const a = await client.createClone({ taskId: 'a' });
+    const b = await client.createClone({ taskId: 'b' });
+    const bare = await app.request(`/clones/${a.name}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
+    assert.equal(bare.status, 400);
+    assert.equal(((await bare.json()) as { error: { code: string } }).error.code, 'LEASE_REQUIRED');
+    await assert.rejects(
+      () => client.destroyClone({ name: a.name, leaseId: b.leaseId }),
+      (error) => error instanceof HostdClientError && error.code === 'LEASE_MISMATCH',
+    );
+    await assert.rejects(
+      () => client.egressRefusals({ name: a.name, leaseId: 'x'.repeat(32) }),
+      (error) => error instanceof HostdClientError && error.code === 'LEASE_NOT_FOUND',
+    );
+    assert.equal((await client.getClone(a)).taskId, 'a');
+  });
+
+  it('revokes every task lease (a restarted caller’s orphans) and keeps the warm pool', async () => {
+    const { client, manager } = setup(1);
+    manager.fillPool();
+    assert.equal(await manager.poolReady(5000), true);
+    const held = await client.createClone({ taskId: 'orphan', limits: { memoryMb: 4096 } });
+    const { revoked } = await client.revokeAllLeases();
+    assert.deepEqual(
+      revoked.map((r) => [r.name, r.taskId]),
+      [[held.name, 'orphan']],
+    );
+    assert.deepEqual(await client.listClones(), []);
+    assert.equal((await client.health()).pool.ready, 1);
   });
 });
 

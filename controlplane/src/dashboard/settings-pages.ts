@@ -20,7 +20,14 @@ export interface CloneRow {
 /** Live clones, the warm pool and limits, as far as the controlplane knows them. */
 export interface HostsView {
   clones: CloneRow[];
-  warmPool: { ready: number; target: number } | null;
+  /** From hostd's /health; `failures` > 0 while it retries after failed warm clones. */
+  warmPool: {
+    ready: number;
+    target: number;
+    failures?: number;
+    lastError?: string | null;
+    retryAt?: string | null;
+  } | null;
   limits: [label: string, value: string][];
   /** Where the numbers come from (e.g. "single local jail-service; hostd not configured"). */
   source: string;
@@ -64,6 +71,7 @@ ${view.clones.length === 0 ? html`<tr><td colspan="4" class="muted">No live clon
 </table>
 <section class="card spaced"><h2>Warm pool</h2>
 ${view.warmPool ? html`<p>${view.warmPool.ready} ready of a target of ${view.warmPool.target}.</p>` : html`<p class="muted">No warm pool: clones are not pre-started on this host.</p>`}
+${view.warmPool?.failures ? html`<p class="muted">Refilling after ${view.warmPool.failures} failed attempt(s)${view.warmPool.retryAt ? `, next at ${view.warmPool.retryAt}` : ''}: ${view.warmPool.lastError ?? 'unknown error'}</p>` : ''}
 </section>
 <section class="card"><h2>Limits</h2>
 ${view.limits.length ? html`<dl class="facts">${view.limits.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>` : html`<p class="muted">No limits reported.</p>`}

@@ -78,24 +78,28 @@ export async function openBrowserSource(
 
 /**
  * A controlplane that crashed left its tasks' clones on hostd (its tasks are now INTERRUPTED):
- * destroy every clone that is not in hostd's warm pool, before any new task starts.
+ * revoke every task lease on hostd (destroying its clone; the warm pool stays), before any new
+ * task starts. Their egress refusals were audited live while they ran.
  */
 async function destroyOrphans(
   client: HostdClient,
   deps: { logger: Logger; audit: AuditLog },
 ): Promise<void> {
-  const clones = await client.listClones();
-  for (const clone of clones.filter((candidate) => candidate.taskId !== 'warm-pool')) {
-    const { leftovers } = await client.destroyClone(clone.name);
+  const { revoked } = await client.revokeAllLeases();
+  for (const clone of revoked) {
     deps.logger.warn(
-      { clone: clone.name, taskId: clone.taskId, leftovers },
+      { clone: clone.name, taskId: clone.taskId, leftovers: clone.leftovers },
       'destroyed a clone left by a previous controlplane process',
     );
     deps.audit.append({
       type: 'clone-destroyed',
       actor: 'system',
       taskId: clone.taskId,
-      data: { clone: clone.name, leftovers, reason: 'orphaned by a controlplane restart' },
+      data: {
+        clone: clone.name,
+        leftovers: clone.leftovers,
+        reason: 'orphaned by a controlplane restart',
+      },
     });
   }
 }

@@ -1,17 +1,21 @@
 // Adapter: a fresh hostd clone per task (create on acquire, destroy on release), each driven by a
-// ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Clone creation and
-// destruction and every egress connection the clone's proxy refused go to the audit.
-import type { Clone } from '@clawdie/hostd/api';
+// ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Every call on the
+// clone presents its lease. Clone creation and destruction go to the audit, and every egress
+// connection the clone's proxy refused under the task's lease is audited live, as it happens.
+import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
 import type { HostdClient } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import type { AuditEvent, AuditLog } from '../audit/audit-log.js';
 import { OperatorError } from '../errors.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 import type { BrowserLease, BrowserProvider } from './browser-provider.js';
+import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
 
 export interface HostdBrowserProviderOptions {
-  client: Pick<HostdClient, 'createClone' | 'destroyClone'> &
-    Partial<Pick<HostdClient, 'egressRefusals'>>;
+  client: Pick<
+    HostdClient,
+    'createClone' | 'destroyClone' | 'followEgressRefusals' | 'egressRefusals'
+  >;
   logger: Logger;
   /** Tasks running at once, each in its own clone (default 4). */
   concurrency?: number;
@@ -44,39 +48,35 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     }
   }
 
-  /** Audits what the clone's proxy refused, then destroys it (verified by hostd). */
-  async function destroy(clone: Clone, taskId: string): Promise<void> {
+  const auditRefusal = (clone: LeasedClone, taskId: string) => (refusal: EgressRefusal) =>
+    record({
+      type: 'egress-refused',
+      taskId,
+      data: {
+        clone: clone.name,
+        generation: refusal.generation,
+        host: refusal.host,
+        port: refusal.port,
+        method: refusal.method,
+        reason: refusal.reason,
+        at: refusal.at,
+      },
+    });
+
+  /** Destroys the clone under its lease (verified by hostd), then flushes its last refusals. */
+  async function destroy(clone: LeasedClone, taskId: string, feed: EgressRefusalFeed) {
+    let outcome: Record<string, unknown>;
     try {
-      const refusals = (await client.egressRefusals?.({ name: clone.name })) ?? [];
-      for (const refusal of refusals)
-        record({
-          type: 'egress-refused',
-          taskId,
-          data: {
-            clone: clone.name,
-            host: refusal.host,
-            port: refusal.port,
-            method: refusal.method,
-            reason: refusal.reason,
-            at: refusal.at,
-          },
-        });
-    } catch (error) {
-      logger.warn({ err: error, clone: clone.name }, 'could not read the clone’s egress refusals');
-    }
-    try {
-      const { leftovers } = await client.destroyClone(clone.name);
-      record({ type: 'clone-destroyed', taskId, data: { clone: clone.name, leftovers } });
+      const { leftovers } = await client.destroyClone(clone);
+      outcome = { clone: clone.name, leftovers };
       if (leftovers.length > 0)
         logger.error({ clone: clone.name, leftovers }, 'clone destroyed with leftovers');
     } catch (error) {
-      record({
-        type: 'clone-destroyed',
-        taskId,
-        data: { clone: clone.name, failed: (error as Error).message },
-      });
+      outcome = { clone: clone.name, failed: (error as Error).message };
       logger.error({ err: error, clone: clone.name }, 'clone destroy failed; hostd reconciles it');
     }
+    await feed.finish('failed' in outcome ? 0 : 5000);
+    record({ type: 'clone-destroyed', taskId, data: outcome });
   }
 
   return {
@@ -101,6 +101,12 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
           'clone runs with reduced isolation',
         );
       }
+      const feed = followEgressRefusals({
+        client,
+        lease: clone,
+        logger,
+        onRefusal: auditRefusal(clone, request.taskId),
+      });
       let released: Promise<void> | null = null;
       return {
         id: clone.name,
@@ -108,7 +114,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         display: clone.display,
         operator: createClawdieBrowserOperator(clone.service),
         release() {
-          released ??= destroy(clone, request.taskId);
+          released ??= destroy(clone, request.taskId, feed);
           return released;
         },
       };

@@ -10,10 +10,23 @@ import {
   DestroyCloneResponseSchema,
   type EgressRefusal,
   EgressRefusalListSchema,
+  EgressRefusalSchema,
   ErrorResponseSchema,
   type Health,
   HealthSchema,
+  LEASE_HEADER,
+  type LeasedClone,
+  LeasedCloneSchema,
+  type RevokeAllResponse,
+  RevokeAllResponseSchema,
 } from './schema.js';
+import { readSseEvents } from './sse-events.js';
+
+/** A lease on one clone: what every per-clone call names. */
+export interface CloneLeaseRef {
+  name: string;
+  leaseId: string;
+}
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -50,13 +63,13 @@ export class HostdClient {
     return this.#call('GET', '/health', HealthSchema);
   }
 
-  /** A ready clone for the task (its jail-service answers); destroy it when the task ends. */
-  createClone(request: CreateCloneRequest): Promise<Clone> {
-    return this.#call('POST', '/clones', CloneSchema, request);
+  /** A ready clone for the task under a new lease (its jail-service answers); destroy it when done. */
+  createClone(request: CreateCloneRequest): Promise<LeasedClone> {
+    return this.#call('POST', '/clones', LeasedCloneSchema, request);
   }
 
-  getClone(name: string): Promise<Clone> {
-    return this.#call('GET', `/clones/${encodeURIComponent(name)}`, CloneSchema);
+  getClone(lease: CloneLeaseRef): Promise<Clone> {
+    return this.#call('GET', clonePath(lease), CloneSchema, undefined, lease);
   }
 
   async listClones(taskId?: string): Promise<Clone[]> {
@@ -64,16 +77,69 @@ export class HostdClient {
     return (await this.#call('GET', `/clones${query}`, CloneListSchema)).clones;
   }
 
-  /** Idempotent; `leftovers` empty means hostd verified the clone gone from the OS. */
-  destroyClone(name: string): Promise<DestroyCloneResponse> {
-    return this.#call('DELETE', `/clones/${encodeURIComponent(name)}`, DestroyCloneResponseSchema);
+  /** Ends the lease and destroys its clone; `leftovers` empty means verified gone from the OS. */
+  destroyClone(lease: CloneLeaseRef): Promise<DestroyCloneResponse> {
+    return this.#call('DELETE', clonePath(lease), DestroyCloneResponseSchema, undefined, lease);
   }
 
-  async egressRefusals(options: { name?: string; after?: number } = {}): Promise<EgressRefusal[]> {
-    const path = options.name
-      ? `/clones/${encodeURIComponent(options.name)}/egress-refusals`
-      : `/egress-refusals?after=${options.after ?? 0}`;
-    return (await this.#call('GET', path, EgressRefusalListSchema)).refusals;
+  /** What the clone's proxy refused under this lease, after `after` (a seq). */
+  async egressRefusals(lease: CloneLeaseRef, after = 0): Promise<EgressRefusal[]> {
+    const path = `${clonePath(lease)}/egress-refusals?after=${after}`;
+    return (await this.#call('GET', path, EgressRefusalListSchema, undefined, lease)).refusals;
+  }
+
+  /**
+   * Follows the lease's refusals live, calling `onRefusal` for each (in order, from `after`), until
+   * hostd says the lease ended (resolves `{ ended: true }`) or the stream breaks or `signal` aborts
+   * (resolves `{ ended: false }`: resume with `after` = `lastSeq`). `onRefusal` must not throw.
+   */
+  async followEgressRefusals(
+    lease: CloneLeaseRef,
+    options: { after?: number; signal?: AbortSignal; onRefusal: (refusal: EgressRefusal) => void },
+  ): Promise<{ ended: boolean; lastSeq: number }> {
+    let lastSeq = options.after ?? 0;
+    try {
+      const response = await this.#fetch(
+        `${this.#options.baseUrl}${clonePath(lease)}/egress-refusals/stream?after=${lastSeq}`,
+        {
+          headers: { ...this.#headers(lease), accept: 'text/event-stream' },
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      );
+      if (!response.ok || !response.body) {
+        await this.#fail('GET', 'egress-refusals/stream', response);
+      }
+      for await (const event of readSseEvents(response.body as ReadableStream<Uint8Array>)) {
+        if (event.event === 'lease-ended') return { ended: true, lastSeq };
+        if (event.event !== 'refusal') continue;
+        const refusal = EgressRefusalSchema.parse(JSON.parse(event.data));
+        if (refusal.leaseId !== lease.leaseId || refusal.seq <= lastSeq) continue;
+        lastSeq = refusal.seq;
+        options.onRefusal(refusal);
+      }
+    } catch (error) {
+      if (error instanceof HostdClientError && error.status < 500) throw error;
+    }
+    return { ended: false, lastSeq };
+  }
+
+  /** Ends every task lease on hostd and destroys its clone (a restarted controlplane's orphans). */
+  revokeAllLeases(): Promise<RevokeAllResponse> {
+    return this.#call('POST', '/leases/revoke-all', RevokeAllResponseSchema, {});
+  }
+
+  #headers(lease?: CloneLeaseRef): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#options.token}` };
+    if (lease) headers[LEASE_HEADER] = lease.leaseId;
+    return headers;
+  }
+
+  async #fail(method: string, path: string, response: Response): Promise<never> {
+    const json: unknown = await response.json().catch(() => null);
+    const error = ErrorResponseSchema.safeParse(json);
+    const code = error.success ? error.data.error.code : 'HTTP_ERROR';
+    const message = error.success ? error.data.error.message : `HTTP ${response.status}`;
+    throw new HostdClientError(code, response.status, `${method} ${path}: ${message}`);
   }
 
   async #call<T extends z.ZodType>(
@@ -81,8 +147,9 @@ export class HostdClient {
     path: string,
     schema: T,
     body?: unknown,
+    lease?: CloneLeaseRef,
   ): Promise<z.output<T>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#options.token}` };
+    const headers = this.#headers(lease);
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await this.#fetch(`${this.#options.baseUrl}${path}`, {
       method,
@@ -90,13 +157,8 @@ export class HostdClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(this.#options.timeoutMs ?? 60_000),
     });
+    if (!response.ok) await this.#fail(method, path, response);
     const json: unknown = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = ErrorResponseSchema.safeParse(json);
-      const code = error.success ? error.data.error.code : 'HTTP_ERROR';
-      const message = error.success ? error.data.error.message : `HTTP ${response.status}`;
-      throw new HostdClientError(code, response.status, `${method} ${path}: ${message}`);
-    }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new HostdClientError(
@@ -107,4 +169,8 @@ export class HostdClient {
     }
     return parsed.data;
   }
+}
+
+function clonePath(lease: CloneLeaseRef): string {
+  return `/clones/${encodeURIComponent(lease.name)}`;
 }

@@ -21,4 +21,9 @@ export {
   HealthSchema,
   type Isolation,
   IsolationSchema,
+  LEASE_HEADER,
+  type LeasedClone,
+  LeasedCloneSchema,
+  type RevokeAllResponse,
+  RevokeAllResponseSchema,
 } from './schema.js';

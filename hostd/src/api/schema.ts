@@ -39,10 +39,18 @@ export const IsolationSchema = z.object({
 });
 export type Isolation = z.infer<typeof IsolationSchema>;
 
+/**
+ * The header every per-clone request carries: the lease id `POST /clones` returned. A request whose
+ * lease is not the clone's current one is refused (404 LEASE_NOT_FOUND, 409 LEASE_MISMATCH).
+ */
+export const LEASE_HEADER = 'clawdie-lease';
+
 export const CloneSchema = z.object({
-  /** `browsertaskNNN`; the id in every /clones/:name route. */
+  /** `browsertaskNNN`; the id in every /clones/:name route (never reused while its last lease's records remain). */
   name: z.string().regex(/^browsertask\d{3}$/),
   index: z.number().int(),
+  /** Increases with every lease hostd hands out (and every warm clone it makes). */
+  generation: z.number().int().positive(),
   taskId: z.string(),
   state: z.enum(['created', 'running', 'broken']),
   /** The clone's jail-service: talk to it with `Authorization: Bearer <token>`. */
@@ -61,6 +69,13 @@ export const CloneSchema = z.object({
 });
 export type Clone = z.infer<typeof CloneSchema>;
 
+/** What `POST /clones` answers: the clone and the lease id that alone may act on it. */
+export const LeasedCloneSchema = CloneSchema.extend({
+  /** Random and unguessable; send it as the `clawdie-lease` header on every per-clone request. */
+  leaseId: z.string().min(16),
+});
+export type LeasedClone = z.infer<typeof LeasedCloneSchema>;
+
 export const CloneListSchema = z.object({ clones: z.array(CloneSchema) });
 export type CloneList = z.infer<typeof CloneListSchema>;
 
@@ -73,11 +88,28 @@ export const DestroyCloneResponseSchema = z.object({
 });
 export type DestroyCloneResponse = z.infer<typeof DestroyCloneResponseSchema>;
 
+/** `POST /leases/revoke-all`: every task lease ended and its clone destroyed (warm pool kept). */
+export const RevokeAllResponseSchema = z.object({
+  revoked: z.array(
+    z.object({
+      name: z.string(),
+      taskId: z.string(),
+      generation: z.number().int(),
+      leftovers: z.array(z.string()),
+    }),
+  ),
+});
+export type RevokeAllResponse = z.infer<typeof RevokeAllResponseSchema>;
+
 /** One connection the egress proxy refused: the audit record for the controlplane. */
 export const EgressRefusalSchema = z.object({
-  /** Increasing per hostd process; poll `GET /egress-refusals?after=<seq>`. */
+  /** Increasing per hostd process; resume a lease's stream or list with `after=<seq>`. */
   seq: z.number().int(),
   name: z.string(),
+  /** The lease the clone was under when the proxy refused (a warm-up lease before hand-out). */
+  leaseId: z.string(),
+  generation: z.number().int(),
+  /** The lease's task (`warm-pool` for a warm clone not yet handed out). */
   taskId: z.string(),
   /** The host the clone tried to reach (CONNECT target or absolute-URL host). */
   host: z.string(),
@@ -95,7 +127,18 @@ export const HealthSchema = z.object({
   ok: z.boolean(),
   driver: z.string(),
   isolation: IsolationSchema,
-  pool: z.object({ target: z.number().int(), ready: z.number().int() }),
+  pool: z.object({
+    target: z.number().int(),
+    ready: z.number().int(),
+    /** Warm clones being made now. */
+    filling: z.number().int(),
+    /** Failed warm-clone attempts since the last success (0 = healthy). */
+    failures: z.number().int(),
+    lastError: z.string().nullable(),
+    lastErrorAt: z.string().nullable(),
+    /** When the next refill attempt runs after a failure (exponential backoff); null if none waits. */
+    retryAt: z.string().nullable(),
+  }),
   clones: z.number().int(),
 });
 export type Health = z.infer<typeof HealthSchema>;

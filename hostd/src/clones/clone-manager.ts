@@ -1,9 +1,9 @@
 // The clone lifecycle behind hostd's API: allocate an index, make the clone through the JailDriver,
-// put its egress proxy in front, start it, hand it out (from the warm pool when one fits), destroy
-// it whatever happens. Leases (task ↔ clone) live here; the OS state is always asked of the driver.
-import type { Clone, CreateCloneRequest } from '../api/schema.js';
+// put its egress proxy in front, start it, hand it out under a fresh lease (from the warm pool when
+// one fits), destroy it whatever happens. Every per-clone operation presents the lease it acts
+// under (lease-registry.ts); the OS state is always asked of the driver.
+import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
-  type CloneInfo,
   type CloneLimits,
   type CloneService,
   type CloneSpec,
@@ -14,7 +14,10 @@ import {
 } from '../drivers/jail-driver.js';
 import { HostdError } from '../errors.js';
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
+import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
+import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { RefusalLog } from './refusal-log.js';
+import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
 
 export interface CloneManagerOptions {
   driver: JailDriver;
@@ -25,6 +28,13 @@ export interface CloneManagerOptions {
   /** Ready clones kept in the warm pool (0 = none). */
   poolSize: number;
   startTimeoutMs: number;
+  /** Warm-pool retry backoff after a failure: first delay, doubling up to the maximum. */
+  poolRetry?: { minMs: number; maxMs: number };
+  /** How long an ended lease and its refusals are kept (its clone name is not reused meanwhile). */
+  leaseRetentionMs?: number;
+  /** Clone indexes to use; default the driver's whole space (1…999). */
+  indexRange?: { min: number; max: number };
+  now?: () => number;
   /**
    * Run on each warm clone once it is healthy, before it enters the pool — e.g.
    * `primeFirstScreenshot`, so the task's first screenshot is not the browser's first frame.
@@ -35,32 +45,43 @@ export interface CloneManagerOptions {
   onError?: (message: string, error: unknown) => void;
 }
 
-interface Lease {
-  info: CloneInfo;
-  proxy: EgressProxy;
-  taskId: string;
-  allowedDomains: string[];
-  limits: CloneLimits;
+/** One clone on the OS with its proxy; `lease` is the lease it is under now (warm, then task). */
+interface Holding extends CloneView {
   display: boolean;
-  fromPool: boolean;
-  createdAt: Date;
-  readyMs: number;
 }
 
 const POOL_TASK = 'warm-pool';
 
 export class CloneManager {
   readonly refusals = new RefusalLog();
+  readonly leases: LeaseRegistry;
   readonly #options: CloneManagerOptions;
-  readonly #leases = new Map<string, Lease>();
-  readonly #pool: Lease[] = [];
-  readonly #reserved = new Set<number>();
-  #filling = 0;
+  /** Clones under a task lease, by name. */
+  readonly #held = new Map<string, Holding>();
+  /** Teardowns under way, by lease id: a repeated DELETE of the same lease waits for the first. */
+  readonly #destroying = new Map<string, ReturnType<CloneManager['destroy']>>();
+  readonly #pool: WarmPool<Holding>;
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
 
   constructor(options: CloneManagerOptions) {
     this.#options = options;
+    this.leases = new LeaseRegistry({
+      minIndex: options.indexRange?.min ?? MIN_CLONE_INDEX,
+      maxIndex: options.indexRange?.max ?? MAX_CLONE_INDEX,
+      retentionMs: options.leaseRetentionMs ?? 600_000,
+      now: options.now ?? Date.now,
+      onForget: (lease) => this.refusals.purge(lease.leaseId),
+    });
+    this.#pool = new WarmPool({
+      target: options.poolSize,
+      make: () => this.#make(this.#poolSpec(), true),
+      discard: (holding) => this.#teardown(holding).then(() => undefined),
+      retryMinMs: options.poolRetry?.minMs ?? 1000,
+      retryMaxMs: options.poolRetry?.maxMs ?? 60_000,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
   }
 
   /** Destroys every clone on the host: hostd keeps no journal, so none is a confirmed live task. */
@@ -68,8 +89,8 @@ export class CloneManager {
     return this.#options.driver.reconcile(() => false);
   }
 
-  /** Hands out a ready clone for a task: from the pool when limits and display fit, else cold. */
-  async create(request: CreateCloneRequest): Promise<Clone> {
+  /** Hands out a ready clone under a new lease: from the pool when limits and display fit. */
+  async create(request: CreateCloneRequest): Promise<LeasedClone> {
     const started = performance.now();
     const defaults = this.#options.defaultLimits;
     const limits: CloneLimits = {
@@ -79,111 +100,136 @@ export class CloneManager {
     };
     const display = request.display ?? this.#options.defaultDisplay;
     const allowedDomains = [...(request.allowedDomains ?? [])];
-    const pooled = this.#takeFromPool(limits, display);
+    const pooled = this.#pool.take(this.#fitsPool(limits, display));
     if (pooled) {
+      // Switch leases in one synchronous step: refusals before it stay with the warm-up lease.
+      const warm = pooled.lease;
+      pooled.lease = this.leases.issue(pooled.info.name, pooled.info.index, request.taskId);
       pooled.proxy.setAllowedDomains(allowedDomains);
+      this.leases.end(warm);
+      Object.assign(pooled, { allowedDomains, fromPool: true });
+      this.#held.set(pooled.info.name, pooled);
       await this.#options.driver.setCpuPriority?.(pooled.info.name, 'normal').catch((error) => {
         this.#options.onError?.('cannot restore the CPU share of a warm clone', error);
       });
-      const lease = { ...pooled, taskId: request.taskId, allowedDomains, fromPool: true };
-      lease.readyMs = performance.now() - started;
-      this.#leases.set(lease.info.name, lease);
-      this.fillPool();
-      return toClone(lease);
+      pooled.readyMs = performance.now() - started;
+      return toLeasedClone(pooled);
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
-    const lease = await this.#track(this.#make(spec));
+    const holding = await this.#track(this.#make(spec));
     if (this.#closed) {
-      await this.#discard(lease);
+      await this.#teardown(holding);
       throw new HostdError('CLONE_FAILED', 'hostd is shutting down', 503);
     }
-    lease.readyMs = performance.now() - started;
-    this.#leases.set(lease.info.name, lease);
-    return toClone(lease);
+    holding.readyMs = performance.now() - started;
+    this.#held.set(holding.info.name, holding);
+    return toLeasedClone(holding);
   }
 
-  /** The leased clone with its observed state; null when unknown or gone from the OS. */
-  async get(name: string): Promise<Clone | null> {
-    const lease = this.#leases.get(name);
-    if (!lease) return null;
+  /** The clone with its observed state, if `leaseId` is its live lease (else a lease error). */
+  async get(name: string, leaseId: string | undefined): Promise<Clone> {
+    const holding = this.#holding(name, leaseId);
     const info = await this.#options.driver.inspect(name);
-    if (!info) return null;
-    return toClone({ ...lease, info: { ...info, service: info.service ?? lease.info.service } });
+    if (!info) throw new HostdError('CLONE_NOT_FOUND', `${name} is gone from the host`, 404);
+    return toClone({
+      ...holding,
+      info: { ...info, service: info.service ?? holding.info.service },
+    });
   }
 
   async list(): Promise<Clone[]> {
     const observed = new Map((await this.#options.driver.list()).map((info) => [info.name, info]));
     const clones: Clone[] = [];
-    for (const lease of this.#leases.values()) {
-      const info = observed.get(lease.info.name);
+    for (const holding of this.#held.values()) {
+      const info = observed.get(holding.info.name);
       if (info) {
         clones.push(
-          toClone({ ...lease, info: { ...info, service: info.service ?? lease.info.service } }),
+          toClone({ ...holding, info: { ...info, service: info.service ?? holding.info.service } }),
         );
       }
     }
     return clones.sort((a, b) => a.index - b.index);
   }
 
-  /** Idempotent: closes the proxy, destroys the clone, returns what is left on the OS. */
-  async destroy(name: string): Promise<{ name: string; leftovers: readonly string[] }> {
-    const lease = this.#leases.get(name);
-    this.#leases.delete(name);
-    await lease?.proxy.close();
-    const result = await this.#options.driver.destroy(name);
-    const index = lease?.info.index;
-    if (index !== undefined) this.#reserved.delete(index);
-    return result;
+  /**
+   * Ends the lease and destroys its clone. Idempotent for the same lease (an ended lease answers
+   * "destroyed, nothing left"); any other lease is refused and touches nothing.
+   */
+  async destroy(
+    name: string,
+    leaseId: string | undefined,
+  ): Promise<{ name: string; leftovers: readonly string[] }> {
+    const lease = this.leases.check(name, leaseId);
+    const destroying = this.#destroying.get(lease.leaseId);
+    if (destroying) return destroying;
+    const holding = this.#held.get(name);
+    if (holding?.lease !== lease) {
+      if (lease.endedAt !== null) return { name, leftovers: [] };
+      throw new HostdError('LEASE_MISMATCH', `${name} is not held under that lease`, 409);
+    }
+    this.#held.delete(name);
+    const teardown = this.#teardown(holding);
+    this.#destroying.set(lease.leaseId, teardown);
+    void teardown.finally(() => this.#destroying.delete(lease.leaseId)).catch(() => undefined);
+    return teardown;
   }
 
-  poolStatus(): { target: number; ready: number } {
-    return { target: this.#options.poolSize, ready: this.#pool.length };
+  /** The refusals made under the lease after `after`; works until the ended lease is forgotten. */
+  refusalsOf(name: string, leaseId: string | undefined, after = 0): EgressRefusal[] {
+    const lease = this.leases.check(name, leaseId);
+    return this.refusals.list({ leaseId: lease.leaseId, after });
+  }
+
+  /** Ends every task lease and destroys its clone (a restarted caller's orphans); pool kept. */
+  async revokeAll(): Promise<{ lease: LeaseRecord; leftovers: string[] }[]> {
+    const held = [...this.#held.values()];
+    this.#held.clear();
+    return Promise.all(
+      held.map(async (holding) => ({
+        lease: holding.lease,
+        leftovers: [...(await this.#teardown(holding)).leftovers],
+      })),
+    );
+  }
+
+  poolStatus(): WarmPoolStatus {
+    return this.#pool.status();
   }
 
   leaseCount(): number {
-    return this.#leases.size;
+    return this.#held.size;
   }
 
   /** Starts background creation until the pool holds `poolSize` ready clones. Never throws. */
   fillPool(): void {
-    const missing = this.#options.poolSize - this.#pool.length - this.#filling;
-    for (let i = 0; i < missing && !this.#closed; i += 1) {
-      this.#filling += 1;
-      const spec = {
-        taskId: POOL_TASK,
-        allowedDomains: [],
-        limits: this.#options.defaultLimits,
-        display: this.#options.defaultDisplay,
-      };
-      void this.#make(spec, true)
-        .then(async (lease) => {
-          if (this.#closed) await this.#discard(lease);
-          else this.#pool.push(lease);
-        })
-        .catch((error: unknown) => this.#options.onError?.('warm clone failed', error))
-        .finally(() => {
-          this.#filling -= 1;
-        });
-    }
+    this.#pool.fill();
   }
 
   /** Resolves once the pool is full (or `timeoutMs` passed); for start-up and tests. */
   async poolReady(timeoutMs = 60_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (this.#pool.length < this.#options.poolSize && Date.now() < deadline) {
+    while (this.#pool.size < this.#options.poolSize && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return this.#pool.length >= this.#options.poolSize;
+    return this.#pool.size >= this.#options.poolSize;
   }
 
   /** Destroys every clone this manager made (leased and pooled); stops refilling. */
   async close(): Promise<void> {
     this.#closed = true;
-    while (this.#filling > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const pooled = await this.#pool.close();
     await Promise.allSettled([...this.#inflight]);
-    const pooled = this.#pool.splice(0);
-    await Promise.all(pooled.map((lease) => this.#discard(lease)));
-    await Promise.all([...this.#leases.keys()].map((name) => this.destroy(name)));
+    await Promise.all(pooled.map((holding) => this.#teardown(holding)));
+    await this.revokeAll();
+  }
+
+  #holding(name: string, leaseId: string | undefined): Holding {
+    const lease = this.leases.check(name, leaseId);
+    const holding = this.#held.get(name);
+    if (holding?.lease !== lease) {
+      throw new HostdError('CLONE_NOT_FOUND', `the lease on ${name} has ended`, 404);
+    }
+    return holding;
   }
 
   #track<T>(promise: Promise<T>): Promise<T> {
@@ -195,20 +241,34 @@ export class CloneManager {
     return promise;
   }
 
-  #takeFromPool(limits: CloneLimits, display: boolean): Lease | null {
-    const defaults = this.#options.defaultLimits;
-    const sameLimits =
-      limits.memoryMb === defaults.memoryMb &&
-      limits.pids === defaults.pids &&
-      limits.cpuPercent === defaults.cpuPercent;
-    if (!sameLimits || display !== this.#options.defaultDisplay) return null;
-    return this.#pool.shift() ?? null;
+  #poolSpec(): CloneSpec {
+    const { defaultLimits, defaultDisplay } = this.#options;
+    return {
+      taskId: POOL_TASK,
+      allowedDomains: [],
+      limits: defaultLimits,
+      display: defaultDisplay,
+    };
   }
 
-  async #make(spec: CloneSpec, warm = false): Promise<Lease> {
+  #fitsPool(limits: CloneLimits, display: boolean): boolean {
+    const defaults = this.#options.defaultLimits;
+    return (
+      limits.memoryMb === defaults.memoryMb &&
+      limits.pids === defaults.pids &&
+      limits.cpuPercent === defaults.cpuPercent &&
+      display === this.#options.defaultDisplay
+    );
+  }
+
+  async #make(spec: CloneSpec, warm = false): Promise<Holding> {
     const { driver } = this.#options;
-    const index = await this.#allocate();
+    const observed = new Set((await driver.list()).map((info) => info.index));
+    const index = this.leases.allocate(observed);
     const name = cloneName(index);
+    const initial = this.leases.issue(name, index, spec.taskId);
+    // The proxy reports each refusal under the lease the clone is under at that moment.
+    let holding: Holding | null = null;
     let proxy: EgressProxy | null = null;
     try {
       const created = await driver.create(index, spec);
@@ -218,8 +278,8 @@ export class CloneManager {
         port: created.network ? this.#options.proxyPort : 0,
         allowedDomains: spec.allowedDomains,
         onRefused: (attempt) => {
-          const taskId = this.#leases.get(name)?.taskId ?? spec.taskId;
-          this.refusals.add({ ...attempt, name, taskId });
+          const { leaseId, generation, taskId } = holding?.lease ?? initial;
+          this.refusals.add({ ...attempt, name, leaseId, generation, taskId });
         },
       });
       const info = await driver.start(name, {
@@ -230,10 +290,10 @@ export class CloneManager {
       if (warm && prime && info.service) {
         await prime(info.service, AbortSignal.timeout(this.#options.startTimeoutMs));
       }
-      return {
+      holding = {
         info,
         proxy,
-        taskId: spec.taskId,
+        lease: initial,
         allowedDomains: [...spec.allowedDomains],
         limits: spec.limits,
         display: spec.display,
@@ -241,29 +301,23 @@ export class CloneManager {
         createdAt: new Date(),
         readyMs: 0,
       };
+      return holding;
     } catch (error) {
       await proxy?.close();
+      this.leases.end(initial);
       await driver.destroy(name).catch(() => {});
-      this.#reserved.delete(index);
+      this.leases.release(index);
       throw error;
     }
   }
 
-  async #discard(lease: Lease): Promise<void> {
-    await lease.proxy.close();
-    await this.#options.driver.destroy(lease.info.name).catch(() => {});
-    this.#reserved.delete(lease.info.index);
-  }
-
-  /** Lowest index with no reservation and no resource on the OS (leftovers are skipped). */
-  async #allocate(): Promise<number> {
-    const observed = new Set((await this.#options.driver.list()).map((info) => info.index));
-    for (let index = MIN_CLONE_INDEX; index <= MAX_CLONE_INDEX; index += 1) {
-      if (this.#reserved.has(index) || observed.has(index)) continue;
-      this.#reserved.add(index);
-      return index;
-    }
-    throw new HostdError('CAPACITY_EXHAUSTED', 'no free clone index (1…999)', 503);
+  /** Closes the proxy (no refusal after it), ends the lease, destroys the clone, frees its index. */
+  async #teardown(holding: Holding): Promise<{ name: string; leftovers: readonly string[] }> {
+    await holding.proxy.close();
+    this.leases.end(holding.lease);
+    const result = await this.#options.driver.destroy(holding.info.name);
+    this.leases.release(holding.info.index);
+    return result;
   }
 }
 
@@ -281,24 +335,4 @@ export async function primeFirstScreenshot(
   });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`priming screenshot: HTTP ${response.status}`);
-}
-
-function toClone(lease: Lease): Clone {
-  const { info } = lease;
-  if (!info.service) throw new Error(`${info.name} has no service`);
-  return {
-    name: info.name,
-    index: info.index,
-    taskId: lease.taskId,
-    state: info.state,
-    service: { url: info.service.url, token: info.service.token },
-    isolation: { level: info.isolation.level, reasons: [...info.isolation.reasons] },
-    allowedDomains: lease.allowedDomains,
-    limits: lease.limits,
-    display: info.display,
-    egressProxyUrl: lease.proxy.url,
-    fromPool: lease.fromPool,
-    createdAt: lease.createdAt.toISOString(),
-    readyMs: Math.round(lease.readyMs * 10) / 10,
-  };
 }

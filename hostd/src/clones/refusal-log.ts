@@ -1,5 +1,6 @@
-// In-memory audit trail of refused egress attempts, numbered so the controlplane can poll
-// `GET /egress-refusals?after=<seq>` without missing or repeating any. Bounded; oldest dropped.
+// In-memory record of refused egress attempts, each tagged with the lease it happened under and
+// numbered (`seq`) so a lease's reader can resume after the last one it saw without missing or
+// repeating any. Bounded (oldest dropped); a lease's records are purged when the lease is forgotten.
 import type { EgressRefusal } from '../api/schema.js';
 
 export class RefusalLog {
@@ -27,15 +28,20 @@ export class RefusalLog {
     return refusal;
   }
 
-  list(filter: { name?: string; after?: number } = {}): EgressRefusal[] {
-    return this.#entries.filter(
-      (entry) =>
-        (filter.name === undefined || entry.name === filter.name) &&
-        (filter.after === undefined || entry.seq > filter.after),
-    );
+  /** The refusals made under one lease, after `after` (a seq), oldest first. */
+  list(filter: { leaseId: string; after?: number }): EgressRefusal[] {
+    const after = filter.after ?? 0;
+    return this.#entries.filter((entry) => entry.leaseId === filter.leaseId && entry.seq > after);
   }
 
-  /** Subscribes to new refusals (e.g. a push to the controlplane); returns the unsubscribe. */
+  /** Drops every record of the lease (the lease is forgotten; its clone's index may be reused). */
+  purge(leaseId: string): void {
+    for (let i = this.#entries.length - 1; i >= 0; i -= 1) {
+      if (this.#entries[i]?.leaseId === leaseId) this.#entries.splice(i, 1);
+    }
+  }
+
+  /** Subscribes to new refusals (e.g. a lease's stream); returns the unsubscribe. */
   subscribe(listener: (refusal: EgressRefusal) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

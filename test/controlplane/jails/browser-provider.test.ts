@@ -11,6 +11,7 @@ import { screencastOf, trackLeases } from '../../../controlplane/src/jails/task-
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import type { EgressRefusal } from '../../../hostd/src/api/schema.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { silentLogger } from '../../support/silent-logger.js';
@@ -94,10 +95,32 @@ describe('task service over a browser provider', () => {
   });
 });
 
+/** hostd's refusal stream: `refusals` once (to the first lease), then the end once destroyed. */
+function fakeRefusalStream(refusals: EgressRefusal[] = []) {
+  let destroyed = () => {};
+  const gone = new Promise<void>((resolve) => {
+    destroyed = resolve;
+  });
+  return {
+    destroyed: () => destroyed(),
+    followEgressRefusals: async (
+      _lease: unknown,
+      options: { onRefusal: (refusal: EgressRefusal) => void },
+    ) => {
+      for (const refusal of refusals.splice(0)) options.onRefusal(refusal);
+      await gone;
+      return { ended: true, lastSeq: 0 };
+    },
+    egressRefusals: async () => [],
+  };
+}
+
 describe('hostd browser provider', () => {
   const clone = {
     name: 'browsertask007',
     index: 7,
+    generation: 3,
+    leaseId: 'lease-0123456789abcdef',
     taskId: 't',
     state: 'running' as const,
     service: { url: 'http://10.78.0.30:9223', token: 'clone-token' },
@@ -113,6 +136,7 @@ describe('hostd browser provider', () => {
 
   it('creates a clone with the task domains and destroys it exactly once on release', async () => {
     const calls: string[] = [];
+    const stream = fakeRefusalStream();
     const provider = createHostdBrowserProvider({
       logger: silentLogger,
       client: {
@@ -120,16 +144,21 @@ describe('hostd browser provider', () => {
           calls.push(`create ${request.taskId} ${request.allowedDomains?.join(',')}`);
           return clone;
         },
-        destroyClone: async (name) => {
-          calls.push(`destroy ${name}`);
-          return { name, destroyed: true, leftovers: [] } as never;
+        destroyClone: async (lease) => {
+          calls.push(`destroy ${lease.name} ${lease.leaseId}`);
+          stream.destroyed();
+          return { name: lease.name, destroyed: true, leftovers: [] } as never;
         },
+        ...stream,
       },
     });
     const lease = await provider.acquire({ taskId: 't1', allowedDomains: ['example.org'] });
     assert.equal(lease.id, 'browsertask007');
     await Promise.all([lease.release(), lease.release()]);
-    assert.deepEqual(calls, ['create t1 example.org', 'destroy browsertask007']);
+    assert.deepEqual(calls, [
+      'create t1 example.org',
+      'destroy browsertask007 lease-0123456789abcdef',
+    ]);
   });
 
   it('turns a hostd failure into OPERATOR_UNAVAILABLE', async () => {
@@ -140,6 +169,7 @@ describe('hostd browser provider', () => {
           throw new Error('HTTP 503 CLONE_START_FAILED');
         },
         destroyClone: async () => ({}) as never,
+        ...fakeRefusalStream(),
       },
     });
     await assert.rejects(provider.acquire({ taskId: 't', allowedDomains: [] }), {
@@ -151,6 +181,20 @@ describe('hostd browser provider', () => {
     const database = openDatabase(':memory:');
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 0 });
     let failDestroy = false;
+    const stream = fakeRefusalStream([
+      {
+        seq: 1,
+        name: clone.name,
+        leaseId: clone.leaseId,
+        generation: 3,
+        taskId: 't2',
+        host: 'evil.test',
+        port: 443,
+        method: 'CONNECT',
+        reason: 'not-allowed' as const,
+        at: new Date(0).toISOString(),
+      },
+    ]);
     const provider = createHostdBrowserProvider({
       logger: silentLogger,
       audit,
@@ -159,22 +203,12 @@ describe('hostd browser provider', () => {
           ...clone,
           isolation: { level: 'reduced', reasons: ['no nft'] },
         }),
-        egressRefusals: async () => [
-          {
-            seq: 1,
-            name: clone.name,
-            taskId: 't2',
-            host: 'evil.test',
-            port: 443,
-            method: 'CONNECT',
-            reason: 'not-allowed' as const,
-            at: new Date(0).toISOString(),
-          },
-        ],
-        destroyClone: async (name) => {
+        destroyClone: async (lease) => {
           if (failDestroy) throw new Error('hostd is gone');
-          return { name, destroyed: true as const, leftovers: ['netns bt007'] };
+          stream.destroyed();
+          return { name: lease.name, destroyed: true as const, leftovers: ['netns bt007'] };
         },
+        ...stream,
       },
     });
     await (await provider.acquire({ taskId: 't2', allowedDomains: ['example.org'] })).release();
@@ -197,6 +231,7 @@ describe('hostd browser provider', () => {
         'egress-refused',
         {
           clone: 'browsertask007',
+          generation: 3,
           host: 'evil.test',
           port: 443,
           method: 'CONNECT',

@@ -25,6 +25,10 @@ export class FakeDriver implements JailDriver {
   readonly calls: string[] = [];
   /** Set to make the next start fail. */
   failNextStart = false;
+  /** How many of the next creates fail (a host having a bad moment). */
+  failCreates = 0;
+  /** `performance.now()` of every create attempt, failed ones included. */
+  readonly createTimes: number[] = [];
 
   async probe() {
     return { level: 'full' as const, reasons: [] };
@@ -33,6 +37,11 @@ export class FakeDriver implements JailDriver {
   async create(index: number, spec: CloneSpec): Promise<CloneInfo> {
     const name = cloneName(index);
     this.calls.push(`create ${name}`);
+    this.createTimes.push(performance.now());
+    if (this.failCreates > 0) {
+      this.failCreates -= 1;
+      throw new JailDriverError('CLONE_CREATE_FAILED', `${name}: scripted create failure`);
+    }
     if (this.clones.has(name)) throw new JailDriverError('CLONE_EXISTS', `${name} exists`);
     this.clones.set(name, { index, spec, started: false, proxy: null });
     return this.#info(name);

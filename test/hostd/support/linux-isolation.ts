@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { Clone } from '../../../hostd/src/api/schema.js';
+import type { Clone, LeasedClone } from '../../../hostd/src/api/schema.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createTestDriver } from './linux-harness.js';
 
@@ -52,8 +52,8 @@ export function registerIsolationTests(): void {
     let server: Server;
     let port = 0;
     let manager: CloneManager;
-    let a: Clone;
-    let b: Clone;
+    let a: LeasedClone;
+    let b: LeasedClone;
 
     before(async () => {
       server = createServer((_request, response) => response.end('hello from the test internet'));
@@ -109,8 +109,8 @@ export function registerIsolationTests(): void {
       assert.match(await inClone(a, proxiedGetScript(proxy, `http://127.0.0.1:${port}/`)), /^403/);
       assert.equal(await inClone(a, connectScript(proxy, `evil.example:443`)), 'connect 403');
       // Chromium's own background requests (update checks) are refused and reported, too.
-      const refusals = manager.refusals
-        .list({ name: a.name })
+      const refusals = manager
+        .refusalsOf(a.name, a.leaseId)
         .filter((refusal) => ['127.0.0.1', 'evil.example'].includes(refusal.host));
       assert.deepEqual(
         refusals.map((refusal) => [refusal.taskId, refusal.host, refusal.method]),
@@ -124,7 +124,7 @@ export function registerIsolationTests(): void {
     it('clone B, with an empty allowlist, gets nothing through its proxy', async () => {
       const proxy = b.egressProxyUrl ?? '';
       assert.match(await inClone(b, proxiedGetScript(proxy, `http://localhost:${port}/`)), /^403/);
-      const refused = manager.refusals.list({ name: b.name });
+      const refused = manager.refusalsOf(b.name, b.leaseId);
       assert.ok(
         refused.some((refusal) => refusal.host === 'localhost' && refusal.taskId === 'iso-b'),
       );

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, it, type TestContext } from 'node:test';
-import type { Clone } from '../../../hostd/src/api/schema.js';
+import { LEASE_HEADER, type LeasedClone } from '../../../hostd/src/api/schema.js';
 import { createApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import {
@@ -189,18 +189,21 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
             settled = true;
           });
           if (cycle % 4 === 3 || cycle === sizes.apiCycles - 1) {
-            // Clones take the lowest free index: this one is browsertask001.
-            assert.ok(await killJailService(1, () => settled), `cycle ${cycle}: killed mid-start`);
+            // Indexes are handed out round-robin, one per create: this cycle's clone is cycle + 1.
+            assert.ok(
+              await killJailService(cycle + 1, () => settled),
+              `cycle ${cycle}: killed mid-start`,
+            );
             assert.equal((await creating).status, 503, `cycle ${cycle}`);
           } else {
             const response = await creating;
             assert.equal(response.status, 201, `cycle ${cycle}`);
-            const clone = (await response.json()) as Clone;
+            const clone = (await response.json()) as LeasedClone;
             const proxy = new URL(clone.egressProxyUrl ?? '').host;
             assert.ok(listeningTcp().includes(proxy), `cycle ${cycle}: proxy ${proxy} listens`);
             const deleted = await app.request(`/clones/${clone.name}`, {
               method: 'DELETE',
-              headers,
+              headers: { ...headers, [LEASE_HEADER]: clone.leaseId },
             });
             assert.deepEqual(((await deleted.json()) as { leftovers: string[] }).leftovers, []);
             assert.ok(!listeningTcp().includes(proxy), `cycle ${cycle}: proxy ${proxy} closed`);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { Clone, Health } from '../../../hostd/src/api/schema.js';
+import { type Health, LEASE_HEADER, type LeasedClone } from '../../../hostd/src/api/schema.js';
 import {
   listeningTcp,
   settledLeftovers,
@@ -130,7 +130,7 @@ async function assertReducedButWorking(hostd: RunningHostd, reason: RegExp): Pro
     body: JSON.stringify({ taskId: 'reduced', allowedDomains: ['example.com'] }),
   });
   assert.equal(created.status, 201, await created.clone().text());
-  const clone = (await created.json()) as Clone;
+  const clone = (await created.json()) as LeasedClone;
   assert.equal(clone.isolation.level, 'reduced');
   assert.ok(clone.isolation.reasons.some((text) => reason.test(text)));
   const service = await fetch(`${clone.service.url}/health`, {
@@ -139,7 +139,10 @@ async function assertReducedButWorking(hostd: RunningHostd, reason: RegExp): Pro
   assert.equal(service.status, 200);
   const proxy = new URL(clone.egressProxyUrl ?? '').host;
   assert.ok(listeningTcp().includes(proxy), `the egress proxy ${proxy} listens`);
-  const deleted = await fetch(`${hostd.url}/clones/${clone.name}`, { method: 'DELETE', headers });
+  const deleted = await fetch(`${hostd.url}/clones/${clone.name}`, {
+    method: 'DELETE',
+    headers: { ...headers, [LEASE_HEADER]: clone.leaseId },
+  });
   assert.deepEqual(((await deleted.json()) as { leftovers: string[] }).leftovers, []);
   assert.ok(!listeningTcp().includes(proxy), `the egress proxy ${proxy} is closed`);
 }

@@ -1,0 +1,64 @@
+// The lease reproductions with real clones (root): Chromium inside two successive Linux clones
+// loads hosts outside its task's allowlist; each refusal is audited, live, to the task whose lease
+// it happened under — never to the other — and a DELETE under another lease leaves a clone alive.
+// Clones are host-global: startHostdPlatform holds the host lock.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type HostdPlatform, startHostdPlatform } from '../e2e/support/hostd-platform.js';
+import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
+import { eventually } from './support/lease-hostd.js';
+
+const missing = linuxDriverMissing();
+if (missing && process.env.CI)
+  throw new Error(`the real-clone lease tests cannot run in CI: ${missing}`);
+
+describe('leases on real clones', { skip: missing ?? false }, () => {
+  let h: HostdPlatform;
+  before(async () => {
+    h = await startHostdPlatform({ concurrency: 2 });
+  });
+  after(() => h?.close());
+
+  const refusedHosts = (taskId: string) =>
+    h.platform.audit
+      .list({ taskId, limit: 1000 })
+      .filter((row) => row.type === 'egress-refused')
+      .map((row) => String(row.data.host));
+
+  it('audits each clone’s refusals live to its own task, never to the next holder', async () => {
+    const provider = h.platform.browsers.provider;
+    const visit = async (taskId: string, host: string) => {
+      const lease = await provider.acquire({ taskId, allowedDomains: ['allowed.invalid'] });
+      await lease.operator
+        .execute([{ type: 'navigate', url: `http://${host}/` }])
+        .catch(() => null);
+      const live = await eventually(() => refusedHosts(taskId).includes(host), 15_000);
+      await lease.release();
+      return { name: lease.id, live };
+    };
+    const a = await visit('real-a', 'blocked-a.invalid');
+    const b = await visit('real-b', 'blocked-b.invalid');
+    assert.ok(a.live && b.live, 'each refusal was audited while its task held the clone');
+    assert.notEqual(b.name, a.name, 'the second task did not get the first one’s name');
+    assert.ok(!refusedHosts('real-b').includes('blocked-a.invalid'), 'no refusal of task a in b');
+    assert.ok(!refusedHosts('real-a').includes('blocked-b.invalid'), 'no refusal of task b in a');
+  });
+
+  it('a DELETE under another lease leaves the real clone running', async () => {
+    const clone = await h.manager.create({ taskId: 'real-victim', allowedDomains: [] });
+    const stale = await fetch(`${h.hostd.url}/clones/${clone.name}`, {
+      method: 'DELETE',
+      headers: {
+        authorization: `Bearer ${h.platform.config.hostd?.token}`,
+        'clawdie-lease': 'a-stale-lease-id-0123456789',
+      },
+    });
+    const answer = stale.status;
+    assert.equal(answer, 404);
+    const health = await fetch(`${clone.service.url}/health`, {
+      headers: { authorization: `Bearer ${clone.service.token}` },
+    });
+    assert.equal(health.status, 200, 'the clone’s jail-service still answers');
+    await h.manager.destroy(clone.name, clone.leaseId);
+  });
+});
