@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
 import { demoTask } from '../../../controlplane/src/demo/demo-site-server.js';
@@ -58,7 +61,12 @@ async function capture(
   name: string,
   viewport: { width: number; height: number },
 ): Promise<void> {
-  await page.screenshot({ path: `/tmp/demo-${name}-${viewport.width}x${viewport.height}.png` });
+  // Kept for a person to look at; one folder per user, so runs by different users do not collide.
+  const dir = join(tmpdir(), `clawdie-demo-shots-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({
+    path: join(dir, `demo-${name}-${viewport.width}x${viewport.height}.png`),
+  });
 }
 
 describe('demo site in real Chromium', requires('chromium'), () => {
