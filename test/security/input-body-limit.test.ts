@@ -92,6 +92,28 @@ describe('request body limit', () => {
     assert.equal(((await over.json()) as { error: { code: string } }).error.code, 'BODY_TOO_LARGE');
   });
 
+  it('closes the connection after answering without reading a body, so the next request gets a fresh one', async () => {
+    // Unauthenticated 401 (auth is off here, so use a route that takes no body): a 404.
+    const answered = await fetch(`${base}/v1/nothing-here`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ filler: 'x'.repeat(400_000) }),
+    });
+    assert.equal(answered.status, 404);
+    assert.equal(answered.headers.get('connection'), 'close');
+    await answered.text();
+    for (let i = 0; i < 5; i++) assert.equal((await fetch(`${base}/health`)).status, 200);
+  });
+
+  it('answers a malformed form body on the dashboard login with 400, not 500', async () => {
+    const response = await app.request('/dashboard/login', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'token=abc',
+    });
+    assert.equal(response.status, 400);
+  });
+
   it('reads the bound from CLAWDIE_MAX_BODY_BYTES (default 1 MiB)', () => {
     assert.equal(loadConfig({}).maxBodyBytes, MiB);
     assert.equal(loadConfig({ CLAWDIE_MAX_BODY_BYTES: '4096' }).maxBodyBytes, 4096);

@@ -13,7 +13,7 @@ import { createMcpRoutes } from '../mcp/http-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { WaitService } from '../wait/wait-service.js';
-import { DEFAULT_MAX_BODY_BYTES, requestBodyLimit } from './body-limit.js';
+import { closeUnreadBodies, DEFAULT_MAX_BODY_BYTES, requestBodyLimit } from './body-limit.js';
 import { createErrorHandler } from './error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createTaskRoutes } from './task-routes.js';
@@ -47,6 +47,7 @@ export function createApp(deps: AppDeps): Hono {
   app.onError(createErrorHandler(deps.logger));
   // Before every route (dashboard login, /mcp, /v1/*) and before auth: unauthenticated callers
   // are the ones most likely to send a huge body.
+  app.use('*', closeUnreadBodies());
   app.use('*', requestBodyLimit({ maxBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }));
   app.notFound((c) =>
     c.json(

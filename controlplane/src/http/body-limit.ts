@@ -33,3 +33,19 @@ export function requestBodyLimit(options: { maxBytes: number }): MiddlewareHandl
       ),
   });
 }
+
+/**
+ * Closes the connection after a response sent without reading the request's body (a 401 before
+ * the body, a route that takes none). A client that stops sending once it has its answer would
+ * otherwise leave unread bytes on a kept-alive connection: the server waits for them, then
+ * drops the connection under the client's next request (UND_ERR_SOCKET).
+ */
+export function closeUnreadBodies(): MiddlewareHandler {
+  return async function closeUnreadBody(c, next) {
+    await next();
+    const declared = c.req.header('content-length');
+    const hasBody =
+      (declared !== undefined && declared !== '0') || c.req.header('transfer-encoding');
+    if (hasBody && !c.req.raw.bodyUsed) c.header('connection', 'close');
+  };
+}
