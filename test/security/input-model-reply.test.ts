@@ -3,11 +3,15 @@
 // reply is now stored capped (64 KiB + marker) and one with more than 20 actions is a plan_error
 // step the model is told about: no action runs, the trace is kept, the task goes on.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import {
   MAX_ACTIONS_PER_REPLY,
   MAX_STORED_REPLY_CHARS,
 } from '../../controlplane/src/agent/reply-limits.js';
+import { ModelError } from '../../controlplane/src/errors.js';
+import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
 import { createPolicyFixture } from '../controlplane/policy/policy-fixture.js';
@@ -86,5 +90,57 @@ describe('oversized model replies', () => {
     repository.insertActions(rows as Parameters<typeof repository.insertActions>[0]);
     assert.equal(repository.listActions(stepId).length, 10_000);
     database.close();
+  });
+
+  it('stops reading a model server reply past 4 MiB (chunked or declared) instead of buffering it', async () => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let served = 0;
+    const server = createServer((request, response) => {
+      request.resume();
+      const declared = request.url?.includes('declared');
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        ...(declared ? { 'content-length': String(200 * 1024 * 1024) } : {}),
+      });
+      response.write('{"choices":[{"message":{"content":"');
+      const pump = () => {
+        while (served < 200 * 1024 * 1024) {
+          served += chunk.length;
+          if (!response.write(chunk)) return void response.once('drain', pump);
+        }
+        response.end('"}}]}');
+      };
+      response.on('close', () => response.destroy());
+      pump();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/chunked/v1', '/declared/v1']) {
+        served = 0;
+        const model = createOpenAiCompatibleModel({
+          baseUrl: `${base}${path}`,
+          model: 'm',
+          timeoutMs: 30_000,
+          retries: 0,
+          maxTokens: 16,
+          temperature: 0,
+        });
+        const started = performance.now();
+        await assert.rejects(
+          model.complete({ messages: [{ role: 'user', content: 'hi' }] }),
+          (error: unknown) =>
+            error instanceof ModelError &&
+            error.code === 'MODEL_BAD_RESPONSE' &&
+            /larger than 4194304 bytes/.test(error.message),
+        );
+        const ms = performance.now() - started;
+        assert.ok(ms < 5000, `${path}: took ${ms.toFixed(0)} ms`);
+        assert.ok(served < 100 * 1024 * 1024, `${path}: the server got to send ${served} bytes`);
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
