@@ -19,6 +19,8 @@ const int = (min: number, max: number) => z.coerce.number().int().min(min).max(m
 const schema = z.object({
   CLAWDIE_HOST: z.string().min(1).default('127.0.0.1'),
   CLAWDIE_PORT: int(0, 65535).default(8700),
+  /** Bound on every HTTP request body of the controlplane (413 past it). */
+  CLAWDIE_MAX_BODY_BYTES: int(1024, 1024 ** 3).default(1024 * 1024),
   CLAWDIE_DATA_DIR: z.string().min(1).default('data'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
@@ -69,6 +71,8 @@ const schema = z.object({
 export interface Config {
   host: string;
   port: number;
+  /** Bound on every HTTP request body (CLAWDIE_MAX_BODY_BYTES, 1 MiB). */
+  maxBodyBytes: number;
   dataDir: string;
   databasePath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
@@ -169,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   return Object.freeze({
     host: e.CLAWDIE_HOST,
     port: e.CLAWDIE_PORT,
+    maxBodyBytes: e.CLAWDIE_MAX_BODY_BYTES,
     dataDir,
     databasePath: resolve(dataDir, 'clawdie.db'),
     logLevel: e.CLAWDIE_LOG_LEVEL,

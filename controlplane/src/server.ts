@@ -64,6 +64,7 @@ export async function serve(): Promise<number> {
     repository: platform.repository,
     logger,
     defaultMaxSteps: config.loop.maxSteps,
+    maxBodyBytes: config.maxBodyBytes,
     auth,
     audit: platform.audit,
     approvals: platform.approvals,

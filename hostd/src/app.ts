@@ -4,6 +4,7 @@
 // acts only under the clone's current lease, sent in the `clawdie-lease` header.
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
 import { CreateCloneRequestSchema, type Health, LEASE_HEADER } from './api/schema.js';
@@ -21,9 +22,29 @@ export interface AppDeps {
   logError?: (message: string, error: unknown) => void;
 }
 
+/** Bound on a request body (a clone request is a few hundred bytes). */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.use('*', requireToken(deps.token));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          {
+            error: {
+              code: 'BODY_TOO_LARGE',
+              message: `request body is larger than ${MAX_BODY_BYTES} bytes`,
+            },
+          },
+          413,
+          { connection: 'close' },
+        ),
+    }),
+  );
 
   app.get('/health', async (c) => {
     const body: Health = {

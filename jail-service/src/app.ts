@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   actionsRequestSchema,
   type HealthResponse,
+  MAX_REQUEST_BODY_BYTES,
   screencastQuerySchema,
   screenshotHeaders,
   screenshotQuerySchema,
@@ -23,8 +24,6 @@ export interface AppDeps {
   config: { token: string };
   logger: Logger;
 }
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
 export function createApp(deps: AppDeps): Hono {
@@ -71,10 +70,13 @@ export function createApp(deps: AppDeps): Hono {
   });
 
   const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
+    maxSize: MAX_REQUEST_BODY_BYTES,
+    // `Connection: close`: the client may still be sending the rest of the body, so this
+    // connection must not be reused for its next request (it would fail with a socket error).
+    onError: (c) => {
+      c.header('connection', 'close');
       throw new BadRequestError(
-        `request body is larger than ${MAX_BODY_BYTES} bytes`,
+        `request body is larger than ${MAX_REQUEST_BODY_BYTES} bytes`,
         undefined,
         413,
       );

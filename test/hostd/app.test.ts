@@ -36,6 +36,21 @@ afterEach(async () => {
 });
 
 describe('hostd HTTP API with HostdClient', () => {
+  it('refuses a body over 64 KiB with 413 JSON and closes the connection', async () => {
+    const { app } = setup();
+    const response = await app.request('/clones', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ taskId: 'x'.repeat(70 * 1024) }),
+    });
+    assert.equal(response.status, 413);
+    assert.equal(response.headers.get('connection'), 'close');
+    assert.equal(
+      ((await response.json()) as { error: { code: string } }).error.code,
+      'BODY_TOO_LARGE',
+    );
+  });
+
   it('rejects a request without the bearer token with 401', async () => {
     const { app } = setup();
     assert.equal((await app.request('/health')).status, 401);

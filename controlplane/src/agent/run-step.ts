@@ -5,6 +5,7 @@ import type { StepOutcome } from '../store/task-records.js';
 import { parsePrediction, toBrowserActions } from '../uitars/index.js';
 import { executePlan } from './execute-plan.js';
 import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
+import { capReply, tooManyActions } from './reply-limits.js';
 
 export type StepResult =
   | { kind: 'continue' }
@@ -37,13 +38,14 @@ export async function runStep(
   const messages = conversation.messages();
   const reply = await deps.model.complete({ messages }, signal);
   const modelMs = elapsedMs(started);
-  conversation.addReply(reply.text);
+  const stored = capReply(reply.text);
+  conversation.addReply(stored);
 
   const parsed = parsePrediction(reply.text);
   await emit({
     type: 'prediction-received',
     step,
-    text: reply.text,
+    text: stored,
     thought: parsed.success ? parsed.data.thought : null,
     reflection: parsed.success ? parsed.data.reflection : null,
     modelMs,
@@ -53,6 +55,11 @@ export async function runStep(
   if (!parsed.success) {
     const note = `Your last reply could not be used (${parsed.error.message}). Answer in the format "Thought: ...\\nAction: ..." with one of the listed actions.`;
     return unusable(step, 'parse_error', parsed.error.message, note, conversation, deps);
+  }
+  const excess = tooManyActions(parsed.data.actions.length);
+  if (excess) {
+    const note = `Your last reply could not be executed: ${excess}. Reply with one action.`;
+    return unusable(step, 'plan_error', excess, note, conversation, deps);
   }
 
   const { meta } = screenshot;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { AppError } from '../errors.js';
+import { readForm } from '../http/error-handler.js';
 import { streamTaskEvents } from '../http/task-event-stream.js';
 import { AdminSessions, requireAdmin } from './admin-auth.js';
 import {
@@ -139,7 +140,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
   });
   app.post('/approvals/:id', async (c) => {
     if (!deps.approvals) return context.notFound(c, 'No approvals are configured.');
-    const form = await c.req.parseBody();
+    const form = await readForm(c);
     const decision = form.decision;
     if (decision !== 'approve' && decision !== 'deny') return c.text('bad decision', 400);
     try {

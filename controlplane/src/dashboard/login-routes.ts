@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
+import { readForm } from '../http/error-handler.js';
 import {
   type AdminSessions,
   endSession,
@@ -33,7 +34,7 @@ export function createLoginRoutes(options: {
   return new Hono()
     .get('/login', (c) => c.html(loginPage(safeNext(c.req.query('next')), false), 200, pageHeaders))
     .post('/login', async (c) => {
-      const form = await c.req.parseBody();
+      const form = await readForm(c);
       const token = typeof form.token === 'string' ? form.token.trim() : '';
       const next = safeNext(typeof form.next === 'string' ? form.next : undefined);
       if (!token || !(await options.verifyAdmin(token))) {

@@ -14,6 +14,7 @@ import { createMcpRoutes } from '../mcp/http-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { WaitService } from '../wait/wait-service.js';
+import { closeUnreadBodies, DEFAULT_MAX_BODY_BYTES, requestBodyLimit } from './body-limit.js';
 import { createErrorHandler } from './error-handler.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { createTaskRoutes } from './task-routes.js';
@@ -37,12 +38,18 @@ export interface AppDeps {
   dashboard?: DashboardOptions | undefined;
   /** `/v1/waits` on the controlplane's browser (docs/waits.md); not mounted when absent. */
   waits?: WaitService | undefined;
+  /** Bound on every request body (413 past it); default 1 MiB. */
+  maxBodyBytes?: number | undefined;
 }
 
 /** The controlplane HTTP app. Never listens; `main.ts` serves it. */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
   app.onError(createErrorHandler(deps.logger));
+  // Before every route (dashboard login, /mcp, /v1/*) and before auth: unauthenticated callers
+  // are the ones most likely to send a huge body.
+  app.use('*', closeUnreadBodies());
+  app.use('*', requestBodyLimit({ maxBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }));
   app.notFound((c) =>
     c.json(
       { error: { code: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` } },

@@ -39,3 +39,12 @@ export async function readJson(c: Context): Promise<unknown> {
     throw new AppError('BAD_REQUEST', 'request body is not valid JSON', { status: 400 });
   }
 }
+
+/** Reads a form body (urlencoded or multipart); a malformed one is a 400, not a 500. */
+export async function readForm(c: Context): Promise<Record<string, unknown>> {
+  try {
+    return await c.req.parseBody();
+  } catch {
+    throw new AppError('BAD_REQUEST', 'request body is not a valid form', { status: 400 });
+  }
+}

@@ -1,6 +1,7 @@
 // Adapter: any OpenAI-compatible chat-completions endpoint (vLLM, Ollama, llama.cpp, OpenRouter).
 import { type Clock, systemClock } from '../clock.js';
 import { isAbortError, ModelError } from '../errors.js';
+import { MAX_MODEL_REPLY_BYTES, readBoundedText } from './bounded-body.js';
 import type { ModelReply, ModelRequest, VisionModel } from './chat-types.js';
 
 export interface OpenAiCompatibleModelOptions {
@@ -77,7 +78,10 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         continue;
       }
       if (response.ok) return readReply(response, requestBytes);
-      const detail = (await response.text().catch(() => '')).slice(0, 300);
+      const detail = ((await readBoundedText(response, 64 * 1024).catch(() => '')) ?? '').slice(
+        0,
+        300,
+      );
       lastError = new ModelError(
         retryable(response.status) ? 'MODEL_UNAVAILABLE' : 'MODEL_REJECTED',
         `model server answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`,
@@ -101,8 +105,16 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
 async function readReply(response: Response, requestBytes: number): Promise<ModelReply> {
   let body: CompletionBody;
   try {
-    body = (await response.json()) as CompletionBody;
+    const text = await readBoundedText(response, MAX_MODEL_REPLY_BYTES);
+    if (text === null) {
+      throw new ModelError(
+        'MODEL_BAD_RESPONSE',
+        `model server sent a reply larger than ${MAX_MODEL_REPLY_BYTES} bytes`,
+      );
+    }
+    body = JSON.parse(text) as CompletionBody;
   } catch (error) {
+    if (error instanceof ModelError) throw error;
     throw new ModelError('MODEL_BAD_RESPONSE', 'model server sent a body that is not JSON', error);
   }
   const content = body.choices?.[0]?.message?.content;

@@ -1,6 +1,7 @@
 // Adapter: the BrowserOperator over the jail-service HTTP contract (@clawdie/jail-service/api).
 import {
   type Action,
+  type ActionResult,
   type ActionsResponse,
   actionsResponseSchema,
   errorBodySchema,
@@ -11,6 +12,7 @@ import {
 } from '@clawdie/jail-service/api';
 import type { z } from 'zod';
 import { isAbortError, OperatorError } from '../errors.js';
+import { skippedResults, splitActionBatches } from './action-batches.js';
 import type { BrowserOperator, Screenshot } from './browser-operator.js';
 
 export interface ClawdieBrowserOperatorOptions {
@@ -38,7 +40,12 @@ export function createClawdieBrowserOperator(
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     let response: Response;
     try {
-      response = await doFetch(`${base}${path}`, { ...init, signal: combined });
+      response = await fetchOnce(path, init, combined).catch((error: unknown) => {
+        // A pooled connection the service closed (after a 413, an idle timeout, a restart) fails
+        // the first request sent on it. Reads are safe to repeat: once, on a fresh connection.
+        if (combined.aborted || (init.method ?? 'GET') !== 'GET') throw error;
+        return fetchOnce(path, init, combined);
+      });
     } catch (error) {
       if (signal?.aborted) throw error;
       const reason = timeout.aborted ? `no answer within ${timeoutMs} ms` : describe(error);
@@ -52,6 +59,24 @@ export function createClawdieBrowserOperator(
       : `HTTP ${response.status}`;
     const code = response.status >= 500 ? 'OPERATOR_UNAVAILABLE' : 'OPERATOR_REJECTED';
     throw new OperatorError(code, `jail-service ${path}: ${message}`);
+  }
+
+  function fetchOnce(path: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+    return doFetch(`${base}${path}`, { ...init, signal });
+  }
+
+  /** One `POST /actions` of a batch already within the service's limits. */
+  async function postActions(actions: Action[], signal?: AbortSignal): Promise<ActionsResponse> {
+    const response = await request(
+      '/actions',
+      {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ actions }),
+      },
+      signal,
+    );
+    return json(response, actionsResponseSchema, '/actions');
   }
 
   async function json<T>(response: Response, schema: z.ZodType<T>, path: string): Promise<T> {
@@ -86,17 +111,25 @@ export function createClawdieBrowserOperator(
       }
       return { jpeg, meta: meta.data };
     },
+    /**
+     * Runs `actions` in order as one or more requests within the service's count and size
+     * limits; after a failed action the rest are reported `skipped`, as in one batch.
+     */
     async execute(actions: Action[], signal): Promise<ActionsResponse> {
-      const response = await request(
-        '/actions',
-        {
-          method: 'POST',
-          headers: { ...auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ actions }),
-        },
-        signal,
-      );
-      return json(response, actionsResponseSchema, '/actions');
+      const results: ActionResult[] = [];
+      let last: ActionsResponse | null = null;
+      for (const batch of splitActionBatches(actions)) {
+        last = await postActions(batch.actions, signal);
+        results.push(
+          ...last.results.map((result) => ({ ...result, index: result.index + batch.offset })),
+        );
+        if (last.results.some((result) => result.status === 'error')) {
+          results.push(...skippedResults(actions, batch.offset + batch.actions.length));
+          break;
+        }
+      }
+      if (!last) return postActions(actions, signal);
+      return { results, state: last.state };
     },
     async state(signal): Promise<PageState> {
       const response = await request('/state', { headers: auth }, signal);

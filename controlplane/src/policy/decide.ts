@@ -1,6 +1,7 @@
 import type { Action } from '@clawdie/jail-service/api';
 import type { BrowserRunTaskInput } from '../tasks/task-input.js';
 import { hostMatches, hostOf, patternWithin, urlAllowed } from './domain-match.js';
+import { compileLinearRegex, createRegexCache } from './linear-regex.js';
 import type { ActionRule, Decision, TenantPolicy } from './policy-schema.js';
 import { secretNamesIn } from './secret-placeholders.js';
 
@@ -123,6 +124,16 @@ function ruleMatches(rule: ActionRule, action: Action, currentUrl: string | null
     if (!host || !rule.hosts.some((pattern) => hostMatches(host, pattern))) return false;
   }
   if (rule.text !== undefined)
-    return action.type === 'type' && new RegExp(rule.text).test(action.text);
+    return action.type === 'type' && textRuleMatches(rule.text, action.text);
   return true;
+}
+
+const compiledTextRule = createRegexCache((source) => compileLinearRegex(source));
+
+/** A rule's text pattern (validated when the policy loaded) against typed text, in linear time. */
+function textRuleMatches(source: string, text: string): boolean {
+  const compiled = compiledTextRule(source);
+  // Unreachable for loaded policies (policy-schema compiles every pattern); a rule that cannot be
+  // compiled applies to all typed text, so a deny or needs_approval rule fails closed.
+  return compiled.success ? compiled.regex.test(text) : true;
 }

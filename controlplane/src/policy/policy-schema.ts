@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compileLinearRegex } from './linear-regex.js';
 
 /** A host, `*.`-wildcard, or `*` (any host). */
 const hostPattern = z
@@ -21,14 +22,14 @@ const actionRule = z.strictObject({
   /** A regular expression over typed text (type actions only). */
   text: z
     .string()
-    .refine((source) => {
-      try {
-        new RegExp(source);
-        return true;
-      } catch {
-        return false;
+    .max(2000)
+    .superRefine((source, context) => {
+      const compiled = compileLinearRegex(source);
+      if (!compiled.success) {
+        const message = `must be a valid regular expression: ${compiled.message}`;
+        context.addIssue({ code: 'custom', message });
       }
-    }, 'must be a valid regular expression')
+    })
     .optional(),
   decision: z.enum(decisionValues),
   reason: z.string().min(1),

@@ -72,6 +72,9 @@ export interface TaskRepository {
   listLogs(taskId: string, stepId?: number): LogRecord[];
 }
 
+/** Rows per INSERT statement when saving many actions (SQLite binds ≤ 32766 parameters). */
+const INSERT_CHUNK_ROWS = 100;
+
 const json = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
 const parse = (value: string | null): unknown => (value === null ? null : JSON.parse(value));
@@ -205,15 +208,20 @@ export function createTaskRepository(db: Db): TaskRepository {
     },
     insertActions(rows) {
       if (rows.length === 0) return;
-      db.insert(actions)
-        .values(
-          rows.map((row) => ({
-            ...row,
-            modelAction: JSON.stringify(row.modelAction),
-            action: json(row.action),
-          })),
-        )
-        .run();
+      const values = rows.map((row) => ({
+        ...row,
+        modelAction: JSON.stringify(row.modelAction),
+        action: json(row.action),
+      }));
+      // Bounded multi-row inserts in one transaction: a single INSERT of thousands of rows
+      // overflowed the stack ("Maximum call stack size exceeded") and lost them all.
+      db.transaction((tx) => {
+        for (let start = 0; start < values.length; start += INSERT_CHUNK_ROWS) {
+          tx.insert(actions)
+            .values(values.slice(start, start + INSERT_CHUNK_ROWS))
+            .run();
+        }
+      });
     },
     listActions(stepId) {
       return actionsByStep.all({ stepId }).map((row) => ({

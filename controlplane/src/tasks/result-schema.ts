@@ -1,5 +1,21 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { AppError } from '../errors.js';
+import { compileLinearRegex } from '../policy/linear-regex.js';
+import { checkJsonBounds } from './json-bounds.js';
+
+/** Bounds of a caller's `result_schema`, checked before anything walks it recursively. */
+export const RESULT_SCHEMA_LIMITS = { depth: 32, nodes: 10_000, bytes: 64 * 1024 } as const;
+
+/** `pattern` / `patternProperties` run on the linear-time engine: no ReDoS on a model's answer. */
+const linearRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string) => {
+    const compiled = compileLinearRegex(pattern, flags);
+    if (!compiled.success) throw new Error(`pattern ${pattern}: ${compiled.message}`);
+    return { test: compiled.regex.test };
+  },
+  { code: 'linearRegExp' },
+);
 
 /** Checks `finished(content)`; `giveUp` says the model has used its one chance to fix it. */
 export type FinalAnswerCheck = (
@@ -11,7 +27,9 @@ export type FinalAnswerCheck = (
  * be JSON and valid against the schema. Throws AppError BAD_REQUEST (400) for an invalid schema.
  */
 export function compileResultSchema(schema: Record<string, unknown>): FinalAnswerCheck {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  const bounds = checkJsonBounds(schema, RESULT_SCHEMA_LIMITS);
+  if (bounds) throw new AppError('BAD_REQUEST', `result_schema: ${bounds}`, { status: 400 });
+  const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);

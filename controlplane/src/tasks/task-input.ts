@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { urlAllowed } from '../policy/domain-match.js';
+import { urlPatternSchema } from '../wait/url-pattern.js';
 import type { WaitCondition } from '../wait/wait-types.js';
 import { compileResultSchema } from './result-schema.js';
 
@@ -72,12 +73,11 @@ export const browserRunTaskFields = {
     .strictObject({
       text_contains: z.array(z.string().min(1).max(500)).max(20).optional(),
       text_absent: z.array(z.string().min(1).max(500)).max(20).optional(),
-      url_matches: z
-        .string()
-        .min(1)
-        .max(2000)
+      url_matches: urlPatternSchema
         .optional()
-        .describe('A `*` glob over the whole URL, or a /regex/flags literal.'),
+        .describe(
+          'A `*` glob over the whole URL, or a /regex/flags literal (RE2 syntax: no backreferences or lookarounds).',
+        ),
       visual: z
         .string()
         .min(1)

@@ -1,5 +1,6 @@
 // The cheap, page-level conditions (no model, no frames), and the cost order of all conditions.
 import type { PageElement } from '@clawdie/jail-service/api';
+import { urlMatches } from './url-pattern.js';
 import type { PageProbe, WaitCondition } from './wait-types.js';
 
 /** Relative cost; conditions are checked in this order and a wait stops at the first unmet one. */
@@ -93,14 +94,6 @@ export async function checkCheap(
   }
 }
 
-/** `*` glob over the whole URL, or a `/regex/flags` literal. */
-export function urlMatches(url: string, pattern: string): boolean {
-  const literal = /^\/(.+)\/([a-z]*)$/.exec(pattern);
-  if (literal) return new RegExp(literal[1] as string, literal[2]).test(url);
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`).test(url);
-}
-
 function elementMatches(
   element: PageElement,
   wanted: Extract<WaitCondition, { type: 'element_present' }>,
@@ -123,6 +116,8 @@ function describeElement(wanted: Extract<WaitCondition, { type: 'element_present
 function normalise(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
+
+export { urlMatches };
 
 /** Human form of a condition, for outcomes and notes. */
 export function describeCondition(condition: WaitCondition): string {

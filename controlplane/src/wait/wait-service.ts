@@ -1,6 +1,7 @@
 // The wait engine as a service for the REST API: input validation, a bounded table of recent
 // outcomes, and lookup/cancel by id. The screen is the local browser's or a running task's.
 import { z } from 'zod';
+import { urlPatternSchema } from './url-pattern.js';
 import type { WaitEngine } from './wait-engine.js';
 import type { JobTarget } from './wait-job.js';
 import type { WaitCondition, WaitOutcome } from './wait-types.js';
@@ -10,7 +11,7 @@ const text = z.string().min(1).max(1000);
 export const waitConditionSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('text_contains'), text }),
   z.strictObject({ type: z.literal('text_absent'), text }),
-  z.strictObject({ type: z.literal('url_matches'), pattern: text }),
+  z.strictObject({ type: z.literal('url_matches'), pattern: urlPatternSchema }),
   z.strictObject({
     type: z.literal('element_present'),
     text: text.optional(),

@@ -28,6 +28,8 @@ export {
   errorBodySchema,
   errorCodeSchema,
   healthResponseSchema,
+  MAX_ACTIONS_PER_REQUEST,
+  MAX_REQUEST_BODY_BYTES,
   pageStateSchema,
   screencastQuerySchema,
   screenshotHeaders,

@@ -32,8 +32,13 @@ export const screenshotMetaSchema = z.object({
 });
 export type ScreenshotMeta = z.infer<typeof screenshotMetaSchema>;
 
+/** Actions one `POST /actions` may carry; clients split longer batches. */
+export const MAX_ACTIONS_PER_REQUEST = 20;
+/** Bound on a request body of the jail-service (413, connection closed, past it). */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
 export const actionsRequestSchema = z.strictObject({
-  actions: z.array(actionSchema).min(1).max(20),
+  actions: z.array(actionSchema).min(1).max(MAX_ACTIONS_PER_REQUEST),
   /** Per-action timeout override in ms (bounded by the service's maximum). */
   timeout_ms: z.number().int().min(100).max(120_000).optional(),
 });
