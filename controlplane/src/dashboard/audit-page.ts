@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { AuditRecord } from '../audit/audit-log.js';
-import type { AuditVerifyResult } from '../audit/hash-chain.js';
+import type { AuditVerifyResult } from '../audit/verify-chain.js';
 import { timestamp } from './format.js';
 
 export const AUDIT_PAGE_SIZE = 100;

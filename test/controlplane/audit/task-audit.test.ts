@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
+import { openAuditTrail } from '../../../controlplane/src/audit/open-audit-trail.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
@@ -53,9 +54,14 @@ describe('clawdie audit verify', () => {
   it('exits 0 on an intact log and 1 naming the first bad row of a tampered one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-audit-cli-'));
     const database = openDatabase(join(dataDir, 'clawdie.db'));
-    const audit = createAuditLog(createAuditRepository(database.db), { now: () => 5 });
-    for (let i = 0; i < 5; i++)
+    const audit = openAuditTrail(createAuditRepository(database.db), {
+      keyFile: join(dataDir, 'keys', 'audit.key'),
+      clock: { now: () => 5 },
+      mode: 'append',
+    });
+    for (let i = 0; i < 4; i++)
       audit.append({ type: 'action-executed', actor: 'system', data: { i } });
+    audit.close();
     const cli = () =>
       run(
         process.execPath,
