@@ -63,7 +63,7 @@ export async function serve(): Promise<number> {
     repository: platform.repository,
     logger,
     defaultMaxSteps: config.loop.maxSteps,
-    auth,
+    auth: auth ? { verifier: auth.verifier, failures: config.authFailures } : null,
     audit: platform.audit,
     approvals: platform.approvals,
     waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),

@@ -5,6 +5,7 @@ import { createApprovalRoutes } from '../approvals/approval-routes.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
+import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { runAs } from '../auth/request-principal.js';
 import { requireAuth } from '../auth/require-auth.js';
 import { loopbackPrincipal } from '../auth/scopes.js';
@@ -26,8 +27,11 @@ export interface AppDeps {
   defaultMaxSteps: number;
   /** What /health reports about the configured model and browser. */
   describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
-  /** Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only). */
-  auth?: { verifier: TokenVerifier } | null;
+  /**
+   * Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only).
+   * `failures`: failed requests per client address and window before 429 (`config.authFailures`).
+   */
+  auth?: { verifier: TokenVerifier; failures?: { limit: number; windowMs: number } } | null;
   /** Where auth failures (and, through the routes, other decisions) are recorded. */
   audit?: AuditLog;
   /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
@@ -49,8 +53,17 @@ export function createApp(deps: AppDeps): Hono {
     ),
   );
   app.get('/health', (c) => c.json({ status: 'ok', ...deps.describe() }));
+  const audit = deps.audit ?? discardAuditLog;
   const guard = deps.auth
-    ? requireAuth({ verifier: deps.auth.verifier, audit: deps.audit ?? discardAuditLog })
+    ? requireAuth({
+        verifier: deps.auth.verifier,
+        audit,
+        failures: createAuthFailureLimiter({
+          audit,
+          ...(deps.auth.failures ?? { limit: 30, windowMs: 60_000 }),
+          onError: (error) => deps.logger.error({ err: error }, 'auth-failed summary not audited'),
+        }),
+      })
     : createMiddleware(async function loopbackCaller(c, next) {
         c.set('principal', loopbackPrincipal);
         await runAs(loopbackPrincipal, next);

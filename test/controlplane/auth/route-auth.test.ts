@@ -29,7 +29,8 @@ const app: Hono = createApp({
     model: { name: 'replay', replay: true },
     jail: { url: 'http://127.0.0.1:1' },
   }),
-  auth: { verifier: fixture.verifier },
+  // Every refusal below comes from one source (`unknown`: no socket): no 429s for this suite.
+  auth: { verifier: fixture.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
   audit,
 });
 after(async () => {
@@ -176,7 +177,7 @@ describe('API auth on every route family', () => {
     assert.equal((await app.request('/openapi.json')).status, 200);
   });
 
-  it('audits every refusal without the token', async () => {
+  it('audits refusals once per source and window, with the first refusal in full, never the token', async () => {
     const jwt = await fixture.token(['tasks:read']);
     await app.request('/v1/tasks', {
       method: 'POST',
@@ -184,16 +185,9 @@ describe('API auth on every route family', () => {
       body: '{}',
     });
     const rows = audit.list({ limit: 10_000 }).filter((row) => row.type === 'auth-failed');
-    assert.ok(rows.length >= families().length * 6);
-    const last = rows.at(-1);
-    assert.equal(last?.actor, 'tenant:acme/tester');
-    assert.deepEqual(last?.data, {
-      code: 'SCOPE_MISSING',
-      method: 'POST',
-      path: '/v1/tasks',
-      scope: 'tasks:run',
-    });
-    assert.ok(rows.some((row) => row.actor === 'anonymous' && row.data.code === 'TOKEN_EXPIRED'));
+    assert.equal(rows.length, 1, 'one row for the window; the rest are counted');
+    assert.equal(rows[0]?.data.source, 'unknown');
+    assert.match(String(rows[0]?.data.code), /^TOKEN_/);
     assert.ok(!JSON.stringify(rows).includes(jwt.split('.')[2] as string));
     assert.equal(audit.verify().ok, true);
   });
