@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ApprovalService } from './approvals/approval-service.js';
 import type { AuditTrail } from './audit/audit-log.js';
 import { openAuditTrail } from './audit/open-audit-trail.js';
+import { auditInterruptedTasks } from './audit/task-audit.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { SecretVault } from './credentials/secret-vault.js';
@@ -107,9 +108,10 @@ export async function startPlatform(
     });
     closeAudit = audit.close;
     const interrupted = repository.failInterrupted(Date.now());
-    if (interrupted > 0)
+    auditInterruptedTasks(audit, interrupted, logger);
+    if (interrupted.length > 0)
       logger.warn(
-        { interrupted },
+        { interrupted: interrupted.length },
         'marked tasks left running by a previous process as INTERRUPTED',
       );
     const model = await createModel(config);

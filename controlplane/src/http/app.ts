@@ -8,7 +8,7 @@ import type { TokenVerifier } from '../auth/api-tokens.js';
 import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { runAs } from '../auth/request-principal.js';
 import { requireAuth } from '../auth/require-auth.js';
-import { loopbackPrincipal } from '../auth/scopes.js';
+import { hasScope, loopbackPrincipal } from '../auth/scopes.js';
 import { createDashboardRoutes, type DashboardOptions } from '../dashboard/dashboard-routes.js';
 import { createMcpRoutes } from '../mcp/http-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -25,7 +25,7 @@ export interface AppDeps {
   logger: Logger;
   /** Progress total for MCP calls that set no max_steps. */
   defaultMaxSteps: number;
-  /** What /health reports about the configured model and browser. */
+  /** What /health reports about the configured model and browser, to admin tokens only. */
   describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
   /**
    * Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only).
@@ -52,7 +52,14 @@ export function createApp(deps: AppDeps): Hono {
       404,
     ),
   );
-  app.get('/health', (c) => c.json({ status: 'ok', ...deps.describe() }));
+  // Public: status only. The model and browser details (internal URLs) need an admin token.
+  app.get('/health', async (c) => {
+    const principal = await deps.auth?.verifier
+      .verify(c.req.header('authorization'))
+      .catch(() => undefined);
+    const admin = principal !== undefined && hasScope(principal, 'admin');
+    return c.json(admin ? { status: 'ok', ...deps.describe() } : { status: 'ok' });
+  });
   const audit = deps.audit ?? discardAuditLog;
   const guard = deps.auth
     ? requireAuth({

@@ -60,8 +60,8 @@ export interface TaskRepository {
   listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
   /** How many tasks have each status (statuses with none are absent). */
   countTasksByStatus(): Partial<Record<TaskStatus, number>>;
-  /** Marks every task left `queued`/`running` by a crashed process as ended with `error`. */
-  failInterrupted(at: number): number;
+  /** Marks every task left `queued`/`running` by a crashed process as ended with `error` (`INTERRUPTED`). */
+  failInterrupted(at: number): InterruptedTask[];
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;
   listSteps(taskId: string): StepRecord[];
@@ -70,6 +70,13 @@ export interface TaskRepository {
   listActions(stepId: number): ActionRecord[];
   appendLog(row: NewLog): void;
   listLogs(taskId: string, stepId?: number): LogRecord[];
+}
+
+/** A task `failInterrupted` ended. */
+export interface InterruptedTask {
+  id: string;
+  actor: string | null;
+  stepCount: number;
 }
 
 const json = (value: unknown): string | null =>
@@ -182,8 +189,9 @@ export function createTaskRepository(db: Db): TaskRepository {
           endedAt: at,
         })
         .where(inArray(tasks.status, ['queued', 'running']))
-        .run();
-      return result.changes;
+        .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })
+        .all();
+      return result;
     },
     insertStep(taskId, index, startedAt) {
       const row = db

@@ -172,8 +172,17 @@ describe('API auth on every route family', () => {
     assert.equal(aborted.status, 409, 'abort passes auth and reaches the route');
   });
 
-  it('keeps /health and /openapi.json public', async () => {
-    assert.equal((await app.request('/health')).status, 200);
+  it('keeps /health and /openapi.json public, with internal URLs in /health for admins only', async () => {
+    const anonymous = await app.request('/health');
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(await anonymous.json(), { status: 'ok' });
+    for (const scopes of [['tasks:run', 'tasks:read'], ['admin']] as const) {
+      const response = await app.request('/health', {
+        headers: { authorization: `Bearer ${await fixture.token([...scopes])}` },
+      });
+      const body = (await response.json()) as { jail?: { url: string } };
+      assert.equal(body.jail?.url, scopes[0] === 'admin' ? 'http://127.0.0.1:1' : undefined);
+    }
     assert.equal((await app.request('/openapi.json')).status, 200);
   });
 
