@@ -57,6 +57,10 @@ const schema = z.object({
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
   CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
   CLAWDIE_AUTH_AUDIENCE: z.string().min(1).default('clawdie-api'),
+  /** Failed auth attempts per client address and window before 429 (each window: one audit row + one summary). */
+  CLAWDIE_AUTH_FAILURE_LIMIT: int(1, 1_000_000).default(30),
+  CLAWDIE_AUTH_FAILURE_WINDOW_S: int(1, 86_400).default(60),
+  CLAWDIE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   CLAWDIE_POLICY_DIR: z.string().min(1).optional(),
   CLAWDIE_SECRETS_KEY_FILE: z.string().min(1).optional(),
   CLAWDIE_TELEGRAM_BOT_TOKEN: z
@@ -112,7 +116,16 @@ export interface Config {
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
   /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
-  auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
+  auth: {
+    jwksFile: string;
+    required: boolean;
+    issuer: string;
+    audience: string;
+  };
+  /** Failed auth attempts per client address and window before 429; audited once per window. */
+  authFailures: { limit: number; windowMs: number };
+  /** HMAC key of the audit chain (never in the database); its head record sits next to it. */
+  auditKeyFile: string;
   /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
   policyDir: string;
   /** AES-256-GCM key of the secrets vault (never in the database). */
@@ -226,6 +239,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       issuer: e.CLAWDIE_AUTH_ISSUER,
       audience: e.CLAWDIE_AUTH_AUDIENCE,
     },
+    authFailures: {
+      limit: e.CLAWDIE_AUTH_FAILURE_LIMIT,
+      windowMs: e.CLAWDIE_AUTH_FAILURE_WINDOW_S * 1000,
+    },
+    auditKeyFile: resolve(cwd, e.CLAWDIE_AUDIT_KEY_FILE ?? resolve(dataDir, 'keys', 'audit.key')),
     policyDir: e.CLAWDIE_POLICY_DIR ? resolve(cwd, e.CLAWDIE_POLICY_DIR) : shippedPolicies,
     secretsKeyFile: resolve(cwd, e.CLAWDIE_SECRETS_KEY_FILE ?? resolve(dataDir, 'secrets.key')),
     telegram: telegramConfig(e),

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ApprovalService } from './approvals/approval-service.js';
-import { type AuditTrail, createAuditLog } from './audit/audit-log.js';
+import type { AuditTrail } from './audit/audit-log.js';
+import { openAuditTrail } from './audit/open-audit-trail.js';
+import { auditInterruptedTasks } from './audit/task-audit.js';
 import { systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { SecretVault } from './credentials/secret-vault.js';
@@ -95,13 +97,21 @@ export async function startPlatform(
 ): Promise<Platform> {
   const database = openDatabase(config.databasePath);
   let browsers: BrowserSource | null = null;
+  let closeAudit = () => {};
   try {
     const repository = createTaskRepository(database.db);
-    const audit = createAuditLog(createAuditRepository(database.db), systemClock);
+    const audit = openAuditTrail(createAuditRepository(database.db), {
+      keyFile: config.auditKeyFile,
+      clock: systemClock,
+      mode: 'append',
+      logger,
+    });
+    closeAudit = audit.close;
     const interrupted = repository.failInterrupted(Date.now());
-    if (interrupted > 0)
+    auditInterruptedTasks(audit, interrupted, logger);
+    if (interrupted.length > 0)
       logger.warn(
-        { interrupted },
+        { interrupted: interrupted.length },
         'marked tasks left running by a previous process as INTERRUPTED',
       );
     const model = await createModel(config);
@@ -157,11 +167,13 @@ export async function startPlatform(
       async close() {
         await security.close();
         await source.close();
+        closeAudit();
         database.close();
       },
     };
   } catch (error) {
     await browsers?.close();
+    closeAudit();
     database.close();
     throw error instanceof AppError
       ? error

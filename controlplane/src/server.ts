@@ -65,7 +65,7 @@ export async function serve(): Promise<number> {
     logger,
     defaultMaxSteps: config.loop.maxSteps,
     maxBodyBytes: config.maxBodyBytes,
-    auth,
+    auth: auth ? { verifier: auth.verifier, failures: config.authFailures } : null,
     audit: platform.audit,
     approvals: platform.approvals,
     waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),

@@ -1,12 +1,14 @@
 import type { Clock } from '../clock.js';
+import type { AuditHeadWriter } from './audit-head.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   type AuditRow,
-  type AuditVerifyResult,
+  type ChainHead,
+  type ChainKey,
+  expectedHash,
   GENESIS_HASH,
-  rowHash,
-  verifyChain,
 } from './hash-chain.js';
+import { type AuditVerifyResult, verifyChain } from './verify-chain.js';
 
 /** What gets recorded. Names follow `<noun>-<verb>`. */
 export type AuditEventType =
@@ -27,7 +29,8 @@ export type AuditEventType =
   | 'notifier-failed'
   | 'clone-created'
   | 'clone-destroyed'
-  | 'egress-refused';
+  | 'egress-refused'
+  | 'audit-keyed';
 
 export interface AuditEvent {
   type: AuditEventType;
@@ -54,6 +57,10 @@ export interface AuditStore {
   append(build: (tail: { seq: number; hash: string } | null) => AuditRow): AuditRow;
   /** All rows in `seq` order, streamed. */
   iterate(): IterableIterator<AuditRow>;
+  /** The last row's seq and hash, or null when empty. */
+  tail(): { seq: number; hash: string } | null;
+  /** The hash of the row at `seq`, or null. */
+  hashAt(seq: number): string | null;
   /** The seq of the row whose hash is `hash`, or null. */
   seqOfHash(hash: string): number | null;
   list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRow[];
@@ -65,8 +72,26 @@ export interface AuditTrail extends AuditLog {
   list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRecord[];
 }
 
-/** Builds the hash-chained audit log over a store. */
-export function createAuditLog(store: AuditStore, clock: Pick<Clock, 'now'>): AuditTrail {
+/** The chain key and the head record kept with it (`open-audit-trail.ts` builds this). */
+export interface AuditKeying {
+  chainKey: ChainKey;
+  /** Absent for a read-only trail (`clawdie audit verify`). */
+  head?: AuditHeadWriter;
+  /** Reads the head record as stored (null = missing). */
+  readHead(): ChainHead | null;
+}
+
+/**
+ * Builds the hash-chained audit log over a store. With `keying`, rows from `keyedFrom` on are
+ * MACed with the key and each append updates the head record; without, rows are only hashed
+ * (tests, and the demo's throwaway stores).
+ */
+export function createAuditLog(
+  store: AuditStore,
+  clock: Pick<Clock, 'now'>,
+  keying: AuditKeying | null = null,
+): AuditTrail {
+  const chainKey = keying?.chainKey ?? null;
   return {
     append(event) {
       const data = canonicalJson(event.data ?? {});
@@ -80,11 +105,21 @@ export function createAuditLog(store: AuditStore, clock: Pick<Clock, 'now'>): Au
           data,
           prevHash: tail?.hash ?? GENESIS_HASH,
         };
-        return { ...partial, hash: rowHash(partial) };
+        return { ...partial, hash: expectedHash(partial, chainKey) };
       });
+      keying?.head?.write({ seq: row.seq, hash: row.hash });
       return decode(row);
     },
-    verify: () => verifyChain(store.iterate(), (hash) => store.seqOfHash(hash)),
+    verify() {
+      // The head first: rows appended meanwhile are then in the snapshot the walk reads.
+      keying?.head?.flush();
+      const head = keying ? keying.readHead() : null;
+      return verifyChain(store.iterate(), {
+        locateHash: (hash) => store.seqOfHash(hash),
+        chainKey,
+        head,
+      });
+    },
     list: (query) => store.list(query).map(decode),
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, type KeyObject } from 'node:crypto';
 
 /** `prev_hash` of the first row. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -16,72 +16,44 @@ export interface AuditRow {
 }
 
 /**
+ * The key that MACs the chain from row `keyedFrom` on (rows before it were written before the
+ * key existed: hash-chained only, and anchored by the first keyed row, whose MAC covers their
+ * last hash). The key lives in a file outside the database (`audit-key.ts`).
+ */
+export interface ChainKey {
+  key: KeyObject;
+  keyedFrom: number;
+}
+
+/** The last row an appender wrote, kept with the key (`audit-head.ts`), to detect a cut tail. */
+export interface ChainHead {
+  seq: number;
+  hash: string;
+}
+
+function rowBody(row: Omit<AuditRow, 'hash'>): string {
+  return JSON.stringify([row.seq, row.at, row.type, row.actor, row.taskId, row.data]);
+}
+
+/**
  * sha256 over the canonical encoding of a row: its predecessor's hash, a newline, then the JSON
  * array `[seq, at, type, actor, task_id, data]` (data being canonical JSON text itself). Covering
  * `seq` means a row moved to another position no longer verifies.
  */
 export function rowHash(row: Omit<AuditRow, 'hash'>): string {
-  const body = JSON.stringify([row.seq, row.at, row.type, row.actor, row.taskId, row.data]);
-  return createHash('sha256').update(row.prevHash).update('\n').update(body).digest('hex');
+  return createHash('sha256').update(row.prevHash).update('\n').update(rowBody(row)).digest('hex');
 }
 
-export type AuditProblem = 'edited' | 'deleted' | 'reordered' | 'chain-broken';
+/** HMAC-SHA256 with the chain key over the same bytes as `rowHash`: only the key holder can make one. */
+export function rowMac(row: Omit<AuditRow, 'hash'>, key: KeyObject): string {
+  return createHmac('sha256', key)
+    .update(row.prevHash)
+    .update('\n')
+    .update(rowBody(row))
+    .digest('hex');
+}
 
-export type AuditVerifyResult =
-  | { ok: true; rows: number; headSeq: number; headHash: string }
-  | {
-      ok: false;
-      rows: number;
-      firstBad: { seq: number; problem: AuditProblem; message: string };
-    };
-
-/**
- * Walks rows in `seq` order and names the first one that breaks the chain:
- * - `deleted`: a gap in `seq`;
- * - `reordered`: a row whose `prev_hash` is the hash of a row stored at another position;
- * - `edited`: a row whose content no longer matches its own hash;
- * - `chain-broken`: an intact row whose predecessor hash exists nowhere (the predecessor was
- *   rewritten with a recomputed hash, or rows were deleted and the rest renumbered).
- * `locateHash` (only called on a broken link) returns the seq of the row holding a hash.
- * Deleting rows at the end is not detectable from the rows alone: compare `headSeq`/`headHash`
- * with a copy kept elsewhere (docs/security.md).
- */
-export function verifyChain(
-  rows: Iterable<AuditRow>,
-  locateHash: (hash: string) => number | null = () => null,
-): AuditVerifyResult {
-  let count = 0;
-  let previous = { seq: 0, hash: GENESIS_HASH };
-  const bad = (seq: number, problem: AuditProblem, message: string): AuditVerifyResult => ({
-    ok: false,
-    rows: count,
-    firstBad: { seq, problem, message },
-  });
-  for (const row of rows) {
-    count += 1;
-    const expectedSeq = previous.seq + 1;
-    const contentOk = rowHash(row) === row.hash;
-    if (row.seq !== expectedSeq) {
-      return bad(expectedSeq, 'deleted', `row ${expectedSeq} is missing (next row is ${row.seq})`);
-    }
-    if (row.prevHash !== previous.hash) {
-      const holder = locateHash(row.prevHash);
-      if (holder !== null && holder !== previous.seq) {
-        return bad(
-          row.seq,
-          'reordered',
-          `row ${row.seq} follows row ${holder}, not ${previous.seq}`,
-        );
-      }
-      if (!contentOk) return bad(row.seq, 'edited', `row ${row.seq} does not match its hash`);
-      return bad(
-        row.seq,
-        'chain-broken',
-        `row ${row.seq} does not link to row ${previous.seq}: row ${previous.seq} was rewritten, or rows before ${row.seq} were deleted and the rest renumbered`,
-      );
-    }
-    if (!contentOk) return bad(row.seq, 'edited', `row ${row.seq} does not match its hash`);
-    previous = { seq: row.seq, hash: row.hash };
-  }
-  return { ok: true, rows: count, headSeq: previous.seq, headHash: previous.hash };
+/** The `hash` column a row must carry: a MAC from `keyedFrom` on, else the plain hash. */
+export function expectedHash(row: Omit<AuditRow, 'hash'>, chainKey: ChainKey | null): string {
+  return chainKey && row.seq >= chainKey.keyedFrom ? rowMac(row, chainKey.key) : rowHash(row);
 }

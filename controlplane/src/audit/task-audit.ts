@@ -48,3 +48,25 @@ export function createTaskAudit(
     },
   };
 }
+
+/** The reason recorded for a task a stopped controlplane left running. */
+export const INTERRUPTED_REASON = 'the controlplane stopped while this task was running';
+
+/**
+ * Audits the end of each task marked INTERRUPTED at start (`failInterrupted`), as its own run
+ * would have: `task-ended` with status `error`, the reason, and its actor. Must not throw (logs).
+ */
+export function auditInterruptedTasks(
+  audit: AuditLog,
+  tasks: readonly { id: string; actor: string | null; stepCount: number }[],
+  logger: Logger,
+): void {
+  for (const task of tasks) {
+    createTaskAudit(audit, task.id, task.actor ?? 'system', logger).ended({
+      status: 'error',
+      step_count: task.stepCount,
+      error: 'INTERRUPTED',
+      reason: INTERRUPTED_REASON,
+    });
+  }
+}

@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from './api-tokens.js';
 import { AuthError } from './auth-errors.js';
+import { type AuthFailureLimiter, createAuthFailureLimiter } from './auth-failure-limiter.js';
 import { runAs } from './request-principal.js';
 import { actorOf, hasScope, type Principal, type Scope, scopeForRequest } from './scopes.js';
 
@@ -18,24 +19,43 @@ export interface RequireAuthOptions {
   /** The scope a request needs (default: `scopeForRequest`). */
   scopeFor?: (method: string, path: string) => Scope;
   realm?: string;
+  /** Counts and limits failures per client address (default: 30 a minute, `config.authFailures`). */
+  failures?: AuthFailureLimiter;
+}
+
+/** The connecting socket's address (`unknown` without one, e.g. `app.request()` in tests). */
+export function clientAddress(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 /**
  * Bearer-token middleware: 401 with `WWW-Authenticate` for a missing, invalid, expired or
- * wrong-audience token; 403 for a token without the route's scope. JSON error bodies; every
- * refusal is audited (`auth-failed`, never with the token itself).
+ * wrong-audience token; 403 for a token without the route's scope; 429 with `Retry-After` for a
+ * failing request from an address past its failure limit (a valid token still passes). JSON
+ * error bodies; refusals are audited per address and window (`auth-failed`, never with the token
+ * itself), not one row each.
  */
 export function requireAuth(options: RequireAuthOptions): MiddlewareHandler {
   const scopeFor = options.scopeFor ?? scopeForRequest;
   const realm = options.realm ?? 'clawdie';
+  const failures =
+    options.failures ??
+    createAuthFailureLimiter({ audit: options.audit, limit: 30, windowMs: 60_000 });
   return async function requireAuthMiddleware(c, next) {
     const needed = scopeFor(c.req.method, c.req.path);
     const refuse = (status: 401 | 403, code: string, message: string, actor: string) => {
-      options.audit.append({
-        type: 'auth-failed',
-        actor,
-        data: { method: c.req.method, path: c.req.path, code, scope: needed },
-      });
+      const source = clientAddress(c);
+      const retryAfter = failures.retryAfterSeconds(source);
+      const failure = { actor, method: c.req.method, path: c.req.path, code, scope: needed };
+      failures.record(source, failure, retryAfter !== null);
+      if (retryAfter !== null) {
+        return c.json(
+          { error: { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' } },
+          429,
+          { 'Retry-After': String(retryAfter) },
+        );
+      }
       const challenge =
         status === 401
           ? `Bearer realm="${realm}", error="invalid_token"`

@@ -1,4 +1,4 @@
-import { createAuditLog } from '../audit/audit-log.js';
+import { openAuditTrail } from '../audit/open-audit-trail.js';
 import { loadApiAuth } from '../auth/api-auth.js';
 import { isScope } from '../auth/scopes.js';
 import { rotateSigningKeys } from '../auth/signing-keys.js';
@@ -75,11 +75,17 @@ async function setSecret(
       command.secret,
       value,
     );
-    createAuditLog(createAuditRepository(database.db), systemClock).append({
+    const audit = openAuditTrail(createAuditRepository(database.db), {
+      keyFile: config.auditKeyFile,
+      clock: systemClock,
+      mode: 'append',
+    });
+    audit.append({
       type: 'secret-stored',
       actor: 'cli',
       data: { tenant: command.tenant, secret: command.secret },
     });
+    audit.close();
   } finally {
     database.close();
   }

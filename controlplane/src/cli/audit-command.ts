@@ -1,25 +1,35 @@
-import { createAuditLog } from '../audit/audit-log.js';
+import { openAuditTrail } from '../audit/open-audit-trail.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createAuditRepository } from '../store/audit-repository.js';
-import { openDatabase } from '../store/database.js';
+import { openDatabaseReadOnly } from '../store/database.js';
 import { printLine } from './cli-output.js';
 
 /**
- * `clawdie audit verify`: walks the whole hash chain of the configured database. Prints the head
- * (keep a copy elsewhere to detect truncation) or the first bad row. Exit 0 when intact, 1 when not.
+ * `clawdie audit verify`: walks the whole chain of the configured database, checking each keyed
+ * row's MAC with the audit key and the end against the head record kept with the key. Prints the
+ * head or the first bad row. Exit 0 when intact, 1 when not; a missing database or key throws
+ * (the CLI prints it and exits 2). Opens everything read-only and creates no file.
  */
 export function runAuditVerify(config: Readonly<Config>, json: boolean): number {
-  const database = openDatabase(config.databasePath);
+  const database = openDatabaseReadOnly(config.databasePath);
   try {
     const started = performance.now();
-    const result = createAuditLog(createAuditRepository(database.db), systemClock).verify();
+    const trail = openAuditTrail(createAuditRepository(database.db), {
+      keyFile: config.auditKeyFile,
+      clock: systemClock,
+      mode: 'verify',
+    });
+    const result = trail.verify();
     const seconds = (performance.now() - started) / 1000;
     if (json) {
       process.stdout.write(`${JSON.stringify({ ...result, seconds })}\n`);
     } else if (result.ok) {
+      const unkeyed = result.unkeyedRows
+        ? `; rows 1–${result.unkeyedRows} predate the audit key: unkeyed, hash-chained only`
+        : '';
       printLine(
-        `audit log intact: ${result.rows} rows, head seq ${result.headSeq} hash ${result.headHash} (${seconds.toFixed(2)} s)`,
+        `audit log intact: ${result.rows} rows, head seq ${result.headSeq} hash ${result.headHash} (${seconds.toFixed(2)} s)${unkeyed}`,
       );
     } else {
       const { seq, problem, message } = result.firstBad;

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { AuditRecord } from '../audit/audit-log.js';
-import type { AuditVerifyResult } from '../audit/hash-chain.js';
+import type { AuditVerifyResult } from '../audit/verify-chain.js';
 import { timestamp } from './format.js';
 
 export const AUDIT_PAGE_SIZE = 100;
@@ -14,11 +14,20 @@ export interface AuditView {
   afterSeq: number;
 }
 
+function keyNote(result: Extract<AuditVerifyResult, { ok: true }>): string {
+  if (result.unkeyedRows === undefined)
+    return ' (no audit key: rows cut from the end are not detected).';
+  const unkeyed = result.unkeyedRows
+    ? ` Rows 1–${result.unkeyedRows} predate the key: hash-chained only, anchored by row ${result.unkeyedRows + 1}.`
+    : '';
+  return `. Rows are MACed with the audit key kept outside the database; the end is checked against the head record kept with it.${unkeyed}`;
+}
+
 function verificationCard(result: AuditVerifyResult) {
   if (result.ok) {
     return html`<section class="card" aria-labelledby="chain-title" data-audit-chain="ok">
 <h2 id="chain-title">Hash chain <span class="badge s-ok">intact</span></h2>
-<p>${result.rows} rows verified. Head: row ${result.headSeq}, <span class="mono">${result.headHash.slice(0, 16)}…</span> (compare with the copy kept elsewhere to detect rows deleted at the end).</p>
+<p>${result.rows} rows verified. Head: row ${result.headSeq}, <span class="mono">${result.headHash.slice(0, 16)}…</span>${keyNote(result)}</p>
 </section>`;
   }
   const bad = result.firstBad;

@@ -5,9 +5,10 @@ import { createApprovalRoutes } from '../approvals/approval-routes.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
+import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { runAs } from '../auth/request-principal.js';
 import { requireAuth } from '../auth/require-auth.js';
-import { loopbackPrincipal } from '../auth/scopes.js';
+import { hasScope, loopbackPrincipal } from '../auth/scopes.js';
 import { faviconSvg } from '../dashboard/assets.js';
 import { createDashboardRoutes, type DashboardOptions } from '../dashboard/dashboard-routes.js';
 import { createMcpRoutes } from '../mcp/http-routes.js';
@@ -26,10 +27,13 @@ export interface AppDeps {
   logger: Logger;
   /** Progress total for MCP calls that set no max_steps. */
   defaultMaxSteps: number;
-  /** What /health reports about the configured model and browser. */
+  /** What /health reports about the configured model and browser, to admin tokens only. */
   describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
-  /** Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only). */
-  auth?: { verifier: TokenVerifier } | null;
+  /**
+   * Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only).
+   * `failures`: failed requests per client address and window before 429 (`config.authFailures`).
+   */
+  auth?: { verifier: TokenVerifier; failures?: { limit: number; windowMs: number } } | null;
   /** Where auth failures (and, through the routes, other decisions) are recorded. */
   audit?: AuditLog;
   /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
@@ -56,9 +60,25 @@ export function createApp(deps: AppDeps): Hono {
       404,
     ),
   );
-  app.get('/health', (c) => c.json({ status: 'ok', ...deps.describe() }));
+  // Public: status only. The model and browser details (internal URLs) need an admin token.
+  app.get('/health', async (c) => {
+    const principal = await deps.auth?.verifier
+      .verify(c.req.header('authorization'))
+      .catch(() => undefined);
+    const admin = principal !== undefined && hasScope(principal, 'admin');
+    return c.json(admin ? { status: 'ok', ...deps.describe() } : { status: 'ok' });
+  });
+  const audit = deps.audit ?? discardAuditLog;
   const guard = deps.auth
-    ? requireAuth({ verifier: deps.auth.verifier, audit: deps.audit ?? discardAuditLog })
+    ? requireAuth({
+        verifier: deps.auth.verifier,
+        audit,
+        failures: createAuthFailureLimiter({
+          audit,
+          ...(deps.auth.failures ?? { limit: 30, windowMs: 60_000 }),
+          onError: (error) => deps.logger.error({ err: error }, 'auth-failed summary not audited'),
+        }),
+      })
     : createMiddleware(async function loopbackCaller(c, next) {
         c.set('principal', loopbackPrincipal);
         await runAs(loopbackPrincipal, next);

@@ -11,7 +11,8 @@ const heartbeatMs = 15_000;
 /**
  * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step) and a
  * final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
- * `last_event_id` query) gets only what it missed. The stream ends after `result`.
+ * `last_event_id` query) gets only what it missed. The stream ends after `result`, and at once
+ * for an ended task resumed at or past its last event.
  */
 export function streamTaskEvents(
   c: Context,
@@ -27,7 +28,11 @@ export function streamTaskEvents(
         data: JSON.stringify(entry.event.data),
       });
 
-    if (!deps.tasks.events.has(task.id)) {
+    // An ended task sends nothing more: a client resuming at or past its last event is done.
+    const all = deps.tasks.events.since(task.id, 0);
+    const ended = all.some((entry) => entry.event.type === 'result');
+    if (ended && (all.at(-1)?.id ?? 0) <= lastId) return;
+    if (!deps.tasks.events.has(task.id) || (!ended && !deps.tasks.isActive(task.id))) {
       // Not in memory (an older task, or one from before a restart): rebuild from the store.
       for (const entry of fromStore(task, deps.repository))
         if (entry.id > lastId) await send(entry);

@@ -3,10 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
+import { currentPrincipal } from '../auth/request-principal.js';
+import type { Principal } from '../auth/scopes.js';
 import { createMcpServer, type McpDeps } from './mcp-server.js';
 
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
+  /** Who opened it (tenant + subject); nobody else may use it. */
+  owner: string;
   close(): Promise<void>;
   lastSeen: number;
 }
@@ -25,7 +29,8 @@ const jsonRpcError = (code: number, message: string) => ({
 /**
  * Routes to mount at `/mcp`. An `initialize` POST without a session id opens a session (its own
  * McpServer and transport, id in `mcp-session-id`); later POST/GET/DELETE carry that id. A call's
- * progress and result stream back on its POST response. Cancelling a call (or closing the
+ * progress and result stream back on its POST response. A session belongs to the principal
+ * (tenant + subject) that opened it: anyone else's request with its id gets 404, as if unknown. Cancelling a call (or closing the
  * session with DELETE, or dropping the connection of a POST that is still streaming) aborts the
  * task. Idle sessions are closed. `close()` on the returned object ends every session.
  */
@@ -45,7 +50,7 @@ export function createMcpRoutes(
   );
   sweep.unref();
 
-  async function openSession(): Promise<Session> {
+  async function openSession(owner: string): Promise<Session> {
     const server = createMcpServer(deps);
     let session: Session | null = null;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -59,6 +64,7 @@ export function createMcpRoutes(
     });
     session = {
       transport,
+      owner,
       lastSeen: Date.now(),
       close: async () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -74,7 +80,10 @@ export function createMcpRoutes(
   const routes = new Hono();
   routes.all('/', async (c) => {
     const id = c.req.header('mcp-session-id');
+    const caller = ownerKey(currentPrincipal());
     let session = id ? sessions.get(id) : undefined;
+    // Another principal's session id is answered exactly like an unknown one.
+    if (session && session.owner !== caller) session = undefined;
     if (id && !session)
       return c.json(jsonRpcError(-32001, 'Session not found: initialize again'), 404);
     if (!session) {
@@ -83,7 +92,7 @@ export function createMcpRoutes(
           jsonRpcError(-32000, 'Bad request: no mcp-session-id; send initialize first'),
           400,
         );
-      session = await openSession();
+      session = await openSession(caller);
     }
     session.lastSeen = Date.now();
     const request = c.req.raw;
@@ -100,6 +109,11 @@ export function createMcpRoutes(
       await Promise.all([...sessions.values()].map((session) => session.close()));
     },
   });
+}
+
+/** Tenant and subject of the caller; '' outside the auth middleware (routes mounted bare in tests). */
+function ownerKey(principal: Principal | undefined): string {
+  return principal ? JSON.stringify([principal.tenant, principal.subject]) : '';
 }
 
 async function isToolCall(request: Request): Promise<boolean> {

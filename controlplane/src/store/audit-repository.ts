@@ -46,6 +46,9 @@ export function createAuditRepository(db: Db): AuditStore {
   const afterForTask = sqlite.prepare<[number, string, number], RawRow>(
     `SELECT ${columns} FROM audit_events WHERE seq > ? AND task_id = ? ORDER BY seq LIMIT ?`,
   );
+  const atSeq = sqlite.prepare<[number], { hash: string }>(
+    'SELECT hash FROM audit_events WHERE seq = ?',
+  );
   const appendOne = sqlite.transaction((build: Parameters<AuditStore['append']>[0]) => {
     const row = build(tail.get() ?? null);
     insert.run(row);
@@ -57,6 +60,8 @@ export function createAuditRepository(db: Db): AuditStore {
     *iterate() {
       for (const raw of all.iterate()) yield toRow(raw);
     },
+    tail: () => tail.get() ?? null,
+    hashAt: (seq) => atSeq.get(seq)?.hash ?? null,
     seqOfHash: (hash) => byHash.get(hash)?.seq ?? null,
     list({ afterSeq = 0, limit, taskId }) {
       const rows =

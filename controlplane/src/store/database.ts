@@ -1,10 +1,11 @@
 // Opens the SQLite database (better-sqlite3, WAL) and applies the committed drizzle migrations.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { AppError } from '../errors.js';
 import * as schema from './schema.js';
 
 /** The drizzle database; `$client` is the better-sqlite3 handle for hot paths (audit appends). */
@@ -31,5 +32,22 @@ export function openDatabase(path: string): OpenDatabaseResult {
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
+  return { db, close: () => sqlite.close() };
+}
+
+/**
+ * Opens an existing database read-only, without migrating (`clawdie audit verify`): creates no
+ * file. Throws AppError `DATABASE_MISSING` when `path` does not exist.
+ */
+export function openDatabaseReadOnly(path: string): OpenDatabaseResult {
+  if (!existsSync(path)) {
+    throw new AppError(
+      'DATABASE_MISSING',
+      `no database at ${path}: point CLAWDIE_DATA_DIR at the controlplane's data directory`,
+    );
+  }
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true });
+  sqlite.pragma('busy_timeout = 5000');
+  const db = drizzle(sqlite, { schema });
   return { db, close: () => sqlite.close() };
 }

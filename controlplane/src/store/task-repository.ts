@@ -60,8 +60,8 @@ export interface TaskRepository {
   listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
   /** How many tasks have each status (statuses with none are absent). */
   countTasksByStatus(): Partial<Record<TaskStatus, number>>;
-  /** Marks every task left `queued`/`running` by a crashed process as ended with `error`. */
-  failInterrupted(at: number): number;
+  /** Marks every task left `queued`/`running` by a crashed process as ended with `error` (`INTERRUPTED`). */
+  failInterrupted(at: number): InterruptedTask[];
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;
   listSteps(taskId: string): StepRecord[];
@@ -74,6 +74,13 @@ export interface TaskRepository {
 
 /** Rows per INSERT statement when saving many actions (SQLite binds ≤ 32766 parameters). */
 const INSERT_CHUNK_ROWS = 100;
+
+/** A task `failInterrupted` ended. */
+export interface InterruptedTask {
+  id: string;
+  actor: string | null;
+  stepCount: number;
+}
 
 const json = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
@@ -185,8 +192,9 @@ export function createTaskRepository(db: Db): TaskRepository {
           endedAt: at,
         })
         .where(inArray(tasks.status, ['queued', 'running']))
-        .run();
-      return result.changes;
+        .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })
+        .all();
+      return result;
     },
     insertStep(taskId, index, startedAt) {
       const row = db

@@ -6,10 +6,14 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
+import { openAuditTrail } from '../../../controlplane/src/audit/open-audit-trail.js';
+import { auditInterruptedTasks } from '../../../controlplane/src/audit/task-audit.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
+import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
+import { silentLogger } from '../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 const run = promisify(execFile);
@@ -49,13 +53,55 @@ describe('task audit', () => {
   });
 });
 
+describe('interrupted tasks', () => {
+  it('audits task-ended with the INTERRUPTED reason for each task a stopped controlplane left running', () => {
+    const database = openDatabase(':memory:');
+    const repository = createTaskRepository(database.db);
+    const audit = createAuditLog(createAuditRepository(database.db), { now: () => 9 });
+    for (const id of ['a', 'b']) {
+      repository.createTask({
+        id,
+        instruction: 'x',
+        startUrl: null,
+        maxSteps: 3,
+        modelName: 'm',
+        coordinateMode: '1.5',
+        createdAt: 1,
+        ...(id === 'a' ? { actor: 'tenant:acme/alice' } : {}),
+      });
+    }
+    repository.markStarted('a', 2);
+    auditInterruptedTasks(audit, repository.failInterrupted(3), silentLogger);
+    const rows = audit.list({ limit: 10 });
+    assert.deepEqual(
+      rows.map((row) => [row.type, row.taskId, row.actor]),
+      [
+        ['task-ended', 'a', 'tenant:acme/alice'],
+        ['task-ended', 'b', 'system'],
+      ],
+    );
+    assert.deepEqual(rows[0]?.data, {
+      status: 'error',
+      step_count: 0,
+      error: 'INTERRUPTED',
+      reason: 'the controlplane stopped while this task was running',
+    });
+    database.close();
+  });
+});
+
 describe('clawdie audit verify', () => {
   it('exits 0 on an intact log and 1 naming the first bad row of a tampered one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-audit-cli-'));
     const database = openDatabase(join(dataDir, 'clawdie.db'));
-    const audit = createAuditLog(createAuditRepository(database.db), { now: () => 5 });
-    for (let i = 0; i < 5; i++)
+    const audit = openAuditTrail(createAuditRepository(database.db), {
+      keyFile: join(dataDir, 'keys', 'audit.key'),
+      clock: { now: () => 5 },
+      mode: 'append',
+    });
+    for (let i = 0; i < 4; i++)
       audit.append({ type: 'action-executed', actor: 'system', data: { i } });
+    audit.close();
     const cli = () =>
       run(
         process.execPath,

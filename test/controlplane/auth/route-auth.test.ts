@@ -29,7 +29,8 @@ const app: Hono = createApp({
     model: { name: 'replay', replay: true },
     jail: { url: 'http://127.0.0.1:1' },
   }),
-  auth: { verifier: fixture.verifier },
+  // Every refusal below comes from one source (`unknown`: no socket): no 429s for this suite.
+  auth: { verifier: fixture.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
   audit,
 });
 after(async () => {
@@ -171,12 +172,21 @@ describe('API auth on every route family', () => {
     assert.equal(aborted.status, 409, 'abort passes auth and reaches the route');
   });
 
-  it('keeps /health and /openapi.json public', async () => {
-    assert.equal((await app.request('/health')).status, 200);
+  it('keeps /health and /openapi.json public, with internal URLs in /health for admins only', async () => {
+    const anonymous = await app.request('/health');
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(await anonymous.json(), { status: 'ok' });
+    for (const scopes of [['tasks:run', 'tasks:read'], ['admin']] as const) {
+      const response = await app.request('/health', {
+        headers: { authorization: `Bearer ${await fixture.token([...scopes])}` },
+      });
+      const body = (await response.json()) as { jail?: { url: string } };
+      assert.equal(body.jail?.url, scopes[0] === 'admin' ? 'http://127.0.0.1:1' : undefined);
+    }
     assert.equal((await app.request('/openapi.json')).status, 200);
   });
 
-  it('audits every refusal without the token', async () => {
+  it('audits refusals once per source and window, with the first refusal in full, never the token', async () => {
     const jwt = await fixture.token(['tasks:read']);
     await app.request('/v1/tasks', {
       method: 'POST',
@@ -184,16 +194,9 @@ describe('API auth on every route family', () => {
       body: '{}',
     });
     const rows = audit.list({ limit: 10_000 }).filter((row) => row.type === 'auth-failed');
-    assert.ok(rows.length >= families().length * 6);
-    const last = rows.at(-1);
-    assert.equal(last?.actor, 'tenant:acme/tester');
-    assert.deepEqual(last?.data, {
-      code: 'SCOPE_MISSING',
-      method: 'POST',
-      path: '/v1/tasks',
-      scope: 'tasks:run',
-    });
-    assert.ok(rows.some((row) => row.actor === 'anonymous' && row.data.code === 'TOKEN_EXPIRED'));
+    assert.equal(rows.length, 1, 'one row for the window; the rest are counted');
+    assert.equal(rows[0]?.data.source, 'unknown');
+    assert.match(String(rows[0]?.data.code), /^TOKEN_/);
     assert.ok(!JSON.stringify(rows).includes(jwt.split('.')[2] as string));
     assert.equal(audit.verify().ok, true);
   });

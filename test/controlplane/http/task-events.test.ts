@@ -81,6 +81,25 @@ describe('task event stream (SSE)', () => {
     );
   });
 
+  it('closes at once when an ended task is resumed at or past its last event', async () => {
+    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    for (const lastId of ['6', '7', '1000']) {
+      const response = await app.request(`/v1/tasks/${task?.id}/events`, {
+        headers: { 'last-event-id': lastId },
+      });
+      const text = await Promise.race([
+        response.text(),
+        new Promise<string>((_, reject) =>
+          setTimeout(
+            () => reject(new Error(`Last-Event-ID ${lastId}: stream still open`)),
+            2000,
+          ).unref(),
+        ),
+      ]);
+      assert.deepEqual(parseSse(text), []);
+    }
+  });
+
   it('rebuilds the stream from the store for a task no longer in memory', async () => {
     const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
     const fresh = createTaskService(deps);

@@ -100,7 +100,7 @@ describe('runBrowserTask', () => {
       createdAt: 1,
     });
     repository.markStarted('t1', 2);
-    assert.equal(repository.failInterrupted(3), 1);
+    assert.deepEqual(repository.failInterrupted(3), [{ id: 't1', actor: null, stepCount: 0 }]);
     assert.equal(repository.getTask('t1')?.errorCode, 'INTERRUPTED');
     assert.equal(repository.getTask('t1')?.status, 'error');
     assert.ok(deps);
