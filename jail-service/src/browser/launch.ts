@@ -7,6 +7,9 @@ import { BrowserUnavailableError } from '../errors.js';
 import { bounded } from './bounded.js';
 import { createTemporaryProfile } from './temporary-profile.js';
 
+/** An address no request can reach: Chromium refuses port 0 before connecting or proxying. */
+const NOWHERE = 'http://127.0.0.1:0/';
+
 /** Flags for a headless, quiet, deterministic browser (house-style §3.8 plus input/timer fixes). */
 export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless=new',
@@ -40,7 +43,22 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--password-store=basic',
   '--use-mock-keychain',
   '--force-color-profile=srgb',
-  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame',
+  '--disable-component-extensions-with-background-pages',
+  '--disable-domain-reliability',
+  '--disable-field-trial-config',
+  '--disable-spell-checking',
+  '--no-pings',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,NetworkTimeServiceQuerying,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions',
+  // Debian's Chromium still fetches components on demand (the on-device model manifest) despite
+  // --disable-component-update, and asks Google's account servers for cookies at start: point
+  // each service at an invalid address (port 0), which Chromium refuses before any connection.
+  ...[
+    'component-updater=url-source',
+    'gaia-url',
+    'google-apis-url',
+    'lso-url',
+    'oauth-account-manager-url',
+  ].map((name) => `--${name}=${NOWHERE}`),
 ];
 
 export interface BrowserOptions {
