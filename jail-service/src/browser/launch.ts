@@ -74,6 +74,10 @@ export interface BrowserOptions {
   proxyUrl?: string | null;
   /** False: headful on $DISPLAY. Default true. */
   headless?: boolean;
+  /** True: keep Chromium's own sandbox (drop --no-sandbox). Default false. */
+  sandbox?: boolean;
+  /** Chromium's whole environment; default PATH only (never this process's token). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface OpenedBrowser {
@@ -149,7 +153,9 @@ async function stop(browser: Browser, profile: string | null, logger: Logger): P
 
 async function launch(options: BrowserOptions, profile: string | null): Promise<Browser> {
   const args = CHROMIUM_FLAGS.filter(
-    (flag) => options.headless !== false || flag !== '--headless=new',
+    (flag) =>
+      (options.headless !== false || flag !== '--headless=new') &&
+      (options.sandbox !== true || flag !== '--no-sandbox'),
   );
   args.push(...proxyFlags(options.proxyUrl ?? null));
   const userDataDir = options.userDataDir ?? profile;
@@ -158,6 +164,8 @@ async function launch(options: BrowserOptions, profile: string | null): Promise<
   try {
     return await puppeteer.launch({
       executablePath: options.chromiumPath,
+      // puppeteer passes its own process.env by default, bearer token included.
+      env: { ...(options.env ?? { PATH: '/usr/bin:/bin' }) },
       // Our flags only: puppeteer's defaults include --enable-automation and other surprises.
       ignoreDefaultArgs: true,
       args,
