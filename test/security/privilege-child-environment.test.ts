@@ -22,7 +22,7 @@ import {
   UID_BASE,
 } from '../hostd/support/linux-harness.js';
 import { chromiumDescendants } from '../support/chromium-processes.js';
-import { processTree, secretsHeld } from '../support/process-environment.js';
+import { processTree, secretsHeld, variablesWithPrefix } from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
 
 const secrets: Record<string, string> = {
@@ -107,6 +107,8 @@ describe('an embedded hostd and its warm clone', { skip: skipUnlessCi(missing) }
         "no Chromium below hostd: the clone's browser was not found",
       );
       assert.deepEqual(secretsHeld(tree, secrets), []);
+      // The clone's Chromium holds no CLAWDIE_* variable: not its jail-service's bearer token.
+      assert.deepEqual(variablesWithPrefix(chromiumDescendants(hostd.process.pid), 'CLAWDIE_'), []);
     } finally {
       await hostd.stop();
     }

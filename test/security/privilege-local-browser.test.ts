@@ -19,6 +19,7 @@ import {
   secretsHeld,
   uidOf,
   userNamespaceOf,
+  variablesWithPrefix,
 } from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
 
@@ -54,9 +55,10 @@ describe('the local browser (no hostd)', () => {
     assert.deepEqual(secretsHeld(tree, secrets), []);
   });
 
-  it("Chromium does not hold the jail-service's bearer token", () => {
+  it("Chromium holds no CLAWDIE_* variable, not even the jail-service's bearer token", () => {
     const chromium = chromiumDescendants(service.process.pid);
     assert.deepEqual(secretsHeld(chromium, { CLAWDIE_JAIL_TOKEN: service.token }), []);
+    assert.deepEqual(variablesWithPrefix(chromium, 'CLAWDIE_'), []);
   });
 
   it('as root, the jail-service and every Chromium process run as an unprivileged uid', {

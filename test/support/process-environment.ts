@@ -67,3 +67,12 @@ export function secretsHeld(
   }
   return found;
 }
+
+/** Each `pid (command): NAME` of a variable whose name starts with `prefix`. */
+export function variablesWithPrefix(processes: readonly ProcessInfo[], prefix: string): string[] {
+  return processes.flatMap((info) =>
+    environOf(info.pid)
+      .filter((entry) => entry.startsWith(prefix))
+      .map((entry) => `${info.pid} (${info.command}): ${entry.slice(0, entry.indexOf('='))}`),
+  );
+}
