@@ -39,7 +39,7 @@ const schema = z.object({
     .optional(),
   CLAWDIE_JAIL_HEADLESS: z.enum(['true', 'false']).default('true'),
   /** True: Chromium keeps its own sandbox (needs a non-root uid and user namespaces). */
-  CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false']).default('false'),
+  CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false', 'auto']).default('false'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -79,8 +79,11 @@ export interface JailConfig {
   proxyUrl: string | null;
   /** False: headful Chromium on $DISPLAY (a clone's own Xvfb). */
   headless: boolean;
-  /** False: Chromium runs with --no-sandbox (as root, or without user namespaces). */
-  chromiumSandbox: boolean;
+  /**
+   * False: Chromium runs with --no-sandbox (as root, or without user namespaces); `auto`: with
+   * its sandbox when it can start so, else without (a clone, where nesting may be refused).
+   */
+  chromiumSandbox: boolean | 'auto';
   /** Chromium's whole environment (an allowlist of this process's; never the token). */
   chromiumEnv: Readonly<Record<string, string>>;
 }
@@ -126,7 +129,10 @@ export function loadConfig(
     logLevel: e.CLAWDIE_LOG_LEVEL,
     proxyUrl: e.CLAWDIE_JAIL_PROXY ?? null,
     headless: e.CLAWDIE_JAIL_HEADLESS === 'true',
-    chromiumSandbox: e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'true',
+    chromiumSandbox:
+      e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'auto'
+        ? 'auto'
+        : e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'true',
     chromiumEnv: Object.freeze(chromiumEnvironment(env)),
   });
 }

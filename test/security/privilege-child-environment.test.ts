@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
-import { startEmbeddedHostd } from '../../controlplane/src/jails/embedded-hostd.js';
+import {
+  type EmbeddedHostd,
+  startEmbeddedHostd,
+} from '../../controlplane/src/jails/embedded-hostd.js';
 import { spawnFfmpegEncoder } from '../../controlplane/src/recording/runner/ffmpeg-process.js';
 import { HostdClient } from '../../hostd/src/api/client.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
@@ -21,8 +24,13 @@ import {
   TEST_STATE_ROOT,
   UID_BASE,
 } from '../hostd/support/linux-harness.js';
-import { chromiumDescendants } from '../support/chromium-processes.js';
-import { processTree, secretsHeld, variablesWithPrefix } from '../support/process-environment.js';
+import { chromiumDescendants, commandLine, listProcesses } from '../support/chromium-processes.js';
+import {
+  processTree,
+  secretsHeld,
+  userNamespaceOf,
+  variablesWithPrefix,
+} from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
 
 const secrets: Record<string, string> = {
@@ -75,14 +83,11 @@ describe('children of the controlplane started from an environment holding secre
 const missing = linuxDriverMissing();
 describe('an embedded hostd and its warm clone', { skip: skipUnlessCi(missing) }, () => {
   let release: () => void;
+  let hostd: EmbeddedHostd | undefined;
   before(async () => {
     release = await acquireHostLock();
     ensureCodeReachable(jailServiceCommand().binds.map((bind) => bind.source));
-  });
-  after(() => release?.());
-
-  it('hostd, its children, the clone jail-service and its Chromium hold none of them', async () => {
-    const hostd = await startEmbeddedHostd({
+    hostd = await startEmbeddedHostd({
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -95,22 +100,42 @@ describe('an embedded hostd and its warm clone', { skip: skipUnlessCi(missing) }
       },
       logger: silentLogger,
     });
-    try {
-      const client = new HostdClient({ baseUrl: hostd.url, token: hostd.token });
-      const deadline = Date.now() + 90_000;
-      while ((await client.health()).pool.ready < 1 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.equal((await client.health()).pool.ready, 1, 'the warm clone did not become ready');
-      const tree = processTree(hostd.process.pid);
-      assert.ok(
-        chromiumDescendants(hostd.process.pid).length > 0,
-        "no Chromium below hostd: the clone's browser was not found",
-      );
-      assert.deepEqual(secretsHeld(tree, secrets), []);
-      // The clone's Chromium holds no CLAWDIE_* variable: not its jail-service's bearer token.
-      assert.deepEqual(variablesWithPrefix(chromiumDescendants(hostd.process.pid), 'CLAWDIE_'), []);
-    } finally {
-      await hostd.stop();
+    const client = new HostdClient({ baseUrl: hostd.url, token: hostd.token });
+    const deadline = Date.now() + 90_000;
+    while ((await client.health()).pool.ready < 1 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await client.health()).pool.ready, 1, 'the warm clone did not become ready');
+  });
+  after(async () => {
+    await hostd?.stop();
+    release?.();
+  });
+
+  it('hostd, its children, the clone jail-service and its Chromium hold none of them', () => {
+    const pid = hostd?.process.pid ?? -1;
+    assert.ok(chromiumDescendants(pid).length > 0, "no Chromium below hostd: the clone's browser");
+    assert.deepEqual(secretsHeld(processTree(pid), secrets), []);
+    // The clone's Chromium holds no CLAWDIE_* variable: not its jail-service's bearer token.
+    assert.deepEqual(variablesWithPrefix(chromiumDescendants(pid), 'CLAWDIE_'), []);
+  });
+
+  it("the clone's Chromium keeps its own sandbox (renderers in a user namespace of their own)", (t) => {
+    const chromium = chromiumDescendants(hostd?.process.pid ?? -1);
+    const browser = chromium.find((info) => !/chrom/i.test(commandOf(info.ppid)));
+    assert.ok(browser, 'no Chromium browser process in the clone');
+    if (commandLine(browser.pid).includes('--no-sandbox')) {
+      const reason =
+        'Chromium runs with --no-sandbox in the clone (the host refuses a nested user namespace)';
+      if (process.env.CI) assert.fail(reason);
+      t.skip(reason);
+      return;
     }
+    const own = userNamespaceOf(browser.pid);
+    const sandboxed = chromium.filter((info) => userNamespaceOf(info.pid) !== own);
+    assert.ok(sandboxed.length > 0, 'no Chromium process in a user namespace of its own');
   });
 });
+
+function commandOf(pid: number): string {
+  return listProcesses().find((info) => info.pid === pid)?.command ?? '';
+}

@@ -74,8 +74,12 @@ export interface BrowserOptions {
   proxyUrl?: string | null;
   /** False: headful on $DISPLAY. Default true. */
   headless?: boolean;
-  /** True: keep Chromium's own sandbox (drop --no-sandbox). Default false. */
-  sandbox?: boolean;
+  /**
+   * True: keep Chromium's own sandbox (drop --no-sandbox). `auto`: try with it, and fall back to
+   * --no-sandbox with a warning when Chromium cannot start so (no nested user namespaces).
+   * Default false.
+   */
+  sandbox?: boolean | 'auto';
   /** Chromium's whole environment; default PATH only (never this process's token). */
   env?: Readonly<Record<string, string>>;
 }
@@ -102,7 +106,7 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
   const profile = options.cdpUrl || options.userDataDir ? null : await createTemporaryProfile();
   let browser: Browser;
   try {
-    browser = options.cdpUrl ? await connect(options) : await launch(options, profile);
+    browser = options.cdpUrl ? await connect(options) : await launchAny(options, profile, log);
   } catch (error) {
     if (profile) await rm(profile, { recursive: true, force: true });
     throw error;
@@ -115,8 +119,13 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
   try {
     const pages = await browser.pages();
     const page = pages[0] ?? (await browser.newPage());
+    const spawnArgs = browser.process()?.spawnargs ?? [];
     log.info(
-      { launched: !options.cdpUrl, pid: browser.process()?.pid ?? null },
+      {
+        launched: !options.cdpUrl,
+        pid: browser.process()?.pid ?? null,
+        sandbox: options.cdpUrl ? null : !spawnArgs.includes('--no-sandbox'),
+      },
       options.cdpUrl ? 'attached to chromium' : 'launched chromium',
     );
     return { browser, page, launched: !options.cdpUrl, close };
@@ -151,11 +160,32 @@ async function stop(browser: Browser, profile: string | null, logger: Logger): P
   }
 }
 
-async function launch(options: BrowserOptions, profile: string | null): Promise<Browser> {
+async function launchAny(
+  options: BrowserOptions,
+  profile: string | null,
+  logger: Logger,
+): Promise<Browser> {
+  if (options.sandbox !== 'auto') return launch(options, profile, options.sandbox === true);
+  try {
+    return await launch(options, profile, true);
+  } catch (error) {
+    logger.warn(
+      { err: message(error) },
+      'chromium cannot start with its own sandbox here; running it with --no-sandbox',
+    );
+    return launch(options, profile, false);
+  }
+}
+
+async function launch(
+  options: BrowserOptions,
+  profile: string | null,
+  sandbox: boolean,
+): Promise<Browser> {
   const args = CHROMIUM_FLAGS.filter(
     (flag) =>
       (options.headless !== false || flag !== '--headless=new') &&
-      (options.sandbox !== true || flag !== '--no-sandbox'),
+      (!sandbox || flag !== '--no-sandbox'),
   );
   args.push(...proxyFlags(options.proxyUrl ?? null));
   const userDataDir = options.userDataDir ?? profile;
