@@ -3,7 +3,7 @@
 // sandbox and a compromised renderer gets neither root nor the controlplane's files; its HOME
 // (profile, temporary files) is a fresh 0700 directory of that uid.
 import { readFileSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeAccessProblem } from '@clawdie/hostd/code-access';
@@ -47,7 +47,8 @@ export async function prepareLocalBrowserUser(
     asRootBecause = dedicatedUidProblem(options);
     if (asRootBecause === null) user = { uid: options.uid, gid: options.uid };
   }
-  const home = await mkdtemp(join(tmpdir(), 'clawdie-browser-'));
+  await removeStaleHomes();
+  const home = await mkdtemp(join(tmpdir(), `${HOME_PREFIX}${process.pid}-`));
   await chmod(home, 0o700);
   if (user) await chown(home, user.uid, user.gid);
   const probe =
@@ -64,6 +65,27 @@ export async function prepareLocalBrowserUser(
       : `as ${who} with --no-sandbox because ${probe.reason}`,
     remove: () => rm(home, { recursive: true, force: true }).catch(() => undefined),
   };
+}
+
+const HOME_PREFIX = 'clawdie-browser-';
+
+/** Homes left by a controlplane killed with SIGKILL (named after its pid, which is gone). */
+async function removeStaleHomes(): Promise<void> {
+  const entries = await readdir(tmpdir()).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const owner = new RegExp(`^${HOME_PREFIX}(\\d+)-`).exec(entry)?.[1];
+    if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
+    await rm(join(tmpdir(), entry), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function dedicatedUidProblem(options: LocalBrowserUserOptions): string | null {

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { prepareLocalBrowserUser } from '../../../controlplane/src/jails/local-browser-user.js';
 import {
@@ -80,6 +83,23 @@ describe('prepareLocalBrowserUser', () => {
     } finally {
       await user.remove();
     }
+  });
+});
+
+describe('prepareLocalBrowserUser: homes', () => {
+  it('removes the home a controlplane killed with SIGKILL left behind', async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.pid']).pid;
+    const stale = join(tmpdir(), `clawdie-browser-${dead}-abc123`);
+    mkdirSync(stale);
+    const user = await prepareLocalBrowserUser({
+      uid: 0,
+      codePaths: [],
+      currentUid: 0,
+      probe: noProbe,
+    });
+    await user.remove();
+    assert.equal(existsSync(stale), false);
+    assert.equal(existsSync(user.home), false);
   });
 });
 
