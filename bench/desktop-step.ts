@@ -4,6 +4,7 @@
 import { createDesktopOperator } from '../controlplane/src/desktop/desktop-operator.js';
 import { startXvfb } from '../controlplane/src/desktop/runner/xvfb-process.js';
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
+import { childEnvironment } from '../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../controlplane/src/runner/process-launcher.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
@@ -15,7 +16,7 @@ const xvfb = await startXvfb({ width: 1280, height: 800 });
 // A real X11 program on screen, so the JPEG is not a trivially flat frame.
 const xedit = await launchProcess({
   argv: ['xedit'],
-  env: { PATH: '/usr/bin:/bin', DISPLAY: xvfb.display },
+  env: childEnvironment({ PATH: '/usr/bin:/bin', DISPLAY: xvfb.display }),
 });
 const bench = await startBenchBrowser();
 try {

@@ -52,6 +52,8 @@ const schema = z.object({
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
   /** `npm start` starts its own hostd (root on Linux) unless `off` or a hostd/jail URL is set. */
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
+  /** The uid (and gid) of the local browser when the controlplane is root; 0 keeps root. */
+  CLAWDIE_LOCAL_BROWSER_UID: int(0, 4_000_000).default(19_999),
   CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
@@ -113,6 +115,8 @@ export interface Config {
    * is configured; `concurrency` is then the number of clones at once.
    */
   embeddedHostd: { enabled: boolean; concurrency: number };
+  /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
+  localBrowser: { uid: number };
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
   /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
@@ -232,6 +236,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       enabled: e.CLAWDIE_HOSTD === 'auto' && !e.CLAWDIE_HOSTD_URL && !e.CLAWDIE_JAIL_URL,
       concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
     },
+    localBrowser: { uid: e.CLAWDIE_LOCAL_BROWSER_UID },
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {
       jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),

@@ -17,6 +17,7 @@ import type { PolicySet } from './policy/load-policies.js';
 import { createTaskSecurity } from './policy/task-security.js';
 import type { TaskRecorder } from './recording/task-recorder.js';
 import { createAuditRepository } from './store/audit-repository.js';
+import { tightenDataDir } from './store/data-dir-modes.js';
 import { type Db, openDatabase } from './store/database.js';
 import { createScreenshotFiles } from './store/screenshot-files.js';
 import { createTaskRepository, type TaskRepository } from './store/task-repository.js';
@@ -95,6 +96,9 @@ export async function startPlatform(
   logger: Logger,
   env: Record<string, string | undefined>,
 ): Promise<Platform> {
+  const tightened = tightenDataDir(config.dataDir, config.databasePath);
+  if (tightened.length > 0)
+    logger.warn({ changes: tightened }, 'tightened data dir permissions to owner-only');
   const database = openDatabase(config.databasePath);
   let browsers: BrowserSource | null = null;
   let closeAudit = () => {};

@@ -46,6 +46,9 @@ const schema = z.object({
     .default('info'),
 });
 
+/** Every variable hostd reads: what a parent passes on to it (an allowlist). */
+export const HOSTD_VARIABLES: readonly string[] = Object.freeze(Object.keys(schema.shape));
+
 export interface HostdConfig {
   token: string;
   host: string;

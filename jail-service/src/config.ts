@@ -38,10 +38,21 @@ const schema = z.object({
     .regex(/^http:\/\/[^\s/:]+:\d+$/, 'must look like http://10.78.0.29:3128')
     .optional(),
   CLAWDIE_JAIL_HEADLESS: z.enum(['true', 'false']).default('true'),
+  /** True: Chromium keeps its own sandbox (needs a non-root uid and user namespaces). */
+  CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false', 'auto']).default('false'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
 });
+
+/** Every variable the jail-service reads: what a parent passes on to it (an allowlist). */
+export const JAIL_SERVICE_VARIABLES: readonly string[] = Object.freeze(Object.keys(schema.shape));
+
+/**
+ * What Chromium may see of the jail-service's environment: no CLAWDIE_* variable (the bearer
+ * token), only what a browser needs to find its home, temporary files, locale and display.
+ */
+const CHROMIUM_VARIABLES = ['HOME', 'TMPDIR', 'LANG', 'LC_ALL', 'TZ', 'DISPLAY', 'XAUTHORITY'];
 
 export type LogLevel = z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
 
@@ -68,6 +79,13 @@ export interface JailConfig {
   proxyUrl: string | null;
   /** False: headful Chromium on $DISPLAY (a clone's own Xvfb). */
   headless: boolean;
+  /**
+   * False: Chromium runs with --no-sandbox (as root, or without user namespaces); `auto`: with
+   * its sandbox when it can start so, else without (a clone, where nesting may be refused).
+   */
+  chromiumSandbox: boolean | 'auto';
+  /** Chromium's whole environment (an allowlist of this process's; never the token). */
+  chromiumEnv: Readonly<Record<string, string>>;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -111,7 +129,21 @@ export function loadConfig(
     logLevel: e.CLAWDIE_LOG_LEVEL,
     proxyUrl: e.CLAWDIE_JAIL_PROXY ?? null,
     headless: e.CLAWDIE_JAIL_HEADLESS === 'true',
+    chromiumSandbox:
+      e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'auto'
+        ? 'auto'
+        : e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'true',
+    chromiumEnv: Object.freeze(chromiumEnvironment(env)),
   });
+}
+
+function chromiumEnvironment(env: Environment): Record<string, string> {
+  const picked: Record<string, string> = { PATH: env.PATH || '/usr/bin:/bin' };
+  for (const name of CHROMIUM_VARIABLES) {
+    const value = env[name];
+    if (value) picked[name] = value;
+  }
+  return picked;
 }
 
 function readTokenFile(file: string | undefined, options: LoadConfigOptions): string {

@@ -34,7 +34,16 @@ export async function startJailService(
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, userDataDir, proxyUrl, headless } = config;
   const opened = await openBrowser(
-    { chromiumPath, cdpUrl, userDataDir, protocolTimeoutMs, proxyUrl, headless },
+    {
+      chromiumPath,
+      cdpUrl,
+      userDataDir,
+      protocolTimeoutMs,
+      proxyUrl,
+      headless,
+      sandbox: config.chromiumSandbox,
+      env: config.chromiumEnv,
+    },
     logger,
   );
   let driver: PageDriver | undefined;

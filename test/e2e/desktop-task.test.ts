@@ -11,6 +11,7 @@ import type { CommandRunner } from '../../controlplane/src/desktop/command-runne
 import { createDesktopOperator } from '../../controlplane/src/desktop/desktop-operator.js';
 import { createExecFileRunner } from '../../controlplane/src/desktop/runner/exec-file-runner.js';
 import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
+import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
 import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
@@ -93,7 +94,7 @@ describe(
       writeFileSync(file, 'first line\n');
       const xedit = await launchProcess({
         argv: ['xedit', file],
-        env: { PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory },
+        env: childEnvironment({ PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory }),
       });
       cleanups.push(() => xedit.stop(2000));
       const window = await windowGeometry(runner, xvfb.display, '^xedit$');

@@ -24,10 +24,34 @@ describe('jail-service loadConfig', () => {
         logLevel: 'info',
         proxyUrl: null,
         headless: true,
+        chromiumSandbox: false,
+        chromiumEnv: { PATH: '/usr/bin:/bin' },
       },
     );
     assert.equal(Object.isFrozen(config), true);
     assert.equal(Object.isFrozen(config.viewport), true);
+  });
+
+  it('gives Chromium only its home, temporary files, locale and display, never the token', () => {
+    const config = loadConfig({
+      CLAWDIE_JAIL_TOKEN: 'secret',
+      CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'true',
+      PATH: '/usr/bin',
+      HOME: '/home/browser',
+      TMPDIR: '/home/browser/tmp',
+      DISPLAY: ':7',
+      TZ: 'UTC',
+      CLAWDIE_MODEL_API_KEY: 'not-for-chromium',
+      UNRELATED: 'x',
+    });
+    assert.equal(config.chromiumSandbox, true);
+    assert.deepEqual(config.chromiumEnv, {
+      PATH: '/usr/bin',
+      HOME: '/home/browser',
+      TMPDIR: '/home/browser/tmp',
+      DISPLAY: ':7',
+      TZ: 'UTC',
+    });
   });
 
   it('parses every variable', () => {

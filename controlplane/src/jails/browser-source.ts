@@ -61,7 +61,12 @@ export async function openBrowserSource(
     };
   }
   let started: LocalJailService | null = null;
-  if (!config.jail) started = await startLocalJailService({ env: deps.env, logger: deps.logger });
+  if (!config.jail)
+    started = await startLocalJailService({
+      env: deps.env,
+      logger: deps.logger,
+      browserUid: config.localBrowser.uid,
+    });
   const jail = config.jail ?? { url: started?.url ?? '', token: started?.token ?? '' };
   const operator = createClawdieBrowserOperator(jail);
   const tracked = trackLeases(createSingleBrowserProvider(operator, jail));
@@ -69,7 +74,7 @@ export async function openBrowserSource(
     ...tracked,
     local: { operator, jail: { ...jail, local: started !== null } },
     hostd: null,
-    description: `jail-service at ${jail.url}${started ? ' (local, started by the controlplane)' : ''}: one browser, tasks queue for it`,
+    description: `jail-service at ${jail.url}${started ? ` (local, started by the controlplane, ${started.summary})` : ''}: one browser, tasks queue for it`,
     close: async () => {
       await started?.stop();
     },

@@ -4,8 +4,16 @@
 // also when the controlplane dies without stopping it (hostd watches its stdin pipe).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { HOSTD_VARIABLES } from '@clawdie/hostd/api';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
+import {
+  type ChildEnvironment,
+  childEnvironment,
+  LOCALE_VARIABLES,
+  pickVariables,
+} from '../runner/child-environment.js';
 import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
 import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
 
@@ -42,16 +50,7 @@ export async function startEmbeddedHostd(options: {
   const url = `http://127.0.0.1:${port}`;
   const child = await launchProcess({
     argv: nodeEntryArgv('@clawdie/hostd/main'),
-    env: {
-      ...options.env,
-      CLAWDIE_HOSTD_TOKEN: token,
-      CLAWDIE_HOSTD_TOKEN_FILE: undefined,
-      CLAWDIE_HOSTD_HOST: '127.0.0.1',
-      CLAWDIE_HOSTD_PORT: String(port),
-      CLAWDIE_HOSTD_SOCKET: undefined,
-      CLAWDIE_HOSTD_POOL_SIZE: options.env.CLAWDIE_HOSTD_POOL_SIZE ?? '1',
-      CLAWDIE_HOSTD_STOP_WITH_PARENT: '1',
-    },
+    env: hostdEnvironment(options.env, token, port),
     keepStdinOpen: true,
     exitSignal: 'SIGTERM',
     onStderrLine: (line) => options.logger.debug({ hostd: line }, 'hostd log'),
@@ -66,6 +65,31 @@ export async function startEmbeddedHostd(options: {
   }
   options.logger.info({ url, pid: child.pid }, 'hostd (started by the controlplane) ready');
   return { url, token, process: child, stop: (graceMs = 30_000) => child.stop(graceMs) };
+}
+
+/**
+ * hostd's whole environment: its own variables (an allowlist taken from hostd's config schema),
+ * the locale, HOME and TMPDIR — never the controlplane's model key, admin or bot tokens.
+ */
+export function hostdEnvironment(
+  parent: Readonly<Record<string, string | undefined>>,
+  token: string,
+  port: number,
+): ChildEnvironment {
+  const own = pickVariables(parent, HOSTD_VARIABLES);
+  delete own.CLAWDIE_HOSTD_TOKEN_FILE;
+  delete own.CLAWDIE_HOSTD_SOCKET;
+  return childEnvironment({
+    ...pickVariables(parent, LOCALE_VARIABLES),
+    HOME: parent.HOME ?? '/root',
+    TMPDIR: tmpdir(),
+    ...own,
+    CLAWDIE_HOSTD_TOKEN: token,
+    CLAWDIE_HOSTD_HOST: '127.0.0.1',
+    CLAWDIE_HOSTD_PORT: String(port),
+    CLAWDIE_HOSTD_POOL_SIZE: parent.CLAWDIE_HOSTD_POOL_SIZE ?? '1',
+    CLAWDIE_HOSTD_STOP_WITH_PARENT: '1',
+  });
 }
 
 /**

@@ -1,51 +1,119 @@
 import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/api';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
+import {
+  type ChildEnvironment,
+  childEnvironment,
+  LOCALE_VARIABLES,
+  pickVariables,
+} from '../runner/child-environment.js';
 import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
 import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
+import {
+  type LocalBrowserUser,
+  type LocalBrowserUserOptions,
+  prepareLocalBrowserUser,
+} from './local-browser-user.js';
+
+/** Below hostd's clone uids (20 000 + index by default) and above ordinary accounts. */
+export const DEFAULT_LOCAL_BROWSER_UID = 19_999;
 
 export interface LocalJailService {
   url: string;
   token: string;
   process: LaunchedProcess;
+  /** Who the browser runs as and whether Chromium keeps its sandbox (for the banner). */
+  summary: string;
   stop(): Promise<void>;
 }
 
 export interface LocalJailOptions {
-  /** Environment passed through to the jail-service (Chromium path, viewport, …). */
-  env: Record<string, string | undefined>;
+  /**
+   * The controlplane's environment. Only the jail-service's own variables (its config schema's
+   * names) and the locale are passed on: never the model key, admin, bot or hostd tokens.
+   */
+  env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
+  /**
+   * CLAWDIE_LOCAL_BROWSER_UID: the uid the browser runs as when we are root (0: stay root);
+   * default DEFAULT_LOCAL_BROWSER_UID.
+   */
+  browserUid?: number;
   startTimeoutMs?: number;
+  /** Injectable for tests. */
+  prepareUser?: (options: LocalBrowserUserOptions) => Promise<LocalBrowserUser>;
 }
 
 /**
  * Starts a jail-service as a child process on 127.0.0.1 with a fresh random token and waits until
  * it answers /health. Used by `npm start` and the CLI on a single host until hostd hands out
- * clones. Rejects with JAIL_START_FAILED (including the child's last stderr lines) on failure.
+ * clones. As root it runs as `browserUid` with Chromium's sandbox where the kernel allows it.
+ * Rejects with JAIL_START_FAILED (including the child's last stderr lines) on failure.
  */
 export async function startLocalJailService(options: LocalJailOptions): Promise<LocalJailService> {
   const token = randomBytes(24).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await launchProcess({
-    argv: nodeEntryArgv('@clawdie/jail-service/main'),
-    env: {
-      ...options.env,
-      CLAWDIE_JAIL_TOKEN: token,
-      CLAWDIE_JAIL_TOKEN_FILE: undefined,
-      CLAWDIE_JAIL_HOST: '127.0.0.1',
-      CLAWDIE_JAIL_PORT: String(port),
-    },
-    onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
+  const argv = nodeEntryArgv('@clawdie/jail-service/main');
+  const browser = await (options.prepareUser ?? prepareLocalBrowserUser)({
+    uid: options.browserUid ?? DEFAULT_LOCAL_BROWSER_UID,
+    codePaths: codePaths(argv),
   });
+  let child: LaunchedProcess;
+  try {
+    child = await launchProcess({
+      argv,
+      env: jailServiceEnvironment(options.env, { token, port, browser }),
+      cwd: browser.home,
+      ...(browser.user ? { user: browser.user } : {}),
+      onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
+    });
+  } catch (error) {
+    await browser.remove();
+    throw error;
+  }
+  const stop = async (graceMs?: number) => {
+    await child.stop(graceMs);
+    await browser.remove();
+  };
   const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 30_000);
   if (!ready.ok) {
-    await child.stop(1000);
+    await stop(1000);
     throw new AppError(
       'JAIL_START_FAILED',
       `local jail-service did not start: ${ready.reason}\n${child.stderrTail()}`,
     );
   }
-  options.logger.info({ url, pid: child.pid }, 'local jail-service ready');
-  return { url, token, process: child, stop: () => child.stop() };
+  options.logger.info(
+    { url, pid: child.pid, uid: browser.user?.uid ?? null, sandbox: browser.sandbox },
+    'local jail-service ready',
+  );
+  return { url, token, process: child, summary: browser.summary, stop: () => stop() };
+}
+
+/** The jail-service's whole environment: its own variables, the locale, its own HOME/TMPDIR. */
+export function jailServiceEnvironment(
+  parent: Readonly<Record<string, string | undefined>>,
+  own: { token: string; port: number; browser: Pick<LocalBrowserUser, 'home' | 'sandbox'> },
+): ChildEnvironment {
+  return childEnvironment({
+    ...pickVariables(parent, LOCALE_VARIABLES),
+    ...pickVariables(parent, ['DISPLAY', 'XAUTHORITY']),
+    ...pickVariables(parent, JAIL_SERVICE_VARIABLES),
+    HOME: own.browser.home,
+    TMPDIR: own.browser.home,
+    CLAWDIE_JAIL_TOKEN: own.token,
+    CLAWDIE_JAIL_HOST: '127.0.0.1',
+    CLAWDIE_JAIL_PORT: String(own.port),
+    CLAWDIE_JAIL_CHROMIUM_SANDBOX: String(own.browser.sandbox),
+  });
+}
+
+/** The service's package, the workspace node_modules and node: what its uid must reach. */
+function codePaths(argv: readonly string[]): string[] {
+  const entry = argv[argv.length - 1] ?? '';
+  const packageDir = dirname(dirname(entry));
+  return [packageDir, join(dirname(packageDir), 'node_modules'), argv[0] ?? process.execPath];
 }

@@ -52,7 +52,7 @@ async function record(
   signal: AbortSignal,
   options: FfmpegRecorderOptions,
 ): Promise<void> {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   let encoder: FfmpegEncoder;
   try {
     encoder = await spawnFfmpegEncoder({

@@ -1,6 +1,7 @@
 // The controlplane's only child_process user: starts helper processes (a local jail-service) and
 // guarantees they die with us, so a crash never leaves an orphan browser behind.
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildEnvironment } from './child-environment.js';
 
 export interface LaunchedProcess {
   readonly pid: number;
@@ -14,8 +15,14 @@ export interface LaunchedProcess {
 
 export interface LaunchOptions {
   argv: [string, ...string[]];
-  env: Record<string, string | undefined>;
+  /** The child's whole environment (nothing is inherited): build it with `childEnvironment`. */
+  env: ChildEnvironment;
   cwd?: string;
+  /**
+   * Run as this uid/gid (the controlplane must be root); supplementary groups are dropped. The
+   * local browser uses it to run without root (see jails/local-browser-user.ts).
+   */
+  user?: { uid: number; gid: number };
   /** Receives each stderr line (the child's JSON logs). Must not throw. */
   onStderrLine?: (line: string) => void;
   /** Receives each stdout line; stdout is ignored without it. Must not throw. */
@@ -50,6 +57,7 @@ export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> 
   const child = spawn(command, args, {
     env: options.env,
     cwd: options.cwd,
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
     stdio: [
       options.keepStdinOpen ? 'pipe' : 'ignore',
       options.onStdoutLine ? 'pipe' : 'ignore',

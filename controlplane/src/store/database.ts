@@ -1,5 +1,5 @@
 // Opens the SQLite database (better-sqlite3, WAL) and applies the committed drizzle migrations.
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -24,7 +24,11 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
  * foreign keys, and applies pending migrations. Throws when the file cannot be opened.
  */
 export function openDatabase(path: string): OpenDatabaseResult {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Created owner-only before SQLite opens it; SQLite gives -wal and -shm the same mode.
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -14,9 +14,9 @@ export function createScreenshotFiles(dataDir: string): ScreenshotFiles {
         if (!/^[A-Za-z0-9-]+$/.test(part)) throw new Error(`unsafe path component: ${part}`);
       }
       const dir = join(dataDir, 'traces', taskId);
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       const path = join(dir, `${name}.jpg`);
-      await writeFile(path, jpeg);
+      await writeFile(path, jpeg, { mode: 0o600 });
       return path;
     },
   };

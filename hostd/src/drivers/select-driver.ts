@@ -35,7 +35,12 @@ export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver 
     serviceArgv: service.argv,
     readOnlyDirs: service.binds,
     serviceCwd: service.cwd,
-    serviceEnv: { CLAWDIE_CHROMIUM_PATH: config.chromiumPath, CLAWDIE_LOG_LEVEL: 'warn' },
+    serviceEnv: {
+      CLAWDIE_CHROMIUM_PATH: config.chromiumPath,
+      CLAWDIE_LOG_LEVEL: 'warn',
+      // Chromium's own sandbox inside the clone's, where bubblewrap lets it nest a namespace.
+      CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',
+    },
     templateProfile: config.templateProfile,
     healthTimeoutMs: config.startTimeoutMs,
   });

@@ -1,3 +1,4 @@
+export { JAIL_SERVICE_VARIABLES } from '../config.js';
 export type {
   Action,
   ActionType,

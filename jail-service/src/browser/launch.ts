@@ -7,6 +7,9 @@ import { BrowserUnavailableError } from '../errors.js';
 import { bounded } from './bounded.js';
 import { createTemporaryProfile } from './temporary-profile.js';
 
+/** An address no request can reach: Chromium refuses port 0 before connecting or proxying. */
+const NOWHERE = 'http://127.0.0.1:0/';
+
 /** Flags for a headless, quiet, deterministic browser (house-style §3.8 plus input/timer fixes). */
 export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless=new',
@@ -40,7 +43,22 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--password-store=basic',
   '--use-mock-keychain',
   '--force-color-profile=srgb',
-  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame',
+  '--disable-component-extensions-with-background-pages',
+  '--disable-domain-reliability',
+  '--disable-field-trial-config',
+  '--disable-spell-checking',
+  '--no-pings',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,NetworkTimeServiceQuerying,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions',
+  // Debian's Chromium still fetches components on demand (the on-device model manifest) despite
+  // --disable-component-update, and asks Google's account servers for cookies at start: point
+  // each service at an invalid address (port 0), which Chromium refuses before any connection.
+  ...[
+    'component-updater=url-source',
+    'gaia-url',
+    'google-apis-url',
+    'lso-url',
+    'oauth-account-manager-url',
+  ].map((name) => `--${name}=${NOWHERE}`),
 ];
 
 export interface BrowserOptions {
@@ -56,6 +74,14 @@ export interface BrowserOptions {
   proxyUrl?: string | null;
   /** False: headful on $DISPLAY. Default true. */
   headless?: boolean;
+  /**
+   * True: keep Chromium's own sandbox (drop --no-sandbox). `auto`: try with it, and fall back to
+   * --no-sandbox with a warning when Chromium cannot start so (no nested user namespaces).
+   * Default false.
+   */
+  sandbox?: boolean | 'auto';
+  /** Chromium's whole environment; default PATH only (never this process's token). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface OpenedBrowser {
@@ -80,7 +106,7 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
   const profile = options.cdpUrl || options.userDataDir ? null : await createTemporaryProfile();
   let browser: Browser;
   try {
-    browser = options.cdpUrl ? await connect(options) : await launch(options, profile);
+    browser = options.cdpUrl ? await connect(options) : await launchAny(options, profile, log);
   } catch (error) {
     if (profile) await rm(profile, { recursive: true, force: true });
     throw error;
@@ -93,8 +119,13 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
   try {
     const pages = await browser.pages();
     const page = pages[0] ?? (await browser.newPage());
+    const spawnArgs = browser.process()?.spawnargs ?? [];
     log.info(
-      { launched: !options.cdpUrl, pid: browser.process()?.pid ?? null },
+      {
+        launched: !options.cdpUrl,
+        pid: browser.process()?.pid ?? null,
+        sandbox: options.cdpUrl ? null : !spawnArgs.includes('--no-sandbox'),
+      },
       options.cdpUrl ? 'attached to chromium' : 'launched chromium',
     );
     return { browser, page, launched: !options.cdpUrl, close };
@@ -129,9 +160,32 @@ async function stop(browser: Browser, profile: string | null, logger: Logger): P
   }
 }
 
-async function launch(options: BrowserOptions, profile: string | null): Promise<Browser> {
+async function launchAny(
+  options: BrowserOptions,
+  profile: string | null,
+  logger: Logger,
+): Promise<Browser> {
+  if (options.sandbox !== 'auto') return launch(options, profile, options.sandbox === true);
+  try {
+    return await launch(options, profile, true);
+  } catch (error) {
+    logger.warn(
+      { err: message(error) },
+      'chromium cannot start with its own sandbox here; running it with --no-sandbox',
+    );
+    return launch(options, profile, false);
+  }
+}
+
+async function launch(
+  options: BrowserOptions,
+  profile: string | null,
+  sandbox: boolean,
+): Promise<Browser> {
   const args = CHROMIUM_FLAGS.filter(
-    (flag) => options.headless !== false || flag !== '--headless=new',
+    (flag) =>
+      (options.headless !== false || flag !== '--headless=new') &&
+      (!sandbox || flag !== '--no-sandbox'),
   );
   args.push(...proxyFlags(options.proxyUrl ?? null));
   const userDataDir = options.userDataDir ?? profile;
@@ -140,6 +194,8 @@ async function launch(options: BrowserOptions, profile: string | null): Promise<
   try {
     return await puppeteer.launch({
       executablePath: options.chromiumPath,
+      // puppeteer passes its own process.env by default, bearer token included.
+      env: { ...(options.env ?? { PATH: '/usr/bin:/bin' }) },
       // Our flags only: puppeteer's defaults include --enable-automation and other surprises.
       ignoreDefaultArgs: true,
       args,

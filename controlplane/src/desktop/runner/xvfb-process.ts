@@ -1,6 +1,7 @@
 // Starts a private Xvfb on a free display (`-displayfd`: the server picks the number and writes it
 // once it accepts connections). Built on the controlplane's process launcher, which kills it
 // when the controlplane exits.
+import { childEnvironment } from '../../runner/child-environment.js';
 import { type LaunchedProcess, launchProcess } from '../../runner/process-launcher.js';
 
 export interface XvfbOptions {
@@ -35,7 +36,7 @@ export async function startXvfb(options: XvfbOptions): Promise<XvfbDisplay> {
         ...['-displayfd', '1', '-screen', '0', `${options.width}x${options.height}x24`],
         ...['-nolisten', 'tcp', '-nocursor'],
       ],
-      env: { PATH: '/usr/bin:/bin' },
+      env: childEnvironment({ PATH: '/usr/bin:/bin' }),
       onStdoutLine: (line) => report(line),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 // The ffmpeg child of a task recording: JPEG frames in on stdin, an H.264 MP4 out. Every encoder
 // is killed when it outlives its `finish()` grace or when the controlplane exits.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { childEnvironment } from '../../runner/child-environment.js';
 
 export interface FfmpegEncoder {
   readonly pid: number;
@@ -65,6 +66,8 @@ export function spawnFfmpegEncoder(options: FfmpegEncoderOptions): Promise<Ffmpe
     });
   }
   const child = spawn(options.ffmpegPath, ffmpegArgs(options.fps, options.outputPath), {
+    // Nothing of the controlplane's environment (API keys, tokens): PATH only.
+    env: childEnvironment({}),
     stdio: ['pipe', 'ignore', 'pipe'],
   });
   const stdin = child.stdin as NonNullable<ChildProcess['stdin']>;

@@ -22,5 +22,5 @@ export function untraversableAncestors(path: string): string[] {
 export function codeAccessProblem(paths: readonly string[]): string | null {
   const blocked = [...new Set(paths.flatMap(untraversableAncestors))];
   if (blocked.length === 0) return null;
-  return `clone users cannot reach the jail-service code: ${blocked.join(', ')} lack execute permission for others; run: chmod o+x ${blocked.join(' ')} (or install Clawdie under a world-traversable directory such as /opt)`;
+  return `unprivileged users (clones, the local browser) cannot reach the jail-service code: ${blocked.join(', ')} lack execute permission for others; run: chmod o+x ${blocked.join(' ')} (or install Clawdie under a world-traversable directory such as /opt)`;
 }

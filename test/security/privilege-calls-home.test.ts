@@ -1,0 +1,100 @@
+// Issue 12, "What must hold" 5: Chromium's background services are off. A real jail-service
+// (main.ts as its own process, as in a clone) launches Chromium behind a recording loopback proxy;
+// during start-up, one navigation and 5 s idle the browser asks for no host but the test page's.
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { startXvfb, type XvfbDisplay } from '../../controlplane/src/desktop/runner/xvfb-process.js';
+import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
+import { startRecordingProxy } from '../support/recording-proxy.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+const PAGE_HOST = 'clawdie-page.test';
+const children = new Set<ChildProcess>();
+const displays: XvfbDisplay[] = [];
+
+after(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const display of displays) await display.stop();
+});
+
+async function startService(env: Record<string, string>): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'],
+    {
+      cwd: root,
+      env: { PATH: '/usr/bin:/bin', HOME: '/tmp', ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  children.add(child);
+  const stderr: string[] = [];
+  if (child.stderr)
+    createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    for (const line of stderr) {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'jail-service listening' && entry.url) return entry.url;
+    }
+    if (child.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`jail-service did not start:\n${stderr.join('\n')}`);
+}
+
+async function hostsContacted(extraEnv: Record<string, string>): Promise<string[]> {
+  const proxy = await startRecordingProxy(PAGE_HOST, '<title>page</title><p>hello</p>');
+  try {
+    const url = await startService({
+      CLAWDIE_JAIL_TOKEN: TOKEN,
+      CLAWDIE_JAIL_PORT: '0',
+      CLAWDIE_CHROMIUM_PATH: chromium,
+      CLAWDIE_JAIL_PROXY: proxy.url,
+      CLAWDIE_LOG_LEVEL: 'info',
+      ...extraEnv,
+    });
+    const client = createJailClient(url);
+    const result = await client.run([{ type: 'navigate', url: `http://${PAGE_HOST}/` }]);
+    assert.equal(result.results[0]?.status, 'ok', JSON.stringify(result));
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    assert.ok(proxy.requests.length > 0, 'the browser did not use the proxy at all');
+    return proxy.hosts();
+  } finally {
+    for (const child of children) child.kill('SIGKILL');
+    children.clear();
+    await proxy.close();
+  }
+}
+
+describe('Chromium background services (no calls home)', () => {
+  it('a headless jail-service browser asks for no host but the page during start, navigation and 5 s idle', async () => {
+    const hosts = await hostsContacted({});
+    assert.deepEqual(
+      [...new Set(hosts)].filter((host) => host !== PAGE_HOST),
+      [],
+      `hosts: ${hosts.join(', ')}`,
+    );
+  });
+
+  it('a headful jail-service browser (a clone with a display) asks for no host but the page', {
+    skip: !existsSync('/usr/bin/Xvfb') && !process.env.CI ? '/usr/bin/Xvfb is missing' : false,
+  }, async () => {
+    const display = await startXvfb({ width: 1280, height: 800 });
+    displays.push(display);
+    const hosts = await hostsContacted({
+      CLAWDIE_JAIL_HEADLESS: 'false',
+      DISPLAY: display.display,
+    });
+    assert.deepEqual(
+      [...new Set(hosts)].filter((host) => host !== PAGE_HOST),
+      [],
+      `hosts: ${hosts.join(', ')}`,
+    );
+  });
+});
