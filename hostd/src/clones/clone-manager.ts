@@ -13,7 +13,9 @@ import {
   MIN_CLONE_INDEX,
 } from '../drivers/jail-driver.js';
 import { HostdError } from '../errors.js';
+import { type AddressPolicy, createAddressPolicy } from '../proxy/address-policy.js';
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
+import type { HostResolver } from '../proxy/host-resolver.js';
 import { RefusalLog } from './refusal-log.js';
 
 export interface CloneManagerOptions {
@@ -33,6 +35,13 @@ export interface CloneManagerOptions {
   primeWarmClone?: (service: CloneService, signal: AbortSignal) => Promise<void>;
   /** Must not throw. */
   onError?: (message: string, error: unknown) => void;
+  /**
+   * Addresses no clone reaches whatever its allowlist (default: every internal address, no
+   * exception; hostd's main passes CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL's exact host:port entries).
+   */
+  addressPolicy?: AddressPolicy;
+  /** The proxies' DNS (default: the system resolver). */
+  resolver?: HostResolver;
 }
 
 interface Lease {
@@ -59,8 +68,11 @@ export class CloneManager {
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
 
+  readonly #addressPolicy: AddressPolicy;
+
   constructor(options: CloneManagerOptions) {
     this.#options = options;
+    this.#addressPolicy = options.addressPolicy ?? createAddressPolicy();
   }
 
   /** Destroys every clone on the host: hostd keeps no journal, so none is a confirmed live task. */
@@ -89,7 +101,7 @@ export class CloneManager {
       lease.readyMs = performance.now() - started;
       this.#leases.set(lease.info.name, lease);
       this.fillPool();
-      return toClone(lease);
+      return this.#toClone(lease);
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
     const lease = await this.#track(this.#make(spec));
@@ -99,7 +111,7 @@ export class CloneManager {
     }
     lease.readyMs = performance.now() - started;
     this.#leases.set(lease.info.name, lease);
-    return toClone(lease);
+    return this.#toClone(lease);
   }
 
   /** The leased clone with its observed state; null when unknown or gone from the OS. */
@@ -108,7 +120,10 @@ export class CloneManager {
     if (!lease) return null;
     const info = await this.#options.driver.inspect(name);
     if (!info) return null;
-    return toClone({ ...lease, info: { ...info, service: info.service ?? lease.info.service } });
+    return this.#toClone({
+      ...lease,
+      info: { ...info, service: info.service ?? lease.info.service },
+    });
   }
 
   async list(): Promise<Clone[]> {
@@ -118,7 +133,10 @@ export class CloneManager {
       const info = observed.get(lease.info.name);
       if (info) {
         clones.push(
-          toClone({ ...lease, info: { ...info, service: info.service ?? lease.info.service } }),
+          this.#toClone({
+            ...lease,
+            info: { ...info, service: info.service ?? lease.info.service },
+          }),
         );
       }
     }
@@ -186,6 +204,10 @@ export class CloneManager {
     await Promise.all([...this.#leases.keys()].map((name) => this.destroy(name)));
   }
 
+  #toClone(lease: Lease): Clone {
+    return { ...toClone(lease), egressExceptions: [...this.#addressPolicy.exceptions] };
+  }
+
   #track<T>(promise: Promise<T>): Promise<T> {
     this.#inflight.add(promise);
     void promise.then(
@@ -217,6 +239,8 @@ export class CloneManager {
         host: created.network?.hostAddress ?? '127.0.0.1',
         port: created.network ? this.#options.proxyPort : 0,
         allowedDomains: spec.allowedDomains,
+        addressPolicy: this.#addressPolicy,
+        ...(this.#options.resolver ? { resolver: this.#options.resolver } : {}),
         onRefused: (attempt) => {
           const taskId = this.#leases.get(name)?.taskId ?? spec.taskId;
           this.refusals.add({ ...attempt, name, taskId });
@@ -297,6 +321,7 @@ function toClone(lease: Lease): Clone {
     limits: lease.limits,
     display: info.display,
     egressProxyUrl: lease.proxy.url,
+    egressExceptions: [],
     fromPool: lease.fromPool,
     createdAt: lease.createdAt.toISOString(),
     readyMs: Math.round(lease.readyMs * 10) / 10,
