@@ -1,5 +1,6 @@
 // The controlplane's only reader of the environment: CLAWDIE_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -13,6 +14,25 @@ const idList = z
   .string()
   .regex(/^\s*-?\d+(\s*,\s*-?\d+)*\s*$/, 'must be comma-separated numeric ids')
   .transform((text) => text.split(',').map((id) => Number(id.trim())));
+
+/** Comma-separated exact `address:port` entries (`127.0.0.1:41234,[::1]:8080`). */
+const addressPortList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine(
+    (entries) =>
+      entries.every((entry) => {
+        const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
+        const port = Number(match?.[2]);
+        return isIP(match?.[1] ?? '') !== 0 && port >= 1 && port <= 65_535;
+      }),
+    { message: 'must be comma-separated exact address:port entries such as 127.0.0.1:41234' },
+  );
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -50,9 +70,12 @@ const schema = z.object({
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
   /** `npm start` starts its own hostd (root on Linux) unless `off` or a hostd/jail URL is set. */
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
+  /** Host-internal address:port pairs the embedded hostd's clones may reach (audited). */
+  CLAWDIE_EGRESS_ALLOW_INTERNAL: addressPortList.optional(),
   CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
-  CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
+  /** On by default (the admin token is the bearer until a JWKS file exists); `false` = off. */
+  CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('true'),
   CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
   CLAWDIE_AUTH_AUDIENCE: z.string().min(1).default('clawdie-api'),
   CLAWDIE_POLICY_DIR: z.string().min(1).optional(),
@@ -105,9 +128,19 @@ export interface Config {
    * is configured; `concurrency` is then the number of clones at once.
    */
   embeddedHostd: { enabled: boolean; concurrency: number };
+  /**
+   * Exact `address:port` pairs on the host's loopback or other internal addresses that clones of
+   * the embedded hostd may reach when a task's domains name them (passed to it as
+   * CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL, with the demo shop's own address added for the demo).
+   * Empty by default: no clone reaches any host service.
+   */
+  egressAllowInternal: readonly string[];
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
-  /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
+  /**
+   * API auth: signed tokens when `jwksFile` exists; else, when `required` (the default), the admin
+   * token is the only bearer; off (loopback-only) needs an explicit CLAWDIE_AUTH_REQUIRED=false.
+   */
   auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
   /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
   policyDir: string;
@@ -214,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       enabled: e.CLAWDIE_HOSTD === 'auto' && !e.CLAWDIE_HOSTD_URL && !e.CLAWDIE_JAIL_URL,
       concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
     },
+    egressAllowInternal: e.CLAWDIE_EGRESS_ALLOW_INTERNAL ?? [],
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {
       jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),

@@ -36,6 +36,11 @@ export async function startEmbeddedHostd(options: {
   env: Record<string, string | undefined>;
   logger: Logger;
   startTimeoutMs?: number;
+  /**
+   * Exact `address:port` pairs on the host its clones may reach (the demo shop, a test site);
+   * nothing else internal. Replaces any CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL in `env`.
+   */
+  egressAllowInternal?: readonly string[];
 }): Promise<EmbeddedHostd> {
   const token = randomBytes(24).toString('hex');
   const port = await freePort();
@@ -51,6 +56,7 @@ export async function startEmbeddedHostd(options: {
       CLAWDIE_HOSTD_SOCKET: undefined,
       CLAWDIE_HOSTD_POOL_SIZE: options.env.CLAWDIE_HOSTD_POOL_SIZE ?? '1',
       CLAWDIE_HOSTD_STOP_WITH_PARENT: '1',
+      CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL: (options.egressAllowInternal ?? []).join(','),
     },
     keepStdinOpen: true,
     exitSignal: 'SIGTERM',
@@ -75,7 +81,12 @@ export async function startEmbeddedHostd(options: {
  */
 export async function startEmbeddedHostdIfWanted(
   config: { embeddedHostd: { enabled: boolean } },
-  options: { env: Record<string, string | undefined>; logger: Logger; notice(line: string): void },
+  options: {
+    env: Record<string, string | undefined>;
+    logger: Logger;
+    notice(line: string): void;
+    egressAllowInternal?: readonly string[];
+  },
 ): Promise<EmbeddedHostd | null> {
   if (!config.embeddedHostd.enabled) return null;
   const unavailable = embeddedHostdUnavailable();
@@ -84,6 +95,12 @@ export async function startEmbeddedHostdIfWanted(
       `per-task clones off: ${unavailable}; tasks share one local browser (run as root on Linux, or point CLAWDIE_HOSTD_URL at a hostd)`,
     );
     return null;
+  }
+  const exceptions = options.egressAllowInternal ?? [];
+  if (exceptions.length > 0) {
+    options.notice(
+      `egress exception: clones may reach ${exceptions.join(', ')} on this host when a task names it (audited with every clone); nothing else on the host`,
+    );
   }
   try {
     return await startEmbeddedHostd(options);

@@ -1,6 +1,7 @@
 // Adapter: a fresh hostd clone per task (create on acquire, destroy on release), each driven by a
 // ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Clone creation and
-// destruction and every egress connection the clone's proxy refused go to the audit.
+// destruction (with the admin's egress exceptions the clone had) and every egress connection the
+// clone's proxy refused go to the audit.
 import type { Clone } from '@clawdie/hostd/api';
 import type { HostdClient } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
@@ -58,6 +59,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
             port: refusal.port,
             method: refusal.method,
             reason: refusal.reason,
+            ...(refusal.address === undefined ? {} : { address: refusal.address }),
             at: refusal.at,
           },
         });
@@ -93,6 +95,8 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
           allowedDomains: clone.allowedDomains,
           fromPool: clone.fromPool,
           readyMs: clone.readyMs,
+          // The admin's exceptions to "no clone reaches the host" this clone's proxy honours.
+          egressExceptions: clone.egressExceptions ?? [],
         },
       });
       if (clone.isolation.level !== 'full') {

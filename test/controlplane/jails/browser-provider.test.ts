@@ -158,6 +158,7 @@ describe('hostd browser provider', () => {
         createClone: async () => ({
           ...clone,
           isolation: { level: 'reduced', reasons: ['no nft'] },
+          egressExceptions: ['127.0.0.1:41234'],
         }),
         egressRefusals: async () => [
           {
@@ -168,6 +169,17 @@ describe('hostd browser provider', () => {
             port: 443,
             method: 'CONNECT',
             reason: 'not-allowed' as const,
+            at: new Date(0).toISOString(),
+          },
+          {
+            seq: 2,
+            name: clone.name,
+            taskId: 't2',
+            host: 'rebound.example',
+            port: 8700,
+            method: 'POST',
+            reason: 'blocked-address' as const,
+            address: '127.0.0.1:8700',
             at: new Date(0).toISOString(),
           },
         ],
@@ -191,6 +203,7 @@ describe('hostd browser provider', () => {
           allowedDomains: ['example.org'],
           fromPool: false,
           readyMs: 700,
+          egressExceptions: ['127.0.0.1:41234'],
         },
       ],
       [
@@ -201,6 +214,18 @@ describe('hostd browser provider', () => {
           port: 443,
           method: 'CONNECT',
           reason: 'not-allowed',
+          at: new Date(0).toISOString(),
+        },
+      ],
+      [
+        'egress-refused',
+        {
+          clone: 'browsertask007',
+          host: 'rebound.example',
+          port: 8700,
+          method: 'POST',
+          reason: 'blocked-address',
+          address: '127.0.0.1:8700',
           at: new Date(0).toISOString(),
         },
       ],
