@@ -51,6 +51,11 @@ export async function serve(): Promise<number> {
       ...(demoSite ? [new URL(demoSite.url).host] : []),
     ],
   });
+  if (!hostd && loaded.egressAllowInternal.length > 0) {
+    printLine(
+      'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: it applies to the hostd `npm start` runs itself; set CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL on your hostd instead',
+    );
+  }
   const config = hostd
     ? {
         ...loaded,

@@ -10,6 +10,7 @@ import { canonicalAddress, createAddressPolicy } from '../../hostd/src/proxy/add
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
 import { decideEgress } from '../../hostd/src/proxy/egress-decision.js';
 import { type HostResolver, systemResolver } from '../../hostd/src/proxy/host-resolver.js';
+import { proxyFlags } from '../../jail-service/src/browser/launch.js';
 
 const noHostAddresses = () => [] as string[];
 
@@ -182,5 +183,20 @@ describe('egress decision: allowlist, then DNS, then every address', () => {
     const decision = await decideEgress('localhost', 8700, rules);
     assert.equal(decision.kind === 'refused' && decision.reason, 'blocked-address');
     assert.deepEqual(await systemResolver.resolve('[::1]'), [{ address: '::1', family: 6 }]);
+  });
+});
+
+describe('Chromium in a clone sends loopback through the proxy, and resolves nothing itself', () => {
+  it('removes the implicit loopback bypass and maps every name to NOTFOUND but the proxy', () => {
+    const flags = proxyFlags('http://10.78.0.5:3128');
+    assert.ok(flags.includes('--proxy-server=http://10.78.0.5:3128'));
+    // `<-loopback>` subtracts the built-in bypass: 127.0.0.1 and localhost go to the proxy (which
+    // refuses them), never to the clone's own loopback (where Chromium's debugging port listens).
+    assert.deepEqual(
+      flags.filter((flag) => flag.startsWith('--proxy-bypass-list=')),
+      ['--proxy-bypass-list=<-loopback>'],
+    );
+    assert.ok(flags.includes('--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 10.78.0.5'));
+    assert.ok(flags.includes('--force-webrtc-ip-handling-policy=disable_non_proxied_udp'));
   });
 });
