@@ -184,6 +184,14 @@ describe('egress decision: allowlist, then DNS, then every address', () => {
     assert.equal(decision.kind === 'refused' && decision.reason, 'blocked-address');
     assert.deepEqual(await systemResolver.resolve('[::1]'), [{ address: '::1', family: 6 }]);
   });
+
+  it('odd spellings of loopback are refused too (hex, decimal, mapped literal)', async () => {
+    const rules = { allowed: compileAllowlist(['*']), addresses, resolver: systemResolver };
+    for (const host of ['0x7f000001', '2130706433', '[::ffff:7f00:1]', '127.1', '0.0.0.0']) {
+      const decision = await decideEgress(host, 80, rules);
+      assert.equal(decision.kind === 'refused' && decision.reason, 'blocked-address', host);
+    }
+  });
 });
 
 describe('Chromium in a clone sends loopback through the proxy, and resolves nothing itself', () => {
