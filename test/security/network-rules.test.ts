@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
+import { taskNames } from '../../hostd/src/drivers/freebsd/names.js';
 import { linuxNames } from '../../hostd/src/drivers/linux/names.js';
 import { canonicalAddress, createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
@@ -95,7 +96,14 @@ describe('address policy: never the host, whatever the allowlist', () => {
     assert.equal(policy.check('::ffff:192.0.2.10', 443), 'blocked');
     const clone = linuxNames(7, { stateRoot: '/x', uidBase: 20_000 });
     const last = linuxNames(999, { stateRoot: '/x', uidBase: 20_000 });
-    for (const address of [clone.hostAddress, clone.cloneAddress, last.cloneAddress])
+    const jail = taskNames(999);
+    for (const address of [
+      clone.hostAddress,
+      clone.cloneAddress,
+      last.cloneAddress,
+      jail.hostIp,
+      jail.jailIp,
+    ])
       assert.equal(policy.check(address, 3128), 'blocked', address);
   });
 

@@ -6,7 +6,7 @@
 import { BlockList, isIP, SocketAddress } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
-/** The clones' /30s (hostd's Linux driver, drivers/linux/names.ts): 10.78.0.0 + 4·index. */
+/** The clones' /30s, 10.78.0.0 + 4·index (drivers/linux/names.ts, drivers/freebsd/names.ts). */
 export const CLONE_SUBNET = { network: '10.78.0.0', prefix: 16 } as const;
 
 const blockedV4: ReadonlyArray<readonly [string, number]> = [
