@@ -7,6 +7,7 @@ import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
 import { taskNames } from '../../hostd/src/drivers/freebsd/names.js';
 import { linuxNames } from '../../hostd/src/drivers/linux/names.js';
+import { nftRuleset } from '../../hostd/src/drivers/linux/network.js';
 import { canonicalAddress, createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
 import { decideEgress } from '../../hostd/src/proxy/egress-decision.js';
@@ -214,5 +215,26 @@ describe('Chromium in a clone sends loopback through the proxy, and resolves not
     );
     assert.ok(flags.includes('--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 10.78.0.5'));
     assert.ok(flags.includes('--force-webrtc-ip-handling-policy=disable_non_proxied_udp'));
+  });
+});
+
+describe('nftables in the clone’s namespace: only the proxy, nothing else', () => {
+  it('drops by default and accepts outbound only to its proxy’s address:port', () => {
+    const names = linuxNames(7, { stateRoot: '/x', uidBase: 20_000 });
+    const rules = nftRuleset(names, { servicePort: 9223, proxyPort: 3128 });
+    const accepts = rules.split('\n').filter((line) => line.trim().endsWith('accept'));
+    assert.deepEqual(
+      accepts.map((line) => line.trim()),
+      [
+        'iif "lo" accept',
+        'ct state established,related accept',
+        `iifname "${names.cloneVeth}" ip saddr ${names.hostAddress} tcp dport 9223 accept`,
+        'oif "lo" accept',
+        'ct state established,related accept',
+        `oifname "${names.cloneVeth}" ip daddr ${names.hostAddress} tcp dport 3128 accept`,
+      ],
+    );
+    assert.equal(rules.match(/policy drop;/g)?.length, 3, 'input, output and forward drop');
+    assert.match(rules, /^table inet clawdie/, 'one table for IPv4 and IPv6 (IPv6 is all dropped)');
   });
 });
