@@ -56,6 +56,11 @@ export async function serve(): Promise<number> {
       'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: it applies to the hostd `npm start` runs itself; set CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL on your hostd instead',
     );
   }
+  if (!hostd && loaded.hostd && demoSite) {
+    printLine(
+      `the replay demo's shop is on ${new URL(demoSite.url).host}: your hostd's clones reach it only if its CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL names exactly that`,
+    );
+  }
   const config = hostd
     ? {
         ...loaded,
