@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
 import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
+import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import {
   createTestDriver,
@@ -100,12 +101,16 @@ function manager(poolSize: number): CloneManager {
     poolSize,
     startTimeoutMs: 60_000,
     primeWarmClone: primeFirstScreenshot,
+    // The demo shop on the host's loopback: the one address:port the clones may reach.
+    addressPolicy: createAddressPolicy({ internalExceptions: [siteHost] }),
   });
 }
 
 // Released on exit: no test file or other bench may use clones meanwhile.
 await acquireHostLock();
 await createTestDriver().reconcile(() => false);
+const site = await startDemoSite();
+const siteHost = new URL(site.url).host;
 const cold: number[] = [];
 const coldManager = manager(0);
 for (let i = 0; i < Number(values.cold); i += 1) {
@@ -152,10 +157,9 @@ const concurrent = Number(values.concurrent);
 const stepOptions = { steps: Number(values.steps), thinkMs: Number(values['think-ms']) };
 if (concurrent > 0) {
   // The clones load the demo shop from a host server, through their egress proxies.
-  const site = await startDemoSite();
-  const page = `http://localhost:${new URL(site.url).port}/`;
+  const page = `${site.url}/`;
   const open = async (i: number) => {
-    const clone = await coldManager.create({ taskId: `c-${i}`, allowedDomains: ['localhost'] });
+    const clone = await coldManager.create({ taskId: `c-${i}`, allowedDomains: [siteHost] });
     await actions(clone, [{ type: 'navigate', url: page }]);
     return clone;
   };
@@ -176,8 +180,8 @@ if (concurrent > 0) {
   console.log(
     `memory per clone: cgroup (incl. page cache) mean ${mean(many.map(memoryMb)).toFixed(0)} MiB, PSS mean ${mean(many.map(pssMb)).toFixed(0)} MiB`,
   );
-  await site.close();
 }
+await site.close();
 await coldManager.close();
 
 const driver = createTestDriver();

@@ -1,5 +1,6 @@
 // The controlplane's only reader of the environment: CLAWDIE_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -13,6 +14,25 @@ const idList = z
   .string()
   .regex(/^\s*-?\d+(\s*,\s*-?\d+)*\s*$/, 'must be comma-separated numeric ids')
   .transform((text) => text.split(',').map((id) => Number(id.trim())));
+
+/** Comma-separated exact `address:port` entries (`127.0.0.1:41234,[::1]:8080`). */
+const addressPortList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine(
+    (entries) =>
+      entries.every((entry) => {
+        const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
+        const port = Number(match?.[2]);
+        return isIP(match?.[1] ?? '') !== 0 && port >= 1 && port <= 65_535;
+      }),
+    { message: 'must be comma-separated exact address:port entries such as 127.0.0.1:41234' },
+  );
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -54,9 +74,12 @@ const schema = z.object({
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
   /** The uid (and gid) of the local browser when the controlplane is root; 0 keeps root. */
   CLAWDIE_LOCAL_BROWSER_UID: int(0, 4_000_000).default(19_999),
+  /** Host-internal address:port pairs the embedded hostd's clones may reach (audited). */
+  CLAWDIE_EGRESS_ALLOW_INTERNAL: addressPortList.optional(),
   CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
-  CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('false'),
+  /** On by default (the admin token is the bearer until a JWKS file exists); `false` = off. */
+  CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('true'),
   CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
   CLAWDIE_AUTH_AUDIENCE: z.string().min(1).default('clawdie-api'),
   /** Failed auth attempts per client address and window before 429 (each window: one audit row + one summary). */
@@ -117,15 +140,20 @@ export interface Config {
   embeddedHostd: { enabled: boolean; concurrency: number };
   /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
   localBrowser: { uid: number };
+  /**
+   * Exact `address:port` pairs on the host's loopback or other internal addresses that clones of
+   * the embedded hostd may reach when a task's domains name them (passed to it as
+   * CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL, with the demo shop's own address added for the demo).
+   * Empty by default: no clone reaches any host service.
+   */
+  egressAllowInternal: readonly string[];
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
-  /** API auth: on when `jwksFile` exists (or `required`); off means loopback-only. */
-  auth: {
-    jwksFile: string;
-    required: boolean;
-    issuer: string;
-    audience: string;
-  };
+  /**
+   * API auth: signed tokens when `jwksFile` exists; else, when `required` (the default), the admin
+   * token is the only bearer; off (loopback-only) needs an explicit CLAWDIE_AUTH_REQUIRED=false.
+   */
+  auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
   /** Failed auth attempts per client address and window before 429; audited once per window. */
   authFailures: { limit: number; windowMs: number };
   /** HMAC key of the audit chain (never in the database); its head record sits next to it. */
@@ -237,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
     },
     localBrowser: { uid: e.CLAWDIE_LOCAL_BROWSER_UID },
+    egressAllowInternal: e.CLAWDIE_EGRESS_ALLOW_INTERNAL ?? [],
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {
       jwksFile: resolve(cwd, e.CLAWDIE_AUTH_JWKS_FILE ?? resolve(dataDir, 'auth', 'jwks.json')),

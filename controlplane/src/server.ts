@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { checkListenAddress, loadApiAuth } from './auth/api-auth.js';
+import { checkListenAddress, startupApiAuth } from './auth/api-auth.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { loadConfig, processEnv } from './config.js';
 import { dashboardLogin } from './dashboard/dashboard-login-hint.js';
 import { createDashboardOptions } from './dashboard/dashboard-wiring.js';
 import { hostdHosts, singleJailHosts } from './dashboard/hosts-views.js';
+import { type RunningDemoSite, startDemoSite } from './demo/demo-site-server.js';
 import { createApp } from './http/app.js';
 import { startEmbeddedHostdIfWanted } from './jails/embedded-hostd.js';
 import { screencastOf } from './jails/task-browsers.js';
@@ -28,9 +30,38 @@ export async function serve(): Promise<number> {
   const env = processEnv();
   const loaded = loadConfig(env);
   const logger = createLogger(loaded.logLevel);
-  const auth = await loadApiAuth(loaded.auth);
+  // Without a configured admin token (or a JWKS file), a one-off token keeps the dashboard and
+  // the API usable on this host; it is printed once and changes at every start.
+  const generatedAdminToken =
+    loaded.adminToken || existsSync(loaded.auth.jwksFile)
+      ? null
+      : randomBytes(18).toString('base64url');
+  const adminToken = loaded.adminToken ?? generatedAdminToken;
+  const auth = await startupApiAuth(loaded.auth, adminToken);
   const authWarning = checkListenAddress(loaded.host, auth !== null);
-  const hostd = await startEmbeddedHostdIfWanted(loaded, { env, logger, notice: printLine });
+  // Without a model the replay demo runs: its shop listens on loopback first, so the embedded
+  // hostd can be told that one address:port (and nothing else on the host) is reachable.
+  const demoSite =
+    loaded.model.url || loaded.model.replayFile ? null : await startDemoSite().catch(() => null);
+  const hostd = await startEmbeddedHostdIfWanted(loaded, {
+    env,
+    logger,
+    notice: printLine,
+    egressAllowInternal: [
+      ...loaded.egressAllowInternal,
+      ...(demoSite ? [new URL(demoSite.url).host] : []),
+    ],
+  });
+  if (!hostd && loaded.egressAllowInternal.length > 0) {
+    printLine(
+      'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: it applies to the hostd `npm start` runs itself; set CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL on your hostd instead',
+    );
+  }
+  if (!hostd && loaded.hostd && demoSite) {
+    printLine(
+      `the replay demo's shop is on ${new URL(demoSite.url).host}: your hostd's clones reach it only if its CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL names exactly that`,
+    );
+  }
   const config = hostd
     ? {
         ...loaded,
@@ -43,13 +74,9 @@ export async function serve(): Promise<number> {
     : loaded;
   const platform = await startPlatform(config, logger, env).catch(async (error: unknown) => {
     await hostd?.stop();
+    await demoSite?.close();
     throw error;
   });
-  // Without a configured admin token (or JWT auth), a one-off token keeps the dashboard usable
-  // on this host; it is printed once and changes at every start.
-  const generatedAdminToken =
-    config.adminToken || auth ? null : randomBytes(18).toString('base64url');
-  const adminToken = config.adminToken ?? generatedAdminToken;
   const { browsers } = platform;
   const recorder = createAvailableRecorder({
     feedFor: screencastOf(browsers.browsers),
@@ -100,13 +127,18 @@ export async function serve(): Promise<number> {
   });
   const { port } = server.address() as AddressInfo;
   printBanner(platform, `http://${config.host}:${port}`);
-  printLine(authWarning ?? `API auth: bearer tokens signed by ${config.auth.jwksFile}`);
+  printLine(
+    authWarning ??
+      (auth?.mode === 'jwt'
+        ? `API auth: bearer tokens signed by ${config.auth.jwksFile}`
+        : 'API auth: on; send Authorization: Bearer <admin token> (CLAWDIE_ADMIN_TOKEN or the one printed below), or run `clawdie keys rotate` for per-tenant tokens'),
+  );
   printLine(
     `dashboard: http://${config.host}:${port}/dashboard  ${dashboardLogin(generatedAdminToken, config.adminToken)}`,
   );
 
   const stop = new AbortController();
-  const demo = platform.model ? Promise.resolve() : runDemoOnce(platform, stop.signal);
+  const demo = platform.model ? Promise.resolve() : runDemoOnce(platform, stop.signal, demoSite);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
@@ -115,6 +147,7 @@ export async function serve(): Promise<number> {
   stop.abort();
   await tasks.close();
   await demo;
+  await demoSite?.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeAllConnections();
   await platform.close();
@@ -145,11 +178,16 @@ function printBanner(platform: Platform, url: string): void {
   );
 }
 
-async function runDemoOnce(platform: Platform, signal: AbortSignal): Promise<void> {
+async function runDemoOnce(
+  platform: Platform,
+  signal: AbortSignal,
+  site: RunningDemoSite | null,
+): Promise<void> {
   printLine(demoBanner);
   try {
     const { result, expected } = await runDemo(platform, {
       signal,
+      ...(site ? { site } : {}),
       onEvent: createProgressPrinter(15),
     });
     printResult(result);

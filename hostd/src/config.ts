@@ -2,11 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HostdError } from './errors.js';
+import { parseAddressPort } from './proxy/address-policy.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const bool = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** Comma-separated exact `address:port` entries (`127.0.0.1:41234,[::1]:8080`). */
+const addressPortList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  )
+  .refine((entries) => entries.every((entry) => parseAddressPort(entry) !== null), {
+    message: 'must be comma-separated exact address:port entries such as 127.0.0.1:41234',
+  });
 
 const schema = z.object({
   CLAWDIE_HOSTD_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -36,6 +50,12 @@ const schema = z.object({
   CLAWDIE_HOSTD_PROXY_PORT: int(1, 65_535).default(3128),
   CLAWDIE_HOSTD_SERVICE_PORT: int(1, 65_535).default(9223),
   CLAWDIE_HOSTD_START_TIMEOUT_MS: int(1000, 300_000).default(30_000),
+  /**
+   * The only way a clone reaches loopback, link-local, the host's own or a clone's address: these
+   * exact `address:port` pairs (the task's allowlist must still name them). Logged at start and
+   * audited with every clone.
+   */
+  CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL: addressPortList.optional(),
   /** Copied into each clone's profile. */
   CLAWDIE_HOSTD_TEMPLATE_PROFILE: z.string().min(1).optional(),
   CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
@@ -67,6 +87,8 @@ export interface HostdConfig {
   proxyPort: number;
   servicePort: number;
   startTimeoutMs: number;
+  /** Exact `address:port` exceptions to the internal-address block (empty = none). */
+  egressAllowInternal: readonly string[];
   templateProfile: string | null;
   chromiumPath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
@@ -124,6 +146,7 @@ export function loadConfig(
     proxyPort: e.CLAWDIE_HOSTD_PROXY_PORT,
     servicePort: e.CLAWDIE_HOSTD_SERVICE_PORT,
     startTimeoutMs: e.CLAWDIE_HOSTD_START_TIMEOUT_MS,
+    egressAllowInternal: e.CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL ?? [],
     templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
     chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
     logLevel: e.CLAWDIE_LOG_LEVEL,

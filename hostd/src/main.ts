@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
 import { loadConfig, processEnvironment } from './config.js';
 import { createDriver } from './drivers/select-driver.js';
+import { createAddressPolicy } from './proxy/address-policy.js';
 import { ExecFileRunner } from './runner/exec-file-runner.js';
 import { SpawnLauncher } from './runner/process-launcher.js';
 
@@ -29,7 +30,15 @@ async function main(): Promise<void> {
   if (isolation.level !== 'full') {
     logger.warn({ reasons: isolation.reasons }, 'clones get REDUCED isolation on this host');
   }
+  const addressPolicy = createAddressPolicy({ internalExceptions: config.egressAllowInternal });
+  if (addressPolicy.exceptions.length > 0) {
+    logger.warn(
+      { egressExceptions: addressPolicy.exceptions },
+      'CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL: clones may reach these host-internal address:port pairs when their allowlist names them',
+    );
+  }
   const manager = new CloneManager({
+    addressPolicy,
     driver,
     defaultLimits: config.limits,
     defaultDisplay: config.display,

@@ -159,7 +159,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
   });
   const policy = parsePolicy(
     `tenant: default
-domains: { allow: ["127.0.0.1"] }
+domains: { allow: ["${new URL(site.url).host}"] }
 max_steps: 10
 credentials:
   modes: [none, operator_approved]

@@ -60,18 +60,24 @@ function formSite() {
 if (!skipFile('desktop task in a hostd clone display', missing)) {
   describe('desktop task in a hostd clone display (real Linux driver)', () => {
     let h: HostdPlatform;
+    const site = formSite();
+    let page: Awaited<ReturnType<typeof serveOnLoopback>>;
+    // The form site first: the clones may reach exactly its address:port on the host, no more.
     before(async () => {
-      h = await startHostdPlatform();
+      page = await serveOnLoopback(site.fetch);
+      h = await startHostdPlatform({ sites: [new URL(page.url).host] });
     });
-    after(() => h?.close());
+    after(async () => {
+      await h?.close();
+      page?.server.closeAllConnections();
+      page?.server.close();
+    });
 
     it('types into the clone’s headful Chromium with xdotool and screenshots the whole display', async () => {
       const screen = cloneScreen();
       const divisors = modelDivisors('1.5', screen);
       // The screen's centre: inside Chromium's window, on the input that fills the page.
       const centre = `(${Math.round(divisors.width / 2)},${Math.round(divisors.height / 2)})`;
-      const site = formSite();
-      const page = await serveOnLoopback(site.fetch);
       const script = createPerTaskScriptModel([
         `Thought: Focus the text field.\nAction: click(start_box='<|box_start|>${centre}<|box_end|>')`,
         `Thought: Type and submit.\nAction: type(content='${TYPED}\\n')`,
@@ -102,7 +108,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
           instruction: `Type "${TYPED}" into the text field and submit it`,
           surface: 'desktop',
           start_url: `${page.url}/`,
-          domains: ['127.0.0.1'],
+          domains: [new URL(page.url).host],
           max_steps: 6,
         }).done;
 
@@ -133,8 +139,6 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
         assert.deepEqual(destroyed.data.leftovers, []);
       } finally {
         await tasks.close();
-        page.server.closeAllConnections();
-        page.server.close();
       }
       assert.deepEqual(await h.manager.list(), []);
       assert.deepEqual(await settledLeftovers(), []);

@@ -4,7 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import {
+  demoTask,
+  type RunningDemoSite,
+  startDemoSite,
+} from '../../controlplane/src/demo/demo-site-server.js';
 import { screencastOf } from '../../controlplane/src/jails/task-browsers.js';
 import { startPlatform } from '../../controlplane/src/platform.js';
 import { mjpegParts } from '../../controlplane/src/recording/mjpeg-parts.js';
@@ -14,21 +18,50 @@ import { skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import {
+  closeServer,
   type HostdPlatform,
   serveOnLoopback,
   settledLeftovers,
   startHostdPlatform,
 } from './support/hostd-platform.js';
 
+// The page of the egress test pulls an image from a host outside the task's domains: the browser's
+// request goes to the clone's proxy, which refuses it.
+const egressPage = (request: Request) => {
+  const { port } = new URL(request.url);
+  return new Response(
+    `<!doctype html><title>egress</title><h1>hello</h1><img src="http://127.0.0.2:${port}/pixel.png">`,
+    { headers: { 'content-type': 'text/html' } },
+  );
+};
+const watchPage = () =>
+  new Response('<!doctype html><title>Watch</title><button>Ready button</button>', {
+    headers: { 'content-type': 'text/html' },
+  });
+
 const missing = linuxDriverMissing();
 
 if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)) {
   describe('controlplane tasks in hostd clones (real Linux driver)', () => {
     let h: HostdPlatform;
+    // Fixture sites on the host's loopback, started first: each is an exact egress exception of
+    // hostd; nothing else on the host is reachable from a clone.
+    let demoSite: RunningDemoSite;
+    let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
+    let watchSite: Awaited<ReturnType<typeof serveOnLoopback>>;
     before(async () => {
-      h = await startHostdPlatform({ concurrency: 2 });
+      demoSite = await startDemoSite();
+      egressSite = await serveOnLoopback(egressPage);
+      watchSite = await serveOnLoopback(watchPage);
+      const sites = [demoSite.url, egressSite.url, watchSite.url].map((url) => new URL(url).host);
+      h = await startHostdPlatform({ concurrency: 2, sites });
     });
-    after(() => h?.close());
+    after(async () => {
+      await h?.close();
+      await demoSite?.close();
+      closeServer(egressSite);
+      closeServer(watchSite);
+    });
 
     const auditOf = (taskId: string) =>
       h.platform.audit
@@ -56,7 +89,10 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     });
 
     it('runs two demo tasks at once, each in its own clone, and destroys both clones verified', async () => {
-      const [first, second] = await Promise.all([runDemo(h.platform), runDemo(h.platform)]);
+      const [first, second] = await Promise.all([
+        runDemo(h.platform, { site: demoSite }),
+        runDemo(h.platform, { site: demoSite }),
+      ]);
       const clones = new Set<string>();
       for (const { result } of [first, second]) {
         assert.equal(result.status, 'finished', JSON.stringify(result));
@@ -78,53 +114,41 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     it('audits what the clone’s egress proxy refused, for the task that tried', async () => {
       // The page pulls an image from a host outside the task's domains: the browser's request
       // goes to the clone's proxy, which refuses it; the controlplane records the refusal.
-      const site = await serveOnLoopback((request) => {
-        const { port } = new URL(request.url);
-        return new Response(
-          `<!doctype html><title>egress</title><h1>hello</h1><img src="http://127.0.0.2:${port}/pixel.png">`,
-          { headers: { 'content-type': 'text/html' } },
-        );
-      });
-      try {
-        const tasks = h.platform.createTasks(
-          createPerTaskScriptModel(["Action: finished(content='seen')"]),
-        );
-        const result = await tasks.start({
-          instruction: 'look at the page',
-          start_url: `${site.url}/`,
-          domains: ['127.0.0.1'],
-        }).done;
-        await tasks.close();
-        assert.equal(result.status, 'finished', JSON.stringify(result));
-        const refusals = auditOf(result.trace_id).filter(
-          (event) => event.type === 'egress-refused',
-        );
-        assert.ok(
-          refusals.some(
-            (event) => event.data.host === '127.0.0.2' && event.data.reason === 'not-allowed',
-          ),
-          JSON.stringify(refusals),
-        );
-      } finally {
-        site.server.closeAllConnections();
-        site.server.close();
-      }
+      const tasks = h.platform.createTasks(
+        createPerTaskScriptModel(["Action: finished(content='seen')"]),
+      );
+      const result = await tasks.start({
+        instruction: 'look at the page',
+        start_url: `${egressSite.url}/`,
+        domains: [new URL(egressSite.url).host],
+      }).done;
+      await tasks.close();
+      assert.equal(result.status, 'finished', JSON.stringify(result));
+      const refusals = auditOf(result.trace_id).filter((event) => event.type === 'egress-refused');
+      assert.ok(
+        refusals.some(
+          (event) => event.data.host === '127.0.0.2' && event.data.reason === 'not-allowed',
+        ),
+        JSON.stringify(refusals),
+      );
+      const created = auditOf(result.trace_id).find((event) => event.type === 'clone-created');
+      assert.deepEqual(created?.data.egressExceptions, [
+        new URL(demoSite.url).host,
+        new URL(egressSite.url).host,
+        new URL(watchSite.url).host,
+      ]);
     });
 
     it('streams the live feed and serves waits from the clone a running task holds; abort destroys the clone', async () => {
       const tasks = h.platform.createTasks(createPerTaskScriptModel(['Action: wait()']), {
         policed: false,
       });
-      const site = await serveOnLoopback(
-        () =>
-          new Response('<!doctype html><title>Watch</title><button>Ready button</button>', {
-            headers: { 'content-type': 'text/html' },
-          }),
-      );
+      const site = watchSite;
       try {
         const { taskId, done } = tasks.start({
           instruction: 'wait forever',
           start_url: `${site.url}/`,
+          domains: [new URL(site.url).host],
           max_steps: 500,
         });
         const browsers = h.platform.browsers.browsers;
@@ -172,8 +196,6 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         assert.deepEqual(await h.manager.list(), []);
       } finally {
         await tasks.close();
-        site.server.closeAllConnections();
-        site.server.close();
       }
       assert.deepEqual(await settledLeftovers(), []);
     });

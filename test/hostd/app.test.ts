@@ -185,12 +185,12 @@ describe('hostd HTTP API with HostdClient', () => {
 describe('egress allowlist matching', () => {
   it('matches exact hosts and subdomains of *.patterns, not the apex or look-alikes', () => {
     const allowed = compileAllowlist(['example.com', '*.example.org']);
-    assert.equal(allowed('example.com'), true);
-    assert.equal(allowed('EXAMPLE.com.'), true);
-    assert.equal(allowed('www.example.com'), false);
-    assert.equal(allowed('a.b.example.org'), true);
-    assert.equal(allowed('example.org'), false);
-    assert.equal(allowed('badexample.org'), false);
-    assert.equal(allowed('example.org.evil.test'), false);
+    assert.equal(allowed('example.com', 443), true);
+    assert.equal(allowed('EXAMPLE.com.', 80), true);
+    assert.equal(allowed('www.example.com', 443), false);
+    assert.equal(allowed('a.b.example.org', 443), true);
+    assert.equal(allowed('example.org', 443), false);
+    assert.equal(allowed('badexample.org', 443), false);
+    assert.equal(allowed('example.org.evil.test', 443), false);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { Config } from '../config.js';
 import { ConfigError } from '../errors.js';
+import { createAdminTokenVerifier } from './admin-token-verifier.js';
 import { createTokenIssuer, createTokenVerifier, type TokenVerifier } from './api-tokens.js';
 import { loadSigningKeys } from './signing-keys.js';
 
@@ -34,6 +35,35 @@ export async function loadApiAuth(
   };
 }
 
+/** How the API checks callers at start-up: what `serve()` passes to the app and prints. */
+export interface StartupAuth {
+  verifier: TokenVerifier;
+  /** `jwt`: tokens signed by the JWKS file; `admin-token`: only the admin token (no JWKS yet). */
+  mode: 'jwt' | 'admin-token';
+}
+
+/**
+ * API auth as `npm start` runs it. With a JWKS file: signed tokens. Without one and
+ * `CLAWDIE_AUTH_REQUIRED` (the default): the admin token (configured or one-off) is the only
+ * bearer accepted. Null only with an explicit `CLAWDIE_AUTH_REQUIRED=false` and no JWKS file
+ * (auth off; the server then refuses non-loopback hosts).
+ */
+export async function startupApiAuth(
+  config: Config['auth'],
+  adminToken: string | null,
+  now: () => number = Date.now,
+): Promise<StartupAuth | null> {
+  const jwt = await loadApiAuth({ ...config, required: false }, now);
+  if (jwt) return { verifier: jwt.verifier, mode: 'jwt' };
+  if (!config.required) return null;
+  if (!adminToken) {
+    throw new ConfigError(
+      'API auth is required but there is neither a JWKS file nor an admin token: set CLAWDIE_ADMIN_TOKEN, run `clawdie keys rotate`, or set CLAWDIE_AUTH_REQUIRED=false',
+    );
+  }
+  return { verifier: createAdminTokenVerifier(adminToken), mode: 'admin-token' };
+}
+
 /** True for 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
@@ -54,5 +84,5 @@ export function checkListenAddress(host: string, authOn: boolean): string | null
       `CLAWDIE_HOST=${host} is not a loopback address and API auth is not configured: run \`clawdie keys rotate\` (creates CLAWDIE_AUTH_JWKS_FILE) and use \`clawdie token create\`, or listen on 127.0.0.1`,
     );
   }
-  return `WARNING: API auth is off (no JWKS file): every local process can use the API. Run \`clawdie keys rotate\` to turn it on.`;
+  return `WARNING: API auth is off (CLAWDIE_AUTH_REQUIRED=false, no JWKS file): every local process, and every page a local browser opens, can use the API. Unset CLAWDIE_AUTH_REQUIRED to turn it back on.`;
 }

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { LoopEvent } from '../agent/loop-types.js';
-import { demoTask, startDemoSite } from '../demo/demo-site-server.js';
+import { demoTask, type RunningDemoSite, startDemoSite } from '../demo/demo-site-server.js';
 import { loadReplayModel } from '../model/replay-model.js';
 import type { Platform } from '../platform.js';
 import type { CompactResult } from '../tasks/task-input.js';
@@ -16,24 +16,33 @@ export const demoBanner =
 
 /**
  * Runs the canonical demo task against the bundled demo shop with the replay model, on the
- * platform's browser. Needs the jail-service at its default viewport (1280×800, DPR 1).
+ * platform's browser. Needs the jail-service at its default viewport (1280×800, DPR 1). The task's
+ * domains name exactly the shop's host:port. A hostd clone reaches the shop (on the host's
+ * loopback) only when hostd's CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL names that address:port: pass
+ * `site` started beforehand (as `npm start` does for its embedded hostd); otherwise a fresh shop is
+ * started and closed here.
  */
 export async function runDemo(
   platform: Platform,
-  options: { signal?: AbortSignal; onEvent?: (event: LoopEvent) => void } = {},
+  options: {
+    signal?: AbortSignal;
+    onEvent?: (event: LoopEvent) => void;
+    site?: RunningDemoSite;
+  } = {},
 ): Promise<{ result: CompactResult; expected: string }> {
-  const site = await startDemoSite();
+  const site = options.site ?? (await startDemoSite());
   try {
     const model = await loadReplayModel(demoReplayFile);
     // Through a task service, so the demo runs in a hostd clone when hostd is configured (the
-    // clone reaches the demo shop on the host's loopback through its egress proxy).
+    // clone reaches the demo shop on the host's loopback through its egress proxy, by the
+    // admin exception for exactly this address:port).
     const tasks = platform.createTasks(model, { policed: false });
     try {
       const { taskId, done } = tasks.start(
         {
           instruction: demoTask.instruction,
           start_url: `${site.url}/`,
-          domains: [new URL(site.url).hostname],
+          domains: [new URL(site.url).host],
           max_steps: 15,
         },
         options.onEvent,
@@ -47,6 +56,6 @@ export async function runDemo(
       await tasks.close();
     }
   } finally {
-    await site.close();
+    if (!options.site) await site.close();
   }
 }

@@ -44,13 +44,18 @@ export async function startEmbeddedHostd(options: {
   env: Record<string, string | undefined>;
   logger: Logger;
   startTimeoutMs?: number;
+  /**
+   * Exact `address:port` pairs on the host its clones may reach (the demo shop, a test site);
+   * nothing else internal. Replaces any CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL in `env`.
+   */
+  egressAllowInternal?: readonly string[];
 }): Promise<EmbeddedHostd> {
   const token = randomBytes(24).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = await launchProcess({
     argv: nodeEntryArgv('@clawdie/hostd/main'),
-    env: hostdEnvironment(options.env, token, port),
+    env: hostdEnvironment(options.env, token, port, options.egressAllowInternal ?? []),
     keepStdinOpen: true,
     exitSignal: 'SIGTERM',
     onStderrLine: (line) => options.logger.debug({ hostd: line }, 'hostd log'),
@@ -75,6 +80,7 @@ export function hostdEnvironment(
   parent: Readonly<Record<string, string | undefined>>,
   token: string,
   port: number,
+  egressAllowInternal: readonly string[] = [],
 ): ChildEnvironment {
   const own = pickVariables(parent, HOSTD_VARIABLES);
   delete own.CLAWDIE_HOSTD_TOKEN_FILE;
@@ -89,6 +95,8 @@ export function hostdEnvironment(
     CLAWDIE_HOSTD_PORT: String(port),
     CLAWDIE_HOSTD_POOL_SIZE: parent.CLAWDIE_HOSTD_POOL_SIZE ?? '1',
     CLAWDIE_HOSTD_STOP_WITH_PARENT: '1',
+    // Exactly these internal address:port pairs, never the parent's own setting of the variable.
+    CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL: egressAllowInternal.join(','),
   });
 }
 
@@ -99,7 +107,12 @@ export function hostdEnvironment(
  */
 export async function startEmbeddedHostdIfWanted(
   config: { embeddedHostd: { enabled: boolean } },
-  options: { env: Record<string, string | undefined>; logger: Logger; notice(line: string): void },
+  options: {
+    env: Record<string, string | undefined>;
+    logger: Logger;
+    notice(line: string): void;
+    egressAllowInternal?: readonly string[];
+  },
 ): Promise<EmbeddedHostd | null> {
   if (!config.embeddedHostd.enabled) return null;
   const unavailable = embeddedHostdUnavailable();
@@ -108,6 +121,12 @@ export async function startEmbeddedHostdIfWanted(
       `per-task clones off: ${unavailable}; tasks share one local browser (run as root on Linux, or point CLAWDIE_HOSTD_URL at a hostd)`,
     );
     return null;
+  }
+  const exceptions = options.egressAllowInternal ?? [];
+  if (exceptions.length > 0) {
+    options.notice(
+      `egress exception: clones may reach ${exceptions.join(', ')} on this host when a task names it (audited with every clone); nothing else on the host`,
+    );
   }
   try {
     return await startEmbeddedHostd(options);

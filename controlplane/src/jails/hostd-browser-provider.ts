@@ -1,7 +1,8 @@
 // Adapter: a fresh hostd clone per task (create on acquire, destroy on release), each driven by a
 // ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Every call on the
 // clone presents its lease. Clone creation and destruction go to the audit, and every egress
-// connection the clone's proxy refused under the task's lease is audited live, as it happens.
+// connection the clone's proxy refused under the task's lease is audited live, as it happens,
+// with the admin's egress exceptions the clone had recorded at creation.
 import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
 import type { HostdClient } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
@@ -59,6 +60,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         port: refusal.port,
         method: refusal.method,
         reason: refusal.reason,
+        ...(refusal.address === undefined ? {} : { address: refusal.address }),
         at: refusal.at,
       },
     });
@@ -93,6 +95,8 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
           allowedDomains: clone.allowedDomains,
           fromPool: clone.fromPool,
           readyMs: clone.readyMs,
+          // The admin's exceptions to "no clone reaches the host" this clone's proxy honours.
+          egressExceptions: clone.egressExceptions ?? [],
         },
       });
       if (clone.isolation.level !== 'full') {

@@ -1,17 +1,29 @@
 /**
- * Host allow-listing: `example.org` matches exactly that host; `*.example.org` matches any
- * subdomain (not the apex); `*` (policies only) matches every host. Comparison is
- * case-insensitive and ignores a trailing dot.
+ * Host allow-listing, the same rules hostd's egress proxy applies: `example.org` matches exactly
+ * that host; `*.example.org` any subdomain (not the apex); `*` (policies only) every host. A
+ * pattern covers ports 80 and 443, or with `:port` (`example.org:8443`) that port only. Comparison
+ * is case-insensitive and ignores a trailing dot. Whatever a pattern says, hostd's proxy never
+ * lets a clone reach the host's own or internal addresses (hostd/src/proxy/address-policy.ts).
  */
 export function hostMatches(host: string, pattern: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
-  const p = pattern.toLowerCase().replace(/\.$/, '');
+  const p = splitPattern(pattern).host;
   if (p === '*') return h.length > 0;
   if (p.startsWith('*.')) return h.endsWith(p.slice(1)) && h.length > p.length - 1;
   return h === p;
 }
 
-/** True when `url` is http(s) and its host matches one of `patterns`. */
+/** Ports a pattern without `:port` covers. */
+const defaultPorts: readonly number[] = [80, 443];
+
+/** `example.org:8443` → host and its ports; no port → 80 and 443. */
+export function splitPattern(pattern: string): { host: string; ports: readonly number[] } {
+  const match = /^(.*?)(?::(\d{1,5}))?$/.exec(pattern.trim().toLowerCase());
+  const host = (match?.[1] ?? '').replace(/\.$/, '');
+  return { host, ports: match?.[2] ? [Number(match[2])] : defaultPorts };
+}
+
+/** True when `url` is http(s) and its host and port match one of `patterns`. */
 export function urlAllowed(url: string, patterns: readonly string[]): boolean {
   let parsed: URL;
   try {
@@ -20,14 +32,19 @@ export function urlAllowed(url: string, patterns: readonly string[]): boolean {
     return false;
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return false;
-  return patterns.some((pattern) => hostMatches(parsed.hostname, pattern));
+  const port = Number(parsed.port || (parsed.protocol === 'http:' ? 80 : 443));
+  return patterns.some(
+    (pattern) =>
+      hostMatches(parsed.hostname, pattern) && splitPattern(pattern).ports.includes(port),
+  );
 }
 
-/** True when every host `pattern` matches is also matched by one of `allowed`. */
+/** True when every host and port `pattern` matches is also matched by one of `allowed`. */
 export function patternWithin(pattern: string, allowed: readonly string[]): boolean {
-  const p = pattern.toLowerCase().replace(/\.$/, '');
+  const { host: p, ports } = splitPattern(pattern);
   return allowed.some((candidate) => {
-    const a = candidate.toLowerCase().replace(/\.$/, '');
+    const { host: a, ports: allowedPorts } = splitPattern(candidate);
+    if (!ports.every((port) => allowedPorts.includes(port))) return false;
     if (a === '*') return true;
     if (p === '*') return false;
     if (p.startsWith('*.')) return a.startsWith('*.') && (p === a || p.endsWith(a.slice(1)));

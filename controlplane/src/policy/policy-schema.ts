@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { compileLinearRegex } from './linear-regex.js';
 
-/** A host, `*.`-wildcard, or `*` (any host). */
+/** A host, `*.`-wildcard, or `*` (any host): ports 80/443, or with `:port` that port only. */
 const hostPattern = z
   .string()
   .trim()
   .toLowerCase()
   .regex(
-    /^(\*|(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+)$/,
-    'must be a host such as example.org, *.example.org or *',
+    /^(\*|(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+)(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    'must be a host such as example.org, *.example.org or *, optionally with :port',
   );
 
 export const decisionValues = ['allow', 'deny', 'needs_approval'] as const;

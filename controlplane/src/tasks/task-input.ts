@@ -8,14 +8,17 @@ const httpUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
   .max(8192);
 
-/** A host name or a `*.`-prefixed wildcard (`example.org`, `*.example.org`). */
+/**
+ * A host name or a `*.`-prefixed wildcard (`example.org`, `*.example.org`): ports 80 and 443, or
+ * with `:port` that port only (`example.org:8443`).
+ */
 const domainPattern = z
   .string()
   .trim()
   .toLowerCase()
   .regex(
-    /^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+$/,
-    'must be a host name such as example.org or *.example.org',
+    /^(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    'must be a host name such as example.org or *.example.org, optionally with :port',
   );
 
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */

@@ -4,15 +4,17 @@ import { z } from 'zod';
 
 /**
  * `example.com` (exact host), `*.example.com` (every subdomain, not the apex) or `*` (any host: the
- * proxy still carries and logs every connection, the controlplane's policy decides).
+ * proxy still carries and logs every connection, the controlplane's policy decides), each on ports
+ * 80 and 443, or with `:port` on that port only (`example.com:8443`). No pattern reaches loopback,
+ * link-local, the host's own or the clones' addresses: see proxy/address-policy.ts.
  */
 export const DomainPatternSchema = z
   .string()
   .trim()
   .toLowerCase()
   .regex(
-    /^(\*|(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)$/,
-    'must be a host name such as example.com, *.example.com, or *',
+    /^(\*|(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    'must be a host name such as example.com, *.example.com, or *, optionally with :port',
   );
 
 export const CloneLimitsSchema = z.object({
@@ -61,6 +63,11 @@ export const CloneSchema = z.object({
   display: z.string().nullable(),
   /** `http://host:port` of the clone's egress proxy (host side). */
   egressProxyUrl: z.string().nullable(),
+  /**
+   * The admin's exact `address:port` exceptions to the internal-address block that this clone's
+   * proxy honours (CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL); audited with the clone.
+   */
+  egressExceptions: z.array(z.string()).optional(),
   /** True when the clone came ready-made from the warm pool. */
   fromPool: z.boolean(),
   createdAt: z.string(),
@@ -115,7 +122,13 @@ export const EgressRefusalSchema = z.object({
   host: z.string(),
   port: z.number().int(),
   method: z.string(),
-  reason: z.enum(['not-allowed', 'bad-request']),
+  /**
+   * `not-allowed`: host:port not in the allowlist; `blocked-address`: it resolved to an address a
+   * clone never reaches (loopback, link-local, the host's or a clone's); `bad-request`: malformed.
+   */
+  reason: z.enum(['not-allowed', 'bad-request', 'blocked-address']),
+  /** For `blocked-address`: the resolved `address:port` that was refused. */
+  address: z.string().optional(),
   at: z.string(),
 });
 export type EgressRefusal = z.infer<typeof EgressRefusalSchema>;

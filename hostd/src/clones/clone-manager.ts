@@ -13,7 +13,9 @@ import {
   MIN_CLONE_INDEX,
 } from '../drivers/jail-driver.js';
 import { HostdError } from '../errors.js';
+import { type AddressPolicy, createAddressPolicy } from '../proxy/address-policy.js';
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
+import type { HostResolver } from '../proxy/host-resolver.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { RefusalLog } from './refusal-log.js';
@@ -43,6 +45,13 @@ export interface CloneManagerOptions {
   primeWarmClone?: (service: CloneService, signal: AbortSignal) => Promise<void>;
   /** Must not throw. */
   onError?: (message: string, error: unknown) => void;
+  /**
+   * Addresses no clone reaches whatever its allowlist (default: every internal address, no
+   * exception; hostd's main passes CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL's exact host:port entries).
+   */
+  addressPolicy?: AddressPolicy;
+  /** The proxies' DNS (default: the system resolver). */
+  resolver?: HostResolver;
 }
 
 /** One clone on the OS with its proxy; `lease` is the lease it is under now (warm, then task). */
@@ -63,9 +72,11 @@ export class CloneManager {
   readonly #pool: WarmPool<Holding>;
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
+  readonly #addressPolicy: AddressPolicy;
 
   constructor(options: CloneManagerOptions) {
     this.#options = options;
+    this.#addressPolicy = options.addressPolicy ?? createAddressPolicy();
     this.leases = new LeaseRegistry({
       minIndex: options.indexRange?.min ?? MIN_CLONE_INDEX,
       maxIndex: options.indexRange?.max ?? MAX_CLONE_INDEX,
@@ -113,7 +124,7 @@ export class CloneManager {
         this.#options.onError?.('cannot restore the CPU share of a warm clone', error);
       });
       pooled.readyMs = performance.now() - started;
-      return toLeasedClone(pooled);
+      return toLeasedClone(pooled, this.#addressPolicy.exceptions);
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
     const holding = await this.#track(this.#make(spec));
@@ -123,7 +134,7 @@ export class CloneManager {
     }
     holding.readyMs = performance.now() - started;
     this.#held.set(holding.info.name, holding);
-    return toLeasedClone(holding);
+    return toLeasedClone(holding, this.#addressPolicy.exceptions);
   }
 
   /** The clone with its observed state, if `leaseId` is its live lease (else a lease error). */
@@ -131,10 +142,10 @@ export class CloneManager {
     const holding = this.#holding(name, leaseId);
     const info = await this.#options.driver.inspect(name);
     if (!info) throw new HostdError('CLONE_NOT_FOUND', `${name} is gone from the host`, 404);
-    return toClone({
-      ...holding,
-      info: { ...info, service: info.service ?? holding.info.service },
-    });
+    return toClone(
+      { ...holding, info: { ...info, service: info.service ?? holding.info.service } },
+      this.#addressPolicy.exceptions,
+    );
   }
 
   async list(): Promise<Clone[]> {
@@ -144,7 +155,10 @@ export class CloneManager {
       const info = observed.get(holding.info.name);
       if (info) {
         clones.push(
-          toClone({ ...holding, info: { ...info, service: info.service ?? holding.info.service } }),
+          toClone(
+            { ...holding, info: { ...info, service: info.service ?? holding.info.service } },
+            this.#addressPolicy.exceptions,
+          ),
         );
       }
     }
@@ -277,6 +291,8 @@ export class CloneManager {
         host: created.network?.hostAddress ?? '127.0.0.1',
         port: created.network ? this.#options.proxyPort : 0,
         allowedDomains: spec.allowedDomains,
+        addressPolicy: this.#addressPolicy,
+        ...(this.#options.resolver ? { resolver: this.#options.resolver } : {}),
         onRefused: (attempt) => {
           const { leaseId, generation, taskId } = holding?.lease ?? initial;
           this.refusals.add({ ...attempt, name, leaseId, generation, taskId });

@@ -16,7 +16,8 @@ export interface CloneView {
   readyMs: number;
 }
 
-export function toClone(view: CloneView): Clone {
+/** `exceptions`: the admin's internal host:port entries every clone may reach (audited). */
+export function toClone(view: CloneView, exceptions: readonly string[]): Clone {
   const { info, lease } = view;
   if (!info.service) throw new Error(`${info.name} has no service`);
   return {
@@ -31,6 +32,7 @@ export function toClone(view: CloneView): Clone {
     limits: view.limits,
     display: info.display,
     egressProxyUrl: view.proxy.url,
+    egressExceptions: [...exceptions],
     fromPool: view.fromPool,
     createdAt: view.createdAt.toISOString(),
     readyMs: Math.round(view.readyMs * 10) / 10,
@@ -38,6 +40,6 @@ export function toClone(view: CloneView): Clone {
 }
 
 /** For the caller that was just handed the lease, and only for it. */
-export function toLeasedClone(view: CloneView): LeasedClone {
-  return { ...toClone(view), leaseId: view.lease.leaseId };
+export function toLeasedClone(view: CloneView, exceptions: readonly string[]): LeasedClone {
+  return { ...toClone(view, exceptions), leaseId: view.lease.leaseId };
 }

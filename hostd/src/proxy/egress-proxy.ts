@@ -1,16 +1,22 @@
 // One clone's egress proxy: a host-side HTTP forward proxy (CONNECT for HTTPS, absolute-URL requests
-// for HTTP) that lets through only allowlisted hosts and reports every refusal
-// (freebsd-jails.md §2.6). No TLS interception; DNS is resolved here, never in the clone.
+// for HTTP) that lets through only allowlisted host:port pairs whose every resolved address passes
+// the address policy (never the host or other clones), and reports every refusal
+// (freebsd-jails.md §2.6). No TLS interception; DNS is resolved here, once, never in the clone.
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { compileAllowlist, type DomainMatcher } from './domain-rules.js';
+import { type AddressPolicy, createAddressPolicy } from './address-policy.js';
+import { compileAllowlist } from './domain-rules.js';
+import { decideEgress, type EgressRules } from './egress-decision.js';
+import { type HostResolver, systemResolver } from './host-resolver.js';
 
 export interface RefusedAttempt {
   host: string;
   port: number;
   method: string;
-  reason: 'not-allowed' | 'bad-request';
+  reason: 'not-allowed' | 'bad-request' | 'blocked-address';
+  /** For `blocked-address`: the resolved `address:port` that is off limits. */
+  address?: string;
 }
 
 export interface EgressProxyOptions {
@@ -18,6 +24,10 @@ export interface EgressProxyOptions {
   /** 0 picks a free port. */
   port: number;
   allowedDomains: readonly string[];
+  /** Addresses refused whatever the allowlist says (default: every internal one, no exception). */
+  addressPolicy?: AddressPolicy;
+  /** DNS (default: the system resolver). */
+  resolver?: HostResolver;
   /** Called for every refused attempt. Must not throw. */
   onRefused: (attempt: RefusedAttempt) => void;
 }
@@ -31,7 +41,11 @@ export interface EgressProxy {
 }
 
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
-  let allowed: DomainMatcher = compileAllowlist(options.allowedDomains);
+  const rules: EgressRules = {
+    allowed: compileAllowlist(options.allowedDomains),
+    addresses: options.addressPolicy ?? createAddressPolicy(),
+    resolver: options.resolver ?? systemResolver,
+  };
   const sockets = new Set<Duplex>();
   const track = (socket: Duplex) => {
     sockets.add(socket);
@@ -40,17 +54,23 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const refuse = (attempt: RefusedAttempt) => options.onRefused(attempt);
   const server = createServer((incoming, outgoing) => {
     const target = parseAbsolute(incoming.url ?? '');
+    const method = incoming.method ?? 'GET';
     if (!target) {
-      refuse({ host: '', port: 0, method: incoming.method ?? '', reason: 'bad-request' });
+      refuse({ host: '', port: 0, method, reason: 'bad-request' });
       outgoing.writeHead(400).end('absolute URL required\n');
       return;
     }
-    if (!allowed(target.hostname)) {
-      refuse({ ...hostPort(target), method: incoming.method ?? 'GET', reason: 'not-allowed' });
-      outgoing.writeHead(403, { 'content-type': 'text/plain' }).end('blocked by egress policy\n');
-      return;
-    }
-    forward(incoming, target, outgoing);
+    const { host, port } = hostPort(target);
+    incoming.pause();
+    void decideEgress(host, port, rules)
+      .then((decision) => {
+        if (decision.kind === 'connect')
+          return forward(incoming, target, decision.address, outgoing);
+        if (decision.kind === 'unresolved') return void outgoing.writeHead(502).end();
+        refuse({ host, port, method, ...refusalOf(decision) });
+        outgoing.writeHead(403, { 'content-type': 'text/plain' }).end('blocked by egress policy\n');
+      })
+      .catch(() => outgoing.destroy());
   });
   server.on('connection', track);
   server.on('connect', (incoming: IncomingMessage, client: Duplex, head: Buffer) => {
@@ -63,21 +83,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
       return;
     }
-    if (!allowed(host)) {
-      refuse({ host, port, method: 'CONNECT', reason: 'not-allowed' });
-      client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
-      return;
-    }
-    const upstream: Socket = connect({ host, port }, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    track(upstream);
-    upstream.on('error', () => {
-      client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
-    });
+    void decideEgress(host, port, rules)
+      .then((decision) => {
+        if (decision.kind === 'connect') return tunnel(client, decision.address, port, head, track);
+        if (decision.kind === 'unresolved')
+          return void client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+        refuse({ host, port, method: 'CONNECT', ...refusalOf(decision) });
+        client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+      })
+      .catch(() => client.destroy());
   });
   await listen(server, options.host, options.port);
   const address = server.address();
@@ -86,7 +100,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   return {
     url: `http://${options.host}:${port}`,
     setAllowedDomains(patterns) {
-      allowed = compileAllowlist(patterns);
+      rules.allowed = compileAllowlist(patterns);
     },
     close() {
       closing ??= new Promise<void>((resolve) => {
@@ -98,9 +112,38 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 }
 
+function refusalOf(
+  decision: { reason: 'not-allowed' } | { reason: 'blocked-address'; address: string },
+) {
+  return decision.reason === 'blocked-address'
+    ? { reason: decision.reason, address: decision.address }
+    : { reason: decision.reason };
+}
+
+/** Connects to the checked address (never the name again) and splices the two sockets. */
+function tunnel(
+  client: Duplex,
+  address: string,
+  port: number,
+  head: Buffer,
+  track: (socket: Duplex) => void,
+) {
+  const upstream: Socket = connect({ host: address, port }, () => {
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  track(upstream);
+  upstream.on('error', () => {
+    client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
+  });
+}
+
 function forward(
   incoming: IncomingMessage,
   target: URL,
+  address: string,
   outgoing: import('node:http').ServerResponse,
 ) {
   const headers = { ...incoming.headers };
@@ -109,7 +152,7 @@ function forward(
   headers.host = target.host;
   const upstream = request(
     {
-      host: target.hostname,
+      host: address,
       port: Number(target.port || 80),
       method: incoming.method,
       path: `${target.pathname}${target.search}`,
@@ -125,6 +168,7 @@ function forward(
     outgoing.end();
   });
   incoming.pipe(upstream);
+  incoming.resume();
 }
 
 function parseAbsolute(url: string): URL | null {

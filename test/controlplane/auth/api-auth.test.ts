@@ -18,17 +18,17 @@ describe('API auth configuration', () => {
     const config = loadConfig({ CLAWDIE_DATA_DIR: '/srv/clawdie' });
     assert.deepEqual(config.auth, {
       jwksFile: '/srv/clawdie/auth/jwks.json',
-      required: false,
+      required: true,
       issuer: 'clawdie',
       audience: 'clawdie-api',
     });
     const custom = loadConfig({
       CLAWDIE_AUTH_JWKS_FILE: '/etc/k.json',
-      CLAWDIE_AUTH_REQUIRED: 'true',
+      CLAWDIE_AUTH_REQUIRED: 'false',
       CLAWDIE_AUTH_AUDIENCE: 'x',
     });
     assert.equal(custom.auth.jwksFile, '/etc/k.json');
-    assert.equal(custom.auth.required, true);
+    assert.equal(custom.auth.required, false);
     assert.throws(() => loadConfig({ CLAWDIE_AUTH_REQUIRED: 'maybe' }), /CLAWDIE_AUTH_REQUIRED/);
   });
 

@@ -202,6 +202,7 @@ describe('hostd browser provider', () => {
         createClone: async () => ({
           ...clone,
           isolation: { level: 'reduced', reasons: ['no nft'] },
+          egressExceptions: ['127.0.0.1:41234'],
         }),
         destroyClone: async (lease) => {
           if (failDestroy) throw new Error('hostd is gone');
@@ -225,6 +226,7 @@ describe('hostd browser provider', () => {
           allowedDomains: ['example.org'],
           fromPool: false,
           readyMs: 700,
+          egressExceptions: ['127.0.0.1:41234'],
         },
       ],
       [
@@ -236,6 +238,18 @@ describe('hostd browser provider', () => {
           port: 443,
           method: 'CONNECT',
           reason: 'not-allowed',
+          at: new Date(0).toISOString(),
+        },
+      ],
+      [
+        'egress-refused',
+        {
+          clone: 'browsertask007',
+          host: 'rebound.example',
+          port: 8700,
+          method: 'POST',
+          reason: 'blocked-address',
+          address: '127.0.0.1:8700',
           at: new Date(0).toISOString(),
         },
       ],

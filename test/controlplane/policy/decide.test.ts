@@ -5,7 +5,7 @@ import {
   decideCallUser,
   decideTask,
 } from '../../../controlplane/src/policy/decide.js';
-import { patternWithin } from '../../../controlplane/src/policy/domain-match.js';
+import { patternWithin, urlAllowed } from '../../../controlplane/src/policy/domain-match.js';
 import { parsePolicy } from '../../../controlplane/src/policy/load-policies.js';
 
 const acme = parsePolicy(
@@ -42,6 +42,17 @@ describe('policy decisions', () => {
     assert.equal(patternWithin('*.a.shop.example', ['*.shop.example']), true);
     assert.equal(patternWithin('*.shop.example', ['shop.example']), false);
     assert.equal(patternWithin('anything.org', ['*']), true);
+    // Ports: a pattern without one means 80 and 443, so it cannot widen to another port.
+    assert.equal(patternWithin('shop.example:8443', ['shop.example']), false);
+    assert.equal(patternWithin('shop.example:443', ['shop.example']), true);
+    assert.equal(patternWithin('127.0.0.1:8700', ['*']), false);
+    assert.equal(patternWithin('shop.example', ['shop.example:8443']), false);
+    assert.equal(patternWithin('shop.example:8443', ['*.example', 'shop.example:8443']), true);
+    assert.equal(urlAllowed('http://127.0.0.1:8700/v1/tasks', ['*']), false);
+    assert.equal(urlAllowed('http://127.0.0.1:8700/', ['127.0.0.1']), false);
+    assert.equal(urlAllowed('http://127.0.0.1:8700/', ['127.0.0.1:8700']), true);
+    assert.equal(urlAllowed('https://shop.example/', ['shop.example']), true);
+    assert.equal(urlAllowed('http://shop.example:80/', ['shop.example']), true);
     assert.deepEqual(
       decideTask({ instruction: 'x', domains: ['shop.example', 'evil.example'] }, acme).decision,
       {

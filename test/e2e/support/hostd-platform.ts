@@ -2,7 +2,7 @@
 // HTTP app on loopback and a platform pointed at it with CLAWDIE_HOSTD_URL, exactly as `npm start`
 // with an external hostd. Holds the cross-process host lock from start to close, because clones
 // are host-global.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { loadConfig } from '../../../controlplane/src/config.js';
 import { type Platform, startPlatform } from '../../../controlplane/src/platform.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
+import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../../hostd/support/host-lock.js';
 import { createTestDriver, hostLeftovers } from '../../hostd/support/linux-harness.js';
 import { silentLogger } from '../../support/silent-logger.js';
@@ -47,9 +48,20 @@ export async function settledLeftovers(): Promise<string[]> {
   }
 }
 
+export interface HostdPlatformOptions {
+  concurrency?: number;
+  /**
+   * Loopback fixture sites (`127.0.0.1:port`) the clones must reach: each becomes an exact egress
+   * exception of hostd (as CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL would) and is added to the default
+   * tenant policy next to `*`. Nothing else on the host is reachable from a clone.
+   */
+  sites?: readonly string[];
+}
+
 export async function startHostdPlatform(
-  options: { concurrency?: number } = {},
+  options: HostdPlatformOptions = {},
 ): Promise<HostdPlatform> {
+  const sites = options.sites ?? [];
   const release = await acquireHostLock();
   const token = `hostd-e2e-${process.pid}-0123456789`;
   const driver = createTestDriver();
@@ -60,6 +72,7 @@ export async function startHostdPlatform(
     proxyPort: 3128,
     poolSize: 0,
     startTimeoutMs: 30_000,
+    addressPolicy: createAddressPolicy({ internalExceptions: sites }),
   });
   await manager.reconcile();
   const hostd = await serveOnLoopback(createHostdApp({ token, manager, driver }).fetch);
@@ -72,7 +85,15 @@ export async function startHostdPlatform(
     release();
   };
   try {
+    const policyDir = join(dataDir, 'policies');
+    mkdirSync(policyDir);
+    const allow = ['*', ...sites].map((site) => JSON.stringify(site)).join(', ');
+    writeFileSync(
+      join(policyDir, 'default.yaml'),
+      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n`,
+    );
     const config = loadConfig({
+      CLAWDIE_POLICY_DIR: policyDir,
       CLAWDIE_DATA_DIR: dataDir,
       CLAWDIE_HOSTD_URL: hostd.url,
       CLAWDIE_HOSTD_TOKEN: token,

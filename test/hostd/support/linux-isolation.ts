@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import type { Clone, LeasedClone } from '../../../hostd/src/api/schema.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
+import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
 import { createTestDriver } from './linux-harness.js';
 
 const run = promisify(execFile);
@@ -67,9 +68,14 @@ export function registerIsolationTests(): void {
         proxyPort: 3128,
         poolSize: 0,
         startTimeoutMs: 30_000,
+        // The test internet is on the host's loopback: exactly its address:port is excepted.
+        addressPolicy: createAddressPolicy({ internalExceptions: [`127.0.0.1:${port}`] }),
       });
       [a, b] = await Promise.all([
-        manager.create({ taskId: 'iso-a', allowedDomains: ['localhost'] }),
+        manager.create({
+          taskId: 'iso-a',
+          allowedDomains: [`127.0.0.1:${port}`, `127.0.0.2:${port}`],
+        }),
         manager.create({ taskId: 'iso-b', allowedDomains: [] }),
       ]);
     });
@@ -102,31 +108,34 @@ export function registerIsolationTests(): void {
     it('reaches an allowed host through the proxy; refuses and reports the others', async () => {
       const proxy = a.egressProxyUrl ?? '';
       assert.equal(
-        await inClone(a, proxiedGetScript(proxy, `http://localhost:${port}/`)),
+        await inClone(a, proxiedGetScript(proxy, `http://127.0.0.1:${port}/`)),
         '200 hello from the test internet',
       );
-      assert.equal(await inClone(a, connectScript(proxy, `localhost:${port}`)), 'connect 200');
-      assert.match(await inClone(a, proxiedGetScript(proxy, `http://127.0.0.1:${port}/`)), /^403/);
+      assert.equal(await inClone(a, connectScript(proxy, `127.0.0.1:${port}`)), 'connect 200');
+      // Allowlisted, but loopback and not the excepted address:port.
+      assert.match(await inClone(a, proxiedGetScript(proxy, `http://127.0.0.2:${port}/`)), /^403/);
+      assert.match(await inClone(a, proxiedGetScript(proxy, `http://127.0.0.1:80/`)), /^403/);
       assert.equal(await inClone(a, connectScript(proxy, `evil.example:443`)), 'connect 403');
       // Chromium's own background requests (update checks) are refused and reported, too.
       const refusals = manager
         .refusalsOf(a.name, a.leaseId)
-        .filter((refusal) => ['127.0.0.1', 'evil.example'].includes(refusal.host));
+        .filter((refusal) => ['127.0.0.1', '127.0.0.2', 'evil.example'].includes(refusal.host));
       assert.deepEqual(
-        refusals.map((refusal) => [refusal.taskId, refusal.host, refusal.method]),
+        refusals.map((refusal) => [refusal.taskId, refusal.host, refusal.method, refusal.reason]),
         [
-          ['iso-a', '127.0.0.1', 'GET'],
-          ['iso-a', 'evil.example', 'CONNECT'],
+          ['iso-a', '127.0.0.2', 'GET', 'blocked-address'],
+          ['iso-a', '127.0.0.1', 'GET', 'not-allowed'],
+          ['iso-a', 'evil.example', 'CONNECT', 'not-allowed'],
         ],
       );
     });
 
     it('clone B, with an empty allowlist, gets nothing through its proxy', async () => {
       const proxy = b.egressProxyUrl ?? '';
-      assert.match(await inClone(b, proxiedGetScript(proxy, `http://localhost:${port}/`)), /^403/);
+      assert.match(await inClone(b, proxiedGetScript(proxy, `http://127.0.0.1:${port}/`)), /^403/);
       const refused = manager.refusalsOf(b.name, b.leaseId);
       assert.ok(
-        refused.some((refusal) => refusal.host === 'localhost' && refusal.taskId === 'iso-b'),
+        refused.some((refusal) => refusal.host === '127.0.0.1' && refusal.taskId === 'iso-b'),
       );
     });
   });

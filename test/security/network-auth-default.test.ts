@@ -1,0 +1,87 @@
+// Issue 12, found item 1, the second half: a page that reaches the controlplane must not be able to
+// start a task. API auth is on by default (`npm start` with no configuration): the one-off admin
+// token is the only bearer until a JWKS file exists; off needs an explicit CLAWDIE_AUTH_REQUIRED=false.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
+import { startupApiAuth } from '../../controlplane/src/auth/api-auth.js';
+import { loadConfig } from '../../controlplane/src/config.js';
+import { createApp } from '../../controlplane/src/http/app.js';
+import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
+import { openDatabase } from '../../controlplane/src/store/database.js';
+import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { createTestTaskDeps } from '../support/test-task-deps.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-auth-default-'));
+const { deps, repository, close } = createTestTaskDeps({
+  model: createReplayModel(["Action: finished(content='ok')"]),
+  loop: { maxSteps: 3 },
+});
+const database = openDatabase(':memory:');
+const tasks = createTaskService(deps);
+after(async () => {
+  await tasks.close();
+  close();
+  database.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const adminToken = 'one-off-admin-token-0123456789';
+
+async function appFrom(env: Record<string, string>) {
+  const config = loadConfig({ CLAWDIE_DATA_DIR: dataDir, ...env });
+  const auth = await startupApiAuth(config.auth, adminToken);
+  return createApp({
+    tasks,
+    repository,
+    logger: silentLogger,
+    defaultMaxSteps: 3,
+    describe: () => ({
+      model: { name: 'replay', replay: true },
+      jail: { url: 'http://127.0.0.1:1' },
+    }),
+    auth,
+    audit: createAuditLog(createAuditRepository(database.db), { now: () => 1 }),
+  });
+}
+
+/** The drill's request: a page's text/plain POST, which needs no CORS preflight. */
+const pagePost = (headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'text/plain', ...headers },
+  body: '{"instruction":"x"}',
+});
+
+describe('API auth is on by default', () => {
+  it('the app built from default config answers 401 to POST /v1/tasks without a token', async () => {
+    const app = await appFrom({});
+    const response = await app.request('/v1/tasks', pagePost());
+    assert.equal(response.status, 401);
+    assert.equal(repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    const wrong = await app.request(
+      '/v1/tasks',
+      pagePost({ authorization: 'Bearer not-the-token-at-all' }),
+    );
+    assert.equal(wrong.status, 401);
+  });
+
+  it('the admin token printed at start is accepted', async () => {
+    const app = await appFrom({});
+    const response = await app.request(
+      '/v1/tasks',
+      pagePost({ authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }),
+    );
+    assert.equal(response.status, 202, await response.text());
+  });
+
+  it('is off only with an explicit CLAWDIE_AUTH_REQUIRED=false', async () => {
+    assert.equal(loadConfig({}).auth.required, true);
+    const config = loadConfig({ CLAWDIE_DATA_DIR: dataDir, CLAWDIE_AUTH_REQUIRED: 'false' });
+    assert.equal(await startupApiAuth(config.auth, adminToken), null);
+  });
+});
