@@ -194,6 +194,19 @@ describe('hostd browser provider', () => {
         reason: 'not-allowed' as const,
         at: new Date(0).toISOString(),
       },
+      {
+        seq: 2,
+        name: clone.name,
+        leaseId: clone.leaseId,
+        generation: 3,
+        taskId: 't2',
+        host: 'rebound.example',
+        port: 8700,
+        method: 'POST',
+        reason: 'blocked-address' as const,
+        address: '127.0.0.1:8700',
+        at: new Date(0).toISOString(),
+      },
     ]);
     const provider = createHostdBrowserProvider({
       logger: silentLogger,
@@ -245,6 +258,7 @@ describe('hostd browser provider', () => {
         'egress-refused',
         {
           clone: 'browsertask007',
+          generation: 3,
           host: 'rebound.example',
           port: 8700,
           method: 'POST',
