@@ -1,0 +1,84 @@
+// Where each grammar fact was read (repository, path, commit). "pinned" commits were read at that
+// exact commit; "indexed" facts were read from a stored copy of the file whose commit the source
+// index did not name (the option letters quoted are identical across the FreeBSD 13–15 copies seen).
+
+export interface Upstream {
+  repo: string;
+  paths: readonly string[];
+  commit: string;
+  note?: string;
+}
+
+const FREEBSD = 'freebsd/freebsd-src';
+
+export const SOURCES = {
+  getopt: { repo: FREEBSD, paths: ['lib/libc/stdlib/getopt.c'], commit: 'indexed' },
+  zfs: {
+    repo: 'openzfs/zfs',
+    paths: ['cmd/zfs/zfs_main.c', 'module/zcommon/zfs_prop.c', 'module/zcommon/zprop_common.c'],
+    commit: 'e269af1b3c7b1b1c000d05f147a2f75e5e72e0ca',
+    note: 'tag zfs-2.2.7, the OpenZFS of FreeBSD 14.3',
+  },
+  jail: {
+    repo: FREEBSD,
+    paths: ['usr.sbin/jail/jail.c', 'usr.sbin/jail/config.c'],
+    commit: '086e0149ae56641af245ce472e787c2f67d3aea5',
+    note: 'config.c at this commit; jail.c getopt string and command-line styles indexed',
+  },
+  jailKernelParams: {
+    repo: FREEBSD,
+    paths: ['sys/kern/kern_jail.c'],
+    commit: 'indexed',
+    note: 'SYSCTL_JAIL_PARAM block',
+  },
+  jls: {
+    repo: FREEBSD,
+    paths: ['usr.sbin/jls/jls.c'],
+    commit: '01021fdd438c6b819f77b5435440130d6a2f9785',
+  },
+  libxo: { repo: 'Juniper/libxo', paths: ['libxo/libxo.c'], commit: 'indexed' },
+  pfctl: {
+    repo: FREEBSD,
+    paths: ['sbin/pfctl/pfctl.c'],
+    commit: '004062345bbfaa191252ac2df15ca151dcfdfc4f',
+  },
+  rctl: {
+    repo: FREEBSD,
+    paths: ['usr.bin/rctl/rctl.c'],
+    commit: 'ba0fe1ddeff51707bf69dac987ec42fd1332a4fd',
+  },
+  rctlKernel: {
+    repo: FREEBSD,
+    paths: ['sys/kern/kern_rctl.c', 'sys/kern/kern_racct.c'],
+    commit: '002c06d21092890648c0a6405aef6c515a1e4ce6',
+    note: 'kern_rctl.c at this commit (names, rctl_rule_add checks); kern_racct.c flags indexed',
+  },
+  ifconfig: {
+    repo: FREEBSD,
+    paths: ['sbin/ifconfig/ifconfig.c', 'sbin/ifconfig/ifgroup.c', 'sbin/ifconfig/ifclone.c'],
+    commit: '039ea811636f62633b18bcadb9f5332b215f7900',
+    note: 'ifgroup.c at this commit; ifconfig.c basic_cmds indexed',
+  },
+  mount: {
+    repo: FREEBSD,
+    paths: ['sbin/mount/mount.c', 'sbin/umount/umount.c'],
+    commit: 'indexed',
+  },
+  sysctl: { repo: FREEBSD, paths: ['sbin/sysctl/sysctl.c'], commit: 'indexed' },
+  daemon: { repo: FREEBSD, paths: ['usr.sbin/daemon/daemon.c'], commit: 'indexed' },
+  pw: { repo: FREEBSD, paths: ['usr.sbin/pw/pw.c', 'usr.sbin/pw/pw_user.c'], commit: 'indexed' },
+  pkg: {
+    repo: 'freebsd/pkg',
+    paths: ['src/main.c', 'src/install.c', 'src/info.c'],
+    commit: '13f9f986736ca80563f006a55ae075553feb57a1',
+  },
+  bastille: {
+    repo: 'BastilleBSD/bastille',
+    paths: [
+      'usr/local/bin/bastille',
+      'usr/local/share/bastille/{bootstrap,create,start,stop,pkg,cmd}.sh',
+    ],
+    commit: '040f8061f6c60dcb3348d05c672150a426f964ed',
+    note: 'Bastille 1.4.4',
+  },
+} as const satisfies Record<string, Upstream>;
