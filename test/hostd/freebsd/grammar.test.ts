@@ -160,7 +160,8 @@ describe('grammar: what the real tools reject', () => {
     rejects('/sbin/umount', /missing operand/);
     rejects('/sbin/sysctl -Z kern.racct.enable', /illegal option -- Z/);
     rejects('/usr/sbin/pw -R /r useradd u -Z 1', /illegal option -- Z/);
-    rejects('/usr/sbin/pkg install', /missing operand/);
+    rejects('/usr/sbin/pkg install -y', /missing operand/);
+    rejects('/usr/sbin/pkg install bastille -y', /without a leading -y/);
     rejects('/usr/local/bin/bastille create -X t 14.3-RELEASE 10.0.0.2 em0', /Unknown Option/);
     rejects('/usr/local/bin/bastille start', /usage/);
     rejects('/usr/bin/true', /not in the grammar table/);

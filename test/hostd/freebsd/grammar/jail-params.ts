@@ -1,5 +1,5 @@
 // jail(8) parameter names. Internal parameters: the intparams[] table of usr.sbin/jail/config.c;
-// kernel parameters: the SYSCTL_JAIL_PARAM* declarations of sys/kern/kern_jail.c (SOURCES.jail,
+// kernel parameters: the SYSCTL_JAIL_PARAM* declarations of sys/kern/kern_jail.c (SOURCES.jailConfig,
 // SOURCES.jailKernelParams). Only the names read there are listed: anything else is reported, so
 // a new parameter must be looked up upstream and added here with its source.
 

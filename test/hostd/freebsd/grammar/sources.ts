@@ -21,9 +21,18 @@ export const SOURCES = {
   },
   jail: {
     repo: FREEBSD,
-    paths: ['usr.sbin/jail/jail.c', 'usr.sbin/jail/config.c'],
+    paths: ['usr.sbin/jail/jail.c', 'usr.sbin/jail/state.c'],
+    commit: '0906e40a5142c71f7bb40bd878a2e48e0158d52f',
+    note:
+      'jail.c here has "cdf:hiJ:lmn:p:qrRs:u:U:v" and the four command-line styles; a newer ' +
+      'indexed copy adds e: (kept: a superset); state.c (20a9e23) lets -r name a running jail ' +
+      'absent from the config file',
+  },
+  jailConfig: {
+    repo: FREEBSD,
+    paths: ['usr.sbin/jail/config.c'],
     commit: '086e0149ae56641af245ce472e787c2f67d3aea5',
-    note: 'config.c at this commit; jail.c getopt string and command-line styles indexed',
+    note: 'intparams[] names and PF_BOOL / PF_INT checks',
   },
   jailKernelParams: {
     repo: FREEBSD,
@@ -71,6 +80,12 @@ export const SOURCES = {
     repo: 'freebsd/pkg',
     paths: ['src/main.c', 'src/install.c', 'src/info.c'],
     commit: '13f9f986736ca80563f006a55ae075553feb57a1',
+  },
+  pkgBootstrap: {
+    repo: FREEBSD,
+    paths: ['usr.sbin/pkg/pkg.c'],
+    commit: 'indexed',
+    note: 'main(): "+:dN46", then "+:y" for any subcommand; non_interactive_message without -y',
   },
   bastille: {
     repo: 'BastilleBSD/bastille',

@@ -59,20 +59,29 @@ export function validatePw(args: readonly string[]): string[] {
 }
 
 const PKG_COMMANDS: Record<string, string> = {
-  install: '+ACfFgiIlMnqr:RUXxy',
-  info: '+aAbBCdDeEfF:giIkloOpqrRsx',
+  install: 'ACfFgiIlMnqr:RUXxy',
+  info: 'aAbBCdDeEfF:giIkloOpqrRsx',
 };
 
+/**
+ * /usr/sbin/pkg is first the base system's bootstrapper (SOURCES.pkgBootstrap): on a host without
+ * pkg it reads `-y` only among the leading options of the subcommand, and with stdin not a tty
+ * (hostd and setup never have one) it refuses to bootstrap without it. pkg install prompts the same
+ * way. So a non-interactive `pkg install` must carry -y before its first package name.
+ */
 export function validatePkg(args: readonly string[]): string[] {
-  const global = bsdGetopt(args, '+dj:c:C:R:r:lNvo:46'.slice(1));
+  const global = bsdGetopt(args, 'dj:c:C:R:r:lNvo:46');
   const [command = '', ...rest] = global.operands;
   const optstring = PKG_COMMANDS[command];
-  if (!optstring)
+  if (!optstring) {
     return prefixed('pkg', [...global.problems, `unknown or unmodelled command "${command}"`]);
-  const parsed = bsdGetopt(rest, optstring.slice(1));
+  }
+  const parsed = bsdGetopt(rest, optstring);
+  const yes = parsed.options.some((o) => o.letter === 'y');
   return prefixed('pkg', [
     ...global.problems,
     ...parsed.problems,
     ...operandCount(parsed, 1, 1e9, `pkg ${command}`),
+    ...(command === 'install' && !yes ? ['install without a leading -y prompts (no tty)'] : []),
   ]);
 }
