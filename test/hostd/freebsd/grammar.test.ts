@@ -164,6 +164,9 @@ describe('grammar: what the real tools reject', () => {
     rejects('/usr/sbin/pkg install bastille -y', /without a leading -y/);
     rejects('/usr/local/bin/bastille create -X t 14.3-RELEASE 10.0.0.2 em0', /Unknown Option/);
     rejects('/usr/local/bin/bastille start', /usage/);
+    rejects('/usr/sbin/sysrc -f /x -k bastille_zfs_enable', /illegal option -- k/);
+    rejects('/usr/sbin/sysrc -f /x', /missing operand/);
+    rejects('/bin/mkdir -P /x', /illegal option -- P/);
     rejects('/usr/bin/true', /not in the grammar table/);
   });
 

@@ -75,6 +75,16 @@ export const SOURCES = {
   },
   sysctl: { repo: FREEBSD, paths: ['sbin/sysctl/sysctl.c'], commit: 'indexed' },
   daemon: { repo: FREEBSD, paths: ['usr.sbin/daemon/daemon.c'], commit: 'indexed' },
+  sysrc: {
+    repo: FREEBSD,
+    paths: ['usr.sbin/sysrc/sysrc'],
+    commit: '4518a723b5579345a59e2f140b9c7155e3810308',
+  },
+  coreutils: {
+    repo: FREEBSD,
+    paths: ['bin/mkdir/mkdir.c', 'usr.bin/uname/uname.c'],
+    commit: 'indexed',
+  },
   pw: { repo: FREEBSD, paths: ['usr.sbin/pw/pw.c', 'usr.sbin/pw/pw_user.c'], commit: 'indexed' },
   pkg: {
     repo: 'freebsd/pkg',

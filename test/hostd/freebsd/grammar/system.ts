@@ -33,6 +33,31 @@ export function validateDaemon(args: readonly string[]): string[] {
   return prefixed('daemon', [...parsed.problems, ...operandCount(parsed, 1, 1e9, 'daemon')]);
 }
 
+/** sysrc(8) (SOURCES.sysrc): `getopts aAcdDef:Fhij:nNqR:vxX`, then NAME, NAME=value, NAME+=… */
+export function validateSysrc(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, 'aAcdDef:Fhij:nNqR:vxX');
+  const all = parsed.options.some((o) => o.letter === 'a' || o.letter === 'A');
+  const names = parsed.operands.flatMap((word) =>
+    /^[A-Za-z_][A-Za-z0-9_]*[+-]?(=.*)?$/s.test(word) ? [] : [`bad variable "${word}"`],
+  );
+  return prefixed('sysrc', [
+    ...parsed.problems,
+    ...(all ? [] : operandCount(parsed, 1, 1e9, 'sysrc')),
+    ...names,
+  ]);
+}
+
+/** mkdir(1) "m:pv" and uname(1) "abiKmnoprsUv" (SOURCES.coreutils). */
+export function validateMkdir(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, 'm:pv');
+  return prefixed('mkdir', [...parsed.problems, ...operandCount(parsed, 1, 1e9, 'mkdir')]);
+}
+
+export function validateUname(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, 'abiKmnoprsUv');
+  return prefixed('uname', [...parsed.problems, ...operandCount(parsed, 0, 0, 'uname')]);
+}
+
 const PW_COMMANDS: Record<string, string> = {
   useradd: 'C:qn:u:c:d:e:p:g:G:mM:k:s:oL:i:w:h:H:Db:NPy:Y',
   usershow: 'C:qn:u:FPa7',

@@ -9,11 +9,14 @@ import { validatePfctl } from './pf.js';
 import { validateRctl } from './rctl.js';
 import {
   validateDaemon,
+  validateMkdir,
   validateMount,
   validatePkg,
   validatePw,
   validateSysctl,
+  validateSysrc,
   validateUmount,
+  validateUname,
 } from './system.js';
 import { validateZfs } from './zfs.js';
 
@@ -33,15 +36,15 @@ export const VALIDATORS: Readonly<Record<string, Validator>> = {
   '/usr/sbin/pw': validatePw,
   '/usr/sbin/pkg': validatePkg,
   '/usr/local/bin/bastille': validateBastille,
+  '/usr/sbin/sysrc': validateSysrc,
+  '/bin/mkdir': validateMkdir,
+  '/usr/bin/uname': validateUname,
 };
 
 /** Programs run by setup whose grammar was not read; their argv is accepted unchecked. */
 export const UNCHECKED: Readonly<Record<string, string>> = {
-  '/usr/sbin/sysrc': 'sysrc(8) is a shell script; its getopts string was not read',
-  '/usr/bin/uname': 'uname -s only; source not read',
   '/usr/bin/id': 'id -u only; source not read',
   '/bin/test': 'test -f/-d only; source not read',
-  '/bin/mkdir': 'mkdir -p only; source not read',
   '/bin/cp': 'cp -R only; source not read',
   '/usr/bin/install': 'install -d -m only; source not read',
   '/usr/bin/env': 'env NAME=value… program (inside exec.start)',
