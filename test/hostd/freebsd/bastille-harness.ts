@@ -83,7 +83,8 @@ export interface BastilleRun {
 }
 
 export interface BastilleSandbox {
-  run(args: readonly string[]): BastilleRun;
+  /** `templateRunning`: jls and `bastille list` report the jail "browser" as existing and running. */
+  run(args: readonly string[], options?: { templateRunning?: boolean }): BastilleRun;
   commit: string;
   /** Removes the temporary copy. */
   dispose(): void;
@@ -130,11 +131,17 @@ export function createBastilleSandbox(): BastilleSandbox {
     `${sample.replaceAll('"/usr/local/bastille"', `"${prefix}"`).replaceAll('"/usr/local/share/bastille"', `"${share}"`)}\n` +
       'bastille_zfs_enable="NO"\n',
   );
+  const running = join(root, 'template-running');
+  const outputs: Record<string, string> = {
+    ...OUTPUTS,
+    jls: `[ -f "${running}" ] && [ "$1" = name ] && echo browser`,
+    bastille: `[ -f "${running}" ] && [ "$1 $2" = "list jails" ] && echo browser`,
+  };
   for (const name of STUBS) {
     const path = join(stubs, name);
     writeFileSync(
       path,
-      `#!/bin/sh\necho "${name} $*" >> "${log}"\n${OUTPUTS[name] ?? ''}\nexit 0\n`,
+      `#!/bin/sh\necho "${name} $*" >> "${log}"\n${outputs[name] ?? ''}\nexit 0\n`,
     );
     chmodSync(path, 0o755);
   }
@@ -143,8 +150,19 @@ export function createBastilleSandbox(): BastilleSandbox {
   return {
     commit,
     dispose: () => rmSync(root, { recursive: true, force: true }),
-    run(args) {
+    run(args, options = {}) {
       writeFileSync(log, '');
+      const jail = join(prefix, 'jails/browser');
+      if (options.templateRunning) {
+        mkdirSync(join(jail, 'root'), { recursive: true });
+        for (const file of ['settings.conf', 'fstab', 'jail.conf'])
+          writeFileSync(join(jail, file), '');
+        writeFileSync(running, '');
+        execFileSync('chown', ['-R', '65534:65534', jail, running]);
+      } else {
+        rmSync(running, { force: true });
+        rmSync(jail, { recursive: true, force: true });
+      }
       const result = spawnSync(
         'setpriv',
         ['--reuid=65534', '--regid=65534', '--clear-groups', '/bin/sh', entry, ...args],

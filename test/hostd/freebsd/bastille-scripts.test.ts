@@ -92,6 +92,21 @@ describe('Bastille scripts accept the setup plan', { skip: missing() }, () => {
     for (const args of invocations) assertParsed(args, sandbox.run(args));
   });
 
+  it('hands the package and npm commands to the running template exactly as planned', async () => {
+    const invocations = await plannedBastilleArgs();
+    const pkg = invocations.find((args) => args[0] === 'pkg');
+    const cmd = invocations.find((args) => args[0] === 'cmd');
+    assert.deepEqual(pkg?.slice(0, 3), ['pkg', '-y', 'browser']);
+    assert.equal(cmd?.[1], 'browser');
+    const jexec = (run: BastilleRun) => run.calls.filter((line) => line.startsWith('jexec '));
+    assert.deepEqual(jexec(sandbox.run(pkg ?? [], { templateRunning: true })), [
+      `jexec -l -U root browser env ASSUME_ALWAYS_YES=yes /usr/sbin/pkg ${pkg?.slice(3).join(' ')}`,
+    ]);
+    assert.deepEqual(jexec(sandbox.run(cmd ?? [], { templateRunning: true })), [
+      `jexec -l -U root browser ${cmd?.slice(2).join(' ')}`,
+    ]);
+  });
+
   it('catches invocations Bastille rejects (the check is not vacuous)', () => {
     const cases: [string[], RegExp][] = [
       [['create', '-T', '-V', 'brow_ser', '14.3-RELEASE', 'SYNCDHCP', 'vtnet0'], /may not contain/],
