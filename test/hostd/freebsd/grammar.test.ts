@@ -157,7 +157,9 @@ describe('grammar: what the real tools reject', () => {
     rejects('/sbin/ifconfig bt007a inet 10.0.0.1/30 upp', /unknown keyword "upp"/);
     rejects('/sbin/ifconfig epair1007a name averyveryverylongname', /longer than 15/);
     rejects('/sbin/mount -P', /illegal option -- P/);
-    rejects('/sbin/umount', /missing operand/);
+    rejects('/sbin/umount', /mount point xor/);
+    rejects('/sbin/umount -a /x', /mount point xor/);
+    rejects('/sbin/umount -f -n /x', /mutually exclusive/);
     rejects('/sbin/sysctl -Z kern.racct.enable', /illegal option -- Z/);
     rejects('/usr/sbin/pw -R /r useradd u -Z 1', /illegal option -- Z/);
     rejects('/usr/sbin/pkg install -y', /missing operand/);

@@ -12,7 +12,11 @@ export interface Upstream {
 const FREEBSD = 'freebsd/freebsd-src';
 
 export const SOURCES = {
-  getopt: { repo: FREEBSD, paths: ['lib/libc/stdlib/getopt.c'], commit: 'indexed' },
+  getopt: {
+    repo: FREEBSD,
+    paths: ['lib/libc/stdlib/getopt.c'],
+    commit: '0348c8fcfaa22d4f2bf548ad9c187c09ef90c533',
+  },
   zfs: {
     repo: 'openzfs/zfs',
     paths: ['cmd/zfs/zfs_main.c', 'module/zcommon/zfs_prop.c', 'module/zcommon/zprop_common.c'],

@@ -13,11 +13,12 @@ export function validateMount(args: readonly string[]): string[] {
 
 export function validateUmount(args: readonly string[]): string[] {
   const parsed = bsdGetopt(args, 'AaF:fh:Nnt:v');
-  const all = parsed.options.some((o) => o.letter === 'a' || o.letter === 'A');
-  return prefixed('umount', [
-    ...parsed.problems,
-    ...(all ? [] : operandCount(parsed, 1, 1e9, 'umount')),
-  ]);
+  const letters = new Set(parsed.options.map((o) => o.letter));
+  const all = letters.has('a') || letters.has('A') || letters.has('h');
+  const problems = [...parsed.problems];
+  if (letters.has('f') && letters.has('n')) problems.push('-f and -n are mutually exclusive');
+  if (all === parsed.operands.length > 0) problems.push('usage: a mount point xor -a/-A/-h');
+  return prefixed('umount', problems);
 }
 
 export function validateSysctl(args: readonly string[]): string[] {
