@@ -80,7 +80,12 @@ describe('FakeFreeBSD tool contracts', () => {
   });
 
   it('rejects argv forms outside the model loudly', async () => {
-    await assert.rejects(run(new FakeFreeBSD(), '/sbin/zfs rollback x'), /unsupported command/);
+    // Outside the grammar table (grammar/zfs.ts) first, else outside the fake's model.
+    await assert.rejects(run(new FakeFreeBSD(), '/sbin/zfs rollback x'), /unmodelled subcommand/);
+    await assert.rejects(
+      run(new FakeFreeBSD(), '/sbin/zfs list -t snapshot'),
+      /unsupported command/,
+    );
   });
 });
 

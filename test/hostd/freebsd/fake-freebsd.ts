@@ -10,6 +10,7 @@ import { ifconfigTool, pfctlTool } from './fake/net.js';
 import { type FakeState, fail, preparedHostState, type ToolResult } from './fake/state.js';
 import { mountTool, rctlTool, sysctlTool, umountTool } from './fake/system.js';
 import { zfsTool } from './fake/zfs.js';
+import { grammarProblems } from './grammar/host-check.js';
 
 type Tool = (state: FakeState, argv: readonly string[]) => ToolResult;
 
@@ -121,6 +122,9 @@ export class FakeFreeBSD {
   async #run(argv: readonly string[]): Promise<RunResult> {
     const line = argv.join(' ');
     this.commands.push(line);
+    // Every argv must be one the real tool accepts (grammar/, read from the tools' sources).
+    const problems = grammarProblems(argv, (path) => this.state.files.get(path)?.content);
+    if (problems.length > 0) throw new Error(`FakeFreeBSD: ${line}: ${problems.join('; ')}`);
     const readOnly = READ_ONLY.some((pattern) => pattern.test(line));
     const tool = TOOLS[argv[0] ?? ''];
     if (!tool) throw new Error(`FakeFreeBSD: unknown program ${argv[0]}`);

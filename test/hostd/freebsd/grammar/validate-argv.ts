@@ -1,0 +1,60 @@
+// validateArgv(argv) → problems: checks one argv the FreeBSD driver or setup runs against the real
+// tool's grammar (this folder; SOURCES names where each part was read). An empty list means the
+// tool would accept the words; a program outside the table is itself a problem unless it is listed
+// in UNCHECKED with the reason it has no grammar here yet.
+import { validateBastille } from './bastille.js';
+import { validateIfconfig } from './ifconfig.js';
+import { validateJail, validateJls } from './jail.js';
+import { validatePfctl } from './pf.js';
+import { validateRctl } from './rctl.js';
+import {
+  validateDaemon,
+  validateMkdir,
+  validateMount,
+  validatePkg,
+  validatePw,
+  validateSysctl,
+  validateSysrc,
+  validateUmount,
+  validateUname,
+} from './system.js';
+import { validateZfs } from './zfs.js';
+
+type Validator = (args: readonly string[]) => string[];
+
+export const VALIDATORS: Readonly<Record<string, Validator>> = {
+  '/sbin/zfs': validateZfs,
+  '/usr/sbin/jail': validateJail,
+  '/usr/sbin/jls': validateJls,
+  '/sbin/pfctl': validatePfctl,
+  '/usr/bin/rctl': validateRctl,
+  '/sbin/ifconfig': validateIfconfig,
+  '/sbin/mount': validateMount,
+  '/sbin/umount': validateUmount,
+  '/sbin/sysctl': validateSysctl,
+  '/usr/sbin/daemon': validateDaemon,
+  '/usr/sbin/pw': validatePw,
+  '/usr/sbin/pkg': validatePkg,
+  '/usr/local/bin/bastille': validateBastille,
+  '/usr/sbin/sysrc': validateSysrc,
+  '/bin/mkdir': validateMkdir,
+  '/usr/bin/uname': validateUname,
+};
+
+/** Programs run by setup whose grammar was not read; their argv is accepted unchecked. */
+export const UNCHECKED: Readonly<Record<string, string>> = {
+  '/usr/bin/id': 'id -u only; source not read',
+  '/bin/test': 'test -f/-d only; source not read',
+  '/bin/cp': 'cp -R only; source not read',
+  '/usr/bin/install': 'install -d -m only; source not read',
+  '/usr/bin/env': 'env NAME=value… program (inside exec.start)',
+  '/usr/local/bin/node': 'node (inside exec.start)',
+};
+
+export function validateArgv(argv: readonly string[]): string[] {
+  const [program = '', ...args] = argv;
+  const validator = VALIDATORS[program];
+  if (validator) return validator(args);
+  if (program in UNCHECKED) return [];
+  return [`${program}: not in the grammar table`];
+}
