@@ -3,31 +3,14 @@
 // and tests must not reconcile each other's clones. Skips (printing what is missing) only where the
 // host cannot run it.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { skipFile } from '../support/capabilities.js';
 import { jailDriverContract } from './jail-driver.contract.js';
-import { acquireHostLock } from './support/host-lock.js';
-import { createTestDriver, linuxDriverMissing, settledLeftovers } from './support/linux-harness.js';
+import { createTestDriver } from './support/linux-harness.js';
 import { registerIsolationTests } from './support/linux-isolation.js';
 import { registerLeakTests } from './support/linux-leaks.js';
 import { registerReducedIsolationTests } from './support/linux-reduced.js';
+import { realLinuxDriverFile } from './support/real-driver-file.js';
 
-const missing = linuxDriverMissing();
-if (!skipFile('real Linux driver', missing)) {
-  let releaseHostLock = () => {};
-  before(async () => {
-    releaseHostLock = await acquireHostLock();
-    await createTestDriver().reconcile(() => false);
-  });
-  after(async () => {
-    try {
-      await createTestDriver().reconcile(() => false);
-      assert.deepEqual(await settledLeftovers(), []);
-    } finally {
-      releaseHostLock();
-    }
-  });
-
+realLinuxDriverFile('real Linux driver', () => {
   jailDriverContract('LinuxDriver (root)', () => createTestDriver(), {
     indexes: [901, 902, 903],
     checkService: async (url, token) => {
@@ -43,4 +26,4 @@ if (!skipFile('real Linux driver', missing)) {
   registerIsolationTests();
   registerLeakTests();
   registerReducedIsolationTests();
-}
+});

@@ -3,20 +3,11 @@
 // root of refusals read by name landing on the wrong task. A name is now reused only once every
 // record of its previous holder is gone.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connectThrough } from '../hostd/support/proxy-probe.js';
-import { startLeaseHostd } from './support/lease-hostd.js';
+import { leaseHostdPerTest } from './support/lease-hostd.js';
 
-type Hostd = Awaited<ReturnType<typeof startLeaseHostd>>;
-const started: Hostd[] = [];
-afterEach(async () => {
-  for (const hostd of started.splice(0)) await hostd.close();
-});
-async function start(options: Parameters<typeof startLeaseHostd>[0]) {
-  const hostd = await startLeaseHostd(options);
-  started.push(hostd);
-  return hostd;
-}
+const start = leaseHostdPerTest();
 
 describe('clone names are not reused while records of their last holder remain', () => {
   it('hands the next clone a different name while the previous holder’s refusals are kept', async () => {

@@ -3,20 +3,11 @@
 // tasks and warm-up; and a controlplane that died before destroy lost them all. Refusals are now
 // streamed live per lease and audited to the task holding that lease, as they happen.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { connectThrough } from '../hostd/support/proxy-probe.js';
-import { eventually, startLeaseHostd } from './support/lease-hostd.js';
+import { eventually, leaseHostdPerTest } from './support/lease-hostd.js';
 
-type Hostd = Awaited<ReturnType<typeof startLeaseHostd>>;
-const started: Hostd[] = [];
-afterEach(async () => {
-  for (const hostd of started.splice(0)) await hostd.close();
-});
-async function start(options: Parameters<typeof startLeaseHostd>[0]) {
-  const hostd = await startLeaseHostd(options);
-  started.push(hostd);
-  return hostd;
-}
+const start = leaseHostdPerTest();
 
 describe('egress refusals are audited to the task whose lease they happened under, live', () => {
   it('never gives a task the refusals of its clone’s warm-up', async () => {

@@ -2,19 +2,10 @@
 // DELETE (a retry from a task long over) killed the new clone — a warm one — that reused the name.
 // Every per-clone request now presents the clone's lease; another lease touches nothing.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { eventually, startLeaseHostd } from './support/lease-hostd.js';
+import { describe, it } from 'node:test';
+import { eventually, leaseHostdPerTest } from './support/lease-hostd.js';
 
-type Hostd = Awaited<ReturnType<typeof startLeaseHostd>>;
-const started: Hostd[] = [];
-afterEach(async () => {
-  for (const hostd of started.splice(0)) await hostd.close();
-});
-async function start(options: Parameters<typeof startLeaseHostd>[0]) {
-  const hostd = await startLeaseHostd(options);
-  started.push(hostd);
-  return hostd;
-}
+const start = leaseHostdPerTest();
 
 describe('a stale DELETE cannot destroy the clone that holds the name now', () => {
   it('refuses the previous holder’s lease on a reused name; the new clone lives on', async () => {

@@ -2,19 +2,14 @@
 // concurrent tasks all got cold clones. The pool now retries with bounded exponential backoff and
 // reports its state (size/target, failures, last error) on /health.
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { eventually, startLeaseHostd } from './support/lease-hostd.js';
+import { describe, it } from 'node:test';
+import { eventually, leaseHostdPerTest } from './support/lease-hostd.js';
 
-type Hostd = Awaited<ReturnType<typeof startLeaseHostd>>;
-const started: Hostd[] = [];
-afterEach(async () => {
-  for (const hostd of started.splice(0)) await hostd.close();
-});
+const start = leaseHostdPerTest();
 
 describe('the warm pool refills after failures', () => {
   it('retries with exponential backoff until full, and /health shows the failures meanwhile', async () => {
-    const h = await startLeaseHostd({ poolSize: 1, poolRetry: { minMs: 60, maxMs: 240 } });
-    started.push(h);
+    const h = await start({ poolSize: 1, poolRetry: { minMs: 60, maxMs: 240 } });
     h.driver.failCreates = 4;
     h.manager.fillPool();
 

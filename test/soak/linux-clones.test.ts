@@ -2,34 +2,15 @@
 // mid-start, 20 API cycles) and 8 clones running at once. Root only, under the host lock; exits
 // non-zero on any leftover (namespaces, links, cgroups, processes, displays, proxies, directories).
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { cloneName } from '../../hostd/src/drivers/jail-driver.js';
-import { acquireHostLock } from '../hostd/support/host-lock.js';
-import {
-  createTestDriver,
-  linuxDriverMissing,
-  settledLeftovers,
-} from '../hostd/support/linux-harness.js';
+import { createTestDriver, settledLeftovers } from '../hostd/support/linux-harness.js';
 import { leakSpec, registerLeakTests, SOAK_LEAK_SIZES } from '../hostd/support/linux-leaks.js';
-import { skipFile } from '../support/capabilities.js';
+import { realLinuxDriverFile } from '../hostd/support/real-driver-file.js';
 
 const CONCURRENT = 8;
 
-if (!skipFile('soak: real Linux clones', linuxDriverMissing())) {
-  let releaseHostLock = () => {};
-  before(async () => {
-    releaseHostLock = await acquireHostLock();
-    await createTestDriver().reconcile(() => false);
-  });
-  after(async () => {
-    try {
-      await createTestDriver().reconcile(() => false);
-      assert.deepEqual(await settledLeftovers(), []);
-    } finally {
-      releaseHostLock();
-    }
-  });
-
+realLinuxDriverFile('soak: real Linux clones', () => {
   registerLeakTests(SOAK_LEAK_SIZES);
 
   describe(`${CONCURRENT} clones at once`, () => {
@@ -65,4 +46,4 @@ if (!skipFile('soak: real Linux clones', linuxDriverMissing())) {
       assert.deepEqual(await settledLeftovers(), []);
     });
   });
-}
+});

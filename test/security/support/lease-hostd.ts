@@ -3,6 +3,7 @@
 // log on SQLite: the pieces the lease reproductions attack.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'node:test';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
@@ -81,4 +82,24 @@ export async function eventually(check: () => boolean, timeoutMs = 5000): Promis
   const deadline = Date.now() + timeoutMs;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return check();
+}
+
+type LeaseHostd = Awaited<ReturnType<typeof startLeaseHostd>>;
+
+/**
+ * For a test file: a `start(options)` that starts a hostd like startLeaseHostd and closes every
+ * one it started after each test.
+ */
+export function leaseHostdPerTest(): (
+  options?: Partial<CloneManagerOptions>,
+) => Promise<LeaseHostd> {
+  const started: LeaseHostd[] = [];
+  afterEach(async () => {
+    for (const hostd of started.splice(0)) await hostd.close();
+  });
+  return async (options = {}) => {
+    const hostd = await startLeaseHostd(options);
+    started.push(hostd);
+    return hostd;
+  };
 }
