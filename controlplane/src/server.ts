@@ -13,6 +13,7 @@ import { createApp } from './http/app.js';
 import { startEmbeddedHostdIfWanted } from './jails/embedded-hostd.js';
 import { screencastOf } from './jails/task-browsers.js';
 import { createLogger } from './logger.js';
+import { claimDataDirAt } from './ownership/data-dir-owner.js';
 import { type Platform, startPlatform } from './platform.js';
 import { createAvailableRecorder } from './recording/ffmpeg-recorder.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
@@ -30,7 +31,18 @@ export async function serve(): Promise<number> {
   const logger = createLogger(loaded.logLevel);
   const auth = await loadApiAuth(loaded.auth);
   const authWarning = checkListenAddress(loaded.host, auth !== null);
-  const hostd = await startEmbeddedHostdIfWanted(loaded, { env, logger, notice: printLine });
+  // Before anything else starts: a second server on the same data directory is refused here.
+  const owner = claimDataDirAt(loaded.databasePath, {
+    kind: 'server',
+    dataDir: loaded.dataDir,
+    logger,
+  });
+  const hostd = await startEmbeddedHostdIfWanted(loaded, { env, logger, notice: printLine }).catch(
+    (error: unknown) => {
+      owner.close();
+      throw error;
+    },
+  );
   const config = hostd
     ? {
         ...loaded,
@@ -41,7 +53,7 @@ export async function serve(): Promise<number> {
         },
       }
     : loaded;
-  const platform = await startPlatform(config, logger, env).catch(async (error: unknown) => {
+  const platform = await startPlatform(config, logger, env, owner).catch(async (error: unknown) => {
     await hostd?.stop();
     throw error;
   });
@@ -98,6 +110,7 @@ export async function serve(): Promise<number> {
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  owner.setUrl(`http://${config.host}:${port}`);
   printBanner(platform, `http://${config.host}:${port}`);
   printLine(authWarning ?? `API auth: bearer tokens signed by ${config.auth.jwksFile}`);
   printLine(

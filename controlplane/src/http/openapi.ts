@@ -5,6 +5,7 @@ import {
   approvalViewSchema,
 } from '../approvals/approval-schemas.js';
 import { scopeForRequest } from '../auth/scopes.js';
+import { taskStatusValues } from '../store/task-records.js';
 import { browserRunTaskFields, compactResultSchema } from '../tasks/task-input.js';
 
 const errorSchema = z.object({
@@ -174,15 +175,7 @@ export function buildOpenApiDocument(version: string) {
               name: 'status',
               in: 'query',
               schema: {
-                enum: [
-                  'queued',
-                  'running',
-                  'finished',
-                  'max_steps',
-                  'error',
-                  'aborted',
-                  'call_user',
-                ],
+                enum: [...taskStatusValues],
               },
             },
           ],
