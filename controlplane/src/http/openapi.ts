@@ -191,7 +191,8 @@ export function buildOpenApiDocument(version: string) {
       },
       '/v1/tasks/{id}/events': {
         get: {
-          summary: 'Server-Sent Events: status, step, result; resumable with Last-Event-ID',
+          summary:
+            'Server-Sent Events: status (queued, running, paused), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
           parameters: [
             idParam,
             { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } },
