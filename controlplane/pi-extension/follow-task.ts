@@ -110,7 +110,7 @@ function handleEvent(
       return null;
     case 'status': {
       const status = (data as { status?: unknown }).status;
-      if (status === 'queued' || status === 'running')
+      if (status === 'queued' || status === 'running' || status === 'paused')
         onProgress({ trace_id: traceId, status, step: null });
       return null;
     }

@@ -6,7 +6,7 @@ import type { CompactResult, TaskResultStatus } from '../src/tasks/task-input.js
 /** `details` of a partial update: the task's state and its latest finished step. */
 export interface TaskProgress {
   trace_id: string;
-  status: 'queued' | 'running';
+  status: 'queued' | 'running' | 'paused';
   /** The latest finished step, or null before the first one. */
   step: StepProgress | null;
 }

@@ -10,6 +10,7 @@ import { runTaskCommand } from './cli/run-command.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
 import { createLogger } from './logger.js';
+import { claimDataDirAt } from './ownership/data-dir-owner.js';
 import { startPlatform } from './platform.js';
 import { serve } from './server.js';
 import type { CompactResult } from './tasks/task-input.js';
@@ -47,7 +48,13 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   const logger = createLogger(config.logLevel);
-  const platform = await startPlatform(config, logger, env);
+  // Refused (exit 2, naming the server) while a server runs on this data directory.
+  const owner = claimDataDirAt(config.databasePath, {
+    kind: 'cli',
+    dataDir: config.dataDir,
+    logger,
+  });
+  const platform = await startPlatform(config, logger, env, owner);
   const controller = new AbortController();
   const onSignal = () => {
     printLine('interrupted: aborting the task ...');

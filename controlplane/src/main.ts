@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Composition root for `npm start`.
 import { printLine } from './cli/cli-output.js';
+import { DataDirInUseError } from './ownership/data-dir-owner.js';
 import { serve } from './server.js';
 
 serve().then(
@@ -9,6 +10,7 @@ serve().then(
   },
   (error: unknown) => {
     printLine(`clawdie: could not start: ${(error as Error).message}`);
-    process.exitCode = 1;
+    // 2 = refused (another server holds the data directory), as the CLI does.
+    process.exitCode = error instanceof DataDirInUseError ? 2 : 1;
   },
 );

@@ -13,6 +13,7 @@ import { failingOperator } from './jails/lease-browser.js';
 import type { VisionModel } from './model/chat-types.js';
 import { createOpenAiCompatibleModel } from './model/openai-compatible-model.js';
 import { loadReplayModel } from './model/replay-model.js';
+import { claimDataDir, type DataDirOwner } from './ownership/data-dir-owner.js';
 import type { PolicySet } from './policy/load-policies.js';
 import { createTaskSecurity } from './policy/task-security.js';
 import type { TaskRecorder } from './recording/task-recorder.js';
@@ -87,23 +88,28 @@ export async function createModel(config: Readonly<Config>): Promise<VisionModel
 }
 
 /**
- * Opens the store (marking tasks a crash left running as INTERRUPTED), builds the model, and
- * connects to hostd, the configured jail-service, or starts a local one. On failure, releases what
- * it already opened before rethrowing.
+ * Opens the store, registers this process in it (`owner`, claimed by the caller, else claimed
+ * here as `embedded`; released by `close()` or a failed start), marks the tasks of instances that
+ * are gone as INTERRUPTED, builds the model, and connects to hostd, the configured jail-service,
+ * or starts a local one. On failure, releases what it already opened before rethrowing.
  */
 export async function startPlatform(
   config: Readonly<Config>,
   logger: Logger,
   env: Record<string, string | undefined>,
+  claimed?: DataDirOwner,
 ): Promise<Platform> {
   const tightened = tightenDataDir(config.dataDir, config.databasePath);
   if (tightened.length > 0)
     logger.warn({ changes: tightened }, 'tightened data dir permissions to owner-only');
   const database = openDatabase(config.databasePath);
   let browsers: BrowserSource | null = null;
+  let owner = claimed;
   let closeAudit = () => {};
   try {
-    const repository = createTaskRepository(database.db);
+    owner ??= claimDataDir(database.db, { kind: 'embedded', dataDir: config.dataDir, logger });
+    const instance = owner;
+    const repository = createTaskRepository(database.db, { owner: instance.id });
     const audit = openAuditTrail(createAuditRepository(database.db), {
       keyFile: config.auditKeyFile,
       clock: systemClock,
@@ -111,12 +117,12 @@ export async function startPlatform(
       logger,
     });
     closeAudit = audit.close;
-    const interrupted = repository.failInterrupted(Date.now());
+    const interrupted = repository.failInterrupted(Date.now(), instance.pruneGone());
     auditInterruptedTasks(audit, interrupted, logger);
     if (interrupted.length > 0)
       logger.warn(
         { interrupted: interrupted.length },
-        'marked tasks left running by a previous process as INTERRUPTED',
+        'marked tasks of controlplanes that are gone as INTERRUPTED',
       );
     const model = await createModel(config);
     const source = await openBrowserSource(config, { logger, env, audit });
@@ -172,12 +178,14 @@ export async function startPlatform(
         await security.close();
         await source.close();
         closeAudit();
+        instance.close();
         database.close();
       },
     };
   } catch (error) {
     await browsers?.close();
     closeAudit();
+    owner?.close();
     database.close();
     throw error instanceof AppError
       ? error

@@ -15,6 +15,7 @@ import { createApp } from './http/app.js';
 import { startEmbeddedHostdIfWanted } from './jails/embedded-hostd.js';
 import { screencastOf } from './jails/task-browsers.js';
 import { createLogger } from './logger.js';
+import { claimDataDirAt } from './ownership/data-dir-owner.js';
 import { type Platform, startPlatform } from './platform.js';
 import { createAvailableRecorder } from './recording/ffmpeg-recorder.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
@@ -39,6 +40,12 @@ export async function serve(): Promise<number> {
   const adminToken = loaded.adminToken ?? generatedAdminToken;
   const auth = await startupApiAuth(loaded.auth, adminToken);
   const authWarning = checkListenAddress(loaded.host, auth !== null);
+  // Before anything else starts: a second server on the same data directory is refused here.
+  const owner = claimDataDirAt(loaded.databasePath, {
+    kind: 'server',
+    dataDir: loaded.dataDir,
+    logger,
+  });
   // Without a model the replay demo runs: its shop listens on loopback first, so the embedded
   // hostd can be told that one address:port (and nothing else on the host) is reachable.
   const demoSite =
@@ -51,6 +58,10 @@ export async function serve(): Promise<number> {
       ...loaded.egressAllowInternal,
       ...(demoSite ? [new URL(demoSite.url).host] : []),
     ],
+  }).catch(async (error: unknown) => {
+    owner.close();
+    await demoSite?.close();
+    throw error;
   });
   if (!hostd && loaded.egressAllowInternal.length > 0) {
     printLine(
@@ -72,7 +83,7 @@ export async function serve(): Promise<number> {
         },
       }
     : loaded;
-  const platform = await startPlatform(config, logger, env).catch(async (error: unknown) => {
+  const platform = await startPlatform(config, logger, env, owner).catch(async (error: unknown) => {
     await hostd?.stop();
     await demoSite?.close();
     throw error;
@@ -126,6 +137,7 @@ export async function serve(): Promise<number> {
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  owner.setUrl(`http://${config.host}:${port}`);
   printBanner(platform, `http://${config.host}:${port}`);
   printLine(
     authWarning ??

@@ -54,9 +54,14 @@ export function createTestTaskDeps(options: {
   operator?: BrowserOperator;
   loop?: Partial<LoopDefaults>;
   databasePath?: string;
+  /** The instance id recorded as the owner of the tasks created (see data-dir-owner.ts). */
+  owner?: string;
 }): TestTaskDeps {
   const database = openDatabase(options.databasePath ?? ':memory:');
-  const repository = createTaskRepository(database.db);
+  const repository = createTaskRepository(
+    database.db,
+    options.owner ? { owner: options.owner } : {},
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-test-'));
   return {
     repository,

@@ -1,6 +1,7 @@
 import { loadConfig, processEnv } from '../config.js';
 import { createLogger } from '../logger.js';
 import { runMcpStdio } from '../mcp/stdio.js';
+import { claimDataDirAt } from '../ownership/data-dir-owner.js';
 import { startPlatform } from '../platform.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 
@@ -12,7 +13,13 @@ export async function runMcpCommand(): Promise<number> {
   const env = processEnv();
   const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
   const logger = createLogger(config.logLevel);
-  const platform = await startPlatform(config, logger, env);
+  // Refused (exit 2, naming the server) while a server runs on this data directory.
+  const owner = claimDataDirAt(config.databasePath, {
+    kind: 'mcp',
+    dataDir: config.dataDir,
+    logger,
+  });
+  const platform = await startPlatform(config, logger, env, owner);
   const tasks = platform.model
     ? platform.createTasks(platform.model)
     : createUnavailableTaskService();

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
-import type { TaskRecord } from '../store/task-records.js';
+import { type TaskRecord, taskStatusValues } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { VerifyAdmin } from './admin-auth.js';
@@ -65,7 +65,7 @@ export async function readJpeg(path: string | null): Promise<Uint8Array<ArrayBuf
 
 export const listQuerySchema = z.object({
   status: z
-    .enum(['queued', 'running', 'finished', 'max_steps', 'error', 'aborted', 'call_user', ''])
+    .enum([...taskStatusValues, ''])
     .optional()
     .transform((value) => value || undefined)
     .catch(undefined),

@@ -7,6 +7,7 @@ export const PAGE_SIZE = 50;
 export const taskStatuses: readonly TaskStatus[] = [
   'queued',
   'running',
+  'paused',
   'finished',
   'max_steps',
   'call_user',

@@ -5,6 +5,7 @@ import {
   approvalViewSchema,
 } from '../approvals/approval-schemas.js';
 import { scopeForRequest } from '../auth/scopes.js';
+import { taskStatusValues } from '../store/task-records.js';
 import { browserRunTaskFields, compactResultSchema } from '../tasks/task-input.js';
 
 const errorSchema = z.object({
@@ -174,15 +175,7 @@ export function buildOpenApiDocument(version: string) {
               name: 'status',
               in: 'query',
               schema: {
-                enum: [
-                  'queued',
-                  'running',
-                  'finished',
-                  'max_steps',
-                  'error',
-                  'aborted',
-                  'call_user',
-                ],
+                enum: [...taskStatusValues],
               },
             },
           ],
@@ -198,7 +191,8 @@ export function buildOpenApiDocument(version: string) {
       },
       '/v1/tasks/{id}/events': {
         get: {
-          summary: 'Server-Sent Events: status, step, result; resumable with Last-Event-ID',
+          summary:
+            'Server-Sent Events: status (queued, running, paused), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
           parameters: [
             idParam,
             { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } },

@@ -82,6 +82,7 @@ function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[
     data: {
       trace_id: task.id,
       step: step.index,
+      step_count: step.index,
       max_steps: task.maxSteps,
       outcome: step.outcome,
       actions: repository.listActions(step.id).map((action) => action.type),
@@ -99,7 +100,10 @@ function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[
   else
     events.unshift({
       type: 'status',
-      data: { trace_id: task.id, status: task.status === 'queued' ? 'queued' : 'running' },
+      data: {
+        trace_id: task.id,
+        status: task.status === 'queued' || task.status === 'paused' ? task.status : 'running',
+      },
     });
   return events.map((event, index) => ({ id: index + 1, event }));
 }

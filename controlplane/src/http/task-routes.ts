@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { z } from 'zod';
 import { visibleTenant } from '../auth/scopes.js';
 import { AppError, NotFoundError } from '../errors.js';
+import { taskStatusValues } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import { browserRunTaskInputSchema } from '../tasks/task-input.js';
 import type { TaskService } from '../tasks/task-service.js';
@@ -13,9 +14,7 @@ import { actionView, compactResultOf, logView, stepView, taskView } from './task
 const listQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
-  status: z
-    .enum(['queued', 'running', 'finished', 'max_steps', 'error', 'aborted', 'call_user'])
-    .optional(),
+  status: z.enum(taskStatusValues).optional(),
 });
 const stepIndexSchema = z.coerce.number().int().min(1);
 

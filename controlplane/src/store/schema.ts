@@ -24,6 +24,8 @@ export const tasks = sqliteTable(
     tenant: text('tenant').notNull().default('default'),
     /** Who started it (`tenant:<t>/<subject>`); null outside a request (CLI without a caller). */
     actor: text('actor'),
+    /** The controlplane instance (`instances.id`) that runs it; null for rows from older versions. */
+    ownerInstance: text('owner_instance'),
   },
   (table) => [
     index('tasks_created_at').on(table.createdAt),
@@ -151,3 +153,20 @@ export const secrets = sqliteTable(
   },
   (table) => [uniqueIndex('secrets_tenant_name').on(table.tenant, table.name)],
 );
+
+/**
+ * The controlplane processes using this database: each registers at start, refreshes
+ * `heartbeat_at` every few seconds and deletes its row at a clean shutdown. Tasks whose owner is
+ * gone (stale heartbeat, or a dead pid on this host) are the only ones marked INTERRUPTED.
+ */
+export const instances = sqliteTable('instances', {
+  id: text('id').primaryKey(),
+  /** `server` (npm start), `cli` (clawdie run/demo), `mcp` (clawdie mcp over stdio), `embedded`. */
+  kind: text('kind').notNull(),
+  pid: integer('pid').notNull(),
+  hostname: text('hostname').notNull(),
+  /** Where a server listens (REST /v1, MCP /mcp); null until it listens, and for the others. */
+  url: text('url'),
+  startedAt: integer('started_at').notNull(),
+  heartbeatAt: integer('heartbeat_at').notNull(),
+});

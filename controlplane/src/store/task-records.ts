@@ -1,13 +1,18 @@
 /** Plain records the store returns; JSON columns are decoded. */
 
-export type TaskStatus =
-  | 'queued'
-  | 'running'
-  | 'finished'
-  | 'max_steps'
-  | 'error'
-  | 'aborted'
-  | 'call_user';
+/** Every task status; `paused` = the loop waits before its next step until resumed. */
+export const taskStatusValues = [
+  'queued',
+  'running',
+  'paused',
+  'finished',
+  'max_steps',
+  'error',
+  'aborted',
+  'call_user',
+] as const;
+
+export type TaskStatus = (typeof taskStatusValues)[number];
 
 export const terminalStatuses: readonly TaskStatus[] = [
   'finished',

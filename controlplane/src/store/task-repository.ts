@@ -1,5 +1,5 @@
 // Task trace persistence over drizzle + better-sqlite3: task → steps → actions → logs.
-import { and, asc, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from './database.js';
 import { actions, logs, steps, tasks } from './schema.js';
 import type {
@@ -60,8 +60,15 @@ export interface TaskRepository {
   listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
   /** How many tasks have each status (statuses with none are absent). */
   countTasksByStatus(): Partial<Record<TaskStatus, number>>;
-  /** Marks every task left `queued`/`running` by a crashed process as ended with `error` (`INTERRUPTED`). */
-  failInterrupted(at: number): InterruptedTask[];
+  /**
+   * Ends with `error`/INTERRUPTED every `queued`/`running`/`paused` task whose owner instance is
+   * not in `liveOwners` (rows without an owner included), its step_count set to the steps it
+   * recorded. Returns the tasks it ended.
+   */
+  failInterrupted(at: number, liveOwners?: readonly string[]): InterruptedTask[];
+  /** Pauses (status `paused`) or resumes (back to `queued` or `running`) an unended task. */
+  setPaused(id: string, paused: boolean): void;
+  /** Records a step and sets the task's step_count to the steps it has recorded so far. */
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;
   listSteps(taskId: string): StepRecord[];
@@ -82,6 +89,9 @@ export interface InterruptedTask {
   stepCount: number;
 }
 
+/** The number of step rows of the task being updated. */
+const recordedSteps = sql<number>`(SELECT count(*) FROM ${steps} WHERE ${steps.taskId} = ${tasks.id})`;
+
 const json = (value: unknown): string | null =>
   value === undefined ? null : JSON.stringify(value);
 const parse = (value: string | null): unknown => (value === null ? null : JSON.parse(value));
@@ -95,8 +105,13 @@ function matches(text: string) {
   );
 }
 
-/** Creates the drizzle-backed repository. */
-export function createTaskRepository(db: Db): TaskRepository {
+const unended = ['queued', 'running', 'paused'] as const;
+
+/**
+ * Creates the drizzle-backed repository. `owner` (the instance id of this process, see
+ * ownership/data-dir-owner.ts) is recorded on every task it creates.
+ */
+export function createTaskRepository(db: Db, options: { owner?: string } = {}): TaskRepository {
   const toTask = (row: typeof tasks.$inferSelect): TaskRecord => ({
     ...row,
     status: row.status as TaskStatus,
@@ -132,6 +147,19 @@ export function createTaskRepository(db: Db): TaskRepository {
     .orderBy(asc(actions.index))
     .prepare();
 
+  // The step row and the task's live step_count change together.
+  const insertStepCounted = db.$client.transaction(
+    (taskId: string, index: number, startedAt: number): number => {
+      const row = db
+        .insert(steps)
+        .values({ taskId, index, startedAt, outcome: 'pending' })
+        .returning({ id: steps.id })
+        .get();
+      db.update(tasks).set({ stepCount: recordedSteps }).where(eq(tasks.id, taskId)).run();
+      return row.id;
+    },
+  );
+
   return {
     createTask(task) {
       db.insert(tasks)
@@ -139,12 +167,15 @@ export function createTaskRepository(db: Db): TaskRepository {
           ...task,
           tenant: task.tenant ?? 'default',
           actor: task.actor ?? null,
+          ownerInstance: options.owner ?? null,
           status: 'queued',
         })
         .run();
     },
     markStarted(id, at) {
-      db.update(tasks).set({ status: 'running', startedAt: at }).where(eq(tasks.id, id)).run();
+      // A task paused while queued stays paused until resumed.
+      const status = sql`CASE WHEN ${tasks.status} = 'paused' THEN 'paused' ELSE 'running' END`;
+      db.update(tasks).set({ status, startedAt: at }).where(eq(tasks.id, id)).run();
     },
     endTask(id, end) {
       db.update(tasks)
@@ -182,27 +213,44 @@ export function createTaskRepository(db: Db): TaskRepository {
         .all();
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
-    failInterrupted(at) {
+    failInterrupted(at, liveOwners = []) {
       const result = db
         .update(tasks)
         .set({
           status: 'error',
           errorCode: 'INTERRUPTED',
           errorMessage: 'the controlplane stopped while this task was running',
+          stepCount: recordedSteps,
           endedAt: at,
         })
-        .where(inArray(tasks.status, ['queued', 'running']))
+        .where(
+          and(
+            inArray(tasks.status, [...unended]),
+            liveOwners.length === 0
+              ? undefined
+              : or(isNull(tasks.ownerInstance), notInArray(tasks.ownerInstance, [...liveOwners])),
+          ),
+        )
         .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })
         .all();
       return result;
     },
+    setPaused(id, paused) {
+      const update = paused
+        ? db
+            .update(tasks)
+            .set({ status: 'paused' })
+            .where(and(eq(tasks.id, id), inArray(tasks.status, ['queued', 'running'])))
+        : db
+            .update(tasks)
+            .set({
+              status: sql`CASE WHEN ${tasks.startedAt} IS NULL THEN 'queued' ELSE 'running' END`,
+            })
+            .where(and(eq(tasks.id, id), eq(tasks.status, 'paused')));
+      update.run();
+    },
     insertStep(taskId, index, startedAt) {
-      const row = db
-        .insert(steps)
-        .values({ taskId, index, startedAt, outcome: 'pending' })
-        .returning({ id: steps.id })
-        .get();
-      return row.id;
+      return insertStepCounted(taskId, index, startedAt);
     },
     updateStep(stepId, patch) {
       db.update(steps).set(patch).where(eq(steps.id, stepId)).run();

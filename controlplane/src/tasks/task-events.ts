@@ -5,6 +5,8 @@ import type { CompactResult } from './task-input.js';
 export interface StepProgress {
   trace_id: string;
   step: number;
+  /** The task's step_count when the step ended (steps recorded so far). */
+  step_count?: number;
   max_steps: number;
   outcome: string;
   actions: string[];
@@ -22,7 +24,7 @@ export interface StuckProgress {
 
 /** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
 export type TaskStreamEvent =
-  | { type: 'status'; data: { trace_id: string; status: 'queued' | 'running' } }
+  | { type: 'status'; data: { trace_id: string; status: 'queued' | 'running' | 'paused' } }
   | { type: 'step'; data: StepProgress }
   | { type: 'stuck'; data: StuckProgress }
   | { type: 'result'; data: CompactResult };

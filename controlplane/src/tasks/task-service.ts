@@ -90,7 +90,8 @@ export function createTaskService(
     onEvent?: (event: LoopEvent) => void,
   ) {
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
-    events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'running' } });
+    const status = gate.paused ? 'paused' : 'running';
+    events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
     const lease = await leaseBrowser(provider, taskId, input, controller.signal);
     const recording = input.record ? startRecording(taskId) : undefined;
     const result = await runBrowserTask(
@@ -102,7 +103,11 @@ export function createTaskService(
         waitWhilePaused: (signal) => gate.wait(signal),
         onEvent: (event) => {
           const step = track(event);
-          if (step) events.append(taskId, { type: 'step', data: step });
+          // step_count as the task row has it (it advances as each step is recorded).
+          if (step) {
+            const stepCount = deps.repository.getTask(taskId)?.stepCount ?? step.step;
+            events.append(taskId, { type: 'step', data: { ...step, step_count: stepCount } });
+          }
           if (event.type === 'task-stuck')
             events.append(taskId, {
               type: 'stuck',
@@ -117,6 +122,20 @@ export function createTaskService(
     });
     events.append(taskId, { type: 'result', data: result });
     return result;
+  }
+
+  /** Switches the gate, the row's status (`paused` ↔ `queued`/`running`) and tells SSE. */
+  function setPaused(taskId: string, paused: boolean): boolean {
+    const gate = gates.get(taskId);
+    if (!gate) return false;
+    if (gate.paused === paused) return true;
+    if (paused) gate.pause();
+    else gate.resume();
+    deps.repository.setPaused(taskId, paused);
+    const status = deps.repository.getTask(taskId)?.status;
+    if (status === 'queued' || status === 'running' || status === 'paused')
+      events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
+    return true;
   }
 
   return {
@@ -147,14 +166,8 @@ export function createTaskService(
       return true;
     },
     isActive: (taskId) => active.has(taskId),
-    pause(taskId) {
-      gates.get(taskId)?.pause();
-      return gates.has(taskId);
-    },
-    resume(taskId) {
-      gates.get(taskId)?.resume();
-      return gates.has(taskId);
-    },
+    pause: (taskId) => setPaused(taskId, true),
+    resume: (taskId) => setPaused(taskId, false),
     isPaused: (taskId) => gates.get(taskId)?.paused ?? false,
     async close() {
       for (const controller of active.values()) controller.abort();

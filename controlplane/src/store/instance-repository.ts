@@ -1,0 +1,71 @@
+// The registry of controlplane processes using one database (drizzle + better-sqlite3).
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from './database.js';
+import { instances } from './schema.js';
+
+export type InstanceKind = 'server' | 'cli' | 'mcp' | 'embedded';
+
+export interface InstanceRecord {
+  id: string;
+  kind: InstanceKind;
+  pid: number;
+  hostname: string;
+  url: string | null;
+  startedAt: number;
+  heartbeatAt: number;
+}
+
+/** The store port for instance rows. Every method is synchronous and atomic. */
+export interface InstanceRepository {
+  /**
+   * In one write transaction (`BEGIN IMMEDIATE`, so two starting processes cannot both pass):
+   * calls `blocker` with every registered row; when it returns a row, inserts nothing and
+   * returns that row, else inserts `instance` and returns null.
+   */
+  registerUnless(
+    instance: InstanceRecord,
+    blocker: (rows: InstanceRecord[]) => InstanceRecord | null,
+  ): InstanceRecord | null;
+  /** Refreshes the heartbeat; false when the row is gone (another process judged it dead). */
+  heartbeat(id: string, at: number): boolean;
+  setUrl(id: string, url: string): void;
+  list(): InstanceRecord[];
+  remove(ids: string[]): void;
+}
+
+export function createInstanceRepository(db: Db): InstanceRepository {
+  const toRecord = (row: typeof instances.$inferSelect): InstanceRecord => ({
+    ...row,
+    kind: row.kind as InstanceKind,
+  });
+  const list = () => db.select().from(instances).all().map(toRecord);
+  const register = db.$client.transaction(
+    (
+      instance: InstanceRecord,
+      blocker: (rows: InstanceRecord[]) => InstanceRecord | null,
+    ): InstanceRecord | null => {
+      const found = blocker(list());
+      if (found) return found;
+      db.insert(instances).values(instance).run();
+      return null;
+    },
+  );
+  return {
+    registerUnless: (instance, blocker) => register.immediate(instance, blocker),
+    heartbeat(id, at) {
+      const result = db
+        .update(instances)
+        .set({ heartbeatAt: at })
+        .where(eq(instances.id, id))
+        .run();
+      return result.changes > 0;
+    },
+    setUrl(id, url) {
+      db.update(instances).set({ url }).where(eq(instances.id, id)).run();
+    },
+    list,
+    remove(ids) {
+      if (ids.length > 0) db.delete(instances).where(inArray(instances.id, ids)).run();
+    },
+  };
+}
