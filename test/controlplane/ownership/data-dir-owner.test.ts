@@ -99,7 +99,9 @@ describe('data-dir ownership', () => {
     }
     const newcomer = claimDataDir(db, { ...probe, kind: 'cli', pid: 102 });
     const repository = createTaskRepository(db, { owner: newcomer.id });
-    assert.equal(repository.failInterrupted(5, newcomer.pruneGone()), 1);
+    assert.deepEqual(repository.failInterrupted(5, newcomer.pruneGone()), [
+      { id: 'gone-task', actor: null, stepCount: 2 },
+    ]);
     assert.equal(repository.getTask('live-task')?.status, 'running');
     assert.equal(repository.getTask('live-task')?.stepCount, 2);
     const interrupted = repository.getTask('gone-task');
