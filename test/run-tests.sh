@@ -2,8 +2,9 @@
 # Runs the test files with node:test. Node 20 finds no tests when given a directory, so the file
 # list is explicit, and an empty list is a failure rather than a silent pass.
 #   (no flag)  every test file except the soak suite — what `npm test` and CI run
-#   --unit     the same files with CLAWDIE_TEST_SCOPE=unit: tests needing Chromium, root or
-#              namespaces register as skipped with their reason (no browser, no root, < 60 s)
+#   --unit     the component tests (not e2e/, security/ or soak/) with CLAWDIE_TEST_SCOPE=unit:
+#              tests needing Chromium, root or namespaces register as skipped with their reason
+#              (no browser, no root, < 60 s on 2 cores)
 #   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`), 30 min a file
 # Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
 set -euo pipefail
@@ -13,7 +14,8 @@ timeout_ms=180000
 case "${1:-}" in
   --unit)
     export CLAWDIE_TEST_SCOPE=unit
-    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
+    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' \
+      -not -path 'test/e2e/*' -not -path 'test/security/*' | sort) ;;
   --soak)
     timeout_ms=1800000
     mapfile -t files < <(find test/soak -name '*.test.ts' | sort) ;;

@@ -4,7 +4,6 @@
 // connection with its 413, the client repeats a read once on a fresh connection, and it splits
 // batches so that no request exceeds the service's count or byte limits.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -12,11 +11,11 @@ import { type Action, MAX_REQUEST_BODY_BYTES } from '@clawdie/jail-service/api';
 import { OperatorError } from '../../controlplane/src/errors.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { startTestJail, type TestJail, TOKEN } from '../jail-service/jail-harness.js';
+import { requires } from '../support/capabilities.js';
 
-const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
-const missing = !existsSync(chromium) && !process.env.CI && `needs Chromium at ${chromium}`;
+const _chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
 
-describe('operator client against the real jail-service', { skip: missing }, () => {
+describe('operator client against the real jail-service', requires('chromium'), () => {
   let jail: TestJail;
   before(async () => {
     jail = await startTestJail();

@@ -5,14 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type HostdPlatform, startHostdPlatform } from '../e2e/support/hostd-platform.js';
-import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
+import { requires } from '../support/capabilities.js';
 import { eventually } from './support/lease-hostd.js';
 
-const missing = linuxDriverMissing();
-if (missing && process.env.CI)
-  throw new Error(`the real-clone lease tests cannot run in CI: ${missing}`);
-
-describe('leases on real clones', { skip: missing ?? false }, () => {
+describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
   let h: HostdPlatform;
   before(async () => {
     h = await startHostdPlatform({ concurrency: 2 });

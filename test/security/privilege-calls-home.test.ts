@@ -3,12 +3,12 @@
 // during start-up, one navigation and 5 s idle the browser asks for no host but the test page's.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startXvfb, type XvfbDisplay } from '../../controlplane/src/desktop/runner/xvfb-process.js';
 import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
+import { requires } from '../support/capabilities.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -72,7 +72,7 @@ async function hostsContacted(extraEnv: Record<string, string>): Promise<string[
   }
 }
 
-describe('Chromium background services (no calls home)', () => {
+describe('Chromium background services (no calls home)', requires('chromium'), () => {
   it('a headless jail-service browser asks for no host but the page during start, navigation and 5 s idle', async () => {
     const hosts = await hostsContacted({});
     assert.deepEqual(
@@ -83,7 +83,7 @@ describe('Chromium background services (no calls home)', () => {
   });
 
   it('a headful jail-service browser (a clone with a display) asks for no host but the page', {
-    skip: !existsSync('/usr/bin/Xvfb') && !process.env.CI ? '/usr/bin/Xvfb is missing' : false,
+    ...requires('x11'),
   }, async () => {
     const display = await startXvfb({ width: 1280, height: 800 });
     displays.push(display);

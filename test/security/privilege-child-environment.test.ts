@@ -4,7 +4,7 @@
 // Chromium) — are read through /proc/<pid>/environ and hold none of them.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,11 +19,11 @@ import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';
 import {
   ensureCodeReachable,
-  linuxDriverMissing,
   TEST_CGROUP,
   TEST_STATE_ROOT,
   UID_BASE,
 } from '../hostd/support/linux-harness.js';
+import { requires } from '../support/capabilities.js';
 import { chromiumDescendants, commandLine, listProcesses } from '../support/chromium-processes.js';
 import {
   processTree,
@@ -40,7 +40,6 @@ const secrets: Record<string, string> = {
   [`CLAWDIE_CANARY_${randomBytes(4).toString('hex').toUpperCase()}`]:
     randomBytes(16).toString('hex'),
 };
-const skipUnlessCi = (missing: string | null) => (missing && !process.env.CI ? missing : false);
 
 describe('children of the controlplane started from an environment holding secrets', () => {
   // ffmpeg and Xvfb are started from this process's own environment: put the secrets there.
@@ -50,7 +49,7 @@ describe('children of the controlplane started from an environment holding secre
   });
 
   it('the recording encoder (ffmpeg) holds none of them', {
-    skip: skipUnlessCi(existsSync('/usr/bin/ffmpeg') ? null : '/usr/bin/ffmpeg is missing'),
+    ...requires('ffmpeg'),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clawdie-ffmpeg-env-'));
     const encoder = await spawnFfmpegEncoder({
@@ -69,7 +68,7 @@ describe('children of the controlplane started from an environment holding secre
   });
 
   it('Xvfb holds none of them', {
-    skip: skipUnlessCi(existsSync('/usr/bin/Xvfb') ? null : '/usr/bin/Xvfb is missing'),
+    ...requires('x11'),
   }, async () => {
     const display = await startXvfb({ width: 320, height: 240 });
     try {
@@ -80,8 +79,7 @@ describe('children of the controlplane started from an environment holding secre
   });
 });
 
-const missing = linuxDriverMissing();
-describe('an embedded hostd and its warm clone', { skip: skipUnlessCi(missing) }, () => {
+describe('an embedded hostd and its warm clone', requires('linux-clones', 'chromium'), () => {
   let release: () => void;
   let hostd: EmbeddedHostd | undefined;
   before(async () => {

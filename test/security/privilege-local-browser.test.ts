@@ -13,6 +13,7 @@ import {
 import { probeUserNamespaces } from '../../controlplane/src/runner/user-namespace-probe.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { ensureCodeReachable } from '../hostd/support/linux-harness.js';
+import { requires } from '../support/capabilities.js';
 import { chromiumDescendants } from '../support/chromium-processes.js';
 import {
   processTree,
@@ -32,7 +33,7 @@ const secrets = {
 };
 const isRoot = process.getuid?.() === 0;
 
-describe('the local browser (no hostd)', () => {
+describe('the local browser (no hostd)', requires('chromium'), () => {
   let service: LocalJailService;
   before(async () => {
     // As for clones: a checkout in a 0700 directory would keep the browser's uid from its code.
@@ -62,7 +63,7 @@ describe('the local browser (no hostd)', () => {
   });
 
   it('as root, the jail-service and every Chromium process run as an unprivileged uid', {
-    skip: !isRoot && !process.env.CI ? 'not root: the browser already runs as our uid' : false,
+    ...requires('root'),
   }, () => {
     const tree = processTree(service.process.pid);
     const root = tree.filter((info) => uidOf(info.pid) === 0);

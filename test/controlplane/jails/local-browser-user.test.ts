@@ -9,6 +9,7 @@ import {
   childEnvironment,
   pickVariables,
 } from '../../../controlplane/src/runner/child-environment.js';
+import { requires } from '../../support/capabilities.js';
 
 const noProbe = async () => {
   throw new Error('the probe must not run');
@@ -66,7 +67,7 @@ describe('prepareLocalBrowserUser', () => {
   });
 
   it('as root picks the dedicated uid, whose 0700 home it owns', {
-    skip: process.getuid?.() !== 0 ? 'needs root (chown)' : false,
+    ...requires('root'),
   }, async () => {
     const user = await prepareLocalBrowserUser({
       uid: 19_999,
