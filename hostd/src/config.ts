@@ -56,6 +56,8 @@ const schema = z.object({
    * audited with every clone.
    */
   CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL: addressPortList.optional(),
+  /** Let clones reach private ranges (intranet sites); the host, loopback and clones stay blocked. */
+  CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE: bool.default(false),
   /** Copied into each clone's profile. */
   CLAWDIE_HOSTD_TEMPLATE_PROFILE: z.string().min(1).optional(),
   CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
@@ -89,6 +91,8 @@ export interface HostdConfig {
   startTimeoutMs: number;
   /** Exact `address:port` exceptions to the internal-address block (empty = none). */
   egressAllowInternal: readonly string[];
+  /** Clones may reach private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). */
+  egressAllowPrivate: boolean;
   templateProfile: string | null;
   chromiumPath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
@@ -147,6 +151,7 @@ export function loadConfig(
     servicePort: e.CLAWDIE_HOSTD_SERVICE_PORT,
     startTimeoutMs: e.CLAWDIE_HOSTD_START_TIMEOUT_MS,
     egressAllowInternal: e.CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL ?? [],
+    egressAllowPrivate: e.CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE,
     templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
     chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
     logLevel: e.CLAWDIE_LOG_LEVEL,

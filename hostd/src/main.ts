@@ -30,7 +30,15 @@ async function main(): Promise<void> {
   if (isolation.level !== 'full') {
     logger.warn({ reasons: isolation.reasons }, 'clones get REDUCED isolation on this host');
   }
-  const addressPolicy = createAddressPolicy({ internalExceptions: config.egressAllowInternal });
+  const addressPolicy = createAddressPolicy({
+    internalExceptions: config.egressAllowInternal,
+    allowPrivate: config.egressAllowPrivate,
+  });
+  if (config.egressAllowPrivate) {
+    logger.warn(
+      'CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE: clones may reach private ranges (not this host)',
+    );
+  }
   if (addressPolicy.exceptions.length > 0) {
     logger.warn(
       { egressExceptions: addressPolicy.exceptions },

@@ -122,6 +122,31 @@ describe('address policy: never the host, whatever the allowlist', () => {
     assert.equal(policy.check('2606:2800:21f:cb07:6820:80da:af6b:8b2c', 443), 'allowed');
   });
 
+  it('refuses private ranges by default (a LAN model server, the admin’s other machines)', () => {
+    for (const address of [
+      '10.1.2.3',
+      '172.16.0.9',
+      '172.31.255.1',
+      '192.168.1.20',
+      '100.64.0.7',
+      'fd12::1',
+    ]) {
+      assert.equal(policy.check(address, 443), 'blocked', address);
+    }
+    assert.equal(policy.check('172.32.0.1', 443), 'allowed', 'just outside 172.16/12');
+  });
+
+  it('CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE opens private ranges, never the host or the clones', () => {
+    const intranet = createAddressPolicy({
+      allowPrivate: true,
+      hostAddresses: () => ['192.168.1.5'],
+    });
+    assert.equal(intranet.check('192.168.1.20', 443), 'allowed');
+    assert.equal(intranet.check('192.168.1.5', 443), 'blocked', 'the host’s own address');
+    assert.equal(intranet.check('10.78.0.6', 9223), 'blocked', 'another clone');
+    assert.equal(intranet.check('127.0.0.1', 8700), 'blocked');
+  });
+
   it('an exception opens exactly one address:port, nothing next to it', () => {
     const excepted = createAddressPolicy({
       internalExceptions: ['127.0.0.1:41234', '[::1]:8080'],

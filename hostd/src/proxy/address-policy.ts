@@ -1,8 +1,10 @@
 // Which resolved addresses a clone's proxy may connect to. Whatever the task's allowlist says, a
 // clone never reaches the host or its neighbours: loopback, unspecified, link-local, multicast and
 // broadcast, the host's own interface addresses, and the clone subnet (other clones, hostd's proxy
-// ends). The only way through is an admin exception naming an exact `address:port`
-// (CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL), e.g. the bundled demo shop on 127.0.0.1:<port>.
+// ends), and by default the private ranges (a LAN model server, the admin's other machines). The
+// only way through is an admin exception naming an exact `address:port`
+// (CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL), e.g. the bundled demo shop on 127.0.0.1:<port>, or — for
+// private ranges only — CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE=true for intranet sites.
 import { BlockList, isIP, SocketAddress } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
@@ -17,6 +19,15 @@ const blockedV4: ReadonlyArray<readonly [string, number]> = [
   ['240.0.0.0', 4], // reserved, incl. 255.255.255.255 broadcast
   [CLONE_SUBNET.network, CLONE_SUBNET.prefix],
 ];
+/** Private and shared ranges: blocked unless the admin allows private destinations. */
+const privateV4: ReadonlyArray<readonly [string, number]> = [
+  ['10.0.0.0', 8],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10], // carrier-grade NAT, also used by overlay VPNs
+];
+const privateV6: ReadonlyArray<readonly [string, number]> = [['fc00::', 7]]; // unique local
+
 const blockedV6: ReadonlyArray<readonly [string, number]> = [
   ['::', 96], // unspecified, loopback (::1) and the deprecated IPv4-compatible forms
   ['fe80::', 10], // link-local
@@ -28,6 +39,8 @@ export interface AddressPolicyOptions {
   internalExceptions?: readonly string[];
   /** The host's own addresses, read at every check (default: os.networkInterfaces()). */
   hostAddresses?: () => readonly string[];
+  /** Let clones reach private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7); default no. */
+  allowPrivate?: boolean;
 }
 
 export interface AddressPolicy {
@@ -42,6 +55,10 @@ export function createAddressPolicy(options: AddressPolicyOptions = {}): Address
   const blocked = new BlockList();
   for (const [network, prefix] of blockedV4) blocked.addSubnet(network, prefix, 'ipv4');
   for (const [network, prefix] of blockedV6) blocked.addSubnet(network, prefix, 'ipv6');
+  if (!options.allowPrivate) {
+    for (const [network, prefix] of privateV4) blocked.addSubnet(network, prefix, 'ipv4');
+    for (const [network, prefix] of privateV6) blocked.addSubnet(network, prefix, 'ipv6');
+  }
   const exceptions = (options.internalExceptions ?? []).map((entry) => {
     const parsed = parseAddressPort(entry);
     if (!parsed) throw new Error(`not an exact address:port: ${entry}`);
