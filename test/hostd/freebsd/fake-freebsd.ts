@@ -31,7 +31,7 @@ const READ_ONLY = [
   /^\/usr\/sbin\/jls /,
   /^\/sbin\/zfs list /,
   /^\/sbin\/ifconfig (-l|\S+)$/,
-  /^\/sbin\/pfctl (-s|-ss|-sr|-a \S+ -sr|-a hostd -s Anchors)/,
+  /^\/sbin\/pfctl (-s|-ss|-sr|-a \S+ -sr|-a \S+ -s Anchors)/,
   /^\/usr\/bin\/rctl( jail:\S+)?$/,
   /^\/sbin\/mount -p$/,
   /^\/sbin\/sysctl /,
