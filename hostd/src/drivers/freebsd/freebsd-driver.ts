@@ -79,17 +79,25 @@ export class FreeBsdDriver implements JailDriver {
     return { level: reasons.length === 0 ? 'full' : 'reduced', reasons };
   }
 
+  /** What the host lacks before any clone can be made (freebsd-jails.md §2.9); empty when prepared. */
   async preflight(): Promise<string[]> {
     const { layout } = this.#host;
+    const absent = async (argv: readonly string[]): Promise<string | null> => {
+      try {
+        return (await run(this.#host, argv)).exitCode === 0 ? null : 'absent';
+      } catch (error) {
+        return `cannot run ${argv[0]}: ${(error as Error).message} (is this a FreeBSD host with ZFS?)`;
+      }
+    };
+    const snapshot = await absent(preflight.snapshotExists(layout.templateSnapshot));
+    if (snapshot !== null && snapshot !== 'absent') return [snapshot];
     const missing: string[] = [];
-    const snapshot = await run(this.#host, preflight.snapshotExists(layout.templateSnapshot));
-    if (snapshot.exitCode !== 0) {
+    if (snapshot === 'absent') {
       missing.push(
         `the template snapshot ${layout.templateSnapshot} does not exist (build the template with \`clawdie setup\`, or set CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT)`,
       );
     }
-    const tasks = await run(this.#host, zfs.exists(layout.tasksDataset));
-    if (tasks.exitCode !== 0) {
+    if ((await absent(zfs.exists(layout.tasksDataset))) !== null) {
       missing.push(
         `the tasks dataset ${layout.tasksDataset} does not exist (zfs create -p -o mountpoint=${layout.jailsRoot} ${layout.tasksDataset}, or set CLAWDIE_HOSTD_ZFS_TASKS_DATASET)`,
       );
