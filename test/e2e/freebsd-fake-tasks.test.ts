@@ -27,10 +27,21 @@ import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-process
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
 
 const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
+
+// A page that pulls an image from a host outside the task's domains: Chromium in the jail sends
+// the request to the clone's egress proxy (CLAWDIE_JAIL_PROXY), which refuses it.
+const egressPage = (request: Request) => {
+  const { port } = new URL(request.url);
+  return new Response(
+    `<!doctype html><title>egress</title><h1>hello</h1><img src="http://127.0.0.2:${port}/pixel.png">`,
+    { headers: { 'content-type': 'text/html' } },
+  );
+};
 
 const missing = missingCapabilities('chromium');
 if (
@@ -41,6 +52,7 @@ if (
     const services = new JailServiceProcesses({ chromiumPath });
     fake.state.processes = services;
     let demoSite: RunningDemoSite;
+    let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
     let manager: CloneManager;
     let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
     let platform: Platform;
@@ -48,7 +60,8 @@ if (
 
     before(async () => {
       demoSite = await startDemoSite();
-      const site = new URL(demoSite.url).host;
+      egressSite = await serveOnLoopback(egressPage);
+      const sites = [demoSite.url, egressSite.url].map((url) => new URL(url).host);
       // hostd's own selection: the platform is FreeBSD, so its config picks the FreeBSD driver.
       const config = loadHostdConfig(
         { CLAWDIE_HOSTD_TOKEN: TOKEN, CLAWDIE_HOSTD_START_TIMEOUT_MS: '60000' },
@@ -72,7 +85,7 @@ if (
         proxyPort: 0,
         poolSize: 0,
         startTimeoutMs: config.startTimeoutMs,
-        addressPolicy: createAddressPolicy({ internalExceptions: [site] }),
+        addressPolicy: createAddressPolicy({ internalExceptions: sites }),
       });
       hostd = await serveOnLoopback(createHostdApp({ token: TOKEN, manager, driver }).fetch);
       dataDir = mkdtempSync(join(tmpdir(), 'clawdie-freebsd-fake-'));
@@ -80,7 +93,7 @@ if (
       mkdirSync(policyDir);
       writeFileSync(
         join(policyDir, 'default.yaml'),
-        `tenant: default\ndomains: { allow: ["*", ${JSON.stringify(site)}] }\nmax_steps: 100\n`,
+        `tenant: default\ndomains: { allow: ${JSON.stringify(['*', ...sites])} }\nmax_steps: 100\n`,
       );
       platform = await startPlatform(
         loadControlplaneConfig({
@@ -101,6 +114,7 @@ if (
       await manager?.close();
       await services.close();
       await demoSite?.close();
+      closeServer(egressSite);
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
@@ -149,6 +163,27 @@ if (
       assert.deepEqual(services.runningJails(), []);
       await services.exitedAll();
       assert.deepEqual(await manager.list(), []);
+    });
+
+    it("sends the jail browser through hostd's egress proxy: a request outside the task's domains is refused and audited", async () => {
+      const tasks = platform.createTasks(
+        createPerTaskScriptModel(["Action: finished(content='seen')"]),
+      );
+      const result = await tasks.start({
+        instruction: 'look at the page',
+        start_url: `${egressSite.url}/`,
+        domains: [new URL(egressSite.url).host],
+      }).done;
+      await tasks.close();
+      assert.equal(result.status, 'finished', JSON.stringify(result));
+      const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const refusals = audit.filter((row) => row.type === 'egress-refused');
+      assert.ok(
+        refusals.some((row) => row.data.host === '127.0.0.2' && row.data.reason === 'not-allowed'),
+        JSON.stringify(audit.map((row) => row.type)),
+      );
+      assert.deepEqual(fake.residue(), []);
+      assert.deepEqual(services.runningJails(), []);
     });
   });
 }
