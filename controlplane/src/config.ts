@@ -70,7 +70,7 @@ const schema = z.object({
   CLAWDIE_HOSTD_URL: z.url().optional(),
   CLAWDIE_HOSTD_TOKEN: z.string().min(16).optional(),
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
-  /** `npm start` starts its own hostd (root on Linux) unless `off` or a hostd/jail URL is set. */
+  /** `npm start` starts its own hostd (root on Linux or FreeBSD) unless `off` or a hostd/jail URL is set. */
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
   /** The uid (and gid) of the local browser when the controlplane is root; 0 keeps root. */
   CLAWDIE_LOCAL_BROWSER_UID: int(0, 4_000_000).default(19_999),
@@ -134,7 +134,7 @@ export interface Config {
   /** hostd gives every task its own clone; null means one local or configured jail-service. */
   hostd: { url: string; token: string; concurrency: number } | null;
   /**
-   * `npm start` runs hostd itself when it can (root on Linux) and neither hostd nor a jail-service
+   * `npm start` runs hostd itself when it can (root on Linux or FreeBSD) and neither hostd nor a jail-service
    * is configured; `concurrency` is then the number of clones at once.
    */
   embeddedHostd: { enabled: boolean; concurrency: number };

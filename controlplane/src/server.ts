@@ -23,7 +23,7 @@ import { createBrowserWaitService } from './wait/browser-wait-service.js';
 
 /**
  * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT, with its browsers from hostd
- * (CLAWDIE_HOSTD_URL, or a hostd it starts itself as root on Linux: a fresh clone per task), else
+ * (CLAWDIE_HOSTD_URL, or a hostd it starts itself as root on Linux or FreeBSD: a fresh clone per task), else
  * from CLAWDIE_JAIL_URL or a local jail-service. Without a model it runs the labelled replay demo.
  * Resolves with the exit code after SIGINT/SIGTERM, once everything is closed.
  */

@@ -22,14 +22,70 @@ const addressPortList = z
     message: 'must be comma-separated exact address:port entries such as 127.0.0.1:41234',
   });
 
+/** `name` made of ZFS's dataset-name characters, below a pool (`pool/a/b`). */
+const datasetName = /^[A-Za-z0-9][\w.:-]*(\/[\w.:-]+)+$/;
+
+/**
+ * The FreeBSD driver's host layout (freebsd-jails.md §2): what `clawdie setup` prepared. Read on
+ * every host but used only by the FreeBSD driver.
+ */
+const freeBsdSchema = {
+  /** Parent dataset of every task clone (hostd's own; mounted at CLAWDIE_HOSTD_JAILS_ROOT). */
+  CLAWDIE_HOSTD_ZFS_TASKS_DATASET: z
+    .string()
+    .regex(datasetName, 'must be a ZFS dataset below a pool, e.g. zroot/hostd/tasks')
+    .default('zroot/hostd/tasks'),
+  CLAWDIE_HOSTD_JAILS_ROOT: z
+    .string()
+    .regex(
+      /^(\/[\w.-]+)+$/,
+      'must be an absolute path without a trailing slash, e.g. /var/hostd/jails',
+    )
+    .default('/var/hostd/jails'),
+  /** The Bastille-built template's snapshot every clone is made from. */
+  CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][\w.:-]*(\/[\w.:-]+)*@[\w.:-]+$/,
+      'must be a ZFS snapshot dataset@name, e.g. zroot/bastille/jails/browser/root@hostd-g0001',
+    )
+    .default('zroot/bastille/jails/browser/root@hostd-g0001'),
+  /** The main ruleset holds `anchor "<name>/*"`; each task loads `<name>/browsertaskNNN`. */
+  CLAWDIE_HOSTD_PF_ANCHOR: z
+    .string()
+    .regex(
+      /^[A-Za-z][\w-]{0,31}$/,
+      'must be a PF anchor name such as hostd (no slash, no leading _)',
+    )
+    .default('hostd'),
+  /** Interface group of the task epairs' host ends (ifconfig: no trailing digit, < 16 chars). */
+  CLAWDIE_HOSTD_INTERFACE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z][\w]{0,14}$/, 'must be an interface group name of 1–15 characters')
+    .refine((name) => !/\d$/.test(name), 'an interface group name may not end in a digit')
+    .default('hostdtask'),
+  /** ZFS quota of each clone (what the task writes). */
+  CLAWDIE_HOSTD_QUOTA: z
+    .string()
+    .regex(/^[1-9]\d*[KMGT]?$/, 'must be a ZFS size such as 2G or 512M')
+    .default('2G'),
+};
+
 const schema = z.object({
+  ...freeBsdSchema,
   CLAWDIE_HOSTD_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   CLAWDIE_HOSTD_TOKEN_FILE: z.string().min(1).optional(),
   CLAWDIE_HOSTD_HOST: z.string().min(1).default('127.0.0.1'),
   CLAWDIE_HOSTD_PORT: int(0, 65_535).default(7070),
   /** A unix socket path; when set, hostd listens there instead of host:port. */
   CLAWDIE_HOSTD_SOCKET: z.string().min(1).optional(),
-  CLAWDIE_HOSTD_DRIVER: z.enum(['linux']).default('linux'),
+  /** Overrides the driver picked from the platform (freebsd → freebsd, linux → linux). */
+  CLAWDIE_HOSTD_DRIVER: z
+    .enum(['linux', 'freebsd'], {
+      message:
+        'must be linux or freebsd (production hostd has no fake driver: tests inject theirs)',
+    })
+    .optional(),
   CLAWDIE_HOSTD_POOL_SIZE: int(0, 64).default(0),
   /** First warm-pool retry delay after a failed warm clone; doubles per failure up to the max. */
   CLAWDIE_HOSTD_POOL_RETRY_MIN_MS: int(10, 600_000).default(1000),
@@ -76,7 +132,9 @@ export interface HostdConfig {
   host: string;
   port: number;
   socket: string | null;
-  driver: 'linux';
+  driver: HostdDriverKind;
+  /** The FreeBSD driver's host layout (used only when `driver` is freebsd). */
+  freebsd: FreeBsdHostConfig;
   poolSize: number;
   poolRetry: { minMs: number; maxMs: number };
   leaseRetentionMs: number;
@@ -99,12 +157,40 @@ export interface HostdConfig {
   stopWithParent: boolean;
 }
 
+export type HostdDriverKind = 'linux' | 'freebsd';
+
+export interface FreeBsdHostConfig {
+  tasksDataset: string;
+  jailsRoot: string;
+  templateSnapshot: string;
+  pfAnchor: string;
+  interfaceGroup: string;
+  quota: string;
+}
+
+/** The driver for `platform` unless CLAWDIE_HOSTD_DRIVER names one. */
+function pickDriver(
+  override: HostdDriverKind | undefined,
+  platform: NodeJS.Platform,
+): HostdDriverKind {
+  if (override) return override;
+  if (platform === 'freebsd' || platform === 'linux') return platform;
+  throw new HostdError(
+    'CONFIG_INVALID',
+    `hostd has no driver for ${platform}: run it on FreeBSD or Linux (CLAWDIE_HOSTD_DRIVER=freebsd|linux)`,
+  );
+}
+
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-/** Parses the environment into a frozen config; throws HostdError CONFIG_INVALID naming each bad variable. */
+/**
+ * Parses the environment into a frozen config; throws HostdError CONFIG_INVALID naming each bad
+ * variable. The driver follows `platform` unless CLAWDIE_HOSTD_DRIVER overrides it.
+ */
 export function loadConfig(
   env: Environment,
   readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+  platform: NodeJS.Platform = process.platform,
 ): Readonly<HostdConfig> {
   const present = Object.fromEntries(
     Object.entries(env).filter(([name, value]) => name.startsWith('CLAWDIE_') && value !== ''),
@@ -130,7 +216,15 @@ export function loadConfig(
     host: e.CLAWDIE_HOSTD_HOST,
     port: e.CLAWDIE_HOSTD_PORT,
     socket: e.CLAWDIE_HOSTD_SOCKET ?? null,
-    driver: e.CLAWDIE_HOSTD_DRIVER,
+    driver: pickDriver(e.CLAWDIE_HOSTD_DRIVER, platform),
+    freebsd: Object.freeze({
+      tasksDataset: e.CLAWDIE_HOSTD_ZFS_TASKS_DATASET,
+      jailsRoot: e.CLAWDIE_HOSTD_JAILS_ROOT,
+      templateSnapshot: e.CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT,
+      pfAnchor: e.CLAWDIE_HOSTD_PF_ANCHOR,
+      interfaceGroup: e.CLAWDIE_HOSTD_INTERFACE_GROUP,
+      quota: e.CLAWDIE_HOSTD_QUOTA,
+    }),
     poolSize: e.CLAWDIE_HOSTD_POOL_SIZE,
     poolRetry: {
       minMs: e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS,

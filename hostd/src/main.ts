@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { createApp } from './app.js';
 import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
 import { loadConfig, processEnvironment } from './config.js';
+import { JailDriverError } from './drivers/jail-driver.js';
 import { createDriver } from './drivers/select-driver.js';
 import { createAddressPolicy } from './proxy/address-policy.js';
 import { ExecFileRunner } from './runner/exec-file-runner.js';
@@ -26,6 +27,13 @@ async function main(): Promise<void> {
     onServiceLine: (name, line) => logger.debug({ clone: name, line }, 'jail-service'),
     onNotice: (message) => logger.warn(message),
   });
+  const unprepared = (await driver.preflight?.()) ?? [];
+  if (unprepared.length > 0) {
+    throw new JailDriverError(
+      'HOST_UNSUPPORTED',
+      `the ${driver.kind} host is not prepared for clones:\n  ${unprepared.join('\n  ')}`,
+    );
+  }
   const isolation = await driver.probe();
   if (isolation.level !== 'full') {
     logger.warn({ reasons: isolation.reasons }, 'clones get REDUCED isolation on this host');

@@ -53,8 +53,32 @@ async function eventually(check: () => boolean, timeoutMs: number): Promise<bool
 
 describe('embedded hostd: availability', () => {
   it('names why it cannot run: another OS, not root', () => {
-    assert.match(embeddedHostdUnavailable('freebsd', 0) ?? '', /freebsd is not built in/);
+    assert.match(embeddedHostdUnavailable('darwin', 0) ?? '', /no driver for darwin/);
     assert.match(embeddedHostdUnavailable('linux', 1000) ?? '', /not running as root/);
+    assert.match(embeddedHostdUnavailable('freebsd', 1000) ?? '', /not running as root .*jail/);
+  });
+
+  it('runs on FreeBSD as root when the base-system tools are there, and names any missing', () => {
+    const freebsdTools = [
+      '/sbin/zfs',
+      '/usr/sbin/jail',
+      '/usr/sbin/jls',
+      '/sbin/pfctl',
+      '/usr/bin/rctl',
+    ];
+    assert.equal(
+      embeddedHostdUnavailable('freebsd', 0, (path) => freebsdTools.includes(path)),
+      null,
+    );
+    assert.match(
+      embeddedHostdUnavailable('freebsd', 0, (path) => path !== '/usr/bin/rctl') ?? '',
+      /^\/usr\/bin\/rctl missing/,
+    );
+    // The Linux tools are not what FreeBSD needs, nor the other way round.
+    assert.match(
+      embeddedHostdUnavailable('linux', 0, (path) => freebsdTools.includes(path)) ?? '',
+      /bwrap/,
+    );
   });
 });
 

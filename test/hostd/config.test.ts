@@ -23,3 +23,103 @@ describe('hostd config: CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL', () => {
       );
   });
 });
+
+describe('hostd config: driver selection', () => {
+  it('follows the platform: FreeBSD → freebsd, Linux → linux', () => {
+    assert.equal(loadConfig(token, undefined, 'freebsd').driver, 'freebsd');
+    assert.equal(loadConfig(token, undefined, 'linux').driver, 'linux');
+  });
+
+  it('CLAWDIE_HOSTD_DRIVER overrides the platform', () => {
+    assert.equal(
+      loadConfig({ ...token, CLAWDIE_HOSTD_DRIVER: 'freebsd' }, undefined, 'linux').driver,
+      'freebsd',
+    );
+    assert.equal(
+      loadConfig({ ...token, CLAWDIE_HOSTD_DRIVER: 'linux' }, undefined, 'freebsd').driver,
+      'linux',
+    );
+  });
+
+  it('refuses fake and unknown drivers, naming the variable', () => {
+    for (const bad of ['fake', 'bastille', 'FreeBSD'])
+      assert.throws(
+        () => loadConfig({ ...token, CLAWDIE_HOSTD_DRIVER: bad }, undefined, 'linux'),
+        /CLAWDIE_HOSTD_DRIVER: must be linux or freebsd \(production hostd has no fake driver/,
+        bad,
+      );
+  });
+
+  it('refuses a platform without a driver unless one is named', () => {
+    assert.throws(
+      () => loadConfig(token, undefined, 'darwin'),
+      /hostd has no driver for darwin: .*CLAWDIE_HOSTD_DRIVER=freebsd\|linux/,
+    );
+    assert.equal(
+      loadConfig({ ...token, CLAWDIE_HOSTD_DRIVER: 'linux' }, undefined, 'darwin').driver,
+      'linux',
+    );
+  });
+});
+
+describe('hostd config: the FreeBSD host layout', () => {
+  it('defaults to what `clawdie setup` prepares', () => {
+    assert.deepEqual(loadConfig(token, undefined, 'freebsd').freebsd, {
+      tasksDataset: 'zroot/hostd/tasks',
+      jailsRoot: '/var/hostd/jails',
+      templateSnapshot: 'zroot/bastille/jails/browser/root@hostd-g0001',
+      pfAnchor: 'hostd',
+      interfaceGroup: 'hostdtask',
+      quota: '2G',
+    });
+  });
+
+  it('takes every value from its variable', () => {
+    const config = loadConfig(
+      {
+        ...token,
+        CLAWDIE_HOSTD_ZFS_TASKS_DATASET: 'tank/clawdie/tasks',
+        CLAWDIE_HOSTD_JAILS_ROOT: '/clawdie/jails',
+        CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT: 'tank/bastille/jails/browser/root@hostd-g0007',
+        CLAWDIE_HOSTD_PF_ANCHOR: 'clawdie',
+        CLAWDIE_HOSTD_INTERFACE_GROUP: 'clawdietask',
+        CLAWDIE_HOSTD_QUOTA: '512M',
+      },
+      undefined,
+      'freebsd',
+    );
+    assert.deepEqual(config.freebsd, {
+      tasksDataset: 'tank/clawdie/tasks',
+      jailsRoot: '/clawdie/jails',
+      templateSnapshot: 'tank/bastille/jails/browser/root@hostd-g0007',
+      pfAnchor: 'clawdie',
+      interfaceGroup: 'clawdietask',
+      quota: '512M',
+    });
+  });
+
+  const invalid: Array<[string, string, RegExp]> = [
+    ['CLAWDIE_HOSTD_ZFS_TASKS_DATASET', 'zroot', /below a pool/],
+    ['CLAWDIE_HOSTD_ZFS_TASKS_DATASET', 'zroot/hostd tasks', /below a pool/],
+    ['CLAWDIE_HOSTD_ZFS_TASKS_DATASET', 'zroot/hostd@snap', /below a pool/],
+    ['CLAWDIE_HOSTD_JAILS_ROOT', 'var/hostd/jails', /absolute path/],
+    ['CLAWDIE_HOSTD_JAILS_ROOT', '/var/hostd/jails/', /without a trailing slash/],
+    ['CLAWDIE_HOSTD_JAILS_ROOT', '/var/"x"', /absolute path/],
+    ['CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT', 'zroot/bastille/jails/browser/root', /dataset@name/],
+    ['CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT', 'zroot/x@a@b', /dataset@name/],
+    ['CLAWDIE_HOSTD_PF_ANCHOR', 'hostd/tasks', /PF anchor name/],
+    ['CLAWDIE_HOSTD_PF_ANCHOR', '_hostd', /PF anchor name/],
+    ['CLAWDIE_HOSTD_INTERFACE_GROUP', 'hostd1', /may not end in a digit/],
+    ['CLAWDIE_HOSTD_INTERFACE_GROUP', 'a-very-long-group', /1–15 characters/],
+    ['CLAWDIE_HOSTD_QUOTA', '2GB', /ZFS size/],
+    ['CLAWDIE_HOSTD_QUOTA', '0', /ZFS size/],
+  ];
+  for (const [name, value, message] of invalid) {
+    it(`refuses ${name}=${value}, naming the variable`, () => {
+      assert.throws(
+        () => loadConfig({ ...token, [name]: value }, undefined, 'freebsd'),
+        (error: Error) => error.message.includes(`${name}: `) && message.test(error.message),
+      );
+    });
+  }
+});

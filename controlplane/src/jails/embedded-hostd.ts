@@ -1,6 +1,6 @@
-// `npm start` on a Linux host as root: the controlplane runs hostd as its own child process, so
-// every task gets a fresh isolated clone without installing anything else. hostd listens on
-// loopback with a one-off token and stops (destroying every clone) when the controlplane stops —
+// `npm start` on a Linux or FreeBSD host as root: the controlplane runs hostd as its own child
+// process, so every task gets a fresh isolated clone without installing anything else. hostd listens
+// on loopback with a one-off token and stops (destroying every clone) when the controlplane stops —
 // also when the controlplane dies without stopping it (hostd watches its stdin pipe).
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -25,18 +25,39 @@ export interface EmbeddedHostd {
   stop(graceMs?: number): Promise<void>;
 }
 
-const requiredPrograms = ['/usr/bin/bwrap', '/usr/sbin/nft', '/usr/sbin/ip', '/usr/bin/setpriv'];
+/** What hostd's driver for each platform runs; hostd itself checks the rest (its preflight). */
+const requiredPrograms: Partial<Record<NodeJS.Platform, { programs: string[]; install: string }>> =
+  {
+    linux: {
+      programs: ['/usr/bin/bwrap', '/usr/sbin/nft', '/usr/sbin/ip', '/usr/bin/setpriv'],
+      install: 'apt-get install bubblewrap nftables iproute2 util-linux',
+    },
+    // FreeBSD's base system: ZFS, jail(8), PF, rctl(8), ifconfig(8).
+    freebsd: {
+      programs: ['/sbin/zfs', '/usr/sbin/jail', '/usr/sbin/jls', '/sbin/pfctl', '/usr/bin/rctl'],
+      install: 'a FreeBSD base system with ZFS; see docs/operations.md',
+    },
+  };
 
-/** Null when this host can run hostd's Linux driver; else why not (for the start-up banner). */
+/**
+ * Null when this host can run hostd (Linux or FreeBSD, as root, with the driver's programs); else
+ * why not (for the start-up banner). Whether a FreeBSD host is prepared (template snapshot, tasks
+ * dataset) is hostd's own preflight: a start that fails says what is missing.
+ */
 export function embeddedHostdUnavailable(
   platform: NodeJS.Platform = process.platform,
   uid: number | undefined = process.getuid?.(),
+  exists: (path: string) => boolean = existsSync,
 ): string | null {
-  if (platform !== 'linux') return `hostd's driver for ${platform} is not built in`;
-  if (uid !== 0) return 'not running as root (hostd needs namespaces and cgroups)';
-  const missing = requiredPrograms.filter((program) => !existsSync(program));
-  if (missing.length > 0)
-    return `${missing.join(', ')} missing (apt-get install bubblewrap nftables iproute2 util-linux)`;
+  const needs = requiredPrograms[platform];
+  if (!needs) return `hostd has no driver for ${platform} (Linux or FreeBSD only)`;
+  if (uid !== 0) {
+    return platform === 'freebsd'
+      ? 'not running as root (hostd needs jail, ZFS, PF and rctl)'
+      : 'not running as root (hostd needs namespaces and cgroups)';
+  }
+  const missing = needs.programs.filter((program) => !exists(program));
+  if (missing.length > 0) return `${missing.join(', ')} missing (${needs.install})`;
   return null;
 }
 
@@ -118,7 +139,7 @@ export async function startEmbeddedHostdIfWanted(
   const unavailable = embeddedHostdUnavailable();
   if (unavailable) {
     options.notice(
-      `per-task clones off: ${unavailable}; tasks share one local browser (run as root on Linux, or point CLAWDIE_HOSTD_URL at a hostd)`,
+      `per-task clones off: ${unavailable}; tasks share one local browser (run as root on Linux or FreeBSD, or point CLAWDIE_HOSTD_URL at a hostd)`,
     );
     return null;
   }

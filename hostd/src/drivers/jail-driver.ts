@@ -168,6 +168,11 @@ export interface JailDriver {
    * restores the full share. Only relative weights change, never the clone's limits.
    */
   setCpuPriority?(name: string, priority: CpuPriority): Promise<void>;
+  /**
+   * Optional: what the host lacks before any clone can be made (one sentence each, naming the
+   * fix); empty when it is prepared. hostd refuses to start on a non-empty answer.
+   */
+  preflight?(): Promise<string[]>;
 }
 
 export type JailDriverErrorCode =

@@ -1,10 +1,15 @@
-// Picks and builds the JailDriver for this host from the config (FreeBSD joins here later).
+// Builds the JailDriver the config picked (from the platform, or CLAWDIE_HOSTD_DRIVER): the
+// FreeBSD driver with its host layout from the config, or the Linux driver.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HostdConfig } from '../config.js';
 import type { CommandRunner } from '../runner/command-runner.js';
 import type { ProcessLauncher } from '../runner/process-launcher.js';
+import { FreeBsdDriver } from './freebsd/freebsd-driver.js';
+import type { HealthCheck } from './freebsd/health-check.js';
+import type { HostFiles } from './freebsd/host-files.js';
+import { defaultFreeBsdLayout, type FreeBsdLayout } from './freebsd/names.js';
 import { type JailDriver, JailDriverError } from './jail-driver.js';
 import { codeAccessProblem } from './linux/code-access.js';
 import { LinuxDriver } from './linux/linux-driver.js';
@@ -15,9 +20,37 @@ export interface DriverDeps {
   onServiceLine?: (name: string, line: string) => void;
   /** Receives a warning when clones must run the jail-service from TypeScript (slow start). */
   onNotice?: (message: string) => void;
+  /** FreeBSD only: the host's files (default node:fs) — the fake FreeBSD host's in tests. */
+  files?: HostFiles;
+  /** FreeBSD only: how the in-jail service's health is probed (default: fetch its URL). */
+  healthCheck?: HealthCheck;
 }
 
+/** The driver `config.driver` names, built from the config. */
 export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
+  if (config.driver === 'freebsd') {
+    return new FreeBsdDriver({
+      runner: deps.runner,
+      layout: freeBsdLayout(config),
+      healthTimeoutMs: config.startTimeoutMs,
+      ...(deps.files ? { files: deps.files } : {}),
+      ...(deps.healthCheck ? { healthCheck: deps.healthCheck } : {}),
+    });
+  }
+  return createLinuxDriver(config, deps);
+}
+
+/** The FreeBSD driver's layout: the config's host preparation over the driver's defaults. */
+export function freeBsdLayout(config: HostdConfig): FreeBsdLayout {
+  return Object.freeze({
+    ...defaultFreeBsdLayout,
+    ...config.freebsd,
+    servicePort: config.servicePort,
+    proxyPort: config.proxyPort,
+  });
+}
+
+function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
   const service = jailServiceCommand();
   if (service.notice) deps.onNotice?.(service.notice);
   const problem = codeAccessProblem(service.binds.map((bind) => bind.source));

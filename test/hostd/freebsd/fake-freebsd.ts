@@ -31,7 +31,7 @@ const READ_ONLY = [
   /^\/usr\/sbin\/jls /,
   /^\/sbin\/zfs list /,
   /^\/sbin\/ifconfig (-l|\S+)$/,
-  /^\/sbin\/pfctl (-s|-ss|-sr|-a \S+ -sr|-a hostd -s Anchors)/,
+  /^\/sbin\/pfctl (-s|-ss|-sr|-a \S+ -sr|-a \S+ -s Anchors)/,
   /^\/usr\/bin\/rctl( jail:\S+)?$/,
   /^\/sbin\/mount -p$/,
   /^\/sbin\/sysctl /,
@@ -80,7 +80,7 @@ export class FakeFreeBSD {
 
   readonly runner: CommandRunner = { run: (argv) => this.#run(argv) };
   readonly files: HostFiles = this.#createFiles();
-  readonly healthCheck: HealthCheck = async (url, token) => this.#health(url, token);
+  readonly healthCheck: HealthCheck = (url, token) => this.#health(url, token);
   readonly now = (): number => this.#clockMs;
   readonly sleep = async (ms: number): Promise<void> => {
     this.#clockMs += ms;
@@ -209,13 +209,15 @@ export class FakeFreeBSD {
     }
   }
 
-  #health(url: string, token: string): boolean {
+  async #health(url: string, token: string): Promise<boolean> {
     const line = `[http] GET ${url}/health`;
     this.commands.push(line);
     this.plan.push(line);
+    let answering: string | null = null;
     const result = this.#operate(line, false, () => {
       const address = /^http:\/\/([\d.]+):9223$/.exec(url)?.[1] ?? '';
-      const jail = [...this.state.jails.values()].find((j) => j.serviceAddress === address);
+      const found = [...this.state.jails.entries()].find(([, j]) => j.serviceAddress === address);
+      const [name, jail] = found ?? [null, undefined];
       const tokenFile = jail && this.state.files.get(`${jail.path}${TOKEN_FILE}`);
       const healthy =
         jail !== undefined &&
@@ -224,12 +226,18 @@ export class FakeFreeBSD {
         tokenFile?.content.trim() === token &&
         this.state.health === 'ok';
       if (!healthy) return fail('connection refused');
-      const hostIp = address.replace(/\.(\d+)$/, (_, last: string) => `.${Number(last) - 1}`);
-      const state = `all tcp ${hostIp}:41234 -> ${address}:9223       ESTABLISHED:ESTABLISHED`;
-      if (!this.state.pfStates.includes(state)) this.state.pfStates.push(state);
+      answering = name;
       return { exitCode: 0, stdout: '', stderr: '' };
     });
     this.#clockMs += 5;
-    return result.exitCode === 0;
+    if (result.exitCode !== 0 || answering === null) return false;
+    // A wired real service must answer too (the fake host maps the jail's address to it).
+    const real = this.state.processes?.health(answering, token) ?? null;
+    if (real !== null && !(await real)) return false;
+    const address = /^http:\/\/([\d.]+):/.exec(url)?.[1] ?? '';
+    const hostIp = address.replace(/\.(\d+)$/, (_, last: string) => `.${Number(last) - 1}`);
+    const state = `all tcp ${hostIp}:41234 -> ${address}:9223       ESTABLISHED:ESTABLISHED`;
+    if (!this.state.pfStates.includes(state)) this.state.pfStates.push(state);
+    return true;
   }
 }

@@ -14,9 +14,6 @@ export const BIN = Object.freeze({
   sysctl: '/sbin/sysctl',
 });
 
-/** Interface group of every task's host end; the main PF ruleset blocks the whole group. */
-export const TASK_INTERFACE_GROUP = 'hostdtask';
-
 export type Argv = readonly string[];
 
 /** User properties set on every clone; they are the reconciliation key across restarts. */
@@ -59,9 +56,9 @@ export const zfs = {
 export const epair = {
   create: (names: TaskNames): Argv => [BIN.ifconfig, names.epairUnit, 'create'],
   rename: (from: string, to: string): Argv => [BIN.ifconfig, from, 'name', to],
-  addressHostEnd: (names: TaskNames): Argv => [
+  addressHostEnd: (names: TaskNames, layout: FreeBsdLayout): Argv => [
     ...[BIN.ifconfig, names.hostIf, 'inet', `${names.hostIp}/30`],
-    ...['up', 'group', TASK_INTERFACE_GROUP],
+    ...['up', 'group', layout.interfaceGroup],
   ],
   show: (name: string): Argv => [BIN.ifconfig, name],
   destroy: (name: string): Argv => [BIN.ifconfig, name, 'destroy'],
@@ -71,7 +68,7 @@ export const epair = {
 export const pf = {
   load: (names: TaskNames): Argv => [BIN.pfctl, '-a', names.anchor, '-f', names.pfPath],
   showRules: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-sr'],
-  listAnchors: (): Argv => [BIN.pfctl, '-a', 'hostd', '-s', 'Anchors'],
+  listAnchors: (layout: FreeBsdLayout): Argv => [BIN.pfctl, '-a', layout.pfAnchor, '-s', 'Anchors'],
   flushRules: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-F', 'rules'],
   flushTables: (anchor: string): Argv => [BIN.pfctl, '-a', anchor, '-F', 'Tables'],
   killStatesFrom: (ip: string): Argv => [BIN.pfctl, '-k', ip],

@@ -59,7 +59,7 @@ async function createEpair(host: FreeBsdHost, names: TaskNames): Promise<void> {
   }
   await must(host, epair.rename(hostEnd, names.hostIf), CREATE, names.jail);
   await must(host, epair.rename(`${names.epairUnit}b`, names.jailIf), CREATE, names.jail);
-  await must(host, epair.addressHostEnd(names), CREATE, names.jail);
+  await must(host, epair.addressHostEnd(names, host.layout), CREATE, names.jail);
   const shown = await must(host, epair.show(names.hostIf), CREATE, names.jail);
   if (!shown.stdout.includes(`inet ${names.hostIp}`)) {
     throw stepError(CREATE, names.jail, epair.show(names.hostIf), 'host end has no address');

@@ -26,6 +26,10 @@ export interface FreeBsdLayout {
   readonly servicePort: number;
   /** Port of the host-side egress proxy, on the host end of the epair. */
   readonly proxyPort: number;
+  /** PF anchor holding every task's sub-anchor (`<pfAnchor>/browsertaskNNN`); the main ruleset has `anchor "<pfAnchor>/*"`. */
+  readonly pfAnchor: string;
+  /** Interface group of every task's host end; the main PF ruleset blocks the whole group. */
+  readonly interfaceGroup: string;
 }
 
 export const defaultFreeBsdLayout: FreeBsdLayout = Object.freeze({
@@ -40,6 +44,8 @@ export const defaultFreeBsdLayout: FreeBsdLayout = Object.freeze({
   quota: '2G',
   servicePort: 9223,
   proxyPort: 3128,
+  pfAnchor: 'hostd',
+  interfaceGroup: 'hostdtask',
 });
 
 /** Renamed epair ends, `btNNNa` (host) / `btNNNb` (jail). */
@@ -94,7 +100,7 @@ export function taskNames(index: number, layout: FreeBsdLayout = defaultFreeBsdL
     root: `${layout.jailsRoot}/${jail}`,
     confPath: `${layout.runDir}/${jail}.conf`,
     pfPath: `${layout.runDir}/${jail}.pf`,
-    anchor: `hostd/${jail}`,
+    anchor: `${layout.pfAnchor}/${jail}`,
     hostIf: `bt${nnn}a`,
     jailIf: `bt${nnn}b`,
     hostIp,

@@ -39,7 +39,7 @@ export interface Inventory {
 export async function takeInventory(host: FreeBsdHost): Promise<Inventory> {
   const jls = await run(host, jail.inventory());
   const datasets = await run(host, zfs.inventory(host.layout));
-  const anchors = await run(host, pf.listAnchors());
+  const anchors = await run(host, pf.listAnchors(host.layout));
   const rules = await run(host, rctl.showAll());
   const interfaces = await run(host, epair.list());
   const mounted = await run(host, mounts.list());

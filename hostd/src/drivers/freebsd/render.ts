@@ -19,7 +19,7 @@ export function serviceCommand(
     `CLAWDIE_JAIL_PORT=${layout.servicePort}`,
     `CLAWDIE_JAIL_TOKEN_FILE=${names.tokenFileInJail}`,
     'CLAWDIE_CHROMIUM_PATH=/usr/local/bin/chrome',
-    ...(egressProxyUrl === null ? [] : [`CLAWDIE_JAIL_PROXY_URL=${egressProxyUrl}`]),
+    ...(egressProxyUrl === null ? [] : [`CLAWDIE_JAIL_PROXY=${egressProxyUrl}`]),
   ];
   return [
     '/usr/sbin/daemon',

@@ -96,7 +96,7 @@ export async function verifyAbsent(host: FreeBsdHost, names: TaskNames): Promise
     left.push(`mount:${mount.mountpoint}`);
   }
   for (const mount of mountsBelow(mounted, names.root)) left.push(`mount:${mount.mountpoint}`);
-  const anchors = (await run(host, pf.listAnchors())).stdout;
+  const anchors = (await run(host, pf.listAnchors(host.layout))).stdout;
   const rules = await run(host, pf.showRules(names.anchor));
   if (anchors.split('\n').some((line) => line.trim() === names.anchor)) {
     left.push(`pf-anchor:${names.anchor}`);

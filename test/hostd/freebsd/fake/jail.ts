@@ -69,6 +69,12 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
     state.failExecStart = false;
     return fail(`jail: ${name}: ${conf.starts.at(-1) ?? 'exec.start'}: failed`);
   }
+  const service = conf.starts.find((command) => command.startsWith('/usr/sbin/daemon '));
+  if (service !== undefined && state.processes !== null) {
+    const read = (pathInJail: string) => state.files.get(`${conf.path}${pathInJail}`)?.content;
+    const problem = state.processes.start(name, service, read);
+    if (problem !== null) return fail(`jail: ${name}: ${problem}`);
+  }
   if (vnetIf) vnetIf.vnetOf = name;
   if (conf.mountDevfs) {
     state.mounts.push({ device: 'devfs', mountpoint: `${conf.path}/dev`, fstype: 'devfs' });
@@ -76,7 +82,6 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
   if (conf.consoleLog !== null) {
     state.files.set(conf.consoleLog, { content: `${name} console\n`, mode: 0o600, uid: 0 });
   }
-  const service = conf.starts.find((command) => command.startsWith('/usr/sbin/daemon '));
   const jid = state.nextJid;
   state.nextJid += 1;
   state.jails.set(name, {
@@ -95,6 +100,7 @@ function remove(state: FakeState, name: string, unmountDevfs: boolean): ToolResu
   const jail = state.jails.get(name);
   if (!jail || jail.dying) return fail(`jail: "${name}" not found`);
   jail.serviceRunning = false;
+  state.processes?.stop(name);
   for (const iface of state.interfaces.values()) {
     if (iface.vnetOf === name) iface.vnetOf = null;
   }

@@ -75,8 +75,9 @@ export function pfctlTool(state: FakeState, argv: readonly string[]): ToolResult
   }
   if (args === '-sr') return ok(state.mainRules.map((r) => `${r}\n`).join(''), ALTQ_NOISE);
   if (args === '-ss') return ok(state.pfStates.map((s) => `${s}\n`).join(''), ALTQ_NOISE);
-  if (args === '-a hostd -s Anchors') {
-    const children = [...state.anchors.keys()].filter((a) => a.startsWith('hostd/')).sort();
+  const parent = /^-a (\S+) -s Anchors$/.exec(args)?.[1];
+  if (parent !== undefined) {
+    const children = [...state.anchors.keys()].filter((a) => a.startsWith(`${parent}/`)).sort();
     return ok(children.map((a) => `  ${a}\n`).join(''), ALTQ_NOISE);
   }
   const kill = /^-k (0\.0\.0\.0\/0 -k )?(\S+)$/.exec(args);

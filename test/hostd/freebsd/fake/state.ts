@@ -44,6 +44,26 @@ export interface FakeMount {
   fstype: string;
 }
 
+/**
+ * Real processes behind the jails' exec.start, when a test wires them (e.g. the real jail-service):
+ * otherwise the service is only modelled (`serviceRunning`).
+ */
+export interface FakeJailProcesses {
+  /**
+   * Runs jail `name`'s service command; `read` reads a file inside the jail. Returns why it cannot
+   * run (jail -c then fails as a failing exec.start does), or null once started.
+   */
+  start(
+    name: string,
+    command: string,
+    read: (pathInJail: string) => string | undefined,
+  ): string | null;
+  /** Kills the jail's processes (jail -r). */
+  stop(name: string): void;
+  /** A real health probe of the jail's service, or null when it has no process. */
+  health(name: string, token: string): Promise<boolean> | null;
+}
+
 export interface FakeState {
   datasets: Map<string, FakeDataset>;
   /** snapshot name (`ds@snap`) → nothing but existence; clones are datasets whose origin is it. */
@@ -69,6 +89,8 @@ export interface FakeState {
   health: 'ok' | 'never';
   /** When true, the next exec.start fails (the service binary crashes) and no jail is made. */
   failExecStart: boolean;
+  /** Real in-jail processes, when a test wires them; null: services are modelled only. */
+  processes: FakeJailProcesses | null;
 }
 
 export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
@@ -108,6 +130,7 @@ export function preparedHostState(): FakeState {
     jailDyingPolls: 0,
     health: 'ok',
     failExecStart: false,
+    processes: null,
   };
 }
 

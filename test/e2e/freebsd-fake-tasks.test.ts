@@ -1,0 +1,189 @@
+// hostd with the FreeBSD driver, selected from its config as on a FreeBSD host, over the in-memory
+// FreeBSD host (every argv checked against the real tools' grammar), behind hostd's real HTTP app
+// on loopback; the controlplane reaches it through its hostd provider and HostdClient exactly as
+// `npm start` with CLAWDIE_HOSTD_URL. The fake jail's exec.start runs the real jail-service with a
+// real Chromium (test/hostd/freebsd/fake/jail-service-processes.ts), so the demo task really runs
+// "in the jail"; only the jail's addresses are mapped to loopback (fake/loopback-driver.ts).
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { runDemo } from '../../controlplane/src/cli/demo-command.js';
+import { loadConfig as loadControlplaneConfig } from '../../controlplane/src/config.js';
+import {
+  demoTask,
+  type RunningDemoSite,
+  startDemoSite,
+} from '../../controlplane/src/demo/demo-site-server.js';
+import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
+import { createApp as createHostdApp } from '../../hostd/src/app.js';
+import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
+import { createDriver } from '../../hostd/src/drivers/select-driver.js';
+import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
+import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
+import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
+import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
+import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
+import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
+
+const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
+
+// A page that pulls an image from a host outside the task's domains: Chromium in the jail sends
+// the request to the clone's egress proxy (CLAWDIE_JAIL_PROXY), which refuses it.
+const egressPage = (request: Request) => {
+  const { port } = new URL(request.url);
+  return new Response(
+    `<!doctype html><title>egress</title><h1>hello</h1><img src="http://127.0.0.2:${port}/pixel.png">`,
+    { headers: { 'content-type': 'text/html' } },
+  );
+};
+
+const missing = missingCapabilities('chromium');
+if (
+  !skipFile('controlplane tasks in FreeBSD jails on the fake host (real jail-service)', missing)
+) {
+  describe('controlplane tasks in FreeBSD jails on the fake host (real jail-service)', () => {
+    const fake = new FakeFreeBSD();
+    const services = new JailServiceProcesses({ chromiumPath });
+    fake.state.processes = services;
+    let demoSite: RunningDemoSite;
+    let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
+    let manager: CloneManager;
+    let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
+    let platform: Platform;
+    let dataDir: string;
+
+    before(async () => {
+      demoSite = await startDemoSite();
+      egressSite = await serveOnLoopback(egressPage);
+      const sites = [demoSite.url, egressSite.url].map((url) => new URL(url).host);
+      // hostd's own selection: the platform is FreeBSD, so its config picks the FreeBSD driver.
+      const config = loadHostdConfig(
+        { CLAWDIE_HOSTD_TOKEN: TOKEN, CLAWDIE_HOSTD_START_TIMEOUT_MS: '60000' },
+        undefined,
+        'freebsd',
+      );
+      assert.equal(config.driver, 'freebsd');
+      const freebsd = createDriver(config, {
+        runner: fake.runner,
+        launcher: new SpawnLauncher(),
+        files: fake.files,
+        healthCheck: fake.healthCheck,
+      });
+      assert.deepEqual(await freebsd.preflight?.(), []);
+      const driver = throughLoopback(freebsd, services);
+      manager = new CloneManager({
+        driver,
+        defaultLimits: config.limits,
+        defaultDisplay: false,
+        // The proxy binds the (mapped) host end at a free port: 3128 may be taken here.
+        proxyPort: 0,
+        poolSize: 0,
+        startTimeoutMs: config.startTimeoutMs,
+        addressPolicy: createAddressPolicy({ internalExceptions: sites }),
+      });
+      hostd = await serveOnLoopback(createHostdApp({ token: TOKEN, manager, driver }).fetch);
+      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-freebsd-fake-'));
+      const policyDir = join(dataDir, 'policies');
+      mkdirSync(policyDir);
+      writeFileSync(
+        join(policyDir, 'default.yaml'),
+        `tenant: default\ndomains: { allow: ${JSON.stringify(['*', ...sites])} }\nmax_steps: 100\n`,
+      );
+      platform = await startPlatform(
+        loadControlplaneConfig({
+          CLAWDIE_POLICY_DIR: policyDir,
+          CLAWDIE_DATA_DIR: dataDir,
+          CLAWDIE_HOSTD_URL: hostd.url,
+          CLAWDIE_HOSTD_TOKEN: TOKEN,
+          CLAWDIE_LOG_LEVEL: 'silent',
+        }),
+        silentLogger,
+        {},
+      );
+    });
+
+    after(async () => {
+      await platform?.close();
+      closeServer(hostd);
+      await manager?.close();
+      await services.close();
+      await demoSite?.close();
+      closeServer(egressSite);
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    it('runs the demo task in a jail clone and destroys the clone, leaving nothing on the host', async () => {
+      const { result } = await runDemo(platform, { site: demoSite });
+      assert.equal(result.status, 'finished', JSON.stringify(result));
+      assert.equal(result.summary, demoTask.expectedValue);
+
+      const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const created = audit.find((row) => row.type === 'clone-created');
+      const destroyed = audit.find((row) => row.type === 'clone-destroyed');
+      assert.equal(created?.data.clone, 'browsertask001');
+      assert.deepEqual(created?.data.isolation, { level: 'full', reasons: [] });
+      assert.deepEqual(destroyed?.data, { clone: 'browsertask001', leftovers: [] });
+
+      // The jail was made by the real tools' commands, its service answered the driver's health
+      // check at the jail's address, and it ran with hostd's egress proxy.
+      assert.ok(
+        fake.plan.some(
+          (line) =>
+            line.startsWith('/sbin/zfs clone -o quota=2G -o hostd:task=') &&
+            line.endsWith(
+              ' zroot/bastille/jails/browser/root@hostd-g0001 zroot/hostd/tasks/browsertask001',
+            ),
+        ),
+      );
+      assert.ok(
+        fake.plan.includes(
+          '/usr/sbin/jail -f /var/run/hostd/browsertask001.conf -c browsertask001',
+        ),
+      );
+      assert.ok(fake.plan.includes('[http] GET http://10.78.0.6:9223/health'));
+      const [started] = services.started;
+      assert.equal(started?.name, 'browsertask001');
+      assert.equal(started?.env.CLAWDIE_JAIL_HOST, '10.78.0.6');
+      assert.match(started?.env.CLAWDIE_JAIL_PROXY ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.ok(
+        fake.plan.includes(
+          '/usr/sbin/jail -f /var/run/hostd/browsertask001.conf -r browsertask001',
+        ),
+      );
+
+      // Nothing is left: no jail, dataset, epair, anchor, rctl rule, mount, file or service.
+      assert.deepEqual(fake.residue(), []);
+      assert.deepEqual([...fake.state.jails.keys()], []);
+      assert.deepEqual(services.runningJails(), []);
+      await services.exitedAll();
+      assert.deepEqual(await manager.list(), []);
+    });
+
+    it("sends the jail browser through hostd's egress proxy: a request outside the task's domains is refused and audited", async () => {
+      const tasks = platform.createTasks(
+        createPerTaskScriptModel(["Action: finished(content='seen')"]),
+      );
+      const result = await tasks.start({
+        instruction: 'look at the page',
+        start_url: `${egressSite.url}/`,
+        domains: [new URL(egressSite.url).host],
+      }).done;
+      await tasks.close();
+      assert.equal(result.status, 'finished', JSON.stringify(result));
+      const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const refusals = audit.filter((row) => row.type === 'egress-refused');
+      assert.ok(
+        refusals.some((row) => row.data.host === '127.0.0.2' && row.data.reason === 'not-allowed'),
+        JSON.stringify(audit.map((row) => row.type)),
+      );
+      assert.deepEqual(fake.residue(), []);
+      assert.deepEqual(services.runningJails(), []);
+    });
+  });
+}
