@@ -3,6 +3,8 @@
 // p95 with N concurrent clones vs one, and memory per clone; leak runs (create/destroy cycles,
 // kills mid-start). Builds the jail-service first: clones run its compiled JS, as in production.
 // Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
+// `-- --driver=freebsd-fake [--cycles=100 --linux-cycles=3]`: the FreeBSD clone plan instead
+// (command counts and step budgets; clone-plan-report.ts), beside Linux's counts.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -30,8 +32,25 @@ const { values } = parseArgs({
     cycles: { type: 'string', default: '100' },
     kills: { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
+    driver: { type: 'string', default: 'linux' },
+    'linux-cycles': { type: 'string', default: '3' },
   },
 });
+/** Clones run the jail-service's compiled JS, as in production. */
+function buildJailService() {
+  if (values['no-build']) return;
+  execFileSync('npm', ['run', 'build', '--silent', '--workspace', '@clawdie/jail-service'], {
+    stdio: 'inherit',
+  });
+}
+if (values.driver === 'freebsd-fake') {
+  const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
+  const linuxCycles = Number(values['linux-cycles']);
+  if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService();
+  await runFreeBsdFakeBench({ cycles: Number(values.cycles), linuxCycles });
+  process.exit(0);
+}
+if (values.driver !== 'linux') throw new Error(`--driver must be linux or freebsd-fake`);
 const missing = linuxDriverMissing();
 if (missing) throw new Error(`bench needs the real Linux driver: ${missing}`);
 
@@ -43,11 +62,7 @@ const ms = (value: number) => `${value.toFixed(0)} ms`;
 const against = (value: number, target: number) =>
   `${ms(value)} (target ≤ ${ms(target)}: ${(value / target).toFixed(2)}× ${value <= target ? 'met' : 'MISSED'})`;
 
-if (!values['no-build']) {
-  execFileSync('npm', ['run', 'build', '--silent', '--workspace', '@clawdie/jail-service'], {
-    stdio: 'inherit',
-  });
-}
+buildJailService();
 const service = jailServiceCommand();
 console.log(
   `jail-service: ${service.compiled ? 'compiled JS' : 'TypeScript under tsx'} (${service.argv.slice(1).join(' ')})`,
