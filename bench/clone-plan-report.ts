@@ -146,6 +146,11 @@ function comparison(
   lines.push(
     row(['**per clone**', `**${bsdTotal}**`, l ? `**${linuxTotal}**` : '—', ratio, '', '']),
   );
+  const orphan = freebsd.orphan;
+  const orphanBsd = `${orphan.command}${orphan.http > 0 ? ` + ${orphan.http} HTTP probe` : ''}`;
+  const orphanRatio = l && l.orphan > 0 ? `${(orphan.command / l.orphan).toFixed(1)}×` : '—';
+  const orphanCells = ['reconcile of one orphaned running clone (hostd restart)', orphanBsd];
+  lines.push(row([...orphanCells, l ? l.orphan : '—', orphanRatio, '', '']));
   lines.push('');
   if (l) {
     lines.push(

@@ -6,6 +6,7 @@ import { loadConfig } from '../hostd/src/config.js';
 import { FreeBsdDriver } from '../hostd/src/drivers/freebsd/freebsd-driver.js';
 import type { HealthCheck } from '../hostd/src/drivers/freebsd/health-check.js';
 import type { HostFiles } from '../hostd/src/drivers/freebsd/host-files.js';
+import type { CloneSpec } from '../hostd/src/drivers/jail-driver.js';
 import { freeBsdLayout } from '../hostd/src/drivers/select-driver.js';
 import type { CommandRunner } from '../hostd/src/runner/command-runner.js';
 import { FakeFreeBSD } from '../test/hostd/freebsd/fake-freebsd.js';
@@ -36,6 +37,8 @@ export interface FreeBsdFigures {
   cycles: number;
   budget: Budget;
   steps: StepFigures[];
+  /** A restarted hostd's reconcile of one running clone it does not know (adopt check + destroy). */
+  orphan: Record<OpKind, number>;
 }
 
 /** Wraps the fake's ports so each operation that happened is recorded with its time. */
@@ -137,5 +140,24 @@ export async function runFreeBsdFake(cycles: number): Promise<FreeBsdFigures> {
     const residue = fake.residue();
     if (residue.length > 0) throw new Error(`cycle ${cycle} left ${residue.join(', ')}`);
   }
-  return { cycles, budget, steps: [...steps.values()] };
+  const orphan = await reconcileOrphan(fake, driver, config.limits, () => ops);
+  return { cycles, budget, steps: [...steps.values()], orphan };
+}
+
+async function reconcileOrphan(
+  fake: FakeFreeBSD,
+  driver: FreeBsdDriver,
+  limits: CloneSpec['limits'],
+  recorded: () => Op[],
+): Promise<Record<OpKind, number>> {
+  const spec = { taskId: 'orphan', allowedDomains: [], limits, display: false };
+  const { name } = await driver.create(1, spec);
+  await driver.start(name, { egressProxyUrl: null });
+  const before = recorded().length;
+  // The same driver stands for the restarted hostd: reconcile keeps no in-memory state.
+  const { destroyed } = await driver.reconcile(() => false);
+  if (destroyed.length !== 1 || fake.residue().length > 0) throw new Error('orphan not reconciled');
+  const ops = recorded().slice(before);
+  const count = (kind: OpKind) => ops.filter((op) => op.kind === kind).length;
+  return { command: count('command'), file: count('file'), http: count('http') };
 }

@@ -20,7 +20,16 @@ export interface LinuxFigures {
   ms: Record<Phase, number>;
   /** Commands of the driver's one-off host probe (first use of a driver). */
   probe: number;
+  /** A restarted hostd's reconcile of one running clone it does not know. */
+  orphan: number;
 }
+
+const spec = (cycle: number) => ({
+  taskId: `bench-${cycle}`,
+  allowedDomains: [],
+  limits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
+  display: false,
+});
 
 const median = (list: number[]) =>
   [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0;
@@ -71,15 +80,9 @@ export async function measureLinux(
         );
     };
     for (let cycle = 0; cycle < cycles; cycle += 1) {
-      const spec = {
-        taskId: `bench-${cycle}`,
-        allowedDomains: [],
-        limits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
-        display: false,
-      };
       let name = '';
       await phase('create', async () => {
-        name = (await driver.create(950 + (cycle % 10), spec)).name;
+        name = (await driver.create(950 + (cycle % 10), spec(cycle))).name;
       });
       await phase('start', () => driver.start(name, { egressProxyUrl: null }));
       await phase('destroy', async () => {
@@ -88,12 +91,24 @@ export async function measureLinux(
       });
       await phase('reconcile', () => driver.reconcile(() => false));
     }
+    // A restarted hostd (a fresh driver) reconciles one running clone it did not start.
+    const orphan = (await driver.create(960, { ...spec(cycles), taskId: 'orphan' })).name;
+    await driver.start(orphan, { egressProxyUrl: null });
+    const restarted = createTestDriver({ runner, launcher });
+    await restarted.probe();
+    programs = [];
+    const { destroyed, leftovers } = await restarted.reconcile(() => false);
+    if (destroyed.length !== 1 || Object.keys(leftovers).length > 0) {
+      throw new Error(`orphan not reconciled: ${JSON.stringify({ destroyed, leftovers })}`);
+    }
+    const orphanCommands = programs.length;
     const byPhase = <T>(value: (phase: Phase) => T) =>
       Object.fromEntries(PHASES.map((p) => [p, value(p)])) as Record<Phase, T>;
     return {
       figures: {
         cycles,
         probe,
+        orphan: orphanCommands,
         commands: byPhase((p) => median(counts.get(p) ?? [])),
         programs: byPhase((p) => first.get(p) ?? []),
         ms: byPhase((p) => median(times.get(p) ?? [])),

@@ -29,6 +29,9 @@ describe('bench:clone --driver=freebsd-fake', () => {
         .reduce((total, step) => total + Math.max(...step.counts[kind]), 0);
     assert.equal(sum(['create', 'start', 'destroy'], 'command'), programs);
     assert.equal(sum(['start'], 'http'), lifecycle.length - programs);
+    // A restart's reconcile of a running orphan: the inventory, its health probe, the teardown.
+    assert.equal(figures.orphan.command, sum(['reconcile', 'destroy'], 'command'));
+    assert.equal(figures.orphan.http, 1);
     for (const step of figures.steps) {
       assert.ok(step.lines.length > 0, `${step.key} owns no operation`);
       for (const kind of ['command', 'file', 'http'] as const) {
@@ -63,6 +66,10 @@ describe('bench:clone --driver=freebsd-fake', () => {
     assert.match(stdout, /\| \*\*create\*\* \| \*\*total\*\* \| \*\*\d+\*\* \|/);
     assert.match(stdout, /\| start \| health \(jail-service \+ Chromium\) \| 0 \| 1 HTTP probe \|/);
     assert.match(stdout, /\| \*\*per clone\*\* \| \*\*\d+\*\* \|/);
+    assert.match(
+      stdout,
+      /\| reconcile of one orphaned running clone \(hostd restart\) \| \d+ \+ 1 HTTP probe \|/,
+    );
     assert.match(stdout, /Linux: not measured \(--linux-cycles=0\)\./);
   });
 });
