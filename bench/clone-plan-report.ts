@@ -1,6 +1,7 @@
 // `npm run bench:clone -- --driver=freebsd-fake [--cycles=100 --linux-cycles=3]`: per-clone command
 // counts and step budgets of a FreeBSD clone (the real driver over the in-memory FreeBSD host),
 // printed as Markdown tables beside Linux's counts (real clones, when this host can make them).
+import { cpus, loadavg } from 'node:os';
 import {
   type FreeBsdFigures,
   type OpKind,
@@ -153,8 +154,11 @@ function comparison(
   lines.push(row([...orphanCells, l ? l.orphan : '—', orphanRatio, '', '']));
   lines.push('');
   if (l) {
+    const load = loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ');
     lines.push(
-      `Linux: ${l.cycles} real clones (no display), commands = runner commands + launched processes;`,
+      `Linux: ${l.cycles} real clones (no display; ${cpus().length} CPUs, load average ${load}), commands = runner commands + launched processes;`,
     );
     lines.push(
       `plus ${l.probe} command once per driver (host probe). The rest of Linux's work is in-process file system calls.`,
