@@ -1,8 +1,12 @@
 // `clawdie setup --verify-host` against the real LinuxDriver (root, namespaces, bubblewrap,
-// Chromium), built by hostd's own driver selection from CLAWDIE_HOSTD_* variables: every check
-// passes, the exit code is 0, and the host is left clean.
+// Chromium), built by hostd's own driver selection from CLAWDIE_HOSTD_* variables, run as the
+// administrator runs it (`npm run setup -- --verify-host`: the CLI entry in a child process):
+// every check passes, the exit code is 0, and the host is left clean.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';
 import {
@@ -12,7 +16,6 @@ import {
   TEST_STATE_ROOT,
 } from '../hostd/support/linux-harness.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
-import { runVerify } from './support/run-verify-cli.js';
 
 const what = 'clawdie setup --verify-host on a real Linux host';
 
@@ -26,17 +29,26 @@ if (!skipFile(what, missingCapabilities('linux-clones', 'chromium'))) {
     after(() => release?.());
 
     it('passes every check through the LinuxDriver and exits 0, leaving nothing', async () => {
-      const { code, text } = await runVerify({
-        env: {
-          CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
-          CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
-          CLAWDIE_CHROMIUM_PATH: chromiumPath,
-          CLAWDIE_LOG_LEVEL: 'warn',
+      const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      const run = spawnSync(
+        process.execPath,
+        ['--conditions=source', '--import', 'tsx', 'setup/src/cli.ts', '--verify-host'],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          timeout: 150_000,
+          env: {
+            PATH: process.env.PATH,
+            CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
+            CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
+            CLAWDIE_CHROMIUM_PATH: chromiumPath,
+            CLAWDIE_LOG_LEVEL: 'warn',
+          },
         },
-        platform: 'linux',
-      });
-      console.error(text);
-      assert.equal(code, 0, text);
+      );
+      const text = run.stdout;
+      console.error(text, run.stderr);
+      assert.equal(run.status, 0, `${text}\n${run.stderr}`);
       assert.match(text, /^driver: +linux$/m);
       assert.match(text, /^isolation: full$/m);
       assert.match(text, /^os: +Linux /m);
