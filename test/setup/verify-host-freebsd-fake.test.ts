@@ -26,8 +26,14 @@ describe('clawdie setup --verify-host over the fake FreeBSD host', () => {
     assert.match(text, /^PASS +create and start one clone .*browsertask001/m);
     assert.match(text, /^PASS +nothing left on the host /m);
     assert.match(text, /^result: PASS \(13 checks\)$/m);
-    assert.ok(fake.plan.some((line) => /^\/sbin\/zfs clone /.test(line)), 'no zfs clone ran');
-    assert.ok(fake.plan.some((line) => /^\/sbin\/zfs destroy /.test(line)), 'no zfs destroy ran');
+    assert.ok(
+      fake.plan.some((line) => /^\/sbin\/zfs clone /.test(line)),
+      'no zfs clone ran',
+    );
+    assert.ok(
+      fake.plan.some((line) => /^\/sbin\/zfs destroy /.test(line)),
+      'no zfs destroy ran',
+    );
     assert.deepEqual(fake.residue(), []);
   });
 

@@ -2,7 +2,13 @@
 // driver, and a driver that leaves a resource behind, or a clone browser that bypasses the egress
 // proxy, makes the report FAIL with a non-zero exit.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
+import type { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import { CheckList } from '../../setup/src/verify/check-list.js';
+import { egressChecks, type LeasedClone } from '../../setup/src/verify/clone-checks.js';
+import { startCanary } from '../../setup/src/verify/egress-probe.js';
 import { runVerify } from './support/run-verify-cli.js';
 import { StubCloneDriver, type StubRigging } from './support/stub-clone-driver.js';
 
@@ -30,7 +36,7 @@ describe('clawdie setup --verify-host (stub driver)', () => {
       'egress proxy in front of the clone',
       'egress refused: CONNECT to a host outside the allowlist',
       'egress refused: GET to a host outside the allowlist',
-      "egress refused: the host's loopback",
+      "egress refused: the host's loopback, even allowlisted",
       "egress refused: the clone's own browser",
       'destroy the clone',
       'nothing left on the host',
@@ -81,5 +87,46 @@ describe('clawdie setup --verify-host (stub driver)', () => {
     const { code, text } = await runVerify({ env: { CLAWDIE_HOSTD_PROXY_PORT: 'nope' } });
     assert.equal(code, 2);
     assert.match(text, /CLAWDIE_HOSTD_PROXY_PORT/);
+  });
+});
+
+describe('verify-host egress checks against an open proxy', () => {
+  it('fail every egress check and see the loopback listener reached', async () => {
+    const open = createServer((_req, res) => res.end('through'));
+    open.on('connect', (req, client: Socket) => {
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host ?? '', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => open.listen(0, '127.0.0.1', resolve));
+    const canary = await startCanary();
+    const allowedDomains = ['example.invalid', `127.0.0.1:${canary.port}`];
+    const clone = {
+      name: 'browsertask001',
+      leaseId: 'lease-0123456789abcdef',
+      allowedDomains,
+      egressProxyUrl: `http://127.0.0.1:${(open.address() as AddressInfo).port}`,
+      service: { url: 'http://127.0.0.1:9', token: 'unused-token' },
+    } as LeasedClone;
+    const noRefusals = { refusalsOf: () => [] } as unknown as CloneManager;
+    const checks = new CheckList();
+    try {
+      await egressChecks(checks, clone, noRefusals, canary, allowedDomains);
+      assert.ok(canary.hits() > 0, 'the open proxy did not reach the listener');
+    } finally {
+      await canary.close();
+      open.closeAllConnections();
+      open.close();
+    }
+    const failed = checks.results.filter((check) => !check.ok).map((check) => check.name);
+    assert.deepEqual(failed, [
+      'egress refused: CONNECT to a host outside the allowlist',
+      'egress refused: GET to a host outside the allowlist',
+      "egress refused: the host's loopback, even allowlisted",
+      "egress refused: the clone's own browser",
+    ]);
   });
 });

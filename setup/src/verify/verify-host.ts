@@ -48,26 +48,32 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
   });
   if (clean) {
     let clone: LeasedClone | null = null;
-    await checks.run('create and start one clone', async () => {
-      clone = await manager.create({ taskId: VERIFY_TASK_ID, allowedDomains: [ALLOWED_DOMAIN] });
-      return `${clone.name} ready in ${clone.readyMs} ms, ${clone.isolation.level} isolation`;
-    });
-    if (clone !== null) {
-      const held: LeasedClone = clone;
-      const canary = await startCanary();
-      try {
-        await serviceChecks(checks, held, timeoutMs);
-        await egressChecks(checks, held, manager, canary);
-      } finally {
-        await canary.close();
-        await checks.run('destroy the clone', async () => {
-          const { leftovers } = await manager.destroy(held.name, held.leaseId);
-          if (leftovers.length > 0) fail(`leftovers: ${leftovers.join(', ')}`);
-          return `${held.name} destroyed, driver reports no leftovers`;
-        });
+    const canary = await startCanary();
+    // The loopback listener is named in the allowlist: the address policy must refuse it anyway.
+    const allowedDomains = [ALLOWED_DOMAIN, `127.0.0.1:${canary.port}`];
+    try {
+      await checks.run('create and start one clone', async () => {
+        clone = await manager.create({ taskId: VERIFY_TASK_ID, allowedDomains });
+        return `${clone.name} ready in ${clone.readyMs} ms, ${clone.isolation.level} isolation`;
+      });
+      if (clone !== null) {
+        const held: LeasedClone = clone;
+        try {
+          await serviceChecks(checks, held, timeoutMs);
+          await egressChecks(checks, held, manager, canary, allowedDomains);
+        } finally {
+          await checks.run('destroy the clone', async () => {
+            const { leftovers } = await manager.destroy(held.name, held.leaseId);
+            if (leftovers.length > 0) fail(`leftovers: ${leftovers.join(', ')}`);
+            return `${held.name} destroyed, driver reports no leftovers`;
+          });
+        }
       }
+    } finally {
+      await canary.close();
     }
-    await checks.run('nothing left on the host', async () => nothingLeft(driver));
+    const name = (clone as LeasedClone | null)?.name ?? null;
+    await checks.run('nothing left on the host', async () => nothingLeft(driver, name));
   }
   await manager.close().catch(() => undefined);
   return {
@@ -80,19 +86,20 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
   };
 }
 
-/** Observed from the OS by the driver: no clone listed, and a reconcile finds nothing to remove. */
-async function nothingLeft(driver: JailDriver): Promise<string> {
+/**
+ * Observed from the OS by the driver: no clone listed, ours not found by name. No reconcile: the
+ * check never destroys a clone that is not its own (hostd may have been started meanwhile), and
+ * every driver's reconcile acts on what `list` observes.
+ */
+async function nothingLeft(driver: JailDriver, name: string | null): Promise<string> {
   const listed = await driver.list();
   if (listed.length > 0) {
     const resources = listed.flatMap((clone) => clone.resources.map((r) => `${clone.name} ${r}`));
     fail(`still on the host: ${resources.join(', ') || listed.map((c) => c.name).join(', ')}`);
   }
-  const reconciled = await driver.reconcile(() => false);
-  const leftovers = Object.entries(reconciled.leftovers).flatMap(([name, left]) =>
-    left.map((resource) => `${name} ${resource}`),
-  );
-  if (reconciled.destroyed.length > 0 || leftovers.length > 0) {
-    fail(`reconcile found ${reconciled.destroyed.join(', ')} ${leftovers.join(', ')}`.trim());
+  if (name !== null) {
+    const found = await driver.inspect(name);
+    if (found) fail(`${name} still observed: ${found.resources.join(', ')}`);
   }
-  return 'list empty; reconcile destroyed nothing';
+  return name === null ? 'list empty' : `list empty; ${name} not found`;
 }
