@@ -28,7 +28,7 @@ export async function serviceChecks(checks: CheckList, clone: LeasedClone, timeo
     });
     const body = await response.text();
     if (response.status !== 200) fail(`HTTP ${response.status}: ${body.slice(0, 200)}`);
-    return `200 ${body.slice(0, 120)}`;
+    return `200 ${summariseHealth(body)}`;
   });
   await checks.run('jail-service screenshot', async () => {
     const response = await fetch(`${url}/screenshot`, {
@@ -117,4 +117,15 @@ export async function egressChecks(
     }
     return `navigate http://${BROWSER_TARGET}/ went through the proxy and was refused`;
   });
+}
+
+/** `status=ok browser=Chrome/…` from the jail-service's health body (else its first 120 chars). */
+function summariseHealth(body: string): string {
+  try {
+    const health = JSON.parse(body) as { status?: unknown; browser?: { version?: unknown } };
+    const browser = health.browser?.version;
+    return `status=${String(health.status)}${typeof browser === 'string' ? ` browser=${browser}` : ''}`;
+  } catch {
+    return body.slice(0, 120);
+  }
 }
