@@ -41,6 +41,11 @@ export function printSummary(result: SetupResult, dryRun: boolean): void {
   );
 }
 
+/** A block of text on stdout, as is (the verify-host report). */
+export function printText(text: string): void {
+  console.log(text);
+}
+
 export function printUsage(): void {
   console.log(USAGE);
 }
@@ -50,6 +55,7 @@ export function printError(message: string): void {
 }
 
 export const USAGE = `Usage: clawdie setup [--dry-run] [--os freebsd|linux] [options]
+       clawdie setup --verify-host
 
 Prepares this host for hostd: checks prerequisites, then on FreeBSD builds the Bastille browser
 template and snapshots it; on Linux checks the sandbox tools and prepares the template profile.
@@ -65,5 +71,10 @@ Options:
   --generation gNNNN      template snapshot generation (default g0001)
   --jail-service DIR      built jail-service directory to install into the template
   --profile-dir DIR       Linux template profile directory
+  --verify-host           acceptance check of this host, run as root with hostd stopped and
+                          hostd's CLAWDIE_HOSTD_* settings: through hostd's driver, make one
+                          clone, reach its jail-service, prove egress outside the allowlist is
+                          refused, destroy it, prove nothing is left; print a report to paste
+                          back (exit 0 only if every check passed)
   -h, --help              this text
 `;

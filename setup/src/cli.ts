@@ -3,7 +3,15 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { printError, printEvent, printSummary, printUsage, USAGE } from './cli-output.js';
+import type { HostdConfig, JailDriver } from '@clawdie/hostd/host-kit';
+import {
+  printError,
+  printEvent,
+  printSummary,
+  printText,
+  printUsage,
+  USAGE,
+} from './cli-output.js';
 import {
   loadSetupConfig,
   processEnvironment,
@@ -16,6 +24,8 @@ import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
 import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
 import { linuxSteps } from './steps/linux-steps.js';
 import type { SetupStep } from './steps/step.js';
+import { runVerifyHost } from './verify/run-verify.js';
+import { formatReport } from './verify/verify-report.js';
 
 /** The steps for the configured OS, in order. */
 export function setupSteps(config: SetupConfig): SetupStep[] {
@@ -29,6 +39,10 @@ export interface CliDeps {
   platform: string;
   runner: CommandRunner;
   repoRoot: string;
+  /** `--verify-host` only: replaces hostd's driver selection (tests). */
+  verifyDriver?: (config: HostdConfig) => JailDriver;
+  /** `--verify-host` only: extra report notes (tests: what a fake host cannot show). */
+  verifyNotes?: readonly string[];
 }
 
 /** Runs the CLI; returns the process exit code. */
@@ -40,6 +54,7 @@ export async function main(args: readonly string[], deps: CliDeps): Promise<numb
       allowPositionals: true,
       options: {
         'dry-run': { type: 'boolean' },
+        'verify-host': { type: 'boolean' },
         os: { type: 'string' },
         release: { type: 'string' },
         interface: { type: 'string' },
@@ -57,6 +72,7 @@ export async function main(args: readonly string[], deps: CliDeps): Promise<numb
     if (positionals.length > 0 && positionals.join(' ') !== 'setup') {
       throw new SetupConfigError(`unexpected arguments: ${positionals.join(' ')}`);
     }
+    if (values['verify-host']) return await verifyHost(deps);
     config = loadSetupConfig(deps.env, values, deps.platform, deps.repoRoot);
   } catch (error) {
     printError(`${(error as Error).message}\n\n${USAGE}`);
@@ -72,6 +88,23 @@ export async function main(args: readonly string[], deps: CliDeps): Promise<numb
   );
   printSummary(result, config.dryRun);
   return result.ok ? 0 : 1;
+}
+
+/** `--verify-host`: the report on stdout; 0 only when every check passed, 2 on a bad config. */
+async function verifyHost(deps: CliDeps): Promise<number> {
+  try {
+    const report = await runVerifyHost({
+      env: deps.env,
+      ...(deps.verifyDriver ? { createDriver: deps.verifyDriver } : {}),
+      ...(deps.verifyNotes ? { notes: deps.verifyNotes } : {}),
+    });
+    printText(formatReport(report));
+    return report.ok ? 0 : 1;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    printError(`--verify-host: ${(error as Error).message}`);
+    return code === 'CONFIG_INVALID' ? 2 : 1;
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

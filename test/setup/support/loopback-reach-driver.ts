@@ -1,0 +1,80 @@
+// Wraps a driver whose clones live on a modelled host (the in-memory FreeBSD host) so that
+// `--verify-host` can reach them from here: the model has no epair interface and no process
+// behind the jail's address, so the clone is shown without a network link (its egress proxy then
+// listens on 127.0.0.1) and its service URL points at a loopback stub jail-service holding the
+// token the real driver generated and wrote into the jail. Everything else is the inner driver's.
+import type {
+  CloneInfo,
+  DestroyResult,
+  JailDriver,
+  KeepPredicate,
+  StartOptions,
+} from '../../../hostd/src/drivers/jail-driver.js';
+import { type StubJailService, startStubJailService } from './stub-jail-service.js';
+
+/** What the report must say a run over the modelled FreeBSD host does not show. */
+export const FAKE_FREEBSD_NOTES = [
+  'FAKE FreeBSD host (test): zfs/jail/ifconfig/pfctl/rctl commands ran against the in-memory model',
+  'not shown by the fake: ZFS, VNET/epair, PF rules and rctl limits in effect; the jail-service is a loopback stand-in and the egress proxy listens on 127.0.0.1',
+];
+
+export class LoopbackReachDriver implements JailDriver {
+  readonly kind: string;
+  readonly #inner: JailDriver;
+  readonly #services = new Map<string, StubJailService>();
+
+  constructor(inner: JailDriver) {
+    this.#inner = inner;
+    this.kind = inner.kind;
+  }
+
+  probe() {
+    return this.#inner.probe();
+  }
+
+  async create(index: number, spec: Parameters<JailDriver['create']>[1]) {
+    return this.#view(await this.#inner.create(index, spec));
+  }
+
+  async start(name: string, options: StartOptions): Promise<CloneInfo> {
+    const info = await this.#inner.start(name, options);
+    if (info.service) {
+      const stub = await startStubJailService({
+        token: info.service.token,
+        proxyUrl: options.egressProxyUrl,
+      });
+      this.#services.set(name, stub);
+    }
+    return this.#view(info);
+  }
+
+  async stop(name: string) {
+    const info = await this.#inner.stop(name);
+    return info && this.#view(info);
+  }
+
+  async destroy(name: string): Promise<DestroyResult> {
+    await this.#services.get(name)?.close();
+    this.#services.delete(name);
+    return this.#inner.destroy(name);
+  }
+
+  async inspect(name: string) {
+    const info = await this.#inner.inspect(name);
+    return info && this.#view(info);
+  }
+
+  async list() {
+    return (await this.#inner.list()).map((info) => this.#view(info));
+  }
+
+  reconcile(keep: KeepPredicate) {
+    return this.#inner.reconcile(keep);
+  }
+
+  #view(info: CloneInfo): CloneInfo {
+    const stub = this.#services.get(info.name);
+    const service = stub && info.service ? { ...info.service, url: stub.url } : info.service;
+    return { ...info, network: null, service };
+  }
+}
