@@ -1,18 +1,20 @@
 // npm run bench:desktop — per-step overhead excluding the model (screenshot + one click) of the
-// Xvfb desktop operator (xwd + sharp, xdotool) against the browser operator (controlplane → HTTP
-// → jail-service → CDP), both on a 1280×800 screen, interleaved in one run.
-import { createDesktopOperator } from '../controlplane/src/desktop/desktop-operator.js';
-import { startXvfb } from '../controlplane/src/desktop/runner/xvfb-process.js';
+// desktop surface (controlplane → HTTP → jail-service /desktop → xwd + sharp, xdotool on Xvfb)
+// against the browser surface (controlplane → HTTP → jail-service → CDP), both 1280×800,
+// interleaved in one run.
+
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
 import { childEnvironment } from '../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../controlplane/src/runner/process-launcher.js';
+import { startDesktopJail } from '../test/support/desktop-jail.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 60);
 const warmup = 5;
 
-const xvfb = await startXvfb({ width: 1280, height: 800 });
+const jail = await startDesktopJail({ width: 1280, height: 800 });
+const { xvfb } = jail;
 // A real X11 program on screen, so the JPEG is not a trivially flat frame.
 const xedit = await launchProcess({
   argv: ['xedit'],
@@ -22,7 +24,7 @@ const bench = await startBenchBrowser();
 try {
   const browserOperator = bench.operator;
   await browserOperator.execute([{ type: 'navigate', url: `${bench.siteUrl}/` }]);
-  const desktopOperator = createDesktopOperator({ display: xvfb.display, jpegQuality: 80 });
+  const desktopOperator = jail.operator;
   // (300, 300) lies in xedit's text pane: the click only moves its caret.
   const step = (operator: BrowserOperator, x: number, y: number) => async () => {
     const started = performance.now();
@@ -72,5 +74,5 @@ try {
 } finally {
   await bench.close();
   await xedit.stop(2000);
-  await xvfb.stop();
+  await jail.close();
 }

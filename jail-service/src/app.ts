@@ -23,6 +23,8 @@ export interface AppDeps {
   driver: PageDriver;
   config: { token: string };
   logger: Logger;
+  /** The desktop surface (desktop/desktop-surface.ts), served under `/desktop` when present. */
+  desktop?: { fetch: (request: Request) => Response | Promise<Response> };
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -98,6 +100,8 @@ export function createApp(deps: AppDeps): Hono {
     c.json(await tools.exclusive(() => tools.invoke(tools.data.elements, {}))),
   );
   app.get('/tools', (c) => c.json(tools.describe()));
+
+  if (deps.desktop) app.mount('/desktop', deps.desktop.fetch);
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);

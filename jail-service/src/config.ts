@@ -40,6 +40,8 @@ const schema = z.object({
   CLAWDIE_JAIL_HEADLESS: z.enum(['true', 'false']).default('true'),
   /** True: Chromium keeps its own sandbox (needs a non-root uid and user namespaces). */
   CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false', 'auto']).default('false'),
+  /** True: also serve the X display in $DISPLAY as the desktop surface under /desktop. */
+  CLAWDIE_JAIL_DESKTOP: z.enum(['true', 'false']).default('false'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -86,6 +88,8 @@ export interface JailConfig {
   chromiumSandbox: boolean | 'auto';
   /** Chromium's whole environment (an allowlist of this process's; never the token). */
   chromiumEnv: Readonly<Record<string, string>>;
+  /** The X display (`:NN`) served as the desktop surface under /desktop; null: none. */
+  desktopDisplay: string | null;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -134,7 +138,15 @@ export function loadConfig(
         ? 'auto'
         : e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'true',
     chromiumEnv: Object.freeze(chromiumEnvironment(env)),
+    desktopDisplay: e.CLAWDIE_JAIL_DESKTOP === 'true' ? desktopDisplay(env.DISPLAY) : null,
   });
+}
+
+function desktopDisplay(display: string | undefined): string {
+  if (display && /^:\d+(\.\d+)?$/.test(display)) return display;
+  throw new ConfigError(
+    `CLAWDIE_JAIL_DESKTOP=true needs DISPLAY set to a local X display such as :42 (got ${display ? JSON.stringify(display) : 'nothing'})`,
+  );
 }
 
 function chromiumEnvironment(env: Environment): Record<string, string> {

@@ -65,8 +65,11 @@ const named: Readonly<Record<string, string>> = {
   bracketright: ']',
 };
 
+/** Every multi-letter key name the table knows (besides f1–f12), e.g. for other key maps' tests. */
+export const NAMED_KEYS: readonly string[] = Object.freeze(Object.keys(named));
+
 /** Printable characters of the US layout that the CDP keyboard can press as keys. */
-const printable = new Set('`-=[]\\;\',./~!@#$%^&*()_+{}|:"<>?');
+export const PRINTABLE_KEYS: ReadonlySet<string> = new Set('`-=[]\\;\',./~!@#$%^&*()_+{}|:"<>?');
 
 /**
  * Maps one key name to the key the CDP keyboard presses, case-insensitively; `undefined` when
@@ -78,7 +81,7 @@ export function normalizeKey(name: string): string | undefined {
   if (lower.length === 1) {
     if (/^[a-z]$/.test(lower)) return `Key${lower.toUpperCase()}`;
     if (/^\d$/.test(lower)) return `Digit${lower}`;
-    return printable.has(lower) ? lower : undefined;
+    return PRINTABLE_KEYS.has(lower) ? lower : undefined;
   }
   const fn = /^f([1-9]|1[0-2])$/.exec(lower);
   if (fn) return `F${fn[1]}`;

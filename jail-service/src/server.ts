@@ -7,6 +7,7 @@ import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
 import type { JailConfig } from './config.js';
+import { createDesktopSurface } from './desktop/desktop-surface.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';
@@ -22,7 +23,8 @@ export interface JailService {
 }
 
 /**
- * Launches (or attaches to) Chromium, opens the start URL, builds the app and listens on
+ * Launches (or attaches to) Chromium, opens the start URL, builds the app (with the desktop
+ * surface under /desktop when `config.desktopDisplay` is set) and listens on
  * `config.host:config.port`. Rejects with BrowserUnavailableError when the browser cannot start,
  * or with the listen error; nothing is left running after a rejection.
  */
@@ -63,7 +65,10 @@ export async function startJailService(
       screenshotQuality: config.screenshotQuality,
       screencast: createCdpScreencastSource(opened.page, logger),
     });
-    const app = createApp({ tools, driver, config, logger });
+    const desktop = config.desktopDisplay
+      ? await createDesktopSurface({ ...config, display: config.desktopDisplay, logger })
+      : undefined;
+    const app = createApp({ tools, driver, config, logger, ...(desktop ? { desktop } : {}) });
     const server = createAdaptorServer({ fetch: app.fetch });
     const address = await listen(server, config.host, config.port);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

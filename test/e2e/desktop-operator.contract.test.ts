@@ -1,23 +1,21 @@
-import { createDesktopOperator } from '../../controlplane/src/desktop/desktop-operator.js';
-import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
+// The BrowserOperator contract against the jail-service's desktop surface on a real Xvfb: the
+// controlplane's HTTP operator → /desktop → xwd/xdotool run by the jail-service.
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
+import { startDesktopJail } from '../support/desktop-jail.js';
 
-if (
-  !skipFile(
-    'BrowserOperator contract: DesktopOperator → xdotool/xwd → Xvfb',
-    missingCapabilities('x11'),
-  )
-) {
-  browserOperatorContract('DesktopOperator → xdotool/xwd → Xvfb', async () => {
-    const xvfb = await startXvfb({ width: 800, height: 600 });
+const name = 'ClawdieBrowserOperator → jail-service /desktop → xdotool/xwd → Xvfb';
+
+if (!skipFile(`BrowserOperator contract: ${name}`, missingCapabilities('x11', 'chromium'))) {
+  browserOperatorContract(name, async () => {
+    const jail = await startDesktopJail({ width: 800, height: 600 });
     return {
-      operator: createDesktopOperator({ display: xvfb.display }),
+      operator: jail.operator,
       // A desktop has no browser: navigation is a failed action, not a rejected batch.
       failingAction: { type: 'navigate', url: 'http://127.0.0.1:1/' },
       reachableUrl: null,
-      fixedUrl: `x11://${xvfb.display}`,
-      close: () => xvfb.stop(),
+      fixedUrl: `x11://${jail.xvfb.display}`,
+      close: jail.close,
     };
   });
 }

@@ -1,21 +1,20 @@
-// A whole-desktop task end to end: a fresh Xvfb, the real xedit (Debian x11-apps), the agent loop
-// with the computer action space and a scripted UI-TARS model whose coordinates come from the
-// window geometry xdotool reports. The task types a line and saves it with xedit's Ctrl-X Ctrl-S.
+// A whole-desktop task end to end: a fresh Xvfb, the real xedit (Debian x11-apps), a real
+// jail-service serving that display at /desktop (it runs xwd/xdotool, this process runs none), the
+// agent loop with the computer action space and a scripted UI-TARS model whose coordinates come
+// from the window geometry xdotool reports. The task types a line and saves it with Ctrl-X Ctrl-S.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
-import type { CommandRunner } from '../../controlplane/src/desktop/command-runner.js';
-import { createDesktopOperator } from '../../controlplane/src/desktop/desktop-operator.js';
-import { createExecFileRunner } from '../../controlplane/src/desktop/runner/exec-file-runner.js';
-import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
 import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
 import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
+import { createExecFileRunner } from '../../jail-service/src/desktop/runner/exec-file-runner.js';
 import { requires } from '../support/capabilities.js';
+import { startDesktopJail } from '../support/desktop-jail.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
@@ -30,7 +29,8 @@ interface Geometry {
 }
 
 /** Polls `xdotool search --name` until the window is mapped, then reads its geometry. */
-async function windowGeometry(runner: CommandRunner, display: string, name: string) {
+async function windowGeometry(display: string, name: string) {
+  const runner = createExecFileRunner();
   const env = { DISPLAY: display };
   for (let attempt = 0; attempt < 100; attempt++) {
     const argv = [
@@ -86,9 +86,9 @@ describe(
     });
 
     it('types a line into xedit, saves it, and leaves no process behind', async () => {
-      const runner = createExecFileRunner();
-      const xvfb = await startXvfb({ width: WIDTH, height: HEIGHT });
-      cleanups.push(xvfb.stop);
+      const jail = await startDesktopJail({ width: WIDTH, height: HEIGHT });
+      cleanups.push(jail.close);
+      const { xvfb, operator } = jail;
       const directory = mkdtempSync(join(tmpdir(), 'clawdie-desktop-'));
       const file = join(directory, 'note.txt');
       writeFileSync(file, 'first line\n');
@@ -97,7 +97,7 @@ describe(
         env: childEnvironment({ PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory }),
       });
       cleanups.push(() => xedit.stop(2000));
-      const window = await windowGeometry(runner, xvfb.display, '^xedit$');
+      const window = await windowGeometry(xvfb.display, '^xedit$');
 
       // xedit's text pane is the lower three quarters of its window: click well inside it.
       const target = {
@@ -117,7 +117,6 @@ describe(
         "Thought: Then Ctrl-S.\nAction: hotkey(key='ctrl s')",
         "Thought: Saved.\nAction: finished(content='saved')",
       ];
-      const operator = createDesktopOperator({ display: xvfb.display });
       const before = await operator.screenshot();
       const task = createTestTaskDeps({
         model: createPerTaskScriptModel(script),
@@ -149,7 +148,7 @@ describe(
       assert.equal((await operator.state()).url, `x11://${xvfb.display}`);
 
       await xedit.stop(2000);
-      await xvfb.stop();
+      await jail.close();
       await xvfb.stop(); // idempotent
       assert.equal(alive(xedit.pid), false, 'xedit is gone');
       assert.equal(alive(xvfb.pid), false, 'Xvfb is gone');

@@ -1,9 +1,11 @@
 // A `surface: 'desktop'` task through a real in-process hostd (root): the clone gets its own Xvfb
 // with headful Chromium, start_url opens there through the clone's jail-service, and the loop
-// drives the whole display from this (host) process with xwd + xdotool. Clones are host-global, so
-// this file holds the host lock while it runs.
+// drives the whole display through that jail-service's /desktop surface, which runs xwd + xdotool
+// inside the clone; this (controlplane) process starts none. Clones are host-global, so this file
+// holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import sharp from 'sharp';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
@@ -11,6 +13,7 @@ import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { xvfbCommand } from '../../hostd/src/drivers/linux/sandbox.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { watchXTools } from '../support/x-tool-watch.js';
 import {
   type HostdPlatform,
   serveOnLoopback,
@@ -73,7 +76,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
       page?.server.close();
     });
 
-    it('types into the clone’s headful Chromium with xdotool and screenshots the whole display', async () => {
+    it('types into the clone’s headful Chromium with xdotool and screenshots the whole display, all inside the clone', async () => {
       const screen = cloneScreen();
       const divisors = modelDivisors('1.5', screen);
       // The screen's centre: inside Chromium's window, on the input that fills the page.
@@ -103,6 +106,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
         },
       };
       const tasks = h.platform.createTasks(model);
+      const watch = watchXTools();
       try {
         const result = await tasks.start({
           instruction: `Type "${TYPED}" into the text field and submit it`,
@@ -123,6 +127,20 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
           'start_url opened in the clone’s Chromium',
         );
         assert.deepEqual(site.submitted, [TYPED], 'the typed text arrived in the page');
+        const xTools = watch.stop();
+        assert.ok(
+          xTools.some((sighting) => sighting.command === 'xwd'),
+          `xwd ran somewhere: ${JSON.stringify(xTools)}`,
+        );
+        const onHost = xTools.filter(
+          (sighting) => sighting.parentPid === process.pid || sighting.uid === process.getuid?.(),
+        );
+        assert.deepEqual(onHost, [], 'no X tool ran as this process’s child or as its user');
+        assert.equal(
+          existsSync(new URL('../../controlplane/src/desktop', import.meta.url)),
+          false,
+          'the controlplane has no X tool code left',
+        );
 
         const final = await sharp(result.final_screenshot_path ?? '').metadata();
         assert.deepEqual({ width: final.width, height: final.height }, screen);
@@ -138,6 +156,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
         assert.equal(destroyed.data.clone, created.data.clone);
         assert.deepEqual(destroyed.data.leftovers, []);
       } finally {
+        watch.stop();
         await tasks.close();
       }
       assert.deepEqual(await h.manager.list(), []);

@@ -26,6 +26,7 @@ describe('jail-service loadConfig', () => {
         headless: true,
         chromiumSandbox: false,
         chromiumEnv: { PATH: '/usr/bin:/bin' },
+        desktopDisplay: null,
       },
     );
     assert.equal(Object.isFrozen(config), true);
@@ -52,6 +53,20 @@ describe('jail-service loadConfig', () => {
       DISPLAY: ':7',
       TZ: 'UTC',
     });
+  });
+
+  it('serves $DISPLAY as the desktop surface only with CLAWDIE_JAIL_DESKTOP=true', () => {
+    const base = { CLAWDIE_JAIL_TOKEN: 'secret', DISPLAY: ':42' };
+    assert.equal(loadConfig(base).desktopDisplay, null);
+    assert.equal(loadConfig({ ...base, CLAWDIE_JAIL_DESKTOP: 'true' }).desktopDisplay, ':42');
+    for (const DISPLAY of [undefined, 'host:0', ':1; rm -rf /']) {
+      assert.throws(
+        () => loadConfig({ ...base, DISPLAY, CLAWDIE_JAIL_DESKTOP: 'true' }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          /CLAWDIE_JAIL_DESKTOP=true needs DISPLAY/.test(error.message),
+      );
+    }
   });
 
   it('parses every variable', () => {

@@ -6,10 +6,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startXvfb, type XvfbDisplay } from '../../controlplane/src/desktop/runner/xvfb-process.js';
 import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
 import { requires } from '../support/capabilities.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
+import { startXvfb, type XvfbDisplay } from '../support/xvfb-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
 import {
   type EmbeddedHostd,
   startEmbeddedHostd,
@@ -32,6 +31,7 @@ import {
   variablesWithPrefix,
 } from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { startXvfb } from '../support/xvfb-process.js';
 
 const secrets: Record<string, string> = {
   CLAWDIE_MODEL_API_KEY: `sk-model-${randomBytes(12).toString('hex')}`,

@@ -1,5 +1,4 @@
 import type { LoopEvent } from '../agent/loop-types.js';
-import { createDesktopOperator } from '../desktop/desktop-operator.js';
 import {
   type BrowserLease,
   type BrowserProvider,
@@ -7,6 +6,7 @@ import {
 } from '../jails/browser-provider.js';
 import { leaseBrowser } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
@@ -37,10 +37,10 @@ export interface TaskService {
 
 export interface TaskServiceDeps extends RunBrowserTaskDeps {
   /**
-   * Drives a lease's X display for `surface: 'desktop'` tasks. Default: xwd + xdotool run by this
-   * process (a hostd clone's Xvfb socket is in the host's /tmp/.X11-unix, with no X authority).
+   * Drives a lease's X display for `surface: 'desktop'` tasks. Default: the desktop surface of the
+   * clone's own jail-service (xwd + xdotool run inside the clone), over HTTP.
    */
-  desktopOperator?: (display: string) => BrowserOperator;
+  desktopOperator?: (lease: BrowserLease) => BrowserOperator;
 }
 
 /**
@@ -59,15 +59,14 @@ export function createTaskService(
   const gates = new Map<string, PauseGate>();
   const running = new Set<Promise<unknown>>();
   const slots = createSlots(provider.concurrency);
-  const desktopOperator =
-    deps.desktopOperator ?? ((display: string) => createDesktopOperator({ display }));
+  const desktopOperator = deps.desktopOperator ?? ((lease) => createDesktopSurfaceOperator(lease));
 
   /** The loop's operator (the lease's browser, or its display for a desktop task) and browser. */
   function operatorsFor(input: BrowserRunTaskInput, lease: BrowserLease) {
-    const display = input.surface === 'desktop' ? lease.display : null;
+    const desktop = input.surface === 'desktop' && lease.display;
     return {
-      operator: display
-        ? createDesktopTaskOperator(desktopOperator(display), lease.operator)
+      operator: desktop
+        ? createDesktopTaskOperator(desktopOperator(lease), lease.operator)
         : lease.operator,
       browser: lease.operator,
     };

@@ -10,6 +10,7 @@ import type {
 } from '../../../controlplane/src/jails/browser-provider.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
+import { createDesktopSurfaceOperator } from '../../../controlplane/src/tasks/desktop-surface-operator.js';
 import { createDesktopTaskOperator } from '../../../controlplane/src/tasks/desktop-task-operator.js';
 import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-input.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
@@ -85,8 +86,8 @@ describe('surface: desktop', () => {
     const { provider, requests: leases, browser, released } = fakeProvider(':42');
     const desktop = createFakeOperator();
     const displays: string[] = [];
-    const desktopOperator = (display: string): BrowserOperator => {
-      displays.push(display);
+    const desktopOperator = (lease: BrowserLease): BrowserOperator => {
+      displays.push(lease.display ?? '');
       return desktop.operator;
     };
     const tasks = createTaskService({ ...deps, desktopOperator }, undefined, provider);
@@ -151,6 +152,28 @@ describe('surface: desktop', () => {
     assert.equal(row?.status, 'error');
     assert.equal(row?.errorCode, 'OPERATOR_UNAVAILABLE');
     close();
+  });
+
+  it('by default drives the desktop surface of the clone’s jail-service over HTTP', async () => {
+    const seen: string[] = [];
+    const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+      const headers = new Headers(init?.headers);
+      seen.push(`${init?.method ?? 'GET'} ${String(input)} ${headers.get('authorization')}`);
+      return Response.json({ url: 'x11://:42', title: 'Form', loading: false });
+    }) as typeof globalThis.fetch;
+    const browser = createFakeOperator().operator;
+    const lease = {
+      id: 'browsertask001',
+      service: { url: 'http://10.0.0.2:9230/', token: 'clone-token' },
+      display: ':42',
+      operator: browser,
+      release: async () => undefined,
+    };
+    const state = await createDesktopSurfaceOperator(lease, fetch).state();
+    assert.equal(state.url, 'x11://:42');
+    assert.deepEqual(seen, ['GET http://10.0.0.2:9230/desktop/state Bearer clone-token']);
+    const orphan = createDesktopSurfaceOperator({ ...lease, service: null });
+    await assert.rejects(orphan.state(), /has none/);
   });
 
   it('the single local browser (no hostd) cannot run desktop tasks', async () => {

@@ -25,6 +25,8 @@ export function serviceEnvironment(
   if (clone.display) {
     env.DISPLAY = clone.display;
     env.CLAWDIE_JAIL_HEADLESS = 'false';
+    // The jail-service also serves the display itself (xwd/xdotool inside the clone) at /desktop.
+    env.CLAWDIE_JAIL_DESKTOP = 'true';
   }
   return env;
 }

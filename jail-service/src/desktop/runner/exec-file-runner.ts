@@ -1,4 +1,4 @@
-// The desktop operator's child_process adapter: xdotool and xwd, no shell, killed on timeout/abort.
+// The desktop surface's child_process adapter: xdotool and xwd, no shell, killed on timeout/abort.
 import { execFile } from 'node:child_process';
 import { type CommandRunner, CommandTimeoutError } from '../command-runner.js';
 

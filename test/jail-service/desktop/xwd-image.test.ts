@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodeXwd } from '../../../controlplane/src/desktop/xwd-image.js';
+import { decodeXwd } from '../../../jail-service/src/desktop/xwd-image.js';
 
 /** A minimal XWD dump: ZPixmap, 32 bpp, the given byte order, one colour entry, padded rows. */
 function xwd(width: number, height: number, pixels: number[], msbFirst: boolean): Buffer {

@@ -1,8 +1,11 @@
 // Starts a private Xvfb on a free display (`-displayfd`: the server picks the number and writes it
-// once it accepts connections). Built on the controlplane's process launcher, which kills it
-// when the controlplane exits.
-import { childEnvironment } from '../../runner/child-environment.js';
-import { type LaunchedProcess, launchProcess } from '../../runner/process-launcher.js';
+// once it accepts connections), for tests and benches. Built on the controlplane's process
+// launcher, which kills it when the test process exits.
+import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
+import {
+  type LaunchedProcess,
+  launchProcess,
+} from '../../controlplane/src/runner/process-launcher.js';
 
 export interface XvfbOptions {
   width: number;

@@ -1,0 +1,34 @@
+// A desktop task's display: the desktop surface of the clone's own jail-service (`/desktop`),
+// which runs xwd and xdotool inside the clone. This process never touches the X display itself.
+import { OperatorError } from '../errors.js';
+import type { BrowserLease } from '../jails/browser-provider.js';
+import { failingOperator } from '../jails/lease-browser.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
+
+/** Where the jail-service serves its desktop surface, relative to its base URL. */
+export const DESKTOP_SURFACE_PATH = '/desktop';
+
+/**
+ * The operator for the lease's display over HTTP. Never throws: without a jail-service to ask,
+ * every call fails with OperatorError (OPERATOR_UNAVAILABLE).
+ */
+export function createDesktopSurfaceOperator(
+  lease: BrowserLease,
+  fetch?: typeof globalThis.fetch,
+): BrowserOperator {
+  if (!lease.service) {
+    return failingOperator(
+      new OperatorError(
+        'OPERATOR_UNAVAILABLE',
+        `desktop tasks need the clone's jail-service: the task's browser "${lease.id}" has none`,
+      ),
+    );
+  }
+  const url = `${lease.service.url.replace(/\/+$/, '')}${DESKTOP_SURFACE_PATH}`;
+  return createClawdieBrowserOperator({
+    url,
+    token: lease.service.token,
+    ...(fetch ? { fetch } : {}),
+  });
+}

@@ -1,0 +1,38 @@
+// The desktop surface: the jail-service's tools, batch loop and routes over the clone's X display
+// instead of the browser page. Served under `/desktop` beside the browser (see server.ts).
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import { createApp } from '../app.js';
+import { createToolRegistry } from '../tools/registry.js';
+import type { CommandRunner } from './command-runner.js';
+import { createDesktopDriver } from './desktop-driver.js';
+import { createExecFileRunner } from './runner/exec-file-runner.js';
+
+export interface DesktopSurfaceOptions {
+  /** The X display, `:NN`. */
+  display: string;
+  token: string;
+  actionTimeoutMs: number;
+  navigationTimeoutMs: number;
+  screenshotQuality: number;
+  logger: Logger;
+  runner?: CommandRunner;
+}
+
+/** Builds the desktop app; rejects with BrowserUnavailableError when the display cannot be used. */
+export async function createDesktopSurface(options: DesktopSurfaceOptions): Promise<Hono> {
+  const logger = options.logger.child({ surface: 'desktop', display: options.display });
+  const driver = await createDesktopDriver({
+    display: options.display,
+    runner: options.runner ?? createExecFileRunner(),
+    commandTimeoutMs: options.actionTimeoutMs,
+  });
+  const tools = createToolRegistry({
+    driver,
+    logger,
+    actionTimeoutMs: options.actionTimeoutMs,
+    navigationTimeoutMs: options.navigationTimeoutMs,
+    screenshotQuality: options.screenshotQuality,
+  });
+  return createApp({ tools, driver, config: { token: options.token }, logger });
+}
