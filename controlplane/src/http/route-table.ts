@@ -2,7 +2,8 @@
 // guard its `access` names), and `/openapi.json` is generated from them; nothing is mounted or
 // documented anywhere else.
 import { approvalRoutes } from '../approvals/approval-routes.js';
-import { metaRoutes, mountedApps } from './meta-routes.js';
+import { metaRoutes } from './meta-routes.js';
+import { mountedApps } from './mounted-apps.js';
 import type { TableEntry } from './route-types.js';
 import { taskRoutes } from './task-routes.js';
 import { waitRoutes } from './wait-routes.js';
