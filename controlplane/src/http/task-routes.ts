@@ -7,6 +7,7 @@ import { taskStatusValues } from '../store/task-records.js';
 import { browserRunTaskInputSchema } from '../tasks/task-input.js';
 import { type RouteDeps, type RouteEntry, route } from './route-types.js';
 import { streamTaskEvents } from './task-event-stream.js';
+import { stepDetailSchema, taskDetailSchema, taskListSchema } from './task-view-schemas.js';
 import { actionView, compactResultOf, logView, stepView, taskView } from './task-views.js';
 
 const listQuerySchema = z.strictObject({
@@ -75,7 +76,7 @@ export const taskRoutes: RouteEntry[] = [
     access: 'tasks:read',
     summary: 'List tasks, newest first',
     query: listQuerySchema,
-    responses: { '200': { description: 'A page of tasks' }, ...errors },
+    responses: { '200': { description: 'A page of tasks', schema: taskListSchema }, ...errors },
     handle: (c, { query }, { repository }) => {
       const { tasks: rows, total } = repository.listTasks({ ...query, tenant: tenantOf(c) });
       return c.json({ tasks: rows.map(taskView), total, limit: query.limit, offset: query.offset });
@@ -87,7 +88,7 @@ export const taskRoutes: RouteEntry[] = [
     access: 'tasks:read',
     summary: 'Task, its steps and (once ended) the compact result',
     params: taskParams,
-    responses: { '200': { description: 'The task' }, ...errors },
+    responses: { '200': { description: 'The task', schema: taskDetailSchema }, ...errors },
     handle: (c, _input, deps) => {
       const task = requireTask(c, deps);
       const steps = deps.repository.listSteps(task.id).map(stepView);
@@ -114,7 +115,7 @@ export const taskRoutes: RouteEntry[] = [
     access: 'tasks:read',
     summary: 'One step with its actions and logs',
     params: stepParams,
-    responses: { '200': { description: 'The step' }, ...errors },
+    responses: { '200': { description: 'The step', schema: stepDetailSchema }, ...errors },
     handle: (c, { params }, deps) => {
       const step = requireStep(c, deps, () => params().index);
       const actions = deps.repository.listActions(step.id).map(actionView);

@@ -152,4 +152,28 @@ describe('route table', () => {
     const admin = await auth.token(['admin']);
     assert.equal((await app.request('/v1/nope', headers(admin))).status, 404);
   });
+
+  it('every JSON answer of a GET route matches the response schema its entry declares', async () => {
+    const admin = { authorization: `Bearer ${await auth.token(['admin'])}` };
+    const started = await app.request('/v1/tasks', {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ instruction: 'route table' }),
+    });
+    const { trace_id: id } = (await started.json()) as { trace_id: string };
+    for (let i = 0; i < 200 && tasks.isActive(id); i++) await new Promise((r) => setTimeout(r, 10));
+    let checked = 0;
+    for (const entry of routeTable) {
+      const schema = entry.responses['200']?.schema;
+      if (entry.kind !== 'route' || entry.method !== 'GET' || !schema) continue;
+      const path = entry.path.replace(':id', id).replace(':index', '1');
+      const response = await app.request(path, { headers: admin });
+      if (entry.path.startsWith('/v1/approvals/')) continue; // no approval with a task's id
+      assert.equal(response.status, 200, path);
+      const parsed = schema.safeParse(await response.json());
+      assert.ok(parsed.success, `${path}: ${parsed.error?.message}`);
+      checked++;
+    }
+    assert.ok(checked >= 5, `checked ${checked} documented answers`);
+  });
 });
