@@ -3,7 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
 import { systemClock } from '../../controlplane/src/clock.js';
 import { createErrorHandler } from '../../controlplane/src/http/error-handler.js';
-import { createWaitRoutes } from '../../controlplane/src/http/wait-routes.js';
+import { mountRouteTable } from '../../controlplane/src/http/mount-routes.js';
+import type { RouteDeps } from '../../controlplane/src/http/route-types.js';
+import { waitRoutes } from '../../controlplane/src/http/wait-routes.js';
 import {
   type LocalJailService,
   startLocalJailService,
@@ -113,9 +115,8 @@ describe('wait engine on a real browser', requires('chromium'), () => {
   it('settles 20 concurrent waits (REST, blocking and polled) exactly once each', async () => {
     const engine = new WaitEngine({ clock: systemClock });
     const service = createWaitService(engine, target);
-    const app = new Hono()
-      .onError(createErrorHandler(silentLogger))
-      .route('/v1/waits', createWaitRoutes(service));
+    const app = new Hono().onError(createErrorHandler(silentLogger));
+    mountRouteTable(app, waitRoutes, { waits: service } as unknown as RouteDeps);
     await open('/later');
     const post = (body: unknown) =>
       app.request('/v1/waits', {

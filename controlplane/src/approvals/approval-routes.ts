@@ -1,11 +1,12 @@
-import { Hono } from 'hono';
+import { z } from 'zod';
 import { actorOf } from '../auth/scopes.js';
 import { NotFoundError } from '../errors.js';
-import { readJson } from '../http/error-handler.js';
+import { type RouteDeps, type RouteEntry, route } from '../http/route-types.js';
 import {
   type ApprovalView,
   approvalAnswerSchema,
   approvalListQuerySchema,
+  approvalViewSchema,
 } from './approval-schemas.js';
 import type { ApprovalService } from './approval-service.js';
 import type { ApprovalRecord } from './approval-types.js';
@@ -28,25 +29,69 @@ export function approvalView(record: ApprovalRecord): ApprovalView {
   };
 }
 
+const approvalParams = z.object({ id: z.string().describe('approval id') });
+const noApproval = { description: 'No such approval', ref: 'Error' };
+const badRequest = { description: 'Invalid request; the message names the field', ref: 'Error' };
+const approvalsOf = (deps: RouteDeps): ApprovalService => {
+  if (!deps.approvals) throw new Error('approval routes mounted without an approval service');
+  return deps.approvals;
+};
+
 /** `/v1/approvals` (admin scope): list, inspect, and answer `{decision: approve|deny}`. */
-export function createApprovalRoutes(approvals: ApprovalService) {
-  return new Hono()
-    .get('/', (c) => {
-      const query = approvalListQuerySchema.parse(c.req.query());
-      return c.json({ approvals: approvals.list(query).map(approvalView) });
-    })
-    .get('/:id', (c) => {
-      const record = approvals.get(c.req.param('id'));
+export const approvalRoutes: RouteEntry[] = [
+  route({
+    method: 'GET',
+    path: '/v1/approvals',
+    access: 'admin',
+    needs: 'approvals',
+    summary: 'List operator approvals, newest first',
+    query: approvalListQuerySchema,
+    responses: {
+      '200': {
+        description: 'Approvals',
+        schema: z.object({ approvals: z.array(approvalViewSchema) }),
+      },
+      '400': badRequest,
+    },
+    handle: (c, { query }, deps) =>
+      c.json({ approvals: approvalsOf(deps).list(query).map(approvalView) }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/approvals/:id',
+    access: 'admin',
+    needs: 'approvals',
+    summary: 'One approval',
+    params: approvalParams,
+    responses: { '200': { description: 'The approval', ref: 'Approval' }, '404': noApproval },
+    handle: (c, _input, deps) => {
+      const record = approvalsOf(deps).get(c.req.param('id') ?? '');
       if (!record) throw new NotFoundError(`no approval ${c.req.param('id')}`);
       return c.json(approvalView(record));
-    })
-    .post('/:id', async (c) => {
-      const { decision } = approvalAnswerSchema.parse(await readJson(c));
-      const record = approvals.answer(
-        c.req.param('id'),
-        decision,
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/approvals/:id',
+    access: 'admin',
+    needs: 'approvals',
+    summary: 'Approve or deny a pending approval',
+    params: approvalParams,
+    body: approvalAnswerSchema,
+    bodyRef: 'ApprovalAnswer',
+    responses: {
+      '200': { description: 'The answered approval', ref: 'Approval' },
+      '400': badRequest,
+      '404': noApproval,
+      '409': { description: 'Already answered or expired', ref: 'Error' },
+    },
+    handle: (c, { body }, deps) => {
+      const record = approvalsOf(deps).answer(
+        c.req.param('id') ?? '',
+        body.decision,
         `api:${actorOf(c.get('principal'))}`,
       );
       return c.json(approvalView(record));
-    });
-}
+    },
+  }),
+];

@@ -4,7 +4,7 @@ import type { TokenVerifier } from './api-tokens.js';
 import { AuthError } from './auth-errors.js';
 import { type AuthFailureLimiter, createAuthFailureLimiter } from './auth-failure-limiter.js';
 import { runAs } from './request-principal.js';
-import { actorOf, hasScope, type Principal, type Scope, scopeForRequest } from './scopes.js';
+import { actorOf, hasScope, type Principal, type Scope } from './scopes.js';
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -16,8 +16,6 @@ declare module 'hono' {
 export interface RequireAuthOptions {
   verifier: TokenVerifier;
   audit: AuditLog;
-  /** The scope a request needs (default: `scopeForRequest`). */
-  scopeFor?: (method: string, path: string) => Scope;
   realm?: string;
   /** Counts and limits failures per client address (default: 30 a minute, `config.authFailures`). */
   failures?: AuthFailureLimiter;
@@ -30,55 +28,56 @@ export function clientAddress(c: Context): string {
 }
 
 /**
- * Bearer-token middleware: 401 with `WWW-Authenticate` for a missing, invalid, expired or
+ * Bearer-token middleware factory: `requireAuth(options)(scope)` guards one route with the scope
+ * its route-table entry names (`http/route-table.ts`); every guard shares one failure limiter.
+ * Answers 401 with `WWW-Authenticate` for a missing, invalid, expired or
  * wrong-audience token; 403 for a token without the route's scope; 429 with `Retry-After` for a
  * failing request from an address past its failure limit (a valid token still passes). JSON
  * error bodies; refusals are audited per address and window (`auth-failed`, never with the token
  * itself), not one row each.
  */
-export function requireAuth(options: RequireAuthOptions): MiddlewareHandler {
-  const scopeFor = options.scopeFor ?? scopeForRequest;
+export function requireAuth(options: RequireAuthOptions): (scope: Scope) => MiddlewareHandler {
   const realm = options.realm ?? 'clawdie';
   const failures =
     options.failures ??
     createAuthFailureLimiter({ audit: options.audit, limit: 30, windowMs: 60_000 });
-  return async function requireAuthMiddleware(c, next) {
-    const needed = scopeFor(c.req.method, c.req.path);
-    const refuse = (status: 401 | 403, code: string, message: string, actor: string) => {
-      const source = clientAddress(c);
-      const retryAfter = failures.retryAfterSeconds(source);
-      const failure = { actor, method: c.req.method, path: c.req.path, code, scope: needed };
-      failures.record(source, failure, retryAfter !== null);
-      if (retryAfter !== null) {
-        return c.json(
-          { error: { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' } },
-          429,
-          { 'Retry-After': String(retryAfter) },
+  return (needed) =>
+    async function requireAuthMiddleware(c, next) {
+      const refuse = (status: 401 | 403, code: string, message: string, actor: string) => {
+        const source = clientAddress(c);
+        const retryAfter = failures.retryAfterSeconds(source);
+        const failure = { actor, method: c.req.method, path: c.req.path, code, scope: needed };
+        failures.record(source, failure, retryAfter !== null);
+        if (retryAfter !== null) {
+          return c.json(
+            { error: { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' } },
+            429,
+            { 'Retry-After': String(retryAfter) },
+          );
+        }
+        const challenge =
+          status === 401
+            ? `Bearer realm="${realm}", error="invalid_token"`
+            : `Bearer realm="${realm}", error="insufficient_scope", scope="${needed}"`;
+        return c.json({ error: { code, message } }, status, { 'WWW-Authenticate': challenge });
+      };
+      let principal: Principal;
+      try {
+        principal = await options.verifier.verify(c.req.header('authorization'));
+      } catch (error) {
+        if (!(error instanceof AuthError)) throw error;
+        return refuse(401, error.code, error.message, 'anonymous');
+      }
+      if (!hasScope(principal, needed)) {
+        return refuse(
+          403,
+          'SCOPE_MISSING',
+          `this request needs the ${needed} scope`,
+          actorOf(principal),
         );
       }
-      const challenge =
-        status === 401
-          ? `Bearer realm="${realm}", error="invalid_token"`
-          : `Bearer realm="${realm}", error="insufficient_scope", scope="${needed}"`;
-      return c.json({ error: { code, message } }, status, { 'WWW-Authenticate': challenge });
+      c.set('principal', principal);
+      await runAs(principal, next);
+      return undefined;
     };
-    let principal: Principal;
-    try {
-      principal = await options.verifier.verify(c.req.header('authorization'));
-    } catch (error) {
-      if (!(error instanceof AuthError)) throw error;
-      return refuse(401, error.code, error.message, 'anonymous');
-    }
-    if (!hasScope(principal, needed)) {
-      return refuse(
-        403,
-        'SCOPE_MISSING',
-        `this request needs the ${needed} scope`,
-        actorOf(principal),
-      );
-    }
-    c.set('principal', principal);
-    await runAs(principal, next);
-    return undefined;
-  };
 }

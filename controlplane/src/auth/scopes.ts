@@ -39,14 +39,3 @@ export const loopbackPrincipal: Principal = {
   scopes: ['admin'],
   via: 'loopback',
 };
-
-/**
- * The scope a route needs: reads need `tasks:read`, starting and aborting tasks and MCP need
- * `tasks:run`, approvals need `admin`. Unknown `/v1` paths need `admin` (they 404 after auth).
- */
-export function scopeForRequest(method: string, path: string): Scope {
-  if (path === '/mcp' || path.startsWith('/mcp/')) return 'tasks:run';
-  if (path.startsWith('/v1/tasks'))
-    return method === 'GET' || method === 'HEAD' ? 'tasks:read' : 'tasks:run';
-  return 'admin';
-}

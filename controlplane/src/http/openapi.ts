@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import {
-  approvalAnswerSchema,
-  approvalListQuerySchema,
-  approvalViewSchema,
-} from '../approvals/approval-schemas.js';
-import { scopeForRequest } from '../auth/scopes.js';
-import { taskStatusValues } from '../store/task-records.js';
+import { approvalAnswerSchema, approvalViewSchema } from '../approvals/approval-schemas.js';
+import { isScope } from '../auth/scopes.js';
+import { SESSION_COOKIE } from '../dashboard/admin-auth.js';
 import { browserRunTaskFields, compactResultSchema } from '../tasks/task-input.js';
+import { waitInputSchema } from '../wait/wait-service.js';
+import { routeTable } from './route-table.js';
+import { type Access, openApiPath, type ResponseDoc, type TableEntry } from './route-types.js';
 
 const errorSchema = z.object({
   error: z.object({
@@ -19,119 +18,94 @@ const errorSchema = z.object({
 const json = (schema: z.ZodType) =>
   z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' });
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const body = (name: string) => ({ content: { 'application/json': { schema: ref(name) } } });
-const errors = {
-  '400': { description: 'Invalid request; the message names the field', ...body('Error') },
-  '404': { description: 'No such task or step', ...body('Error') },
-};
-const idParam = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  schema: { type: 'string' },
-  description: 'trace_id',
-};
-const approvalIdParam = { ...idParam, description: 'approval id' };
-const stepParam = {
-  name: 'index',
-  in: 'path',
-  required: true,
-  schema: { type: 'integer', minimum: 1 },
-};
+const jsonBody = (schema: object) => ({ content: { 'application/json': { schema } } });
 
-/** Query parameters from the zod object schema a route parses its query with. */
-function queryParameters(schema: z.ZodObject) {
+/** Path or query parameters from the zod object schema a route parses them with. */
+function parameters(schema: z.ZodObject | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
   const { properties = {}, required = [] } = json(schema) as {
-    properties?: Record<string, object>;
+    properties?: Record<string, { description?: string }>;
     required?: string[];
   };
-  return Object.entries(properties).map(([name, property]) => ({
+  return Object.entries(properties).map(([name, { description, ...property }]) => ({
     name,
-    in: 'query',
-    ...(required.includes(name) ? { required: true } : {}),
+    in: where,
+    ...(where === 'path' || required.includes(name) ? { required: true } : {}),
     schema: property,
+    ...(description ? { description } : {}),
   }));
 }
 
-const approvalPaths = () => ({
-  '/v1/approvals': {
-    get: {
-      summary: 'List operator approvals, newest first',
-      parameters: queryParameters(approvalListQuerySchema),
-      responses: {
-        '200': {
-          description: 'Approvals',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: { approvals: { type: 'array', items: ref('Approval') } },
-              },
-            },
-          },
-        },
-        '400': errors['400'],
-      },
-    },
-  },
-  '/v1/approvals/{id}': {
-    get: {
-      summary: 'One approval',
-      parameters: [approvalIdParam],
-      responses: {
-        '200': { description: 'The approval', ...body('Approval') },
-        '404': { description: 'No such approval', ...body('Error') },
-      },
-    },
-    post: {
-      summary: 'Approve or deny a pending approval',
-      parameters: [approvalIdParam],
-      requestBody: { required: true, ...body('ApprovalAnswer') },
-      responses: {
-        '200': { description: 'The answered approval', ...body('Approval') },
-        '400': errors['400'],
-        '404': { description: 'No such approval', ...body('Error') },
-        '409': { description: 'Already answered or expired', ...body('Error') },
-      },
-    },
-  },
-});
-
-type Operation = { summary: string; responses: Record<string, unknown> } & Record<string, unknown>;
-
-/**
- * Marks every `/v1` operation as needing a bearer token with the scope `scopeForRequest` (what
- * the auth middleware enforces) and adds the 401/403 answers. `{id}` paths stand for any id.
- */
-function secured(paths: Record<string, Record<string, Operation>>) {
-  const secure = (path: string, method: string, operation: Operation) => {
-    const scope = scopeForRequest(method.toUpperCase(), path);
-    return {
-      ...operation,
-      description: `Needs a bearer token with the \`${scope}\` scope (or \`admin\`).`,
-      security: [{ bearer: [] }],
-      responses: {
-        ...operation.responses,
-        '401': { description: 'Token missing, invalid or expired', ...body('Error') },
-        '403': { description: `Token lacks the ${scope} scope`, ...body('Error') },
-      },
-    };
-  };
-  return Object.fromEntries(
-    Object.entries(paths).map(([path, operations]) => [
-      path,
-      Object.fromEntries(
-        Object.entries(operations).map(([method, operation]) => [
-          method,
-          secure(path, method, operation),
-        ]),
-      ),
-    ]),
-  );
+function response({ description, ref: name, schema, contentType }: ResponseDoc) {
+  if (name) return { description, ...jsonBody(ref(name)) };
+  if (schema) return { description, ...jsonBody(json(schema)) };
+  if (contentType) return { description, content: { [contentType]: {} } };
+  return { description };
 }
 
-/** The OpenAPI 3.1 document of the REST API, generated from the same zod schemas the routes use. */
-export function buildOpenApiDocument(version: string) {
+/** Who may call: `x-required-scope` is what the route table enforces, `security` the scheme. */
+function access(access: Access) {
+  if (access === 'public') return { 'x-required-scope': access, security: [] };
+  if (access === 'dashboard-session') {
+    return {
+      'x-required-scope': access,
+      description: 'Needs the dashboard session cookie from its own login form (admin token).',
+      security: [{ dashboardSession: [] }],
+    };
+  }
+  return {
+    'x-required-scope': access,
+    description: `Needs a bearer token with the \`${access}\` scope${access === 'admin' ? '' : ' (or `admin`)'}.`,
+    security: [{ bearer: [] }],
+  };
+}
+
+function operation(entry: TableEntry) {
+  const responses = Object.fromEntries(
+    Object.entries(entry.responses).map(([status, doc]) => [status, response(doc)]),
+  );
+  if (isScope(entry.access)) {
+    responses['401'] = response({ description: 'Token missing, invalid or expired', ref: 'Error' });
+    responses['403'] = response({
+      description: `Token lacks the ${entry.access} scope`,
+      ref: 'Error',
+    });
+  }
+  const common = { summary: entry.summary, ...access(entry.access) };
+  if (entry.description) common.description = `${entry.description} ${common.description ?? ''}`;
+  if (entry.kind === 'mount') return { ...common, responses };
+  const headers = (entry.headers ?? []).map((header) => ({ ...header, in: 'header' }));
+  const params = [
+    ...parameters(entry.params, 'path'),
+    ...parameters(entry.query, 'query'),
+    ...headers,
+  ];
+  const body = entry.body
+    ? {
+        requestBody: {
+          required: true,
+          ...jsonBody(entry.bodyRef ? ref(entry.bodyRef) : json(entry.body)),
+        },
+      }
+    : {};
+  return { ...common, ...(params.length > 0 ? { parameters: params } : {}), ...body, responses };
+}
+
+/** The `paths` object: one operation per table route, one per method of a mounted sub-app. */
+export function documentedPaths(table: readonly TableEntry[]) {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const entry of table) {
+    const path =
+      entry.kind === 'mount' ? (entry.documentedPath ?? entry.path) : openApiPath(entry.path);
+    const methods = entry.kind === 'mount' ? entry.methods : [entry.method];
+    paths[path] ??= {};
+    for (const method of methods) paths[path][method.toLowerCase()] = operation(entry);
+  }
+  return paths;
+}
+
+/** The OpenAPI 3.1 document of the HTTP API, generated from the route table and its zod schemas. */
+export function buildOpenApiDocument(version: string, table: readonly TableEntry[] = routeTable) {
   return {
     openapi: '3.1.0',
     info: {
@@ -139,94 +113,10 @@ export function buildOpenApiDocument(version: string) {
       version,
       description:
         'browser_run_task over REST, with step-level traces. Without the admin scope a token ' +
-        "sees only its own tenant's tasks; another tenant's task answers 404.",
+        "sees only its own tenant's tasks; another tenant's task answers 404. Each operation's " +
+        '`x-required-scope` is the scope the server enforces (`public`: none).',
     },
-    paths: secured({
-      '/v1/tasks': {
-        post: {
-          summary: 'Start a browser task; returns its trace_id at once',
-          requestBody: { required: true, ...body('BrowserRunTaskInput') },
-          responses: {
-            '202': {
-              description: 'Queued',
-              content: {
-                'application/json': {
-                  schema: {
-                    type: 'object',
-                    properties: { trace_id: { type: 'string' }, status: { const: 'queued' } },
-                  },
-                },
-              },
-            },
-            '503': { description: 'No model configured', ...body('Error') },
-            ...errors,
-          },
-        },
-        get: {
-          summary: 'List tasks, newest first',
-          parameters: [
-            {
-              name: 'limit',
-              in: 'query',
-              schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
-            },
-            { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
-            {
-              name: 'status',
-              in: 'query',
-              schema: {
-                enum: [...taskStatusValues],
-              },
-            },
-          ],
-          responses: { '200': { description: 'A page of tasks' }, ...errors },
-        },
-      },
-      '/v1/tasks/{id}': {
-        get: {
-          summary: 'Task, its steps and (once ended) the compact result',
-          parameters: [idParam],
-          responses: { '200': { description: 'The task' }, ...errors },
-        },
-      },
-      '/v1/tasks/{id}/events': {
-        get: {
-          summary:
-            'Server-Sent Events: status (queued, running, paused), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
-          parameters: [
-            idParam,
-            { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer' } },
-          ],
-          responses: { '200': { description: 'text/event-stream' }, ...errors },
-        },
-      },
-      '/v1/tasks/{id}/steps/{index}': {
-        get: {
-          summary: 'One step with its actions and logs',
-          parameters: [idParam, stepParam],
-          responses: { '200': { description: 'The step' }, ...errors },
-        },
-      },
-      '/v1/tasks/{id}/steps/{index}/screenshot': {
-        get: {
-          summary: 'The JPEG the model saw at this step',
-          parameters: [idParam, stepParam],
-          responses: { '200': { description: 'image/jpeg' }, ...errors },
-        },
-      },
-      '/v1/tasks/{id}/abort': {
-        post: {
-          summary: 'Abort a queued or running task',
-          parameters: [idParam],
-          responses: {
-            '202': { description: 'Aborting' },
-            '409': { description: 'Already ended', ...body('Error') },
-            ...errors,
-          },
-        },
-      },
-      ...approvalPaths(),
-    }),
+    paths: documentedPaths(table),
     components: {
       securitySchemes: {
         bearer: {
@@ -235,11 +125,18 @@ export function buildOpenApiDocument(version: string) {
           bearerFormat: 'JWT',
           description: 'A token from `clawdie token create --tenant T --scope S`',
         },
+        dashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: SESSION_COOKIE,
+          description: 'Set by POST /dashboard/login with the admin token',
+        },
       },
       schemas: {
         BrowserRunTaskInput: json(z.strictObject(browserRunTaskFields)),
         Approval: json(approvalViewSchema),
         ApprovalAnswer: json(approvalAnswerSchema),
+        WaitInput: json(waitInputSchema),
         CompactResult: json(compactResultSchema),
         Error: json(errorSchema),
       },

@@ -1,14 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { type Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { visibleTenant } from '../auth/scopes.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { taskStatusValues } from '../store/task-records.js';
-import type { TaskRepository } from '../store/task-repository.js';
 import { browserRunTaskInputSchema } from '../tasks/task-input.js';
-import type { TaskService } from '../tasks/task-service.js';
-import { readJson } from './error-handler.js';
+import { type RouteDeps, type RouteEntry, route } from './route-types.js';
 import { streamTaskEvents } from './task-event-stream.js';
+import { stepDetailSchema, taskDetailSchema, taskListSchema } from './task-view-schemas.js';
 import { actionView, compactResultOf, logView, stepView, taskView } from './task-views.js';
 
 const listQuerySchema = z.strictObject({
@@ -16,7 +15,14 @@ const listQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
   status: z.enum(taskStatusValues).optional(),
 });
-const stepIndexSchema = z.coerce.number().int().min(1);
+const taskParams = z.object({ id: z.string().describe('trace_id') });
+const stepParams = taskParams.extend({ index: z.coerce.number().int().min(1) });
+const errors = {
+  '400': { description: 'Invalid request; the message names the field', ref: 'Error' },
+  '404': { description: 'No such task or step', ref: 'Error' },
+};
+const traceStatus = (status: string) =>
+  z.object({ trace_id: z.string(), status: z.literal(status) });
 
 /** The tenant the caller may read (undefined = all, for `admin`); see `visibleTenant`. */
 function tenantOf(c: Context): string | undefined {
@@ -26,62 +32,127 @@ function tenantOf(c: Context): string | undefined {
   return visibleTenant(principal);
 }
 
+/** Another tenant's task answers 404 exactly like an unknown id, so trace ids do not leak. */
+function requireTask(c: Context, deps: RouteDeps) {
+  const id = c.req.param('id') ?? '';
+  const task = deps.repository.getTask(id, tenantOf(c));
+  if (!task) throw new NotFoundError(`no task with trace_id ${id}`);
+  return task;
+}
+
+function requireStep(c: Context, deps: RouteDeps, index: () => number) {
+  const id = requireTask(c, deps).id;
+  const step = deps.repository.getStep(id, index());
+  if (!step) throw new NotFoundError(`task ${id} has no step ${c.req.param('index') ?? ''}`);
+  return step;
+}
+
 /**
  * `/v1/tasks`: start, list, inspect at task and step level, fetch step screenshots, abort. A caller
- * without `admin` sees only its own tenant's tasks: another tenant's task answers 404 like an
- * unknown id, on every route, so trace ids do not leak across tenants.
+ * without `admin` sees only its own tenant's tasks, on every route.
  */
-export function createTaskRoutes(deps: { tasks: TaskService; repository: TaskRepository }) {
-  const { tasks, repository } = deps;
-  const requireTask = (c: Context) => {
-    const id = c.req.param('id') ?? '';
-    const task = repository.getTask(id, tenantOf(c));
-    if (!task) throw new NotFoundError(`no task with trace_id ${id}`);
-    return task;
-  };
-  const requireStep = (c: Context) => {
-    const id = requireTask(c).id;
-    const rawIndex = c.req.param('index') ?? '';
-    const step = repository.getStep(id, stepIndexSchema.parse(rawIndex));
-    if (!step) throw new NotFoundError(`task ${id} has no step ${rawIndex}`);
-    return step;
-  };
-
-  return new Hono()
-    .post('/', async (c) => {
-      const input = browserRunTaskInputSchema.parse(await readJson(c));
-      const { taskId, done } = tasks.start(input);
+export const taskRoutes: RouteEntry[] = [
+  route({
+    method: 'POST',
+    path: '/v1/tasks',
+    access: 'tasks:run',
+    summary: 'Start a browser task; returns its trace_id at once',
+    body: browserRunTaskInputSchema,
+    bodyRef: 'BrowserRunTaskInput',
+    responses: {
+      '202': { description: 'Queued', schema: traceStatus('queued') },
+      '503': { description: 'No model configured', ref: 'Error' },
+      ...errors,
+    },
+    handle: (c, { body }, { tasks }) => {
+      const { taskId, done } = tasks.start(body);
       void done.catch(() => undefined);
       return c.json({ trace_id: taskId, status: 'queued' }, 202);
-    })
-    .get('/', (c) => {
-      const query = listQuerySchema.parse(c.req.query());
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/tasks',
+    access: 'tasks:read',
+    summary: 'List tasks, newest first',
+    query: listQuerySchema,
+    responses: { '200': { description: 'A page of tasks', schema: taskListSchema }, ...errors },
+    handle: (c, { query }, { repository }) => {
       const { tasks: rows, total } = repository.listTasks({ ...query, tenant: tenantOf(c) });
       return c.json({ tasks: rows.map(taskView), total, limit: query.limit, offset: query.offset });
-    })
-    .get('/:id', (c) => {
-      const task = requireTask(c);
-      const steps = repository.listSteps(task.id).map(stepView);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/tasks/:id',
+    access: 'tasks:read',
+    summary: 'Task, its steps and (once ended) the compact result',
+    params: taskParams,
+    responses: { '200': { description: 'The task', schema: taskDetailSchema }, ...errors },
+    handle: (c, _input, deps) => {
+      const task = requireTask(c, deps);
+      const steps = deps.repository.listSteps(task.id).map(stepView);
       return c.json({ task: taskView(task), result: compactResultOf(task), steps });
-    })
-    .get('/:id/events', (c) => streamTaskEvents(c, requireTask(c), deps))
-    .get('/:id/steps/:index', (c) => {
-      const step = requireStep(c);
-      const actions = repository.listActions(step.id).map(actionView);
-      const logs = repository.listLogs(step.taskId, step.id).map(logView);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/tasks/:id/events',
+    access: 'tasks:read',
+    summary:
+      'Server-Sent Events: status (queued, running, paused), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
+    params: taskParams,
+    headers: [{ name: 'Last-Event-ID', schema: { type: 'integer' } }],
+    responses: {
+      '200': { description: 'text/event-stream', contentType: 'text/event-stream' },
+      ...errors,
+    },
+    handle: (c, _input, deps) => streamTaskEvents(c, requireTask(c, deps), deps),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/tasks/:id/steps/:index',
+    access: 'tasks:read',
+    summary: 'One step with its actions and logs',
+    params: stepParams,
+    responses: { '200': { description: 'The step', schema: stepDetailSchema }, ...errors },
+    handle: (c, { params }, deps) => {
+      const step = requireStep(c, deps, () => params().index);
+      const actions = deps.repository.listActions(step.id).map(actionView);
+      const logs = deps.repository.listLogs(step.taskId, step.id).map(logView);
       return c.json({ step: stepView(step), actions, logs });
-    })
-    .get('/:id/steps/:index/screenshot', async (c) => {
-      const step = requireStep(c);
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/tasks/:id/steps/:index/screenshot',
+    access: 'tasks:read',
+    summary: 'The JPEG the model saw at this step',
+    params: stepParams,
+    responses: { '200': { description: 'image/jpeg', contentType: 'image/jpeg' }, ...errors },
+    handle: async (c, { params }, deps) => {
+      const step = requireStep(c, deps, () => params().index);
       if (!step.screenshotPath) throw new NotFoundError('this step has no screenshot');
       const jpeg = await readFile(step.screenshotPath).catch(() => {
         throw new NotFoundError(`screenshot file is missing: ${step.screenshotPath}`);
       });
       return c.body(new Uint8Array(jpeg), 200, { 'content-type': 'image/jpeg' });
-    })
-    .post('/:id/abort', (c) => {
-      const task = requireTask(c);
-      if (!tasks.abort(task.id)) {
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/tasks/:id/abort',
+    access: 'tasks:run',
+    summary: 'Abort a queued or running task',
+    params: taskParams,
+    responses: {
+      '202': { description: 'Aborting', schema: traceStatus('aborting') },
+      '409': { description: 'Already ended', ref: 'Error' },
+      ...errors,
+    },
+    handle: (c, _input, deps) => {
+      const task = requireTask(c, deps);
+      if (!deps.tasks.abort(task.id)) {
         throw new AppError(
           'TASK_NOT_ACTIVE',
           `task ${task.id} has already ended (${task.status})`,
@@ -89,5 +160,6 @@ export function createTaskRoutes(deps: { tasks: TaskService; repository: TaskRep
         );
       }
       return c.json({ trace_id: task.id, status: 'aborting' }, 202);
-    });
-}
+    },
+  }),
+];

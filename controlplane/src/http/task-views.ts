@@ -1,6 +1,7 @@
 import type { ActionRecord, LogRecord, StepRecord, TaskRecord } from '../store/task-records.js';
 import { terminalStatuses } from '../store/task-records.js';
 import type { CompactResult } from '../tasks/task-input.js';
+import type { ActionView, LogView, StepView, TaskView } from './task-view-schemas.js';
 
 /** The compact result of an ended task, rebuilt from its row. */
 export function compactResultOf(task: TaskRecord): CompactResult | null {
@@ -18,7 +19,7 @@ export function compactResultOf(task: TaskRecord): CompactResult | null {
   };
 }
 
-export function taskView(task: TaskRecord) {
+export function taskView(task: TaskRecord): TaskView {
   return {
     trace_id: task.id,
     instruction: task.instruction,
@@ -34,7 +35,7 @@ export function taskView(task: TaskRecord) {
   };
 }
 
-export function stepView(step: StepRecord) {
+export function stepView(step: StepRecord): StepView {
   return {
     index: step.index,
     outcome: step.outcome,
@@ -56,7 +57,7 @@ export function stepView(step: StepRecord) {
   };
 }
 
-export function actionView(action: ActionRecord) {
+export function actionView(action: ActionRecord): ActionView {
   return {
     index: action.index,
     type: action.type,
@@ -71,7 +72,7 @@ export function actionView(action: ActionRecord) {
   };
 }
 
-export function logView(log: LogRecord) {
+export function logView(log: LogRecord): LogView {
   return {
     at: iso(log.at),
     level: log.level,

@@ -195,7 +195,8 @@ describe('OpenAPI document', () => {
     );
     assert.ok(operations.length >= 10);
     for (const { path, method, operation } of operations) {
-      assert.ok(path.startsWith('/v1/'), path);
+      // The public routes and the dashboard (own cookie login) are in the document too.
+      if (!path.startsWith('/v1/')) continue;
       assert.deepEqual(operation.security, [{ bearer: [] }], `${method} ${path}`);
       assert.ok(operation.responses['401'] && operation.responses['403'], `${method} ${path}`);
     }

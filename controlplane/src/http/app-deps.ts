@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { TokenVerifier } from '../auth/api-tokens.js';
+import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { TaskService } from '../tasks/task-service.js';
+import type { WaitService } from '../wait/wait-service.js';
+
+export interface AppDeps {
+  tasks: TaskService;
+  repository: TaskRepository;
+  logger: Logger;
+  /** Progress total for MCP calls that set no max_steps. */
+  defaultMaxSteps: number;
+  /** What /health reports about the configured model and browser, to admin tokens only. */
+  describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
+  /**
+   * Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only).
+   * `failures`: failed requests per client address and window before 429 (`config.authFailures`).
+   */
+  auth?: { verifier: TokenVerifier; failures?: { limit: number; windowMs: number } } | null;
+  /** Where auth failures (and, through the routes, other decisions) are recorded. */
+  audit?: AuditLog;
+  /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
+  approvals?: ApprovalService | undefined;
+  /** The admin dashboard at `/dashboard` (own cookie login); not mounted when absent. */
+  dashboard?: DashboardOptions | undefined;
+  /** `/v1/waits` on the controlplane's browser (docs/waits.md); not mounted when absent. */
+  waits?: WaitService | undefined;
+  /** Bound on every request body (413 past it); default 1 MiB. */
+  maxBodyBytes?: number | undefined;
+}
