@@ -28,7 +28,7 @@ export function screenshotWithMarkers(data: StepCardData) {
 </div>`;
 }
 
-function describeMarker(marker: Marker): string {
+export function describeMarker(marker: Marker): string {
   const at = `(${Math.round(marker.x)}, ${Math.round(marker.y)})`;
   if (marker.kind === 'drag')
     return `drag from ${at} to (${Math.round(marker.toX)}, ${Math.round(marker.toY)})`;
@@ -38,7 +38,7 @@ function describeMarker(marker: Marker): string {
 
 const directions = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] } as const;
 
-function markerSvg(marker: Marker, radius: number) {
+export function markerSvg(marker: Marker, radius: number) {
   const { x, y } = marker;
   const ring = html`<circle class="marker" cx="${x}" cy="${y}" r="${radius}"/><circle class="marker-dot" cx="${x}" cy="${y}" r="${Math.max(3, radius / 4)}"/>`;
   const data = html` data-marker="${marker.type}" data-x="${x}" data-y="${y}"`;
