@@ -170,6 +170,24 @@ describe(
       assert.ok(!(await badges()).some((badge) => badge.endsWith(':pending')));
     });
 
+    it('an ended task with a step left pending shows it unfinished (live view and task page)', async () => {
+      const taskId = fixture.repository.listTasks({ limit: 1, offset: 0 }).tasks[0]?.id ?? '';
+      // As an abort in the middle of a step leaves the row: recorded, never ended.
+      fixture.repository.insertStep(taskId, 4, Date.now());
+      await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, { waitUntil: 'load' });
+      await page.waitForFunction(() =>
+        document.querySelector('[data-live]')?.hasAttribute('data-live-ended'),
+      );
+      assert.deepEqual(await badges(), ['1:acted', '2:acted', '3:finished', '4:unfinished']);
+      await page.goto(`${server.url}/dashboard/tasks/${taskId}`, { waitUntil: 'load' });
+      const titles = await page.$$eval('.step h3', (nodes) =>
+        nodes.map((node) => node.textContent ?? ''),
+      );
+      assert.equal(titles.length, 4);
+      assert.ok(!titles.some((title) => title.includes('pending')), titles.join(' | '));
+      assert.match(titles[3] ?? '', /Step 4 unfinished/);
+    });
+
     it('never shows a step pending once a later step exists or the task ended', async () => {
       const { shownOutcome } = await import('../../controlplane/src/dashboard/live-page.js');
       assert.equal(shownOutcome('pending', true, true), 'pending');

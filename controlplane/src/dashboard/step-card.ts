@@ -10,6 +10,8 @@ export interface StepCardData {
   logs: LogRecord[];
   /** URL of the step's screenshot (a dashboard route or, in exports, a data URL). */
   imageSrc: string | null;
+  /** The outcome to show when it differs from the row's (a `pending` step that never ended). */
+  shownOutcome?: string | undefined;
 }
 
 /** A step's screenshot with its action markers drawn in an SVG in the image's own pixel space. */
@@ -97,7 +99,7 @@ export function stepCard(data: StepCardData) {
   return html`<article class="card step" id="step-${step.index}" aria-labelledby="step-${step.index}-title">
 <div>${screenshotWithMarkers(data)}</div>
 <div>
-<h3 id="step-${step.index}-title">Step ${step.index} ${badge(step.outcome)}</h3>
+<h3 id="step-${step.index}-title">Step ${step.index} ${badge(data.shownOutcome ?? step.outcome)}</h3>
 ${step.thought ? html`<p><strong>Thought.</strong> ${step.thought}</p>` : ''}
 ${step.reflection ? html`<p><strong>Reflection.</strong> ${step.reflection}</p>` : ''}
 <h4>Parsed actions</h4>
