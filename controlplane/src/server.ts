@@ -112,6 +112,7 @@ export async function serve(): Promise<number> {
         config,
         browserSource: browsers.description,
         browsers: browsers.browsers,
+        policies: platform.policies,
         hosts: browsers.hostd
           ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)
           : singleJailHosts(

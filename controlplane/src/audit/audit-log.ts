@@ -45,6 +45,23 @@ export interface AuditRecord extends Omit<AuditRow, 'data'> {
   data: Record<string, unknown>;
 }
 
+/** A page of audit rows: filters combine with AND; `at` bounds are epoch ms, inclusive. */
+export interface AuditListQuery {
+  limit: number;
+  /** Rows with a seq above this one (oldest-first paging). */
+  afterSeq?: number;
+  /** Rows with a seq below this one (newest-first paging). */
+  beforeSeq?: number;
+  taskId?: string;
+  /** Rows caused by the tenant's principals or about one of its tasks. */
+  tenant?: string;
+  type?: string;
+  since?: number;
+  until?: number;
+  /** Newest first (seq descending); default oldest first. */
+  newestFirst?: boolean;
+}
+
 /** The audit port: append-only. */
 export interface AuditLog {
   /** Appends one event to the hash chain and returns the stored row. Throws only on storage failure. */
@@ -63,13 +80,13 @@ export interface AuditStore {
   hashAt(seq: number): string | null;
   /** The seq of the row whose hash is `hash`, or null. */
   seqOfHash(hash: string): number | null;
-  list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRow[];
+  list(query: AuditListQuery): AuditRow[];
 }
 
 /** A full audit log: the port plus verification and reading. */
 export interface AuditTrail extends AuditLog {
   verify(): AuditVerifyResult;
-  list(query: { afterSeq?: number; limit: number; taskId?: string }): AuditRecord[];
+  list(query: AuditListQuery): AuditRecord[];
 }
 
 /** The chain key and the head record kept with it (`open-audit-trail.ts` builds this). */

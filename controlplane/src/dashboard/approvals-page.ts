@@ -1,6 +1,7 @@
 import { html } from 'hono/html';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
 import type { Notifier } from '../approvals/notifier.js';
+import { approvalFacts, approvalShot } from './approval-detail.js';
 import { badge, duration, timestamp } from './format.js';
 
 /** Who the approval service records for an answer given on the dashboard. */
@@ -57,6 +58,7 @@ function pendingCard(record: ApprovalRecord, view: ApprovalsView) {
 <div class="approval-text">
 <h2><span class="badge s-pending">${record.kind.replaceAll('_', ' ')}</span> ${record.reason}</h2>
 <dl class="facts">
+${approvalFacts(record)}
 <dt>Task</dt><dd>${taskLink(record.taskId)}</dd>
 <dt>Tenant</dt><dd>${record.tenant}</dd>
 <dt>Requested</dt><dd>${timestamp(record.requestedAt)} UTC</dd>
@@ -69,7 +71,7 @@ function pendingCard(record: ApprovalRecord, view: ApprovalsView) {
 </div>
 ${
   view.hasScreenshot(record.id)
-    ? html`<a class="approval-shot" href="/dashboard/approvals/${record.id}/screenshot"><img src="/dashboard/approvals/${record.id}/screenshot" alt="The screen when approval was requested" loading="lazy"></a>`
+    ? approvalShot(record)
     : html`<p class="approval-shot muted">No screenshot was sent with this request.</p>`
 }
 </li>`;

@@ -1,4 +1,4 @@
-import { liveScript } from './live-page.js';
+import { liveScript } from './live-script.js';
 import { replayScript } from './replay.js';
 import { dashboardCss } from './styles.js';
 

@@ -3,15 +3,49 @@ import type { AuditRecord } from '../audit/audit-log.js';
 import type { AuditVerifyResult } from '../audit/verify-chain.js';
 import { timestamp } from './format.js';
 
-export const AUDIT_PAGE_SIZE = 100;
+export const AUDIT_PAGE_SIZE = 50;
+
+/** The event types offered in the filter. */
+export const auditTypes = [
+  'task-started',
+  'task-ended',
+  'task-stuck',
+  'action-executed',
+  'navigation-refused',
+  'policy-decided',
+  'auth-failed',
+  'token-created',
+  'approval-requested',
+  'approval-answered',
+  'approval-answer-refused',
+  'approval-expired',
+  'credential-typed',
+  'secret-stored',
+  'notifier-failed',
+  'clone-created',
+  'clone-destroyed',
+  'egress-refused',
+  'audit-keyed',
+] as const;
+
+/** The page's filters as typed in the form (times as `YYYY-MM-DDTHH:MM`, UTC). */
+export interface AuditFilters {
+  task: string;
+  tenant: string;
+  type: string;
+  from: string;
+  to: string;
+}
 
 export interface AuditView {
+  /** Newest first. */
   rows: AuditRecord[];
   verification: AuditVerifyResult;
-  /** Filter: only rows of this task. */
-  taskId: string;
-  /** Rows with a seq above this one are shown (paging forward). */
-  afterSeq: number;
+  filters: AuditFilters;
+  /** Rows below this seq are shown (paging to older rows); 0: the newest. */
+  beforeSeq: number;
+  /** Whether older rows match the filters. */
+  hasOlder: boolean;
 }
 
 function keyNote(result: Extract<AuditVerifyResult, { ok: true }>): string {
@@ -33,31 +67,42 @@ function verificationCard(result: AuditVerifyResult) {
   const bad = result.firstBad;
   return html`<section class="card notice" role="alert" aria-labelledby="chain-title" data-audit-chain="broken" data-first-bad="${bad.seq}">
 <h2 id="chain-title">Hash chain <span class="badge s-error">tampered</span></h2>
-<p>First bad row: <a href="#audit-${bad.seq}"><strong>row ${bad.seq}</strong></a> (${bad.problem}): ${bad.message}.</p>
+<p>First bad row: <a href="${badRowHref(bad.seq)}"><strong>row ${bad.seq}</strong></a> (${bad.problem}): ${bad.message}.</p>
 </section>`;
 }
 
-function href(view: Pick<AuditView, 'taskId'>, afterSeq: number): string {
+function href(filters: AuditFilters, beforeSeq: number, hash = ''): string {
   const query = new URLSearchParams();
-  if (view.taskId) query.set('task', view.taskId);
-  if (afterSeq > 0) query.set('after', String(afterSeq));
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
+  if (beforeSeq > 0) query.set('before', String(beforeSeq));
   const text = query.toString();
-  return text ? `/dashboard/audit?${text}` : '/dashboard/audit';
+  return `/dashboard/audit${text ? `?${text}` : ''}${hash}`;
 }
 
-/** The audit log: chain verification first, then a page of rows, oldest first. */
+const none: AuditFilters = { task: '', tenant: '', type: '', from: '', to: '' };
+
+function filterForm(filters: AuditFilters) {
+  const active = Object.values(filters).some(Boolean);
+  return html`<form class="filters" method="get" action="/dashboard/audit" role="search" data-audit-filters>
+<label>Task trace id<input type="search" name="task" value="${filters.task}" size="30"></label>
+<label>Tenant<input type="search" name="tenant" value="${filters.tenant}" size="12"></label>
+<label>Event<select name="type"><option value="">any</option>${auditTypes.map((type) => html`<option${type === filters.type ? html` selected` : ''}>${type}</option>`)}</select></label>
+<label>From (UTC)<input type="datetime-local" name="from" value="${filters.from}"></label>
+<label>To (UTC)<input type="datetime-local" name="to" value="${filters.to}"></label>
+<button type="submit">Filter</button>
+${active ? html`<a class="button secondary" href="/dashboard/audit">Clear</a>` : ''}
+</form>`;
+}
+
+/** The audit log: chain verification first, then filters and a page of rows, newest first. */
 export function auditBody(view: AuditView) {
   const bad = view.verification.ok ? null : view.verification.firstBad.seq;
-  const last = view.rows.at(-1)?.seq ?? view.afterSeq;
+  const oldest = view.rows.at(-1)?.seq ?? 0;
   return html`<h1>Audit log</h1>
 ${verificationCard(view.verification)}
-<form class="filters" method="get" action="/dashboard/audit" role="search">
-<label>Task trace id<input type="search" name="task" value="${view.taskId}" size="40"></label>
-<button type="submit">Filter</button>
-${view.taskId ? html`<a class="button secondary" href="/dashboard/audit">Clear</a>` : ''}
-</form>
-<table>
-<caption class="skip">Audit events, oldest first</caption>
+${filterForm(view.filters)}
+<table data-audit-rows>
+<caption class="skip">Audit events, newest first</caption>
 <thead><tr><th scope="col" class="num">Row</th><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">Actor</th><th scope="col">Task</th><th scope="col">Data</th></tr></thead>
 <tbody>
 ${view.rows.map(
@@ -68,11 +113,16 @@ ${view.rows.map(
 <td>${row.taskId ? html`<a class="mono" href="/dashboard/tasks/${row.taskId}">${row.taskId.slice(0, 8)}</a>` : ''}</td>
 <td><code class="mono">${JSON.stringify(row.data)}</code></td></tr>`,
 )}
-${view.rows.length === 0 ? html`<tr><td colspan="6" class="muted">No audit events.</td></tr>` : ''}
+${view.rows.length === 0 ? html`<tr><td colspan="6" class="muted">No audit events${Object.values(view.filters).some(Boolean) ? ' match these filters' : ''}.</td></tr>` : ''}
 </tbody>
 </table>
 <nav class="pager" aria-label="Pages">
-${view.afterSeq > 0 ? html`<a class="button secondary" href="${href(view, 0)}">⇤ First</a>` : ''}
-${view.rows.length === AUDIT_PAGE_SIZE ? html`<a class="button secondary" rel="next" href="${href(view, last)}">Later →</a>` : ''}
+${view.beforeSeq > 0 ? html`<a class="button secondary" rel="first" href="${href(view.filters, 0)}">⇤ Newest</a>` : ''}
+${view.hasOlder ? html`<a class="button secondary" rel="next" href="${href(view.filters, oldest)}">Older →</a>` : ''}
 </nav>`;
+}
+
+/** Where the first bad row is listed (its page without filters, newest first). */
+export function badRowHref(seq: number): string {
+  return href(none, seq + 1, `#audit-${seq}`);
 }

@@ -73,7 +73,31 @@ export const listQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).optional().catch(undefined),
 });
 
+const text = (max: number) => z.string().trim().max(max).catch('').default('');
+const minute = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/)
+  .catch('')
+  .default('');
+
+/** The audit page's query: filters (times in UTC, as a datetime-local input sends them), paging. */
 export const auditQuerySchema = z.object({
-  task: z.string().trim().max(100).optional().catch(undefined),
-  after: z.coerce.number().int().min(0).optional().catch(undefined),
+  task: text(100),
+  tenant: text(64),
+  type: z
+    .string()
+    .regex(/^[a-z-]{1,40}$/)
+    .catch('')
+    .default(''),
+  from: minute,
+  to: minute,
+  before: z.coerce.number().int().min(1).optional().catch(undefined),
 });
+
+/** Epoch ms of a `YYYY-MM-DDTHH:MM[:SS]` UTC time; `end` takes the last ms of that minute/second. */
+export function utcMs(value: string, end = false): number | undefined {
+  if (!value) return undefined;
+  const ms = Date.parse(`${value}Z`);
+  if (Number.isNaN(ms)) return undefined;
+  return end ? ms + (value.length > 16 ? 999 : 59_999) : ms;
+}

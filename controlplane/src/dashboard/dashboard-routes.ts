@@ -16,6 +16,7 @@ import {
   auditQuerySchema,
   type DashboardContext,
   type DashboardDeps,
+  utcMs,
 } from './dashboard-context.js';
 import { page, pageHeaders } from './layout.js';
 import { createLoginRoutes } from './login-routes.js';
@@ -94,18 +95,25 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
   });
   app.get('/audit', (c) => {
     if (!deps.audit) return context.notFound(c, 'No audit log is configured.');
-    const query = auditQuerySchema.parse(c.req.query());
-    const taskId = query.task ?? '';
+    const { before, ...filters } = auditQuerySchema.parse(c.req.query());
+    const since = utcMs(filters.from);
+    const until = utcMs(filters.to, true);
     const rows = deps.audit.list({
-      limit: AUDIT_PAGE_SIZE,
-      ...(query.after ? { afterSeq: query.after } : {}),
-      ...(taskId ? { taskId } : {}),
+      limit: AUDIT_PAGE_SIZE + 1,
+      newestFirst: true,
+      ...(before ? { beforeSeq: before } : {}),
+      ...(filters.task ? { taskId: filters.task } : {}),
+      ...(filters.tenant ? { tenant: filters.tenant } : {}),
+      ...(filters.type ? { type: filters.type } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(until !== undefined ? { until } : {}),
     });
     const body = auditBody({
-      rows,
+      rows: rows.slice(0, AUDIT_PAGE_SIZE),
+      hasOlder: rows.length > AUDIT_PAGE_SIZE,
       verification: deps.audit.verify(),
-      taskId,
-      afterSeq: query.after ?? 0,
+      filters,
+      beforeSeq: before ?? 0,
     });
     return context.render(c, 'Audit log', 'audit', body);
   });
@@ -152,9 +160,10 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     }
     return c.redirect('/dashboard/approvals', 303);
   });
-  app.get('/settings', (c) => {
+  app.get('/settings', async (c) => {
     const view = deps.settings?.() ?? { groups: [], policies: [] };
-    return context.render(c, 'Settings', 'settings', settingsBody(view));
+    const hosts = (await deps.hosts?.()) ?? null;
+    return context.render(c, 'Settings', 'settings', settingsBody(view, hosts));
   });
   app.get('/hosts', async (c) => {
     const view = (await deps.hosts?.()) ?? {

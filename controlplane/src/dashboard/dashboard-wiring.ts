@@ -4,9 +4,11 @@ import type { TokenVerifier } from '../auth/api-tokens.js';
 import { hasScope } from '../auth/scopes.js';
 import type { Config } from '../config.js';
 import { screencastOf, type TaskBrowsers } from '../jails/task-browsers.js';
+import type { PolicySet } from '../policy/load-policies.js';
 import { recordingPath } from '../recording/task-recorder.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
+import { policySummaries } from './policy-summary.js';
 import type { HostsView, SettingsView } from './settings-pages.js';
 
 /** A VerifyAdmin that accepts an API access token (JWT) carrying the `admin` scope. */
@@ -28,8 +30,15 @@ export function anyAdminVerifier(verifiers: readonly VerifyAdmin[]): VerifyAdmin
   };
 }
 
-/** The read-only settings page from the loaded configuration (never a secret value). */
-export function settingsFromConfig(config: Readonly<Config>, browserSource: string): SettingsView {
+/**
+ * The read-only settings page from the loaded configuration and the enforced policies (never a
+ * secret value). The warm pool is not here: the page reads it live from hostd.
+ */
+export function settingsFromConfig(
+  config: Readonly<Config>,
+  browserSource: string,
+  policies: PolicySet | null = null,
+): SettingsView {
   const { model, loop } = config;
   return {
     groups: [
@@ -57,9 +66,13 @@ export function settingsFromConfig(config: Readonly<Config>, browserSource: stri
           ['Scroll amount', `${loop.scrollAmount} px`],
         ],
       },
-      { title: 'Browser', rows: [['Browsers', browserSource]] },
+      // The start-up description's warm-pool figure is stale by now: the live one is shown below.
+      {
+        title: 'Browser',
+        rows: [['Browsers', browserSource.replace(/, warm pool \d+\/\d+$/, '')]],
+      },
     ],
-    policies: [],
+    policies: policies ? policySummaries(policies, config.policyDir) : [],
   };
 }
 
@@ -73,6 +86,8 @@ export function createDashboardOptions(options: {
   /** Where tasks' browsers come from, for the settings page. */
   browserSource: string;
   browsers: TaskBrowsers;
+  /** The tenant policies the task pipeline enforces (listed on the settings page). */
+  policies?: PolicySet | undefined;
   hosts: () => HostsView | Promise<HostsView>;
   audit?: AuditTrail | undefined;
   approvals?: ApprovalService | undefined;
@@ -89,7 +104,8 @@ export function createDashboardOptions(options: {
     audit: options.audit,
     approvals: options.approvals,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
-    settings: () => settingsFromConfig(options.config, options.browserSource),
+    settings: () =>
+      settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
     hosts: options.hosts,
   };
 }

@@ -19,9 +19,38 @@ const describe = (action: ActionRecord) =>
     ? describeAction(action.action as Parameters<typeof describeAction>[0])
     : action.type;
 
-function stepLine(card: StepCardData) {
+/**
+ * The outcome to show: a step still `pending` is in progress only while it is the last step of a
+ * running task; once a later step exists or the task ended it never finished ("unfinished").
+ */
+export function shownOutcome(outcome: string, isLast: boolean, active: boolean): string {
+  return outcome === 'pending' && (!isLast || !active) ? 'unfinished' : outcome;
+}
+
+function stepLine(card: StepCardData, isLast: boolean, active: boolean) {
   const { step } = card;
-  return html`<li data-step="${step.index}">Step ${step.index} ${badge(step.outcome)} <span class="mono">${card.actions.map(describe).join(', ')}</span>${step.thought ? html`<div class="muted">${step.thought}</div>` : ''}</li>`;
+  return html`<li data-step="${step.index}">Step ${step.index} ${badge(shownOutcome(step.outcome, isLast, active))} <span class="mono">${card.actions.map(describe).join(', ')}</span>${step.thought ? html`<div class="muted">${step.thought}</div>` : ''}</li>`;
+}
+
+/** The ended task's final frame (its final screenshot), or why there is none. */
+function finalFrame(task: TaskRecord, base: string) {
+  return task.finalScreenshotPath
+    ? html`<img class="screen" data-live-final src="${base}/final.jpg" alt="The final screen of the task">`
+    : html`<p class="muted card" data-live-final>The task ended without a final screenshot.</p>`;
+}
+
+/** What the task returned: status, summary, data or error. */
+function resultCard(task: TaskRecord) {
+  const data =
+    task.resultData === null || task.resultData === undefined
+      ? null
+      : JSON.stringify(task.resultData, null, 2);
+  return html`<section class="card" aria-labelledby="live-result-title" data-live-result>
+<h2 id="live-result-title">Result</h2>
+<p>${badge(task.status)} ${task.summary ?? ''}</p>
+${data ? html`<pre class="mono">${data}</pre>` : ''}
+${task.errorCode ? html`<p class="error-text">${task.errorCode}: ${task.errorMessage ?? ''}</p>` : ''}
+</section>`;
 }
 
 /** The live view: the relayed screencast, loop controls, and steps as they end (via SSE). */
@@ -36,7 +65,9 @@ export function liveBody(view: LiveView) {
 ${
   view.active && view.hasScreencast
     ? html`<img class="screen" data-live-screen src="${base}/screencast" alt="Live view of the task's browser">`
-    : html`<p class="muted card">${view.active ? 'This jail-service offers no live feed.' : 'The task is not running: there is no live feed.'}</p>`
+    : view.active
+      ? html`<p class="muted card">This jail-service offers no live feed.</p>`
+      : finalFrame(task, base)
 }
 </div>
 <div>
@@ -60,69 +91,11 @@ ${view.paused ? html`<p class="notice">Paused: the loop waits before its next st
     : ''
 }
 </section>
+${view.active ? '' : resultCard(task)}
 <section class="card" aria-labelledby="live-steps-title">
 <h2 id="live-steps-title">Steps</h2>
-<ol data-live-steps aria-live="polite">${view.cards.map(stepLine)}</ol>
+<ol data-live-steps aria-live="polite">${view.cards.map((card, index) => stepLine(card, index === view.cards.length - 1, view.active))}</ol>
 </section>
 </div>
 </div>`;
 }
-
-/** Follows the task's event stream: appends ended steps, shows the final status. */
-export const liveScript = `(() => {
-  const root = document.querySelector('[data-live]');
-  if (!root) return;
-  const id = root.getAttribute('data-live');
-  const list = root.querySelector('[data-live-steps]');
-  const status = root.querySelector('[data-live-status]');
-  const badge = (text) => {
-    const span = document.createElement('span');
-    span.className = 'badge s-' + text;
-    span.textContent = text.replaceAll('_', ' ');
-    return span;
-  };
-  // The feed heals itself: reopen it on error, or when no frame arrived within 4 s (the
-  // jail-service may have been busy, e.g. navigating to the start URL), while the task runs.
-  const screen = root.querySelector('[data-live-screen]');
-  if (screen) {
-    const feed = screen.getAttribute('src');
-    let attempts = 0;
-    const reopen = () => {
-      if (root.hasAttribute('data-live-ended') || attempts >= 30) return;
-      attempts += 1;
-      screen.setAttribute('src', feed + '?attempt=' + attempts);
-    };
-    screen.addEventListener('error', () => setTimeout(reopen, 1000));
-    const watchdog = setInterval(() => {
-      if (root.hasAttribute('data-live-ended') || screen.naturalWidth > 0) clearInterval(watchdog);
-      else reopen();
-    }, 4000);
-  }
-  const source = new EventSource('/dashboard/tasks/' + encodeURIComponent(id) + '/events');
-  source.addEventListener('step', (message) => {
-    const step = JSON.parse(message.data);
-    if (list.querySelector('[data-step="' + step.step + '"]')) return;
-    const item = document.createElement('li');
-    item.setAttribute('data-step', String(step.step));
-    item.append('Step ' + step.step + ' ', badge(step.outcome), ' ');
-    const actions = document.createElement('span');
-    actions.className = 'mono';
-    actions.textContent = step.actions.join(', ');
-    item.append(actions);
-    if (step.thought) {
-      const thought = document.createElement('div');
-      thought.className = 'muted';
-      thought.textContent = step.thought;
-      item.append(thought);
-    }
-    list.append(item);
-  });
-  source.addEventListener('result', (message) => {
-    const result = JSON.parse(message.data);
-    status.replaceChildren(badge(result.status));
-    root.querySelector('[data-live-controls]')?.remove();
-    root.setAttribute('data-live-ended', result.status);
-    source.close();
-  });
-})();
-`;

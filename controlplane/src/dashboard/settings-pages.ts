@@ -1,10 +1,11 @@
 import { html } from 'hono/html';
 import { duration } from './format.js';
+import type { PolicySummary } from './policy-summary.js';
 
-/** Read-only settings: labelled groups of values, plus the policy documents as text. */
+/** Read-only settings: labelled groups of values, plus the loaded policies' key rules. */
 export interface SettingsView {
   groups: { title: string; rows: [label: string, value: string][] }[];
-  policies: { name: string; text: string }[];
+  policies: PolicySummary[];
 }
 
 export interface CloneRow {
@@ -33,7 +34,24 @@ export interface HostsView {
   source: string;
 }
 
-export function settingsBody(view: SettingsView) {
+/** The warm pool as hostd reports it now (read at each page view, never cached). */
+function warmPoolSection(hosts: HostsView | null, withSource = false) {
+  const pool = hosts?.warmPool ?? null;
+  return html`<section class="card spaced" data-warm-pool="${pool ? `${pool.ready}/${pool.target}` : 'none'}"><h2>Warm pool</h2>
+${pool ? html`<p>${pool.ready} ready of a target of ${pool.target}.</p>` : html`<p class="muted">No warm pool: clones are not pre-started on this host.</p>`}
+${pool?.failures ? html`<p class="muted" data-warm-pool-failures="${pool.failures}">Refilling after ${pool.failures} failed attempt(s)${pool.retryAt ? `, next at ${pool.retryAt}` : ''}: ${pool.lastError ?? 'unknown error'}</p>` : ''}
+${hosts && withSource ? html`<p class="muted">${hosts.source}</p>` : ''}
+</section>`;
+}
+
+function policyCard(policy: PolicySummary) {
+  return html`<section class="card" data-policy="${policy.tenant}"><h3 class="mono">${policy.name}</h3>
+<p class="muted">Tenant <span class="mono">${policy.tenant}</span></p>
+<dl class="facts">${policy.rules.map(([label, value]) => html`<dt>${label}</dt><dd class="mono" data-rule="${label}">${value}</dd>`)}</dl>
+</section>`;
+}
+
+export function settingsBody(view: SettingsView, hosts: HostsView | null = null) {
   return html`<h1>Settings</h1>
 <p class="muted">Read-only: settings come from the controlplane's configuration (CLAWDIE_* variables) and change on restart.</p>
 ${view.groups.map(
@@ -41,13 +59,11 @@ ${view.groups.map(
 ${group.rows.map(([label, value]) => html`<dt>${label}</dt><dd class="mono">${value}</dd>`)}
 </dl></section>`,
 )}
-<section class="card"><h2>Policies</h2>
+${warmPoolSection(hosts, true)}
+<section class="card" aria-labelledby="policies-title"><h2 id="policies-title">Policies</h2>
 ${
   view.policies.length
-    ? view.policies.map(
-        (policy) =>
-          html`<details><summary class="mono">${policy.name}</summary><pre class="mono">${policy.text}</pre></details>`,
-      )
+    ? html`<p class="muted">Enforced for every task: a tenant without its own file gets <span class="mono">default</span>.</p>${view.policies.map(policyCard)}`
     : html`<p class="muted">No policy files are loaded; tasks run with their own domains and result_schema only.</p>`
 }
 </section>`;
@@ -69,10 +85,7 @@ ${view.clones.map(
 ${view.clones.length === 0 ? html`<tr><td colspan="4" class="muted">No live clones.</td></tr>` : ''}
 </tbody>
 </table>
-<section class="card spaced"><h2>Warm pool</h2>
-${view.warmPool ? html`<p>${view.warmPool.ready} ready of a target of ${view.warmPool.target}.</p>` : html`<p class="muted">No warm pool: clones are not pre-started on this host.</p>`}
-${view.warmPool?.failures ? html`<p class="muted">Refilling after ${view.warmPool.failures} failed attempt(s)${view.warmPool.retryAt ? `, next at ${view.warmPool.retryAt}` : ''}: ${view.warmPool.lastError ?? 'unknown error'}</p>` : ''}
-</section>
+${warmPoolSection(view)}
 <section class="card"><h2>Limits</h2>
 ${view.limits.length ? html`<dl class="facts">${view.limits.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>` : html`<p class="muted">No limits reported.</p>`}
 </section>`;

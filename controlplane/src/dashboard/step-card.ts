@@ -10,6 +10,8 @@ export interface StepCardData {
   logs: LogRecord[];
   /** URL of the step's screenshot (a dashboard route or, in exports, a data URL). */
   imageSrc: string | null;
+  /** The outcome to show when it differs from the row's (a `pending` step that never ended). */
+  shownOutcome?: string | undefined;
 }
 
 /** A step's screenshot with its action markers drawn in an SVG in the image's own pixel space. */
@@ -28,7 +30,7 @@ export function screenshotWithMarkers(data: StepCardData) {
 </div>`;
 }
 
-function describeMarker(marker: Marker): string {
+export function describeMarker(marker: Marker): string {
   const at = `(${Math.round(marker.x)}, ${Math.round(marker.y)})`;
   if (marker.kind === 'drag')
     return `drag from ${at} to (${Math.round(marker.toX)}, ${Math.round(marker.toY)})`;
@@ -38,7 +40,7 @@ function describeMarker(marker: Marker): string {
 
 const directions = { up: [0, -1], down: [0, 1], left: [-1, 0], right: [1, 0] } as const;
 
-function markerSvg(marker: Marker, radius: number) {
+export function markerSvg(marker: Marker, radius: number) {
   const { x, y } = marker;
   const ring = html`<circle class="marker" cx="${x}" cy="${y}" r="${radius}"/><circle class="marker-dot" cx="${x}" cy="${y}" r="${Math.max(3, radius / 4)}"/>`;
   const data = html` data-marker="${marker.type}" data-x="${x}" data-y="${y}"`;
@@ -97,7 +99,7 @@ export function stepCard(data: StepCardData) {
   return html`<article class="card step" id="step-${step.index}" aria-labelledby="step-${step.index}-title">
 <div>${screenshotWithMarkers(data)}</div>
 <div>
-<h3 id="step-${step.index}-title">Step ${step.index} ${badge(step.outcome)}</h3>
+<h3 id="step-${step.index}-title">Step ${step.index} ${badge(data.shownOutcome ?? step.outcome)}</h3>
 ${step.thought ? html`<p><strong>Thought.</strong> ${step.thought}</p>` : ''}
 ${step.reflection ? html`<p><strong>Reflection.</strong> ${step.reflection}</p>` : ''}
 <h4>Parsed actions</h4>

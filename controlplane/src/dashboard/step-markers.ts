@@ -43,3 +43,30 @@ export function markersOf(step: StepRecord, actions: readonly ActionRecord[]): M
   }
   return markers;
 }
+
+/**
+ * The marker of one planned action (CSS pixels, as the policy gate saw it) on a screenshot of
+ * `ratio` device pixels per CSS pixel; null for an action without a screen point.
+ */
+export function markerOfAction(action: Record<string, unknown>, ratio: number): Marker | null {
+  const type = String(action.type ?? '');
+  const num = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value) ? value : null;
+  if (type === 'drag') {
+    const from = action.from as { x?: unknown; y?: unknown } | undefined;
+    const to = action.to as { x?: unknown; y?: unknown } | undefined;
+    const [x, y, toX, toY] = [num(from?.x), num(from?.y), num(to?.x), num(to?.y)];
+    if (x === null || y === null || toX === null || toY === null) return null;
+    return { kind: 'drag', type, x: x * ratio, y: y * ratio, toX: toX * ratio, toY: toY * ratio };
+  }
+  const x = num(action.x);
+  const y = num(action.y);
+  if (x === null || y === null) return null;
+  if (type === 'scroll') {
+    const direction = (['up', 'down', 'left', 'right'] as const).find(
+      (d) => d === action.direction,
+    );
+    return { kind: 'scroll', type, x: x * ratio, y: y * ratio, direction: direction ?? 'down' };
+  }
+  return pointTypes.has(type) ? { kind: 'point', type, x: x * ratio, y: y * ratio } : null;
+}

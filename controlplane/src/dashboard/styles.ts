@@ -76,6 +76,8 @@ ol.approvals{list-style:none;margin:0;padding:0}
 @media (max-width:900px){.approval{grid-template-columns:1fr}}
 .approval h2{margin:0 0 10px;font-size:1.05rem;display:flex;gap:10px;align-items:baseline}
 .approval-shot img{display:block;width:100%;height:auto;border:1px solid var(--line);border-radius:6px;background:#000}
+.approval-shot .shot{display:block}
+.approval-shot .shot img{border:0;border-radius:0}
 form.decide{display:flex;gap:10px;margin-top:14px}
 form.decide button{min-width:96px}
 table.recent td>time{white-space:nowrap}

@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import type { TaskRecord } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
+import { shownOutcome } from './live-page.js';
 import { type StepCardData, stepCard } from './step-card.js';
 
 /** Every step of a task with its actions, logs and screenshot source. */
@@ -76,5 +77,5 @@ ${view.active ? html`<form method="post" action="${base}/abort"><button class="d
 ${task.finalScreenshotPath ? html`<details><summary>Final screen</summary><div class="shot"><img src="${base}/final.jpg" alt="The screen as the task left it"></div></details>` : ''}
 </section>
 <h2 id="timeline-title">Step timeline</h2>
-${view.cards.length ? html`<ol class="timeline" aria-labelledby="timeline-title">${view.cards.map((card) => html`<li>${stepCard(card)}</li>`)}</ol>` : html`<p class="muted">No steps recorded.</p>`}`;
+${view.cards.length ? html`<ol class="timeline" aria-labelledby="timeline-title">${view.cards.map((card, index) => html`<li>${stepCard({ ...card, shownOutcome: shownOutcome(card.step.outcome, index === view.cards.length - 1, view.active) })}</li>`)}</ol>` : html`<p class="muted">No steps recorded.</p>`}`;
 }

@@ -56,10 +56,11 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
   };
 
   function currentScreen(signal?: AbortSignal): Promise<Buffer | null> {
-    return deps.operator.screenshot(signal).then(
-      (shot) => shot.jpeg,
-      () => null,
-    );
+    return currentShot(signal).then((shot) => shot?.jpeg ?? null);
+  }
+
+  function currentShot(signal?: AbortSignal) {
+    return deps.operator.screenshot(signal).catch(() => null);
   }
 
   /** `call_user`: ends the task, unless the policy has an operator handle it and one approves. */
@@ -98,15 +99,22 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
         endTask: false,
       };
     const secrets = action.type === 'type' ? secretNamesIn(action.text) : [];
-    const screenshot = await currentScreen(signal);
+    const shot = await currentShot(signal);
     const outcome = await deps.approver.request(
       {
         taskId: deps.taskId,
         tenant: deps.tenant,
         kind: kindOf(action, secrets),
         reason: decision.reason,
-        detail: { action: describe(action), url: currentUrl },
-        screenshot,
+        // For the operator: the text as the model wrote it (secret placeholders, never a value),
+        // and the screenshot's geometry, so the target can be drawn on it.
+        detail: {
+          action: describe(action),
+          url: currentUrl,
+          ...(action.type === 'type' ? { text: action.text } : {}),
+          ...(shot ? { screen: shot.meta } : {}),
+        },
+        screenshot: shot?.jpeg ?? null,
         timeoutMs: deps.policy.approvals.timeout_s * 1000,
       },
       signal,

@@ -1,6 +1,6 @@
 // The audit log's storage on better-sqlite3: raw prepared statements, one IMMEDIATE transaction
 // per append (read tail + insert), streamed iteration for verification.
-import type { AuditStore } from '../audit/audit-log.js';
+import type { AuditListQuery, AuditStore } from '../audit/audit-log.js';
 import type { AuditRow } from '../audit/hash-chain.js';
 import type { Db } from './database.js';
 
@@ -40,12 +40,6 @@ export function createAuditRepository(db: Db): AuditStore {
   const byHash = sqlite.prepare<[string], { seq: number }>(
     'SELECT seq FROM audit_events WHERE hash = ? LIMIT 1',
   );
-  const after = sqlite.prepare<[number, number], RawRow>(
-    `SELECT ${columns} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
-  );
-  const afterForTask = sqlite.prepare<[number, string, number], RawRow>(
-    `SELECT ${columns} FROM audit_events WHERE seq > ? AND task_id = ? ORDER BY seq LIMIT ?`,
-  );
   const atSeq = sqlite.prepare<[number], { hash: string }>(
     'SELECT hash FROM audit_events WHERE seq = ?',
   );
@@ -63,12 +57,39 @@ export function createAuditRepository(db: Db): AuditStore {
     tail: () => tail.get() ?? null,
     hashAt: (seq) => atSeq.get(seq)?.hash ?? null,
     seqOfHash: (hash) => byHash.get(hash)?.seq ?? null,
-    list({ afterSeq = 0, limit, taskId }) {
-      const rows =
-        taskId === undefined
-          ? after.all(afterSeq, limit)
-          : afterForTask.all(afterSeq, taskId, limit);
-      return rows.map(toRow);
+    list(query) {
+      const { where, params } = whereOf(query);
+      const order = query.newestFirst ? 'DESC' : 'ASC';
+      return sqlite
+        .prepare<unknown[], RawRow>(
+          `SELECT ${columns} FROM audit_events ${where} ORDER BY seq ${order} LIMIT ?`,
+        )
+        .all(...params, query.limit)
+        .map(toRow);
     },
   };
+}
+
+/** The WHERE clause of a list query, with its bound parameters (never interpolated values). */
+function whereOf(query: AuditListQuery): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, ...values: unknown[]) => {
+    clauses.push(clause);
+    params.push(...values);
+  };
+  if (query.afterSeq) add('seq > ?', query.afterSeq);
+  if (query.beforeSeq !== undefined) add('seq < ?', query.beforeSeq);
+  if (query.taskId !== undefined) add('task_id = ?', query.taskId);
+  if (query.type !== undefined) add('type = ?', query.type);
+  if (query.since !== undefined) add('at >= ?', query.since);
+  if (query.until !== undefined) add('at <= ?', query.until);
+  if (query.tenant !== undefined)
+    add(
+      "(substr(actor, 1, length(?) + 8) = 'tenant:' || ? || '/' OR task_id IN (SELECT id FROM tasks WHERE tenant = ?))",
+      query.tenant,
+      query.tenant,
+      query.tenant,
+    );
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

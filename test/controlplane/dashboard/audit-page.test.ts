@@ -11,23 +11,26 @@ after(() => {
 });
 
 describe('dashboard audit log page', () => {
-  it('pages through the rows oldest first and reports an intact chain', async () => {
+  it('pages through the rows newest first and reports an intact chain', async () => {
     const cookie = await fixture.login();
     const first = await (
       await fixture.app.request('/dashboard/audit', { headers: { cookie } })
     ).text();
     assert.match(first, /data-audit-chain="ok"/);
     assert.match(first, /250 rows verified/);
-    assert.equal((first.match(/<tr id="audit-/g) ?? []).length, 100);
-    assert.match(first, /href="\/dashboard\/audit\?after=100"/);
+    const seqs = [...first.matchAll(/<tr id="audit-(\d+)"/g)].map((match) => Number(match[1]));
+    assert.equal(seqs.length, 50);
+    assert.deepEqual(seqs.slice(0, 2), [250, 249]);
+    assert.match(first, /href="\/dashboard\/audit\?before=201"/);
     assert.match(
       first,
       /<a href="\/dashboard\/audit">Audit log<\/a>|aria-current="page">Audit log/,
     );
     const last = await (
-      await fixture.app.request('/dashboard/audit?after=200', { headers: { cookie } })
+      await fixture.app.request('/dashboard/audit?before=51', { headers: { cookie } })
     ).text();
     assert.equal((last.match(/<tr id="audit-/g) ?? []).length, 50);
+    assert.match(last, /<tr id="audit-1"/);
     assert.ok(!last.includes('rel="next"'));
   });
 
@@ -36,17 +39,25 @@ describe('dashboard audit log page', () => {
     const page = await (
       await fixture.app.request('/dashboard/audit?task=task-a', { headers: { cookie } })
     ).text();
-    assert.equal((page.match(/<tr id="audit-/g) ?? []).length, 83);
+    assert.equal((page.match(/<tr id="audit-/g) ?? []).length, 50);
+    const older = await (
+      await fixture.app.request('/dashboard/audit?task=task-a&before=99', { headers: { cookie } })
+    ).text();
+    assert.equal((older.match(/<tr id="audit-/g) ?? []).length, 32);
+    assert.ok(!older.includes('rel="next"'));
   });
 
   it('flags a tampered chain and names the first bad row', async () => {
     const cookie = await fixture.login();
     trail.tamper(7);
     const page = await (
-      await fixture.app.request('/dashboard/audit', { headers: { cookie } })
+      await fixture.app.request('/dashboard/audit?before=8', { headers: { cookie } })
     ).text();
     assert.match(page, /data-audit-chain="broken" data-first-bad="7"/);
-    assert.match(page, /First bad row: <a href="#audit-7"><strong>row 7<\/strong><\/a> \(edited\)/);
+    assert.match(
+      page,
+      /First bad row: <a href="\/dashboard\/audit\?before=8#audit-7"><strong>row 7<\/strong><\/a> \(edited\)/,
+    );
     assert.match(page, /<tr id="audit-7" class="bad-row"/);
   });
 

@@ -127,5 +127,33 @@ describe('dashboard wiring', () => {
       settings?.groups[0]?.rows.some(([label, value]) => label === 'URL' && value.includes('8000')),
     );
     assert.equal((await options.hosts?.())?.clones.length, 1);
+    assert.deepEqual(settings?.policies, [], 'no policy set given, none listed');
+  });
+
+  it('lists the policies the server enforces (the shipped default.yaml) on the settings page', async () => {
+    const { createDashboardOptions } = await import(
+      '../../../controlplane/src/dashboard/dashboard-wiring.js'
+    );
+    const { loadConfig } = await import('../../../controlplane/src/config.js');
+    const { loadPolicies } = await import('../../../controlplane/src/policy/load-policies.js');
+    const { singleJailHosts } = await import('../../../controlplane/src/dashboard/hosts-views.js');
+    const { trackLeases } = await import('../../../controlplane/src/jails/task-browsers.js');
+    const { createSingleBrowserProvider } = await import(
+      '../../../controlplane/src/jails/browser-provider.js'
+    );
+    const config = loadConfig({});
+    const { browsers } = trackLeases(createSingleBrowserProvider(createFakeOperator().operator));
+    const options = createDashboardOptions({
+      config,
+      browserSource: 'jail-service at http://127.0.0.1:9',
+      browsers,
+      policies: loadPolicies(config.policyDir),
+      hosts: singleJailHosts({ url: 'http://127.0.0.1:9', startedAt: 0 }, browsers),
+      adminToken: 'static-admin-token-0123456789',
+    });
+    const policy = options?.settings?.().policies[0];
+    assert.equal(policy?.tenant, 'default');
+    assert.match(policy?.name ?? '', /policies\/default\.yaml$/);
+    assert.ok(policy?.rules.some(([label, value]) => label === 'Max steps' && value === '100'));
   });
 });
