@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import { type TaskRecord, taskStatusValues } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -32,6 +33,11 @@ export interface DashboardOptions {
   tenant?: string | undefined;
   sessionTtlMs?: number | undefined;
   now?: (() => number) | undefined;
+  /**
+   * Counts failed logins per client address like the API's bearer failures (aggregated audit
+   * rows, 429 past the limit); none when absent.
+   */
+  loginFailures?: AuthFailureLimiter | undefined;
 }
 
 export interface DashboardDeps extends DashboardOptions {

@@ -79,7 +79,15 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
       'x-content-type-options': 'nosniff',
     });
   });
-  app.route('/', createLoginRoutes({ verifyAdmin: deps.verifyAdmin, sessions, ttlMs }));
+  app.route(
+    '/',
+    createLoginRoutes({
+      verifyAdmin: deps.verifyAdmin,
+      sessions,
+      ttlMs,
+      failures: deps.loginFailures,
+    }),
+  );
   app.use('*', requireAdmin({ sessions }));
   app.route('/', createTaskPageRoutes(context));
   app.get('/tasks/:id/events', (c) => {
