@@ -3,6 +3,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type CommandRunner, ExecFileRunner } from '@clawdie/hostd/runner';
 import { printError, printEvent, printSummary, printUsage, USAGE } from './cli-output.js';
 import {
   loadSetupConfig,
@@ -11,7 +12,6 @@ import {
   SetupConfigError,
 } from './config.js';
 import { runSetup } from './run-setup.js';
-import { type CommandRunner, ExecFileRunner } from './runner/command-runner.js';
 import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
 import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
 import { linuxSteps } from './steps/linux-steps.js';

@@ -1,0 +1,12 @@
+// Public surface of `@clawdie/hostd/runner`: the one CommandRunner port of the repository, its
+// typed errors and the real adapter. Other packages (setup, controlplane) import it from here,
+// never by a relative path into hostd/src.
+export {
+  CommandAbortedError,
+  type CommandRunner,
+  CommandSpawnError,
+  CommandTimeoutError,
+  type RunOptions,
+  type RunResult,
+} from './command-runner.js';
+export { ExecFileRunner } from './exec-file-runner.js';
