@@ -1,16 +1,13 @@
-import { pino } from 'pino';
+import {
+  createLogger as createServiceLogger,
+  type DestinationStream,
+} from '@clawdie/jail-service/logger';
 
-/** One pino logger writing JSON to stderr (stdout stays free for CLI results and MCP stdio). */
-export function createLogger(level: string) {
-  return pino(
-    {
-      level,
-      base: { service: 'controlplane' },
-      redact: {
-        paths: ['*.token', '*.apiKey', '*.secret', '*.authorization', 'headers.authorization'],
-        censor: '[redacted]',
-      },
-    },
-    pino.destination({ fd: 2, sync: false }),
-  );
+/** The controlplane's logger: the shared factory (one redaction list), JSON on stderr. */
+export function createLogger(level: string, destination?: DestinationStream) {
+  return createServiceLogger({
+    service: 'controlplane',
+    level,
+    ...(destination ? { destination } : {}),
+  });
 }
