@@ -2,6 +2,7 @@
 // by sharp), input by one chained xdotool invocation per action. Device pixel ratio is 1, so the
 // viewport is the screen and model coordinates map straight to X pixels.
 import type { Action, ActionResult, ActionsResponse, PageState } from '@clawdie/jail-service/api';
+import { sleep } from '@clawdie/jail-service/timing';
 import sharp from 'sharp';
 import { isAbortError, OperatorError } from '../errors.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
@@ -173,19 +174,4 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
     },
     state,
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  signal?.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
