@@ -9,4 +9,4 @@ export {
   type RunOptions,
   type RunResult,
 } from './command-runner.js';
-export { ExecFileRunner } from './exec-file-runner.js';
+export { ExecFileRunner, type ExecFileRunnerOptions } from './exec-file-runner.js';
