@@ -1,13 +1,5 @@
-import {
-  createLogger as createServiceLogger,
-  type DestinationStream,
-} from '@clawdie/jail-service/logger';
+import { createLogger as create, type DestinationStream } from '@clawdie/jail-service/logger';
 
-/** The controlplane's logger: the shared factory (one redaction list), JSON on stderr. */
-export function createLogger(level: string, destination?: DestinationStream) {
-  return createServiceLogger({
-    service: 'controlplane',
-    level,
-    ...(destination ? { destination } : {}),
-  });
-}
+/** The controlplane logger: the one shared factory and redaction list; JSON on stderr. */
+export const createLogger = (level: string, destination?: DestinationStream) =>
+  create({ service: 'controlplane', level, destination });

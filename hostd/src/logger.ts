@@ -1,14 +1,5 @@
-import {
-  createLogger as createServiceLogger,
-  type DestinationStream,
-} from '@clawdie/jail-service/logger';
+import { createLogger as create, type DestinationStream } from '@clawdie/jail-service/logger';
 
-/** hostd's logger: the shared factory (one redaction list), synchronous JSON on stderr. */
-export function createLogger(level: string, destination?: DestinationStream) {
-  return createServiceLogger({
-    service: 'hostd',
-    level,
-    sync: true,
-    ...(destination ? { destination } : {}),
-  });
-}
+/** The hostd logger: the one shared factory and redaction list; synchronous JSON on stderr. */
+export const createLogger = (level: string, destination?: DestinationStream) =>
+  create({ service: 'hostd', level, sync: true, destination });

@@ -1,14 +1,5 @@
-import {
-  createLogger as createServiceLogger,
-  type DestinationStream,
-} from './logging/create-logger.js';
+import { createLogger as create, type DestinationStream } from './logging/create-logger.js';
 
-/** The jail-service's logger: the shared factory (one redaction list), synchronous JSON on stderr. */
-export function createLogger(level: string, destination?: DestinationStream) {
-  return createServiceLogger({
-    service: 'jail-service',
-    level,
-    sync: true,
-    ...(destination ? { destination } : {}),
-  });
-}
+/** The jail-service logger: the one shared factory and redaction list; synchronous JSON on stderr. */
+export const createLogger = (level: string, destination?: DestinationStream) =>
+  create({ service: 'jail-service', level, sync: true, destination });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { pollHealth, sleep } from '@clawdie/jail-service/timing';
+import { type PollHealthOptions, pollHealth, sleep } from '@clawdie/jail-service/timing';
 
 describe('sleep', () => {
   test('resolves after the delay', async () => {
@@ -36,57 +36,35 @@ describe('pollHealth', () => {
   );
   after(() => server.close());
   const never = new Promise<number | null>(() => {});
-
-  test('retries until /health answers 200 with the bearer token', async () => {
-    const url = await listening;
-    hits = 0;
-    healthyAfter = 3;
-    const result = await pollHealth({
-      url,
+  const poll = async (options: Partial<PollHealthOptions>) =>
+    pollHealth({
+      url: await listening,
       token: 'right',
       exited: never,
       timeoutMs: 5000,
       intervalMs: 5,
+      ...options,
     });
-    assert.deepEqual(result, { ok: true });
+
+  test('retries until /health answers 200 with the bearer token', async () => {
+    hits = 0;
+    healthyAfter = 3;
+    assert.deepEqual(await poll({}), { ok: true });
     assert.equal(hits, 3);
   });
   test('a wrong token never counts as healthy: a timeout naming the last answer', async () => {
-    const url = await listening;
-    const result = await pollHealth({
-      url,
-      token: 'wrong',
-      exited: never,
-      timeoutMs: 100,
-      intervalMs: 5,
-    });
-    assert.equal(result.ok, false);
+    const result = await poll({ token: 'wrong', timeoutMs: 100 });
     assert.ok(!result.ok && result.why === 'timeout' && /HTTP 401/.test(result.reason));
   });
   test('stops when the child exits, with its exit code', async () => {
-    const url = await listening;
     healthyAfter = Number.POSITIVE_INFINITY;
-    const result = await pollHealth({
-      url,
-      token: 'right',
-      exited: Promise.resolve(3),
-      timeoutMs: 5000,
-      intervalMs: 5,
-    });
+    const result = await poll({ exited: Promise.resolve(3) });
     assert.ok(!result.ok && result.why === 'exited' && result.exitCode === 3);
   });
   test('stops when aborted', async () => {
-    const url = await listening;
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const result = await pollHealth({
-      url,
-      token: 'right',
-      exited: never,
-      timeoutMs: 5000,
-      intervalMs: 5,
-      signal: controller.signal,
-    });
+    const result = await poll({ signal: controller.signal });
     assert.ok(!result.ok && result.why === 'aborted');
   });
 });

@@ -1,13 +1,26 @@
 // Shared by the child services the controlplane may start itself (a local jail-service, hostd):
-// how to run a workspace entry and a free loopback port (waiting for health: `pollHealth`).
+// how to run a workspace entry, a free loopback port, and waiting for a healthy answer.
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type PollHealthResult, pollHealth } from '@clawdie/jail-service/timing';
+import type { LaunchedProcess } from '../runner/process-launcher.js';
 
 /** Runs a workspace's compiled entry in production, its TypeScript source under tsx in development. */
 export function nodeEntryArgv(specifier: string): [string, ...string[]] {
   const entry = fileURLToPath(import.meta.resolve(specifier));
   if (!entry.endsWith('.ts')) return [process.execPath, entry];
   return [process.execPath, '--conditions=source', '--import', import.meta.resolve('tsx'), entry];
+}
+
+/** The one health poller with the controlplane's pace: every 100 ms, 2 s per request. */
+export function waitForHealth(
+  url: string,
+  token: string,
+  child: LaunchedProcess,
+  timeoutMs: number,
+): Promise<PollHealthResult> {
+  const exited = child.exited;
+  return pollHealth({ url, token, exited, timeoutMs, intervalMs: 100, requestTimeoutMs: 2000 });
 }
 
 /** Asks the kernel for a free loopback port. */

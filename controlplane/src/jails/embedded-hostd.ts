@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { HOSTD_VARIABLES } from '@clawdie/hostd/api';
-import { pollHealth } from '@clawdie/jail-service/timing';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import {
@@ -16,7 +15,7 @@ import {
   pickVariables,
 } from '../runner/child-environment.js';
 import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
-import { freePort, nodeEntryArgv } from './child-service.js';
+import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
 
 export interface EmbeddedHostd {
   url: string;
@@ -61,14 +60,7 @@ export async function startEmbeddedHostd(options: {
     exitSignal: 'SIGTERM',
     onStderrLine: (line) => options.logger.debug({ hostd: line }, 'hostd log'),
   });
-  const ready = await pollHealth({
-    url,
-    token,
-    exited: child.exited,
-    timeoutMs: options.startTimeoutMs ?? 60_000,
-    intervalMs: 100,
-    requestTimeoutMs: 2000,
-  });
+  const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 60_000);
   if (!ready.ok) {
     await child.stop(10_000);
     throw new AppError(

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/api';
-import { pollHealth } from '@clawdie/jail-service/timing';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import {
@@ -11,7 +10,7 @@ import {
   pickVariables,
 } from '../runner/child-environment.js';
 import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
-import { freePort, nodeEntryArgv } from './child-service.js';
+import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
 import {
   type LocalBrowserUser,
   type LocalBrowserUserOptions,
@@ -79,14 +78,7 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
     await child.stop(graceMs);
     await browser.remove();
   };
-  const ready = await pollHealth({
-    url,
-    token,
-    exited: child.exited,
-    timeoutMs: options.startTimeoutMs ?? 30_000,
-    intervalMs: 100,
-    requestTimeoutMs: 2000,
-  });
+  const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 30_000);
   if (!ready.ok) {
     await stop(1000);
     throw new AppError(

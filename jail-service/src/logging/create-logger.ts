@@ -11,7 +11,7 @@ export interface LoggerOptions {
   /** Synchronous stderr writes (daemons that may exit right after a fatal line). Default false. */
   sync?: boolean;
   /** Where lines go; stderr when absent (tests pass a stream to read the lines back). */
-  destination?: DestinationStream;
+  destination?: DestinationStream | undefined;
 }
 
 export function createLogger(options: LoggerOptions): Logger {
