@@ -7,6 +7,7 @@ import { loadConfig, processEnvironment } from './config.js';
 import { createDriver } from './drivers/select-driver.js';
 import { createLogger } from './logger.js';
 import { createAddressPolicy } from './proxy/address-policy.js';
+import { ChildRegistry } from './runner/child-registry.js';
 import { ExecFileRunner } from './runner/exec-file-runner.js';
 import { SpawnLauncher } from './runner/process-launcher.js';
 
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const driver = createDriver(config, {
     runner: new ExecFileRunner(),
-    launcher: new SpawnLauncher(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     onServiceLine: (name, line) => logger.debug({ clone: name, line }, 'jail-service'),
     onNotice: (message) => logger.warn(message),
   });

@@ -146,6 +146,7 @@ export class LinuxDriver implements JailDriver {
       const child = await this.#options.launcher.launch({
         argv: wrap(this.#wrapOptions(names, host), command),
         env,
+        processGroup: true,
         onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
       });
       this.#remember(name, child);
@@ -286,6 +287,7 @@ export class LinuxDriver implements JailDriver {
     const child = await this.#options.launcher.launch({
       argv: wrap(this.#wrapOptions(names, host), xvfbCommand(names.display)),
       env: { PATH: '/usr/bin:/bin' },
+      processGroup: true,
       onStdoutLine: (text) => answer(text),
     });
     this.#remember(names.name, child);
