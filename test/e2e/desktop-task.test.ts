@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
+import type { CommandRunner } from '../../controlplane/src/desktop/command-runner.js';
 import { createDesktopOperator } from '../../controlplane/src/desktop/desktop-operator.js';
+import { createExecFileRunner } from '../../controlplane/src/desktop/runner/exec-file-runner.js';
 import { startXvfb } from '../../controlplane/src/desktop/runner/xvfb-process.js';
 import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
 import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
-import { type CommandRunner, ExecFileRunner } from '../../hostd/src/runner/index.js';
 import { requires } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
@@ -30,7 +31,7 @@ interface Geometry {
 
 /** Polls `xdotool search --name` until the window is mapped, then reads its geometry. */
 async function windowGeometry(runner: CommandRunner, display: string, name: string) {
-  const env = { PATH: '/usr/bin:/bin', DISPLAY: display };
+  const env = { DISPLAY: display };
   for (let attempt = 0; attempt < 100; attempt++) {
     const argv = [
       'xdotool',
@@ -42,7 +43,7 @@ async function windowGeometry(runner: CommandRunner, display: string, name: stri
       '--shell',
     ] as const;
     const result = await runner.run(argv, { timeoutMs: 5000, env });
-    const text = result.stdout;
+    const text = result.stdout.toString('utf8');
     const value = (key: string) => Number(new RegExp(`^${key}=(\\d+)`, 'm').exec(text)?.[1]);
     if (result.exitCode === 0 && value('WIDTH') > 0) {
       return { x: value('X'), y: value('Y'), width: value('WIDTH'), height: value('HEIGHT') };
@@ -85,7 +86,7 @@ describe(
     });
 
     it('types a line into xedit, saves it, and leaves no process behind', async () => {
-      const runner = new ExecFileRunner();
+      const runner = createExecFileRunner();
       const xvfb = await startXvfb({ width: WIDTH, height: HEIGHT });
       cleanups.push(xvfb.stop);
       const directory = mkdtempSync(join(tmpdir(), 'clawdie-desktop-'));

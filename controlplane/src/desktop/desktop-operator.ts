@@ -1,26 +1,14 @@
 // The BrowserOperator port over an X11 display: screenshots by `xwd -root` (decoded here, encoded
 // by sharp), input by one chained xdotool invocation per action. Device pixel ratio is 1, so the
 // viewport is the screen and model coordinates map straight to X pixels.
-
-import {
-  CommandAbortedError,
-  type CommandRunner,
-  CommandTimeoutError,
-  ExecFileRunner,
-  type RunResult,
-} from '@clawdie/hostd/runner';
 import type { Action, ActionResult, ActionsResponse, PageState } from '@clawdie/jail-service/api';
-import { sleep } from '@clawdie/jail-service/timing';
 import sharp from 'sharp';
 import { isAbortError, OperatorError } from '../errors.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
+import { type CommandResult, type CommandRunner, CommandTimeoutError } from './command-runner.js';
+import { createExecFileRunner } from './runner/exec-file-runner.js';
 import { batchIssue, planDesktopStep, type ScreenSize } from './xdotool-plan.js';
 import { decodeXwd } from './xwd-image.js';
-
-/** xdotool and xwd get this PATH and the display; nothing else is inherited. */
-const DESKTOP_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-/** An `xwd -root` of a 4K screen is about 33 MB. */
-const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface DesktopOperatorOptions {
   /** The X display, `:NN`. */
@@ -35,8 +23,8 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
   if (!/^:\d+(\.\d+)?$/.test(options.display)) {
     throw new Error(`createDesktopOperator: display must look like :NN, got ${options.display}`);
   }
-  const runner = options.runner ?? new ExecFileRunner({ maxOutputBytes: MAX_OUTPUT_BYTES });
-  const env = { PATH: DESKTOP_PATH, DISPLAY: options.display };
+  const runner = options.runner ?? createExecFileRunner();
+  const env = { DISPLAY: options.display };
   const timeoutMs = options.actionTimeoutMs ?? 10_000;
   const quality = options.jpegQuality ?? 80;
   const url = `x11://${options.display}`;
@@ -44,16 +32,14 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
 
   async function run(argv: [string, ...string[]], signal?: AbortSignal, ms = timeoutMs) {
     try {
-      return await runner.run(argv, { timeoutMs: ms, env, ...(signal ? { signal } : {}) });
+      return await runner.run(argv, { timeoutMs: ms, signal, env });
     } catch (error) {
-      // An abort surfaces as the signal's own reason (an AbortError), as from every other operator.
-      if (error instanceof CommandAbortedError) throw signal?.reason ?? error;
       if (isAbortError(error) || error instanceof CommandTimeoutError) throw error;
       throw new OperatorError('OPERATOR_UNAVAILABLE', `${argv[0]}: ${(error as Error).message}`);
     }
   }
 
-  function unreachable(result: RunResult, what: string): OperatorError | null {
+  function unreachable(result: CommandResult, what: string): OperatorError | null {
     if (!/Can't open display|Failed creating new xdo|unable to open display/i.test(result.stderr)) {
       return null;
     }
@@ -66,7 +52,7 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
   async function screenSize(signal?: AbortSignal): Promise<ScreenSize> {
     if (screen) return screen;
     const result = await run(['xdotool', 'getdisplaygeometry'], signal);
-    const match = /^(\d+) (\d+)/.exec(result.stdout);
+    const match = /^(\d+) (\d+)/.exec(result.stdout.toString('utf8'));
     if (result.exitCode !== 0 || !match) {
       throw (
         unreachable(result, 'xdotool getdisplaygeometry') ??
@@ -83,7 +69,7 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
   async function windowTitle(signal?: AbortSignal): Promise<string> {
     if (activeWindowKnown) {
       const result = await run(['xdotool', 'getactivewindow', 'getwindowname'], signal);
-      const name = result.stdout.trim();
+      const name = result.stdout.toString('utf8').trim();
       if (result.exitCode === 0) return name;
       const gone = unreachable(result, 'xdotool getactivewindow');
       if (gone) throw gone;
@@ -94,7 +80,7 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
     const result = await run(['xdotool', ...args], signal);
     const gone = unreachable(result, 'xdotool search');
     if (gone) throw gone;
-    return result.stdout.split('\n').filter(Boolean).at(-1) ?? '';
+    return result.stdout.toString('utf8').split('\n').filter(Boolean).at(-1) ?? '';
   }
 
   async function state(signal?: AbortSignal): Promise<PageState> {
@@ -132,7 +118,7 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
       }
       let image: ReturnType<typeof decodeXwd>;
       try {
-        image = decodeXwd(result.stdoutBytes ?? Buffer.from(result.stdout));
+        image = decodeXwd(result.stdout);
       } catch (error) {
         throw new OperatorError('OPERATOR_BAD_RESPONSE', (error as Error).message, error);
       }
@@ -187,4 +173,19 @@ export function createDesktopOperator(options: DesktopOperatorOptions): BrowserO
     },
     state,
   };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

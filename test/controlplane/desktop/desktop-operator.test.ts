@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Action } from '@clawdie/jail-service/api';
-import { createDesktopOperator } from '../../../controlplane/src/desktop/desktop-operator.js';
-import { OperatorError } from '../../../controlplane/src/errors.js';
 import {
+  type CommandResult,
   type CommandRunner,
   CommandTimeoutError,
-  type RunResult,
-} from '../../../hostd/src/runner/command-runner.js';
+} from '../../../controlplane/src/desktop/command-runner.js';
+import { createDesktopOperator } from '../../../controlplane/src/desktop/desktop-operator.js';
+import { OperatorError } from '../../../controlplane/src/errors.js';
 
-type Reply = Partial<RunResult> | Error;
+type Reply = Partial<CommandResult> | Error;
 
 /** Records every argv; answers geometry and window-name queries, `replies` for the rest in order. */
 function recordingRunner(replies: Reply[] = []) {
@@ -18,9 +18,9 @@ function recordingRunner(replies: Reply[] = []) {
     async run(argv, options) {
       calls.push([...argv]);
       assert.equal(options.env?.DISPLAY, ':7');
-      const ok = (stdout: string): RunResult => ({
+      const ok = (stdout: string): CommandResult => ({
         exitCode: 0,
-        stdout,
+        stdout: Buffer.from(stdout),
         stderr: '',
         durationMs: 1,
       });
@@ -134,7 +134,7 @@ describe('createDesktopOperator (recorded xdotool argv)', () => {
   it('turns a failing or timed-out xdotool into an error result', async () => {
     const { runner } = recordingRunner([
       { exitCode: 1, stderr: 'boom' },
-      new CommandTimeoutError(['xdotool'], 10),
+      new CommandTimeoutError('xdotool', 10),
     ]);
     const operator = createDesktopOperator({ display: ':7', runner });
     const first = await operator.execute([{ type: 'click', x: 1, y: 1 }]);
