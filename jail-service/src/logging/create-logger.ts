@@ -2,7 +2,7 @@
 // results and MCP stdio), the one redaction list of `redaction.ts`. Import it as
 // `@clawdie/jail-service/logger`.
 import { type DestinationStream, type Logger, pino } from 'pino';
-import { REDACT_PATHS, REDACTED, scrubValue } from './redaction.js';
+import { scrubValue } from './redaction.js';
 
 export interface LoggerOptions {
   /** `service` field of every line: controlplane, hostd, jail-service. */
@@ -15,11 +15,10 @@ export interface LoggerOptions {
 }
 
 export function createLogger(options: LoggerOptions): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level,
       base: { service: options.service },
-      redact: { paths: [...REDACT_PATHS], censor: REDACTED },
       hooks: {
         logMethod(args, method) {
           const scrubbed = args.map((arg) => scrubValue(arg));
@@ -29,7 +28,14 @@ export function createLogger(options: LoggerOptions): Logger {
     },
     options.destination ?? pino.destination({ fd: 2, sync: options.sync ?? false }),
   );
+  // Child bindings skip pino's hooks and formatters: scrub them on the way in. Children inherit
+  // this `child` through their prototype, so grandchildren are covered too.
+  const child = logger.child;
+  logger.child = function scrubbedChild(this: Logger, bindings, childOptions) {
+    return child.call(this, scrubValue(bindings) as typeof bindings, childOptions);
+  } as typeof child;
+  return logger;
 }
 
 export type { DestinationStream, Logger } from 'pino';
-export { REDACT_PATHS, REDACTED, scrubText } from './redaction.js';
+export { isSecretKey, REDACTED, scrubText } from './redaction.js';
