@@ -2,7 +2,7 @@
 // jail-service, embedded hostd and Xvfb), spawned without a shell. Every child is tracked by the
 // process's one ChildRegistry, so none outlives its parent however the parent exits.
 import { type ChildProcess, spawn } from 'node:child_process';
-import type { ChildRegistry } from './child-registry.js';
+import { ChildRegistry } from './child-registry.js';
 
 export interface LaunchedProcess {
   readonly pid: number;
@@ -40,10 +40,13 @@ export interface ProcessLauncher {
   launch(options: LaunchOptions): Promise<LaunchedProcess>;
 }
 
-/** Real launcher; rejects when the program cannot be started. */
+/**
+ * Real launcher; rejects when the program cannot be started. Pass the process's one registry
+ * (its composition root makes it); without one the launcher keeps its own.
+ */
 export class SpawnLauncher implements ProcessLauncher {
   readonly #children: ChildRegistry;
-  constructor(children: ChildRegistry) {
+  constructor(children: ChildRegistry = new ChildRegistry()) {
     this.#children = children;
   }
 
