@@ -1,16 +1,5 @@
-import { pino } from 'pino';
+import { createLogger as create, type DestinationStream } from '@clawdie/jail-service/logger';
 
-/** One pino logger writing JSON to stderr (stdout stays free for CLI results and MCP stdio). */
-export function createLogger(level: string) {
-  return pino(
-    {
-      level,
-      base: { service: 'controlplane' },
-      redact: {
-        paths: ['*.token', '*.apiKey', '*.secret', '*.authorization', 'headers.authorization'],
-        censor: '[redacted]',
-      },
-    },
-    pino.destination({ fd: 2, sync: false }),
-  );
-}
+/** The controlplane logger: the one shared factory and redaction list; JSON on stderr. */
+export const createLogger = (level: string, destination?: DestinationStream) =>
+  create({ service: 'controlplane', level, destination });

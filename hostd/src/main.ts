@@ -1,29 +1,23 @@
 #!/usr/bin/env node
 // Composition root: config → logger → runner, driver, clone manager → reconcile → listen.
 import { serve } from '@hono/node-server';
-import { pino } from 'pino';
 import { createApp } from './app.js';
 import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
 import { loadConfig, processEnvironment } from './config.js';
 import { JailDriverError } from './drivers/jail-driver.js';
 import { createDriver } from './drivers/select-driver.js';
+import { createLogger } from './logger.js';
 import { createAddressPolicy } from './proxy/address-policy.js';
+import { ChildRegistry } from './runner/child-registry.js';
 import { ExecFileRunner } from './runner/exec-file-runner.js';
 import { SpawnLauncher } from './runner/process-launcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(processEnvironment());
-  const logger = pino(
-    {
-      level: config.logLevel,
-      base: { service: 'hostd' },
-      redact: ['*.token', 'authorization', 'leaseId'],
-    },
-    pino.destination({ fd: 2, sync: true }),
-  );
+  const logger = createLogger(config.logLevel);
   const driver = createDriver(config, {
     runner: new ExecFileRunner(),
-    launcher: new SpawnLauncher(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     onServiceLine: (name, line) => logger.debug({ clone: name, line }, 'jail-service'),
     onNotice: (message) => logger.warn(message),
   });

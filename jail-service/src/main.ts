@@ -1,24 +1,10 @@
 #!/usr/bin/env node
 // Composition root: config → logger → browser + app → listen; closes on SIGINT/SIGTERM.
 // Chromium runs over a pipe, so it also exits when this process dies without cleaning up.
-import { pino } from 'pino';
 import { loadConfig, processEnvironment } from './config.js';
 import { ConfigError } from './errors.js';
+import { createLogger } from './logger.js';
 import { type JailService, startJailService } from './server.js';
-
-function createLogger(level: string) {
-  return pino(
-    {
-      level,
-      base: { service: 'jail-service' },
-      redact: {
-        paths: ['token', '*.token', 'authorization', '*.authorization', '*.secret'],
-        censor: '[redacted]',
-      },
-    },
-    pino.destination({ fd: 2, sync: true }),
-  );
-}
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;

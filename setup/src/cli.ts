@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { HostdConfig, JailDriver } from '@clawdie/hostd/host-kit';
+import { type CommandRunner, ExecFileRunner } from '@clawdie/hostd/runner';
 import {
   printError,
   printEvent,
@@ -19,7 +20,6 @@ import {
   SetupConfigError,
 } from './config.js';
 import { runSetup } from './run-setup.js';
-import { type CommandRunner, ExecFileRunner } from './runner/command-runner.js';
 import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
 import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
 import { linuxSteps } from './steps/linux-steps.js';

@@ -6,6 +6,7 @@ import {
   ToolTimeoutError,
   UnknownKeyError,
 } from '../../jail-service/src/errors.js';
+import { sleep } from '../../jail-service/src/timing/sleep.js';
 import {
   dragSteps,
   keySteps,
@@ -16,7 +17,7 @@ import {
 } from '../../jail-service/src/tools/action-steps.js';
 import { createSerialQueue } from '../../jail-service/src/tools/serial-queue.js';
 import { validateBatch } from '../../jail-service/src/tools/validate-batch.js';
-import { sleep, withTimeout } from '../../jail-service/src/tools/with-timeout.js';
+import { withTimeout } from '../../jail-service/src/tools/with-timeout.js';
 
 describe('jail-service action steps', () => {
   it('clicks with increasing click counts and the right button', () => {

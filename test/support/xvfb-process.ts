@@ -60,7 +60,7 @@ export async function startXvfb(options: XvfbOptions): Promise<XvfbDisplay> {
   clearTimeout(timer);
   if (failure !== null) {
     await stop();
-    const tail = child.stderrTail().trim();
+    const tail = child.outputTail().trim();
     throw new Error(`${failure}${tail ? `: ${tail}` : ''}`);
   }
   return { display: `:${(await reported).trim()}`, pid: child.pid, stop };

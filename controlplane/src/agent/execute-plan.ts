@@ -5,8 +5,7 @@ import type { Conversation } from '../model/conversation.js';
 import { urlAllowed } from '../policy/domain-match.js';
 import type { PlannedStep } from '../uitars/index.js';
 import { finishStep } from './finish-step.js';
-import type { ExecutedAction, LoopDeps, LoopOptions } from './loop-types.js';
-import type { StepResult } from './run-step.js';
+import type { ExecutedAction, LoopDeps, LoopOptions, StepResult } from './loop-types.js';
 
 type BrowserStep = Extract<PlannedStep, { kind: 'browser' }>;
 

@@ -1,7 +1,6 @@
 import type { Conversation } from '../model/conversation.js';
 import type { PlannedStep } from '../uitars/index.js';
-import type { LoopDeps, LoopOptions } from './loop-types.js';
-import type { StepResult } from './run-step.js';
+import type { LoopDeps, LoopOptions, StepResult } from './loop-types.js';
 
 type Terminal = Exclude<PlannedStep, { kind: 'browser' }>;
 

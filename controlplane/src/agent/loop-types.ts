@@ -9,7 +9,6 @@ import type { PlannedStep } from '../uitars/index.js';
 import type { WaitEngine } from '../wait/wait-engine.js';
 import type { WaitCondition } from '../wait/wait-types.js';
 import type { LoopGuardOptions } from './loop-guard.js';
-import type { DoneVerifier } from './verify-done.js';
 
 /** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
 export type LoopStatus = 'end' | 'call_user' | 'user_stopped' | 'max_steps' | 'error';
@@ -120,4 +119,20 @@ export interface LoopResult {
   stepCount: number;
   /** The final answer parsed and validated against `result_schema`, when one was given. */
   resultData?: unknown;
+}
+
+/** What one loop iteration ends with (run-step, execute-plan, finish-step). */
+export type StepResult =
+  | { kind: 'continue' }
+  | { kind: 'unusable'; message: string }
+  | { kind: 'terminal'; result: Omit<LoopResult, 'stepCount'> };
+
+/** The verify-before-done check of a terminal `finished()` step. */
+export type VerifyResult =
+  | { ok: true; unverified: string[] }
+  | { ok: false; missing: string[]; unverified: string[] };
+
+export interface DoneVerifier {
+  /** Checks every criterion once. Rejects only on transport failures of the probe or judge. */
+  verify(criteria: readonly WaitCondition[], signal?: AbortSignal): Promise<VerifyResult>;
 }

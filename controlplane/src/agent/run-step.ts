@@ -4,13 +4,8 @@ import { encodeForModel } from '../model/image-encoder.js';
 import type { StepOutcome } from '../store/task-records.js';
 import { parsePrediction, toBrowserActions } from '../uitars/index.js';
 import { executePlan } from './execute-plan.js';
-import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
+import type { LoopDeps, LoopOptions, StepResult } from './loop-types.js';
 import { capReply, tooManyActions } from './reply-limits.js';
-
-export type StepResult =
-  | { kind: 'continue' }
-  | { kind: 'unusable'; message: string }
-  | { kind: 'terminal'; result: Omit<LoopResult, 'stepCount'> };
 
 /**
  * One loop iteration: capture, ask the model, parse, map coordinates, execute. Unusable replies

@@ -6,17 +6,10 @@
  */
 import type { Conversation } from '../model/conversation.js';
 import { byCost, checkCheap, describeCondition, isCheap, probeReads } from '../wait/conditions.js';
-import type { PageProbe, VisualJudge, WaitCondition } from '../wait/wait-types.js';
-import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
+import type { PageProbe, VisualJudge } from '../wait/wait-types.js';
+import type { DoneVerifier, LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
 
-export type VerifyResult =
-  | { ok: true; unverified: string[] }
-  | { ok: false; missing: string[]; unverified: string[] };
-
-export interface DoneVerifier {
-  /** Checks every criterion once. Rejects only on transport failures of the probe or judge. */
-  verify(criteria: readonly WaitCondition[], signal?: AbortSignal): Promise<VerifyResult>;
-}
+export type { DoneVerifier, VerifyResult } from './loop-types.js';
 
 export interface DoneVerifierDeps {
   probe: PageProbe;

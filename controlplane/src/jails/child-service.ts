@@ -2,6 +2,7 @@
 // how to run a workspace entry, a free loopback port, and waiting for a healthy answer.
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { type PollHealthResult, pollHealth } from '@clawdie/jail-service/timing';
 import type { LaunchedProcess } from '../runner/process-launcher.js';
 
 /** Runs a workspace's compiled entry in production, its TypeScript source under tsx in development. */
@@ -11,34 +12,15 @@ export function nodeEntryArgv(specifier: string): [string, ...string[]] {
   return [process.execPath, '--conditions=source', '--import', import.meta.resolve('tsx'), entry];
 }
 
-/** Polls `GET <url>/health` with the bearer token until it answers 200, the child exits, or time runs out. */
-export async function waitForHealth(
+/** The one health poller with the controlplane's pace: every 100 ms, 2 s per request. */
+export function waitForHealth(
   url: string,
   token: string,
   child: LaunchedProcess,
   timeoutMs: number,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void child.exited.then(() => {
-    exited = true;
-  });
-  let lastError = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (exited) return { ok: false, reason: 'the process exited' };
-    try {
-      const response = await fetch(`${url}/health`, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(2000),
-      });
-      if (response.ok) return { ok: true };
-      lastError = `HTTP ${response.status}`;
-    } catch (error) {
-      lastError = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { ok: false, reason: `no healthy answer within ${timeoutMs} ms (${lastError})` };
+): Promise<PollHealthResult> {
+  const exited = child.exited;
+  return pollHealth({ url, token, exited, timeoutMs, intervalMs: 100, requestTimeoutMs: 2000 });
 }
 
 /** Asks the kernel for a free loopback port. */

@@ -5,6 +5,7 @@
 // end-of-lease event and reads whatever the stream did not deliver.
 import type { EgressRefusal } from '@clawdie/hostd/api';
 import type { CloneLeaseRef, HostdClient } from '@clawdie/hostd/client';
+import { sleep } from '@clawdie/jail-service/timing';
 import type { Logger } from 'pino';
 
 export interface EgressRefusalFeedOptions {
@@ -50,7 +51,7 @@ export function followEgressRefusals(options: EgressRefusalFeedOptions): EgressR
         logger.warn({ err: error, clone: lease.name }, 'cannot follow the clone’s egress refusals');
         return false;
       }
-      await sleep(delay, controller.signal);
+      await sleep(delay, controller.signal).catch(() => {});
       delay = Math.min(retry.max, delay * 2);
     }
     return false;
@@ -67,18 +68,4 @@ export function followEgressRefusals(options: EgressRefusalFeedOptions): EgressR
       }
     },
   };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }

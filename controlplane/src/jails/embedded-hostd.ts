@@ -86,7 +86,7 @@ export async function startEmbeddedHostd(options: {
     await child.stop(10_000);
     throw new AppError(
       'HOSTD_START_FAILED',
-      `hostd did not start: ${ready.reason}\n${child.stderrTail()}`,
+      `hostd did not start: ${ready.reason}\n${child.outputTail()}`,
     );
   }
   options.logger.info({ url, pid: child.pid }, 'hostd (started by the controlplane) ready');

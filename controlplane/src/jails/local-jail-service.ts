@@ -83,7 +83,7 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
     await stop(1000);
     throw new AppError(
       'JAIL_START_FAILED',
-      `local jail-service did not start: ${ready.reason}\n${child.stderrTail()}`,
+      `local jail-service did not start: ${ready.reason}\n${child.outputTail()}`,
     );
   }
   options.logger.info(

@@ -1,5 +1,6 @@
 // The seam between drivers and the operating system: every external command hostd runs goes
-// through this port (house-style §3.2, freebsd-jails.md §4.1).
+// through this port (house-style §3.2, freebsd-jails.md §4.1). It is the one CommandRunner of the
+// repository: setup and the controlplane's desktop operator import it as `@clawdie/hostd/runner`.
 
 /** Options of one command run. */
 export interface RunOptions {
@@ -18,6 +19,11 @@ export interface RunOptions {
 export interface RunResult {
   exitCode: number;
   stdout: string;
+  /**
+   * The same output as raw bytes, for binary output (an `xwd` image). The real adapter always
+   * sets it; a fake may leave it out, and readers then fall back to `Buffer.from(stdout)`.
+   */
+  stdoutBytes?: Buffer;
   stderr: string;
   durationMs: number;
 }

@@ -10,12 +10,22 @@ import {
   type RunResult,
 } from './command-runner.js';
 
-const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C' };
 const SIGNAL_NUMBERS: Readonly<Record<string, number>> = { SIGKILL: 9, SIGTERM: 15, SIGINT: 2 };
 
-/** Runs commands for real. Output beyond 16 MiB per stream is dropped (the tail is kept short). */
+export interface ExecFileRunnerOptions {
+  /** Output beyond this per stream is dropped. Default 16 MiB (an `xwd` of a 4K screen needs more). */
+  maxOutputBytes?: number;
+}
+
+/** Runs commands for real. Output beyond `maxOutputBytes` per stream is dropped. */
 export class ExecFileRunner implements CommandRunner {
+  readonly #maxOutputBytes: number;
+  constructor(options: ExecFileRunnerOptions = {}) {
+    this.#maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  }
+
   run(argv: readonly string[], options: RunOptions): Promise<RunResult> {
     const [program, ...args] = argv;
     if (program === undefined) return Promise.reject(new Error('empty argv'));
@@ -30,8 +40,8 @@ export class ExecFileRunner implements CommandRunner {
         env: options.env ?? DEFAULT_ENV,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      const stdout = collect(child.stdout);
-      const stderr = collect(child.stderr);
+      const stdout = collect(child.stdout, this.#maxOutputBytes);
+      const stderr = collect(child.stderr, this.#maxOutputBytes);
       let failure: Error | null = null;
       const kill = (error: Error) => {
         failure ??= error;
@@ -55,24 +65,36 @@ export class ExecFileRunner implements CommandRunner {
           reject(failure);
           return;
         }
-        resolve({
-          exitCode: code ?? 128 + (SIGNAL_NUMBERS[signal ?? ''] ?? 0),
-          stdout: stdout(),
-          stderr: stderr(),
-          durationMs: performance.now() - started,
-        });
+        resolve(
+          result(code ?? 128 + (SIGNAL_NUMBERS[signal ?? ''] ?? 0), stdout(), stderr(), started),
+        );
       });
     });
   }
 }
 
-function collect(stream: NodeJS.ReadableStream): () => string {
+function collect(stream: NodeJS.ReadableStream, limit: number): () => Buffer {
   const chunks: Buffer[] = [];
   let size = 0;
   stream.on('data', (chunk: Buffer) => {
-    if (size >= MAX_OUTPUT_BYTES) return;
+    if (size >= limit) return;
     chunks.push(chunk);
     size += chunk.length;
   });
-  return () => Buffer.concat(chunks).toString('utf8');
+  return () => Buffer.concat(chunks);
+}
+
+/** The text of stdout is decoded on first read only: binary output (images) never pays for it. */
+function result(exitCode: number, bytes: Buffer, stderr: Buffer, started: number): RunResult {
+  let text: string | undefined;
+  return {
+    exitCode,
+    get stdout() {
+      text ??= bytes.toString('utf8');
+      return text;
+    },
+    stdoutBytes: bytes,
+    stderr: stderr.toString('utf8'),
+    durationMs: performance.now() - started,
+  };
 }

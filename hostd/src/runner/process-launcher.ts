@@ -1,7 +1,8 @@
-// Long-lived child processes (a clone's Xvfb and jail-service), spawned without a shell in their
-// own process group. Clones are killed through their cgroup or uid by the driver; this module only
-// starts processes, reports their output lines and exit, and kills what it started.
+// Long-lived child processes (a clone's Xvfb and jail-service; the controlplane's local
+// jail-service, embedded hostd and Xvfb), spawned without a shell. Every child is tracked by the
+// process's one ChildRegistry, so none outlives its parent however the parent exits.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { ChildRegistry } from './child-registry.js';
 
 export interface LaunchedProcess {
   readonly pid: number;
@@ -9,39 +10,54 @@ export interface LaunchedProcess {
   readonly exited: Promise<number | null>;
   /** Last stderr lines, for error messages. */
   outputTail(): string;
-  /** SIGKILL to the process group. Idempotent; never throws. */
+  /** SIGKILL (to the process group with `processGroup`). Idempotent; never throws. */
   kill(): void;
+  /** SIGTERM, then SIGKILL after `graceMs` (default 5 s); resolves once it is gone. Idempotent. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export interface LaunchOptions {
   argv: readonly [string, ...string[]];
+  /** The child's whole environment: nothing is inherited. */
   env: Readonly<Record<string, string>>;
   cwd?: string;
+  /** Run as this uid/gid (the parent must be root); supplementary groups are dropped. */
+  user?: { uid: number; gid: number };
   /** Receives every stdout line (e.g. Xvfb's -displayfd answer). Must not throw. */
   onStdoutLine?: (line: string) => void;
   /** Receives every stderr line. Must not throw. */
   onStderrLine?: (line: string) => void;
+  /** Start the child in its own process group; `kill` and the exit hook signal the group. */
+  processGroup?: boolean;
+  /** A stdin pipe left open while the parent lives: the child reads EOF when the parent dies. */
+  keepStdinOpen?: boolean;
+  /** Sent when the parent exits without stopping the child; default SIGKILL. */
+  exitSignal?: NodeJS.Signals;
 }
 
-/** Starts long-lived processes; the port behind which the driver's children are made. */
+/** Starts long-lived processes; the port behind which hostd's and the controlplane's children are made. */
 export interface ProcessLauncher {
   launch(options: LaunchOptions): Promise<LaunchedProcess>;
 }
 
-const live = new Set<ChildProcess>();
-
-/** Real launcher; children still alive when hostd exits are killed (their group, too). */
+/**
+ * Real launcher; rejects when the program cannot be started. Pass the process's one registry
+ * (its composition root makes it); without one the launcher keeps its own.
+ */
 export class SpawnLauncher implements ProcessLauncher {
-  constructor() {
-    installExitHook();
+  readonly #children: ChildRegistry;
+  constructor(children: ChildRegistry = new ChildRegistry()) {
+    this.#children = children;
   }
+
   launch(options: LaunchOptions): Promise<LaunchedProcess> {
     const [command, ...args] = options.argv;
     const child = spawn(command, args, {
       env: options.env,
       cwd: options.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: options.processGroup ?? false,
+      ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
+      stdio: [options.keepStdinOpen ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
     const tail: string[] = [];
     lines(child.stdout, (line) => options.onStdoutLine?.(line));
@@ -51,38 +67,40 @@ export class SpawnLauncher implements ProcessLauncher {
       options.onStderrLine?.(line);
     });
     const exited = new Promise<number | null>((resolve) => {
-      child.once('exit', (code) => {
-        live.delete(child);
-        resolve(code);
-      });
+      child.once('exit', (code) => resolve(code));
     });
-    const kill = () => killGroup(child);
+    const group = options.processGroup ?? false;
+    const signal = (name: NodeJS.Signals) => send(child, name, group);
     return new Promise((resolve, reject) => {
       child.once('error', reject);
       child.once('spawn', () => {
-        live.add(child);
-        resolve({ pid: child.pid ?? -1, exited, outputTail: () => tail.join('\n'), kill });
+        this.#children.track(child, () => signal(options.exitSignal ?? 'SIGKILL'));
+        resolve({
+          pid: child.pid ?? -1,
+          exited,
+          outputTail: () => tail.join('\n'),
+          kill: () => signal('SIGKILL'),
+          async stop(graceMs = 5000) {
+            if (child.exitCode !== null || child.signalCode !== null) return;
+            signal('SIGTERM');
+            const timer = setTimeout(() => signal('SIGKILL'), graceMs);
+            await exited;
+            clearTimeout(timer);
+          },
+        });
       });
     });
   }
 }
 
-function killGroup(child: ChildProcess): void {
+function send(child: ChildProcess, name: NodeJS.Signals, group: boolean): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    if (group) process.kill(-child.pid, name);
+    else child.kill(name);
   } catch {
-    child.kill('SIGKILL');
+    child.kill(name);
   }
-}
-
-let exitHookInstalled = false;
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const child of live) killGroup(child);
-  });
 }
 
 function lines(stream: NodeJS.ReadableStream | null, onLine: (line: string) => void): void {

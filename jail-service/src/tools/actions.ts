@@ -21,6 +21,7 @@ import {
   waitActionSchema,
 } from '../api/actions.js';
 import type { InputOutcome, InputStep, PageDriver, PerformOptions } from '../page-driver.js';
+import { sleep } from '../timing/sleep.js';
 import {
   dragSteps,
   keySteps,
@@ -30,7 +31,6 @@ import {
   typeSteps,
 } from './action-steps.js';
 import { navigationBudget, type Tool, type ToolContext } from './tool.js';
-import { sleep } from './with-timeout.js';
 
 export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
 export type ActionTools = { [T in ActionType]: Tool<ActionOf<T>, InputOutcome> };

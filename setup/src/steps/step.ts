@@ -2,8 +2,8 @@
 // missing as a plan of argv arrays; the runner applies the plan and checks again, because some
 // tools (Bastille) exit 0 without doing the work.
 
+import type { CommandRunner, RunResult } from '@clawdie/hostd/runner';
 import type { SetupConfig } from '../config.js';
-import type { CommandRunner, RunResult } from '../runner/command-runner.js';
 
 export type Argv = readonly string[];
 

@@ -7,6 +7,7 @@ import {
   type LinuxDriverOptions,
 } from '../../../hostd/src/drivers/linux/linux-driver.js';
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
+import { ChildRegistry } from '../../../hostd/src/runner/child-registry.js';
 import { ExecFileRunner } from '../../../hostd/src/runner/exec-file-runner.js';
 import { SpawnLauncher } from '../../../hostd/src/runner/process-launcher.js';
 import { missingCapabilities } from '../../support/capabilities.js';
@@ -42,7 +43,7 @@ export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): L
   }
   return new LinuxDriver({
     runner: new ExecFileRunner(),
-    launcher: new SpawnLauncher(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     stateRoot: TEST_STATE_ROOT,
     cgroupRoot: '/sys/fs/cgroup',
     cgroupGroup: TEST_CGROUP,

@@ -2,6 +2,7 @@
 // is killed when it outlives its `finish()` grace or when the controlplane exits.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { childEnvironment } from '../../runner/child-environment.js';
+import { controlplaneChildren } from '../../runner/process-launcher.js';
 
 export interface FfmpegEncoder {
   readonly pid: number;
@@ -20,9 +21,6 @@ export interface FfmpegEncoderOptions {
   fps: number;
   outputPath: string;
 }
-
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
 
 /** The argv after the program: wall-clock input timestamps, constant-rate H.264 output. */
 export function ffmpegArgs(fps: number, outputPath: string): string[] {
@@ -59,12 +57,6 @@ export function ffmpegArgs(fps: number, outputPath: string): string[] {
 
 /** Starts ffmpeg; rejects when it cannot be spawned (e.g. ENOENT). */
 export function spawnFfmpegEncoder(options: FfmpegEncoderOptions): Promise<FfmpegEncoder> {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const child of live) child.kill('SIGKILL');
-    });
-  }
   const child = spawn(options.ffmpegPath, ffmpegArgs(options.fps, options.outputPath), {
     // Nothing of the controlplane's environment (API keys, tokens): PATH only.
     env: childEnvironment({}),
@@ -74,10 +66,7 @@ export function spawnFfmpegEncoder(options: FfmpegEncoderOptions): Promise<Ffmpe
   stdin.on('error', () => undefined); // EPIPE when ffmpeg dies; seen through `exited`.
   child.stderr?.resume();
   const exited = new Promise<number | null>((resolve) => {
-    child.once('close', (code) => {
-      live.delete(child);
-      resolve(code);
-    });
+    child.once('close', (code) => resolve(code));
   });
   let finishing: Promise<boolean> | null = null;
   const encoder: FfmpegEncoder = {
@@ -112,7 +101,7 @@ export function spawnFfmpegEncoder(options: FfmpegEncoderOptions): Promise<Ffmpe
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('spawn', () => {
-      live.add(child);
+      controlplaneChildren.track(child, () => child.kill('SIGKILL'));
       resolve(encoder);
     });
   });

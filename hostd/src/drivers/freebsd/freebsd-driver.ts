@@ -2,6 +2,7 @@
 // template, limited by rctl and fenced by a PF anchor (freebsd-jails.md §0, §2). Bastille is not
 // on this path; every step is verified with the base-system tools.
 import { randomBytes } from 'node:crypto';
+import { sleep } from '@clawdie/jail-service/timing';
 import type { CommandRunner } from '../../runner/command-runner.js';
 import {
   type CloneInfo,
@@ -16,7 +17,7 @@ import {
 } from '../jail-driver.js';
 import { preflight, zfs } from './commands.js';
 import { createResources, startJail } from './create-steps.js';
-import { type FreeBsdHost, run, sleepWithSignal } from './freebsd-host.js';
+import { type FreeBsdHost, run } from './freebsd-host.js';
 import { createFetchHealthCheck, type HealthCheck } from './health-check.js';
 import { createNodeHostFiles, type HostFiles } from './host-files.js';
 import { defaultFreeBsdLayout, type FreeBsdLayout, indexOfJailName, taskNames } from './names.js';
@@ -57,7 +58,7 @@ export class FreeBsdDriver implements JailDriver {
       healthCheck: options.healthCheck ?? createFetchHealthCheck(),
       layout: options.layout ?? defaultFreeBsdLayout,
       now: options.now ?? Date.now,
-      sleep: options.sleep ?? sleepWithSignal,
+      sleep: options.sleep ?? sleep,
       commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
     };
     this.#generateToken = options.generateToken ?? (() => randomBytes(24).toString('base64url'));

@@ -49,19 +49,3 @@ export function stepError(
   const said = detail.trim() === '' ? '' : `: ${detail.trim()}`;
   return new JailDriverError(code, `${cloneName}: ${argv.join(' ')} failed${said}`, { cloneName });
 }
-
-/** The default sleep: a timer that rejects when `signal` aborts. */
-export function sleepWithSignal(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}

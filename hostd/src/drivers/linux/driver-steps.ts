@@ -40,7 +40,3 @@ export function failure(
   const message = error instanceof Error ? error.message : String(error);
   return new JailDriverError(code, `${name}: ${message}`, { cloneName: name, cause: error });
 }
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -3,6 +3,7 @@
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
+import { sleep } from '@clawdie/jail-service/timing';
 import type { CommandRunner } from '../../runner/command-runner.js';
 import type { LaunchedProcess, ProcessLauncher } from '../../runner/process-launcher.js';
 import {
@@ -20,7 +21,7 @@ import {
 } from '../jail-driver.js';
 import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
-import { chownTree, failure, phaseClock, settleAll, sleep } from './driver-steps.js';
+import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import { type LinuxCloneNames, linuxNames } from './names.js';
 import { createNetwork, destroyNetwork } from './network.js';
@@ -145,6 +146,7 @@ export class LinuxDriver implements JailDriver {
       const child = await this.#options.launcher.launch({
         argv: wrap(this.#wrapOptions(names, host), command),
         env,
+        processGroup: true,
         onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
       });
       this.#remember(name, child);
@@ -285,6 +287,7 @@ export class LinuxDriver implements JailDriver {
     const child = await this.#options.launcher.launch({
       argv: wrap(this.#wrapOptions(names, host), xvfbCommand(names.display)),
       env: { PATH: '/usr/bin:/bin' },
+      processGroup: true,
       onStdoutLine: (text) => answer(text),
     });
     this.#remember(names.name, child);

@@ -1,4 +1,5 @@
 // Readiness waits for a clone's processes: a health URL answering 200, or a first output line.
+import { pollHealth } from '@clawdie/jail-service/timing';
 import type { LaunchedProcess } from '../../runner/process-launcher.js';
 
 /** Short: a refused connection on the clone's veth costs well under a millisecond. */
@@ -12,31 +13,21 @@ export async function waitForHealth(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited: number | null | undefined;
-  void child.exited.then((code) => {
-    exited = code;
+  const result = await pollHealth({
+    url,
+    token,
+    exited: child.exited,
+    timeoutMs,
+    intervalMs: POLL_MS,
+    ...(signal ? { signal } : {}),
   });
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (signal?.aborted) throw new Error('start aborted');
-    if (exited !== undefined) {
-      const how = exited === null ? 'killed by a signal' : `exit code ${exited}`;
-      throw new Error(`the jail-service exited (${how}):\n${child.outputTail()}`);
-    }
-    try {
-      const response = await fetch(`${url}/health`, {
-        headers: { authorization: `Bearer ${token}` },
-        signal: AbortSignal.timeout(1000),
-      });
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
-    } catch (error) {
-      last = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  if (result.ok) return;
+  if (result.why === 'aborted') throw new Error('start aborted');
+  if (result.why === 'exited') {
+    const how = result.exitCode === null ? 'killed by a signal' : `exit code ${result.exitCode}`;
+    throw new Error(`the jail-service exited (${how}):\n${child.outputTail()}`);
   }
-  throw new Error(`no healthy answer within ${timeoutMs} ms (${last})\n${child.outputTail()}`);
+  throw new Error(`${result.reason}\n${child.outputTail()}`);
 }
 
 /** Resolves with the first line, or throws if the process exits or the time runs out first. */

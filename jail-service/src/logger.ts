@@ -1,0 +1,5 @@
+import { createLogger as create, type DestinationStream } from './logging/create-logger.js';
+
+/** The jail-service logger: the one shared factory and redaction list; synchronous JSON on stderr. */
+export const createLogger = (level: string, destination?: DestinationStream) =>
+  create({ service: 'jail-service', level, sync: true, destination });

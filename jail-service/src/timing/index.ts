@@ -1,0 +1,3 @@
+// Public surface of `@clawdie/jail-service/timing`: the one `sleep` and the one health poller.
+export { type PollHealthOptions, type PollHealthResult, pollHealth } from './poll-health.js';
+export { sleep } from './sleep.js';

@@ -1,0 +1,70 @@
+// The one `sleep` and the one health poller shared by controlplane, hostd and the jail-service.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, describe, test } from 'node:test';
+import { type PollHealthOptions, pollHealth, sleep } from '@clawdie/jail-service/timing';
+
+describe('sleep', () => {
+  test('resolves after the delay', async () => {
+    const started = performance.now();
+    await sleep(20);
+    assert.ok(performance.now() - started >= 15);
+  });
+  test('rejects with the reason when aborted during the wait, and at once when already aborted', async () => {
+    const controller = new AbortController();
+    const waiting = sleep(10_000, controller.signal);
+    controller.abort(new Error('stop'));
+    await assert.rejects(waiting, /stop/);
+    await assert.rejects(sleep(10_000, AbortSignal.abort(new Error('already'))), /already/);
+  });
+});
+
+describe('pollHealth', () => {
+  let healthyAfter = 3;
+  let hits = 0;
+  const server: Server = createServer((request, response) => {
+    hits += 1;
+    const authorized = request.headers.authorization === 'Bearer right';
+    response.statusCode = authorized && hits >= healthyAfter ? 200 : authorized ? 503 : 401;
+    response.end();
+  });
+  const listening = new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    }),
+  );
+  after(() => server.close());
+  const never = new Promise<number | null>(() => {});
+  const poll = async (options: Partial<PollHealthOptions>) =>
+    pollHealth({
+      url: await listening,
+      token: 'right',
+      exited: never,
+      timeoutMs: 5000,
+      intervalMs: 5,
+      ...options,
+    });
+
+  test('retries until /health answers 200 with the bearer token', async () => {
+    hits = 0;
+    healthyAfter = 3;
+    assert.deepEqual(await poll({}), { ok: true });
+    assert.equal(hits, 3);
+  });
+  test('a wrong token never counts as healthy: a timeout naming the last answer', async () => {
+    const result = await poll({ token: 'wrong', timeoutMs: 100 });
+    assert.ok(!result.ok && result.why === 'timeout' && /HTTP 401/.test(result.reason));
+  });
+  test('stops when the child exits, with its exit code', async () => {
+    healthyAfter = Number.POSITIVE_INFINITY;
+    const result = await poll({ exited: Promise.resolve(3) });
+    assert.ok(!result.ok && result.why === 'exited' && result.exitCode === 3);
+  });
+  test('stops when aborted', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const result = await poll({ signal: controller.signal });
+    assert.ok(!result.ok && result.why === 'aborted');
+  });
+});
