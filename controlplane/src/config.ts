@@ -1,8 +1,8 @@
 // The controlplane's only reader of the environment: CLAWDIE_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addressPortList } from '@clawdie/hostd/api';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 
@@ -14,25 +14,6 @@ const idList = z
   .string()
   .regex(/^\s*-?\d+(\s*,\s*-?\d+)*\s*$/, 'must be comma-separated numeric ids')
   .transform((text) => text.split(',').map((id) => Number(id.trim())));
-
-/** Comma-separated exact `address:port` entries (`127.0.0.1:41234,[::1]:8080`). */
-const addressPortList = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
-  )
-  .refine(
-    (entries) =>
-      entries.every((entry) => {
-        const match = /^\[?([^\]]+?)\]?:(\d{1,5})$/.exec(entry);
-        const port = Number(match?.[2]);
-        return isIP(match?.[1] ?? '') !== 0 && port >= 1 && port <= 65_535;
-      }),
-    { message: 'must be comma-separated exact address:port entries such as 127.0.0.1:41234' },
-  );
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 

@@ -10,7 +10,7 @@ const bool = z
   .transform((value) => value === 'true' || value === '1');
 
 /** Comma-separated exact `address:port` entries (`127.0.0.1:41234,[::1]:8080`). */
-const addressPortList = z
+export const addressPortList = z
   .string()
   .transform((text) =>
     text

@@ -1,5 +1,5 @@
 // Public surface of `@clawdie/hostd/api`: the HTTP contract and the client.
-export { HOSTD_VARIABLES } from '../config.js';
+export { addressPortList, HOSTD_VARIABLES } from '../config.js';
 export {
   type Clone,
   type CloneLimits,
