@@ -133,7 +133,15 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
     assert.equal(click.action, `click at (${button.x}, ${button.y})`);
     assert.equal(click.url, PAGE_URL);
     assert.equal(click.marker, 'click');
-    // The marker is drawn in screenshot pixels (CSS × 2) and lands on the button as displayed.
+    // The marker is drawn in screenshot pixels (CSS × 2) and lands on the button as displayed;
+    // measure once the screenshot has loaded (on a busy host it arrives after the card).
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLImageElement>('[data-approval] img')].every(
+          (img) => img.complete && img.naturalWidth > 0,
+        ),
+      { timeout: 10_000 },
+    );
     const placed = await page.$eval('[data-approval] [data-marker="click"]', (group) => {
       const svg = group.closest('svg') as SVGSVGElement;
       const img = svg.parentElement?.querySelector('img') as HTMLImageElement;
