@@ -15,6 +15,7 @@ import type { EgressRefusal } from '../../../hostd/src/api/schema.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 /** A provider that hands out fake browsers, counts leases and can be told to fail. */
@@ -55,7 +56,7 @@ describe('task service over a browser provider', () => {
     const { provider, log } = countingProvider(2);
     const tasks = createTaskService(deps, undefined, provider);
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, n) => tasks.start({ instruction: `task ${n}` }).done),
+      Array.from({ length: 5 }, (_, n) => submit(tasks, { instruction: `task ${n}` }).done),
     );
     assert.deepEqual(
       results.map((r) => r.status),
@@ -74,7 +75,7 @@ describe('task service over a browser provider', () => {
     });
     const { provider, log } = countingProvider(1);
     const tasks = createTaskService(deps, undefined, provider);
-    const { taskId, done } = tasks.start({ instruction: 'forever' });
+    const { taskId, done } = submit(tasks, { instruction: 'forever' });
     setTimeout(() => tasks.abort(taskId), 30);
     assert.equal((await done).status, 'aborted');
     assert.equal(log.released, 1);
@@ -86,7 +87,7 @@ describe('task service over a browser provider', () => {
       model: createPerTaskScriptModel(script),
     });
     const tasks = createTaskService(deps, undefined, countingProvider(1, true).provider);
-    const result = await tasks.start({ instruction: 'x' }).done;
+    const result = await submit(tasks, { instruction: 'x' }).done;
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.match(result.error?.message ?? '', /hostd is down/);
