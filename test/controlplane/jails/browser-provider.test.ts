@@ -280,7 +280,7 @@ describe('hostd browser provider', () => {
 });
 
 describe('task browsers (leases by task)', () => {
-  it('finds a task’s lease while it holds it, acts on it, and forgets it on release', async () => {
+  it('finds a task’s lease while it holds it, and forgets it on release', async () => {
     const fake = createFakeOperator();
     const { provider, browsers } = trackLeases(
       createSingleBrowserProvider(fake.operator, {
@@ -288,8 +288,7 @@ describe('task browsers (leases by task)', () => {
         token: 't'.repeat(20),
       }),
     );
-    const operator = browsers.operatorFor('a');
-    await assert.rejects(operator.screenshot(), { code: 'OPERATOR_UNAVAILABLE' });
+    assert.equal(browsers.get('a'), undefined);
     assert.equal(screencastOf(browsers)('a'), null);
     const lease = await provider.acquire({ taskId: 'a', allowedDomains: [] });
     assert.equal(browsers.get('a')?.id, 'local');
@@ -297,10 +296,9 @@ describe('task browsers (leases by task)', () => {
       browsers.list().map((entry) => entry.taskId),
       ['a'],
     );
-    assert.ok((await operator.screenshot()).jpeg.length > 0);
+    assert.ok((await browsers.get('a')?.operator.screenshot())?.jpeg.length);
     assert.ok(screencastOf(browsers)('a'));
     await lease.release();
     assert.equal(browsers.get('a'), undefined);
-    await assert.rejects(operator.state(), /holds no browser/);
   });
 });
