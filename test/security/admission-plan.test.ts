@@ -13,11 +13,15 @@ import type {
   BrowserLease,
   BrowserProvider,
 } from '../../controlplane/src/jails/browser-provider.js';
+import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 import { admitTask } from '../../controlplane/src/policy/admit-task.js';
 import { parsePolicy } from '../../controlplane/src/policy/load-policies.js';
 import { isDenied } from '../../controlplane/src/tasks/task-plan.js';
+import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { acmePolicy, createPolicyFixture } from '../controlplane/policy/policy-fixture.js';
+import { createFakeOperator } from '../support/fake-operator.js';
+import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const finish = "Action: finished(content='done')";
 const typeCard = "Action: type(content='4111111111111111')";
@@ -89,6 +93,31 @@ describe('admission is a pure plan, and no task runs ungated', () => {
     });
     assert.equal(counts.acquires, 0, 'no browser was leased for a task that was not admitted');
     assert.equal(fixture.repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+  });
+
+  it('a service without a policy still refuses invalid input before any browser', async (t) => {
+    const fake = createFakeOperator();
+    const { deps, close } = createTestTaskDeps({
+      model: createReplayModel([finish]),
+      operator: fake.operator,
+    });
+    const counting = countingInstantProvider(fake.operator);
+    const tasks = createTaskService(deps, undefined, counting.provider());
+    t.after(async () => {
+      await tasks.close();
+      close();
+    });
+    assert.throws(() => tasks.admit({ instruction: 'x', start_url: 'file:///etc/passwd' }, acme), {
+      code: 'INVALID_INPUT',
+    });
+    assert.throws(() => tasks.admit({ instruction: 'x', max_steps: 0 }, acme), {
+      code: 'INVALID_INPUT',
+    });
+    assert.equal(counting.counts.acquires, 0);
+    const plan = tasks.admit({ instruction: 'x' }, acme);
+    assert.equal(plan.rules.kind, 'allow-all');
+    assert.equal((await tasks.start(plan).done).status, 'finished');
+    assert.equal(counting.counts.acquires, 1);
   });
 
   it('with a lease that is there at once, the policy gate refuses a denied action on step 1', async (t) => {

@@ -23,20 +23,9 @@ export function admitTask(
 ): TaskPlan | Denied {
   const tenant = principal.tenant;
   const actor = actorOf(principal);
-  const parsed = browserRunTaskInputSchema.safeParse(input);
-  if (!parsed.success) {
-    const reason = parsed.error.issues
-      .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
-      .join('; ');
-    return {
-      denied: true,
-      code: 'INVALID_INPUT',
-      tenant,
-      actor,
-      decision: { decision: 'deny', reason: `invalid task input: ${reason}` },
-    };
-  }
-  const admission = decideTask(parsed.data, policy, defaults.maxSteps);
+  const parsed = validTaskInput(input, principal);
+  if ('denied' in parsed) return parsed;
+  const admission = decideTask(parsed, policy, defaults.maxSteps);
   if (admission.decision.decision !== 'allow')
     return { denied: true, code: 'POLICY_DENIED', tenant, actor, decision: admission.decision };
   return {
@@ -50,5 +39,24 @@ export function admitTask(
       domains: admission.input.domains,
       decision: admission.decision,
     },
+  };
+}
+
+/** `input` checked against the task input schema (defaults applied), or why it is invalid. */
+export function validTaskInput(
+  input: BrowserRunTaskInput,
+  principal: Principal,
+): BrowserRunTaskInput | Denied {
+  const parsed = browserRunTaskInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ');
+  return {
+    denied: true,
+    code: 'INVALID_INPUT',
+    tenant: principal.tenant,
+    actor: actorOf(principal),
+    decision: { decision: 'deny', reason: `invalid task input: ${reason}` },
   };
 }

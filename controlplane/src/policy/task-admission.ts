@@ -3,7 +3,7 @@ import type { Principal } from '../auth/scopes.js';
 import { AppError } from '../errors.js';
 import type { BrowserRunTaskInput } from '../tasks/task-input.js';
 import { allowAllPlan, type Denied, isDenied, type TaskPlan } from '../tasks/task-plan.js';
-import { type AdmissionDefaults, admitTask } from './admit-task.js';
+import { type AdmissionDefaults, admitTask, validTaskInput } from './admit-task.js';
 import type { PolicySet } from './load-policies.js';
 import type { Decision } from './policy-schema.js';
 
@@ -53,9 +53,16 @@ function decisionOf(outcome: TaskPlan | Denied): Decision {
 }
 
 /**
- * Admission without a tenant policy: every task becomes an `allowAllPlan` (its gate is
- * `allowAllGate`). For the labelled demo, replays and services built without a policy.
+ * Admission without a tenant policy: every valid input becomes an `allowAllPlan` (its gate is
+ * `allowAllGate`); invalid input is refused (INVALID_INPUT, 400). For the labelled demo, replays
+ * and services built without a policy.
  */
 export function allowAllAdmission(why: string): TaskAdmission {
-  return { admit: (input, principal) => allowAllPlan(input, principal, why) };
+  return {
+    admit(input, principal) {
+      const valid = validTaskInput(input, principal);
+      if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
+      return allowAllPlan(valid, principal, why);
+    },
+  };
 }
