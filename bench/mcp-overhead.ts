@@ -8,10 +8,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Hono } from 'hono';
+import { loopbackPrincipal } from '../controlplane/src/auth/scopes.js';
 import { createMcpRoutes } from '../controlplane/src/mcp/http-routes.js';
 import { createMcpServer } from '../controlplane/src/mcp/mcp-server.js';
 import { clickThenFinish, createTestTasks } from '../test/controlplane/mcp/mcp-fixture.js';
 import { silentLogger } from '../test/support/silent-logger.js';
+import { submit } from '../test/support/submit-task.js';
 import { round, summarise } from './bench-stats.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 50);
@@ -29,7 +31,10 @@ const input = { instruction: 'read the answer' };
 
 const memoryClient = new Client({ name: 'bench', version: '0' });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-await Promise.all([createMcpServer(deps).connect(serverSide), memoryClient.connect(clientSide)]);
+await Promise.all([
+  createMcpServer(deps, loopbackPrincipal).connect(serverSide),
+  memoryClient.connect(clientSide),
+]);
 
 const app = new Hono();
 app.route('/mcp', createMcpRoutes(deps));
@@ -49,7 +54,7 @@ const callTool = async (client: Client) => {
   return (result.structuredContent as { status: string }).status;
 };
 const run: Record<Mode, () => Promise<string>> = {
-  direct: async () => (await fixture.tasks.start(input, () => undefined).done).status,
+  direct: async () => (await submit(fixture.tasks, input, () => undefined).done).status,
   mcp_in_memory: () => callTool(memoryClient),
   mcp_http: () => callTool(httpClient),
 };

@@ -12,6 +12,7 @@ import { createApp } from '../controlplane/src/http/app.js';
 import { createLogger } from '../controlplane/src/logger.js';
 import { createReplayModel } from '../controlplane/src/model/replay-model.js';
 import { createTaskService } from '../controlplane/src/tasks/task-service.js';
+import { submit } from '../test/support/submit-task.js';
 import { createTestTaskDeps } from '../test/support/test-task-deps.js';
 import { round } from './bench-stats.js';
 
@@ -32,7 +33,7 @@ const { deps, repository, close } = createTestTaskDeps({
   databasePath: join(dbDir, 'clawdie.db'),
 });
 const tasks = createTaskService({ ...deps, logger, newId: () => crypto.randomUUID() });
-const { taskId, done } = tasks.start({ instruction: 'benchmark task' });
+const { taskId, done } = submit(tasks, { instruction: 'benchmark task' });
 await done;
 const app = createApp({
   tasks,

@@ -41,8 +41,6 @@ export interface Platform {
   approvals: ApprovalService;
   /** The secrets vault; null until a secrets key exists. */
   vault: SecretVault | null;
-  /** Puts the tenant policy (admission, action gate, approvals) in front of a TaskService. */
-  policed(tasks: TaskService): TaskService;
   /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
   model: VisionModel | null;
   taskDeps(model: VisionModel): RunBrowserTaskDeps;
@@ -139,7 +137,6 @@ export async function startPlatform(
       audit,
       clock: systemClock,
       logger,
-      operatorFor: source.browsers.operatorFor,
     });
     const loop = loopDefaults(config);
     const taskDeps = (taskModel: VisionModel): RunBrowserTaskDeps => ({
@@ -152,7 +149,6 @@ export async function startPlatform(
       loop,
       newId: randomUUID,
       audit,
-      taskContext: security.taskContext,
     });
     return {
       config,
@@ -163,16 +159,19 @@ export async function startPlatform(
       policies: security.policies,
       approvals: security.approvals,
       vault: security.vault,
-      policed: security.policed,
       model,
       taskDeps,
       createTasks(taskModel, options = {}) {
-        const tasks = createTaskService(
-          { ...taskDeps(taskModel), ...(options.recorder ? { recorder: options.recorder } : {}) },
+        return createTaskService(
+          {
+            ...taskDeps(taskModel),
+            admission: options.policed === false ? security.unpoliced : security.admission,
+            guards: security.guards,
+            ...(options.recorder ? { recorder: options.recorder } : {}),
+          },
           undefined,
           source.provider,
         );
-        return options.policed === false ? tasks : security.policed(tasks);
       },
       async close() {
         await security.close();

@@ -23,9 +23,9 @@ import { startLocalJailService } from '../../controlplane/src/jails/local-jail-s
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
-import type { TaskContext } from '../../controlplane/src/policy/gate-types.js';
 import { parsePolicy, policySetOf } from '../../controlplane/src/policy/load-policies.js';
-import { createPolicedTaskService } from '../../controlplane/src/policy/policed-task-service.js';
+import { createPolicyAdmission } from '../../controlplane/src/policy/task-admission.js';
+import { createTaskGuards } from '../../controlplane/src/policy/task-guards.js';
 import { createApprovalRepository } from '../../controlplane/src/store/approval-repository.js';
 import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
@@ -134,9 +134,19 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
     timeoutMs: 20_000,
   });
   const repository = createTaskRepository(database.db);
-  const contexts = new Map<string, TaskContext>();
   const grants = createGrantAuthority();
-  const inner = createTaskService({
+  const policy = parsePolicy(
+    `tenant: default
+domains: { allow: ["${new URL(site.url).host}"] }
+max_steps: 10
+credentials:
+  modes: [none, operator_approved]
+  secrets: [{ name: site_password, domains: ["127.0.0.1"] }]
+approvals: { timeout_s: ${options.timeoutS} }
+`,
+    'default.yaml',
+  );
+  const tasks = createTaskService({
     repository,
     screenshots: createScreenshotFiles(dataDir),
     model,
@@ -155,29 +165,18 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
     },
     newId: randomUUID,
     audit,
-    taskContext: (id) => contexts.get(id),
-  });
-  const policy = parsePolicy(
-    `tenant: default
-domains: { allow: ["${new URL(site.url).host}"] }
-max_steps: 10
-credentials:
-  modes: [none, operator_approved]
-  secrets: [{ name: site_password, domains: ["127.0.0.1"] }]
-approvals: { timeout_s: ${options.timeoutS} }
-`,
-    'default.yaml',
-  );
-  const tasks = createPolicedTaskService(inner, {
-    policies: policySetOf([policy]),
-    audit,
-    operatorFor: () => operator,
-    logger,
-    defaultMaxSteps: 10,
-    contexts,
-    approver: approvals,
-    credentials: (taskId, tenant, actor) =>
-      createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+    admission: createPolicyAdmission({
+      policies: policySetOf([policy]),
+      audit,
+      defaults: { maxSteps: 10 },
+    }),
+    guards: createTaskGuards({
+      audit,
+      logger,
+      approver: approvals,
+      credentials: (taskId, tenant, actor) =>
+        createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+    }),
   });
   return {
     secret,

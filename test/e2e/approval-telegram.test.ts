@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { requires } from '../support/capabilities.js';
+import { submit } from '../support/submit-task.js';
 import { allowedUser, operatorChat, startApprovalHarness } from './approval-harness.js';
 
 // UI-TARS-1.5 coordinates for a 1280×800 viewport (model space 1288×812): the username input is
@@ -50,7 +51,7 @@ describe(
     it('asks on Telegram, refuses a stranger, types the secret after approval, and leaks it nowhere', async (t) => {
       const harness = await startApprovalHarness({ outputs: loginReplies, timeoutS: 60 });
       t.after(harness.close);
-      const { taskId, done } = harness.tasks.start({
+      const { taskId, done } = submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
         credential_mode: 'operator_approved',
@@ -117,7 +118,7 @@ describe(
     it('ends with APPROVAL_DENIED when nobody answers before the timeout, and types nothing', async (t) => {
       const harness = await startApprovalHarness({ outputs: loginReplies, timeoutS: 1 });
       t.after(harness.close);
-      const { done } = harness.tasks.start({
+      const { done } = submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
         credential_mode: 'operator_approved',

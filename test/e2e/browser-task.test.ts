@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { requires } from '../support/capabilities.js';
+import { runTestTask } from '../support/submit-task.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 describe(
@@ -24,7 +24,7 @@ describe(
     it('logs in, searches, opens the product and reports its order reference', async () => {
       h.model.setMode('normal');
       const before = h.model.requests.length;
-      const result = await runBrowserTask(
+      const result = await runTestTask(
         { instruction: demoTask.instruction, start_url: `${h.siteUrl}/` },
         h.deps(),
       );
@@ -58,7 +58,7 @@ describe(
 
     it('ends PARSE_FAILED with a kept trace when the model talks nonsense', async () => {
       h.model.setMode('garbage');
-      const result = await runBrowserTask(
+      const result = await runTestTask(
         { instruction: demoTask.instruction, start_url: `${h.siteUrl}/` },
         h.deps(),
       );
@@ -69,7 +69,7 @@ describe(
 
     it('ends MODEL_UNAVAILABLE when the model server answers 500', async () => {
       h.model.setMode('http500');
-      const result = await runBrowserTask(
+      const result = await runTestTask(
         { instruction: 'anything', start_url: `${h.siteUrl}/` },
         h.deps({ retries: 1 }),
       );
@@ -81,7 +81,7 @@ describe(
     it('ends MODEL_TIMEOUT when the model server hangs', async () => {
       h.model.setMode('hang');
       const started = Date.now();
-      const result = await runBrowserTask(
+      const result = await runTestTask(
         { instruction: 'anything' },
         h.deps({ modelTimeoutMs: 1000 }),
       );

@@ -8,6 +8,7 @@ import { createScreencastFeed } from '../../controlplane/src/operator/screencast
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { submit } from '../support/submit-task.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
@@ -54,7 +55,7 @@ describe(
     it('shows the live browser, steps as they end, and aborts the task from the page', async () => {
       h.model.setMode('normal');
       h.model.setDelay(600);
-      const { taskId, done } = tasks.start({
+      const { taskId, done } = submit(tasks, {
         instruction: demoTask.instruction,
         start_url: `${h.siteUrl}/`,
       });

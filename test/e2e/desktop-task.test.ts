@@ -10,12 +10,12 @@ import { after, describe, it } from 'node:test';
 import sharp from 'sharp';
 import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
 import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
-import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { createExecFileRunner } from '../../jail-service/src/desktop/runner/exec-file-runner.js';
 import { requires } from '../support/capabilities.js';
 import { startDesktopJail } from '../support/desktop-jail.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { runTestTask } from '../support/submit-task.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const WIDTH = 1024;
@@ -125,7 +125,7 @@ describe(
       });
       cleanups.push(async () => task.close());
 
-      const result = await runBrowserTask(
+      const result = await runTestTask(
         { instruction: 'Append "hello from clawdie" to the note and save it' },
         task.deps,
       );

@@ -9,13 +9,14 @@ import {
 } from '../../controlplane/src/jails/local-jail-service.js';
 import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+import { allowAllAdmission } from '../../controlplane/src/policy/task-admission.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
 import {
   createTaskRepository,
   type TaskRepository,
 } from '../../controlplane/src/store/task-repository.js';
-import type { RunBrowserTaskDeps } from '../../controlplane/src/tasks/run-browser-task.js';
+import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { startUiTarsTestModel, type UiTarsTestModel } from '../support/uitars-test-model.js';
 
@@ -25,7 +26,7 @@ export interface E2eHarness {
   model: UiTarsTestModel;
   repository: TaskRepository;
   dataDir: string;
-  deps(overrides?: { modelTimeoutMs?: number; retries?: number }): RunBrowserTaskDeps;
+  deps(overrides?: { modelTimeoutMs?: number; retries?: number }): TaskServiceDeps;
   close(): Promise<void>;
 }
 
@@ -86,6 +87,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
         scrollAmount: 500,
       },
       newId: () => crypto.randomUUID(),
+      admission: allowAllAdmission('e2e harness: no tenant policy'),
     }),
     async close() {
       await model.close();

@@ -29,6 +29,7 @@ import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { submit } from '../support/submit-task.js';
 import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
 
 const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
@@ -169,7 +170,7 @@ if (
       const tasks = platform.createTasks(
         createPerTaskScriptModel(["Action: finished(content='seen')"]),
       );
-      const result = await tasks.start({
+      const result = await submit(tasks, {
         instruction: 'look at the page',
         start_url: `${egressSite.url}/`,
         domains: [new URL(egressSite.url).host],

@@ -13,6 +13,7 @@ import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { xvfbCommand } from '../../hostd/src/drivers/linux/sandbox.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { submit } from '../support/submit-task.js';
 import { watchXTools } from '../support/x-tool-watch.js';
 import {
   type HostdPlatform,
@@ -108,7 +109,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
       const tasks = h.platform.createTasks(model);
       const watch = watchXTools();
       try {
-        const result = await tasks.start({
+        const result = await submit(tasks, {
           instruction: `Type "${TYPED}" into the text field and submit it`,
           surface: 'desktop',
           start_url: `${page.url}/`,

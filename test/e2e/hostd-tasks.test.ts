@@ -17,6 +17,7 @@ import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { submit } from '../support/submit-task.js';
 import {
   closeServer,
   type HostdPlatform,
@@ -117,7 +118,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       const tasks = h.platform.createTasks(
         createPerTaskScriptModel(["Action: finished(content='seen')"]),
       );
-      const result = await tasks.start({
+      const result = await submit(tasks, {
         instruction: 'look at the page',
         start_url: `${egressSite.url}/`,
         domains: [new URL(egressSite.url).host],
@@ -145,7 +146,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       });
       const site = watchSite;
       try {
-        const { taskId, done } = tasks.start({
+        const { taskId, done } = submit(tasks, {
           instruction: 'wait forever',
           start_url: `${site.url}/`,
           domains: [new URL(site.url).host],

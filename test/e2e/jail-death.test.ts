@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { runBrowserTask } from '../../controlplane/src/tasks/run-browser-task.js';
 import { requires } from '../support/capabilities.js';
 import { alive, descendants } from '../support/process-tree.js';
+import { runTestTask } from '../support/submit-task.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 describe('e2e: the jail-service dies mid-task', requires('chromium'), () => {
@@ -20,7 +20,7 @@ describe('e2e: the jail-service dies mid-task', requires('chromium'), () => {
     let killed = false;
     let browserPids: number[] = [];
     const started = Date.now();
-    const result = await runBrowserTask(
+    const result = await runTestTask(
       { instruction: demoTask.instruction, start_url: `${h.siteUrl}/` },
       h.deps(),
       {

@@ -12,6 +12,7 @@ import { recordingPath } from '../../controlplane/src/recording/task-recorder.js
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { submit } from '../support/submit-task.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 const run = promisify(execFile);
@@ -84,7 +85,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('records the demo task to a finalised MP4 at the viewport size and leaves no ffmpeg', async () => {
     h.model.setMode('normal');
-    const { taskId, done } = tasks.start({
+    const { taskId, done } = submit(tasks, {
       instruction: demoTask.instruction,
       start_url: `${h.siteUrl}/`,
       record: true,
@@ -102,7 +103,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('finalises the recording of an aborted task and leaves no ffmpeg', async () => {
     h.model.setMode('hang');
-    const { taskId, done } = tasks.start({
+    const { taskId, done } = submit(tasks, {
       instruction: 'anything',
       start_url: `${h.siteUrl}/`,
       record: true,
@@ -122,7 +123,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('does not record a task without record: true', async () => {
     h.model.setMode('normal');
-    const { taskId, done } = tasks.start({
+    const { taskId, done } = submit(tasks, {
       instruction: demoTask.instruction,
       start_url: `${h.siteUrl}/`,
     });

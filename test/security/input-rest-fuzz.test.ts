@@ -58,7 +58,7 @@ before(async () => {
     auth: { verifier: auth.verifier },
     approvals: approvals.approvals,
     waits: createBrowserWaitService({
-      browsers: { get: () => undefined, list: () => [], operatorFor: () => test.deps.operator },
+      browsers: { get: () => undefined, list: () => [] },
       local: null,
     }),
     dashboard: { verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN) },

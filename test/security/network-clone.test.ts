@@ -20,6 +20,7 @@ import {
 } from '../e2e/support/hostd-platform.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { submit } from '../support/submit-task.js';
 
 const run = promisify(execFile);
 const missing = missingCapabilities('linux-clones', 'chromium');
@@ -150,7 +151,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
       const recorded: EgressRefusal[] = [];
       const unsubscribe = h.manager.refusals.subscribe((refusal) => recorded.push(refusal));
       try {
-        const result = await tasks.start({
+        const result = await submit(tasks, {
           instruction: 'open the page',
           start_url: `${page.url}/`,
           // The worst case: the allowlist itself names the stand-in; the address block holds.

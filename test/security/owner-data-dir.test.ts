@@ -23,6 +23,7 @@ import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { submit } from '../support/submit-task.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -123,7 +124,7 @@ describe('a second process beside a running server (real processes, real SQLite)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     owner.setUrl(url);
-    const started = tasks.start({ instruction: 'stay running' });
+    const started = submit(tasks, { instruction: 'stay running' });
     taskId = started.taskId;
     done = started.done;
     await until(() => test.repository.listSteps(taskId).length === 2);

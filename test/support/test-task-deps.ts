@@ -3,16 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
+import { allowAllAdmission } from '../../controlplane/src/policy/task-admission.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
 import {
   createTaskRepository,
   type TaskRepository,
 } from '../../controlplane/src/store/task-repository.js';
-import type {
-  LoopDefaults,
-  RunBrowserTaskDeps,
-} from '../../controlplane/src/tasks/run-browser-task.js';
+import type { LoopDefaults } from '../../controlplane/src/tasks/run-browser-task.js';
+import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from './fake-operator.js';
 import { createManualClock } from './manual-clock.js';
 import { silentLogger } from './silent-logger.js';
@@ -39,7 +38,8 @@ export function sequentialIds(): () => string {
 }
 
 export interface TestTaskDeps {
-  deps: RunBrowserTaskDeps;
+  /** For runBrowserTask and createTaskService (admission without a tenant policy). */
+  deps: TaskServiceDeps;
   repository: TaskRepository;
   dataDir: string;
   close(): void;
@@ -76,6 +76,7 @@ export function createTestTaskDeps(options: {
       logger: silentLogger,
       loop: testLoopOptions(options.loop),
       newId: sequentialIds(),
+      admission: allowAllAdmission('test task deps: no tenant policy'),
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ActionResult } from '@clawdie/jail-service/api';
 import { elapsedMs } from '../clock.js';
 import { OperatorError } from '../errors.js';
 import type { Conversation } from '../model/conversation.js';
+import { allowAllGate } from '../policy/allow-all-gate.js';
 import { urlAllowed } from '../policy/domain-match.js';
 import type { PlannedStep } from '../uitars/index.js';
 import { finishStep } from './finish-step.js';
@@ -30,10 +31,12 @@ export async function executePlan(
     | null
     | undefined;
 
-  // With a policy gate, navigation outside the domains is the policy's call (deny or ask).
-  const verdict = deps.gate
-    ? await gateVerdict(step, browserSteps, deps)
-    : { message: refuseNavigation(browserSteps, options.allowedDomains), endTask: false };
+  // With a policy gate, navigation outside the domains is the policy's call (deny or ask); with
+  // `allowAllGate` (no tenant policy) the task's own domains are checked here.
+  const verdict =
+    deps.gate === allowAllGate
+      ? { message: refuseNavigation(browserSteps, options.allowedDomains), endTask: false }
+      : await gateVerdict(step, browserSteps, deps);
   const refusal = verdict.message;
   if (refusal && verdict.endTask) {
     await deps.emit({
@@ -152,13 +155,13 @@ function refuseNavigation(
   return null;
 }
 
-/** The gate's refusal for this batch (message null when it may run, or there is no gate). */
+/** The gate's refusal for this batch (message null when it may run). */
 async function gateVerdict(
   step: number,
   batch: BrowserStep[],
   deps: LoopDeps,
 ): Promise<{ message: string | null; endTask: boolean }> {
-  if (!deps.gate || batch.length === 0) return { message: null, endTask: false };
+  if (batch.length === 0) return { message: null, endTask: false };
   const verdict = await deps.gate(
     { step, actions: batch.map((planned) => planned.action) },
     deps.signal,
@@ -174,7 +177,6 @@ async function operatorHandled(
   question: string | undefined,
   deps: LoopDeps,
 ): Promise<boolean> {
-  if (!deps.gate) return false;
   const verdict = await deps.gate({ step, actions: [], callUser: question ?? '' }, deps.signal);
   return verdict.allowed;
 }

@@ -60,8 +60,11 @@ export interface LoopDeps {
   /** Receives every event in order; awaited. Must not throw (a throw ends the task as INTERNAL). */
   emit: (event: LoopEvent) => void | Promise<void>;
   signal?: AbortSignal;
-  /** Policy check of each batch before it runs (policy/action-gate.ts); absent = allow all. */
-  gate?: ActionGate;
+  /**
+   * Policy check of each batch before it runs (policy/action-gate.ts), or `allowAllGate` for a
+   * task without a tenant policy. Required: there is no ungated loop.
+   */
+  gate: ActionGate;
   /** Awaited at the start of every step: blocks while the task is paused; rejects on abort. */
   waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
   /** Checks success criteria; default: the operator's URL only (see verify-done.ts). */

@@ -3,7 +3,6 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from './api-tokens.js';
 import { AuthError } from './auth-errors.js';
 import { type AuthFailureLimiter, createAuthFailureLimiter } from './auth-failure-limiter.js';
-import { runAs } from './request-principal.js';
 import { actorOf, hasScope, type Principal, type Scope } from './scopes.js';
 
 declare module 'hono' {
@@ -77,7 +76,7 @@ export function requireAuth(options: RequireAuthOptions): (scope: Scope) => Midd
         );
       }
       c.set('principal', principal);
-      await runAs(principal, next);
+      await next();
       return undefined;
     };
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { LoopEvent } from '../agent/loop-types.js';
+import { loopbackPrincipal } from '../auth/scopes.js';
 import { demoTask, type RunningDemoSite, startDemoSite } from '../demo/demo-site-server.js';
 import { loadReplayModel } from '../model/replay-model.js';
 import type { Platform } from '../platform.js';
@@ -38,15 +39,14 @@ export async function runDemo(
     // admin exception for exactly this address:port).
     const tasks = platform.createTasks(model, { policed: false });
     try {
-      const { taskId, done } = tasks.start(
-        {
-          instruction: demoTask.instruction,
-          start_url: `${site.url}/`,
-          domains: [new URL(site.url).host],
-          max_steps: 15,
-        },
-        options.onEvent,
-      );
+      const input = {
+        instruction: demoTask.instruction,
+        start_url: `${site.url}/`,
+        domains: [new URL(site.url).host],
+        max_steps: 15,
+      };
+      // `policed: false`: an allow-all plan (allowAllGate); the task's domains still hold.
+      const { taskId, done } = tasks.start(tasks.admit(input, loopbackPrincipal), options.onEvent);
       const abort = () => tasks.abort(taskId);
       options.signal?.addEventListener('abort', abort, { once: true });
       if (options.signal?.aborted) abort();

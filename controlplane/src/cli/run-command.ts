@@ -1,5 +1,4 @@
 import type { LoopEvent } from '../agent/loop-types.js';
-import { runAs } from '../auth/request-principal.js';
 import { loopbackPrincipal, type Principal } from '../auth/scopes.js';
 import type { BrowserRunTaskInput, CompactResult } from '../tasks/task-input.js';
 import type { TaskService } from '../tasks/task-service.js';
@@ -20,8 +19,8 @@ export function cliPrincipal(tenant?: string): Principal {
 }
 
 /**
- * `clawdie run`: starts the task on `tasks` — the platform's policed TaskService, the same the
- * API uses — as `cliPrincipal(tenant)`, so the tenant's admission (denied → AppError
+ * `clawdie run`: admits the task on `tasks` — the platform's policed TaskService, the same the
+ * API uses — for `cliPrincipal(tenant)`, then starts the plan, so the tenant's admission (denied → AppError
  * POLICY_DENIED, thrown), action gate and approvals apply and the row belongs to the tenant.
  * Aborting `signal` aborts the task. Resolves with its result; closes `tasks` in every case.
  */
@@ -32,9 +31,8 @@ export async function runTaskCommand(
 ): Promise<CompactResult> {
   const { signal } = options;
   try {
-    const { taskId, done } = runAs(cliPrincipal(options.tenant), () =>
-      tasks.start(input, options.onEvent),
-    );
+    const plan = tasks.admit(input, cliPrincipal(options.tenant));
+    const { taskId, done } = tasks.start(plan, options.onEvent);
     const abort = () => tasks.abort(taskId);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });

@@ -2,7 +2,6 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { discardAuditLog } from '../audit/audit-log.js';
 import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
-import { runAs } from '../auth/request-principal.js';
 import { requireAuth } from '../auth/require-auth.js';
 import { isScope, loopbackPrincipal, type Scope } from '../auth/scopes.js';
 import { readJson } from './error-handler.js';
@@ -32,7 +31,7 @@ export function createRouteGuard(deps: RouteDeps): RouteGuard {
     : null;
   const loopback = createMiddleware(async function loopbackCaller(c, next) {
     c.set('principal', loopbackPrincipal);
-    await runAs(loopbackPrincipal, next);
+    await next();
   });
   const guards = new Map<Scope, MiddlewareHandler>();
   return (entry) => {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { visibleTenant } from '../auth/scopes.js';
+import { type Principal, visibleTenant } from '../auth/scopes.js';
 import { AppError, NotFoundError } from '../errors.js';
 import { taskStatusValues } from '../store/task-records.js';
 import { browserRunTaskInputSchema } from '../tasks/task-input.js';
@@ -24,12 +24,17 @@ const errors = {
 const traceStatus = (status: string) =>
   z.object({ trace_id: z.string(), status: z.literal(status) });
 
-/** The tenant the caller may read (undefined = all, for `admin`); see `visibleTenant`. */
-function tenantOf(c: Context): string | undefined {
+/** The caller, as the auth (or loopback) middleware set it. */
+function principalOf(c: Context): Principal {
   const principal = c.get('principal');
   // Fail closed: the routes are only ever mounted behind the auth (or loopback) middleware.
   if (!principal) throw new Error('task routes reached without a principal');
-  return visibleTenant(principal);
+  return principal;
+}
+
+/** The tenant the caller may read (undefined = all, for `admin`); see `visibleTenant`. */
+function tenantOf(c: Context): string | undefined {
+  return visibleTenant(principalOf(c));
 }
 
 /** Another tenant's task answers 404 exactly like an unknown id, so trace ids do not leak. */
@@ -65,7 +70,8 @@ export const taskRoutes: RouteEntry[] = [
       ...errors,
     },
     handle: (c, { body }, { tasks }) => {
-      const { taskId, done } = tasks.start(body);
+      // Admission first (denied: 400, nothing started); the plan carries the caller's tenant.
+      const { taskId, done } = tasks.start(tasks.admit(body, principalOf(c)));
       void done.catch(() => undefined);
       return c.json({ trace_id: taskId, status: 'queued' }, 202);
     },

@@ -1,10 +1,7 @@
-// Which browser each running task holds. The task service leases browsers through the tracked
-// provider; everything else that acts for a task (the policy gate's screenshots and URL checks,
-// the recorder, the dashboard's live view, waits on a task) looks the task's browser up here
-// instead of assuming one browser for the whole controlplane.
-import type { Action } from '@clawdie/jail-service/api';
-import { OperatorError } from '../errors.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
+// Which browser each running task holds: a read index. The task service leases browsers through
+// the tracked provider and hands each lease to its run directly (the policy gate uses that
+// lease); readers that are not the run (the recorder, the dashboard's live view and hosts page,
+// waits on a task) look the task's browser up here.
 import { createScreencastFeed, type ScreencastFeed } from '../operator/screencast-feed.js';
 import type { BrowserLease, BrowserProvider } from './browser-provider.js';
 
@@ -13,11 +10,6 @@ export interface TaskBrowsers {
   get(taskId: string): BrowserLease | undefined;
   /** Every task holding a browser, in lease order. */
   list(): { taskId: string; lease: BrowserLease }[];
-  /**
-   * An operator that acts on whatever browser the task holds at call time, and fails with
-   * OPERATOR_UNAVAILABLE when it holds none.
-   */
-  operatorFor(taskId: string): BrowserOperator;
 }
 
 /** Wraps `provider` so every lease is findable by its task until it is released. */
@@ -43,18 +35,6 @@ export function trackLeases(provider: BrowserProvider): {
   const browsers: TaskBrowsers = {
     get: (taskId) => held.get(taskId),
     list: () => [...held].map(([taskId, lease]) => ({ taskId, lease })),
-    operatorFor(taskId) {
-      const current = () => {
-        const lease = held.get(taskId);
-        if (lease) return lease.operator;
-        throw new OperatorError('OPERATOR_UNAVAILABLE', `task ${taskId} holds no browser`);
-      };
-      return {
-        screenshot: async (signal) => current().screenshot(signal),
-        state: async (signal) => current().state(signal),
-        execute: async (actions: Action[], signal) => current().execute(actions, signal),
-      };
-    },
   };
   return { provider: tracked, browsers };
 }

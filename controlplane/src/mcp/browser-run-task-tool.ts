@@ -1,5 +1,6 @@
 // `browser_run_task`: the one MCP tool, a whole browser task per call (definition + handler).
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../auth/scopes.js';
 import {
   browserRunTaskInputSchema,
   type CompactResult,
@@ -12,6 +13,8 @@ import type { McpToolDefinition } from './tool-definition.js';
 /** The ports the tool talks to. */
 export interface BrowserRunTaskToolDeps {
   tasks: TaskService;
+  /** Who the connection belongs to (the bearer token's principal, or the local operator on stdio). */
+  principal: Principal;
   /** The configured step limit, reported as the progress `total` when the call sets none. */
   defaultMaxSteps: number;
 }
@@ -52,7 +55,8 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
     async handle(input, { signal, reportProgress }) {
       if (signal.aborted) throw new Error('the call was cancelled before the task started');
       const track = createProgressTracker(input.max_steps ?? deps.defaultMaxSteps);
-      const task = deps.tasks.start(input, (event) => {
+      const plan = deps.tasks.admit(input, deps.principal);
+      const task = deps.tasks.start(plan, (event) => {
         const update = track(event);
         if (update) reportProgress(update);
       });

@@ -3,8 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
-import { currentPrincipal } from '../auth/request-principal.js';
-import type { Principal } from '../auth/scopes.js';
+import { loopbackPrincipal, type Principal } from '../auth/scopes.js';
 import { createMcpServer, type McpDeps } from './mcp-server.js';
 
 interface Session {
@@ -50,8 +49,9 @@ export function createMcpRoutes(
   );
   sweep.unref();
 
-  async function openSession(owner: string): Promise<Session> {
-    const server = createMcpServer(deps);
+  async function openSession(principal: Principal): Promise<Session> {
+    const owner = ownerKey(principal);
+    const server = createMcpServer(deps, principal);
     let session: Session | null = null;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -80,7 +80,9 @@ export function createMcpRoutes(
   const routes = new Hono();
   routes.all('/', async (c) => {
     const id = c.req.header('mcp-session-id');
-    const caller = ownerKey(currentPrincipal());
+    // Set by the auth (or loopback) middleware; routes mounted bare in tests act as loopback.
+    const principal = c.get('principal') ?? loopbackPrincipal;
+    const caller = ownerKey(principal);
     let session = id ? sessions.get(id) : undefined;
     // Another principal's session id is answered exactly like an unknown one.
     if (session && session.owner !== caller) session = undefined;
@@ -92,7 +94,7 @@ export function createMcpRoutes(
           jsonRpcError(-32000, 'Bad request: no mcp-session-id; send initialize first'),
           400,
         );
-      session = await openSession(caller);
+      session = await openSession(principal);
     }
     session.lastSeen = Date.now();
     const request = c.req.raw;
@@ -111,9 +113,9 @@ export function createMcpRoutes(
   });
 }
 
-/** Tenant and subject of the caller; '' outside the auth middleware (routes mounted bare in tests). */
-function ownerKey(principal: Principal | undefined): string {
-  return principal ? JSON.stringify([principal.tenant, principal.subject]) : '';
+/** Tenant and subject of the caller. */
+function ownerKey(principal: Principal): string {
+  return JSON.stringify([principal.tenant, principal.subject]);
 }
 
 async function isToolCall(request: Request): Promise<boolean> {

@@ -8,6 +8,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import type { Principal } from '../auth/scopes.js';
 import { AppError } from '../errors.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createBrowserRunTaskTool } from './browser-run-task-tool.js';
@@ -27,14 +28,14 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 export const mcpServerInfo = { name: 'clawdie', title: 'Clawdie', version: '0.1.0' };
 
 /**
- * A new MCP server exposing `browser_run_task`, not yet connected. One server serves one
- * connection: stdio uses one for the process, stateless HTTP one per request.
+ * A new MCP server exposing `browser_run_task` to `principal`, not yet connected. One server
+ * serves one connection: stdio one for the process, HTTP one per session (its opener).
  */
-export function createMcpServer(deps: McpDeps): McpServer {
+export function createMcpServer(deps: McpDeps, principal: Principal): McpServer {
   const logger = deps.logger.child({ module: 'mcp' });
   const server = new McpServer(mcpServerInfo, { capabilities: { tools: {} } });
   server.server.onerror = (error) => logger.warn({ err: error }, 'mcp-protocol-error');
-  registerDefinition(server, createBrowserRunTaskTool(deps), logger);
+  registerDefinition(server, createBrowserRunTaskTool({ ...deps, principal }), logger);
   return server;
 }
 

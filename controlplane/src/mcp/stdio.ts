@@ -1,6 +1,7 @@
 // `clawdie mcp`: the MCP server over stdio. stdout is the protocol channel; logs go to stderr.
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loopbackPrincipal, type Principal } from '../auth/scopes.js';
 import { createMcpServer, type McpDeps } from './mcp-server.js';
 
 /** Streams and stop signal of `runMcpStdio`; the defaults are the process's own. */
@@ -11,6 +12,8 @@ export interface McpStdioOptions {
   stdout?: Writable;
   /** Stops the server (e.g. on SIGINT/SIGTERM). */
   signal?: AbortSignal;
+  /** Who the tasks run for; default the local operator (`loopbackPrincipal`). */
+  principal?: Principal;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function runMcpStdio(deps: McpDeps, options: McpStdioOptions = {}):
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const logger = deps.logger.child({ module: 'mcp-stdio' });
-  const server = createMcpServer(deps);
+  const server = createMcpServer(deps, options.principal ?? loopbackPrincipal);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = resolve;
   });

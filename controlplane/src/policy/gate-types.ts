@@ -1,5 +1,4 @@
 import type { Action } from '@clawdie/jail-service/api';
-import type { BrowserOperator } from '../operator/browser-operator.js';
 
 /** `endTask`: an operator said no (or did not answer); the task ends with APPROVAL_DENIED. */
 export type GateVerdict =
@@ -23,12 +22,3 @@ export type ActionGate = (
   },
   signal?: AbortSignal,
 ) => Promise<GateVerdict>;
-
-/** What a running task knows about who started it and what it may do. */
-export interface TaskContext {
-  tenant: string;
-  actor: string;
-  gate: ActionGate;
-  /** Wraps the operator for this task (credential injection), when needed. */
-  wrapOperator?: (operator: BrowserOperator) => BrowserOperator;
-}

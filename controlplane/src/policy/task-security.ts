@@ -9,25 +9,25 @@ import type { Config } from '../config.js';
 import { createGrantAuthority } from '../credentials/grant-authority.js';
 import { createSecretVault, loadVaultKey, type SecretVault } from '../credentials/secret-vault.js';
 import { createTaskCredentials } from '../credentials/task-credentials.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createApprovalRepository } from '../store/approval-repository.js';
 import type { Db } from '../store/database.js';
 import { createSecretRepository } from '../store/secret-repository.js';
-import type { TaskService } from '../tasks/task-service.js';
 import { createTelegramNotifier, type TelegramNotifier } from '../telegram/telegram-notifier.js';
-import type { TaskContext } from './gate-types.js';
 import { loadPolicies, type PolicySet } from './load-policies.js';
-import { createPolicedTaskService } from './policed-task-service.js';
+import { allowAllAdmission, createPolicyAdmission, type TaskAdmission } from './task-admission.js';
+import { createTaskGuards, type TaskGuards } from './task-guards.js';
 
 export interface TaskSecurity {
   policies: PolicySet;
   approvals: ApprovalService;
   /** Null until a secret is stored (`clawdie secret set` creates the key). */
   vault: SecretVault | null;
-  /** For `RunBrowserTaskDeps.taskContext`. */
-  taskContext(taskId: string): TaskContext | undefined;
-  /** Puts admission, the action gate, approvals and credential injection in front of `tasks`. */
-  policed(tasks: TaskService): TaskService;
+  /** Admission under the tenant policies (audited), for `TaskServiceDeps.admission`. */
+  admission: TaskAdmission;
+  /** Admission without a policy, for the labelled demo (`allowAllGate`). */
+  unpoliced: TaskAdmission;
+  /** Each task's gate from its plan: action gate, approvals, credentials, stuck notices. */
+  guards: TaskGuards;
   close(): Promise<void>;
 }
 
@@ -37,8 +37,6 @@ export interface TaskSecurityDeps {
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
-  /** The browser a running task holds. */
-  operatorFor: (taskId: string) => BrowserOperator;
 }
 
 /**
@@ -71,29 +69,26 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       )
     : null;
   const grants = createGrantAuthority();
-  const contexts = new Map<string, TaskContext>();
   return {
     policies,
     approvals,
     vault,
-    taskContext: (taskId) => contexts.get(taskId),
-    policed: (tasks) =>
-      createPolicedTaskService(tasks, {
-        policies,
-        audit,
-        operatorFor: deps.operatorFor,
-        logger,
-        defaultMaxSteps: config.loop.maxSteps,
-        contexts,
-        approver: approvals,
-        ...(notices ? { notices } : {}),
-        ...(vault
-          ? {
-              credentials: (taskId: string, tenant: string, actor: string) =>
-                createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
-            }
-          : {}),
-      }),
+    admission: createPolicyAdmission({
+      policies,
+      audit,
+      defaults: { maxSteps: config.loop.maxSteps },
+    }),
+    unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy'),
+    guards: createTaskGuards({
+      audit,
+      logger,
+      approver: approvals,
+      notices,
+      credentials: vault
+        ? (taskId, tenant, actor) =>
+            createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger })
+        : undefined,
+    }),
     async close() {
       await telegram?.stop();
     },

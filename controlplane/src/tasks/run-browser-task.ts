@@ -4,13 +4,11 @@ import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js'
 import type { DoneVerifier } from '../agent/verify-done.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import { createTaskAudit } from '../audit/task-audit.js';
-import { currentPrincipal } from '../auth/request-principal.js';
-import { actorOf, loopbackPrincipal } from '../auth/scopes.js';
 import type { Clock } from '../clock.js';
 import { isAbortError } from '../errors.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { TaskContext } from '../policy/gate-types.js';
+import type { ActionGate } from '../policy/gate-types.js';
 import type { TaskRecorder } from '../recording/task-recorder.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskStatus } from '../store/task-records.js';
@@ -22,6 +20,7 @@ import {
   successConditions,
   type TaskResultStatus,
 } from './task-input.js';
+import type { TaskPlan } from './task-plan.js';
 import { createTraceRecorder } from './trace-recorder.js';
 
 export type LoopDefaults = Omit<LoopOptions, 'instruction'>;
@@ -40,8 +39,6 @@ export interface RunBrowserTaskDeps {
   newId: () => string;
   /** Where task start/end, actions and refusals are recorded (default: nowhere). */
   audit?: AuditLog;
-  /** Tenant, actor and policy gate of a task started through the policed TaskService. */
-  taskContext?: (taskId: string) => TaskContext | undefined;
   /** Checks `success_criteria` on finished(); default: the operator's URL only. */
   verifier?: DoneVerifier;
   /** Records `record: true` tasks run by the task service (absent: they run unrecorded, warned). */
@@ -49,6 +46,13 @@ export interface RunBrowserTaskDeps {
 }
 
 export interface RunBrowserTaskOptions {
+  /**
+   * Decides every batch before it runs: the plan's policy gate, or `allowAllGate` for a plan
+   * without a policy. Required: a task never runs without one.
+   */
+  gate: ActionGate;
+  /** Wraps the loop's operator for this task (credential injection), when the plan needs it. */
+  wrapOperator?: ((operator: BrowserOperator) => BrowserOperator) | undefined;
   signal?: AbortSignal;
   /** Called after each event is recorded; must not throw (progress printing, SSE). */
   onEvent?: (event: LoopEvent, taskId: string) => void;
@@ -58,8 +62,6 @@ export interface RunBrowserTaskOptions {
   taskId?: string;
   /** Blocks the loop at the start of a step while the task is paused (see PauseGate). */
   waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
-  /** Who started the task, for the audit log (default `system`). */
-  actor?: string;
 }
 
 const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
@@ -76,20 +78,19 @@ const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
  * with a typed status; the trace (steps, actions, screenshots) is kept whatever the ending.
  */
 export async function runBrowserTask(
-  input: BrowserRunTaskInput,
+  plan: TaskPlan,
   deps: RunBrowserTaskDeps,
-  options: RunBrowserTaskOptions = {},
+  options: RunBrowserTaskOptions,
 ): Promise<CompactResult> {
+  const { input } = plan;
   const taskId = options.taskId ?? deps.newId();
   const maxSteps = input.max_steps ?? deps.loop.maxSteps;
-  if (!deps.repository.getTask(taskId)) createTaskRow(taskId, input, deps);
+  if (!deps.repository.getTask(taskId)) createTaskRow(taskId, plan, deps);
   options.onCreated?.(taskId);
   const logger = deps.logger.child({ taskId });
   const recorder = createTraceRecorder(taskId, { ...deps, logger });
-  const context = deps.taskContext?.(taskId);
-  const actor = options.actor ?? context?.actor ?? 'system';
-  const audit = createTaskAudit(deps.audit ?? discardAuditLog, taskId, actor, logger);
-  const operator = context?.wrapOperator?.(deps.operator) ?? deps.operator;
+  const audit = createTaskAudit(deps.audit ?? discardAuditLog, taskId, plan.actor, logger);
+  const operator = options.wrapOperator?.(deps.operator) ?? deps.operator;
   const timeout = input.timeout_s ? AbortSignal.timeout(input.timeout_s * 1000) : null;
   const signals = [options.signal, timeout].filter(
     (s): s is AbortSignal => s !== undefined && s !== null,
@@ -120,7 +121,7 @@ export async function runBrowserTask(
           operator,
           clock: deps.clock,
           ...(signal ? { signal } : {}),
-          ...(context ? { gate: context.gate } : {}),
+          gate: options.gate,
           ...(options.waitWhilePaused ? { waitWhilePaused: options.waitWhilePaused } : {}),
           ...(deps.verifier ? { verifier: deps.verifier } : {}),
           emit: async (event) => {
@@ -164,18 +165,14 @@ function taskLoopOptions(input: BrowserRunTaskInput) {
 }
 
 /**
- * Creates the `queued` task row; the REST API calls it before the task gets its turn. The row
- * belongs to the caller of the current request (or CLI `runAs`), else to the default tenant.
+ * Creates the `queued` task row; the task service calls it before the task gets its turn. The
+ * row belongs to the plan's tenant and actor (the principal admission was given).
  */
-export function createTaskRow(
-  taskId: string,
-  input: BrowserRunTaskInput,
-  deps: RunBrowserTaskDeps,
-): void {
-  const principal = currentPrincipal();
+export function createTaskRow(taskId: string, plan: TaskPlan, deps: RunBrowserTaskDeps): void {
+  const { input } = plan;
   deps.repository.createTask({
-    tenant: principal?.tenant ?? loopbackPrincipal.tenant,
-    actor: principal ? actorOf(principal) : null,
+    tenant: plan.tenant,
+    actor: plan.actor,
     id: taskId,
     instruction: input.instruction,
     startUrl: input.start_url ?? null,

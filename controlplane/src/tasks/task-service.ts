@@ -1,4 +1,5 @@
 import type { LoopEvent } from '../agent/loop-types.js';
+import type { Principal } from '../auth/scopes.js';
 import {
   type BrowserLease,
   type BrowserProvider,
@@ -6,12 +7,15 @@ import {
 } from '../jails/browser-provider.js';
 import { leaseBrowser } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { TaskAdmission } from '../policy/task-admission.js';
+import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
+import type { TaskPlan } from './task-plan.js';
 
 export interface StartedTask {
   taskId: string;
@@ -19,8 +23,17 @@ export interface StartedTask {
 }
 
 export interface TaskService {
-  /** Queues a task (its row exists on return, status `queued`) and runs it when the browser is free. */
-  start(input: BrowserRunTaskInput, onEvent?: (event: LoopEvent) => void): StartedTask;
+  /**
+   * Admission, before anything starts: the plan `input` runs with for `principal` (its tenant's
+   * policy, or none for a service built without one). Throws AppError POLICY_DENIED /
+   * INVALID_INPUT (400) when it may not run; the decision is audited.
+   */
+  admit(input: BrowserRunTaskInput, principal: Principal): TaskPlan;
+  /**
+   * Queues an admitted task (its row exists on return, status `queued`, under the plan's tenant
+   * and actor) and runs it when a browser is free, gated by what its plan says.
+   */
+  start(plan: TaskPlan, onEvent?: (event: LoopEvent) => void): StartedTask;
   /** Aborts a queued or running task; false when it is not active. */
   abort(taskId: string): boolean;
   isActive(taskId: string): boolean;
@@ -36,6 +49,13 @@ export interface TaskService {
 }
 
 export interface TaskServiceDeps extends RunBrowserTaskDeps {
+  /** Turns input into plans: `createPolicyAdmission`, or `allowAllAdmission(why)` (no policy). */
+  admission: TaskAdmission;
+  /**
+   * Builds each task's gate from its plan once it holds its browser. Default: the policy's action
+   * gate without an approver (needs_approval is refused) for policy plans, `allowAllGate` else.
+   */
+  guards?: TaskGuards;
   /**
    * Drives a lease's X display for `surface: 'desktop'` tasks. Default: the desktop surface of the
    * clone's own jail-service (xwd + xdotool run inside the clone), over HTTP.
@@ -60,6 +80,7 @@ export function createTaskService(
   const running = new Set<Promise<unknown>>();
   const slots = createSlots(provider.concurrency);
   const desktopOperator = deps.desktopOperator ?? ((lease) => createDesktopSurfaceOperator(lease));
+  const guards = deps.guards ?? createTaskGuards({ audit: deps.audit, logger: deps.logger });
 
   /** The loop's operator (the lease's browser, or its display for a desktop task) and browser. */
   function operatorsFor(input: BrowserRunTaskInput, lease: BrowserLease) {
@@ -83,23 +104,28 @@ export function createTaskService(
 
   async function run(
     taskId: string,
-    input: BrowserRunTaskInput,
+    plan: TaskPlan,
     controller: AbortController,
-    gate: PauseGate,
+    pauses: PauseGate,
     onEvent?: (event: LoopEvent) => void,
   ) {
+    const { input } = plan;
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
-    const status = gate.paused ? 'paused' : 'running';
+    const status = pauses.paused ? 'paused' : 'running';
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
+    // The lease goes to this run directly; the registry only indexes it for readers.
     const lease = await leaseBrowser(provider, taskId, input, controller.signal);
+    const guard = guards(plan, { taskId, browser: lease.operator, events });
     const recording = input.record ? startRecording(taskId) : undefined;
     const result = await runBrowserTask(
-      input,
+      plan,
       { ...deps, ...operatorsFor(input, lease) },
       {
+        gate: guard.gate,
+        wrapOperator: guard.wrapOperator,
         taskId,
         signal: controller.signal,
-        waitWhilePaused: (signal) => gate.wait(signal),
+        waitWhilePaused: (signal) => pauses.wait(signal),
         onEvent: (event) => {
           const step = track(event);
           // step_count as the task row has it (it advances as each step is recorded).
@@ -116,6 +142,7 @@ export function createTaskService(
         },
       },
     ).finally(async () => {
+      guard.close();
       await recording?.stop();
       await lease.release();
     });
@@ -139,16 +166,17 @@ export function createTaskService(
 
   return {
     events,
-    start(input, onEvent) {
+    admit: (input, principal) => deps.admission.admit(input, principal),
+    start(plan, onEvent) {
       const taskId = deps.newId();
-      createTaskRow(taskId, input, deps);
+      createTaskRow(taskId, plan, deps);
       events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'queued' } });
       const controller = new AbortController();
       const gate = new PauseGate();
       active.set(taskId, controller);
       gates.set(taskId, gate);
       const done = slots
-        .run(() => run(taskId, input, controller, gate, onEvent))
+        .run(() => run(taskId, plan, controller, gate, onEvent))
         .finally(() => {
           active.delete(taskId);
           gates.delete(taskId);

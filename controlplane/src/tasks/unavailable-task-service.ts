@@ -6,12 +6,15 @@ import type { TaskService } from './task-service.js';
 export function createUnavailableTaskService(): TaskService {
   return {
     events: new TaskEventLog(),
-    start() {
+    admit() {
       throw new AppError(
         'MODEL_NOT_CONFIGURED',
         'no model is configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE and restart',
         { status: 503 },
       );
+    },
+    start() {
+      throw new Error('no task can be admitted without a model');
     },
     abort: () => false,
     isActive: () => false,

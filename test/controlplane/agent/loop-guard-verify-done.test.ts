@@ -8,6 +8,7 @@ import type {
 } from '../../../controlplane/src/agent/loop-types.js';
 import { createDoneVerifier } from '../../../controlplane/src/agent/verify-done.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
+import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import {
   browserRunTaskInputSchema,
   successConditions,
@@ -52,6 +53,7 @@ async function run(
       model: vision,
       operator: fake.operator,
       clock: createManualClock(),
+      gate: allowAllGate,
       emit: (event) => void events.push(event),
       ...extra,
     },

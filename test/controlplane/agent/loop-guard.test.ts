@@ -7,6 +7,7 @@ import { normaliseTurn } from '../../../controlplane/src/agent/loop-guard-hash.j
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
+import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import { thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
@@ -48,7 +49,13 @@ async function run(
   const op = 'screenshot' in operator ? operator : createFakeOperator(operator).operator;
   const result = await runAgentLoop(
     { instruction: 'Save the document', ...testLoopOptions({ maxSteps: 30 }), ...overrides },
-    { model: vision, operator: op, clock, emit: (event) => void events.push(event) },
+    {
+      model: vision,
+      operator: op,
+      clock,
+      gate: allowAllGate,
+      emit: (event) => void events.push(event),
+    },
   );
   return { result, events };
 }

@@ -4,6 +4,7 @@ import { runAgentLoop } from '../../../controlplane/src/agent/loop.js';
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
 import { ModelError } from '../../../controlplane/src/errors.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
+import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
 import { testLoopOptions } from '../../support/test-task-deps.js';
@@ -44,6 +45,7 @@ async function run(
       model,
       operator: fake.operator,
       clock: createManualClock(),
+      gate: allowAllGate,
       emit: (event) => void events.push(event),
       ...(signal ? { signal } : {}),
     },

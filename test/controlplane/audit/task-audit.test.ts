@@ -12,8 +12,8 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
-import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 const run = promisify(execFile);
@@ -29,10 +29,11 @@ describe('task audit', () => {
     });
     const database = openDatabase(':memory:');
     const audit = createAuditLog(createAuditRepository(database.db), deps.clock);
-    const result = await runBrowserTask(
+    const result = await runTestTask(
       { instruction: 'click', domains: ['shop.example'] },
       { ...deps, audit },
-      { actor: 'tenant:acme/alice' },
+      {},
+      { tenant: 'acme', subject: 'alice', scopes: ['tasks:run'], via: 'token' },
     );
     assert.equal(result.status, 'finished');
     const rows = audit.list({ limit: 100 });

@@ -4,9 +4,9 @@ import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import { parseCommand } from '../../../controlplane/src/cli/args.js';
 import { cliPrincipal, runTaskCommand } from '../../../controlplane/src/cli/run-command.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import type { TaskContext } from '../../../controlplane/src/policy/gate-types.js';
 import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';
-import { createPolicedTaskService } from '../../../controlplane/src/policy/policed-task-service.js';
+import { createPolicyAdmission } from '../../../controlplane/src/policy/task-admission.js';
+import { createTaskGuards } from '../../../controlplane/src/policy/task-guards.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
@@ -30,24 +30,18 @@ function createRunFixture(t: TestContext, outputs: string[]) {
     database.close();
   });
   const audit = createAuditLog(createAuditRepository(database.db), deps.clock);
-  const contexts = new Map<string, TaskContext>();
   const policies = policySetOf([
     parsePolicy('tenant: default\ndomains: { allow: ["*"] }\nmax_steps: 10\n', 'default.yaml'),
     parsePolicy(acmePolicy, 'acme.yaml'),
   ]);
   /** A fresh policed TaskService per run, as `Platform.createTasks` builds it. */
   const tasks = () =>
-    createPolicedTaskService(
-      createTaskService({ ...deps, audit, taskContext: (id: string) => contexts.get(id) }),
-      {
-        policies,
-        audit,
-        operatorFor: () => fake.operator,
-        logger: silentLogger,
-        defaultMaxSteps: 10,
-        contexts,
-      },
-    );
+    createTaskService({
+      ...deps,
+      audit,
+      admission: createPolicyAdmission({ policies, audit, defaults: { maxSteps: 10 } }),
+      guards: createTaskGuards({ audit, logger: silentLogger }),
+    });
   return { fake, repository, audit, tasks };
 }
 

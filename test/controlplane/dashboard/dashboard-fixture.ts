@@ -11,6 +11,7 @@ import {
 } from '../../../controlplane/src/tasks/task-service.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 export const ADMIN_TOKEN = 'dashboard-admin-token-0123456789';
@@ -72,7 +73,7 @@ export function createDashboardFixture(
       return cookie;
     },
     async runTask(instruction = 'Press the blue button and report the answer') {
-      const { taskId, done } = tasks.start({ instruction });
+      const { taskId, done } = submit(tasks, { instruction });
       await done;
       return taskId;
     },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { PauseGate } from '../../../controlplane/src/tasks/pause-gate.js';
+import { submit } from '../../support/submit-task.js';
 import { clickThenFinish, createDashboardFixture } from './dashboard-fixture.js';
 
 /** Pauses the task from inside its first model call, so the pause lands before step 2. */
@@ -50,7 +51,7 @@ describe('pause and resume', () => {
     });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = fixture.tasks.start({ instruction: 'pause me' });
+    const started = submit(fixture.tasks, { instruction: 'pause me' });
     taskId = started.taskId;
     await until(() => fixture.repository.listSteps(taskId)[0]?.outcome === 'acted');
     await new Promise((r) => setTimeout(r, 100));
@@ -79,7 +80,7 @@ describe('pause and resume', () => {
     });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = fixture.tasks.start({ instruction: 'pause then abort' });
+    const started = submit(fixture.tasks, { instruction: 'pause then abort' });
     taskId = started.taskId;
     await until(() => fixture.tasks.isPaused?.(taskId) === true);
     const abort = await fixture.app.request(`/dashboard/tasks/${taskId}/abort`, {

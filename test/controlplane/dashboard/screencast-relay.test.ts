@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { ScreencastFeed } from '../../../controlplane/src/operator/screencast-feed.js';
+import { submit } from '../../support/submit-task.js';
 import { clickThenFinish, createDashboardFixture } from './dashboard-fixture.js';
 
 /** A feed that sends a part every 10 ms until its signal aborts. */
@@ -45,7 +46,7 @@ describe('dashboard screencast relay', () => {
     const fixture = createDashboardFixture({ model, dashboard: { screencast: () => feed } });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = fixture.tasks.start({ instruction: 'watch me' });
+    const started = submit(fixture.tasks, { instruction: 'watch me' });
     taskId = started.taskId;
 
     const response = await fixture.app.request(`/dashboard/tasks/${taskId}/screencast`, {

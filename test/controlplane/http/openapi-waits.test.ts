@@ -21,7 +21,7 @@ const app = createApp({
   describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: 'http://x' } }),
   auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
   waits: createBrowserWaitService({
-    browsers: { get: () => undefined, list: () => [], operatorFor: () => test.deps.operator },
+    browsers: { get: () => undefined, list: () => [] },
     local: null,
   }),
 });

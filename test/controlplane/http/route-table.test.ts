@@ -33,7 +33,7 @@ const build = (): Hono =>
     auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
     approvals: approvals.approvals,
     waits: createBrowserWaitService({
-      browsers: { get: () => undefined, list: () => [], operatorFor: () => test.deps.operator },
+      browsers: { get: () => undefined, list: () => [] },
       local: null,
     }),
     dashboard: { verifyAdmin: createStaticAdminVerifier('route-table-admin-token-0123456789') },

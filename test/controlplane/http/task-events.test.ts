@@ -4,6 +4,7 @@ import { createApp } from '../../../controlplane/src/http/app.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 const { deps, repository, close } = createTestTaskDeps({
@@ -46,7 +47,7 @@ function parseSse(text: string): SseEvent[] {
 
 describe('task event stream (SSE)', () => {
   it('streams status, one event per step and the final result, then closes', async () => {
-    const { taskId } = tasks.start({ instruction: 'stream me' });
+    const { taskId } = submit(tasks, { instruction: 'stream me' });
     const response = await app.request(`/v1/tasks/${taskId}/events`);
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
     const events = parseSse(await response.text());
@@ -139,7 +140,7 @@ describe('task event stream under fast events', () => {
       describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
     });
     for (let round = 0; round < 5; round++) {
-      const { taskId } = fast.start({ instruction: `fast ${round}` });
+      const { taskId } = submit(fast, { instruction: `fast ${round}` });
       const text = await Promise.race([
         (await fastApp.request(`/v1/tasks/${taskId}/events`)).text(),
         new Promise<string>((_, reject) =>

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
+import { submit } from '../../support/submit-task.js';
 import { createDashboardFixture } from '../dashboard/dashboard-fixture.js';
 
 const replies = [
@@ -80,7 +81,7 @@ describe('live task state', () => {
   const { model, release } = heldModel([2, 3]);
   const fixture = createDashboardFixture({ model, databasePath: join(dir, 'clawdie.db') });
   after(() => fixture.close());
-  const started = fixture.tasks.start({ instruction: 'live state' });
+  const started = submit(fixture.tasks, { instruction: 'live state' });
   const { taskId } = started;
   const rest = async () => (await (await fixture.app.request(`/v1/tasks/${taskId}`)).json()) as any;
   const listed = async (query = '') =>

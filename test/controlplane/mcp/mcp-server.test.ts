@@ -3,6 +3,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { loopbackPrincipal } from '../../../controlplane/src/auth/scopes.js';
 import { createMcpServer } from '../../../controlplane/src/mcp/mcp-server.js';
 import { compactResultSchema } from '../../../controlplane/src/tasks/task-input.js';
 import type { TaskService } from '../../../controlplane/src/tasks/task-service.js';
@@ -17,7 +18,10 @@ import {
 
 /** A real Client connected to a real server over the SDK's in-memory linked pair. */
 async function connect(t: TestContext, tasks: TaskService, defaultMaxSteps = 5) {
-  const server = createMcpServer({ tasks, logger: silentLogger, defaultMaxSteps });
+  const server = createMcpServer(
+    { tasks, logger: silentLogger, defaultMaxSteps },
+    loopbackPrincipal,
+  );
   const client = new Client({ name: 'test', version: '0.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);

@@ -1,10 +1,12 @@
 import type { Approver } from '../../../controlplane/src/approvals/approval-types.js';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import { createApp } from '../../../controlplane/src/http/app.js';
+import type { BrowserProvider } from '../../../controlplane/src/jails/browser-provider.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import type { TaskContext } from '../../../controlplane/src/policy/gate-types.js';
+import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
 import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';
-import { createPolicedTaskService } from '../../../controlplane/src/policy/policed-task-service.js';
+import { createPolicyAdmission } from '../../../controlplane/src/policy/task-admission.js';
+import { createTaskGuards } from '../../../controlplane/src/policy/task-guards.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
@@ -28,6 +30,8 @@ export async function createPolicyFixture(options: {
   outputs: string[];
   approver?: Approver;
   callUser?: 'allow' | 'needs_approval';
+  /** Where tasks lease browsers, given the fake operator (default: that one browser). */
+  provider?: (operator: BrowserOperator) => BrowserProvider;
 }) {
   const auth = await createAuthFixture();
   const fake = createFakeOperator();
@@ -37,26 +41,26 @@ export async function createPolicyFixture(options: {
   });
   const database = openDatabase(':memory:');
   const audit = createAuditLog(createAuditRepository(database.db), deps.clock);
-  const contexts = new Map<string, TaskContext>();
-  const inner = createTaskService({ ...deps, audit, taskContext: (id) => contexts.get(id) });
-  const tasks = createPolicedTaskService(inner, {
-    policies: policySetOf([
-      parsePolicy(defaultPolicy, 'default.yaml'),
-      parsePolicy(
-        acmePolicy.replace(
-          'approvals:\n',
-          `approvals:\n  call_user: ${options.callUser ?? 'allow'}\n`,
-        ),
-        'acme.yaml',
+  const policies = policySetOf([
+    parsePolicy(defaultPolicy, 'default.yaml'),
+    parsePolicy(
+      acmePolicy.replace(
+        'approvals:\n',
+        `approvals:\n  call_user: ${options.callUser ?? 'allow'}\n`,
       ),
-    ]),
-    audit,
-    operatorFor: () => fake.operator,
-    logger: silentLogger,
-    defaultMaxSteps: 10,
-    contexts,
-    ...(options.approver ? { approver: options.approver } : {}),
-  });
+      'acme.yaml',
+    ),
+  ]);
+  const tasks = createTaskService(
+    {
+      ...deps,
+      audit,
+      admission: createPolicyAdmission({ policies, audit, defaults: { maxSteps: 10 } }),
+      guards: createTaskGuards({ audit, logger: silentLogger, approver: options.approver }),
+    },
+    undefined,
+    options.provider?.(fake.operator),
+  );
   const app = createApp({
     tasks,
     repository,

@@ -2,9 +2,9 @@ import { createNoticeSender } from '../../../controlplane/src/approvals/notice-s
 import type { Notifier } from '../../../controlplane/src/approvals/notifier.js';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import type { TaskContext } from '../../../controlplane/src/policy/gate-types.js';
 import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';
-import { createPolicedTaskService } from '../../../controlplane/src/policy/policed-task-service.js';
+import { createPolicyAdmission } from '../../../controlplane/src/policy/task-admission.js';
+import { createTaskGuards } from '../../../controlplane/src/policy/task-guards.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
@@ -39,23 +39,19 @@ export function createStuckFixture(notifiers: Notifier[]) {
   });
   const database = openDatabase(':memory:');
   const audit = createAuditLog(createAuditRepository(database.db), clock);
-  const contexts = new Map<string, TaskContext>();
-  const inner = createTaskService({
+  const policies = policySetOf([
+    parsePolicy('tenant: default\ndomains: { allow: ["*"] }\nmax_steps: 10\n', 'default.yaml'),
+  ]);
+  const tasks = createTaskService({
     ...deps,
     clock,
     audit,
-    taskContext: (id) => contexts.get(id),
-  });
-  const tasks = createPolicedTaskService(inner, {
-    policies: policySetOf([
-      parsePolicy('tenant: default\ndomains: { allow: ["*"] }\nmax_steps: 10\n', 'default.yaml'),
-    ]),
-    audit,
-    operatorFor: () => fake.operator,
-    logger: silentLogger,
-    defaultMaxSteps: 4,
-    contexts,
-    notices: createNoticeSender({ notifiers, audit, logger: silentLogger }),
+    admission: createPolicyAdmission({ policies, audit, defaults: { maxSteps: 4 } }),
+    guards: createTaskGuards({
+      audit,
+      logger: silentLogger,
+      notices: createNoticeSender({ notifiers, audit, logger: silentLogger }),
+    }),
   });
   return {
     tasks,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Notifier, OperatorNotice } from '../../../controlplane/src/approvals/notifier.js';
+import { submit } from '../../support/submit-task.js';
 import { createStuckFixture, eventually } from './stuck-fixture.js';
 
 /** Records notices; approval calls are not expected here and fail loudly. */
@@ -28,7 +29,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([fake.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = fixture.tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     await eventually(() => fake.notices.length > 0, 'the notice');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -50,7 +51,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([fake.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = fixture.tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
     await done;
     await eventually(() => fake.notices.length === 1, 'the notice');
     fixture.tasks.events.append(taskId, {
@@ -70,7 +71,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([broken.notifier, working.notifier, silent.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = fixture.tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
     const result = await done;
     assert.equal(result.status, 'max_steps');
     await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed');

@@ -16,6 +16,7 @@ import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
+import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 /** Hands out one fake browser per task, with `display` on its lease; records requests and releases. */
@@ -91,7 +92,7 @@ describe('surface: desktop', () => {
       return desktop.operator;
     };
     const tasks = createTaskService({ ...deps, desktopOperator }, undefined, provider);
-    const result = await tasks.start({
+    const result = await submit(tasks, {
       instruction: 'type hello',
       surface: 'desktop',
       start_url: 'http://127.0.0.1:9/form',
@@ -118,7 +119,7 @@ describe('surface: desktop', () => {
     const { provider, requests: leases, browser } = fakeProvider(':42');
     const desktopOperator = (): BrowserOperator => assert.fail('no desktop for a browser task');
     const tasks = createTaskService({ ...deps, desktopOperator }, undefined, provider);
-    const result = await tasks.start({ instruction: 'type hello' }).done;
+    const result = await submit(tasks, { instruction: 'type hello' }).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(leases[0]?.display, undefined);
     assert.deepEqual(
@@ -135,7 +136,7 @@ describe('surface: desktop', () => {
     });
     const { provider, requests: leases, browser, released } = fakeProvider(null);
     const tasks = createTaskService(deps, undefined, provider);
-    const result = await tasks.start({
+    const result = await submit(tasks, {
       instruction: 'type hello',
       surface: 'desktop',
       start_url: 'http://127.0.0.1:9/form',
@@ -179,7 +180,7 @@ describe('surface: desktop', () => {
   it('the single local browser (no hostd) cannot run desktop tasks', async () => {
     const { deps, close } = createTestTaskDeps({ model: createPerTaskScriptModel(script) });
     const tasks = createTaskService(deps);
-    const result = await tasks.start({ instruction: 'type hello', surface: 'desktop' }).done;
+    const result = await submit(tasks, { instruction: 'type hello', surface: 'desktop' }).done;
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.match(result.error?.message ?? '', /desktop tasks need hostd with displays/);

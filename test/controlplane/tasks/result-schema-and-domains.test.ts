@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { hostMatches, urlAllowed } from '../../../controlplane/src/policy/domain-match.js';
-import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
 import type { BrowserRunTaskInput } from '../../../controlplane/src/tasks/task-input.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
+import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 async function run(outputs: string[], input: BrowserRunTaskInput) {
@@ -14,7 +14,7 @@ async function run(outputs: string[], input: BrowserRunTaskInput) {
     operator: fake.operator,
     loop: { maxSteps: 6 },
   });
-  const result = await runBrowserTask(input, { ...deps, newId: () => 'task-1' });
+  const result = await runTestTask(input, { ...deps, newId: () => 'task-1' });
   const steps = repository.listSteps(result.trace_id);
   close();
   return { result, steps, executed: fake.executed };

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { ModelError } from '../../../controlplane/src/errors.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { runBrowserTask } from '../../../controlplane/src/tasks/run-browser-task.js';
+import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 describe('runBrowserTask', () => {
@@ -14,7 +14,7 @@ describe('runBrowserTask', () => {
       'Thought: done\nAction: finished(content=\'{"price": "12.50"}\')',
     ]);
     const { deps, repository, close } = createTestTaskDeps({ model });
-    const result = await runBrowserTask(
+    const result = await runTestTask(
       { instruction: 'find the price', start_url: 'http://127.0.0.1:9/' },
       deps,
     );
@@ -63,7 +63,7 @@ describe('runBrowserTask', () => {
       },
     };
     const { deps, repository, close } = createTestTaskDeps({ model: failing });
-    const result = await runBrowserTask({ instruction: 'x' }, deps);
+    const result = await runTestTask({ instruction: 'x' }, deps);
     assert.equal(result.status, 'error');
     assert.deepEqual(result.error, {
       code: 'MODEL_TIMEOUT',
@@ -82,7 +82,7 @@ describe('runBrowserTask', () => {
     });
     const controller = new AbortController();
     controller.abort();
-    const result = await runBrowserTask({ instruction: 'x' }, deps, { signal: controller.signal });
+    const result = await runTestTask({ instruction: 'x' }, deps, { signal: controller.signal });
     assert.equal(result.status, 'aborted');
     assert.equal(repository.getTask(result.trace_id)?.status, 'aborted');
     close();

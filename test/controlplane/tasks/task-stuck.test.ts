@@ -9,6 +9,7 @@ import { createTaskService } from '../../../controlplane/src/tasks/task-service.
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 const CLICK = "Thought: Click Save.\nAction: click(start_box='<|box_start|>(300,200)<|box_end|>')";
@@ -46,7 +47,7 @@ const app = createApp({
 
 describe('task-stuck reaches operators', () => {
   it('appends a stuck event to the task stream (SSE) and audits it', async () => {
-    const { taskId, done } = tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(tasks, { instruction: 'Save the document' });
     const result = await done;
     assert.equal(result.status, 'max_steps');
 

@@ -6,6 +6,7 @@ import {
   describeNotice,
 } from '../../../controlplane/src/telegram/telegram-notifier.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { submit } from '../../support/submit-task.js';
 import { createStuckFixture, eventually } from '../policy/stuck-fixture.js';
 import { startFakeBotApi } from './fake-bot-api.js';
 
@@ -42,7 +43,7 @@ describe('stuck tasks reach the Telegram operator chat (local Bot API server, re
     t.after(api.close);
     const { tasks } = setUp(t, api.apiRoot);
 
-    const { taskId, done } = tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     const photo = await api.waitForCall('sendPhoto');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -63,7 +64,7 @@ describe('stuck tasks reach the Telegram operator chat (local Bot API server, re
   it('ends the task normally and audits notifier-failed when Telegram is unreachable', async (t) => {
     const fixture = setUp(t, 'http://127.0.0.1:9');
 
-    const { taskId, done } = fixture.tasks.start({ instruction: 'Save the document' });
+    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed (notice)');
 

@@ -1,0 +1,62 @@
+import { actorOf, type Principal } from '../auth/scopes.js';
+import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
+import type { Denied, TaskPlan } from '../tasks/task-plan.js';
+import { decideTask } from './decide.js';
+import type { TenantPolicy } from './policy-schema.js';
+
+export interface AdmissionDefaults {
+  /** The configured step limit (`config.loop.maxSteps`), capped by the policy's. */
+  maxSteps: number;
+}
+
+/**
+ * Admission as a pure function (no I/O, no clock): validates `input`, decides it under the
+ * tenant's `policy` and returns the plan the task will run with — tenant and actor from
+ * `principal`, effective domains, credential mode, step limit, recording, and the policy its gate
+ * enforces — or why it is denied. The caller audits the decision.
+ */
+export function admitTask(
+  input: BrowserRunTaskInput,
+  principal: Principal,
+  policy: TenantPolicy,
+  defaults: AdmissionDefaults,
+): TaskPlan | Denied {
+  const tenant = principal.tenant;
+  const actor = actorOf(principal);
+  const parsed = validTaskInput(input, principal);
+  if ('denied' in parsed) return parsed;
+  const admission = decideTask(parsed, policy, defaults.maxSteps);
+  if (admission.decision.decision !== 'allow')
+    return { denied: true, code: 'POLICY_DENIED', tenant, actor, decision: admission.decision };
+  return {
+    tenant,
+    actor,
+    input: admission.input,
+    rules: {
+      kind: 'policy',
+      policy,
+      credentialMode: admission.input.credential_mode ?? 'none',
+      domains: admission.input.domains,
+      decision: admission.decision,
+    },
+  };
+}
+
+/** `input` checked against the task input schema (defaults applied), or why it is invalid. */
+export function validTaskInput(
+  input: BrowserRunTaskInput,
+  principal: Principal,
+): BrowserRunTaskInput | Denied {
+  const parsed = browserRunTaskInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const reason = parsed.error.issues
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ');
+  return {
+    denied: true,
+    code: 'INVALID_INPUT',
+    tenant: principal.tenant,
+    actor: actorOf(principal),
+    decision: { decision: 'deny', reason: `invalid task input: ${reason}` },
+  };
+}

@@ -1,0 +1,68 @@
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Principal } from '../auth/scopes.js';
+import { AppError } from '../errors.js';
+import type { BrowserRunTaskInput } from '../tasks/task-input.js';
+import { allowAllPlan, type Denied, isDenied, type TaskPlan } from '../tasks/task-plan.js';
+import { type AdmissionDefaults, admitTask, validTaskInput } from './admit-task.js';
+import type { PolicySet } from './load-policies.js';
+import type { Decision } from './policy-schema.js';
+
+/**
+ * Turns a caller's input into a TaskPlan before anything starts. Throws AppError
+ * `POLICY_DENIED` / `INVALID_INPUT` (HTTP 400) when the task may not run.
+ */
+export interface TaskAdmission {
+  admit(input: BrowserRunTaskInput, principal: Principal): TaskPlan;
+}
+
+/**
+ * Admission under the tenant policies: `admitTask` (pure) decides, and the decision is audited
+ * (`policy-decided`, subject `task`) whichever way it goes.
+ */
+export function createPolicyAdmission(deps: {
+  policies: PolicySet;
+  audit: AuditLog;
+  defaults: AdmissionDefaults;
+}): TaskAdmission {
+  return {
+    admit(input, principal) {
+      const policy = deps.policies.forTenant(principal.tenant);
+      const outcome = admitTask(input, principal, policy, deps.defaults);
+      deps.audit.append({
+        type: 'policy-decided',
+        actor: outcome.actor,
+        data: {
+          subject: 'task',
+          tenant: outcome.tenant,
+          policy: policy.tenant,
+          ...decisionOf(outcome),
+        },
+      });
+      if (isDenied(outcome))
+        throw new AppError(outcome.code, outcome.decision.reason, { status: 400 });
+      return outcome;
+    },
+  };
+}
+
+function decisionOf(outcome: TaskPlan | Denied): Decision {
+  if (isDenied(outcome)) return outcome.decision;
+  return outcome.rules.kind === 'policy'
+    ? outcome.rules.decision
+    : { decision: 'allow', reason: outcome.rules.why };
+}
+
+/**
+ * Admission without a tenant policy: every valid input becomes an `allowAllPlan` (its gate is
+ * `allowAllGate`); invalid input is refused (INVALID_INPUT, 400). For the labelled demo, replays
+ * and services built without a policy.
+ */
+export function allowAllAdmission(why: string): TaskAdmission {
+  return {
+    admit(input, principal) {
+      const valid = validTaskInput(input, principal);
+      if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
+      return allowAllPlan(valid, principal, why);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import type { Logger } from 'pino';
+import type { Approver } from '../approvals/approval-types.js';
+import type { NoticeSender } from '../approvals/notice-sender.js';
+import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { TaskEventLog } from '../tasks/task-events.js';
+import type { TaskPlan } from '../tasks/task-plan.js';
+import { createActionGate } from './action-gate.js';
+import { allowAllGate } from './allow-all-gate.js';
+import type { ActionGate } from './gate-types.js';
+import { relayStuckEvents } from './stuck-notices.js';
+
+/** What one running task is guarded by; built from its plan once it holds its browser. */
+export interface TaskGuard {
+  gate: ActionGate;
+  /** Wraps the loop's operator (credential injection), when the plan needs it. */
+  wrapOperator?: (operator: BrowserOperator) => BrowserOperator;
+  /** Called once when the task has ended (stops its stuck notices). Must not throw. */
+  close(): void;
+}
+
+/** Where a task's guard is built: its id, the browser it leased, its event log. */
+export interface GuardTarget {
+  taskId: string;
+  browser: BrowserOperator;
+  events: TaskEventLog;
+}
+
+export type TaskGuards = (plan: TaskPlan, target: GuardTarget) => TaskGuard;
+
+export interface TaskGuardsDeps {
+  audit?: AuditLog | undefined;
+  logger: Logger;
+  /** Absent: every `needs_approval` is refused. */
+  approver?: Approver | undefined;
+  /** Operator notices (Telegram): each `stuck` event of a policed task is sent once. */
+  notices?: NoticeSender | undefined;
+  /** Credential support for `operator_approved` tasks (credentials/task-credentials.ts). */
+  credentials?:
+    | ((
+        taskId: string,
+        tenant: string,
+        actor: string,
+      ) => {
+        wrapOperator(operator: BrowserOperator): BrowserOperator;
+        onSecretApproved(name: string, host: string): Promise<void>;
+      })
+    | undefined;
+}
+
+/**
+ * The guard of each task, derived from its plan alone: a policy plan gets the action gate for its
+ * policy (screenshots and URL from the browser it leased), an `allow-all` plan `allowAllGate`.
+ * There is no lookup that can come back empty, so a policed task never runs ungated.
+ */
+export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
+  const audit = deps.audit ?? discardAuditLog;
+  return (plan, { taskId, browser, events }) => {
+    const { rules, tenant, actor } = plan;
+    if (rules.kind === 'allow-all') return { gate: allowAllGate, close: () => undefined };
+    const credentials =
+      rules.credentialMode === 'operator_approved'
+        ? deps.credentials?.(taskId, tenant, actor)
+        : undefined;
+    const gate = createActionGate({
+      taskId,
+      tenant,
+      actor,
+      policy: rules.policy,
+      taskDomains: rules.domains,
+      credentialMode: rules.credentialMode,
+      operator: browser,
+      audit,
+      logger: deps.logger,
+      approver: deps.approver,
+      onSecretApproved: credentials?.onSecretApproved,
+    });
+    const unsubscribe = deps.notices
+      ? relayStuckEvents({
+          events,
+          taskId,
+          tenant,
+          operator: browser,
+          send: deps.notices,
+          logger: deps.logger,
+        })
+      : undefined;
+    return {
+      gate,
+      ...(credentials ? { wrapOperator: credentials.wrapOperator } : {}),
+      close: () => unsubscribe?.(),
+    };
+  };
+}

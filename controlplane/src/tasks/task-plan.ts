@@ -1,0 +1,63 @@
+import type { Principal } from '../auth/scopes.js';
+import { actorOf } from '../auth/scopes.js';
+import type { Decision, TenantPolicy } from '../policy/policy-schema.js';
+import type { BrowserRunTaskInput } from './task-input.js';
+
+/**
+ * What the gate of a planned task enforces: a tenant policy (the action gate decides every batch
+ * against it), or nothing but the task's own domains (`allow-all`: the labelled demo, replays and
+ * services built without a policy; `why` says which).
+ */
+export type PlanRules =
+  | {
+      readonly kind: 'policy';
+      readonly policy: TenantPolicy;
+      readonly credentialMode: 'none' | 'operator_approved';
+      /** The task's effective domains (undefined = any the policy allows). */
+      readonly domains: readonly string[] | undefined;
+      /** Admission's verdict (audited by the caller). */
+      readonly decision: Decision;
+    }
+  | { readonly kind: 'allow-all'; readonly why: string };
+
+/**
+ * An admitted task: who it runs for, the input as it will run (domains defaulted from the policy,
+ * max_steps capped, recording forced) and the rules its gate enforces. `TaskService.start` takes
+ * only this, so nothing starts before admission decided.
+ */
+export interface TaskPlan {
+  readonly tenant: string;
+  readonly actor: string;
+  readonly input: BrowserRunTaskInput;
+  readonly rules: PlanRules;
+}
+
+/** Admission refused the task; nothing was started. */
+export interface Denied {
+  readonly denied: true;
+  /** `POLICY_DENIED` (outside the tenant's policy) or `INVALID_INPUT`. */
+  readonly code: 'POLICY_DENIED' | 'INVALID_INPUT';
+  readonly tenant: string;
+  readonly actor: string;
+  readonly decision: Decision;
+}
+
+export const isDenied = (outcome: TaskPlan | Denied): outcome is Denied => 'denied' in outcome;
+
+/**
+ * A plan with no tenant policy: its gate is `allowAllGate` (only the task's own domains are
+ * checked). For the labelled demo, replays and services built without a policy — never for a
+ * request a tenant policy should govern.
+ */
+export function allowAllPlan(
+  input: BrowserRunTaskInput,
+  principal: Principal,
+  why: string,
+): TaskPlan {
+  return {
+    tenant: principal.tenant,
+    actor: actorOf(principal),
+    input,
+    rules: { kind: 'allow-all', why },
+  };
+}
