@@ -11,6 +11,7 @@ import {
   type DashboardFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
+import { submit } from '../support/submit-task.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 
 /** The script model, but each reply waits until the test lets it through. */
@@ -106,7 +107,7 @@ describe(
       );
 
     it('rewrites a step shown pending, then shows the final frame and the result', async () => {
-      const { taskId, done } = fixture.tasks.start({ instruction: 'Press the blue button' });
+      const { taskId, done } = submit(fixture.tasks, { instruction: 'Press the blue button' });
       // Step 1 is recorded (pending) while the model thinks: the page opens on it.
       for (let i = 0; i < 200 && fixture.repository.listSteps(taskId).length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 20));
