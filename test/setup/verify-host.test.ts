@@ -14,7 +14,9 @@ import { StubCloneDriver, type StubRigging } from './support/stub-clone-driver.j
 
 function stubbed(rigging: StubRigging = {}) {
   const driver = new StubCloneDriver(rigging);
-  return { driver, run: () => runVerify({ verifyDriver: () => driver }) };
+  // 1 s per request to the stand-in clone: a refusal that never comes fails in 1 s, not 10.
+  const env = { CLAWDIE_HOSTD_START_TIMEOUT_MS: '1000' };
+  return { driver, run: () => runVerify({ verifyDriver: () => driver, env }) };
 }
 
 const line = (text: string, verdict: 'PASS' | 'FAIL', name: string) =>

@@ -49,6 +49,8 @@ export async function egressChecks(
   manager: CloneManager,
   canary: Canary,
   allowedDomains: readonly string[],
+  /** How long a refusal may take to be recorded (at most 10 s; the request timeout when shorter). */
+  timeoutMs = 10_000,
 ) {
   const proxy = clone.egressProxyUrl;
   const refusedFor = (host: string) =>
@@ -112,7 +114,9 @@ export async function egressChecks(
       signal: AbortSignal.timeout(30_000),
     });
     await response.arrayBuffer();
-    if (!(await eventually(() => refusedFor(BROWSER_TARGET).length > 0, 10_000))) {
+    if (
+      !(await eventually(() => refusedFor(BROWSER_TARGET).length > 0, Math.min(timeoutMs, 10_000)))
+    ) {
       fail(`navigate http://${BROWSER_TARGET}/ (HTTP ${response.status}): no refusal recorded`);
     }
     return `navigate http://${BROWSER_TARGET}/ went through the proxy and was refused`;

@@ -60,7 +60,7 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
         const held: LeasedClone = clone;
         try {
           await serviceChecks(checks, held, timeoutMs);
-          await egressChecks(checks, held, manager, canary, allowedDomains);
+          await egressChecks(checks, held, manager, canary, allowedDomains, timeoutMs);
         } finally {
           await checks.run('destroy the clone', async () => {
             const { leftovers } = await manager.destroy(held.name, held.leaseId);
