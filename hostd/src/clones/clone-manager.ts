@@ -5,54 +5,19 @@
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
   type CloneLimits,
-  type CloneService,
   type CloneSpec,
   cloneName,
-  type JailDriver,
   MAX_CLONE_INDEX,
   MIN_CLONE_INDEX,
 } from '../drivers/jail-driver.js';
 import { HostdError } from '../errors.js';
 import { type AddressPolicy, createAddressPolicy } from '../proxy/address-policy.js';
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
-import type { HostResolver } from '../proxy/host-resolver.js';
+import type { CloneManagerOptions } from './clone-manager-options.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { RefusalLog } from './refusal-log.js';
 import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
-
-export interface CloneManagerOptions {
-  driver: JailDriver;
-  defaultLimits: CloneLimits;
-  defaultDisplay: boolean;
-  /** Port of each clone's proxy on its host address (0 = any, used without a clone link). */
-  proxyPort: number;
-  /** Ready clones kept in the warm pool (0 = none). */
-  poolSize: number;
-  startTimeoutMs: number;
-  /** Warm-pool retry backoff after a failure: first delay, doubling up to the maximum. */
-  poolRetry?: { minMs: number; maxMs: number };
-  /** How long an ended lease and its refusals are kept (its clone name is not reused meanwhile). */
-  leaseRetentionMs?: number;
-  /** Clone indexes to use; default the driver's whole space (1…999). */
-  indexRange?: { min: number; max: number };
-  now?: () => number;
-  /**
-   * Run on each warm clone once it is healthy, before it enters the pool — e.g.
-   * `primeFirstScreenshot`, so the task's first screenshot is not the browser's first frame.
-   * A rejection discards the clone.
-   */
-  primeWarmClone?: (service: CloneService, signal: AbortSignal) => Promise<void>;
-  /** Must not throw. */
-  onError?: (message: string, error: unknown) => void;
-  /**
-   * Addresses no clone reaches whatever its allowlist (default: every internal address, no
-   * exception; hostd's main passes CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL's exact host:port entries).
-   */
-  addressPolicy?: AddressPolicy;
-  /** The proxies' DNS (default: the system resolver). */
-  resolver?: HostResolver;
-}
 
 /** One clone on the OS with its proxy; `lease` is the lease it is under now (warm, then task). */
 interface Holding extends CloneView {
@@ -337,18 +302,5 @@ export class CloneManager {
   }
 }
 
-/**
- * Takes one screenshot and drops it: Chromium's first frame on a fresh page (compositor start,
- * first raster, JPEG encoder warm-up) is several times slower than the next ones.
- */
-export async function primeFirstScreenshot(
-  service: CloneService,
-  signal: AbortSignal,
-): Promise<void> {
-  const response = await fetch(`${service.url}/screenshot`, {
-    headers: { authorization: `Bearer ${service.token}` },
-    signal,
-  });
-  await response.arrayBuffer();
-  if (!response.ok) throw new Error(`priming screenshot: HTTP ${response.status}`);
-}
+export type { CloneManagerOptions } from './clone-manager-options.js';
+export { primeFirstScreenshot } from './prime-screenshot.js';
