@@ -56,15 +56,19 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
       if (signal.aborted) throw new Error('the call was cancelled before the task started');
       const track = createProgressTracker(input.max_steps ?? deps.defaultMaxSteps);
       const plan = deps.tasks.admit(input, deps.principal);
+      const sent: Promise<void>[] = [];
       const task = deps.tasks.start(plan, (event) => {
         const update = track(event);
-        if (update) reportProgress(update);
+        if (update) sent.push(reportProgress(update));
       });
       // The task service records the abort and resolves `done` with status `aborted`.
       const abort = () => void deps.tasks.abort(task.taskId);
       signal.addEventListener('abort', abort, { once: true });
       try {
-        return toToolResult(await task.done);
+        const result = await task.done;
+        // Progress after the response is dropped by clients: the last step's update goes first.
+        await Promise.all(sent);
+        return toToolResult(result);
       } finally {
         signal.removeEventListener('abort', abort);
       }

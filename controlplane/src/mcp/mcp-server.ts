@@ -69,9 +69,9 @@ function toolContext(extra: Extra, logger: Logger): ToolContext {
     signal: extra.signal,
     reportProgress:
       progressToken === undefined
-        ? () => undefined
+        ? () => Promise.resolve()
         : (update) =>
-            void extra
+            extra
               .sendNotification({
                 method: 'notifications/progress',
                 params: { progressToken, ...update },

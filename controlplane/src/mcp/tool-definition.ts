@@ -9,9 +9,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /**
    * Sends `notifications/progress` when the client gave a progress token, else does nothing.
-   * Fire-and-forget: never throws, failures are logged.
+   * Never rejects (failures are logged); resolves once the notification is handed to the
+   * transport, so a handler can await its last updates before it returns the result (a client
+   * drops progress that arrives after the response).
    */
-  reportProgress(update: ProgressUpdate): void;
+  reportProgress(update: ProgressUpdate): Promise<void>;
 }
 
 /**
