@@ -217,17 +217,28 @@ describe('jail-service robustness (real Chromium)', requires('chromium'), () => 
       '/spin-later',
       '<title>spin</title><script>onload = () => setTimeout(() => { for (;;) {} }, 50);</script>',
     );
+    // The page starts spinning 50 ms after load; on a busy host that can be later than any fixed
+    // wait, so read until a read times out (bounded: a page that never spins fails the test).
+    const untilTimedOut = async <T extends { status: number }>(read: () => Promise<T>) => {
+      let last = await read();
+      for (let attempt = 0; attempt < 30 && last.status !== 504; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        last = await read();
+      }
+      return last;
+    };
     await client.run([{ type: 'navigate', url: `${site.url}/spin-later` }]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const response = await client.fetch('/state');
+    const response = await untilTimedOut(() => client.fetch('/state'));
     assert.equal(response.status, 504);
     assert.equal(errorBodySchema.parse(await response.json()).error.code, 'TOOL_TIMEOUT');
     assert.equal((await client.state()).title, 'spin');
     // The same for a screenshot, which waits for a frame the spinning renderer never produces.
     await client.run([{ type: 'navigate', url: `${site.url}/spin-later` }]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const stuck = await client.screenshot();
-    assert.equal(stuck.response.status, 504);
+    const stuck = await untilTimedOut(async () => {
+      const shot = await client.screenshot();
+      return { status: shot.response.status, jpeg: shot.jpeg };
+    });
+    assert.equal(stuck.status, 504);
     assert.equal(JSON.parse(stuck.jpeg.toString('utf8')).error.code, 'TOOL_TIMEOUT');
     const shot = await client.screenshot();
     assert.equal(shot.response.status, 200);
