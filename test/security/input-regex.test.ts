@@ -2,31 +2,14 @@
 // invalid patterns were accepted with 202 and failed the task later. Patterns are now compiled at
 // admission with a linear-time engine (RE2): invalid or unsupported ones are a 400 naming them.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { createApp } from '../../controlplane/src/http/app.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { describe, it } from 'node:test';
 import { decideAction } from '../../controlplane/src/policy/decide.js';
 import { parsePolicy } from '../../controlplane/src/policy/load-policies.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { checkCheap, probeReads } from '../../controlplane/src/wait/conditions.js';
 import { waitInputSchema } from '../../controlplane/src/wait/wait-service.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
+import { replayTaskApi } from './support/replay-task-api.js';
 
-const { deps, close } = createTestTaskDeps({
-  model: createReplayModel(["Action: finished(content='done')"]),
-});
-after(close);
-const app = createApp({
-  tasks: createTaskService(deps),
-  repository: deps.repository,
-  logger: silentLogger,
-  defaultMaxSteps: 5,
-  describe: () => ({
-    model: { name: 'replay', replay: true },
-    jail: { url: 'http://127.0.0.1:1' },
-  }),
-});
+const { app } = replayTaskApi(["Action: finished(content='done')"]);
 const submit = (urlMatches: string) =>
   app.request('/v1/tasks', {
     method: 'POST',

@@ -2,32 +2,14 @@
 // killed the task at step 0. A result_schema is now bounded (depth, values, bytes) and compiled
 // at admission, its `pattern`s on the linear-time engine; anything else is a 400 naming it.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
-import { createApp } from '../../controlplane/src/http/app.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { describe, it } from 'node:test';
 import {
   compileResultSchema,
   RESULT_SCHEMA_LIMITS,
 } from '../../controlplane/src/tasks/result-schema.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
+import { replayTaskApi } from './support/replay-task-api.js';
 
-const { deps, close } = createTestTaskDeps({
-  model: createReplayModel(['Action: finished(content=\'{"a": 1}\')']),
-});
-after(close);
-const tasks = createTaskService(deps);
-const app = createApp({
-  tasks,
-  repository: deps.repository,
-  logger: silentLogger,
-  defaultMaxSteps: 5,
-  describe: () => ({
-    model: { name: 'replay', replay: true },
-    jail: { url: 'http://127.0.0.1:1' },
-  }),
-});
+const { app, tasks } = replayTaskApi(['Action: finished(content=\'{"a": 1}\')']);
 const submitRaw = (resultSchemaJson: string) =>
   app.request('/v1/tasks', {
     method: 'POST',
