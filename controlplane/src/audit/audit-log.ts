@@ -10,27 +10,33 @@ import {
 } from './hash-chain.js';
 import { type AuditVerifyResult, verifyChain } from './verify-chain.js';
 
-/** What gets recorded. Names follow `<noun>-<verb>`. */
-export type AuditEventType =
-  | 'task-started'
-  | 'task-ended'
-  | 'task-stuck'
-  | 'action-executed'
-  | 'navigation-refused'
-  | 'policy-decided'
-  | 'auth-failed'
-  | 'token-created'
-  | 'approval-requested'
-  | 'approval-answered'
-  | 'approval-answer-refused'
-  | 'approval-expired'
-  | 'credential-typed'
-  | 'secret-stored'
-  | 'notifier-failed'
-  | 'clone-created'
-  | 'clone-destroyed'
-  | 'egress-refused'
-  | 'audit-keyed';
+/** What gets recorded, one list (the dashboard's filter offers the same). Names follow `<noun>-<verb>`. */
+export const auditEventTypes = [
+  'task-started',
+  'task-ended',
+  'task-stuck',
+  'action-executed',
+  'navigation-refused',
+  'policy-decided',
+  'auth-failed',
+  'token-created',
+  'approval-requested',
+  'approval-answered',
+  'approval-answer-refused',
+  'approval-expired',
+  'credential-typed',
+  'secret-stored',
+  'notifier-failed',
+  'clone-created',
+  'clone-destroyed',
+  'egress-refused',
+  'audit-keyed',
+  'session-kept',
+  'session-not-kept',
+  'session-resumed',
+  'session-ended',
+] as const;
+export type AuditEventType = (typeof auditEventTypes)[number];
 
 export interface AuditEvent {
   type: AuditEventType;

@@ -1,32 +1,12 @@
 import { html } from 'hono/html';
-import type { AuditRecord } from '../audit/audit-log.js';
+import { type AuditRecord, auditEventTypes } from '../audit/audit-log.js';
 import type { AuditVerifyResult } from '../audit/verify-chain.js';
 import { timestamp } from './format.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 
-/** The event types offered in the filter. */
-export const auditTypes = [
-  'task-started',
-  'task-ended',
-  'task-stuck',
-  'action-executed',
-  'navigation-refused',
-  'policy-decided',
-  'auth-failed',
-  'token-created',
-  'approval-requested',
-  'approval-answered',
-  'approval-answer-refused',
-  'approval-expired',
-  'credential-typed',
-  'secret-stored',
-  'notifier-failed',
-  'clone-created',
-  'clone-destroyed',
-  'egress-refused',
-  'audit-keyed',
-] as const;
+/** The event types offered in the filter: every type the audit log records. */
+export const auditTypes = auditEventTypes;
 
 /** The page's filters as typed in the form (times as `YYYY-MM-DDTHH:MM`, UTC). */
 export interface AuditFilters {

@@ -17,6 +17,11 @@ export interface BrowserLease {
   readonly display?: string | null;
   /** Gives the browser back (destroys a hostd clone). Never throws; safe to call twice. */
   release(): Promise<void>;
+  /**
+   * Hands the browser to another task (a kept browser's follow-up), or to none while it waits
+   * kept: what the browser does from now on (egress refusals, the lease index) is that task's.
+   */
+  rebind?(taskId: string | null): void;
 }
 
 export interface BrowserRequest {

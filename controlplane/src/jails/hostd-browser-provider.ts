@@ -49,10 +49,10 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     }
   }
 
-  const auditRefusal = (clone: LeasedClone, taskId: string) => (refusal: EgressRefusal) =>
+  const auditRefusal = (clone: LeasedClone, holder: () => string) => (refusal: EgressRefusal) =>
     record({
       type: 'egress-refused',
-      taskId,
+      taskId: holder(),
       data: {
         clone: clone.name,
         generation: refusal.generation,
@@ -105,11 +105,13 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
           'clone runs with reduced isolation',
         );
       }
+      // The task the clone works for now: a kept clone's follow-up takes it over.
+      let holder = request.taskId;
       const feed = followEgressRefusals({
         client,
         lease: clone,
         logger,
-        onRefusal: auditRefusal(clone, request.taskId),
+        onRefusal: auditRefusal(clone, () => holder),
       });
       let released: Promise<void> | null = null;
       return {
@@ -118,8 +120,11 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         display: clone.display,
         operator: createClawdieBrowserOperator(clone.service),
         release() {
-          released ??= destroy(clone, request.taskId, feed);
+          released ??= destroy(clone, holder, feed);
           return released;
+        },
+        rebind(taskId) {
+          if (taskId !== null) holder = taskId;
         },
       };
     },

@@ -22,12 +22,23 @@ export function trackLeases(provider: BrowserProvider): {
     concurrency: provider.concurrency,
     async acquire(request) {
       const lease = await provider.acquire(request);
-      held.set(request.taskId, lease);
+      let holder: string | null = request.taskId;
+      held.set(holder, lease);
+      const unhold = () => {
+        if (holder !== null && held.get(holder) === lease) held.delete(holder);
+      };
       return {
         ...lease,
         release() {
-          if (held.get(request.taskId) === lease) held.delete(request.taskId);
+          unhold();
+          holder = null;
           return lease.release();
+        },
+        rebind(taskId) {
+          unhold();
+          holder = taskId;
+          if (taskId !== null) held.set(taskId, lease);
+          lease.rebind?.(taskId);
         },
       };
     },

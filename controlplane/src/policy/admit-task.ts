@@ -1,6 +1,6 @@
 import { actorOf, type Principal } from '../auth/scopes.js';
 import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
-import type { Denied, TaskPlan } from '../tasks/task-plan.js';
+import { type Denied, keepRulesOf, type TaskPlan } from '../tasks/task-plan.js';
 import { decideTask } from './decide.js';
 import type { TenantPolicy } from './policy-schema.js';
 
@@ -39,6 +39,7 @@ export function admitTask(
       domains: admission.input.domains,
       decision: admission.decision,
     },
+    keep: keepRulesOf(policy),
   };
 }
 

@@ -41,6 +41,9 @@ export function decideTask(
   if (!policy.credentials.modes.includes(mode)) {
     return refuse(`credential_mode ${mode} is not allowed for tenant ${policy.tenant}`);
   }
+  if ((input.keep_session || input.session_id) && !policy.keep_session.allowed) {
+    return refuse(`kept browser sessions are not allowed for tenant ${policy.tenant}`);
+  }
   if (input.max_steps !== undefined && input.max_steps > policy.max_steps) {
     return refuse(`max_steps ${input.max_steps} exceeds the policy's ${policy.max_steps}`);
   }

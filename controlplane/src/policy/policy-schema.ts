@@ -62,6 +62,16 @@ export const policySchema = z.strictObject({
         .default([]),
     })
     .default({ modes: ['none'], secrets: [] }),
+  keep_session: z
+    .strictObject({
+      /** Whether a task may keep its browser for a follow-up (`keep_session`). */
+      allowed: z.boolean().default(true),
+      /** A kept browser nobody uses for this long is destroyed. */
+      idle_ttl_s: z.number().int().min(1).max(86_400).default(300),
+      /** Kept browsers this tenant may hold at once. */
+      max_sessions: z.number().int().min(0).max(64).default(2),
+    })
+    .default({ allowed: true, idle_ttl_s: 300, max_sessions: 2 }),
   approvals: z
     .strictObject({
       credential_use: z.enum(['needs_approval', 'deny']).default('needs_approval'),

@@ -21,6 +21,14 @@ const domainPattern = z
     'must be a host name such as example.org or *.example.org, optionally with :port',
   );
 
+/** A kept browser session's id, as a task result returns it. */
+export const keptSessionId = z
+  .string()
+  .regex(
+    /^ks_[A-Za-z0-9_-]{16,64}$/,
+    'must be a session_id returned by a task that kept its browser',
+  );
+
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {
   instruction: z
@@ -48,6 +56,17 @@ export const browserRunTaskFields = {
     .enum(['none', 'operator_approved'])
     .default('none')
     .describe('Whether stored credentials may be typed after an operator approves.'),
+  keep_session: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Keep this task's browser after it ends (bounded by the policy's idle TTL and the concurrency limit); the result then carries a session_id to continue in the same browser.",
+    ),
+  session_id: keptSessionId
+    .optional()
+    .describe(
+      "Continue in the browser a previous task of the same tenant kept (its result's session_id) instead of a fresh one.",
+    ),
   record: z
     .boolean()
     .default(false)
@@ -155,5 +174,9 @@ export const compactResultSchema = z.object({
   step_count: z.number().int().min(0),
   final_screenshot_path: z.string().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** With `keep_session`: the kept browser to continue in, or null when it could not be kept. */
+  session_id: z.string().nullable().optional(),
+  /** Why `keep_session` was not honoured. */
+  session_refused: z.string().optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

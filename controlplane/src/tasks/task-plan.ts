@@ -30,6 +30,25 @@ export interface TaskPlan {
   readonly actor: string;
   readonly input: BrowserRunTaskInput;
   readonly rules: PlanRules;
+  /** Limits on keeping the browser for a follow-up (`keep_session`); default `defaultKeepRules`. */
+  readonly keep?: KeepRules;
+}
+
+/** How long a kept browser may idle, and how many one tenant may hold. */
+export interface KeepRules {
+  readonly idleTtlMs: number;
+  readonly maxSessions: number;
+}
+
+/** Without a policy: 5 minutes idle, two kept browsers per tenant. */
+export const defaultKeepRules: KeepRules = { idleTtlMs: 300_000, maxSessions: 2 };
+
+/** A policy's `keep_session` block as plan rules. */
+export function keepRulesOf(policy: TenantPolicy): KeepRules {
+  return {
+    idleTtlMs: policy.keep_session.idle_ttl_s * 1000,
+    maxSessions: policy.keep_session.max_sessions,
+  };
 }
 
 /** Admission refused the task; nothing was started. */

@@ -1,21 +1,24 @@
 import type { LoopEvent } from '../agent/loop-types.js';
+import { discardAuditLog } from '../audit/audit-log.js';
 import type { Principal } from '../auth/scopes.js';
 import {
   type BrowserLease,
   type BrowserProvider,
   createSingleBrowserProvider,
 } from '../jails/browser-provider.js';
+import { createKeptBrowsers, type KeptBrowser } from '../jails/kept-browsers.js';
 import { leaseBrowser } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
+import { followUpPlan, KeptSessionNotFoundError } from './follow-up-plan.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
-import type { TaskPlan } from './task-plan.js';
+import { defaultKeepRules, type TaskPlan } from './task-plan.js';
 
 export interface StartedTask {
   taskId: string;
@@ -31,7 +34,8 @@ export interface TaskService {
   admit(input: BrowserRunTaskInput, principal: Principal): TaskPlan;
   /**
    * Queues an admitted task (its row exists on return, status `queued`, under the plan's tenant
-   * and actor) and runs it when a browser is free, gated by what its plan says.
+   * and actor) and runs it when a browser is free, gated by what its plan says. A follow-up
+   * (`session_id`) takes its kept browser at once, or throws SESSION_NOT_FOUND (404).
    */
   start(plan: TaskPlan, onEvent?: (event: LoopEvent) => void): StartedTask;
   /** Aborts a queued or running task; false when it is not active. */
@@ -79,6 +83,11 @@ export function createTaskService(
   const gates = new Map<string, PauseGate>();
   const running = new Set<Promise<unknown>>();
   const slots = createSlots(provider.concurrency);
+  const kept = createKeptBrowsers({
+    audit: deps.audit ?? discardAuditLog,
+    logger: deps.logger,
+    concurrency: provider.concurrency,
+  });
   const desktopOperator = deps.desktopOperator ?? ((lease) => createDesktopSurfaceOperator(lease));
   const guards = deps.guards ?? createTaskGuards({ audit: deps.audit, logger: deps.logger });
 
@@ -107,47 +116,91 @@ export function createTaskService(
     plan: TaskPlan,
     controller: AbortController,
     pauses: PauseGate,
+    held: KeptBrowser | undefined,
     onEvent?: (event: LoopEvent) => void,
   ) {
     const { input } = plan;
+    const releaseSlot = held?.releaseSlot ?? (await slots.acquire());
     const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
     const status = pauses.paused ? 'paused' : 'running';
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
     // The lease goes to this run directly; the registry only indexes it for readers.
-    const lease = await leaseBrowser(provider, taskId, input, controller.signal);
-    const guard = guards(plan, { taskId, browser: lease.operator, events });
-    const recording = input.record ? startRecording(taskId) : undefined;
-    const result = await runBrowserTask(
-      plan,
-      { ...deps, ...operatorsFor(input, lease) },
-      {
-        gate: guard.gate,
-        wrapOperator: guard.wrapOperator,
-        taskId,
-        signal: controller.signal,
-        waitWhilePaused: (signal) => pauses.wait(signal),
-        onEvent: (event) => {
-          const step = track(event);
-          // step_count as the task row has it (it advances as each step is recorded).
-          if (step) {
-            const stepCount = deps.repository.getTask(taskId)?.stepCount ?? step.step;
-            events.append(taskId, { type: 'step', data: { ...step, step_count: stepCount } });
-          }
-          if (event.type === 'task-stuck')
-            events.append(taskId, {
-              type: 'stuck',
-              data: { trace_id: taskId, step: event.step, summary: event.summary },
-            });
-          onEvent?.(event);
+    const lease = held?.lease ?? (await leaseBrowser(provider, taskId, input, controller.signal));
+    let outcome: CompactResult | undefined;
+    try {
+      const guard = guards(plan, { taskId, browser: lease.operator, events });
+      const recording = input.record ? startRecording(taskId) : undefined;
+      outcome = await runBrowserTask(
+        plan,
+        { ...deps, ...operatorsFor(input, lease) },
+        {
+          gate: guard.gate,
+          wrapOperator: guard.wrapOperator,
+          taskId,
+          signal: controller.signal,
+          waitWhilePaused: (signal) => pauses.wait(signal),
+          onEvent: (event) => {
+            const step = track(event);
+            // step_count as the task row has it (it advances as each step is recorded).
+            if (step) {
+              const stepCount = deps.repository.getTask(taskId)?.stepCount ?? step.step;
+              events.append(taskId, { type: 'step', data: { ...step, step_count: stepCount } });
+            }
+            if (event.type === 'task-stuck')
+              events.append(taskId, {
+                type: 'stuck',
+                data: { trace_id: taskId, step: event.step, summary: event.summary },
+              });
+            onEvent?.(event);
+          },
         },
-      },
-    ).finally(async () => {
-      guard.close();
-      await recording?.stop();
-      await lease.release();
+      ).finally(async () => {
+        guard.close();
+        await recording?.stop();
+      });
+    } finally {
+      const session =
+        outcome && input.keep_session ? keepAfter(taskId, plan, lease, outcome, releaseSlot) : null;
+      if (!session || !('sessionId' in session)) {
+        await lease.release();
+        releaseSlot();
+      }
+      if (outcome && session) {
+        outcome =
+          'sessionId' in session
+            ? { ...outcome, session_id: session.sessionId }
+            : { ...outcome, session_id: null, session_refused: session.refused };
+      }
+    }
+    events.append(taskId, { type: 'result', data: outcome });
+    return outcome;
+  }
+
+  /** Keeps the browser of a task that asked to (`keep_session`) when it is still usable. */
+  function keepAfter(
+    taskId: string,
+    plan: TaskPlan,
+    lease: BrowserLease,
+    result: CompactResult,
+    releaseSlot: () => void,
+  ): { sessionId: string } | { refused: string } {
+    const unusable =
+      lease.id === 'none'
+        ? 'the task had no browser'
+        : result.status === 'aborted'
+          ? 'the task was aborted'
+          : result.error?.code.startsWith('OPERATOR_')
+            ? `its browser failed (${result.error.code})`
+            : null;
+    if (unusable) return { refused: unusable };
+    const rules = plan.keep ?? defaultKeepRules;
+    return kept.keep(lease, releaseSlot, {
+      tenant: plan.tenant,
+      taskId,
+      domains: plan.input.domains ?? ['*'],
+      idleTtlMs: rules.idleTtlMs,
+      maxSessions: rules.maxSessions,
     });
-    events.append(taskId, { type: 'result', data: result });
-    return result;
   }
 
   /** Switches the gate, the row's status (`paused` ↔ `queued`/`running`) and tells SSE. */
@@ -166,21 +219,22 @@ export function createTaskService(
 
   return {
     events,
-    admit: (input, principal) => deps.admission.admit(input, principal),
+    admit: (input, principal) => followUpPlan(deps.admission.admit(input, principal), kept),
     start(plan, onEvent) {
       const taskId = deps.newId();
+      const sessionId = plan.input.session_id;
+      const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
+      if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);
       createTaskRow(taskId, plan, deps);
       events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'queued' } });
       const controller = new AbortController();
       const gate = new PauseGate();
       active.set(taskId, controller);
       gates.set(taskId, gate);
-      const done = slots
-        .run(() => run(taskId, plan, controller, gate, onEvent))
-        .finally(() => {
-          active.delete(taskId);
-          gates.delete(taskId);
-        });
+      const done = run(taskId, plan, controller, gate, held, onEvent).finally(() => {
+        active.delete(taskId);
+        gates.delete(taskId);
+      });
       const settled = done.catch(() => undefined);
       running.add(settled);
       void settled.then(() => running.delete(settled));
@@ -199,25 +253,31 @@ export function createTaskService(
     async close() {
       for (const controller of active.values()) controller.abort();
       await Promise.all(running);
+      await kept.close();
     },
   };
 }
 
-/** At most `size` tasks run at once; the rest wait in order. */
+/** At most `size` tasks hold a slot at once; the rest wait in order. */
 function createSlots(size: number) {
   let free = size;
   const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
   return {
-    async run<T>(task: () => Promise<T>): Promise<T> {
+    /** Resolves with this slot's release function (call it exactly once). */
+    async acquire(): Promise<() => void> {
       if (free > 0) free -= 1;
       else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await task();
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else free += 1;
-      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        release();
+      };
     },
   };
 }
