@@ -50,6 +50,19 @@ export const browserRunTaskParameters = Type.Object(
           '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves.',
       }),
     ),
+    keep_session: Type.Optional(
+      Type.Boolean({
+        description:
+          "Keep this task's browser after it ends (bounded by the policy's idle TTL); the result's session_id then continues in it. Default false.",
+      }),
+    ),
+    session_id: Type.Optional(
+      Type.String({
+        pattern: '^ks_[A-Za-z0-9_-]{16,64}$',
+        description:
+          'Continue in the browser an earlier task kept (its result\'s session_id): same page, same login.',
+      }),
+    ),
     record: Type.Optional(
       Type.Boolean({
         description: 'Keep a video recording of the task when the policy allows. Default false.',

@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import type { KeptBrowsers } from '../jails/kept-browsers.js';
 import { patternWithin } from '../policy/domain-match.js';
+import type { BrowserRunTaskInput } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
 
 /** No kept browser by that id for the caller's tenant (expired, taken, or never there). */
@@ -35,4 +36,19 @@ export function followUpPlan(plan: TaskPlan, kept: KeptBrowsers): TaskPlan {
     );
   }
   return { ...plan, input: { ...plan.input, domains: [...session.domains] } };
+}
+
+/**
+ * A follow-up without its own `domains` is admitted with the kept browser's (so its start_url is
+ * checked against them, and they against the tenant's policy as it is now).
+ */
+export function inheritKeptDomains(
+  input: BrowserRunTaskInput,
+  tenant: string,
+  kept: KeptBrowsers,
+): BrowserRunTaskInput {
+  if (!input.session_id || input.domains) return input;
+  const domains = kept.peek(input.session_id, tenant)?.domains;
+  if (!domains || domains.includes('*')) return input;
+  return { ...input, domains: [...domains] };
 }

@@ -13,7 +13,7 @@ import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
-import { followUpPlan, KeptSessionNotFoundError } from './follow-up-plan.js';
+import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
 import { PauseGate } from './pause-gate.js';
 import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
 import { createStepTracker, TaskEventLog } from './task-events.js';
@@ -219,7 +219,13 @@ export function createTaskService(
 
   return {
     events,
-    admit: (input, principal) => followUpPlan(deps.admission.admit(input, principal), kept),
+    admit(input, principal) {
+      const admitted = deps.admission.admit(
+        inheritKeptDomains(input, principal.tenant, kept),
+        principal,
+      );
+      return followUpPlan(admitted, kept);
+    },
     start(plan, onEvent) {
       const taskId = deps.newId();
       const sessionId = plan.input.session_id;
