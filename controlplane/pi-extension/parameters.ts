@@ -60,7 +60,7 @@ export const browserRunTaskParameters = Type.Object(
       Type.String({
         pattern: '^ks_[A-Za-z0-9_-]{16,64}$',
         description:
-          'Continue in the browser an earlier task kept (its result\'s session_id): same page, same login.',
+          "Continue in the browser an earlier task kept (its result's session_id): same page, same login.",
       }),
     ),
     record: Type.Optional(
