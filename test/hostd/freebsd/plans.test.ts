@@ -35,6 +35,28 @@ describe('FreeBSD driver command plans', () => {
     ]);
   });
 
+  it('starts desktop task 007 with Xvfb inside the jail before the service (golden jail.conf)', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    const created = await driver.create(7, { ...spec(), display: true });
+    assert.equal(created.display, null, 'no display before the jail runs');
+    assert.ok(
+      fake.plan[0]?.includes(' -o hostd:display=:0 '),
+      `the display is recorded on the clone: ${fake.plan[0]}`,
+    );
+    const clone = await driver.start('browsertask007', {
+      egressProxyUrl: 'http://10.78.0.29:3128',
+    });
+    assert.equal(clone.state, 'running');
+    assert.equal(clone.display, ':0');
+    assertGolden(goldenDir, 'browsertask007-desktop.conf', [
+      (fake.state.files.get('/var/run/hostd/browsertask007.conf')?.content ?? '').trimEnd(),
+    ]);
+    assert.equal((await driver.inspect('browsertask007'))?.display, ':0');
+    assert.deepEqual((await driver.destroy('browsertask007')).leftovers, []);
+    assert.deepEqual(fake.residue(), []);
+  });
+
   it('destroys running task 007 with the golden plan and leaves nothing', async () => {
     const fake = new FakeFreeBSD();
     const driver = createDriver(fake);

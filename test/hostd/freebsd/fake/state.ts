@@ -50,12 +50,13 @@ export interface FakeMount {
  */
 export interface FakeJailProcesses {
   /**
-   * Runs jail `name`'s service command; `read` reads a file inside the jail. Returns why it cannot
-   * run (jail -c then fails as a failing exec.start does), or null once started.
+   * Runs jail `name`'s daemon(8) commands of exec.start (a desktop jail's Xvfb, the service);
+   * `read` reads a file inside the jail. Returns why they cannot run (jail -c then fails as a
+   * failing exec.start does), or null once started.
    */
   start(
     name: string,
-    command: string,
+    commands: readonly string[],
     read: (pathInJail: string) => string | undefined,
   ): string | null;
   /** Kills the jail's processes (jail -r). */
