@@ -29,6 +29,7 @@ import {
   resourcesOf,
   takeInventory,
 } from './observe.js';
+import { mainRulesBlock } from './parse.js';
 import { destroyResources, stopJail, verifyAbsent } from './teardown.js';
 
 export interface FreeBsdDriverOptions {
@@ -84,6 +85,10 @@ export class FreeBsdDriver implements JailDriver {
     const rules = await run(this.#host, preflight.mainRules());
     const anchor = `anchor "${this.#host.layout.pfAnchor}/*"`;
     if (!rules.stdout.includes(anchor)) reasons.push(`the main PF ruleset has no \`${anchor}\``);
+    const group = this.#host.layout.interfaceGroup;
+    if (!mainRulesBlock(rules.stdout, group)) {
+      reasons.push(`the main PF ruleset does not block the interface group ${group}`);
+    }
     return { level: reasons.length === 0 ? 'full' : 'reduced', reasons };
   }
 
