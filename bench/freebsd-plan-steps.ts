@@ -85,7 +85,7 @@ export const PLAN_STEPS: readonly PlanStep[] = [
   {
     phase: 'destroy',
     name: 'verify absent (§2.11)',
-    starts: /^\/usr\/sbin\/jls -j /,
+    starts: /^\/usr\/sbin\/jls -d -j /,
     expected: null,
   },
   { phase: 'reconcile', name: 'inventory (empty host)', starts: INVENTORY, expected: null },

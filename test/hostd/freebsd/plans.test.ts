@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { JailDriverError } from '../../../hostd/src/drivers/jail-driver.js';
 import { createDriver, FakeFreeBSD, spec } from './driver-fixture.js';
 import { assertGolden } from './golden.js';
 
@@ -76,6 +77,29 @@ describe('FreeBSD driver command plans', () => {
     await driver.start('browsertask007', { egressProxyUrl: null });
     await driver.destroy('browsertask007');
     assertGolden(goldenDir, 'lifecycle-007-all-commands.txt', fake.commands);
+  });
+
+  it('decides a start from two targeted reads, not the whole host inventory', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    const before = fake.commands.length;
+    await driver.start('browsertask007', { egressProxyUrl: null });
+    assert.deepEqual(fake.commands.slice(before, before + 3), [
+      '/sbin/zfs list -H -p -o name,hostd:task,hostd:expires,hostd:display zroot/hostd/tasks/browsertask007',
+      '/usr/sbin/jls -j browsertask007 jid',
+      '/usr/sbin/jail -f /var/run/hostd/browsertask007.conf -c browsertask007',
+    ]);
+    // Already running: no second jail -c, the full observation is returned.
+    const again = await driver.start('browsertask007', { egressProxyUrl: null });
+    assert.equal(again.state, 'running');
+    assert.equal(fake.plan.filter((line) => line.includes(' -c browsertask007')).length, 1);
+    // Nothing of the clone's dataset: not found, even with other leftovers of the index.
+    const missing = await createDriver(fake)
+      .start('browsertask008', { egressProxyUrl: null })
+      .catch((error: unknown) => error);
+    assert.ok(missing instanceof JailDriverError && missing.code === 'CLONE_NOT_FOUND');
+    assert.deepEqual((await driver.destroy('browsertask007')).leftovers, []);
   });
 
   it('stops a running clone to state created and starts it again', async () => {
