@@ -127,19 +127,18 @@ function parents(name: string): string[] {
 /** A host prepared by `clawdie setup`: template snapshot and the hostd tasks dataset exist. */
 export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): FakeState {
   const template = layout.templateSnapshot.slice(0, layout.templateSnapshot.indexOf('@'));
+  const templateJail = template.slice(0, template.lastIndexOf('/'));
   const pool = template.split('/')[0] ?? '';
-  const bastille = (name: string) => `/usr/local/${name.slice(pool.length + 1)}`;
+  // Bastille mounts `<pool>/bastille/…` at `/usr/local/bastille/…`.
+  const bastille = (name: string) => dataset(`/usr/local/${name.slice(pool.length + 1)}`);
+  const unmounted = (names: string[]) =>
+    names.map((name): [string, FakeDataset] => [name, dataset(null)]);
   return {
     datasets: new Map([
-      ...parents(template).map((name): [string, FakeDataset] => [name, dataset(null)]),
+      ...unmounted([...parents(template), ...parents(layout.tasksDataset)]),
       [pool, dataset(`/${pool}`)],
-      [
-        template.slice(0, template.lastIndexOf('/')),
-        dataset(bastille(template.slice(0, template.lastIndexOf('/')))),
-      ],
-      [template, dataset(bastille(template))],
-      ...parents(layout.tasksDataset).map((name): [string, FakeDataset] => [name, dataset(null)]),
-      [pool, dataset(`/${pool}`)],
+      [templateJail, bastille(templateJail)],
+      [template, bastille(template)],
       [layout.tasksDataset, dataset(layout.jailsRoot)],
     ]),
     snapshots: new Set([layout.templateSnapshot]),
