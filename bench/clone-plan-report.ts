@@ -172,12 +172,15 @@ function comparison(
 export async function runFreeBsdFakeBench(options: {
   cycles: number;
   linuxCycles: number;
+  /** Every FreeBSD clone with a display (its jail.conf starts Xvfb before the service). */
+  display?: boolean;
 }): Promise<void> {
   const cycles = Math.max(1, options.cycles);
-  const freebsd = await runFreeBsdFake(cycles);
+  const display = options.display ?? false;
+  const freebsd = await runFreeBsdFake(cycles, display);
   const { budget } = freebsd;
   console.log(
-    `FreeBSD clone plan: the real FreeBsdDriver over the in-memory FreeBSD host, ${cycles} create → start → destroy → reconcile cycles, every argv checked against the real tools' grammar; hostd defaults (${seconds(budget.commandTimeoutMs)} per command, health deadline ${seconds(budget.healthTimeoutMs)}). In-process times are the driver's and the fake's own overhead, not FreeBSD's; the expected figures are estimates from freebsd-jails.md §2.13/§3.3 (no FreeBSD host has run this yet).`,
+    `FreeBSD clone plan: the real FreeBsdDriver over the in-memory FreeBSD host, ${cycles} create → start → destroy → reconcile cycles${display ? ' of desktop clones (Xvfb and the jail-service start inside the jail from its exec.start, run by jail -c: no extra hostd command)' : ''}, every argv checked against the real tools' grammar; hostd defaults (${seconds(budget.commandTimeoutMs)} per command, health deadline ${seconds(budget.healthTimeoutMs)}). In-process times are the driver's and the fake's own overhead, not FreeBSD's; the expected figures are estimates from freebsd-jails.md §2.13/§3.3 (no FreeBSD host has run this yet).`,
   );
   console.log('');
   for (const line of stepTable(freebsd)) console.log(line);

@@ -3,7 +3,7 @@
 // p95 with N concurrent clones vs one, and memory per clone; leak runs (create/destroy cycles,
 // kills mid-start). Builds the jail-service first: clones run its compiled JS, as in production.
 // Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
-// `-- --driver=freebsd-fake [--cycles=100 --linux-cycles=3]`: the FreeBSD clone plan instead
+// `-- --driver=freebsd-fake [--cycles=100 --linux-cycles=3 --display]`: the FreeBSD clone plan instead
 // (command counts and step budgets; clone-plan-report.ts), beside Linux's counts.
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -34,6 +34,8 @@ const { values } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     driver: { type: 'string', default: 'linux' },
     'linux-cycles': { type: 'string', default: '3' },
+    /** freebsd-fake: every clone with a display (Xvfb inside the jail). */
+    display: { type: 'boolean', default: false },
   },
 });
 /** Clones run the jail-service's compiled JS, as in production. */
@@ -47,7 +49,11 @@ if (values.driver === 'freebsd-fake') {
   const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
   const linuxCycles = Number(values['linux-cycles']);
   if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService();
-  await runFreeBsdFakeBench({ cycles: Number(values.cycles), linuxCycles });
+  await runFreeBsdFakeBench({
+    cycles: Number(values.cycles),
+    linuxCycles,
+    display: values.display,
+  });
   process.exit(0);
 }
 if (values.driver !== 'linux') throw new Error(`--driver must be linux or freebsd-fake`);

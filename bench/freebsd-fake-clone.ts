@@ -70,7 +70,7 @@ function instrument(fake: FakeFreeBSD, record: (line: string, kind: OpKind) => v
   return { runner, files, healthCheck };
 }
 
-export async function runFreeBsdFake(cycles: number): Promise<FreeBsdFigures> {
+export async function runFreeBsdFake(cycles: number, display = false): Promise<FreeBsdFigures> {
   // hostd's own settings for the FreeBSD driver (defaults), as select-driver builds it.
   const config = loadConfig(
     { CLAWDIE_HOSTD_TOKEN: 'bench-token-'.padEnd(40, 'x') },
@@ -125,7 +125,7 @@ export async function runFreeBsdFake(cycles: number): Promise<FreeBsdFigures> {
       taskId: `bench-${cycle}`,
       allowedDomains: ['example.com'],
       limits: config.limits,
-      display: false,
+      display,
     };
     let name = '';
     await phase('create', cycle, async () => {

@@ -41,7 +41,12 @@ export const PLAN_STEPS: readonly PlanStep[] = [
   },
   { phase: 'create', name: 'rctl rules + verify', starts: /^\/usr\/bin\/rctl -a /, expected: null },
   { phase: 'create', name: 'inspect (result)', starts: INVENTORY, expected: null },
-  { phase: 'start', name: 'inspect (current state)', starts: INVENTORY, expected: null },
+  {
+    phase: 'start',
+    name: 'dataset + jls (current state)',
+    starts: /^\/sbin\/zfs list -H -p -o \S+ \S+$/,
+    expected: null,
+  },
   { phase: 'start', name: 'jail.conf', starts: /^\[write/, expected: null },
   {
     phase: 'start',
@@ -80,7 +85,7 @@ export const PLAN_STEPS: readonly PlanStep[] = [
   {
     phase: 'destroy',
     name: 'verify absent (§2.11)',
-    starts: /^\/usr\/sbin\/jls -j /,
+    starts: /^\/usr\/sbin\/jls -d -j /,
     expected: null,
   },
   { phase: 'reconcile', name: 'inventory (empty host)', starts: INVENTORY, expected: null },

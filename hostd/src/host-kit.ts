@@ -3,6 +3,8 @@
 // runners. Re-exports only; hostd's main.ts is the reference composition.
 export { CloneManager, type CloneManagerOptions } from './clones/clone-manager.js';
 export { type HostdConfig, loadConfig } from './config.js';
+export type { FreeBsdLayout } from './drivers/freebsd/names.js';
+export { mainRulesBlock } from './drivers/freebsd/parse.js';
 export type {
   CloneIsolation,
   CloneSpec,
@@ -10,7 +12,7 @@ export type {
   JailDriver,
   ReconcileResult,
 } from './drivers/jail-driver.js';
-export { createDriver } from './drivers/select-driver.js';
+export { createDriver, freeBsdLayout } from './drivers/select-driver.js';
 export { HostdError } from './errors.js';
 export { createAddressPolicy } from './proxy/address-policy.js';
 export { ExecFileRunner } from './runner/exec-file-runner.js';

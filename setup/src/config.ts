@@ -1,28 +1,42 @@
 // The setup CLI's only reader of the environment. Merge order: defaults < environment < flags.
-// Plain validation (the setup package has no runtime dependencies).
+// Plain validation; the FreeBSD host layout is hostd's own (hostd-layout.ts).
+import { hostdFreeBsdLayout, templateLocation } from './hostd-layout.js';
 
 export type HostOs = 'freebsd' | 'linux';
 
 export interface FreeBsdSetupConfig {
   /** FreeBSD release Bastille bootstraps, e.g. `14.3-RELEASE`. */
   release: string;
-  /** Name of the Bastille template jail. VNET names may not contain `-` or `_`. */
+  /** Name of the Bastille template jail (from hostd's template snapshot). VNET names may not contain `-` or `_`. */
   templateName: string;
   /** Host interface the template's VNET bridge attaches to (only the template uses Bastille networking). */
   networkInterface: string;
   /** The template's address for `bastille create -V` (`SYNCDHCP` or `a.b.c.d/nn`). */
   templateIp: string;
+  /** Bastille's pool (`bastille_zfs_zpool`): the first segment of hostd's template snapshot. */
   zpool: string;
   bastillePrefix: string;
   /** Template generation snapshot name suffix: `@hostd-<generation>`. */
   generation: string;
+  /** The snapshot every clone is made from: hostd's CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT, or the generation's. */
+  templateSnapshot: string;
   packages: readonly string[];
   /** Host directory of the built jail-service (`dist/` and `package.json`). */
   jailServiceSource: string;
   serviceUser: string;
   serviceUid: number;
+  /** Where the jail-service is installed inside the template (hostd's entry without `dist/main.js`). */
+  serviceDir: string;
+  /** hostd's CLAWDIE_HOSTD_ZFS_TASKS_DATASET, mounted at `jailsRoot` (CLAWDIE_HOSTD_JAILS_ROOT). */
   tasksDataset: string;
   jailsRoot: string;
+  /** hostd's CLAWDIE_HOSTD_PF_ANCHOR: the main ruleset must hold `anchor "<pfAnchor>/*"`. */
+  pfAnchor: string;
+  /** hostd's CLAWDIE_HOSTD_INTERFACE_GROUP: the main ruleset blocks it. */
+  interfaceGroup: string;
+  /** hostd's per-task run and log directories. */
+  runDir: string;
+  logDir: string;
 }
 
 export interface LinuxSetupConfig {
@@ -69,10 +83,22 @@ export function loadSetupConfig(
       `CLAWDIE_SETUP_OS must be freebsd or linux, got "${os}": set CLAWDIE_SETUP_OS or pass --os`,
     );
   }
-  const generation = pick(flags.generation, 'CLAWDIE_SETUP_GENERATION', 'g0001');
+  const layout = hostdLayout(env);
+  const template = templateLocation(layout.templateSnapshot);
+  if (template === null) {
+    throw new SetupConfigError(
+      `CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT must name the root of a Bastille template, <pool>/bastille/jails/<name>/root@hostd-gNNNN (got ${layout.templateSnapshot})`,
+    );
+  }
+  const generation = pick(flags.generation, 'CLAWDIE_SETUP_GENERATION', template.generation);
   if (!/^g\d{4}$/.test(generation)) {
     throw new SetupConfigError(
       `CLAWDIE_SETUP_GENERATION must look like g0001: set CLAWDIE_SETUP_GENERATION or pass --generation`,
+    );
+  }
+  if (env.CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT && generation !== template.generation) {
+    throw new SetupConfigError(
+      `--generation ${generation} disagrees with CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT=${layout.templateSnapshot}: hostd would clone another snapshot`,
     );
   }
   return Object.freeze({
@@ -80,22 +106,37 @@ export function loadSetupConfig(
     dryRun: flags['dry-run'] ?? false,
     freebsd: {
       release: pick(flags.release, 'CLAWDIE_SETUP_RELEASE', '14.3-RELEASE'),
-      templateName: 'browser',
+      templateName: template.templateName,
       networkInterface: pick(flags.interface, 'CLAWDIE_SETUP_INTERFACE', 'vtnet0'),
       templateIp: pick(flags['template-ip'], 'CLAWDIE_SETUP_TEMPLATE_IP', 'SYNCDHCP'),
-      zpool: 'zroot',
+      zpool: template.zpool,
       bastillePrefix: '/usr/local/bastille',
       generation,
-      packages: ['chromium', 'node22', 'npm-node22', 'noto-basic'],
+      templateSnapshot: `${template.rootDataset}@hostd-${generation}`,
+      // Desktop tasks: Xvfb (x11-servers/xorg-vfbserver), xdotool and xwd run inside the jail.
+      packages: [
+        'chromium',
+        'node22',
+        'npm-node22',
+        'noto-basic',
+        'xorg-vfbserver',
+        'xdotool',
+        'xwd',
+      ],
       jailServiceSource: pick(
         flags['jail-service'],
         'CLAWDIE_SETUP_JAIL_SERVICE',
         `${repoRoot}/jail-service`,
       ),
-      serviceUser: 'clawdie',
-      serviceUid: 9223,
-      tasksDataset: 'zroot/hostd/tasks',
-      jailsRoot: '/var/hostd/jails',
+      serviceUser: layout.serviceUser,
+      serviceUid: layout.serviceUid,
+      serviceDir: layout.serviceEntry.replace(/\/dist\/main\.js$/, ''),
+      tasksDataset: layout.tasksDataset,
+      jailsRoot: layout.jailsRoot,
+      pfAnchor: layout.pfAnchor,
+      interfaceGroup: layout.interfaceGroup,
+      runDir: layout.runDir,
+      logDir: layout.logDir,
     },
     linux: {
       profileDir: pick(
@@ -106,6 +147,15 @@ export function loadSetupConfig(
       chromiumPath: pick(undefined, 'CLAWDIE_CHROMIUM_PATH', '/usr/bin/chromium'),
     },
   });
+}
+
+/** hostd's FreeBSD layout; its config errors become setup's (exit 2). */
+function hostdLayout(env: Readonly<Record<string, string | undefined>>) {
+  try {
+    return hostdFreeBsdLayout(env);
+  } catch (error) {
+    throw new SetupConfigError((error as Error).message);
+  }
 }
 
 /** The process environment; config.ts is the only module that reads it. */

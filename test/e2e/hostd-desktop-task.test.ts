@@ -15,6 +15,7 @@ import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
 import { watchXTools } from '../support/x-tool-watch.js';
+import { formSite } from './support/desktop-form-site.js';
 import {
   type HostdPlatform,
   serveOnLoopback,
@@ -31,34 +32,6 @@ function cloneScreen(): { width: number; height: number } {
   const [width, height] = (argv[argv.indexOf('-screen') + 2] ?? '').split('x').map(Number);
   assert.ok(width && height, `no -screen size in ${argv.join(' ')}`);
   return { width, height };
-}
-
-/** A page whose autofocused input fills the viewport; Enter submits it to /submitted. */
-function formSite() {
-  const submitted: string[] = [];
-  let arrived: (text: string) => void = () => undefined;
-  const submission = new Promise<string>((resolve) => {
-    arrived = resolve;
-  });
-  const html = (title: string, body: string) =>
-    new Response(`<!doctype html><title>${title}</title>${body}`, {
-      headers: { 'content-type': 'text/html' },
-    });
-  const fetch = (request: Request) => {
-    const url = new URL(request.url);
-    if (url.pathname === '/submitted') {
-      const text = url.searchParams.get('text') ?? '';
-      submitted.push(text);
-      arrived(text);
-      return html('Received', `<h1>Received: ${text.replace(/[<&]/g, '')}</h1>`);
-    }
-    if (url.pathname !== '/') return new Response('not found', { status: 404 });
-    return html(
-      'Desktop form',
-      '<form action="/submitted"><input name="text" autofocus autocomplete="off" style="position:fixed;inset:0;width:100%;height:100%;box-sizing:border-box;font-size:40px"></form>',
-    );
-  };
-  return { fetch, submitted, submission };
 }
 
 if (!skipFile('desktop task in a hostd clone display', missing)) {

@@ -17,7 +17,10 @@ export const prerequisitesMet: ScriptedReply[] = [
   { match: '/usr/bin/id -u', reply: { stdout: '0\n' } },
   { match: /^\/sbin\/sysctl -n /, reply: { stdout: '1\n' } },
   { match: '/sbin/pfctl -s info', reply: { stdout: 'Status: Enabled for 0 days\n' } },
-  { match: '/sbin/pfctl -sr', reply: { stdout: 'anchor "hostd/*" all\n' } },
+  {
+    match: '/sbin/pfctl -sr',
+    reply: { stdout: 'anchor "hostd/*" all\nblock drop log on hostdtask all\n' },
+  },
   { match: '/bin/test -f /opt/clawdie/jail-service/dist/main.js', reply: {} },
 ];
 

@@ -25,7 +25,8 @@ describe('clawdie setup --verify-host over the fake FreeBSD host', () => {
     assert.match(text, /^note: +not shown by the fake: ZFS, VNET\/epair, PF rules and rctl/m);
     assert.match(text, /^PASS +create and start one clone .*browsertask001/m);
     assert.match(text, /^PASS +nothing left on the host /m);
-    assert.match(text, /^result: PASS \(13 checks\)$/m);
+    assert.match(text, /^PASS +host prepared as hostd's configuration names it/m);
+    assert.match(text, /^result: PASS \(14 checks\)$/m);
     assert.ok(
       fake.plan.some((line) => /^\/sbin\/zfs clone /.test(line)),
       'no zfs clone ran',

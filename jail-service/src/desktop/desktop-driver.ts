@@ -4,6 +4,7 @@
 import type { ElementsResponse, PageState } from '../api/index.js';
 import { ActionFailedError, BrowserUnavailableError } from '../errors.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
+import { sleep } from '../timing/sleep.js';
 import { type CommandResult, type CommandRunner, CommandTimeoutError } from './command-runner.js';
 import { createJpegEncoder } from './jpeg-encoder.js';
 import { invocationTimeoutMs, type Pointer, xdotoolInvocations } from './xdotool-steps.js';
@@ -15,6 +16,12 @@ export interface DesktopDriverOptions {
   runner: CommandRunner;
   /** Bound on one xdotool/xwd run (typing gets more per character). */
   commandTimeoutMs: number;
+  /**
+   * How long a display that cannot be opened yet is retried at start (default 0: not at all). In a
+   * FreeBSD jail, exec.start starts Xvfb under daemon(8), which returns before the server accepts
+   * connections, and the service right after it.
+   */
+  waitForDisplayMs?: number;
 }
 
 const GONE = /Can't open display|Failed creating new xdo|unable to open display/i;
@@ -51,7 +58,14 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     return result;
   }
 
-  const geometry = await run(['xdotool', 'getdisplaygeometry']);
+  let geometry = await run(['xdotool', 'getdisplaygeometry']).catch((error: unknown) => error);
+  const waitUntil = Date.now() + (options.waitForDisplayMs ?? 0);
+  while (geometry instanceof BrowserUnavailableError && Date.now() < waitUntil) {
+    alive = true;
+    await sleep(100);
+    geometry = await run(['xdotool', 'getdisplaygeometry']).catch((error: unknown) => error);
+  }
+  if (!isResult(geometry)) throw geometry;
   const match = /^(\d+) (\d+)/.exec(geometry.stdout.toString('utf8'));
   if (geometry.exitCode !== 0 || !match) {
     throw new BrowserUnavailableError(`xdotool getdisplaygeometry: ${geometry.stderr.trim()}`);
@@ -131,4 +145,8 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     interrupt: async () => undefined,
     close: async () => undefined,
   };
+}
+
+function isResult(value: unknown): value is CommandResult {
+  return typeof value === 'object' && value !== null && 'exitCode' in value && 'stdout' in value;
 }

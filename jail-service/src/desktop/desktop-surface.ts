@@ -17,7 +17,12 @@ export interface DesktopSurfaceOptions {
   screenshotQuality: number;
   logger: Logger;
   runner?: CommandRunner;
+  /** How long a display not accepting connections yet is waited for at start. */
+  waitForDisplayMs?: number;
 }
+
+/** Xvfb is up within a second or two; a display still missing after this is a real failure. */
+const DISPLAY_WAIT_MS = 10_000;
 
 /** Builds the desktop app; rejects with BrowserUnavailableError when the display cannot be used. */
 export async function createDesktopSurface(options: DesktopSurfaceOptions): Promise<Hono> {
@@ -26,6 +31,7 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
     display: options.display,
     runner: options.runner ?? createExecFileRunner(),
     commandTimeoutMs: options.actionTimeoutMs,
+    waitForDisplayMs: options.waitForDisplayMs ?? DISPLAY_WAIT_MS,
   });
   const tools = createToolRegistry({
     driver,

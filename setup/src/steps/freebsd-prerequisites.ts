@@ -1,5 +1,6 @@
 // FreeBSD host prerequisites hostd relies on (freebsd-jails.md §2.7, §2.8, §2.9 preflight): checks
 // a human fixes (reboot-time tunables, pf.conf), plus Bastille and its ZFS configuration.
+import { mainRulesBlock } from '@clawdie/hostd/host-kit';
 import type { FreeBsdSetupConfig } from '../config.js';
 import { ensure, prerequisite, probe, type SetupStep } from './step.js';
 
@@ -45,12 +46,14 @@ export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
     }),
     prerequisite({
       id: 'pf-hostd-anchor',
-      title: 'main PF ruleset hooks the hostd anchors',
+      title: `main PF ruleset hooks the ${config.pfAnchor} anchors and blocks ${config.interfaceGroup}`,
       argv: ['/sbin/pfctl', '-sr'],
-      accept: (r) => r.stdout.includes('anchor "hostd/*"'),
+      accept: (r) =>
+        r.stdout.includes(`anchor "${config.pfAnchor}/*"`) &&
+        mainRulesBlock(r.stdout, config.interfaceGroup),
       hint:
-        'add to /etc/pf.conf: `set skip on lo0`, `anchor "hostd/*"`, ' +
-        '`block drop log on hostdtask all`; then pfctl -f /etc/pf.conf',
+        `add to /etc/pf.conf: \`set skip on lo0\`, \`anchor "${config.pfAnchor}/*"\`, ` +
+        `\`block drop log on ${config.interfaceGroup} all\`; then pfctl -f /etc/pf.conf`,
     }),
     ensure({
       id: 'bastille-installed',

@@ -7,13 +7,14 @@ import type { FreeBsdSetupConfig } from '../config.js';
 import { ensure, type PlanCommand, probe, type SetupStep } from './step.js';
 
 const BASTILLE = '/usr/local/bin/bastille';
-const SERVICE_DIR = '/usr/local/libexec/clawdie/jail-service';
 
 export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
   const pool = `${config.zpool}/bastille`;
   const name = config.templateName;
   const rootDataset = `${pool}/jails/${name}/root`;
   const root = `${config.bastillePrefix}/jails/${name}/root`;
+  const snapshot = config.templateSnapshot;
+  const SERVICE_DIR = config.serviceDir;
   const bastille = (...args: string[]): PlanCommand => ({
     argv: [BASTILLE, ...args],
     unreliableExit: true,
@@ -119,25 +120,14 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
     ensure({
       id: 'hostd-directories',
       title: 'hostd run and log directories',
-      argv: ['/bin/test', '-d', '/var/log/hostd'],
-      plan: [
-        { argv: ['/usr/bin/install', '-d', '-m', '0700', '/var/run/hostd', '/var/log/hostd'] },
-      ],
+      argv: ['/bin/test', '-d', config.logDir],
+      plan: [{ argv: ['/usr/bin/install', '-d', '-m', '0700', config.runDir, config.logDir] }],
     }),
     ensure({
       id: 'template-snapshot',
-      title: `template snapshot @hostd-${config.generation}`,
-      argv: [
-        '/sbin/zfs',
-        'list',
-        '-H',
-        '-o',
-        'name',
-        '-t',
-        'snapshot',
-        `${rootDataset}@hostd-${config.generation}`,
-      ],
-      plan: [{ argv: ['/sbin/zfs', 'snapshot', `${rootDataset}@hostd-${config.generation}`] }],
+      title: `template snapshot ${snapshot}`,
+      argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', '-t', 'snapshot', snapshot],
+      plan: [{ argv: ['/sbin/zfs', 'snapshot', snapshot] }],
     }),
   ];
 }

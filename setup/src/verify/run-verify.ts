@@ -10,6 +10,7 @@ import {
   loadConfig,
   SpawnLauncher,
 } from '@clawdie/hostd/host-kit';
+import { hostdEnvironment } from '../hostd-layout.js';
 import { readHostFacts } from './host-facts.js';
 import { type VerifyReport, verifyHost } from './verify-host.js';
 
@@ -19,15 +20,6 @@ export interface RunVerifyOptions {
   createDriver?: (config: HostdConfig) => JailDriver;
   /** Extra report notes (e.g. what a fake host cannot show). */
   notes?: readonly string[];
-}
-
-/**
- * The check does not serve hostd's API, so hostd's token is not needed: a placeholder satisfies
- * its loader when neither CLAWDIE_HOSTD_TOKEN nor CLAWDIE_HOSTD_TOKEN_FILE is set.
- */
-function hostdEnvironment(env: RunVerifyOptions['env']) {
-  if (env.CLAWDIE_HOSTD_TOKEN || env.CLAWDIE_HOSTD_TOKEN_FILE) return env;
-  return { ...env, CLAWDIE_HOSTD_TOKEN: 'verify-host-serves-no-api' };
 }
 
 /** Throws HostdError CONFIG_INVALID on a bad configuration (the CLI exits 2). */

@@ -39,6 +39,16 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
     if (isolation.level !== 'full') fail(`reduced: ${isolation.reasons.join('; ')}`);
     return 'full';
   });
+  const preflight = driver.preflight?.bind(driver);
+  if (preflight) {
+    // The same check hostd's main runs before it serves: the template snapshot and the tasks
+    // dataset its configuration names (CLAWDIE_HOSTD_*) exist.
+    await checks.run("host prepared as hostd's configuration names it", async () => {
+      const missing = await preflight();
+      if (missing.length > 0) fail(missing.join('; '));
+      return 'template snapshot and tasks dataset present';
+    });
+  }
   const clean = await checks.run('no clone on the host before', async () => {
     const names = (await driver.list()).map((clone) => clone.name);
     if (names.length > 0) {

@@ -49,8 +49,9 @@ describe('bench:clone --driver=freebsd-fake', () => {
     const lifecycle = golden('lifecycle-007-all-commands.txt');
     const destroy = lifecycle.slice(lifecycle.findIndex((line) => line.endsWith('-F rules')));
     const keys = assignSteps('destroy', destroy);
-    assert.equal(keys[5], 'destroy: jail -r + wait gone + unmount'); // jls -j right after jail -r
-    assert.equal(keys.at(-9), 'destroy: verify absent (§2.11)');
+    assert.equal(keys[5], 'destroy: jail -r + wait gone + unmount'); // jls -d right after jail -r
+    assert.equal(keys.at(-8), 'destroy: verify absent (§2.11)');
+    assert.equal(keys.at(-9), 'destroy: zfs destroy');
   });
 
   it('prints the step table and the Linux comparison', async () => {

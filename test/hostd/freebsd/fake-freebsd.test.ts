@@ -104,10 +104,13 @@ describe('FreeBSD names and parsers', () => {
 
   it('reads unset ZFS user properties as null', () => {
     assert.deepEqual(
-      parseZfsInventory('zroot/hostd/tasks\t-\t-\nzroot/hostd/tasks/browsertask001\tt1\t99\n'),
+      parseZfsInventory(
+        'zroot/hostd/tasks\t-\t-\t-\nzroot/hostd/tasks/browsertask001\tt1\t99\t:0\nold\tt2\t1\n',
+      ),
       [
-        { name: 'zroot/hostd/tasks', taskId: null, expires: null },
-        { name: 'zroot/hostd/tasks/browsertask001', taskId: 't1', expires: 99 },
+        { name: 'zroot/hostd/tasks', taskId: null, expires: null, display: null },
+        { name: 'zroot/hostd/tasks/browsertask001', taskId: 't1', expires: 99, display: ':0' },
+        { name: 'old', taskId: 't2', expires: 1, display: null },
       ],
     );
   });

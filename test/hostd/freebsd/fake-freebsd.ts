@@ -7,7 +7,14 @@ import type { HostFiles } from '../../../hostd/src/drivers/freebsd/host-files.js
 import type { CommandRunner, RunResult } from '../../../hostd/src/runner/command-runner.js';
 import { jailTool, jlsTool } from './fake/jail.js';
 import { ifconfigTool, pfctlTool } from './fake/net.js';
-import { type FakeState, fail, preparedHostState, type ToolResult } from './fake/state.js';
+import {
+  DEFAULT_PREPARED,
+  type FakeState,
+  fail,
+  type PreparedLayout,
+  preparedHostState,
+  type ToolResult,
+} from './fake/state.js';
 import { mountTool, rctlTool, sysctlTool, umountTool } from './fake/system.js';
 import { zfsTool } from './fake/zfs.js';
 import { grammarProblems } from './grammar/host-check.js';
@@ -67,7 +74,8 @@ const TOKEN_FILE = '/usr/local/etc/clawdie/jail.token';
 const START_MS = Date.UTC(2026, 10, 23, 8, 0, 0);
 
 export class FakeFreeBSD {
-  readonly state: FakeState = preparedHostState();
+  readonly state: FakeState;
+  readonly #jailsRoot: string;
   /** Every mutating operation, in order: the golden plan. */
   readonly plan: string[] = [];
   /** Every command, read-only ones included. */
@@ -77,6 +85,12 @@ export class FakeFreeBSD {
   /** Crash before the Nth mutating operation (1-based) when set. */
   #crashAtStep: number | null = null;
   #steps = 0;
+
+  /** A host `clawdie setup` prepared with `layout` (hostd's defaults unless given). */
+  constructor(layout: PreparedLayout = DEFAULT_PREPARED) {
+    this.state = preparedHostState(layout);
+    this.#jailsRoot = `${layout.jailsRoot}/`;
+  }
 
   readonly runner: CommandRunner = { run: (argv) => this.#run(argv) };
   readonly files: HostFiles = this.#createFiles();
@@ -160,7 +174,8 @@ export class FakeFreeBSD {
   }
 
   #createFiles(): HostFiles {
-    const files = this.state.files;
+    // Read at each call: the state is made in the constructor, after the field initialisers.
+    const state = () => this.state;
     const unit = (): ToolResult => ({ exitCode: 0, stdout: '', stderr: '' });
     return {
       write: async (path, content, options) => {
@@ -168,30 +183,30 @@ export class FakeFreeBSD {
         const mode = options.mode.toString(8).padStart(4, '0');
         this.#operate(`[write ${mode}${owner}] ${path}`, true, () => {
           this.#assertWritable(path);
-          files.set(path, { content, mode: options.mode, uid: options.uid ?? 0 });
+          state().files.set(path, { content, mode: options.mode, uid: options.uid ?? 0 });
           return unit();
         });
       },
-      read: async (path) => files.get(path)?.content ?? null,
+      read: async (path) => state().files.get(path)?.content ?? null,
       remove: async (path) => {
-        if (!files.has(path)) return;
+        if (!state().files.has(path)) return;
         this.#operate(`[rm] ${path}`, true, () => {
-          files.delete(path);
+          state().files.delete(path);
           return unit();
         });
       },
       rename: async (from, to) => {
-        const file = files.get(from);
+        const file = state().files.get(from);
         if (!file) return false;
         this.#operate(`[mv] ${from} ${to}`, true, () => {
-          files.delete(from);
-          files.set(to, file);
+          state().files.delete(from);
+          state().files.set(to, file);
           return unit();
         });
         return true;
       },
       list: async (dir) =>
-        [...files.keys()]
+        [...state().files.keys()]
           .filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes('/'))
           .map((p) => p.slice(dir.length + 1)),
     };
@@ -199,7 +214,7 @@ export class FakeFreeBSD {
 
   /** A write below the task jails' root needs the clone mounted there (else: a bug in the plan). */
   #assertWritable(path: string): void {
-    const root = '/var/hostd/jails/';
+    const root = this.#jailsRoot;
     if (!path.startsWith(root)) return;
     const mountpoint = root + (path.slice(root.length).split('/')[0] ?? '');
     if (!this.state.mounts.some((m) => m.mountpoint === mountpoint && m.fstype === 'zfs')) {

@@ -150,6 +150,15 @@ describe('FreeBSD driver under injected faults', () => {
     assert.deepEqual(fake.residue(), []);
   });
 
+  it('reports reduced isolation when the main ruleset has the anchor but does not block the group', async () => {
+    const fake = new FakeFreeBSD();
+    fake.state.mainRules = ['anchor "hostd/*" all', 'block drop log on othergroup all'];
+    assert.deepEqual(await createDriver(fake).probe(), {
+      level: 'reduced',
+      reasons: ['the main PF ruleset does not block the interface group hostdtask'],
+    });
+  });
+
   it('reports reduced isolation when rctl or PF is unavailable', async () => {
     const fake = new FakeFreeBSD();
     assert.deepEqual(await createDriver(fake).probe(), { level: 'full', reasons: [] });
@@ -158,7 +167,8 @@ describe('FreeBSD driver under injected faults', () => {
     fake.state.mainRules = [];
     const probed = await createDriver(fake).probe();
     assert.equal(probed.level, 'reduced');
-    assert.equal(probed.reasons.length, 3);
+    assert.equal(probed.reasons.length, 4);
+    assert.match(probed.reasons.at(-1) ?? '', /does not block the interface group hostdtask/);
     const error = await createDriver(fake)
       .create(7, spec())
       .catch((e: unknown) => e);

@@ -41,8 +41,10 @@ describe('grammar: the commands we run', () => {
   });
 
   it('accepts the rendered jail.conf: parameter names and exec.start commands', () => {
-    const conf = readFileSync(join(here, 'golden', 'browsertask007.conf'), 'utf8');
-    assert.deepEqual(validateJailConf(conf), []);
+    for (const file of ['browsertask007.conf', 'browsertask007-desktop.conf']) {
+      const conf = readFileSync(join(here, 'golden', file), 'utf8');
+      assert.deepEqual(validateJailConf(conf), [], file);
+    }
   });
 
   it('accepts every argv the FreeBSD setup steps probe or plan (exact argv, fresh host)', async () => {
@@ -170,6 +172,18 @@ describe('grammar: what the real tools reject', () => {
     rejects('/usr/sbin/sysrc -f /x', /missing operand/);
     rejects('/bin/mkdir -P /x', /illegal option -- P/);
     rejects('/usr/bin/true', /not in the grammar table/);
+  });
+
+  it('Xvfb, and the commands daemon(8) and env(1) run', () => {
+    rejects('/usr/local/bin/Xvfb :0 -screen 0 1280x800', /Invalid screen configuration/);
+    rejects('/usr/local/bin/Xvfb :0 -screen 255 1280x800x24', /Invalid screen number/);
+    rejects('/usr/local/bin/Xvfb :a', /Bad display name/);
+    rejects('/usr/local/bin/Xvfb :0 -nolisten', /-nolisten needs a value/);
+    rejects('/usr/local/bin/Xvfb :0 -geometry 1x1', /Unrecognized option: -geometry/);
+    rejects('/usr/sbin/daemon -u u /usr/local/bin/Xvfb :0 -nocursors', /Unrecognized option/);
+    rejects('/usr/sbin/daemon -u u /usr/bin/Xvfb :0', /\/usr\/bin\/Xvfb: not in the grammar/);
+    rejects('/usr/sbin/daemon /usr/bin/env A=1 /bin/mkdir -P /x', /illegal option -- P/);
+    assert.deepEqual(validateArgv(words('/usr/bin/env A=1 B=2')), []);
   });
 
   it('the fake host refuses an argv the real tool would reject', async () => {

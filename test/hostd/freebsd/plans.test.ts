@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { JailDriverError } from '../../../hostd/src/drivers/jail-driver.js';
 import { createDriver, FakeFreeBSD, spec } from './driver-fixture.js';
 import { assertGolden } from './golden.js';
 
@@ -35,6 +36,28 @@ describe('FreeBSD driver command plans', () => {
     ]);
   });
 
+  it('starts desktop task 007 with Xvfb inside the jail before the service (golden jail.conf)', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    const created = await driver.create(7, { ...spec(), display: true });
+    assert.equal(created.display, null, 'no display before the jail runs');
+    assert.ok(
+      fake.plan[0]?.includes(' -o hostd:display=:0 '),
+      `the display is recorded on the clone: ${fake.plan[0]}`,
+    );
+    const clone = await driver.start('browsertask007', {
+      egressProxyUrl: 'http://10.78.0.29:3128',
+    });
+    assert.equal(clone.state, 'running');
+    assert.equal(clone.display, ':0');
+    assertGolden(goldenDir, 'browsertask007-desktop.conf', [
+      (fake.state.files.get('/var/run/hostd/browsertask007.conf')?.content ?? '').trimEnd(),
+    ]);
+    assert.equal((await driver.inspect('browsertask007'))?.display, ':0');
+    assert.deepEqual((await driver.destroy('browsertask007')).leftovers, []);
+    assert.deepEqual(fake.residue(), []);
+  });
+
   it('destroys running task 007 with the golden plan and leaves nothing', async () => {
     const fake = new FakeFreeBSD();
     const driver = createDriver(fake);
@@ -54,6 +77,29 @@ describe('FreeBSD driver command plans', () => {
     await driver.start('browsertask007', { egressProxyUrl: null });
     await driver.destroy('browsertask007');
     assertGolden(goldenDir, 'lifecycle-007-all-commands.txt', fake.commands);
+  });
+
+  it('decides a start from two targeted reads, not the whole host inventory', async () => {
+    const fake = new FakeFreeBSD();
+    const driver = createDriver(fake);
+    await driver.create(7, spec());
+    const before = fake.commands.length;
+    await driver.start('browsertask007', { egressProxyUrl: null });
+    assert.deepEqual(fake.commands.slice(before, before + 3), [
+      '/sbin/zfs list -H -p -o name,hostd:task,hostd:expires,hostd:display zroot/hostd/tasks/browsertask007',
+      '/usr/sbin/jls -j browsertask007 jid',
+      '/usr/sbin/jail -f /var/run/hostd/browsertask007.conf -c browsertask007',
+    ]);
+    // Already running: no second jail -c, the full observation is returned.
+    const again = await driver.start('browsertask007', { egressProxyUrl: null });
+    assert.equal(again.state, 'running');
+    assert.equal(fake.plan.filter((line) => line.includes(' -c browsertask007')).length, 1);
+    // Nothing of the clone's dataset: not found, even with other leftovers of the index.
+    const missing = await createDriver(fake)
+      .start('browsertask008', { egressProxyUrl: null })
+      .catch((error: unknown) => error);
+    assert.ok(missing instanceof JailDriverError && missing.code === 'CLONE_NOT_FOUND');
+    assert.deepEqual((await driver.destroy('browsertask007')).leftovers, []);
   });
 
   it('stops a running clone to state created and starts it again', async () => {

@@ -32,6 +32,10 @@ export class LoopbackReachDriver implements JailDriver {
     return this.#inner.probe();
   }
 
+  preflight(): Promise<string[]> {
+    return this.#inner.preflight?.() ?? Promise.resolve([]);
+  }
+
   async create(index: number, spec: Parameters<JailDriver['create']>[1]) {
     return this.#view(await this.#inner.create(index, spec));
   }

@@ -9,6 +9,12 @@ export const BIN = Object.freeze({
   pfctl: '/sbin/pfctl',
   rctl: '/usr/bin/rctl',
   ifconfig: '/sbin/ifconfig',
+  mkdir: '/bin/mkdir',
+  daemon: '/usr/sbin/daemon',
+  env: '/usr/bin/env',
+  node: '/usr/local/bin/node',
+  /** x11-servers/xorg-vfbserver in the template. */
+  xvfb: '/usr/local/bin/Xvfb',
   mount: '/sbin/mount',
   umount: '/sbin/umount',
   sysctl: '/sbin/sysctl',
@@ -22,7 +28,12 @@ export interface CloneProperties {
   taskId: string;
   generation: string;
   expiresEpochSeconds: number;
+  /** The X display the jail serves (`:0`), recorded as `hostd:display`; null: no display. */
+  display: string | null;
 }
+
+/** The user properties every inventory reads, `-` when unset. */
+const INVENTORY_COLUMNS = 'name,hostd:task,hostd:expires,hostd:display';
 
 export const zfs = {
   clone(snapshot: string, dataset: string, props: CloneProperties): Argv {
@@ -36,14 +47,25 @@ export const zfs = {
         '-o',
         `hostd:expires=${props.expiresEpochSeconds}`,
       ],
+      ...(props.display === null ? [] : ['-o', `hostd:display=${props.display}`]),
       snapshot,
       dataset,
     ];
   },
   exists: (dataset: string): Argv => [BIN.zfs, 'list', '-H', '-o', 'name', dataset],
   inventory: (layout: FreeBsdLayout): Argv => [
-    ...[BIN.zfs, 'list', '-H', '-p', '-o', 'name,hostd:task,hostd:expires'],
+    ...[BIN.zfs, 'list', '-H', '-p', '-o', INVENTORY_COLUMNS],
     ...['-r', '-d', '1', '-t', 'filesystem', layout.tasksDataset],
+  ],
+  /** One task's dataset with the inventory's columns; exits 1 when it does not exist. */
+  describe: (dataset: string): Argv => [
+    BIN.zfs,
+    'list',
+    '-H',
+    '-p',
+    '-o',
+    INVENTORY_COLUMNS,
+    dataset,
   ],
   destroy: (dataset: string, force: boolean): Argv => [
     BIN.zfs,

@@ -1,12 +1,12 @@
 // Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9: dataset →
-// files → epair → PF anchor → rctl → (start) jail -c → jls → health. Each step is verified against
+// files → epair → PF anchor → rctl → (start) jail -c (Xvfb, then the service) → jls → health. Each step is verified against
 // the OS; a failure throws and the caller runs the idempotent teardown.
 import type { CloneSpec } from '../jail-driver.js';
 import { epair, jail, pf, rctl, zfs } from './commands.js';
 import { type FreeBsdHost, must, run, stepError } from './freebsd-host.js';
 import type { TaskNames } from './names.js';
 import { parseRctlRules } from './parse.js';
-import { rctlRules, renderJailConf, renderPfAnchor } from './render.js';
+import { JAIL_DISPLAY, rctlRules, renderJailConf, renderPfAnchor } from './render.js';
 
 const CREATE = 'CLONE_CREATE_FAILED';
 const START = 'CLONE_START_FAILED';
@@ -33,6 +33,7 @@ export async function createResources(
       taskId: input.spec.taskId,
       generation: input.generation,
       expiresEpochSeconds: input.expiresEpochSeconds,
+      display: input.spec.display ? JAIL_DISPLAY : null,
     }),
     CREATE,
     names.jail,
@@ -84,6 +85,8 @@ async function verifyRctl(host: FreeBsdHost, names: TaskNames, expected: number)
 
 export interface StartInput {
   egressProxyUrl: string | null;
+  /** The jail's X display (`hostd:display` of its dataset), null: none. */
+  display: string | null;
   healthTimeoutMs: number;
   signal?: AbortSignal;
 }
@@ -96,7 +99,7 @@ export async function startJail(
 ): Promise<void> {
   const token = (await host.files.read(names.tokenFile))?.trim();
   if (!token) throw stepError(START, names.jail, ['read', names.tokenFile], 'token file missing');
-  const conf = renderJailConf(names, host.layout, input.egressProxyUrl);
+  const conf = renderJailConf(names, host.layout, input.egressProxyUrl, input.display);
   await host.files.write(names.confPath, conf, { mode: 0o600 });
   await must(host, jail.create(names), START, names.jail);
   await must(host, jail.jid(names.jail, false), START, names.jail);

@@ -21,7 +21,15 @@ import { type FreeBsdHost, run } from './freebsd-host.js';
 import { createFetchHealthCheck, type HealthCheck } from './health-check.js';
 import { createNodeHostFiles, type HostFiles } from './host-files.js';
 import { defaultFreeBsdLayout, type FreeBsdLayout, indexOfJailName, taskNames } from './names.js';
-import { describeClone, observedIndices, resourcesOf, takeInventory } from './observe.js';
+import {
+  describeClone,
+  jailActive,
+  observeDataset,
+  observedIndices,
+  resourcesOf,
+  takeInventory,
+} from './observe.js';
+import { mainRulesBlock } from './parse.js';
 import { destroyResources, stopJail, verifyAbsent } from './teardown.js';
 
 export interface FreeBsdDriverOptions {
@@ -77,6 +85,10 @@ export class FreeBsdDriver implements JailDriver {
     const rules = await run(this.#host, preflight.mainRules());
     const anchor = `anchor "${this.#host.layout.pfAnchor}/*"`;
     if (!rules.stdout.includes(anchor)) reasons.push(`the main PF ruleset has no \`${anchor}\``);
+    const group = this.#host.layout.interfaceGroup;
+    if (!mainRulesBlock(rules.stdout, group)) {
+      reasons.push(`the main PF ruleset does not block the interface group ${group}`);
+    }
     return { level: reasons.length === 0 ? 'full' : 'reduced', reasons };
   }
 
@@ -126,10 +138,18 @@ export class FreeBsdDriver implements JailDriver {
 
   start(name: string, options: StartOptions): Promise<CloneInfo> {
     return this.#locked(name, async () => {
-      const current = await this.#mustInspect(name);
-      if (current.state === 'running') return current;
-      await startJail(this.#host, taskNames(current.index, this.#host.layout), {
+      // Two targeted reads decide a start: the clone's dataset (it exists; its display) and
+      // whether its jail already runs. The result is observed in full afterwards.
+      const index = indexOfJailName(name);
+      const names = index === null ? null : taskNames(index, this.#host.layout);
+      const dataset = names === null ? null : await observeDataset(this.#host, names);
+      if (names === null || dataset === null) {
+        throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`, { cloneName: name });
+      }
+      if (await jailActive(this.#host, names)) return this.#mustInspect(name);
+      await startJail(this.#host, names, {
         egressProxyUrl: options.egressProxyUrl,
+        display: dataset.display,
         healthTimeoutMs: options.timeoutMs ?? this.#healthTimeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });

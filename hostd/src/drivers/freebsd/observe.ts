@@ -142,7 +142,23 @@ export async function describeClone(
     service: token ? { url: names.serviceUrl, token } : null,
     isolation: { level: 'full', reasons: [] },
     network: linked ? { hostAddress: names.hostIp, cloneAddress: names.jailIp } : null,
-    display: null,
+    // The service answers health only once it has opened the jail's display (desktop-driver.ts).
+    display: state === 'running' ? (dataset?.display ?? null) : null,
     resources,
   };
+}
+
+/** One task's dataset and its user properties, or null when it does not exist (one command). */
+export async function observeDataset(
+  host: FreeBsdHost,
+  names: TaskNames,
+): Promise<ObservedDataset | null> {
+  const listed = await run(host, zfs.describe(names.dataset));
+  if (listed.exitCode !== 0) return null;
+  return parseZfsInventory(listed.stdout).find((d) => d.name === names.dataset) ?? null;
+}
+
+/** True when the task's jail exists and is not dying (one command). */
+export async function jailActive(host: FreeBsdHost, names: TaskNames): Promise<boolean> {
+  return (await run(host, jail.jid(names.jail, false))).exitCode === 0;
 }

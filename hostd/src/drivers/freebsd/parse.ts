@@ -30,16 +30,19 @@ export interface ObservedDataset {
   taskId: string | null;
   /** `hostd:expires` in epoch seconds, null when unset. */
   expires: number | null;
+  /** `hostd:display`, the jail's X display (`:0`), null when unset. */
+  display: string | null;
 }
 
-/** `zfs list -H -p -o name,hostd:task,hostd:expires …` → datasets (tab-separated, `-` = unset). */
+/** `zfs list -H -p -o name,hostd:task,hostd:expires,hostd:display …` → datasets (`-` = unset). */
 export function parseZfsInventory(stdout: string): ObservedDataset[] {
   return lines(stdout).map((line) => {
-    const [name = '', task = '-', expires = '-'] = line.split('\t');
+    const [name = '', task = '-', expires = '-', display = '-'] = line.split('\t');
     return {
       name,
       taskId: task === '-' ? null : task,
       expires: expires === '-' || Number.isNaN(Number(expires)) ? null : Number(expires),
+      display: /^:\d+$/.test(display) ? display : null,
     };
   });
 }
@@ -54,6 +57,13 @@ export function parseRctlRules(stdout: string): string[] {
   return lines(stdout)
     .map((line) => line.trim())
     .filter((line) => line.includes(':'));
+}
+
+/** True when `pfctl -sr` (the main ruleset) has a block rule on interface group `group`. */
+export function mainRulesBlock(rules: string, group: string): boolean {
+  return lines(rules).some(
+    (line) => /^block\b/.test(line.trim()) && line.includes(` on ${group} `),
+  );
 }
 
 /** `ifconfig -l` → interface names. */

@@ -15,9 +15,12 @@ const ZFS_RETRY_DELAY_MS = 1000;
 export async function stopJail(host: FreeBsdHost, names: TaskNames): Promise<void> {
   const hasConf = (await host.files.read(names.confPath)) !== null;
   await run(host, jail.remove(names, hasConf));
-  // Judge by jls, not by the exit code: fall back to jail -R whenever the jail is still there.
-  if (await jailPresent(host, names.jail, false)) await run(host, jail.removeRaw(names.jail));
-  await waitJailGone(host, names.jail);
+  // Judge by jls, not by the exit code: one `jls -d` says whether anything is left. Then jail -R,
+  // which finds only a jail still running (a dying one is not found: a harmless exit 1), and wait.
+  if (await jailPresent(host, names.jail, true)) {
+    await run(host, jail.removeRaw(names.jail));
+    await waitJailGone(host, names.jail);
+  }
   await unmountBelow(host, names.root);
 }
 
@@ -86,8 +89,11 @@ async function destroyDataset(host: FreeBsdHost, names: TaskNames): Promise<void
  */
 export async function verifyAbsent(host: FreeBsdHost, names: TaskNames): Promise<string[]> {
   const left: string[] = [];
-  if (await jailPresent(host, names.jail, false)) left.push(`jail:${names.jail}`);
-  else if (await jailPresent(host, names.jail, true)) left.push(`dying-jail:${names.jail}`);
+  // One `jls -d` in the usual case (gone); a second only to tell a running jail from a dying one.
+  if (await jailPresent(host, names.jail, true)) {
+    const running = await jailPresent(host, names.jail, false);
+    left.push(`${running ? 'jail' : 'dying-jail'}:${names.jail}`);
+  }
   if ((await run(host, zfs.exists(names.dataset))).exitCode === 0) {
     left.push(`dataset:${names.dataset}`);
   }

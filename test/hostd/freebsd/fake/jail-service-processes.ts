@@ -8,6 +8,8 @@
 // - the jail's files: the token file inside the clone is copied to a private temporary file;
 // - the jail's programs: /usr/local/bin/node and /usr/local/bin/chrome are this host's Node and
 //   Chromium, run as this user (daemon(8)'s `-u clawdie` is not modelled), without a jail.
+// - a desktop jail's display: its Xvfb runs as a real Xvfb here (jail-xvfb.ts), and the service's
+//   DISPLAY=:0 is replaced by the display number that server reported.
 // Everything else in the command is passed on as written, and a CLAWDIE_* variable the
 // jail-service does not read fails exec.start: a variable it would silently ignore is a bug.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -18,19 +20,26 @@ import { createInterface } from 'node:readline';
 import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/api';
 import { nodeEntryArgv } from '../../../../controlplane/src/jails/child-service.js';
 import { createFetchHealthCheck } from '../../../../hostd/src/drivers/freebsd/health-check.js';
+import { type JailXvfb, startJailXvfb, xvfbArguments } from './jail-xvfb.js';
 import type { FakeJailProcesses } from './state.js';
 
-/** Variables the jail-service reads: its schema, plus the token file it reads by name. */
-const KNOWN = new Set([...JAIL_SERVICE_VARIABLES, 'CLAWDIE_JAIL_TOKEN_FILE']);
+/** Variables the jail-service reads: its schema, the token file it reads by name, its display. */
+const KNOWN = new Set([...JAIL_SERVICE_VARIABLES, 'CLAWDIE_JAIL_TOKEN_FILE', 'DISPLAY']);
+/** A display no server here has: what a DISPLAY naming no Xvfb of its jail stands for. */
+const NO_SUCH_DISPLAY = ':65000';
 
 interface Running {
-  child: ChildProcess;
+  /** The service, once spawned (a desktop jail's waits for its Xvfb). */
+  child: ChildProcess | null;
+  xvfb: JailXvfb | null;
   dir: string;
   /** The loopback URL it listens on, once its "listening" line came. */
   url: string | null;
   /** The environment exec.start gave it (before translation). */
   env: Record<string, string>;
+  /** Settles once every process of the jail has exited (after stop). */
   exited: Promise<void>;
+  stopped: boolean;
   stderr: string[];
 }
 
@@ -66,7 +75,13 @@ export class JailServiceProcesses implements FakeJailProcesses {
     this.#chromiumPath = options.chromiumPath;
   }
 
-  start(name: string, command: string, read: (path: string) => string | undefined): string | null {
+  start(
+    name: string,
+    commands: readonly string[],
+    read: (path: string) => string | undefined,
+  ): string | null {
+    const command = commands.find((line) => line.includes(' /usr/bin/env '));
+    if (command === undefined) return 'exec.start: no jail-service command';
     const env = parseServiceCommand(command);
     if (typeof env === 'string') return env;
     const token = read(env.CLAWDIE_JAIL_TOKEN_FILE ?? '');
@@ -75,12 +90,47 @@ export class JailServiceProcesses implements FakeJailProcesses {
     const dir = mkdtempSync(join(tmpdir(), `fake-jail-${name}-`));
     const tokenFile = join(dir, 'jail.token');
     writeFileSync(tokenFile, token, { mode: 0o400 });
+    const xvfbArgs = commands.map(xvfbArguments).find((args) => args !== null) ?? null;
+    const xvfb = xvfbArgs === null ? null : startJailXvfb(xvfbArgs);
+    const running: Running = {
+      child: null,
+      xvfb,
+      dir,
+      url: null,
+      env,
+      stderr: [],
+      stopped: false,
+      exited: Promise.resolve(),
+    };
+    // daemon(8) returns at once in the jail; the service starts while Xvfb comes up. Here the
+    // real display number is only known once Xvfb reports it, so the spawn waits for it.
+    const spawned = (xvfb?.ready ?? Promise.resolve(null)).then((display) => {
+      if (running.stopped) return;
+      const jailDisplay = xvfb?.jailDisplay ?? null;
+      const translated =
+        env.DISPLAY === undefined
+          ? {}
+          : {
+              DISPLAY: env.DISPLAY === jailDisplay && display !== null ? display : NO_SUCH_DISPLAY,
+            };
+      running.child = this.#spawnService(running, { ...env, ...translated }, tokenFile);
+    });
+    running.exited = spawned.then(async () => {
+      await Promise.all([running.xvfb?.exited, running.child && exitOf(running.child)]);
+      rmSync(dir, { recursive: true, force: true });
+    });
+    this.#running.set(name, running);
+    this.started.push({ name, env });
+    return null;
+  }
+
+  #spawnService(running: Running, env: Record<string, string>, tokenFile: string): ChildProcess {
     const [program, ...args] = nodeEntryArgv('@clawdie/jail-service/main');
     const child = spawn(program, args, {
       env: {
         PATH: '/usr/bin:/bin',
-        HOME: dir,
-        TMPDIR: dir,
+        HOME: running.dir,
+        TMPDIR: running.dir,
         ...env,
         CLAWDIE_JAIL_HOST: '127.0.0.1',
         CLAWDIE_JAIL_PORT: '0',
@@ -91,24 +141,16 @@ export class JailServiceProcesses implements FakeJailProcesses {
       detached: true,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const running: Running = {
-      child,
-      dir,
-      url: null,
-      env,
-      stderr: [],
-      exited: new Promise((resolve) => child.once('exit', () => resolve())),
-    };
-    void running.exited.then(() => rmSync(dir, { recursive: true, force: true }));
-    createInterface({ input: child.stderr }).on('line', (line) => {
-      running.stderr.push(line);
-      if (running.stderr.length > 30) running.stderr.shift();
-      const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(line)?.[1];
-      if (url && line.includes('jail-service listening')) running.url = url;
-    });
-    this.#running.set(name, running);
-    this.started.push({ name, env });
-    return null;
+    createInterface({ input: child.stderr as NonNullable<typeof child.stderr> }).on(
+      'line',
+      (line) => {
+        running.stderr.push(line);
+        if (running.stderr.length > 30) running.stderr.shift();
+        const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(line)?.[1];
+        if (url && line.includes('jail-service listening')) running.url = url;
+      },
+    );
+    return child;
   }
 
   stop(name: string): void {
@@ -116,6 +158,7 @@ export class JailServiceProcesses implements FakeJailProcesses {
     if (!running) return;
     this.#running.delete(name);
     this.#stopped.push(running);
+    running.stopped = true;
     kill(running, 'SIGTERM');
     const timer = setTimeout(() => kill(running, 'SIGKILL'), 5000);
     void running.exited.then(() => clearTimeout(timer));
@@ -138,6 +181,22 @@ export class JailServiceProcesses implements FakeJailProcesses {
     return this.#running.get(name)?.env ?? null;
   }
 
+  /** The real display standing for jail `name`'s X display once its Xvfb is up, or null. */
+  async realDisplay(name: string): Promise<string | null> {
+    return (await this.#running.get(name)?.xvfb?.ready) ?? null;
+  }
+
+  /** Pids of every process (service, Xvfb) of every jail, stopped ones not yet exited included. */
+  pids(): number[] {
+    return [...this.#running.values(), ...this.#stopped].flatMap((running) =>
+      [running.child, running.xvfb?.child].flatMap((child) =>
+        child && child.exitCode === null && child.signalCode === null && child.pid
+          ? [child.pid]
+          : [],
+      ),
+    );
+  }
+
   /** Names of jails whose service process is still running. */
   runningJails(): string[] {
     return [...this.#running.keys()];
@@ -156,10 +215,17 @@ export class JailServiceProcesses implements FakeJailProcesses {
 }
 
 function kill(running: Running, signal: NodeJS.Signals): void {
-  if (running.child.exitCode !== null || running.child.signalCode !== null) return;
-  try {
-    process.kill(-(running.child.pid ?? 0), signal);
-  } catch {
-    // Already gone.
+  for (const child of [running.child, running.xvfb?.child]) {
+    if (!child?.pid || child.exitCode !== null || child.signalCode !== null) continue;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Already gone.
+    }
   }
+}
+
+function exitOf(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
 }

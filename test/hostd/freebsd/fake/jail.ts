@@ -69,10 +69,14 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
     state.failExecStart = false;
     return fail(`jail: ${name}: ${conf.starts.at(-1) ?? 'exec.start'}: failed`);
   }
-  const service = conf.starts.find((command) => command.startsWith('/usr/sbin/daemon '));
+  const service = conf.starts.find(
+    (command) => command.startsWith('/usr/sbin/daemon ') && command.includes(' /usr/bin/env '),
+  );
   if (service !== undefined && state.processes !== null) {
     const read = (pathInJail: string) => state.files.get(`${conf.path}${pathInJail}`)?.content;
-    const problem = state.processes.start(name, service, read);
+    // Every daemon(8) of exec.start: a desktop jail's Xvfb and the service.
+    const daemons = conf.starts.filter((command) => command.startsWith('/usr/sbin/daemon '));
+    const problem = state.processes.start(name, daemons, read);
     if (problem !== null) return fail(`jail: ${name}: ${problem}`);
   }
   if (vnetIf) vnetIf.vnetOf = name;

@@ -50,12 +50,13 @@ export interface FakeMount {
  */
 export interface FakeJailProcesses {
   /**
-   * Runs jail `name`'s service command; `read` reads a file inside the jail. Returns why it cannot
-   * run (jail -c then fails as a failing exec.start does), or null once started.
+   * Runs jail `name`'s daemon(8) commands of exec.start (a desktop jail's Xvfb, the service);
+   * `read` reads a file inside the jail. Returns why they cannot run (jail -c then fails as a
+   * failing exec.start does), or null once started.
    */
   start(
     name: string,
-    command: string,
+    commands: readonly string[],
     read: (pathInJail: string) => string | undefined,
   ): string | null;
   /** Kills the jail's processes (jail -r). */
@@ -100,17 +101,47 @@ function dataset(mountpoint: string | null, origin: string | null = null): FakeD
   return { origin, props: new Map(), mountpoint, mounted: mountpoint !== null };
 }
 
+/** The names `clawdie setup` prepares, as hostd's FreeBSD layout has them. */
+export interface PreparedLayout {
+  tasksDataset: string;
+  jailsRoot: string;
+  templateSnapshot: string;
+  pfAnchor: string;
+  interfaceGroup: string;
+}
+
+export const DEFAULT_PREPARED: PreparedLayout = {
+  tasksDataset: 'zroot/hostd/tasks',
+  jailsRoot: '/var/hostd/jails',
+  templateSnapshot: TEMPLATE_SNAPSHOT,
+  pfAnchor: 'hostd',
+  interfaceGroup: 'hostdtask',
+};
+
+/** `a/b/c` → `a`, `a/b` (the parents `zfs create -p` and Bastille make). */
+function parents(name: string): string[] {
+  const parts = name.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
 /** A host prepared by `clawdie setup`: template snapshot and the hostd tasks dataset exist. */
-export function preparedHostState(): FakeState {
+export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): FakeState {
+  const template = layout.templateSnapshot.slice(0, layout.templateSnapshot.indexOf('@'));
+  const templateJail = template.slice(0, template.lastIndexOf('/'));
+  const pool = template.split('/')[0] ?? '';
+  // Bastille mounts `<pool>/bastille/…` at `/usr/local/bastille/…`.
+  const bastille = (name: string) => dataset(`/usr/local/${name.slice(pool.length + 1)}`);
+  const unmounted = (names: string[]) =>
+    names.map((name): [string, FakeDataset] => [name, dataset(null)]);
   return {
     datasets: new Map([
-      ['zroot', dataset('/zroot')],
-      ['zroot/bastille/jails/browser', dataset('/usr/local/bastille/jails/browser')],
-      [TEMPLATE_DATASET, dataset('/usr/local/bastille/jails/browser/root')],
-      ['zroot/hostd', dataset(null)],
-      ['zroot/hostd/tasks', dataset('/var/hostd/jails')],
+      ...unmounted([...parents(template), ...parents(layout.tasksDataset)]),
+      [pool, dataset(`/${pool}`)],
+      [templateJail, bastille(templateJail)],
+      [template, bastille(template)],
+      [layout.tasksDataset, dataset(layout.jailsRoot)],
     ]),
-    snapshots: new Set([TEMPLATE_SNAPSHOT]),
+    snapshots: new Set([layout.templateSnapshot]),
     jails: new Map(),
     interfaces: new Map(),
     anchors: new Map(),
@@ -119,13 +150,16 @@ export function preparedHostState(): FakeState {
     mounts: [
       { device: 'zroot/ROOT/default', mountpoint: '/', fstype: 'zfs' },
       { device: 'devfs', mountpoint: '/dev', fstype: 'devfs' },
-      { device: 'zroot/hostd/tasks', mountpoint: '/var/hostd/jails', fstype: 'zfs' },
+      { device: layout.tasksDataset, mountpoint: layout.jailsRoot, fstype: 'zfs' },
     ],
     files: new Map(),
     nextJid: 1,
     racctEnabled: true,
     pfEnabled: true,
-    mainRules: ['anchor "hostd/*" all', 'block drop log on hostdtask all'],
+    mainRules: [
+      `anchor "${layout.pfAnchor}/*" all`,
+      `block drop log on ${layout.interfaceGroup} all`,
+    ],
     busy: new Map(),
     jailDyingPolls: 0,
     health: 'ok',

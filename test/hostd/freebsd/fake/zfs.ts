@@ -1,5 +1,15 @@
 // `/sbin/zfs` of the fake host: clone, list, destroy, with the real tools' messages.
-import { type FakeState, fail, ok, type ToolResult, UnsupportedCommandError } from './state.js';
+import {
+  type FakeDataset,
+  type FakeState,
+  fail,
+  ok,
+  type ToolResult,
+  UnsupportedCommandError,
+} from './state.js';
+
+/** The user properties after `name` in the driver's `-o` column list. */
+const USER_COLUMNS = ['hostd:task', 'hostd:expires', 'hostd:display'];
 
 const missing = (name: string) => fail(`cannot open '${name}': dataset does not exist`);
 
@@ -47,16 +57,20 @@ function list(state: FakeState, args: readonly string[], argv: readonly string[]
   if (joined === `-H -o name -t snapshot ${target}`) {
     return state.snapshots.has(target) ? ok(`${target}\n`) : missing(target);
   }
-  const inventory = '-H -p -o name,hostd:task,hostd:expires -r -d 1 -t filesystem';
-  if (joined === `${inventory} ${target}`) {
+  const columns = '-H -p -o name,hostd:task,hostd:expires,hostd:display';
+  const row = (name: string, d: FakeDataset) =>
+    [name, ...USER_COLUMNS.map((key) => d.props.get(key) ?? '-')].join('\t');
+  if (joined === `${columns} -r -d 1 -t filesystem ${target}`) {
     if (!state.datasets.has(target)) return missing(target);
     const rows = [...state.datasets.entries()]
       .filter(([name]) => name === target || name.slice(0, name.lastIndexOf('/')) === target)
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, d]) =>
-        [name, d.props.get('hostd:task') ?? '-', d.props.get('hostd:expires') ?? '-'].join('\t'),
-      );
+      .map(([name, d]) => row(name, d));
     return ok(`${rows.join('\n')}\n`);
+  }
+  if (joined === `${columns} ${target}`) {
+    const dataset = state.datasets.get(target);
+    return dataset ? ok(`${row(target, dataset)}\n`) : missing(target);
   }
   throw new UnsupportedCommandError(argv);
 }

@@ -101,6 +101,12 @@ export const SOURCES = {
     commit: 'indexed',
     note: 'main(): "+:dN46", then "+:y" for any subcommand; non_interactive_message without -y',
   },
+  xvfb: {
+    repo: 'freedesktop/xorg-xserver',
+    paths: ['os/utils.c', 'hw/vfb/InitOutput.c'],
+    commit: '376eaadde36f80fcbe6b0391a3385e77b4602854',
+    note: 'ProcessCommandLine, VerifyDisplayName; vfb ddxProcessArgument (-screen)',
+  },
   bastille: {
     repo: 'BastilleBSD/bastille',
     paths: [

@@ -29,8 +29,11 @@ export function validateSysctl(args: readonly string[]): string[] {
   return prefixed('sysctl', [...parsed.problems, ...names]);
 }
 
+/** daemon(8)'s options; the first operand starts the command it runs. */
+export const DAEMON_OPTIONS = 'cfHSp:P:ru:o:s:l:t:m:R:T:h';
+
 export function validateDaemon(args: readonly string[]): string[] {
-  const parsed = bsdGetopt(args, 'cfHSp:P:ru:o:s:l:t:m:R:T:h');
+  const parsed = bsdGetopt(args, DAEMON_OPTIONS);
   return prefixed('daemon', [...parsed.problems, ...operandCount(parsed, 1, 1e9, 'daemon')]);
 }
 

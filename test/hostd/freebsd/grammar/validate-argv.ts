@@ -1,13 +1,17 @@
 // validateArgv(argv) → problems: checks one argv the FreeBSD driver or setup runs against the real
 // tool's grammar (this folder; SOURCES names where each part was read). An empty list means the
 // tool would accept the words; a program outside the table is itself a problem unless it is listed
-// in UNCHECKED with the reason it has no grammar here yet.
+// in UNCHECKED with the reason it has no grammar here yet. A command that runs another command
+// (daemon(8), env(1)) has that command checked too.
+
 import { validateBastille } from './bastille.js';
+import { bsdGetopt } from './getopt.js';
 import { validateIfconfig } from './ifconfig.js';
 import { validateJail, validateJls } from './jail.js';
 import { validatePfctl } from './pf.js';
 import { validateRctl } from './rctl.js';
 import {
+  DAEMON_OPTIONS,
   validateDaemon,
   validateMkdir,
   validateMount,
@@ -18,6 +22,7 @@ import {
   validateUmount,
   validateUname,
 } from './system.js';
+import { validateXvfb } from './xvfb.js';
 import { validateZfs } from './zfs.js';
 
 type Validator = (args: readonly string[]) => string[];
@@ -39,6 +44,7 @@ export const VALIDATORS: Readonly<Record<string, Validator>> = {
   '/usr/sbin/sysrc': validateSysrc,
   '/bin/mkdir': validateMkdir,
   '/usr/bin/uname': validateUname,
+  '/usr/local/bin/Xvfb': validateXvfb,
 };
 
 /** Programs run by setup whose grammar was not read; their argv is accepted unchecked. */
@@ -47,14 +53,23 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
   '/bin/test': 'test -f/-d only; source not read',
   '/bin/cp': 'cp -R only; source not read',
   '/usr/bin/install': 'install -d -m only; source not read',
-  '/usr/bin/env': 'env NAME=value… program (inside exec.start)',
+  '/usr/bin/env': 'env NAME=value… program (inside exec.start); the program is checked',
   '/usr/local/bin/node': 'node (inside exec.start)',
 };
 
 export function validateArgv(argv: readonly string[]): string[] {
   const [program = '', ...args] = argv;
   const validator = VALIDATORS[program];
-  if (validator) return validator(args);
-  if (program in UNCHECKED) return [];
-  return [`${program}: not in the grammar table`];
+  const problems = validator ? validator(args) : [];
+  if (!validator && !(program in UNCHECKED)) return [`${program}: not in the grammar table`];
+  const nested = nestedCommand(program, args);
+  return nested.length > 0 ? [...problems, ...validateArgv(nested)] : problems;
+}
+
+/** The command daemon(8) or env(1) runs, or [] when it runs none. */
+function nestedCommand(program: string, args: readonly string[]): readonly string[] {
+  if (program === '/usr/sbin/daemon') return bsdGetopt(args, DAEMON_OPTIONS).operands;
+  if (program !== '/usr/bin/env') return [];
+  const utility = args.findIndex((word) => !word.includes('='));
+  return utility < 0 ? [] : args.slice(utility);
 }
