@@ -3,13 +3,13 @@
 // CLAWDIE_HOSTD_URL. Clones are host-global, so this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { screencastOf } from '../../controlplane/src/browsers/task-browsers.js';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/demo/demo-site-server.js';
-import { screencastOf } from '../../controlplane/src/jails/task-browsers.js';
 import { startPlatform } from '../../controlplane/src/platform.js';
 import { mjpegParts } from '../../controlplane/src/recording/mjpeg-parts.js';
 import { createBrowserWaitService } from '../../controlplane/src/wait/browser-wait-service.js';

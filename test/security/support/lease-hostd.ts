@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'node:test';
 import { createAdaptorServer } from '@hono/node-server';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
-import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
+import { createHostdBrowserProvider } from '../../../controlplane/src/browsers/hostd-browser-provider.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { HostdClient } from '../../../hostd/src/api/client.js';
