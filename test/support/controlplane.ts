@@ -26,6 +26,7 @@ import {
 import { type Config, loadConfig } from '../../controlplane/src/config.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
+import type { ScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
 import { createFakeOperator } from './fake-operator.js';
 import { silentLogger } from './silent-logger.js';
 
@@ -41,6 +42,8 @@ export interface TestControlplaneOptions {
    * for the real browser source the config names (CLAWDIE_HOSTD_URL / CLAWDIE_JAIL_URL).
    */
   browsers?: BrowserOperator | 'config';
+  /** The fake source's live screencast per task (dashboard live view, recorder). */
+  screencast?: (taskId: string) => ScreencastFeed | null;
   /** Default `embedded`; `server` adds auth (CLAWDIE_ADMIN_TOKEN / JWKS) and its extras. */
   role?: ControlplaneOptions['role'];
   clock?: Clock;
@@ -58,11 +61,18 @@ export interface TestControlplane extends Controlplane {
   serve(): Promise<string>;
 }
 
-/** A BrowserSource over one fake (or given) operator: tasks queue for it, as without hostd. */
-export function operatorBrowserSource(operator: BrowserOperator): BrowserSource {
+/**
+ * A BrowserSource over one fake (or given) operator: tasks queue for it, as without hostd. Its
+ * screencast is `screencast` (default: none).
+ */
+export function operatorBrowserSource(
+  operator: BrowserOperator,
+  screencast: (taskId: string) => ScreencastFeed | null = () => null,
+): BrowserSource {
   const jail = { url: 'http://127.0.0.1:1', token: 'fake-jail-token' };
   return {
     ...trackLeases(createSingleBrowserProvider(operator, jail)),
+    screencast,
     local: { operator, jail: { ...jail, local: false } },
     hostd: null,
     description: 'fake operator (tests)',
@@ -105,7 +115,10 @@ export async function createTestControlplane(
       source =
         options.browsers === 'config'
           ? await openBrowserSource(effective, { ...deps, env: {} })
-          : operatorBrowserSource(options.browsers ?? createFakeOperator().operator);
+          : operatorBrowserSource(
+              options.browsers ?? createFakeOperator().operator,
+              options.screencast,
+            );
       return source;
     },
     ...options.adapters,

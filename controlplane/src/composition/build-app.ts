@@ -38,6 +38,8 @@ export function buildApp(deps: {
     config,
     browserSource: browsers.description,
     browsers: browsers.browsers,
+    screencast: browsers.screencast,
+    now: deps.clock.now,
     policies: deps.policies,
     hosts: browsers.hostd
       ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)

@@ -1,7 +1,6 @@
 import type { Hono } from 'hono';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
-import { screencastOf } from '../browsers/task-browsers.js';
 import type { Config } from '../config.js';
 import type { RunningDemoSite } from '../demo/demo-site-server.js';
 import { AppError } from '../errors.js';
@@ -99,7 +98,7 @@ export async function createControlplane(
     });
     const recorder = serving
       ? adapters.recorder?.({
-          feedFor: screencastOf(browsers.browsers),
+          feedFor: browsers.screencast,
           dataDir: config.dataDir,
           logger,
         })

@@ -4,7 +4,7 @@ import { createFakeOperator } from '../../support/fake-operator.js';
 import { createTestAuditTrail } from './audit-fixture.js';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
-const fixture = createDashboardFixture();
+const fixture = await createDashboardFixture();
 after(() => fixture.close());
 let cookie = '';
 let taskId = '';
