@@ -90,4 +90,22 @@ describe('one composition root', () => {
       assert.deepEqual(outside, [], `${names.join('/')} is assembled by hand in tests`);
     }
   });
+
+  it('only HTTP-layer tests (routing, auth, OpenAPI, SSE, page rendering over stubs) build the app alone', () => {
+    // Each of these tests routes in isolation with narrow stubs; everything else that needs an
+    // app takes the controlplane's from createTestControlplane.
+    assert.deepEqual(importersOf(tests, 'controlplane/src/http/app.ts', ['createApp']), [
+      'bench/rest-read.ts',
+      'test/controlplane/approvals/approval-routes.test.ts',
+      'test/controlplane/auth/route-auth.test.ts',
+      'test/controlplane/dashboard/dashboard-fixture.ts',
+      'test/controlplane/http/openapi-waits.test.ts',
+      'test/controlplane/http/route-table.test.ts',
+      'test/controlplane/http/task-events.test.ts',
+      'test/controlplane/http/task-routes.test.ts',
+      'test/controlplane/http/task-tenancy.test.ts',
+      'test/controlplane/policy/policy-fixture.ts',
+      'test/controlplane/tasks/task-stuck.test.ts',
+    ]);
+  });
 });
