@@ -21,7 +21,7 @@ export type RecorderFactory = (deps: {
 export interface ControlplaneAdapters {
   logger: Logger;
   clock: Clock;
-  /** Task, approval and instance ids. */
+  /** Task and approval ids (instance ids stay random: two processes must never share one). */
   newId: () => string;
   /** The one-off admin token a server without CLAWDIE_ADMIN_TOKEN (or JWKS file) prints. */
   newAdminToken: () => string;
