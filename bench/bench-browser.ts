@@ -2,8 +2,8 @@
 // demo shop, and a jail-service attached to that Chromium, with an operator pointed at it.
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { startLocalJailService } from '../controlplane/src/browsers/local-jail-service.js';
 import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
-import { startLocalJailService } from '../controlplane/src/jails/local-jail-service.js';
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
 import { silentLogger } from '../test/support/silent-logger.js';

@@ -7,11 +7,10 @@ import { createProgressPrinter, printLine, printResult } from './cli/cli-output.
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
 import { runTaskCommand } from './cli/run-command.js';
+import { type Controlplane, createControlplane } from './composition/create-controlplane.js';
+import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
-import { createLogger } from './logger.js';
-import { claimDataDirAt } from './ownership/data-dir-owner.js';
-import { startPlatform } from './platform.js';
 import { serve } from './server.js';
 import type { CompactResult } from './tasks/task-input.js';
 
@@ -47,14 +46,10 @@ async function main(argv: string[]): Promise<number> {
       'no model configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE, or try `clawdie demo`',
     );
   }
-  const logger = createLogger(config.logLevel);
   // Refused (exit 2, naming the server) while a server runs on this data directory.
-  const owner = claimDataDirAt(config.databasePath, {
-    kind: 'cli',
-    dataDir: config.dataDir,
-    logger,
+  const controlplane = await createControlplane(config, realAdapters(config, env), {
+    role: 'cli',
   });
-  const platform = await startPlatform(config, logger, env, owner);
   const controller = new AbortController();
   const onSignal = () => {
     printLine('interrupted: aborting the task ...');
@@ -63,37 +58,37 @@ async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    const result = await runCommand(command, platform, controller.signal);
+    const result = await runCommand(command, controlplane, controller.signal);
     printResult(result);
     return result.status === 'finished' ? 0 : 1;
   } finally {
-    await platform.close();
+    await controlplane.close();
   }
 }
 
 async function runCommand(
   command: Extract<Command, { name: 'run' | 'demo' }>,
-  platform: Awaited<ReturnType<typeof startPlatform>>,
+  controlplane: Controlplane,
   signal: AbortSignal,
 ): Promise<CompactResult> {
   if (command.name === 'demo') {
     if (!command.json) printLine(demoBanner);
     const onEvent = command.json ? undefined : createProgressPrinter(15);
-    const { result, expected } = await runDemo(platform, {
+    const { result, expected } = await runDemo(controlplane.createTasks, {
       signal,
       ...(onEvent ? { onEvent } : {}),
     });
     if (!command.json) printLine(`expected answer: ${expected}`);
     return result;
   }
-  if (!platform.model) throw new AppError('MODEL_NOT_CONFIGURED', 'no model configured');
-  if (platform.model.isReplay && !command.json)
+  if (!controlplane.model) throw new AppError('MODEL_NOT_CONFIGURED', 'no model configured');
+  if (controlplane.model.isReplay && !command.json)
     printLine('REPLAY: model replies come from CLAWDIE_REPLAY_FILE');
   const onEvent = command.json
     ? undefined
-    : createProgressPrinter(command.input.max_steps ?? platform.config.loop.maxSteps);
+    : createProgressPrinter(command.input.max_steps ?? controlplane.config.loop.maxSteps);
   // The same policed TaskService as the API: tenant admission and the action gate apply.
-  return runTaskCommand(command.input, platform.createTasks(platform.model), {
+  return runTaskCommand(command.input, controlplane.tasks, {
     tenant: command.tenant,
     signal,
     onEvent,

@@ -12,6 +12,7 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import { createApprovalService } from '../../controlplane/src/approvals/approval-service.js';
 import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
+import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
 import { systemClock } from '../../controlplane/src/clock.js';
 import { createGrantAuthority } from '../../controlplane/src/credentials/grant-authority.js';
 import {
@@ -19,7 +20,6 @@ import {
   loadVaultKey,
 } from '../../controlplane/src/credentials/secret-vault.js';
 import { createTaskCredentials } from '../../controlplane/src/credentials/task-credentials.js';
-import { startLocalJailService } from '../../controlplane/src/jails/local-jail-service.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';

@@ -1,5 +1,5 @@
+import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
 import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
-import { startLocalJailService } from '../../controlplane/src/jails/local-jail-service.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';

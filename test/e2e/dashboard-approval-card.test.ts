@@ -10,8 +10,8 @@ import { policySchema } from '../../controlplane/src/policy/policy-schema.js';
 import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixture.js';
 import {
   ADMIN_TOKEN,
-  createDashboardFixture,
-  type DashboardFixture,
+  createDashboardPagesFixture,
+  type DashboardPagesFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
@@ -40,7 +40,7 @@ async function bankScreen(browser: Browser) {
 
 describe('dashboard in real Chromium: what an approval asks about', requires('chromium'), () => {
   const service = createApprovalsFixture(systemClock);
-  let fixture: DashboardFixture;
+  let fixture: DashboardPagesFixture;
   let server: { url: string; close(): Promise<void> };
   let chromium: { browser: Browser; close(): Promise<void> };
   let page: Page;
@@ -48,7 +48,7 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
   let button = { x: 0, y: 0 };
 
   before(async () => {
-    fixture = createDashboardFixture({ dashboard: { approvals: service.approvals } });
+    fixture = createDashboardPagesFixture({ dashboard: { approvals: service.approvals } });
     server = await serveApp(fixture.app);
     chromium = await launchDashboardChromium();
     const screen = await bankScreen(chromium.browser);

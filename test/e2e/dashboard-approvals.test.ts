@@ -6,8 +6,8 @@ import { systemClock } from '../../controlplane/src/clock.js';
 import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixture.js';
 import {
   ADMIN_TOKEN,
-  createDashboardFixture,
-  type DashboardFixture,
+  createDashboardPagesFixture,
+  type DashboardPagesFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
@@ -33,7 +33,7 @@ async function bankScreen(browser: Browser): Promise<Buffer> {
 
 describe('dashboard in real Chromium: approvals queue', requires('chromium'), () => {
   const service = createApprovalsFixture(systemClock);
-  let fixture: DashboardFixture;
+  let fixture: DashboardPagesFixture;
   let server: { url: string; close(): Promise<void> };
   let chromium: { browser: Browser; close(): Promise<void> };
   let page: Page;
@@ -60,7 +60,7 @@ describe('dashboard in real Chromium: approvals queue', requires('chromium'), ()
   }
 
   before(async () => {
-    fixture = createDashboardFixture({ dashboard: { approvals: service.approvals } });
+    fixture = createDashboardPagesFixture({ dashboard: { approvals: service.approvals } });
     taskId = await fixture.runTask('Log in to the bank and download the statement');
     server = await serveApp(fixture.app);
     chromium = await launchDashboardChromium();

@@ -7,8 +7,8 @@ import type { Browser, Page } from 'puppeteer-core';
 import { createTestAuditTrail } from '../controlplane/dashboard/audit-fixture.js';
 import {
   ADMIN_TOKEN,
-  createDashboardFixture,
-  type DashboardFixture,
+  createDashboardPagesFixture,
+  type DashboardPagesFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import {
@@ -23,7 +23,7 @@ describe(
   'dashboard in real Chromium: finished task, markers, replay, export',
   requires('chromium'),
   () => {
-    let fixture: DashboardFixture;
+    let fixture: DashboardPagesFixture;
     let server: { url: string; close(): Promise<void> };
     let chromium: { browser: Browser; close(): Promise<void> };
     let page: Page;
@@ -32,7 +32,7 @@ describe(
     /** Every failed request of the session (a page asking for a missing favicon shows here). */
     const failures: string[] = [];
     before(async () => {
-      fixture = createDashboardFixture({ dashboard: { audit: trail.audit } });
+      fixture = createDashboardPagesFixture({ dashboard: { audit: trail.audit } });
       taskId = await fixture.runTask();
       await fixture.runTask('Find the cheapest red shirt and report its price');
       server = await serveApp(fixture.app);

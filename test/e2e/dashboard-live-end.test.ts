@@ -82,9 +82,9 @@ describe(
     let page: Page;
     before(async () => {
       const feed = await oneFrameFeed();
-      fixture = createDashboardFixture({
+      fixture = await createDashboardFixture({
         model: gated.model,
-        dashboard: { screencast: () => feed },
+        screencast: () => feed,
       });
       server = await serveApp(fixture.app);
       chromium = await launchDashboardChromium();
@@ -95,7 +95,7 @@ describe(
       for (let i = 0; i < 5; i++) await gated.release();
       await chromium?.close();
       await server?.close();
-      fixture?.close();
+      await fixture?.close();
     });
 
     const badges = () =>

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { createStaticAdminVerifier } from '../../controlplane/src/dashboard/admin-auth.js';
 import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { createApp } from '../../controlplane/src/http/app.js';
-import { createScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
-import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
+import type { TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { requires } from '../support/capabilities.js';
-import { silentLogger } from '../support/silent-logger.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { submit } from '../support/submit-task.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
@@ -19,6 +19,7 @@ describe(
   requires('chromium'),
   () => {
     let h: E2eHarness;
+    let controlplane: TestControlplane;
     let tasks: TaskService;
     let server: { url: string; close(): Promise<void> };
     let chromium: { browser: Browser; close(): Promise<void> };
@@ -28,25 +29,34 @@ describe(
         CLAWDIE_JAIL_VIEWPORT: '1280x800',
         CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '1',
       });
-      tasks = createTaskService(h.deps());
-      const app = createApp({
-        tasks,
-        repository: h.repository,
-        logger: silentLogger,
-        defaultMaxSteps: 15,
-        describe: () => ({ model: { name: 'test', replay: false }, jail: { url: h.jail.url } }),
-        dashboard: {
-          verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN),
-          screencast: () => createScreencastFeed({ url: h.jail.url, token: h.jail.token }),
+      // `npm start`'s composition root on the harness's jail-service (the live view relays the
+      // screencast of the browser the task holds) and model, under a policy naming the shop.
+      const policyDir = mkdtempSync(join(tmpdir(), 'clawdie-live-policy-'));
+      writeFileSync(
+        join(policyDir, 'default.yaml'),
+        `tenant: default\ndomains: { allow: ["*", "${new URL(h.siteUrl).host}"] }\nmax_steps: 100\n`,
+      );
+      controlplane = await createTestControlplane({
+        role: 'server',
+        browsers: 'config',
+        model: h.deps().model,
+        env: {
+          CLAWDIE_ADMIN_TOKEN: ADMIN_TOKEN,
+          CLAWDIE_JAIL_URL: h.jail.url,
+          CLAWDIE_JAIL_TOKEN: h.jail.token,
+          CLAWDIE_POLICY_DIR: policyDir,
+          CLAWDIE_MAX_STEPS: '15',
+          CLAWDIE_WAIT_MS: '100',
         },
       });
-      server = await serveApp(app);
+      tasks = controlplane.tasks;
+      server = await serveApp(controlplane.app);
       chromium = await launchDashboardChromium();
       page = await chromium.browser.newPage();
       await logIn(page, server.url, ADMIN_TOKEN);
     });
     after(async () => {
-      await tasks?.close();
+      await controlplane?.close();
       await chromium?.close();
       await server?.close();
       await h?.close();
@@ -58,6 +68,7 @@ describe(
       const { taskId, done } = submit(tasks, {
         instruction: demoTask.instruction,
         start_url: `${h.siteUrl}/`,
+        domains: [new URL(h.siteUrl).host],
       });
       await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, {
         waitUntil: 'domcontentloaded',
@@ -85,9 +96,9 @@ describe(
       // Pause: the page reloads showing the paused state; the loop holds before its next step.
       await Promise.all([page.waitForNavigation(), page.click('form[action$="/pause"] button')]);
       assert.equal(await page.$eval('[data-live-status]', (node) => node.textContent), 'paused');
-      const stepsWhenPaused = h.repository.listSteps(taskId).length;
+      const stepsWhenPaused = controlplane.repository.listSteps(taskId).length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.ok(h.repository.listSteps(taskId).length <= stepsWhenPaused + 1);
+      assert.ok(controlplane.repository.listSteps(taskId).length <= stepsWhenPaused + 1);
 
       // Abort: the status badge turns to aborted when the result event arrives.
       await Promise.all([page.waitForNavigation(), page.click('form[action$="/abort"] button')]);
@@ -99,7 +110,7 @@ describe(
       );
       const result = await done;
       assert.equal(result.status, 'aborted');
-      assert.equal(h.repository.getTask(taskId)?.status, 'aborted');
+      assert.equal(controlplane.repository.getTask(taskId)?.status, 'aborted');
       await page.goto(`${server.url}/dashboard/tasks/${taskId}`, { waitUntil: 'load' });
       const markers = await page.$$eval('[data-marker="click"]', (nodes) => nodes.length);
       assert.ok(markers >= 2, `click markers on the real screenshots: ${markers}`);

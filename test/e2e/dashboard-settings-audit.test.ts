@@ -13,8 +13,8 @@ import { createAuditRepository } from '../../controlplane/src/store/audit-reposi
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import {
   ADMIN_TOKEN,
-  createDashboardFixture,
-  type DashboardFixture,
+  createDashboardPagesFixture,
+  type DashboardPagesFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
@@ -41,7 +41,7 @@ const fakeHostd = {
 };
 
 describe('dashboard in real Chromium: settings and audit log', requires('chromium'), () => {
-  let fixture: DashboardFixture;
+  let fixture: DashboardPagesFixture;
   let server: { url: string; close(): Promise<void> };
   let chromium: { browser: Browser; close(): Promise<void> };
   let page: Page;
@@ -84,7 +84,7 @@ approvals:
         data: { i },
       });
     }
-    fixture = createDashboardFixture({
+    fixture = createDashboardPagesFixture({
       dashboard: {
         audit,
         // The start-up description still carries the figure hostd reported then.

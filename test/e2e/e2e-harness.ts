@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../controlplane/src/clock.js';
-import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/jails/local-jail-service.js';
+} from '../../controlplane/src/browsers/local-jail-service.js';
+import { systemClock } from '../../controlplane/src/clock.js';
+import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
 import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { allowAllAdmission } from '../../controlplane/src/policy/task-admission.js';

@@ -11,9 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { loadConfig as loadControlplaneConfig } from '../../controlplane/src/config.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { createApp as createHostdApp } from '../../hostd/src/app.js';
 import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
@@ -25,11 +23,11 @@ import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-process
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
 import { formSite } from './support/desktop-form-site.js';
-import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
+import { closeServer, serveOnLoopback } from './support/hostd-controlplane.js';
 
 const TOKEN = `hostd-freebsd-desktop-${process.pid}-0123456789`;
 const TYPED = 'hello jail desktop';
@@ -55,7 +53,7 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
     let page: Awaited<ReturnType<typeof serveOnLoopback>>;
     let manager: CloneManager;
     let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
-    let platform: Platform;
+    let platform: TestControlplane;
     let dataDir: string;
 
     before(async () => {
@@ -91,17 +89,15 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
         join(policyDir, 'default.yaml'),
         `tenant: default\ndomains: { allow: ${JSON.stringify(sites)} }\nmax_steps: 100\n`,
       );
-      platform = await startPlatform(
-        loadControlplaneConfig({
+      platform = await createTestControlplane({
+        browsers: 'config',
+        env: {
           CLAWDIE_POLICY_DIR: policyDir,
           CLAWDIE_DATA_DIR: dataDir,
           CLAWDIE_HOSTD_URL: hostd.url,
           CLAWDIE_HOSTD_TOKEN: TOKEN,
-          CLAWDIE_LOG_LEVEL: 'silent',
-        }),
-        silentLogger,
-        {},
-      );
+        },
+      });
     });
 
     after(async () => {
@@ -127,7 +123,7 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
         async complete(request, signal) {
           const turn = request.messages.filter((message) => message.role === 'assistant').length;
           if (turn === 0) {
-            seen.lease = platform.browsers.browsers.list()[0]?.lease.display ?? '';
+            seen.lease = platform.source.browsers.list()[0]?.lease.display ?? '';
             const display = (await services.realDisplay('browsertask001')) ?? '';
             const xdotool = (...args: string[]) =>
               execFileSync('xdotool', args, { env: { DISPLAY: display }, encoding: 'utf8' });

@@ -10,13 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
-import { loadConfig as loadControlplaneConfig } from '../../controlplane/src/config.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/demo/demo-site-server.js';
-import { type Platform, startPlatform } from '../../controlplane/src/platform.js';
 import { createApp as createHostdApp } from '../../hostd/src/app.js';
 import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
@@ -27,10 +25,10 @@ import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-process
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
-import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
+import { closeServer, serveOnLoopback } from './support/hostd-controlplane.js';
 
 const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
 
@@ -56,7 +54,7 @@ if (
     let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
     let manager: CloneManager;
     let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
-    let platform: Platform;
+    let platform: TestControlplane;
     let dataDir: string;
 
     before(async () => {
@@ -96,17 +94,15 @@ if (
         join(policyDir, 'default.yaml'),
         `tenant: default\ndomains: { allow: ${JSON.stringify(['*', ...sites])} }\nmax_steps: 100\n`,
       );
-      platform = await startPlatform(
-        loadControlplaneConfig({
+      platform = await createTestControlplane({
+        browsers: 'config',
+        env: {
           CLAWDIE_POLICY_DIR: policyDir,
           CLAWDIE_DATA_DIR: dataDir,
           CLAWDIE_HOSTD_URL: hostd.url,
           CLAWDIE_HOSTD_TOKEN: TOKEN,
-          CLAWDIE_LOG_LEVEL: 'silent',
-        }),
-        silentLogger,
-        {},
-      );
+        },
+      });
     });
 
     after(async () => {
@@ -120,7 +116,7 @@ if (
     });
 
     it('runs the demo task in a jail clone and destroys the clone, leaving nothing on the host', async () => {
-      const { result } = await runDemo(platform, { site: demoSite });
+      const { result } = await runDemo(platform.createTasks, { site: demoSite });
       assert.equal(result.status, 'finished', JSON.stringify(result));
       assert.equal(result.summary, demoTask.expectedValue);
 

@@ -17,11 +17,11 @@ import { submit } from '../support/submit-task.js';
 import { watchXTools } from '../support/x-tool-watch.js';
 import { formSite } from './support/desktop-form-site.js';
 import {
-  type HostdPlatform,
+  type HostdControlplane,
   serveOnLoopback,
   settledLeftovers,
-  startHostdPlatform,
-} from './support/hostd-platform.js';
+  startHostdControlplane,
+} from './support/hostd-controlplane.js';
 
 const TYPED = 'hello desktop';
 const missing = missingCapabilities('linux-clones', 'x11', 'chromium');
@@ -36,13 +36,13 @@ function cloneScreen(): { width: number; height: number } {
 
 if (!skipFile('desktop task in a hostd clone display', missing)) {
   describe('desktop task in a hostd clone display (real Linux driver)', () => {
-    let h: HostdPlatform;
+    let h: HostdControlplane;
     const site = formSite();
     let page: Awaited<ReturnType<typeof serveOnLoopback>>;
     // The form site first: the clones may reach exactly its address:port on the host, no more.
     before(async () => {
       page = await serveOnLoopback(site.fetch);
-      h = await startHostdPlatform({ sites: [new URL(page.url).host] });
+      h = await startHostdControlplane({ sites: [new URL(page.url).host] });
     });
     after(async () => {
       await h?.close();
@@ -67,7 +67,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
         async complete(request, signal) {
           const turn = request.messages.filter((message) => message.role === 'assistant').length;
           if (turn === 0) {
-            const display = h.platform.browsers.browsers.list()[0]?.lease.display ?? '';
+            const display = h.controlplane.source.browsers.list()[0]?.lease.display ?? '';
             const xdotool = (...args: string[]) =>
               execFileSync('xdotool', args, { env: { DISPLAY: display }, encoding: 'utf8' });
             seen.display = display;
@@ -79,7 +79,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
           return script.complete(request, signal);
         },
       };
-      const tasks = h.platform.createTasks(model);
+      const tasks = h.controlplane.createTasks(model);
       const watch = watchXTools();
       try {
         const result = await submit(tasks, {
@@ -118,10 +118,10 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
 
         const final = await sharp(result.final_screenshot_path ?? '').metadata();
         assert.deepEqual({ width: final.width, height: final.height }, screen);
-        const row = h.platform.repository.getTask(result.trace_id);
+        const row = h.controlplane.repository.getTask(result.trace_id);
         assert.equal(row?.status, 'finished');
 
-        const audit = h.platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const audit = h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
         const started = audit.find((entry) => entry.type === 'task-started');
         assert.equal(started?.data.surface, 'desktop');
         const created = audit.find((entry) => entry.type === 'clone-created');

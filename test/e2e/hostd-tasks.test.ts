@@ -3,28 +3,27 @@
 // CLAWDIE_HOSTD_URL. Clones are host-global, so this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { screencastOf } from '../../controlplane/src/browsers/task-browsers.js';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/demo/demo-site-server.js';
-import { screencastOf } from '../../controlplane/src/jails/task-browsers.js';
-import { startPlatform } from '../../controlplane/src/platform.js';
 import { mjpegParts } from '../../controlplane/src/recording/mjpeg-parts.js';
 import { createBrowserWaitService } from '../../controlplane/src/wait/browser-wait-service.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
+import { createTestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
 import {
   closeServer,
-  type HostdPlatform,
+  type HostdControlplane,
   serveOnLoopback,
   settledLeftovers,
-  startHostdPlatform,
-} from './support/hostd-platform.js';
+  startHostdControlplane,
+} from './support/hostd-controlplane.js';
 
 // The page of the egress test pulls an image from a host outside the task's domains: the browser's
 // request goes to the clone's proxy, which refuses it.
@@ -44,7 +43,7 @@ const missing = linuxDriverMissing();
 
 if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)) {
   describe('controlplane tasks in hostd clones (real Linux driver)', () => {
-    let h: HostdPlatform;
+    let h: HostdControlplane;
     // Fixture sites on the host's loopback, started first: each is an exact egress exception of
     // hostd; nothing else on the host is reachable from a clone.
     let demoSite: RunningDemoSite;
@@ -55,7 +54,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       egressSite = await serveOnLoopback(egressPage);
       watchSite = await serveOnLoopback(watchPage);
       const sites = [demoSite.url, egressSite.url, watchSite.url].map((url) => new URL(url).host);
-      h = await startHostdPlatform({ concurrency: 2, sites });
+      h = await startHostdControlplane({ concurrency: 2, sites });
     });
     after(async () => {
       await h?.close();
@@ -65,16 +64,19 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     });
 
     const auditOf = (taskId: string) =>
-      h.platform.audit
+      h.controlplane.audit
         .list({ taskId, limit: 1000 })
         .map((row) => ({ type: row.type, data: row.data }));
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
       const orphan = await h.manager.create({ taskId: 'crashed-task', allowedDomains: [] });
-      const again = await startPlatform(h.platform.config, silentLogger, {});
+      const again = await createTestControlplane({
+        config: h.controlplane.config,
+        browsers: 'config',
+      });
       await again.close();
       assert.deepEqual(await h.manager.list(), []);
-      const destroyed = h.platform.audit
+      const destroyed = h.controlplane.audit
         .list({ taskId: 'crashed-task', limit: 10 })
         .find((row) => row.type === 'clone-destroyed');
       assert.equal(destroyed?.data.clone, orphan.name);
@@ -82,17 +84,14 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     });
 
     it('describes hostd as the browser source and keeps no shared browser', () => {
-      assert.equal(h.platform.browsers.local, null);
-      assert.match(
-        h.platform.browsers.description,
-        /^hostd at .* a fresh clone per task, 2 at once/,
-      );
+      assert.equal(h.controlplane.source.local, null);
+      assert.match(h.controlplane.browsers, /^hostd at .* a fresh clone per task, 2 at once/);
     });
 
     it('runs two demo tasks at once, each in its own clone, and destroys both clones verified', async () => {
       const [first, second] = await Promise.all([
-        runDemo(h.platform, { site: demoSite }),
-        runDemo(h.platform, { site: demoSite }),
+        runDemo(h.controlplane.createTasks, { site: demoSite }),
+        runDemo(h.controlplane.createTasks, { site: demoSite }),
       ]);
       const clones = new Set<string>();
       for (const { result } of [first, second]) {
@@ -115,7 +114,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     it('audits what the clone’s egress proxy refused, for the task that tried', async () => {
       // The page pulls an image from a host outside the task's domains: the browser's request
       // goes to the clone's proxy, which refuses it; the controlplane records the refusal.
-      const tasks = h.platform.createTasks(
+      const tasks = h.controlplane.createTasks(
         createPerTaskScriptModel(["Action: finished(content='seen')"]),
       );
       const result = await submit(tasks, {
@@ -141,7 +140,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     });
 
     it('streams the live feed and serves waits from the clone a running task holds; abort destroys the clone', async () => {
-      const tasks = h.platform.createTasks(createPerTaskScriptModel(['Action: wait()']), {
+      const tasks = h.controlplane.createTasks(createPerTaskScriptModel(['Action: wait()']), {
         policed: false,
       });
       const site = watchSite;
@@ -152,7 +151,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
           domains: [new URL(site.url).host],
           max_steps: 500,
         });
-        const browsers = h.platform.browsers.browsers;
+        const browsers = h.controlplane.source.browsers;
         for (let i = 0; i < 300 && !browsers.get(taskId); i += 1)
           await new Promise((resolve) => setTimeout(resolve, 50));
         const lease = browsers.get(taskId);

@@ -11,11 +11,11 @@ import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
 import {
   closeServer,
-  type HostdPlatform,
+  type HostdControlplane,
   serveOnLoopback,
   settledLeftovers,
-  startHostdPlatform,
-} from './support/hostd-platform.js';
+  startHostdControlplane,
+} from './support/hostd-controlplane.js';
 
 const marker = `kept-${randomBytes(6).toString('hex')}`;
 const html = (body: string) =>
@@ -54,20 +54,20 @@ const missing = linuxDriverMissing();
 
 if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missing)) {
   describe('kept browser sessions in hostd clones (real Linux driver)', () => {
-    let h: HostdPlatform;
+    let h: HostdControlplane;
     let served: Awaited<ReturnType<typeof serveOnLoopback>>;
     before(async () => {
       served = await serveOnLoopback(site);
-      h = await startHostdPlatform({ concurrency: 3, sites: [new URL(served.url).host] });
+      h = await startHostdControlplane({ concurrency: 3, sites: [new URL(served.url).host] });
     });
     after(async () => {
       await h?.close();
       closeServer(served);
     });
-    const auditOf = (taskId: string) => h.platform.audit.list({ taskId, limit: 1000 });
+    const auditOf = (taskId: string) => h.controlplane.audit.list({ taskId, limit: 1000 });
 
     it('continues in the kept clone, a fresh task does not, and close destroys it', async () => {
-      const tasks = h.platform.createTasks(
+      const tasks = h.controlplane.createTasks(
         createPerTaskScriptModel(["Action: finished(content='ok')"]),
       );
       const domains = [new URL(served.url).host];

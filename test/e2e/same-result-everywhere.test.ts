@@ -1,54 +1,34 @@
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createAdaptorServer } from '@hono/node-server';
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createBrowserRunTaskExtension } from '../../controlplane/pi-extension/browser-run-task.js';
-import { createApp } from '../../controlplane/src/http/app.js';
 import {
   type CompactResult,
   compactResultSchema,
 } from '../../controlplane/src/tasks/task-input.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { clickThenFinish } from '../controlplane/mcp/mcp-fixture.js';
 import { createFakePi } from '../controlplane/pi/fake-pi.js';
 import { requires } from '../support/capabilities.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const instruction = 'read the answer';
 
 describe('e2e: one task, four surfaces, one compact result shape', requires('chromium'), () => {
-  const fixture = createTestTaskDeps({
-    model: createPerTaskScriptModel(clickThenFinish),
-    loop: { maxSteps: 5 },
-  });
-  const tasks = createTaskService(fixture.deps);
-  const app = createApp({
-    tasks,
-    repository: fixture.repository,
-    logger: silentLogger,
-    defaultMaxSteps: 5,
-    describe: () => ({ model: { name: 'script', replay: true }, jail: { url: 'fake' } }),
-  });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  let controlplane: TestControlplane;
   let base = '';
   before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    controlplane = await createTestControlplane({
+      model: createPerTaskScriptModel(clickThenFinish),
+      env: { CLAWDIE_MAX_STEPS: '5' },
+    });
+    base = await controlplane.serve();
   });
-  after(async () => {
-    server.closeAllConnections();
-    server.close();
-    await tasks.close();
-    fixture.close();
-  });
+  after(() => controlplane?.close());
 
   async function viaRest(): Promise<CompactResult> {
     const started = await fetch(`${base}/v1/tasks`, {

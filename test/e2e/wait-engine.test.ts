@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
+import {
+  type LocalJailService,
+  startLocalJailService,
+} from '../../controlplane/src/browsers/local-jail-service.js';
 import { systemClock } from '../../controlplane/src/clock.js';
 import { createErrorHandler } from '../../controlplane/src/http/error-handler.js';
 import { mountRouteTable } from '../../controlplane/src/http/mount-routes.js';
 import type { RouteDeps } from '../../controlplane/src/http/route-types.js';
 import { waitRoutes } from '../../controlplane/src/http/wait-routes.js';
-import {
-  type LocalJailService,
-  startLocalJailService,
-} from '../../controlplane/src/jails/local-jail-service.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import {

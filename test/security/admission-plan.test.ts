@@ -8,11 +8,11 @@ import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loopbackPrincipal, type Principal } from '../../controlplane/src/auth/scopes.js';
-import { runTaskCommand } from '../../controlplane/src/cli/run-command.js';
 import type {
   BrowserLease,
   BrowserProvider,
-} from '../../controlplane/src/jails/browser-provider.js';
+} from '../../controlplane/src/browsers/browser-provider.js';
+import { runTaskCommand } from '../../controlplane/src/cli/run-command.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 import { admitTask } from '../../controlplane/src/policy/admit-task.js';

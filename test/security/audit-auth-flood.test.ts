@@ -2,60 +2,29 @@
 // requests added 5,000 rows). Now they are counted per client address, audited as a handful of
 // rows, and answered 429 past the limit, while a valid token keeps working.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { serve } from '@hono/node-server';
-import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
-import { createApp } from '../../controlplane/src/http/app.js';
+import { describe, it } from 'node:test';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
+import { createTestControlplane } from '../support/controlplane.js';
 
 describe('security: failed authentication is counted and rate-limited, not audited row by row', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'clawdie-auth-flood-'));
-  const database = openDatabase(join(dir, 'clawdie.db'));
-  const audit = createAuditLog(createAuditRepository(database.db), { now: () => Date.now() });
-  const { deps, repository, close } = createTestTaskDeps({
-    model: createReplayModel(["Action: finished(content='ok')"]),
-    loop: { maxSteps: 3 },
-  });
-  const tasks = createTaskService(deps);
-  after(async () => {
-    await tasks.close();
-    close();
-    database.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   it('adds a handful of rows for 5,000 junk requests, answers 429 past the limit, and still serves a valid token', async (t) => {
     const fixture = await createAuthFixture();
-    const app = createApp({
-      tasks,
-      repository,
-      logger: silentLogger,
-      defaultMaxSteps: 3,
-      describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: '' } }),
-      // The shipped defaults (config.ts): 30 failures a minute per address.
-      auth: { verifier: fixture.verifier, failures: { limit: 30, windowMs: 60_000 } },
-      audit,
+    // `npm start`'s composition root with the shipped auth-failure defaults (config.ts: 30
+    // failures a minute per address), bearer tokens signed by the fixture's JWKS file.
+    const controlplane = await createTestControlplane({
+      role: 'server',
+      model: createReplayModel(["Action: finished(content='ok')"]),
+      env: {
+        CLAWDIE_AUTH_REQUIRED: 'true',
+        CLAWDIE_AUTH_JWKS_FILE: fixture.file,
+        CLAWDIE_MAX_STEPS: '3',
+      },
     });
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
-        resolve(listening),
-      );
-    });
-    t.after(async () => {
-      await new Promise((resolve) => server.close(resolve));
-      if ('closeAllConnections' in server) server.closeAllConnections();
-    });
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    t.after(() => controlplane.close());
+    assert.equal(controlplane.auth?.auth?.mode, 'jwt');
+    const { audit } = controlplane;
+    const base = await controlplane.serve();
     const rowsBefore = audit.list({ limit: 100_000 }).length;
 
     const statuses = new Map<number, number>();

@@ -7,13 +7,13 @@ import { createAuthFailureLimiter } from '../../controlplane/src/auth/auth-failu
 import { createTestAuditTrail } from '../controlplane/dashboard/audit-fixture.js';
 import {
   ADMIN_TOKEN,
-  createDashboardFixture,
+  createDashboardPagesFixture,
 } from '../controlplane/dashboard/dashboard-fixture.js';
 
 describe('dashboard login flood', () => {
   const trail = createTestAuditTrail(0);
   const failures = createAuthFailureLimiter({ audit: trail.audit, limit: 10, windowMs: 60_000 });
-  const fixture = createDashboardFixture({
+  const fixture = createDashboardPagesFixture({
     dashboard: { audit: trail.audit, loginFailures: failures },
   });
   after(() => {

@@ -2,46 +2,28 @@
 // controlplane from 115 MB to 1.36 GB and stalled /health for 12 s; the same on /v1/tasks. Every
 // route now refuses a body over CLAWDIE_MAX_BODY_BYTES (1 MiB) with 413 JSON, without reading it.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { createAdaptorServer } from '@hono/node-server';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { createStaticAdminVerifier } from '../../controlplane/src/dashboard/admin-auth.js';
-import { createApp } from '../../controlplane/src/http/app.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
+import { createTestControlplane } from '../support/controlplane.js';
 import { pollLatency, sampleMemory, streamBody } from './support/stream-body.js';
 
 const MiB = 1024 * 1024;
 const HUGE = 300 * MiB;
 
-const test = createTestTaskDeps({ model: createReplayModel(["Action: finished(content='ok')"]) });
-const app = createApp({
-  tasks: createTaskService(test.deps),
-  repository: test.repository,
-  logger: silentLogger,
-  defaultMaxSteps: 5,
-  describe: () => ({
-    model: { name: 'replay', replay: true },
-    jail: { url: 'http://127.0.0.1:1' },
-  }),
-  dashboard: { verifyAdmin: createStaticAdminVerifier('dashboard-admin-token-0123456789') },
+// `npm start`'s composition root; the API without auth (as CLAWDIE_AUTH_REQUIRED=false), the
+// dashboard behind the admin token, the shipped body bound.
+const controlplane = await createTestControlplane({
+  role: 'server',
+  model: createReplayModel(["Action: finished(content='ok')"]),
+  env: { CLAWDIE_ADMIN_TOKEN: 'dashboard-admin-token-0123456789', CLAWDIE_MAX_STEPS: '5' },
 });
-let server: Server;
+const { app } = controlplane;
 let base = '';
 before(async () => {
-  server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await controlplane.serve();
 });
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  test.close();
-});
+after(() => controlplane.close());
 
 async function hugeUpload(path: string, chunked: boolean, contentType: string) {
   global.gc?.();

@@ -9,7 +9,7 @@ import { checkCheap, probeReads } from '../../controlplane/src/wait/conditions.j
 import { waitInputSchema } from '../../controlplane/src/wait/wait-service.js';
 import { replayTaskApi } from './support/replay-task-api.js';
 
-const { app } = replayTaskApi(["Action: finished(content='done')"]);
+const { app } = await replayTaskApi(["Action: finished(content='done')"]);
 const submit = (urlMatches: string) =>
   app.request('/v1/tasks', {
     method: 'POST',

@@ -4,22 +4,14 @@
 // Asserted: no 5xx, no request slower than a bound, heap growth bounded. Repeat a run with
 // CLAWDIE_FUZZ_SEED=<the printed seed>.
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { createAdaptorServer } from '@hono/node-server';
-import { createStaticAdminVerifier } from '../../controlplane/src/dashboard/admin-auth.js';
-import { createApp } from '../../controlplane/src/http/app.js';
 import { buildOpenApiDocument } from '../../controlplane/src/http/openapi.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { createBrowserWaitService } from '../../controlplane/src/wait/browser-wait-service.js';
-import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixture.js';
+import type { TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
 import { fuzzRequest, type Operation } from './support/fuzz-requests.js';
 import { createRandom, type Random } from './support/fuzz-values.js';
 
@@ -33,12 +25,8 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 const ADMIN_TOKEN = 'fuzz-admin-token-0123456789abcdef';
-const test = createTestTaskDeps({
-  model: createPerTaskScriptModel(["Action: finished(content='ok')"]),
-});
-const tasks = createTaskService(test.deps);
-const approvals = createApprovalsFixture();
-let server: Server;
+let controlplane: TestControlplane;
+let tasks: TaskService;
 let base = '';
 let tokens: Record<'admin' | 'reader' | 'garbage', string>;
 
@@ -49,31 +37,22 @@ before(async () => {
     reader: await auth.token(['tasks:read'], 'beta'),
     garbage: 'eyJhbGciOiJub25lIn0.e30.',
   };
-  const app = createApp({
-    tasks,
-    repository: test.repository,
-    logger: silentLogger,
-    defaultMaxSteps: 3,
-    describe: () => ({ model: { name: 'script', replay: true }, jail: { url: 'http://x' } }),
-    auth: { verifier: auth.verifier },
-    approvals: approvals.approvals,
-    waits: createBrowserWaitService({
-      browsers: { get: () => undefined, list: () => [] },
-      local: null,
-    }),
-    dashboard: { verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN) },
+  // `npm start`'s composition root: JWTs from the fixture's JWKS file, the dashboard's admin
+  // token, approvals, waits on the (fake) local browser.
+  controlplane = await createTestControlplane({
+    role: 'server',
+    model: createPerTaskScriptModel(["Action: finished(content='ok')"]),
+    env: {
+      CLAWDIE_AUTH_REQUIRED: 'true',
+      CLAWDIE_AUTH_JWKS_FILE: auth.file,
+      CLAWDIE_ADMIN_TOKEN: ADMIN_TOKEN,
+      CLAWDIE_MAX_STEPS: '3',
+    },
   });
-  server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  tasks = controlplane.tasks;
+  base = await controlplane.serve();
 });
-after(async () => {
-  await tasks.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  approvals.close();
-  test.close();
-});
+after(() => controlplane?.close());
 
 /** Every documented operation, plus the routes the OpenAPI document leaves out. */
 function operations(): Operation[] {

@@ -9,7 +9,7 @@ import {
 } from '../../controlplane/src/tasks/result-schema.js';
 import { replayTaskApi } from './support/replay-task-api.js';
 
-const { app, tasks } = replayTaskApi(['Action: finished(content=\'{"a": 1}\')']);
+const { app, tasks } = await replayTaskApi(['Action: finished(content=\'{"a": 1}\')']);
 const submitRaw = (resultSchemaJson: string) =>
   app.request('/v1/tasks', {
     method: 'POST',

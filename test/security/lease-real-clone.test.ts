@@ -1,28 +1,31 @@
 // The lease reproductions with real clones (root): Chromium inside two successive Linux clones
 // loads hosts outside its task's allowlist; each refusal is audited, live, to the task whose lease
 // it happened under — never to the other — and a DELETE under another lease leaves a clone alive.
-// Clones are host-global: startHostdPlatform holds the host lock.
+// Clones are host-global: startHostdControlplane holds the host lock.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type HostdPlatform, startHostdPlatform } from '../e2e/support/hostd-platform.js';
+import {
+  type HostdControlplane,
+  startHostdControlplane,
+} from '../e2e/support/hostd-controlplane.js';
 import { requires } from '../support/capabilities.js';
 import { eventually } from './support/lease-hostd.js';
 
 describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
-  let h: HostdPlatform;
+  let h: HostdControlplane;
   before(async () => {
-    h = await startHostdPlatform({ concurrency: 2 });
+    h = await startHostdControlplane({ concurrency: 2 });
   });
   after(() => h?.close());
 
   const refusedHosts = (taskId: string) =>
-    h.platform.audit
+    h.controlplane.audit
       .list({ taskId, limit: 1000 })
       .filter((row) => row.type === 'egress-refused')
       .map((row) => String(row.data.host));
 
   it('audits each clone’s refusals live to its own task, never to the next holder', async () => {
-    const provider = h.platform.browsers.provider;
+    const provider = h.controlplane.source.provider;
     const visit = async (taskId: string, host: string) => {
       const lease = await provider.acquire({ taskId, allowedDomains: ['allowed.invalid'] });
       await lease.operator
@@ -45,7 +48,7 @@ describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
     const stale = await fetch(`${h.hostd.url}/clones/${clone.name}`, {
       method: 'DELETE',
       headers: {
-        authorization: `Bearer ${h.platform.config.hostd?.token}`,
+        authorization: `Bearer ${h.controlplane.config.hostd?.token}`,
         'clawdie-lease': 'a-stale-lease-id-0123456789',
       },
     });

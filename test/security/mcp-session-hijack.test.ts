@@ -2,43 +2,36 @@
 // alpha's `mcp-session-id` got 200 on tools/list, and beta's DELETE aborted alpha's running task.
 // Two tenants' real tokens, the real app with auth, the real MCP SDK over loopback HTTP.
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { serve } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createApp } from '../../controlplane/src/http/app.js';
+import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
-import { createTestTasks, waitForever } from '../controlplane/mcp/mcp-fixture.js';
-import { silentLogger } from '../support/silent-logger.js';
+import { waitForever, withRealWaits } from '../controlplane/mcp/mcp-fixture.js';
+import { createTestControlplane } from '../support/controlplane.js';
+import { createFakeOperator } from '../support/fake-operator.js';
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('security: an MCP session belongs to the principal that opened it', () => {
   it("gives another tenant's or subject's requests with the session id 404 and leaves the owner's task running", async (t) => {
     const auth = await createAuthFixture();
-    const fixture = createTestTasks({
-      outputs: waitForever(),
-      waitMs: 50,
-      realWaits: true,
-      maxSteps: 500,
+    // `npm start`'s composition root, bearer tokens signed by the fixture's JWKS file.
+    const controlplane = await createTestControlplane({
+      role: 'server',
+      model: createReplayModel(waitForever()),
+      browsers: withRealWaits(createFakeOperator().operator),
+      env: {
+        CLAWDIE_AUTH_REQUIRED: 'true',
+        CLAWDIE_AUTH_JWKS_FILE: auth.file,
+        CLAWDIE_AUTH_FAILURE_LIMIT: '1000',
+        CLAWDIE_WAIT_MS: '50',
+        CLAWDIE_MAX_STEPS: '500',
+      },
     });
-    const app = createApp({
-      tasks: fixture.tasks,
-      repository: fixture.repository,
-      logger: silentLogger,
-      defaultMaxSteps: fixture.maxSteps,
-      describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: '' } }),
-      auth: { verifier: auth.verifier, failures: { limit: 1000, windowMs: 60_000 } },
-    });
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
-        resolve(listening),
-      );
-    });
-    const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+    const url = new URL(`${await controlplane.serve()}/mcp`);
     const alphaToken = await auth.token(['tasks:run'], 'alpha');
     const betaToken = await auth.token(['tasks:run'], 'beta');
     const otherSubject = await auth.issue({
@@ -55,9 +48,7 @@ describe('security: an MCP session belongs to the principal that opened it', () 
     await alpha.connect(alphaTransport);
     t.after(async () => {
       await alpha.close().catch(() => undefined);
-      await fixture.close();
-      await new Promise((resolve) => server.close(resolve));
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      await controlplane.close();
     });
     const session = alphaTransport.sessionId as string;
     assert.ok(session);
@@ -74,8 +65,8 @@ describe('security: an MCP session belongs to the principal that opened it', () 
       { signal: controller.signal, onprogress: () => stepped() },
     );
     await firstStep;
-    const task = fixture.started[0];
-    assert.ok(task && fixture.tasks.isActive(task.taskId));
+    const taskId = controlplane.repository.listTasks({ limit: 10, offset: 0 }).tasks[0]?.id ?? '';
+    assert.ok(controlplane.tasks.isActive(taskId));
 
     for (const [who, token] of [
       ['beta', betaToken],
@@ -116,7 +107,7 @@ describe('security: an MCP session belongs to the principal that opened it', () 
 
     // A moment later alpha's task is still running and alpha's session still answers.
     await sleep(300);
-    assert.equal(fixture.tasks.isActive(task.taskId), true, "alpha's task survived");
+    assert.equal(controlplane.tasks.isActive(taskId), true, "alpha's task survived");
     const { tools } = await alpha.listTools();
     assert.equal(tools.length, 1);
 
@@ -130,6 +121,7 @@ describe('security: an MCP session belongs to the principal that opened it', () 
 
     controller.abort();
     await assert.rejects(call);
-    assert.equal((await task.done).status, 'aborted');
+    for (let i = 0; i < 200 && controlplane.tasks.isActive(taskId); i++) await sleep(10);
+    assert.equal(controlplane.repository.getTask(taskId)?.status, 'aborted');
   });
 });

@@ -6,48 +6,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
 import { startupApiAuth } from '../../controlplane/src/auth/api-auth.js';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { createApp } from '../../controlplane/src/http/app.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../support/silent-logger.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-auth-default-'));
-const { deps, repository, close } = createTestTaskDeps({
-  model: createReplayModel(["Action: finished(content='ok')"]),
-  loop: { maxSteps: 3 },
-});
-const database = openDatabase(':memory:');
-const tasks = createTaskService(deps);
+const opened: TestControlplane[] = [];
 after(async () => {
-  await tasks.close();
-  close();
-  database.close();
+  for (const controlplane of opened) await controlplane.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 const adminToken = 'one-off-admin-token-0123456789';
 
+/** `npm start`'s composition root from `env` (auth as configured), its one-off token `adminToken`. */
 async function appFrom(env: Record<string, string>) {
-  const config = loadConfig({ CLAWDIE_DATA_DIR: dataDir, ...env });
-  const auth = await startupApiAuth(config.auth, adminToken);
-  return createApp({
-    tasks,
-    repository,
-    logger: silentLogger,
-    defaultMaxSteps: 3,
-    describe: () => ({
-      model: { name: 'replay', replay: true },
-      jail: { url: 'http://127.0.0.1:1' },
-    }),
-    auth,
-    audit: createAuditLog(createAuditRepository(database.db), { now: () => 1 }),
+  const controlplane = await createTestControlplane({
+    role: 'server',
+    model: createReplayModel(["Action: finished(content='ok')"]),
+    env: { CLAWDIE_AUTH_REQUIRED: 'true', CLAWDIE_MAX_STEPS: '3', ...env },
+    adapters: { newAdminToken: () => adminToken },
   });
+  opened.push(controlplane);
+  return controlplane;
 }
 
 /** The drill's request: a page's text/plain POST, which needs no CORS preflight. */
@@ -59,7 +41,7 @@ const pagePost = (headers: Record<string, string> = {}) => ({
 
 describe('API auth is on by default', () => {
   it('the app built from default config answers 401 to POST /v1/tasks without a token', async () => {
-    const app = await appFrom({});
+    const { app, repository } = await appFrom({});
     const response = await app.request('/v1/tasks', pagePost());
     assert.equal(response.status, 401);
     assert.equal(repository.listTasks({ limit: 10, offset: 0 }).total, 0);
@@ -71,7 +53,8 @@ describe('API auth is on by default', () => {
   });
 
   it('the admin token printed at start is accepted', async () => {
-    const app = await appFrom({});
+    const { app, auth } = await appFrom({});
+    assert.equal(auth?.generatedAdminToken, adminToken);
     const response = await app.request(
       '/v1/tasks',
       pagePost({ authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' }),

@@ -14,10 +14,10 @@ import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import type { EgressRefusal } from '../../hostd/src/api/schema.js';
 import {
   closeServer,
-  type HostdPlatform,
+  type HostdControlplane,
   serveOnLoopback,
-  startHostdPlatform,
-} from '../e2e/support/hostd-platform.js';
+  startHostdControlplane,
+} from '../e2e/support/hostd-controlplane.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
@@ -67,7 +67,7 @@ const connectScript = (host: string, port: number) =>
 
 if (!skipFile('a page in a real clone cannot reach the host’s services', missing)) {
   describe('a page in a real clone cannot reach the host’s services', () => {
-    let h: HostdPlatform;
+    let h: HostdControlplane;
     let standIn: Server;
     let standInPort = 0;
     const connections: string[] = [];
@@ -92,7 +92,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
         }
         return new Response(attackPage(targets), { headers: { 'content-type': 'text/html' } });
       });
-      h = await startHostdPlatform({ concurrency: 1, sites: [new URL(page.url).host] });
+      h = await startHostdControlplane({ concurrency: 1, sites: [new URL(page.url).host] });
     });
     after(async () => {
       await h?.close();
@@ -146,7 +146,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
         ['GET', `http://[::1]:${standInPort}/`],
         ['GET', `http://169.254.169.254/latest/meta-data/`],
       ];
-      const tasks = h.platform.createTasks(model, { policed: false });
+      const tasks = h.controlplane.createTasks(model, { policed: false });
       // Every refusal hostd records while the task runs, whichever lease it falls under.
       const recorded: EgressRefusal[] = [];
       const unsubscribe = h.manager.refusals.subscribe((refusal) => recorded.push(refusal));
@@ -179,7 +179,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
             `${name}: ${JSON.stringify(netnsChecks)}`,
           );
 
-        const refused = h.platform.audit
+        const refused = h.controlplane.audit
           .list({ taskId: result.trace_id, limit: 1000 })
           .filter((row) => row.type === 'egress-refused')
           .map((row) => row.data);
@@ -198,7 +198,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
           refused.some((data) => data.host === '10.78.0.5' && data.port === 3127),
           JSON.stringify(refused),
         );
-        const created = h.platform.audit
+        const created = h.controlplane.audit
           .list({ taskId: result.trace_id, limit: 1000 })
           .find((row) => row.type === 'clone-created');
         assert.deepEqual(created?.data.egressExceptions, [pageHost]);

@@ -5,26 +5,16 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createAdaptorServer } from '@hono/node-server';
-import { createApp } from '../../controlplane/src/http/app.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import {
-  claimDataDirAt,
-  type DataDirOwner,
-} from '../../controlplane/src/ownership/data-dir-owner.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
-import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../support/silent-logger.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { submit } from '../support/submit-task.js';
-import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tsx = ['--conditions=source', '--import', 'tsx'];
@@ -99,43 +89,29 @@ const until = async (check: () => boolean) => {
 
 describe('a second process beside a running server (real processes, real SQLite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-owner-server-'));
-  const databasePath = join(dataDir, 'clawdie.db');
   const { model, release } = heldModel();
-  let owner: DataDirOwner;
-  let server: Server;
+  let controlplane: TestControlplane;
   let url = '';
   let taskId = '';
   let done: Promise<unknown>;
-  let close = () => {};
 
   before(async () => {
-    owner = claimDataDirAt(databasePath, { kind: 'server', dataDir, logger: silentLogger });
-    const test = createTestTaskDeps({ model, databasePath, owner: owner.id });
-    close = test.close;
-    const tasks = createTaskService(test.deps);
-    const app = createApp({
-      tasks,
-      repository: test.repository,
-      logger: silentLogger,
-      defaultMaxSteps: 5,
-      describe: () => ({ model: { name: 'held', replay: true }, jail: { url: 'x' } }),
+    // The server: the same composition root as `npm start`, registered as `server`.
+    controlplane = await createTestControlplane({
+      role: 'server',
+      model,
+      env: { CLAWDIE_DATA_DIR: dataDir, CLAWDIE_MAX_STEPS: '5' },
     });
-    server = createAdaptorServer({ fetch: app.fetch }) as Server;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    owner.setUrl(url);
-    const started = submit(tasks, { instruction: 'stay running' });
+    url = await controlplane.serve();
+    const started = submit(controlplane.tasks, { instruction: 'stay running' });
     taskId = started.taskId;
     done = started.done;
-    await until(() => test.repository.listSteps(taskId).length === 2);
+    await until(() => controlplane.repository.listSteps(taskId).length === 2);
   });
   after(async () => {
     release();
     await done;
-    server.closeAllConnections();
-    server.close();
-    owner.close();
-    close();
+    await controlplane.close();
   });
 
   const taskOverRest = async () => {

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   type EmbeddedHostd,
   startEmbeddedHostd,
-} from '../../controlplane/src/jails/embedded-hostd.js';
+} from '../../controlplane/src/browsers/embedded-hostd.js';
 import { spawnFfmpegEncoder } from '../../controlplane/src/recording/runner/ffmpeg-process.js';
 import { HostdClient } from '../../hostd/src/api/client.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';

@@ -1,5 +1,5 @@
 // Issue 12, found 10 / "What must hold" 5: clawdie.db was 0644 in a 0755 data dir. The real start
-// path (startPlatform, real SQLite on a real directory, process umask 022): a fresh data dir is
+// path (the composition root, real SQLite on a real directory, process umask 022): a fresh data dir is
 // 0700 with the database, its -wal and -shm 0600 and screenshots owner-only; an existing install
 // with looser modes is tightened at start, and the start-up log says what changed.
 import assert from 'node:assert/strict';
@@ -11,8 +11,8 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { startPlatform } from '../../controlplane/src/platform.js';
 import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import { createTestControlplane } from '../support/controlplane.js';
 
 const roots: string[] = [];
 after(() => {
@@ -53,7 +53,7 @@ describe('data dir permissions', () => {
     roots.push(root);
     const dataDir = join(root, 'data');
     const config = configFor(dataDir);
-    const platform = await startPlatform(config, pino({ level: 'silent' }), {});
+    const platform = await createTestControlplane({ config, browsers: 'config' });
     try {
       platform.audit.append({ type: 'task-started', actor: 'system', data: {} });
       const shot = await createScreenshotFiles(dataDir).save(
@@ -101,7 +101,7 @@ describe('data dir permissions', () => {
       chmodSync(path, 0o755);
     for (const suffix of ['', '-wal', '-shm']) chmodSync(`${config.databasePath}${suffix}`, 0o644);
     const { logger, lines } = capturingLogger();
-    const platform = await startPlatform(config, logger, {});
+    const platform = await createTestControlplane({ config, logger, browsers: 'config' });
     old.close();
     try {
       assert.deepEqual(

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/jails/local-jail-service.js';
+} from '../../controlplane/src/browsers/local-jail-service.js';
 import { probeUserNamespaces } from '../../controlplane/src/runner/user-namespace-probe.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { ensureCodeReachable } from '../hostd/support/linux-harness.js';

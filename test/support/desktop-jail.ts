@@ -1,7 +1,7 @@
 // A real jail-service with its desktop surface on a private Xvfb (headless Chromium beside it),
 // and a ClawdieBrowserOperator on `/desktop`: the path a desktop task takes inside a clone.
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { failingOperator } from '../../controlplane/src/jails/lease-browser.js';
+import { failingOperator } from '../../controlplane/src/browsers/lease-browser.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 import { createDesktopSurfaceOperator } from '../../controlplane/src/tasks/desktop-surface-operator.js';
 import { chromiumPath } from './capabilities.js';

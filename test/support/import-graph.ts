@@ -61,3 +61,44 @@ export function importCycles(root: string): string[][] {
   for (const node of graph.keys()) if (!index.has(node)) visit(node);
   return groups;
 }
+
+/** One import statement with a relative specifier: who imports what, and which value names. */
+export interface RelativeImport {
+  /** The importing file, relative to the repository root. */
+  file: string;
+  /** The imported file, relative to the repository root (`.ts`). */
+  target: string;
+  /** Value (non-type) names imported; `*` for a namespace or default import. */
+  values: string[];
+}
+
+const IMPORT_STATEMENT = /(?:^|\n)\s*import\s+(type\s+)?([^;]*?)\s+from\s+'(\.{1,2}\/[^']+)'/g;
+
+/** Every relative import of the `.ts` files under `dirs` (paths relative to `repositoryRoot`). */
+export function relativeImports(repositoryRoot: string, dirs: readonly string[]): RelativeImport[] {
+  const base = resolve(repositoryRoot);
+  return dirs.flatMap((dir) =>
+    sourceFiles(resolve(base, dir)).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(IMPORT_STATEMENT)].map((match) => {
+        const [, typeOnly, clause = '', specifier = ''] = match;
+        const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+        const named = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
+        const other = clause
+          .replace(/\{[^}]*\}/, '')
+          .replace(/,/g, ' ')
+          .trim();
+        const values = typeOnly
+          ? []
+          : [
+              ...named
+                .split(',')
+                .map((name) => name.trim())
+                .filter((name) => name !== '' && !name.startsWith('type '))
+                .map((name) => name.split(/\s+as\s+/)[0] ?? name),
+              ...(other ? ['*'] : []),
+            ];
+        return { file: relative(base, file), target: relative(base, target), values };
+      }),
+    ),
+  );
+}

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import type { LoopEvent } from '../agent/loop-types.js';
 import { loopbackPrincipal } from '../auth/scopes.js';
+import type { CreateTasks } from '../composition/task-pipeline.js';
 import { demoTask, type RunningDemoSite, startDemoSite } from '../demo/demo-site-server.js';
 import { loadReplayModel } from '../model/replay-model.js';
-import type { Platform } from '../platform.js';
 import type { CompactResult } from '../tasks/task-input.js';
 
 /** Recorded UI-TARS-1.5 replies for the demo task at a 1280×800 viewport, DPR 1. */
@@ -16,15 +16,15 @@ export const demoBanner =
   'The browser, the clicks and the page are real.';
 
 /**
- * Runs the canonical demo task against the bundled demo shop with the replay model, on the
- * platform's browser. Needs the jail-service at its default viewport (1280×800, DPR 1). The task's
+ * Runs the canonical demo task against the bundled demo shop with the replay model, on a task
+ * service from `createTasks` (the controlplane's browsers). Needs the jail-service at its default viewport (1280×800, DPR 1). The task's
  * domains name exactly the shop's host:port. A hostd clone reaches the shop (on the host's
  * loopback) only when hostd's CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL names that address:port: pass
  * `site` started beforehand (as `npm start` does for its embedded hostd); otherwise a fresh shop is
  * started and closed here.
  */
 export async function runDemo(
-  platform: Platform,
+  createTasks: CreateTasks,
   options: {
     signal?: AbortSignal;
     onEvent?: (event: LoopEvent) => void;
@@ -37,7 +37,7 @@ export async function runDemo(
     // Through a task service, so the demo runs in a hostd clone when hostd is configured (the
     // clone reaches the demo shop on the host's loopback through its egress proxy, by the
     // admin exception for exactly this address:port).
-    const tasks = platform.createTasks(model, { policed: false });
+    const tasks = createTasks(model, { policed: false });
     try {
       const input = {
         instruction: demoTask.instruction,

@@ -3,8 +3,9 @@ import type { AuditTrail } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { hasScope } from '../auth/scopes.js';
+import { screencastOf, type TaskBrowsers } from '../browsers/task-browsers.js';
 import type { Config } from '../config.js';
-import { screencastOf, type TaskBrowsers } from '../jails/task-browsers.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import type { PolicySet } from '../policy/load-policies.js';
 import { recordingPath } from '../recording/task-recorder.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
@@ -87,6 +88,10 @@ export function createDashboardOptions(options: {
   /** Where tasks' browsers come from, for the settings page. */
   browserSource: string;
   browsers: TaskBrowsers;
+  /** Each task's live screencast; default: from the jail-service of the browser it holds. */
+  screencast?: ((taskId: string) => ScreencastFeed | null) | undefined;
+  /** The dashboard's clock (approval countdowns); default `Date.now`. */
+  now?: (() => number) | undefined;
   /** The tenant policies the task pipeline enforces (listed on the settings page). */
   policies?: PolicySet | undefined;
   hosts: () => HostsView | Promise<HostsView>;
@@ -101,7 +106,8 @@ export function createDashboardOptions(options: {
   if (verifiers.length === 0) return null;
   return {
     verifyAdmin: anyAdminVerifier(verifiers),
-    screencast: screencastOf(options.browsers),
+    screencast: options.screencast ?? screencastOf(options.browsers),
+    ...(options.now ? { now: options.now } : {}),
     audit: options.audit,
     approvals: options.approvals,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),

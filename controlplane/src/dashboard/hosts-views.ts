@@ -1,7 +1,7 @@
 // The dashboard's Hosts page: what browsers tasks run on, from hostd when it hands out clones, or
 // the one local jail-service otherwise.
 import type { HostdClient } from '@clawdie/hostd/client';
-import type { TaskBrowsers } from '../jails/task-browsers.js';
+import type { TaskBrowsers } from '../browsers/task-browsers.js';
 import type { HostsView } from './settings-pages.js';
 
 /** One jail-service driven by this controlplane: tasks queue for it. */

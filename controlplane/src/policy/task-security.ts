@@ -37,6 +37,8 @@ export interface TaskSecurityDeps {
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
+  /** Approval ids; default `randomUUID`. */
+  newId?: () => string;
 }
 
 /**
@@ -52,7 +54,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     audit,
     clock: deps.clock,
     logger,
-    newId: randomUUID,
+    newId: deps.newId ?? randomUUID,
   });
   let telegram: TelegramNotifier | null = null;
   let notices: NoticeSender | undefined;

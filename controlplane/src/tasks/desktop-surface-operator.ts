@@ -1,8 +1,9 @@
 // A desktop task's display: the desktop surface of the clone's own jail-service (`/desktop`),
 // which runs xwd and xdotool inside the clone. This process never touches the X display itself.
+
+import type { BrowserLease } from '../browsers/browser-provider.js';
+import { failingOperator } from '../browsers/lease-browser.js';
 import { OperatorError } from '../errors.js';
-import type { BrowserLease } from '../jails/browser-provider.js';
-import { failingOperator } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 

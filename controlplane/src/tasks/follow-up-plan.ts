@@ -1,5 +1,5 @@
+import type { KeptBrowsers } from '../browsers/kept-browsers.js';
 import { AppError } from '../errors.js';
-import type { KeptBrowsers } from '../jails/kept-browsers.js';
 import { patternWithin } from '../policy/domain-match.js';
 import type { BrowserRunTaskInput } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';

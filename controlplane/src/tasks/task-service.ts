@@ -5,9 +5,9 @@ import {
   type BrowserLease,
   type BrowserProvider,
   createSingleBrowserProvider,
-} from '../jails/browser-provider.js';
-import { createKeptBrowsers, type KeptBrowser } from '../jails/kept-browsers.js';
-import { leaseBrowser } from '../jails/lease-browser.js';
+} from '../browsers/browser-provider.js';
+import { createKeptBrowsers, type KeptBrowser } from '../browsers/kept-browsers.js';
+import { leaseBrowser } from '../browsers/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';

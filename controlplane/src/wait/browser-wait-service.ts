@@ -1,7 +1,7 @@
+import type { JailEndpoint } from '../browsers/browser-provider.js';
+import type { TaskBrowsers } from '../browsers/task-browsers.js';
 import { systemClock } from '../clock.js';
 import { AppError, NotFoundError } from '../errors.js';
-import type { JailEndpoint } from '../jails/browser-provider.js';
-import type { TaskBrowsers } from '../jails/task-browsers.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createJailPageProbe, operatorFrames } from './jail-page-probe.js';
 import { WaitEngine } from './wait-engine.js';

@@ -1,24 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { ApprovalOutcome } from '../../../controlplane/src/approvals/approval-types.js';
-import {
-  createApprovalsFixture,
-  createSteppedClock,
-  sampleRequest,
-} from '../approvals/approvals-fixture.js';
-import { createDashboardFixture } from './dashboard-fixture.js';
+import { createSteppedClock, sampleRequest } from '../approvals/approvals-fixture.js';
+import { createDashboardFixture, createDashboardPagesFixture } from './dashboard-fixture.js';
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 const clock = createSteppedClock();
-const service = createApprovalsFixture(clock);
-const fixture = createDashboardFixture({
-  dashboard: { approvals: service.approvals, now: clock.now },
-});
-after(() => {
-  fixture.close();
-  service.close();
-});
+// The controlplane's own approvals queue and audit, on the stepped clock.
+const fixture = await createDashboardFixture({ clock });
+const service = { approvals: fixture.approvals, audit: fixture.audit };
+after(() => fixture.close());
 
 const screenshot = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
 
@@ -150,7 +142,8 @@ describe('dashboard approvals queue', () => {
   });
 
   it('is not offered without approvals', async () => {
-    const bare = createDashboardFixture();
+    // The page without an approvals queue (the controlplane always has one).
+    const bare = createDashboardPagesFixture({ dashboard: {} });
     after(() => bare.close());
     const cookie = await bare.login();
     const response = await bare.app.request('/dashboard/approvals', { headers: { cookie } });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createTestAuditTrail } from './audit-fixture.js';
-import { createDashboardFixture } from './dashboard-fixture.js';
+import { createDashboardPagesFixture } from './dashboard-fixture.js';
 
 const trail = createTestAuditTrail(250);
-const fixture = createDashboardFixture({ dashboard: { audit: trail.audit } });
+const fixture = createDashboardPagesFixture({ dashboard: { audit: trail.audit } });
 after(() => {
   fixture.close();
   trail.close();
@@ -62,7 +62,7 @@ describe('dashboard audit log page', () => {
   });
 
   it('is not offered without an audit trail', async () => {
-    const bare = createDashboardFixture();
+    const bare = createDashboardPagesFixture({ dashboard: {} });
     after(() => bare.close());
     const cookie = await bare.login();
     const response = await bare.app.request('/dashboard/audit', { headers: { cookie } });

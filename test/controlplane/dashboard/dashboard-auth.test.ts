@@ -6,7 +6,7 @@ import {
 } from '../../../controlplane/src/dashboard/admin-auth.js';
 import { ADMIN_TOKEN, createDashboardFixture } from './dashboard-fixture.js';
 
-const fixture = createDashboardFixture();
+const fixture = await createDashboardFixture();
 after(() => fixture.close());
 const html = { accept: 'text/html' };
 

@@ -1,14 +1,19 @@
+// The dashboard as `npm start` serves it: the composition root (role server, the admin token
+// below) over the fake operator and a per-task script model, in a temp data dir.
 import type { Hono } from 'hono';
+import type { ApprovalService } from '../../../controlplane/src/approvals/approval-service.js';
+import type { AuditTrail } from '../../../controlplane/src/audit/audit-log.js';
+import type { Clock } from '../../../controlplane/src/clock.js';
 import { createStaticAdminVerifier } from '../../../controlplane/src/dashboard/admin-auth.js';
 import type { DashboardOptions } from '../../../controlplane/src/dashboard/dashboard-routes.js';
 import { createApp } from '../../../controlplane/src/http/app.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
+import type { ScreencastFeed } from '../../../controlplane/src/operator/screencast-feed.js';
 import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
-import {
-  createTaskService,
-  type TaskService,
-} from '../../../controlplane/src/tasks/task-service.js';
+import type { TaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createTestControlplane } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { submit } from '../../support/submit-task.js';
@@ -27,26 +32,72 @@ export interface DashboardFixture {
   app: Hono;
   tasks: TaskService;
   repository: TaskRepository;
+  /** The controlplane's audit trail (what the audit page lists). */
+  audit: AuditTrail;
+  /** The controlplane's approvals queue (what the approvals pages list). */
+  approvals: ApprovalService;
   dataDir: string;
   /** Logs in through the form and returns the `cookie` header value. */
   login(): Promise<string>;
   /** Runs one task to its end and returns its id. */
   runTask(instruction?: string): Promise<string>;
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function createDashboardFixture(
+export async function createDashboardFixture(
   options: {
     model?: VisionModel;
     operator?: BrowserOperator;
-    dashboard?: Partial<DashboardOptions>;
-    databasePath?: string;
+    /** CLAWDIE_* on top of the defaults (e.g. CLAWDIE_DATA_DIR, CLAWDIE_POLICY_DIR). */
+    env?: Record<string, string>;
+    clock?: Clock;
+    newId?: () => string;
+    screencast?: (taskId: string) => ScreencastFeed | null;
   } = {},
-): DashboardFixture {
+): Promise<DashboardFixture> {
+  const controlplane = await createTestControlplane({
+    role: 'server',
+    model: options.model ?? createPerTaskScriptModel(clickThenFinish),
+    env: { CLAWDIE_ADMIN_TOKEN: ADMIN_TOKEN, CLAWDIE_MAX_STEPS: '6', ...options.env },
+    ...(options.operator ? { browsers: options.operator } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.newId ? { newId: options.newId } : {}),
+    ...(options.screencast ? { screencast: options.screencast } : {}),
+  });
+  const { app, tasks } = controlplane;
+  return {
+    app,
+    tasks,
+    repository: controlplane.repository,
+    audit: controlplane.audit,
+    approvals: controlplane.approvals,
+    dataDir: controlplane.dataDir,
+    login: () => logIn(app),
+    async runTask(instruction = 'Press the blue button and report the answer') {
+      const { taskId, done } = submit(tasks, { instruction });
+      await done;
+      return taskId;
+    },
+    close: controlplane.close,
+  };
+}
+
+export type DashboardPagesFixture = Omit<DashboardFixture, 'audit' | 'approvals' | 'close'> & {
+  close(): void;
+};
+
+/**
+ * For dashboard page tests that stub what a page reads (an audit trail with tampered rows, a
+ * fixed settings or hosts view, a separate approvals queue, a login limiter): the HTTP app alone
+ * over the task service and those stubs — the routing and rendering in isolation, not the
+ * controlplane (use `createDashboardFixture` for that).
+ */
+export function createDashboardPagesFixture(options: {
+  dashboard: Partial<DashboardOptions>;
+  model?: VisionModel;
+}): DashboardPagesFixture {
   const test = createTestTaskDeps({
     model: options.model ?? createPerTaskScriptModel(clickThenFinish),
-    ...(options.operator ? { operator: options.operator } : {}),
-    ...(options.databasePath ? { databasePath: options.databasePath } : {}),
     loop: { maxSteps: 6 },
   });
   const tasks = createTaskService(test.deps);
@@ -63,15 +114,7 @@ export function createDashboardFixture(
     tasks,
     repository: test.repository,
     dataDir: test.dataDir,
-    async login() {
-      const response = await app.request('/dashboard/login', {
-        method: 'POST',
-        body: new URLSearchParams({ token: ADMIN_TOKEN, next: '/dashboard' }),
-      });
-      const cookie = response.headers.get('set-cookie')?.split(';')[0];
-      if (response.status !== 303 || !cookie) throw new Error(`login failed: ${response.status}`);
-      return cookie;
-    },
+    login: () => logIn(app),
     async runTask(instruction = 'Press the blue button and report the answer') {
       const { taskId, done } = submit(tasks, { instruction });
       await done;
@@ -79,4 +122,14 @@ export function createDashboardFixture(
     },
     close: test.close,
   };
+}
+
+async function logIn(app: Hono): Promise<string> {
+  const response = await app.request('/dashboard/login', {
+    method: 'POST',
+    body: new URLSearchParams({ token: ADMIN_TOKEN, next: '/dashboard' }),
+  });
+  const cookie = response.headers.get('set-cookie')?.split(';')[0];
+  if (response.status !== 303 || !cookie) throw new Error(`login failed: ${response.status}`);
+  return cookie;
 }

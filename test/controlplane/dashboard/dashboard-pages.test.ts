@@ -4,7 +4,7 @@ import { createFakeOperator } from '../../support/fake-operator.js';
 import { createTestAuditTrail } from './audit-fixture.js';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
-const fixture = createDashboardFixture();
+const fixture = await createDashboardFixture();
 after(() => fixture.close());
 let cookie = '';
 let taskId = '';
@@ -96,9 +96,9 @@ describe('dashboard wiring', () => {
     const { loadConfig } = await import('../../../controlplane/src/config.js');
     const config = loadConfig({ CLAWDIE_MODEL_URL: 'http://127.0.0.1:8000/v1' });
     const { singleJailHosts } = await import('../../../controlplane/src/dashboard/hosts-views.js');
-    const { trackLeases } = await import('../../../controlplane/src/jails/task-browsers.js');
+    const { trackLeases } = await import('../../../controlplane/src/browsers/task-browsers.js');
     const { createSingleBrowserProvider } = await import(
-      '../../../controlplane/src/jails/browser-provider.js'
+      '../../../controlplane/src/browsers/browser-provider.js'
     );
     const { browsers } = trackLeases(createSingleBrowserProvider(createFakeOperator().operator));
     const base = {
@@ -148,9 +148,9 @@ describe('dashboard wiring', () => {
     const { loadConfig } = await import('../../../controlplane/src/config.js');
     const { loadPolicies } = await import('../../../controlplane/src/policy/load-policies.js');
     const { singleJailHosts } = await import('../../../controlplane/src/dashboard/hosts-views.js');
-    const { trackLeases } = await import('../../../controlplane/src/jails/task-browsers.js');
+    const { trackLeases } = await import('../../../controlplane/src/browsers/task-browsers.js');
     const { createSingleBrowserProvider } = await import(
-      '../../../controlplane/src/jails/browser-provider.js'
+      '../../../controlplane/src/browsers/browser-provider.js'
     );
     const config = loadConfig({});
     const { browsers } = trackLeases(createSingleBrowserProvider(createFakeOperator().operator));

@@ -46,7 +46,7 @@ describe('pause and resume', () => {
 
   it('holds the loop before its next step until resumed from the dashboard', async () => {
     let taskId = '';
-    const fixture = createDashboardFixture({
+    const fixture = await createDashboardFixture({
       model: pausingModel(() => fixture.tasks.pause?.(taskId)),
     });
     after(() => fixture.close());
@@ -75,7 +75,7 @@ describe('pause and resume', () => {
 
   it('aborts a paused task', async () => {
     let taskId = '';
-    const fixture = createDashboardFixture({
+    const fixture = await createDashboardFixture({
       model: pausingModel(() => fixture.tasks.pause?.(taskId)),
     });
     after(() => fixture.close());

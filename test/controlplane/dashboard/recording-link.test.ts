@@ -5,11 +5,9 @@ import { after, describe, it } from 'node:test';
 import { recordingPath } from '../../../controlplane/src/recording/task-recorder.js';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
-let dataDir = '';
-const fixture = createDashboardFixture({
-  dashboard: { recordingPath: (taskId) => recordingPath(dataDir, taskId) },
-});
-dataDir = fixture.dataDir;
+// Recordings live in the controlplane's data dir, where the dashboard looks for them.
+const fixture = await createDashboardFixture();
+const { dataDir } = fixture;
 after(() => fixture.close());
 
 describe('dashboard: task recording link', () => {

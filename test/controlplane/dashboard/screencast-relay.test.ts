@@ -43,7 +43,7 @@ describe('dashboard screencast relay', () => {
         return { text: clickThenFinish[turn] ?? 'Action: wait()', requestBytes: 1, usage: null };
       },
     };
-    const fixture = createDashboardFixture({ model, dashboard: { screencast: () => feed } });
+    const fixture = await createDashboardFixture({ model, screencast: () => feed });
     after(() => fixture.close());
     const cookie = await fixture.login();
     const started = submit(fixture.tasks, { instruction: 'watch me' });

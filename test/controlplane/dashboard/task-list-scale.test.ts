@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
-const fixture = createDashboardFixture();
+const fixture = await createDashboardFixture();
 after(() => fixture.close());
 let cookie = '';
 const statuses = ['finished', 'error', 'aborted', 'max_steps'] as const;

@@ -76,10 +76,10 @@ const until = async (check: () => boolean) => {
   assert.ok(check(), 'condition not reached');
 };
 
-describe('live task state', () => {
+describe('live task state', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'clawdie-live-state-'));
   const { model, release } = heldModel([2, 3]);
-  const fixture = createDashboardFixture({ model, databasePath: join(dir, 'clawdie.db') });
+  const fixture = await createDashboardFixture({ model, env: { CLAWDIE_DATA_DIR: dir } });
   after(() => fixture.close());
   const started = submit(fixture.tasks, { instruction: 'live state' });
   const { taskId } = started;

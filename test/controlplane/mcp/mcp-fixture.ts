@@ -74,7 +74,8 @@ export function createTestTasks(options: TestTasksOptions): TestTasks {
 }
 
 /** The fake operator executes `wait` instantly; this one sleeps for it, honouring the signal. */
-function withRealWaits(operator: BrowserOperator): BrowserOperator {
+/** The operator with `wait` actions that really take their time (abortable). */
+export function withRealWaits(operator: BrowserOperator): BrowserOperator {
   return {
     ...operator,
     async execute(actions, signal) {

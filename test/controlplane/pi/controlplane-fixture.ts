@@ -1,21 +1,14 @@
-// A real controlplane app (task service, SQLite in memory, fake browser operator, scripted model)
-// served over HTTP on 127.0.0.1, port 0, for the pi extension's unit and e2e tests.
+// The controlplane (the composition root with a fake browser operator and a scripted model, SQLite
+// in a temp data dir) served over HTTP on 127.0.0.1, port 0, for the pi extension's tests.
 
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
-import { createApp } from '../../../controlplane/src/http/app.js';
 import type { ModelReply, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
-import {
-  createTaskService,
-  type TaskService,
-} from '../../../controlplane/src/tasks/task-service.js';
-import { createUnavailableTaskService } from '../../../controlplane/src/tasks/unavailable-task-service.js';
-import { silentLogger } from '../../support/silent-logger.js';
-import { createTestTaskDeps } from '../../support/test-task-deps.js';
+import type { TaskService } from '../../../controlplane/src/tasks/task-service.js';
+import { createTestControlplane } from '../../support/controlplane.js';
 
 export interface TestControlplane {
   url: string;
@@ -38,25 +31,15 @@ export interface TestControlplaneOptions {
 export async function startTestControlplane(
   options: TestControlplaneOptions = {},
 ): Promise<TestControlplane> {
-  // Without a model the store still serves reads; the placeholder model is never asked.
-  const { deps, repository, close } = createTestTaskDeps({
-    model: options.model ?? createReplayModel([]),
-    loop: { maxSteps: options.maxSteps ?? 5, waitMs: 1 },
+  const controlplane = await createTestControlplane({
+    env: { CLAWDIE_MAX_STEPS: String(options.maxSteps ?? 5), CLAWDIE_WAIT_MS: '1' },
+    ...(options.model ? { model: options.model } : {}),
   });
-  const tasks = options.model ? createTaskService(deps) : createUnavailableTaskService();
-  const app = createApp({
-    tasks,
-    repository,
-    logger: silentLogger,
-    defaultMaxSteps: options.maxSteps ?? 5,
-    describe: () => ({ model: { name: 'test', replay: true }, jail: { url: 'fake' } }),
-  });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { tasks, repository } = controlplane;
+  const url = await controlplane.serve();
   const statusOf = (traceId: string) => repository.getTask(traceId)?.status;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     tasks,
     repository,
     statusOf,
@@ -71,12 +54,7 @@ export async function startTestControlplane(
         await sleep(10);
       }
     },
-    async close() {
-      await tasks.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      close();
-    },
+    close: controlplane.close,
   };
 }
 

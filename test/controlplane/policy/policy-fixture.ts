@@ -1,7 +1,7 @@
 import type { Approver } from '../../../controlplane/src/approvals/approval-types.js';
 import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
+import type { BrowserProvider } from '../../../controlplane/src/browsers/browser-provider.js';
 import { createApp } from '../../../controlplane/src/http/app.js';
-import type { BrowserProvider } from '../../../controlplane/src/jails/browser-provider.js';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
 import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';

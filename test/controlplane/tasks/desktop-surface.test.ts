@@ -7,7 +7,7 @@ import type {
   BrowserLease,
   BrowserProvider,
   BrowserRequest,
-} from '../../../controlplane/src/jails/browser-provider.js';
+} from '../../../controlplane/src/browsers/browser-provider.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
 import { createDesktopSurfaceOperator } from '../../../controlplane/src/tasks/desktop-surface-operator.js';

@@ -6,8 +6,8 @@ import type { Principal } from '../../../controlplane/src/auth/scopes.js';
 import type {
   BrowserLease,
   BrowserProvider,
-} from '../../../controlplane/src/jails/browser-provider.js';
-import { trackLeases } from '../../../controlplane/src/jails/task-browsers.js';
+} from '../../../controlplane/src/browsers/browser-provider.js';
+import { trackLeases } from '../../../controlplane/src/browsers/task-browsers.js';
 import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';
 import { createPolicyAdmission } from '../../../controlplane/src/policy/task-admission.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';

@@ -1,19 +1,15 @@
-// hostd's real HTTP API on loopback over the fake driver (real egress proxies on 127.0.0.1), the
-// controlplane's real hostd browser provider talking to it through HostdClient, and a real audit
-// log on SQLite: the pieces the lease reproductions attack.
+// hostd's real HTTP API on loopback over the fake driver (real egress proxies on 127.0.0.1), and
+// the controlplane (its composition root, CLAWDIE_HOSTD_URL pointing there) with its real hostd
+// browser provider and audit log on SQLite: the pieces the lease reproductions attack.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'node:test';
 import { createAdaptorServer } from '@hono/node-server';
-import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
-import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
-import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { HostdClient } from '../../../hostd/src/api/client.js';
 import { createApp } from '../../../hostd/src/app.js';
 import { CloneManager, type CloneManagerOptions } from '../../../hostd/src/clones/clone-manager.js';
 import { FakeDriver } from '../../hostd/support/fake-jail-driver.js';
-import { silentLogger } from '../../support/silent-logger.js';
+import { createTestControlplane } from '../../support/controlplane.js';
 
 export const TOKEN = 'security-test-token-0123456789';
 
@@ -33,9 +29,12 @@ export async function startLeaseHostd(options: Partial<CloneManagerOptions> = {}
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = new HostdClient({ baseUrl: url, token: TOKEN });
-  const database = openDatabase(':memory:');
-  const audit = createAuditLog(createAuditRepository(database.db), { now: () => Date.now() });
-  const provider = createHostdBrowserProvider({ client, logger: silentLogger, audit });
+  const controlplane = await createTestControlplane({
+    browsers: 'config',
+    env: { CLAWDIE_HOSTD_URL: url, CLAWDIE_HOSTD_TOKEN: TOKEN },
+  });
+  const { audit } = controlplane;
+  const { provider } = controlplane.source;
   return {
     driver,
     manager,
@@ -71,8 +70,8 @@ export async function startLeaseHostd(options: Partial<CloneManagerOptions> = {}
     async close() {
       server.closeAllConnections();
       server.close();
+      await controlplane.close();
       await manager.close();
-      database.close();
     },
   };
 }

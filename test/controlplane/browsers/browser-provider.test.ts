@@ -4,10 +4,10 @@ import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
 import type {
   BrowserLease,
   BrowserProvider,
-} from '../../../controlplane/src/jails/browser-provider.js';
-import { createSingleBrowserProvider } from '../../../controlplane/src/jails/browser-provider.js';
-import { createHostdBrowserProvider } from '../../../controlplane/src/jails/hostd-browser-provider.js';
-import { screencastOf, trackLeases } from '../../../controlplane/src/jails/task-browsers.js';
+} from '../../../controlplane/src/browsers/browser-provider.js';
+import { createSingleBrowserProvider } from '../../../controlplane/src/browsers/browser-provider.js';
+import { createHostdBrowserProvider } from '../../../controlplane/src/browsers/hostd-browser-provider.js';
+import { screencastOf, trackLeases } from '../../../controlplane/src/browsers/task-browsers.js';
 import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';

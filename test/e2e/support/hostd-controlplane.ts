@@ -1,6 +1,6 @@
 // The controlplane against a real in-process hostd (root, real Linux driver) for e2e tests: hostd's
-// HTTP app on loopback and a platform pointed at it with CLAWDIE_HOSTD_URL, exactly as `npm start`
-// with an external hostd. Holds the cross-process host lock from start to close, because clones
+// HTTP app on loopback and the composition root pointed at it with CLAWDIE_HOSTD_URL, exactly as
+// `npm start` with an external hostd. Holds the cross-process host lock from start to close, because clones
 // are host-global.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -8,19 +8,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
-import { loadConfig } from '../../../controlplane/src/config.js';
-import { type Platform, startPlatform } from '../../../controlplane/src/platform.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../../hostd/support/host-lock.js';
 import { createTestDriver, hostLeftovers } from '../../hostd/support/linux-harness.js';
-import { silentLogger } from '../../support/silent-logger.js';
+import { createTestControlplane, type TestControlplane } from '../../support/controlplane.js';
 
-export interface HostdPlatform {
+export interface HostdControlplane {
   manager: CloneManager;
   hostd: { server: Server; url: string };
-  platform: Platform;
+  controlplane: TestControlplane;
   close(): Promise<void>;
 }
 
@@ -48,7 +46,7 @@ export async function settledLeftovers(): Promise<string[]> {
   }
 }
 
-export interface HostdPlatformOptions {
+export interface HostdControlplaneOptions {
   concurrency?: number;
   /**
    * Loopback fixture sites (`127.0.0.1:port`) the clones must reach: each becomes an exact egress
@@ -58,9 +56,9 @@ export interface HostdPlatformOptions {
   sites?: readonly string[];
 }
 
-export async function startHostdPlatform(
-  options: HostdPlatformOptions = {},
-): Promise<HostdPlatform> {
+export async function startHostdControlplane(
+  options: HostdControlplaneOptions = {},
+): Promise<HostdControlplane> {
   const sites = options.sites ?? [];
   const release = await acquireHostLock();
   const token = `hostd-e2e-${process.pid}-0123456789`;
@@ -77,8 +75,8 @@ export async function startHostdPlatform(
   await manager.reconcile();
   const hostd = await serveOnLoopback(createHostdApp({ token, manager, driver }).fetch);
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-hostd-e2e-'));
-  const close = async (platform?: Platform) => {
-    await platform?.close();
+  const close = async (controlplane?: TestControlplane) => {
+    await controlplane?.close();
     closeServer(hostd);
     await manager.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -92,16 +90,17 @@ export async function startHostdPlatform(
       join(policyDir, 'default.yaml'),
       `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n`,
     );
-    const config = loadConfig({
-      CLAWDIE_POLICY_DIR: policyDir,
-      CLAWDIE_DATA_DIR: dataDir,
-      CLAWDIE_HOSTD_URL: hostd.url,
-      CLAWDIE_HOSTD_TOKEN: token,
-      CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
-      CLAWDIE_LOG_LEVEL: 'silent',
+    const controlplane = await createTestControlplane({
+      browsers: 'config',
+      env: {
+        CLAWDIE_POLICY_DIR: policyDir,
+        CLAWDIE_DATA_DIR: dataDir,
+        CLAWDIE_HOSTD_URL: hostd.url,
+        CLAWDIE_HOSTD_TOKEN: token,
+        CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
+      },
     });
-    const platform = await startPlatform(config, silentLogger, {});
-    return { manager, hostd, platform, close: () => close(platform) };
+    return { manager, hostd, controlplane, close: () => close(controlplane) };
   } catch (error) {
     await close();
     throw error;

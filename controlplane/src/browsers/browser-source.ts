@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import {
   type BrowserProvider,
   createSingleBrowserProvider,
@@ -15,12 +16,14 @@ import {
 } from './browser-provider.js';
 import { createHostdBrowserProvider } from './hostd-browser-provider.js';
 import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
-import { type TaskBrowsers, trackLeases } from './task-browsers.js';
+import { screencastOf, type TaskBrowsers, trackLeases } from './task-browsers.js';
 
 export interface BrowserSource {
   /** Leases per task, tracked in `browsers`. */
   provider: BrowserProvider;
   browsers: TaskBrowsers;
+  /** The live screencast of the browser a task holds now (dashboard, recorder); null when none. */
+  screencast: (taskId: string) => ScreencastFeed | null;
   /** The one browser tasks share when there is no hostd; null with hostd. */
   local: { operator: BrowserOperator; jail: JailEndpoint & { local: boolean } } | null;
   hostd: { url: string; client: HostdClient; concurrency: number } | null;
@@ -54,6 +57,7 @@ export async function openBrowserSource(
     );
     return {
       ...tracked,
+      screencast: screencastOf(tracked.browsers),
       local: null,
       hostd: { url, client, concurrency },
       description: `hostd at ${url} (${health.driver} driver, ${health.isolation.level} isolation): a fresh clone per task, ${concurrency} at once, warm pool ${health.pool.ready}/${health.pool.target}`,
@@ -72,6 +76,7 @@ export async function openBrowserSource(
   const tracked = trackLeases(createSingleBrowserProvider(operator, jail));
   return {
     ...tracked,
+    screencast: screencastOf(tracked.browsers),
     local: { operator, jail: { ...jail, local: started !== null } },
     hostd: null,
     description: `jail-service at ${jail.url}${started ? ` (local, started by the controlplane, ${started.summary})` : ''}: one browser, tasks queue for it`,

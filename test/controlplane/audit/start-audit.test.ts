@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../../controlplane/src/config.js';
-import { startPlatform } from '../../../controlplane/src/platform.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
-import { silentLogger } from '../../support/silent-logger.js';
+import { createTestControlplane } from '../../support/controlplane.js';
 
 const run = promisify(execFile);
 
-describe('platform start and the audit', () => {
+describe('controlplane start and the audit', () => {
   it('keys the audit on first start and audits tasks a crash left running as ended INTERRUPTED', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-platform-audit-'));
     t.after(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -40,7 +39,7 @@ describe('platform start and the audit', () => {
       CLAWDIE_JAIL_URL: 'http://127.0.0.1:9',
       CLAWDIE_JAIL_TOKEN: 'x'.repeat(16),
     };
-    const platform = await startPlatform(loadConfig(env), silentLogger, env);
+    const platform = await createTestControlplane({ config: loadConfig(env), browsers: 'config' });
     const rows = platform.audit.list({ limit: 10 });
     await platform.close();
     assert.deepEqual(

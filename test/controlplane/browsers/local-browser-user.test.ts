@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { prepareLocalBrowserUser } from '../../../controlplane/src/jails/local-browser-user.js';
+import { prepareLocalBrowserUser } from '../../../controlplane/src/browsers/local-browser-user.js';
 import {
   childEnvironment,
   pickVariables,

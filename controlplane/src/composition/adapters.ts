@@ -1,0 +1,46 @@
+// The side-effect ports the composition root is built from: production passes `realAdapters`,
+// tests pass fakes (test/support/controlplane.ts). Nothing here decides policy; it only supplies.
+import type { Logger } from 'pino';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { BrowserSource } from '../browsers/browser-source.js';
+import type { EmbeddedHostd } from '../browsers/embedded-hostd.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { RunningDemoSite } from '../demo/demo-site-server.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import type { TaskRecorder } from '../recording/task-recorder.js';
+
+/** Where a role's tasks get recorded: ffmpeg over the screencast, or undefined (no recording). */
+export type RecorderFactory = (deps: {
+  feedFor: (taskId: string) => ScreencastFeed | null;
+  dataDir: string;
+  logger: Logger;
+}) => TaskRecorder | undefined;
+
+export interface ControlplaneAdapters {
+  logger: Logger;
+  clock: Clock;
+  /** Task and approval ids (instance ids stay random: two processes must never share one). */
+  newId: () => string;
+  /** The one-off admin token a server without CLAWDIE_ADMIN_TOKEN (or JWKS file) prints. */
+  newAdminToken: () => string;
+  /** User-facing lines (start-up notices); `printLine` in production. Must not throw. */
+  notice: (line: string) => void;
+  /** The configured model, or null when none is configured (`npm start` then runs the demo). */
+  model: (config: Readonly<Config>) => Promise<VisionModel | null>;
+  /** Where tasks get their browsers: hostd clones, a jail-service, or a local one. */
+  browsers: (
+    config: Readonly<Config>,
+    deps: { logger: Logger; audit: AuditLog },
+  ) => Promise<BrowserSource>;
+  /** Only for the `server` role: a hostd child when wanted and possible, else null. */
+  embeddedHostd?: (
+    config: Readonly<Config>,
+    options: { egressAllowInternal: readonly string[] },
+  ) => Promise<EmbeddedHostd | null>;
+  /** Only for the `server` role without a model: the replay demo's shop on loopback. */
+  demoSite?: () => Promise<RunningDemoSite>;
+  /** Only for the `server` role; absent = tasks are not recorded. */
+  recorder?: RecorderFactory;
+}

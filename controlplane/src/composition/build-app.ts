@@ -1,0 +1,71 @@
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import type { AuditTrail } from '../audit/audit-log.js';
+import type { BrowserSource } from '../browsers/browser-source.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createDashboardOptions } from '../dashboard/dashboard-wiring.js';
+import { hostdHosts, singleJailHosts } from '../dashboard/hosts-views.js';
+import { createApp } from '../http/app.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { PolicySet } from '../policy/load-policies.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { createBrowserWaitService } from '../wait/browser-wait-service.js';
+import type { ServerAuth } from './server-auth.js';
+
+/**
+ * The Hono app over the task service: REST, MCP, waits on the tasks' browsers, approvals, and
+ * the dashboard when an admin token or an admin-scope JWT can log in.
+ */
+export function buildApp(deps: {
+  config: Readonly<Config>;
+  tasks: TaskService;
+  repository: TaskRepository;
+  audit: AuditTrail;
+  approvals: ApprovalService;
+  policies: PolicySet;
+  browsers: BrowserSource;
+  model: VisionModel | null;
+  auth: ServerAuth | null;
+  clock: Clock;
+  logger: Logger;
+}): Hono {
+  const { config, browsers, audit, approvals } = deps;
+  const verifier = deps.auth?.auth?.verifier;
+  const dashboard = createDashboardOptions({
+    config,
+    browserSource: browsers.description,
+    browsers: browsers.browsers,
+    screencast: browsers.screencast,
+    now: deps.clock.now,
+    policies: deps.policies,
+    hosts: browsers.hostd
+      ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)
+      : singleJailHosts(
+          { url: browsers.local?.jail.url ?? '', startedAt: deps.clock.now() },
+          browsers.browsers,
+        ),
+    audit,
+    approvals,
+    adminToken: deps.auth?.adminToken ?? null,
+    tokenVerifier: verifier,
+  });
+  return createApp({
+    tasks: deps.tasks,
+    repository: deps.repository,
+    logger: deps.logger,
+    defaultMaxSteps: config.loop.maxSteps,
+    maxBodyBytes: config.maxBodyBytes,
+    auth: verifier ? { verifier, failures: config.authFailures } : null,
+    audit,
+    approvals,
+    waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
+    dashboard: dashboard ?? undefined,
+    describe: () => ({
+      model: { name: deps.model?.name ?? 'not configured', replay: deps.model?.isReplay ?? false },
+      jail: { url: browsers.hostd?.url ?? browsers.local?.jail.url ?? '' },
+    }),
+  });
+}

@@ -1,0 +1,144 @@
+import type { Hono } from 'hono';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import type { AuditTrail } from '../audit/audit-log.js';
+import type { Config } from '../config.js';
+import type { RunningDemoSite } from '../demo/demo-site-server.js';
+import { AppError } from '../errors.js';
+import { claimDataDirAt } from '../ownership/data-dir-owner.js';
+import type { InstanceKind } from '../store/instance-repository.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { TaskService } from '../tasks/task-service.js';
+import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
+import type { ControlplaneAdapters } from './adapters.js';
+import { buildApp } from './build-app.js';
+import { createCloseStack } from './close-stack.js';
+import { openStore } from './open-store.js';
+import { type ServerAuth, startServerAuth } from './server-auth.js';
+import { startServingExtras } from './serving-extras.js';
+import { type CreateTasks, createTaskPipeline } from './task-pipeline.js';
+
+export interface ControlplaneOptions {
+  /**
+   * Who runs it, registered as the data dir's instance: `server` (`npm start`: auth, the demo
+   * shop without a model, the embedded hostd, recording), `cli` / `mcp` (no listening; refused
+   * while a server holds the data dir), `embedded` (tests).
+   */
+  role?: InstanceKind;
+}
+
+/** What a running controlplane gives its caller; `close()` releases all of it. */
+export interface Controlplane {
+  /** The effective config (`hostd` points at the embedded hostd when one started). */
+  config: Readonly<Config>;
+  /** REST, MCP, waits, approvals and dashboard; it never listens itself. */
+  app: Hono;
+  /** The policed task service the API, MCP and `clawdie run` use (503s without a model). */
+  tasks: TaskService;
+  /** Another task service on the same browsers and store (the demo: `policed: false`). */
+  createTasks: CreateTasks;
+  /** The configured model's name, or null when none is configured (the demo then runs). */
+  model: { name: string; isReplay: boolean } | null;
+  /** One line: where tasks' browsers come from. */
+  browsers: string;
+  /** API auth as started (server role only; null otherwise). */
+  auth: ServerAuth | null;
+  /** The replay demo's shop (server role without a model). */
+  demoSite: RunningDemoSite | null;
+  /** Read side of the store and the approvals queue, for the CLI's reports and tests. */
+  repository: TaskRepository;
+  audit: AuditTrail;
+  approvals: ApprovalService;
+  /** Records where this server listens, for the message a refused second process prints. */
+  listening(url: string): void;
+  /** Releases everything in reverse order of start; idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: builds everything once, in order — data-dir claim, (server: auth, demo
+ * shop, embedded hostd), store and audit, model, browsers, task security and services,
+ * recorder, app. A failed start releases what it opened and rethrows (AppError STARTUP_FAILED
+ * for anything that is not already an AppError).
+ */
+export async function createControlplane(
+  loaded: Readonly<Config>,
+  adapters: ControlplaneAdapters,
+  options: ControlplaneOptions = {},
+): Promise<Controlplane> {
+  const role = options.role ?? 'server';
+  const serving = role === 'server';
+  const { logger, clock } = adapters;
+  // Before anything else starts: a second server on the same data directory is refused here.
+  const owner = claimDataDirAt(loaded.databasePath, {
+    kind: role,
+    dataDir: loaded.dataDir,
+    logger,
+    clock,
+  });
+  const stack = createCloseStack();
+  stack.defer(owner.close);
+  try {
+    const auth = serving ? await startServerAuth(loaded, adapters.newAdminToken) : null;
+    const extras = serving
+      ? await startServingExtras(loaded, adapters, stack)
+      : { config: loaded, demoSite: null };
+    const { config } = extras;
+    const store = openStore(config, owner, { logger, clock, stack });
+    const model = await adapters.model(config);
+    const browsers = await adapters.browsers(config, { logger, audit: store.audit });
+    stack.defer(browsers.close);
+    const pipeline = createTaskPipeline({
+      ...store,
+      config,
+      browsers,
+      clock,
+      newId: adapters.newId,
+      logger,
+      stack,
+    });
+    const recorder = serving
+      ? adapters.recorder?.({
+          feedFor: browsers.screencast,
+          dataDir: config.dataDir,
+          logger,
+        })
+      : undefined;
+    const tasks = model
+      ? pipeline.createTasks(model, { recorder })
+      : createUnavailableTaskService();
+    stack.defer(tasks.close);
+    const app = buildApp({
+      ...store,
+      ...pipeline,
+      config,
+      tasks,
+      browsers,
+      model,
+      auth,
+      clock,
+      logger,
+    });
+    return {
+      config,
+      app,
+      tasks,
+      createTasks: pipeline.createTasks,
+      model: model ? { name: model.name, isReplay: model.isReplay } : null,
+      browsers: browsers.description,
+      auth,
+      demoSite: extras.demoSite,
+      repository: store.repository,
+      audit: store.audit,
+      approvals: pipeline.approvals,
+      listening: owner.setUrl,
+      close: stack.close,
+    };
+  } catch (error) {
+    await stack.close().catch((release: unknown) => {
+      logger.warn({ err: release }, 'releasing a failed start failed');
+    });
+    throw error instanceof AppError
+      ? error
+      : new AppError('STARTUP_FAILED', (error as Error).message, { cause: error });
+  }
+}

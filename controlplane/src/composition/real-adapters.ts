@@ -1,0 +1,37 @@
+// The production side-effect ports for `npm start` and the CLI.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { openBrowserSource } from '../browsers/browser-source.js';
+import { startEmbeddedHostdIfWanted } from '../browsers/embedded-hostd.js';
+import { printLine } from '../cli/cli-output.js';
+import { systemClock } from '../clock.js';
+import type { Config } from '../config.js';
+import { startDemoSite } from '../demo/demo-site-server.js';
+import { createLogger } from '../logger.js';
+import { createConfiguredModel } from '../model/configured-model.js';
+import { createAvailableRecorder } from '../recording/ffmpeg-recorder.js';
+import type { ControlplaneAdapters } from './adapters.js';
+
+/**
+ * Real adapters: the pino logger on stderr at `config.logLevel`, the system clock, random ids,
+ * the configured model, browsers from hostd / a jail-service / a local one, the embedded hostd,
+ * the demo shop and ffmpeg recording (those three only used by the `server` role).
+ */
+export function realAdapters(
+  config: Readonly<Config>,
+  env: Record<string, string | undefined>,
+): ControlplaneAdapters {
+  const logger = createLogger(config.logLevel);
+  return {
+    logger,
+    clock: systemClock,
+    newId: randomUUID,
+    newAdminToken: () => randomBytes(18).toString('base64url'),
+    notice: printLine,
+    model: createConfiguredModel,
+    browsers: (effective, deps) => openBrowserSource(effective, { ...deps, env }),
+    embeddedHostd: (effective, options) =>
+      startEmbeddedHostdIfWanted(effective, { env, logger, notice: printLine, ...options }),
+    demoSite: () => startDemoSite(),
+    recorder: createAvailableRecorder,
+  };
+}

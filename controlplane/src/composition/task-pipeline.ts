@@ -1,0 +1,106 @@
+import type { Logger } from 'pino';
+import type { ApprovalService } from '../approvals/approval-service.js';
+import type { AuditTrail } from '../audit/audit-log.js';
+import type { BrowserSource } from '../browsers/browser-source.js';
+import { failingOperator } from '../browsers/lease-browser.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { PolicySet } from '../policy/load-policies.js';
+import { createTaskSecurity } from '../policy/task-security.js';
+import type { TaskRecorder } from '../recording/task-recorder.js';
+import type { Db } from '../store/database.js';
+import { createScreenshotFiles } from '../store/screenshot-files.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { LoopDefaults } from '../tasks/run-browser-task.js';
+import { createTaskService, type TaskService } from '../tasks/task-service.js';
+import type { CloseStack } from './close-stack.js';
+
+/** Builds further task services on the same store, browsers and security (demo, tests). */
+export type CreateTasks = (
+  model: VisionModel,
+  options?: { policed?: boolean; recorder?: TaskRecorder | undefined },
+) => TaskService;
+
+export interface TaskPipeline {
+  /** Tenant policies, validated at start. */
+  policies: PolicySet;
+  /** Operator approvals (API; Telegram when configured). */
+  approvals: ApprovalService;
+  createTasks: CreateTasks;
+}
+
+export function loopDefaults(config: Readonly<Config>): LoopDefaults {
+  return {
+    coordinateMode: config.model.version,
+    actionSpace: config.loop.actionSpace,
+    maxSteps: config.loop.maxSteps,
+    maxParseFailures: config.loop.maxParseFailures,
+    imageWindow: config.model.imageWindow,
+    jpegQuality: config.model.jpegQuality,
+    waitMs: config.loop.waitMs,
+    scrollAmount: config.loop.scrollAmount,
+    smartWait: config.loop.smartWait,
+    guard: config.loop.guard,
+  };
+}
+
+/**
+ * Task security (policies, approvals, Telegram, vault, grants, guards) and the factory of task
+ * services over `browsers`: policed by the tenant policies unless `policed: false` (the labelled
+ * demo). Telegram is stopped through `stack`.
+ */
+export function createTaskPipeline(deps: {
+  config: Readonly<Config>;
+  db: Db;
+  repository: TaskRepository;
+  audit: AuditTrail;
+  browsers: BrowserSource;
+  clock: Clock;
+  newId: () => string;
+  logger: Logger;
+  stack: CloseStack;
+}): TaskPipeline {
+  const { config, browsers } = deps;
+  const security = createTaskSecurity({
+    config,
+    db: deps.db,
+    audit: deps.audit,
+    clock: deps.clock,
+    logger: deps.logger,
+    newId: deps.newId,
+  });
+  deps.stack.defer(security.close);
+  // Only a task that bypasses the task service would use this operator; with hostd there is no
+  // shared browser, and it says so.
+  const operator =
+    browsers.local?.operator ??
+    failingOperator(new AppError('NO_SHARED_BROWSER', 'tasks run in hostd clones'));
+  const screenshots = createScreenshotFiles(config.dataDir);
+  const loop = loopDefaults(config);
+  return {
+    policies: security.policies,
+    approvals: security.approvals,
+    createTasks(model, options = {}) {
+      return createTaskService(
+        {
+          repository: deps.repository,
+          screenshots,
+          model,
+          operator,
+          clock: deps.clock,
+          logger: deps.logger,
+          loop,
+          newId: deps.newId,
+          audit: deps.audit,
+          admission: options.policed === false ? security.unpoliced : security.admission,
+          guards: security.guards,
+          ...(options.recorder ? { recorder: options.recorder } : {}),
+        },
+        undefined,
+        browsers.provider,
+      );
+    },
+  };
+}

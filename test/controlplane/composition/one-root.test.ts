@@ -1,0 +1,111 @@
+// Issue 13 (2): one composition root. Fails when wiring spreads again: when something other than
+// controlplane/src/composition/ builds the store, task security, task services, browser sources
+// or the app, when server.ts does more than load config, build the root and listen, or when a test
+// assembles the controlplane by hand instead of through test/support/controlplane.ts.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { relativeImports } from '../../support/import-graph.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const source = relativeImports(root, ['controlplane/src']);
+const tests = relativeImports(root, ['test', 'bench']);
+const inRoot = (file: string) => file.startsWith('controlplane/src/composition/');
+
+/** Files importing any of `names` (as values) from `target`. */
+function importersOf(
+  imports: ReturnType<typeof relativeImports>,
+  target: string,
+  names: readonly string[],
+): string[] {
+  const files = imports
+    .filter((entry) => entry.target === target && entry.values.some((name) => names.includes(name)))
+    .map((entry) => entry.file);
+  return [...new Set(files)].sort();
+}
+
+describe('one composition root', () => {
+  it('only the root builds the task pipeline, the browser source, the store and the app', () => {
+    const pieces: [string, string[], string[]][] = [
+      ['controlplane/src/tasks/task-service.ts', ['createTaskService'], []],
+      ['controlplane/src/policy/task-security.ts', ['createTaskSecurity'], []],
+      ['controlplane/src/browsers/browser-source.ts', ['openBrowserSource'], []],
+      ['controlplane/src/http/app.ts', ['createApp'], []],
+      ['controlplane/src/store/task-repository.ts', ['createTaskRepository'], []],
+      // claimDataDirAt opens its own connection; the offline admin commands (keys, tokens,
+      // secrets) open the store without tasks or browsers.
+      [
+        'controlplane/src/store/database.ts',
+        ['openDatabase'],
+        ['controlplane/src/cli/admin-commands.ts', 'controlplane/src/ownership/data-dir-owner.ts'],
+      ],
+      ['controlplane/src/ownership/data-dir-owner.ts', ['claimDataDir', 'claimDataDirAt'], []],
+    ];
+    for (const [target, names, allowed] of pieces) {
+      const outside = importersOf(source, target, names).filter(
+        (file) => !inRoot(file) && !allowed.includes(file),
+      );
+      assert.deepEqual(outside, [], `${names.join('/')} is built outside the composition root`);
+    }
+    assert.equal(existsSync(join(root, 'controlplane/src/platform.ts')), false);
+  });
+
+  it('server.ts imports only the root, the config and output helpers', () => {
+    const imported = source
+      .filter((entry) => entry.file === 'controlplane/src/server.ts')
+      .map((entry) => entry.target)
+      .sort();
+    assert.deepEqual(imported, [
+      'controlplane/src/cli/cli-output.ts',
+      'controlplane/src/cli/server-banner.ts',
+      'controlplane/src/composition/create-controlplane.ts',
+      'controlplane/src/composition/real-adapters.ts',
+      'controlplane/src/config.ts',
+    ]);
+  });
+
+  it('the CLI entry points build the same root, never their own pieces', () => {
+    for (const file of ['controlplane/src/cli.ts', 'controlplane/src/cli/mcp-command.ts']) {
+      const targets = source.filter((entry) => entry.file === file).map((entry) => entry.target);
+      assert.ok(targets.includes('controlplane/src/composition/create-controlplane.ts'), file);
+    }
+  });
+
+  it('tests build the whole controlplane only through test/support/controlplane.ts', () => {
+    assert.deepEqual(
+      importersOf(tests, 'controlplane/src/composition/create-controlplane.ts', [
+        'createControlplane',
+      ]),
+      ['test/support/controlplane.ts'],
+    );
+    for (const [target, names] of [
+      ['controlplane/src/policy/task-security.ts', ['createTaskSecurity']],
+      ['controlplane/src/browsers/browser-source.ts', ['openBrowserSource']],
+    ] as const) {
+      const outside = importersOf(tests, target, names).filter(
+        (file) => file !== 'test/support/controlplane.ts',
+      );
+      assert.deepEqual(outside, [], `${names.join('/')} is assembled by hand in tests`);
+    }
+  });
+
+  it('only HTTP-layer tests (routing, auth, OpenAPI, SSE, page rendering over stubs) build the app alone', () => {
+    // Each of these tests routes in isolation with narrow stubs; everything else that needs an
+    // app takes the controlplane's from createTestControlplane.
+    assert.deepEqual(importersOf(tests, 'controlplane/src/http/app.ts', ['createApp']), [
+      'bench/rest-read.ts',
+      'test/controlplane/approvals/approval-routes.test.ts',
+      'test/controlplane/auth/route-auth.test.ts',
+      'test/controlplane/dashboard/dashboard-fixture.ts',
+      'test/controlplane/http/openapi-waits.test.ts',
+      'test/controlplane/http/route-table.test.ts',
+      'test/controlplane/http/task-events.test.ts',
+      'test/controlplane/http/task-routes.test.ts',
+      'test/controlplane/http/task-tenancy.test.ts',
+      'test/controlplane/policy/policy-fixture.ts',
+      'test/controlplane/tasks/task-stuck.test.ts',
+    ]);
+  });
+});
