@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
 import { createLogger } from './logger.js';
 import { claimDataDirAt } from './ownership/data-dir-owner.js';
 import { startPlatform } from './platform.js';
+import { createControlplaneLauncher } from './runner/process-launcher.js';
 import { serve } from './server.js';
 import type { CompactResult } from './tasks/task-input.js';
 
@@ -54,7 +55,10 @@ async function main(argv: string[]): Promise<number> {
     dataDir: config.dataDir,
     logger,
   });
-  const platform = await startPlatform(config, logger, env, owner);
+  const platform = await startPlatform(config, logger, env, {
+    launcher: createControlplaneLauncher(),
+    owner,
+  });
   const controller = new AbortController();
   const onSignal = () => {
     printLine('interrupted: aborting the task ...');

@@ -17,6 +17,7 @@ import { claimDataDir, type DataDirOwner } from './ownership/data-dir-owner.js';
 import type { PolicySet } from './policy/load-policies.js';
 import { createTaskSecurity } from './policy/task-security.js';
 import type { TaskRecorder } from './recording/task-recorder.js';
+import type { ControlplaneLauncher } from './runner/process-launcher.js';
 import { createAuditRepository } from './store/audit-repository.js';
 import { tightenDataDir } from './store/data-dir-modes.js';
 import { type Db, openDatabase } from './store/database.js';
@@ -95,8 +96,9 @@ export async function startPlatform(
   config: Readonly<Config>,
   logger: Logger,
   env: Record<string, string | undefined>,
-  claimed?: DataDirOwner,
+  processes: { launcher: ControlplaneLauncher; owner?: DataDirOwner },
 ): Promise<Platform> {
+  const { launcher, owner: claimed } = processes;
   const tightened = tightenDataDir(config.dataDir, config.databasePath);
   if (tightened.length > 0)
     logger.warn({ changes: tightened }, 'tightened data dir permissions to owner-only');
@@ -123,7 +125,7 @@ export async function startPlatform(
         'marked tasks of controlplanes that are gone as INTERRUPTED',
       );
     const model = await createModel(config);
-    const source = await openBrowserSource(config, { logger, env, audit });
+    const source = await openBrowserSource(config, { logger, env, audit, launcher });
     browsers = source;
     // Only a task that bypasses the task service would use this operator; with hostd there is no
     // shared browser, and it says so.

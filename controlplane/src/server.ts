@@ -18,6 +18,7 @@ import { createLogger } from './logger.js';
 import { claimDataDirAt } from './ownership/data-dir-owner.js';
 import { type Platform, startPlatform } from './platform.js';
 import { createAvailableRecorder } from './recording/ffmpeg-recorder.js';
+import { createControlplaneLauncher } from './runner/process-launcher.js';
 import { createUnavailableTaskService } from './tasks/unavailable-task-service.js';
 import { createBrowserWaitService } from './wait/browser-wait-service.js';
 
@@ -48,11 +49,13 @@ export async function serve(): Promise<number> {
   });
   // Without a model the replay demo runs: its shop listens on loopback first, so the embedded
   // hostd can be told that one address:port (and nothing else on the host) is reachable.
+  const launcher = createControlplaneLauncher();
   const demoSite =
     loaded.model.url || loaded.model.replayFile ? null : await startDemoSite().catch(() => null);
   const hostd = await startEmbeddedHostdIfWanted(loaded, {
     env,
     logger,
+    launcher,
     notice: printLine,
     egressAllowInternal: [
       ...loaded.egressAllowInternal,
@@ -83,16 +86,19 @@ export async function serve(): Promise<number> {
         },
       }
     : loaded;
-  const platform = await startPlatform(config, logger, env, owner).catch(async (error: unknown) => {
-    await hostd?.stop();
-    await demoSite?.close();
-    throw error;
-  });
+  const platform = await startPlatform(config, logger, env, { launcher, owner }).catch(
+    async (error: unknown) => {
+      await hostd?.stop();
+      await demoSite?.close();
+      throw error;
+    },
+  );
   const { browsers } = platform;
   const recorder = createAvailableRecorder({
     feedFor: screencastOf(browsers.browsers),
     dataDir: config.dataDir,
     logger,
+    children: launcher.children,
   });
   const tasks = platform.model
     ? platform.createTasks(platform.model, { recorder })

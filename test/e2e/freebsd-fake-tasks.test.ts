@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
 import { loadConfig as loadControlplaneConfig } from '../../controlplane/src/config.js';
 import {
@@ -22,7 +23,6 @@ import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
 import { createDriver } from '../../hostd/src/drivers/select-driver.js';
 import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
-import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
 import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
@@ -30,6 +30,7 @@ import { chromiumPath, missingCapabilities, skipFile } from '../support/capabili
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
+import { testLauncher } from '../support/test-launcher.js';
 import { closeServer, serveOnLoopback } from './support/hostd-platform.js';
 
 const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
@@ -72,7 +73,7 @@ if (
       assert.equal(config.driver, 'freebsd');
       const freebsd = createDriver(config, {
         runner: fake.runner,
-        launcher: new SpawnLauncher(),
+        launcher: new SpawnLauncher(new ChildRegistry()),
         files: fake.files,
         healthCheck: fake.healthCheck,
       });
@@ -106,6 +107,7 @@ if (
         }),
         silentLogger,
         {},
+        { launcher: testLauncher },
       );
     });
 

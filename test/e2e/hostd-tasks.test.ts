@@ -18,6 +18,7 @@ import { skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
+import { testLauncher } from '../support/test-launcher.js';
 import {
   closeServer,
   type HostdPlatform,
@@ -71,7 +72,12 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
       const orphan = await h.manager.create({ taskId: 'crashed-task', allowedDomains: [] });
-      const again = await startPlatform(h.platform.config, silentLogger, {});
+      const again = await startPlatform(
+        h.platform.config,
+        silentLogger,
+        {},
+        { launcher: testLauncher },
+      );
       await again.close();
       assert.deepEqual(await h.manager.list(), []);
       const destroyed = h.platform.audit

@@ -23,6 +23,7 @@ import type { VisualJudge } from '../../controlplane/src/wait/wait-types.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 const delayedText = (ms: number, label: string) =>
   htmlPage(
@@ -49,7 +50,11 @@ describe('wait engine on a real browser', requires('chromium'), () => {
       '/later': delayedText(3000, 'Download ready'),
       '/icon': iconPage,
     });
-    jail = await startLocalJailService({ env: { ...process.env }, logger: silentLogger });
+    jail = await startLocalJailService({
+      launcher: testLauncher,
+      env: { ...process.env },
+      logger: silentLogger,
+    });
     operator = createClawdieBrowserOperator({
       url: jail.url,
       token: jail.token,

@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../controlplane/src/config.js';
 import { startPlatform } from '../../controlplane/src/platform.js';
 import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 const roots: string[] = [];
 after(() => {
@@ -53,7 +54,12 @@ describe('data dir permissions', () => {
     roots.push(root);
     const dataDir = join(root, 'data');
     const config = configFor(dataDir);
-    const platform = await startPlatform(config, pino({ level: 'silent' }), {});
+    const platform = await startPlatform(
+      config,
+      pino({ level: 'silent' }),
+      {},
+      { launcher: testLauncher },
+    );
     try {
       platform.audit.append({ type: 'task-started', actor: 'system', data: {} });
       const shot = await createScreenshotFiles(dataDir).save(
@@ -101,7 +107,7 @@ describe('data dir permissions', () => {
       chmodSync(path, 0o755);
     for (const suffix of ['', '-wal', '-shm']) chmodSync(`${config.databasePath}${suffix}`, 0o644);
     const { logger, lines } = capturingLogger();
-    const platform = await startPlatform(config, logger, {});
+    const platform = await startPlatform(config, logger, {}, { launcher: testLauncher });
     old.close();
     try {
       assert.deepEqual(

@@ -3,6 +3,7 @@ import { createLogger } from '../logger.js';
 import { runMcpStdio } from '../mcp/stdio.js';
 import { claimDataDirAt } from '../ownership/data-dir-owner.js';
 import { startPlatform } from '../platform.js';
+import { createControlplaneLauncher } from '../runner/process-launcher.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 
 /**
@@ -19,7 +20,10 @@ export async function runMcpCommand(): Promise<number> {
     dataDir: config.dataDir,
     logger,
   });
-  const platform = await startPlatform(config, logger, env, owner);
+  const platform = await startPlatform(config, logger, env, {
+    launcher: createControlplaneLauncher(),
+    owner,
+  });
   const tasks = platform.model
     ? platform.createTasks(platform.model)
     : createUnavailableTaskService();

@@ -4,7 +4,7 @@
 import type { ElementsResponse, PageState } from '../api/index.js';
 import { ActionFailedError, BrowserUnavailableError } from '../errors.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
-import { type CommandResult, type CommandRunner, CommandTimeoutError } from './command-runner.js';
+import { type CommandRunner, CommandTimeoutError, type RunResult } from '../runner/index.js';
 import { createJpegEncoder } from './jpeg-encoder.js';
 import { invocationTimeoutMs, type Pointer, xdotoolInvocations } from './xdotool-steps.js';
 import { decodeXwd } from './xwd-image.js';
@@ -16,6 +16,9 @@ export interface DesktopDriverOptions {
   /** Bound on one xdotool/xwd run (typing gets more per character). */
   commandTimeoutMs: number;
 }
+
+/** The X tools' whole environment: a fixed PATH and the display; nothing else is inherited. */
+const TOOL_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 const GONE = /Can't open display|Failed creating new xdo|unable to open display/i;
 
@@ -36,9 +39,10 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     signal?: AbortSignal,
     timeoutMs = commandTimeoutMs,
   ) {
-    let result: CommandResult;
+    let result: RunResult;
     try {
-      result = await runner.run(argv, { timeoutMs, signal, env: { DISPLAY: display } });
+      const env = { PATH: TOOL_PATH, DISPLAY: display };
+      result = await runner.run(argv, { timeoutMs, env, ...(signal ? { signal } : {}) });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof CommandTimeoutError) throw new ActionFailedError(error.message, error);
@@ -52,7 +56,7 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   }
 
   const geometry = await run(['xdotool', 'getdisplaygeometry']);
-  const match = /^(\d+) (\d+)/.exec(geometry.stdout.toString('utf8'));
+  const match = /^(\d+) (\d+)/.exec(geometry.stdout);
   if (geometry.exitCode !== 0 || !match) {
     throw new BrowserUnavailableError(`xdotool getdisplaygeometry: ${geometry.stderr.trim()}`);
   }
@@ -65,13 +69,13 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   async function windowTitle(): Promise<string> {
     if (activeWindowKnown) {
       const result = await run(['xdotool', 'getactivewindow', 'getwindowname']);
-      if (result.exitCode === 0) return result.stdout.toString('utf8').trim();
+      if (result.exitCode === 0) return result.stdout.trim();
       if (/_NET_ACTIVE_WINDOW/.test(result.stderr)) activeWindowKnown = false;
     }
     // No window manager: the newest visible window with a name stands in for the active one.
     const args = ['search', '--onlyvisible', '--name', '.', 'getwindowname', '%@'];
     const result = await run(['xdotool', ...args]);
-    return result.stdout.toString('utf8').split('\n').filter(Boolean).at(-1) ?? '';
+    return result.stdout.split('\n').filter(Boolean).at(-1) ?? '';
   }
 
   const unsupported = (what: string): Promise<InputOutcome> =>
@@ -90,7 +94,7 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
       if (result.exitCode !== 0) {
         throw new BrowserUnavailableError(`xwd exited with ${result.exitCode}: ${result.stderr}`);
       }
-      const image = decodeXwd(result.stdout);
+      const image = decodeXwd(result.stdoutBytes ?? Buffer.from(result.stdout, 'latin1'));
       const { width, height } = image;
       return {
         jpeg: await encodeJpeg(image, quality),

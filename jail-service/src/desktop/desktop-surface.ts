@@ -3,10 +3,12 @@
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import { type CommandRunner, ExecFileRunner } from '../runner/index.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { CommandRunner } from './command-runner.js';
 import { createDesktopDriver } from './desktop-driver.js';
-import { createExecFileRunner } from './runner/exec-file-runner.js';
+
+/** An `xwd -root` of a 4K screen is ≈ 33 MiB; leave room for larger screens. */
+const MAX_TOOL_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface DesktopSurfaceOptions {
   /** The X display, `:NN`. */
@@ -24,7 +26,7 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
   const logger = options.logger.child({ surface: 'desktop', display: options.display });
   const driver = await createDesktopDriver({
     display: options.display,
-    runner: options.runner ?? createExecFileRunner(),
+    runner: options.runner ?? new ExecFileRunner({ maxOutputBytes: MAX_TOOL_OUTPUT_BYTES }),
     commandTimeoutMs: options.actionTimeoutMs,
   });
   const tools = createToolRegistry({

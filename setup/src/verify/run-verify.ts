@@ -4,17 +4,18 @@ import {
   CloneManager,
   createAddressPolicy,
   createDriver,
-  ExecFileRunner,
   type HostdConfig,
   type JailDriver,
   loadConfig,
-  SpawnLauncher,
 } from '@clawdie/hostd/host-kit';
+import { ExecFileRunner, type ProcessLauncher } from '@clawdie/jail-service/runner';
 import { readHostFacts } from './host-facts.js';
 import { type VerifyReport, verifyHost } from './verify-host.js';
 
 export interface RunVerifyOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** Starts the clone's processes (the CLI entry's launcher, over its one ChildRegistry). */
+  launcher?: ProcessLauncher;
   /** Replaces hostd's driver selection (tests: a rigged or fake-host driver). */
   createDriver?: (config: HostdConfig) => JailDriver;
   /** Extra report notes (e.g. what a fake host cannot show). */
@@ -30,17 +31,18 @@ function hostdEnvironment(env: RunVerifyOptions['env']) {
   return { ...env, CLAWDIE_HOSTD_TOKEN: 'verify-host-serves-no-api' };
 }
 
+function realDrivers(options: RunVerifyOptions) {
+  if (!options.launcher) throw new Error('runVerifyHost needs a launcher or createDriver');
+  return { runner: new ExecFileRunner(), launcher: options.launcher };
+}
+
 /** Throws HostdError CONFIG_INVALID on a bad configuration (the CLI exits 2). */
 export async function runVerifyHost(options: RunVerifyOptions): Promise<VerifyReport> {
   const config = loadConfig(hostdEnvironment(options.env));
   const notes: string[] = [...(options.notes ?? [])];
   const driver =
     options.createDriver?.(config) ??
-    createDriver(config, {
-      runner: new ExecFileRunner(),
-      launcher: new SpawnLauncher(),
-      onNotice: (message) => notes.push(message),
-    });
+    createDriver(config, { ...realDrivers(options), onNotice: (message) => notes.push(message) });
   const addressPolicy = createAddressPolicy({
     internalExceptions: config.egressAllowInternal,
     allowPrivate: config.egressAllowPrivate,

@@ -10,6 +10,7 @@ import { startPlatform } from '../../../controlplane/src/platform.js';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { testLauncher } from '../../support/test-launcher.js';
 
 const run = promisify(execFile);
 
@@ -40,7 +41,9 @@ describe('platform start and the audit', () => {
       CLAWDIE_JAIL_URL: 'http://127.0.0.1:9',
       CLAWDIE_JAIL_TOKEN: 'x'.repeat(16),
     };
-    const platform = await startPlatform(loadConfig(env), silentLogger, env);
+    const platform = await startPlatform(loadConfig(env), silentLogger, env, {
+      launcher: testLauncher,
+    });
     const rows = platform.audit.list({ limit: 10 });
     await platform.close();
     assert.deepEqual(

@@ -16,6 +16,7 @@ import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js'
 import { acquireHostLock } from '../../hostd/support/host-lock.js';
 import { createTestDriver, hostLeftovers } from '../../hostd/support/linux-harness.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { testLauncher } from '../../support/test-launcher.js';
 
 export interface HostdPlatform {
   manager: CloneManager;
@@ -100,7 +101,7 @@ export async function startHostdPlatform(
       CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
       CLAWDIE_LOG_LEVEL: 'silent',
     });
-    const platform = await startPlatform(config, silentLogger, {});
+    const platform = await startPlatform(config, silentLogger, {}, { launcher: testLauncher });
     return { manager, hostd, platform, close: () => close(platform) };
   } catch (error) {
     await close();
