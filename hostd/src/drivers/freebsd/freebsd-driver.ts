@@ -184,7 +184,7 @@ export class FreeBsdDriver implements JailDriver {
 
   async #answers(clone: CloneInfo): Promise<boolean> {
     if (clone.state !== 'running' || clone.service === null) return false;
-    return this.#host.healthCheck(clone.service.url, clone.service.token);
+    return (await this.#host.healthCheck(clone.service.url, clone.service.token)) === true;
   }
 
   async #destroy(name: string): Promise<DestroyResult> {
