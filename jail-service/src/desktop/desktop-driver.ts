@@ -1,11 +1,11 @@
 // The PageDriver over an X11 display (a clone's Xvfb): screenshots by `xwd -root` (decoded here,
-// encoded by sharp), input by chained xdotool invocations. The device pixel ratio is 1, so the
+// encoded by the process's image codec), input by chained xdotool invocations. The device pixel ratio is 1, so the
 // viewport is the screen and the model's coordinates are X pixels. There is no page to navigate.
 import type { ElementsResponse, PageState } from '../api/index.js';
 import { ActionFailedError, BrowserUnavailableError } from '../errors.js';
+import type { ImageCodec } from '../images/image-codec.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
 import { type CommandRunner, CommandTimeoutError, type RunResult } from '../runner/index.js';
-import { createJpegEncoder } from './jpeg-encoder.js';
 import { invocationTimeoutMs, type Pointer, xdotoolInvocations } from './xdotool-steps.js';
 import { decodeXwd } from './xwd-image.js';
 
@@ -15,6 +15,8 @@ export interface DesktopDriverOptions {
   runner: CommandRunner;
   /** Bound on one xdotool/xwd run (typing gets more per character). */
   commandTimeoutMs: number;
+  /** JPEG-encodes the screenshots (sharp or pure JS). */
+  codec: ImageCodec;
 }
 
 /** The X tools' whole environment: a fixed PATH and the display; nothing else is inherited. */
@@ -28,7 +30,6 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   if (!/^:\d+(\.\d+)?$/.test(display))
     throw new Error(`display must look like :NN, got ${display}`);
   const url = `x11://${display}`;
-  const encodeJpeg = createJpegEncoder();
   let alive = true;
   let pointer: Pointer | null = null;
   /** Cleared once the display shows it has no window manager that reports an active window. */
@@ -97,7 +98,10 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
       const image = decodeXwd(result.stdoutBytes ?? Buffer.from(result.stdout, 'latin1'));
       const { width, height } = image;
       return {
-        jpeg: await encodeJpeg(image, quality),
+        jpeg: await options.codec.encodeJpeg(
+          { width, height, channels: 3, data: image.rgb },
+          quality,
+        ),
         meta: {
           viewportWidth: width,
           viewportHeight: height,

@@ -3,6 +3,7 @@
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import type { ImageCodec } from '../images/image-codec.js';
 import { type CommandRunner, ExecFileRunner } from '../runner/index.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { createDesktopDriver } from './desktop-driver.js';
@@ -18,6 +19,10 @@ export interface DesktopSurfaceOptions {
   navigationTimeoutMs: number;
   screenshotQuality: number;
   logger: Logger;
+  /** Encodes the screenshots (the process's codec, chosen by CLAWDIE_IMAGE_ENCODER). */
+  codec: ImageCodec;
+  /** The codec's summary for /desktop/health. */
+  images?: string;
   runner?: CommandRunner;
 }
 
@@ -28,6 +33,7 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
     display: options.display,
     runner: options.runner ?? new ExecFileRunner({ maxOutputBytes: MAX_TOOL_OUTPUT_BYTES }),
     commandTimeoutMs: options.actionTimeoutMs,
+    codec: options.codec,
   });
   const tools = createToolRegistry({
     driver,
@@ -36,5 +42,6 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
     navigationTimeoutMs: options.navigationTimeoutMs,
     screenshotQuality: options.screenshotQuality,
   });
-  return createApp({ tools, driver, config: { token: options.token }, logger });
+  const images = options.images ? { images: options.images } : {};
+  return createApp({ tools, driver, config: { token: options.token }, logger, ...images });
 }

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Action, actionsResponseSchema } from '@clawdie/jail-service/api';
+import { createJsCodec } from '@clawdie/jail-service/images';
 import {
   type RunResult as CommandResult,
   type CommandRunner,
@@ -51,6 +52,7 @@ async function surface(replies: Reply[] = []) {
     navigationTimeoutMs: 5000,
     screenshotQuality: 80,
     logger: silentLogger,
+    codec: createJsCodec(),
     runner: recorded.runner,
   });
   const post = async (actions: Action[]) => {
@@ -203,6 +205,7 @@ describe('jail-service desktop surface (recorded xdotool argv)', () => {
         navigationTimeoutMs: 5000,
         screenshotQuality: 80,
         logger: silentLogger,
+        codec: createJsCodec(),
         runner,
       }),
     );
