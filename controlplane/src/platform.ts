@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import {
+  type ImageCodecChoice,
+  type SelectCodecOptions,
+  selectImageCodec,
+} from '@clawdie/jail-service/images';
 import type { Logger } from 'pino';
 import type { ApprovalService } from './approvals/approval-service.js';
 import type { AuditTrail } from './audit/audit-log.js';
@@ -44,6 +49,8 @@ export interface Platform {
   vault: SecretVault | null;
   /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
   model: VisionModel | null;
+  /** The image codec chosen once for this process (CLAWDIE_IMAGE_ENCODER) and why. */
+  images: ImageCodecChoice;
   taskDeps(model: VisionModel): RunBrowserTaskDeps;
   /**
    * A TaskService for `model` on the platform's browsers (a clone per task with hostd), under the
@@ -96,9 +103,19 @@ export async function startPlatform(
   config: Readonly<Config>,
   logger: Logger,
   env: Record<string, string | undefined>,
-  processes: { launcher: ControlplaneLauncher; owner?: DataDirOwner },
+  processes: {
+    launcher: ControlplaneLauncher;
+    owner?: DataDirOwner;
+    /** Replaces `import('sharp')` (tests: a host where sharp cannot be loaded). */
+    loadSharp?: SelectCodecOptions['loadSharp'];
+  },
 ): Promise<Platform> {
   const { launcher, owner: claimed } = processes;
+  // Before anything is opened: CLAWDIE_IMAGE_ENCODER=sharp without sharp refuses to start here.
+  const images = await selectImageCodec(
+    config.imageEncoder,
+    processes.loadSharp ? { loadSharp: processes.loadSharp } : {},
+  );
   const tightened = tightenDataDir(config.dataDir, config.databasePath);
   if (tightened.length > 0)
     logger.warn({ changes: tightened }, 'tightened data dir permissions to owner-only');
@@ -147,6 +164,7 @@ export async function startPlatform(
       model: taskModel,
       operator,
       clock: systemClock,
+      images: images.codec,
       logger,
       loop,
       newId: randomUUID,
@@ -162,6 +180,7 @@ export async function startPlatform(
       approvals: security.approvals,
       vault: security.vault,
       model,
+      images,
       taskDeps,
       createTasks(taskModel, options = {}) {
         return createTaskService(

@@ -112,7 +112,11 @@ export async function serve(): Promise<number> {
     auth: auth ? { verifier: auth.verifier, failures: config.authFailures } : null,
     audit: platform.audit,
     approvals: platform.approvals,
-    waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
+    waits: createBrowserWaitService({
+      browsers: browsers.browsers,
+      local: browsers.local,
+      images: platform.images.codec,
+    }),
     dashboard:
       createDashboardOptions({
         config,
@@ -183,6 +187,7 @@ function printBanner(platform: Platform, url: string): void {
   );
   printLine(`browsers: ${platform.browsers.description}`);
   printLine(`data: ${platform.config.dataDir}`);
+  printLine(`images: ${platform.images.summary}`);
   if (platform.model) {
     printLine(
       `model: ${platform.model.name}${platform.model.isReplay ? ' (REPLAY)' : ''} at ${platform.config.model.url ?? platform.config.model.replayFile}`,

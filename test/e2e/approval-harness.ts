@@ -35,6 +35,7 @@ import { createTaskRepository } from '../../controlplane/src/store/task-reposito
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { createTelegramNotifier } from '../../controlplane/src/telegram/telegram-notifier.js';
 import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
+import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
 
 export const telegramToken = '999:e2e-token';
@@ -154,6 +155,7 @@ approvals: { timeout_s: ${options.timeoutS} }
     model,
     operator,
     clock: systemClock,
+    images: testImages,
     logger,
     loop: {
       coordinateMode: '1.5',

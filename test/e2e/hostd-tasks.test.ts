@@ -18,6 +18,7 @@ import { skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
+import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
 import {
   closeServer,
@@ -176,7 +177,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         stop.abort();
         assert.equal(frame.value?.[0], 0xff, 'a JPEG frame from the clone');
 
-        const waits = createBrowserWaitService({ browsers, local: null });
+        const waits = createBrowserWaitService({ images: testImages, browsers, local: null });
         assert.throws(
           () =>
             waits.start({

@@ -19,6 +19,7 @@ import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixt
 import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testImages } from '../support/test-images.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 import { fuzzRequest, type Operation } from './support/fuzz-requests.js';
 import { createRandom, type Random } from './support/fuzz-values.js';
@@ -58,6 +59,7 @@ before(async () => {
     auth: { verifier: auth.verifier },
     approvals: approvals.approvals,
     waits: createBrowserWaitService({
+      images: testImages,
       browsers: { get: () => undefined, list: () => [] },
       local: null,
     }),
