@@ -24,18 +24,18 @@ function isJpeg(image: Uint8Array): boolean {
   return image[0] === 0xff && image[1] === 0xd8;
 }
 
-/** JPEG or PNG → RGBA pixels (4 channels: what jpeg-js encodes from). */
-function decodeRgba(image: Uint8Array): RawImage {
+/** JPEG → RGB, PNG → RGBA pixels. */
+function decodeRaw(image: Uint8Array): RawImage {
   try {
     if (isJpeg(image)) {
       const decoded = jpeg.decode(image, {
         useTArray: true,
-        formatAsRGBA: true,
+        formatAsRGBA: false,
         tolerantDecoding: true,
         maxResolutionInMP: MAX_MEGAPIXELS,
         maxMemoryUsageInMB: MAX_MEMORY_MB,
       });
-      return { width: decoded.width, height: decoded.height, channels: 4, data: decoded.data };
+      return { width: decoded.width, height: decoded.height, channels: 3, data: decoded.data };
     }
     if (isPng(image)) {
       const decoded = pngjs.PNG.sync.read(
@@ -72,13 +72,13 @@ export function createJsCodec(): ImageCodec {
     kind: 'js',
     description: 'pure-JS encoder (jpeg-js, pngjs)',
     async decode(image) {
-      return withChannels(decodeRgba(image), 3);
+      return withChannels(decodeRaw(image), 3);
     },
     async encodeJpeg(image, quality) {
       return encode(image, quality);
     },
     async resizeJpeg(image, options) {
-      const decoded = decodeRgba(image);
+      const decoded = decodeRaw(image);
       const target =
         options.fit === 'fill'
           ? { width: options.width, height: options.height }
@@ -88,7 +88,7 @@ export function createJsCodec(): ImageCodec {
       return encode(resized, options.quality);
     },
     async reduce(image, cellSize) {
-      const source = isRawImage(image) ? image : decodeRgba(image);
+      const source = isRawImage(image) ? image : decodeRaw(image);
       const size = reducedSize(source.width, source.height, cellSize);
       const reduced = resample(source, size.width, size.height, 'box');
       return {

@@ -71,44 +71,67 @@ export function resample(
   height: number,
   kernel: ResampleKernel,
 ): RawImage {
-  const c = image.channels;
   const filter = FILTERS[kernel];
-  const across = taps(image.width, width, filter);
-  const down = taps(image.height, height, filter);
+  const across =
+    width === image.width ? null : horizontal(image, width, taps(image.width, width, filter));
+  const middle = across ?? image;
+  if (height === image.height) return middle;
+  return vertical(middle, height, taps(image.height, height, filter));
+}
+
+/** One row at a time, all channels of a pixel per tap. */
+function horizontal(image: RawImage, width: number, t: Taps): RawImage {
+  const c = image.channels;
   const source = image.data;
-  const middle = new Uint8Array(width * image.height * c);
+  const data = new Uint8Array(width * image.height * c);
   for (let y = 0; y < image.height; y++) {
     const rowIn = y * image.width * c;
-    const rowOut = y * width * c;
+    let out = y * width * c;
     for (let x = 0; x < width; x++) {
-      const first = across.start[x] as number;
-      const n = across.count[x] as number;
-      const base = x * across.stride;
-      for (let ch = 0; ch < c; ch++) {
-        let sum = 0;
-        for (let k = 0; k < n; k++) {
-          sum +=
-            (source[rowIn + (first + k) * c + ch] as number) * (across.weights[base + k] as number);
-        }
-        middle[rowOut + x * c + ch] = clamp(sum);
+      const n = t.count[x] as number;
+      const base = x * t.stride;
+      let at = rowIn + (t.start[x] as number) * c;
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      let a = 0;
+      for (let k = 0; k < n; k++, at += c) {
+        const w = t.weights[base + k] as number;
+        r += (source[at] as number) * w;
+        g += (source[at + 1] as number) * w;
+        b += (source[at + 2] as number) * w;
+        if (c === 4) a += (source[at + 3] as number) * w;
       }
+      data[out++] = clamp(r);
+      data[out++] = clamp(g);
+      data[out++] = clamp(b);
+      if (c === 4) data[out++] = clamp(a);
     }
   }
-  const data = new Uint8Array(width * height * c);
-  const rowBytes = width * c;
+  return { width, height: image.height, channels: c, data };
+}
+
+/** Whole rows at a time: each output row is a weighted sum of source rows (cache friendly). */
+function vertical(image: RawImage, height: number, t: Taps): RawImage {
+  const rowBytes = image.width * image.channels;
+  const source = image.data;
+  const data = new Uint8Array(rowBytes * height);
+  const sums = new Int32Array(rowBytes);
   for (let y = 0; y < height; y++) {
-    const first = down.start[y] as number;
-    const n = down.count[y] as number;
-    const base = y * down.stride;
-    for (let i = 0; i < rowBytes; i++) {
-      let sum = 0;
-      for (let k = 0; k < n; k++) {
-        sum += (middle[(first + k) * rowBytes + i] as number) * (down.weights[base + k] as number);
-      }
-      data[y * rowBytes + i] = clamp(sum);
+    sums.fill(0);
+    const first = t.start[y] as number;
+    const n = t.count[y] as number;
+    for (let k = 0; k < n; k++) {
+      const w = t.weights[y * t.stride + k] as number;
+      if (w === 0) continue;
+      const from = (first + k) * rowBytes;
+      for (let i = 0; i < rowBytes; i++)
+        sums[i] = (sums[i] as number) + (source[from + i] as number) * w;
     }
+    const to = y * rowBytes;
+    for (let i = 0; i < rowBytes; i++) data[to + i] = clamp(sums[i] as number);
   }
-  return { width, height, channels: c, data };
+  return { width: image.width, height, channels: image.channels, data };
 }
 
 /** The same pixels with `channels` bytes each (alpha dropped, or opaque alpha added). */
