@@ -1,5 +1,5 @@
 // npm run bench:desktop — per-step overhead excluding the model (screenshot + one click) of the
-// desktop surface (controlplane → HTTP → jail-service /desktop → xwd + sharp, xdotool on Xvfb)
+// desktop surface (controlplane → HTTP → jail-service /desktop → xwd + the image codec, xdotool on Xvfb)
 // against the browser surface (controlplane → HTTP → jail-service → CDP), both 1280×800,
 // interleaved in one run.
 

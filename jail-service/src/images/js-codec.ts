@@ -24,6 +24,16 @@ function isJpeg(image: Uint8Array): boolean {
   return image[0] === 0xff && image[1] === 0xd8;
 }
 
+/** pngjs has no size limit of its own: read IHDR's size first (as jpeg-js's maxResolutionInMP). */
+function refuseHugePng(image: Uint8Array): void {
+  if (image.length < 24) return;
+  const view = new DataView(image.buffer, image.byteOffset, image.length);
+  const pixels = view.getUint32(16) * view.getUint32(20);
+  if (pixels > MAX_MEGAPIXELS * 1_000_000) {
+    throw new Error(`PNG of ${pixels} pixels exceeds the ${MAX_MEGAPIXELS} MP limit`);
+  }
+}
+
 /** JPEG → RGB, PNG → RGBA pixels. */
 function decodeRaw(image: Uint8Array): RawImage {
   try {
@@ -38,6 +48,7 @@ function decodeRaw(image: Uint8Array): RawImage {
       return { width: decoded.width, height: decoded.height, channels: 3, data: decoded.data };
     }
     if (isPng(image)) {
+      refuseHugePng(image);
       const decoded = pngjs.PNG.sync.read(
         Buffer.from(image.buffer, image.byteOffset, image.length),
       );

@@ -37,3 +37,19 @@ describe('sharp and pure-JS codecs agree', () => {
     assert.ok(meanDelta(a.image, b.image) < 4, `mean delta ${meanDelta(a.image, b.image)}`);
   });
 });
+
+describe('pure-JS codec limits', () => {
+  it('refuses a PNG whose header claims more than 100 megapixels, before inflating it', async () => {
+    const header = Buffer.alloc(33);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(header);
+    header.writeUInt32BE(13, 8);
+    header.write('IHDR', 12, 'latin1');
+    header.writeUInt32BE(20_000, 16);
+    header.writeUInt32BE(20_000, 20);
+    await assert.rejects(createJsCodec().decode(header), (error: Error & { code?: string }) => {
+      assert.equal(error.code, 'IMAGE_UNDECODABLE');
+      assert.match(error.message, /exceeds the 100 MP limit/);
+      return true;
+    });
+  });
+});
