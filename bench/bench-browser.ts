@@ -7,6 +7,7 @@ import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
 import { silentLogger } from '../test/support/silent-logger.js';
+import { testLauncher } from '../test/support/test-launcher.js';
 
 export interface BenchBrowser {
   browser: Browser;
@@ -36,6 +37,7 @@ export async function startBenchBrowser(
   });
   const site = await startDemoSite();
   const jail = await startLocalJailService({
+    launcher: testLauncher,
     env: {
       ...process.env,
       CLAWDIE_JAIL_CDP_URL: browser.wsEndpoint(),

@@ -1,12 +1,12 @@
 // npm run bench:desktop — per-step overhead excluding the model (screenshot + one click) of the
-// desktop surface (controlplane → HTTP → jail-service /desktop → xwd + sharp, xdotool on Xvfb)
+// desktop surface (controlplane → HTTP → jail-service /desktop → xwd + the image codec, xdotool on Xvfb)
 // against the browser surface (controlplane → HTTP → jail-service → CDP), both 1280×800,
 // interleaved in one run.
 
 import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
 import { childEnvironment } from '../controlplane/src/runner/child-environment.js';
-import { launchProcess } from '../controlplane/src/runner/process-launcher.js';
 import { startDesktopJail } from '../test/support/desktop-jail.js';
+import { testLauncher } from '../test/support/test-launcher.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
 
@@ -16,7 +16,7 @@ const warmup = 5;
 const jail = await startDesktopJail({ width: 1280, height: 800 });
 const { xvfb } = jail;
 // A real X11 program on screen, so the JPEG is not a trivially flat frame.
-const xedit = await launchProcess({
+const xedit = await testLauncher.launch({
   argv: ['xedit'],
   env: childEnvironment({ PATH: '/usr/bin:/bin', DISPLAY: xvfb.display }),
 });

@@ -2,13 +2,14 @@
 // rejects any argv the real tools' grammar would reject): N create → start → destroy → reconcile
 // cycles, every operation recorded per phase and step with the driver's in-process time before it.
 // The fake's jail "starts" the service in its health model; no process runs.
+
+import type { CommandRunner } from '@clawdie/jail-service/runner';
 import { loadConfig } from '../hostd/src/config.js';
 import { FreeBsdDriver } from '../hostd/src/drivers/freebsd/freebsd-driver.js';
 import type { HealthCheck } from '../hostd/src/drivers/freebsd/health-check.js';
 import type { HostFiles } from '../hostd/src/drivers/freebsd/host-files.js';
 import type { CloneSpec } from '../hostd/src/drivers/jail-driver.js';
 import { freeBsdLayout } from '../hostd/src/drivers/select-driver.js';
-import type { CommandRunner } from '../hostd/src/runner/command-runner.js';
 import { FakeFreeBSD } from '../test/hostd/freebsd/fake-freebsd.js';
 import { assignSteps, type Budget, type Phase, PLAN_STEPS, stepKey } from './freebsd-plan-steps.js';
 

@@ -3,9 +3,13 @@
 // create → start → destroy → reconcile cycles. Everything else the Linux driver does is file
 // system work in-process (cgroup files, state directory, /proc), not a command.
 import { basename } from 'node:path';
-import type { CommandRunner } from '../hostd/src/runner/command-runner.js';
-import { ExecFileRunner } from '../hostd/src/runner/exec-file-runner.js';
-import { type ProcessLauncher, SpawnLauncher } from '../hostd/src/runner/process-launcher.js';
+import type { CommandRunner } from '@clawdie/jail-service/runner';
+import {
+  ChildRegistry,
+  ExecFileRunner,
+  type ProcessLauncher,
+  SpawnLauncher,
+} from '@clawdie/jail-service/runner';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import { createTestDriver, linuxDriverMissing } from '../test/hostd/support/linux-harness.js';
 import { PHASES, type Phase } from './freebsd-plan-steps.js';
@@ -49,7 +53,7 @@ export async function measureLinux(
       return real.run(argv, options);
     },
   };
-  const spawner = new SpawnLauncher();
+  const spawner = new SpawnLauncher(new ChildRegistry());
   const launcher: ProcessLauncher = {
     launch: (options) => {
       // One process whose exec chain runs the sandbox (sh → nsenter → setpriv → bwrap → …).

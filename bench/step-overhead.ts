@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { Conversation } from '../controlplane/src/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/model/image-encoder.js';
 import { buildSystemPrompt } from '../controlplane/src/uitars/index.js';
+import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
 
@@ -70,7 +71,7 @@ try {
 
   // Model request size per step with the full 5-image window (1280×800 → 1288×812 JPEG q80).
   const shot = await operator.screenshot();
-  const image = await encodeForModel(shot, { version: '1.5', jpegQuality: 80 });
+  const image = await encodeForModel(shot, { version: '1.5', jpegQuality: 80 }, testImages);
   const conversation = new Conversation(
     `${buildSystemPrompt({ mode: '1.5', actionSpace: 'browser' })}Do the demo task`,
     5,

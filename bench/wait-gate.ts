@@ -10,6 +10,7 @@ import {
 import { FrameHub } from '../controlplane/src/wait/frame-hub.js';
 import { WaitEngine } from '../controlplane/src/wait/wait-engine.js';
 import { createManualClock } from '../test/support/manual-clock.js';
+import { testImages } from '../test/support/test-images.js';
 
 const W = 1920;
 const H = 1080;
@@ -67,15 +68,15 @@ const ui = await sharp({ create: { width: W, height: H, channels: 3, background:
   .composite(panels)
   .jpeg({ quality: 80 })
   .toBuffer();
-const u = await thumbnailOfImage(ui);
+const u = await thumbnailOfImage(ui, testImages);
 await time('UI-like JPEG 1920×1080 → thumbnail + diff', 200, async () =>
-  diffThumbnails(u, await thumbnailOfImage(ui)),
+  diffThumbnails(u, await thumbnailOfImage(ui, testImages)),
 );
 
 // Through the FrameHub, as the wait engine captures: a static screen re-captured as the same
 // bytes reuses the previous thumbnail (no decode); a changed screen pays the scaled decode.
 const hubClock = createManualClock(0);
-const hub = new FrameHub(hubClock);
+const hub = new FrameHub(hubClock, testImages);
 const uiChanged = await sharp(ui)
   .composite([
     {
@@ -111,7 +112,9 @@ await time('gate per frame, changing UI', 200, () => gate(changingSource));
 // Where a changed frame's time goes: the JS DC-only decode the gate uses for baseline JPEGs, the
 // sharp 1/8 shrink-on-load decode it used before (and still uses for other images), and sharp's
 // fixed cost per pipeline (an 8×8 JPEG).
-await time('changed UI: JS DC-only decode → thumbnail', 200, () => thumbnailOfImage(uiChanged));
+await time('changed UI: JS DC-only decode → thumbnail', 200, () =>
+  thumbnailOfImage(uiChanged, testImages),
+);
 const viaSharp = (image: Buffer) =>
   sharp(image, { failOn: 'none' })
     .resize(240, 135, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: true })
@@ -124,22 +127,25 @@ const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, backgroun
   .toBuffer();
 await time('sharp pipeline alone (8×8 JPEG → raw)', 200, () => sharp(tiny).raw().toBuffer());
 
-const a = await thumbnailOfImage(jpeg);
-const b = await thumbnailOfImage(jpeg);
+const a = await thumbnailOfImage(jpeg, testImages);
+const b = await thumbnailOfImage(jpeg, testImages);
 await time('diff of two 240×135 thumbnails', 500, () => diffThumbnails(a, b));
 await time('diff, every cell differs', 500, () => diffThumbnails(a, u));
 await time('noisy JPEG: sharp 1/8 decode (previous path)', 200, () => viaSharp(jpeg));
-await time('JPEG 1920×1080 → thumbnail (scaled decode)', 200, () => thumbnailOfImage(jpeg));
+await time('JPEG 1920×1080 → thumbnail (scaled decode)', 200, () =>
+  thumbnailOfImage(jpeg, testImages),
+);
 await time('raw RGBA 1920×1080 → thumbnail', 200, () =>
-  thumbnailOfRaw(raw, { width: W, height: H, channels: 4 }),
+  thumbnailOfRaw(raw, { width: W, height: H, channels: 4 }, testImages),
 );
 await time('gate total (JPEG → thumbnail + diff)', 200, async () =>
-  diffThumbnails(a, await thumbnailOfImage(jpeg)),
+  diffThumbnails(a, await thumbnailOfImage(jpeg, testImages)),
 );
 
 const clock = createManualClock(0);
 let calls = 0;
 const engine = new WaitEngine({
+  images: testImages,
   clock,
   judge: {
     async judge() {

@@ -11,6 +11,7 @@ import { type Controlplane, createControlplane } from './composition/create-cont
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
+import { createControlplaneLauncher } from './runner/process-launcher.js';
 import { serve } from './server.js';
 import type { CompactResult } from './tasks/task-input.js';
 
@@ -47,9 +48,13 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   // Refused (exit 2, naming the server) while a server runs on this data directory.
-  const controlplane = await createControlplane(config, realAdapters(config, env), {
-    role: 'cli',
-  });
+  const controlplane = await createControlplane(
+    config,
+    realAdapters(config, env, createControlplaneLauncher()),
+    {
+      role: 'cli',
+    },
+  );
   const controller = new AbortController();
   const onSignal = () => {
     printLine('interrupted: aborting the task ...');

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressPortList } from '@clawdie/hostd/api';
+import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/jail-service/images';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 
@@ -36,6 +37,8 @@ const schema = z.object({
   CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
+  /** Image encoder: sharp when it loads (auto), sharp or refuse to start, or pure JS. */
+  CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
   CLAWDIE_REPLAY_FILE: z.string().min(1).optional(),
   CLAWDIE_ACTION_SPACE: z.enum(['browser', 'computer']).default('browser'),
   CLAWDIE_MAX_STEPS: int(1, 500).default(30),
@@ -86,6 +89,8 @@ export interface Config {
   dataDir: string;
   databasePath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
+  /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
+  imageEncoder: ImageEncoderMode;
   model: {
     url: string | null;
     name: string;
@@ -203,6 +208,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     dataDir,
     databasePath: resolve(dataDir, 'clawdie.db'),
     logLevel: e.CLAWDIE_LOG_LEVEL,
+    imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
     model: {
       url: e.CLAWDIE_MODEL_URL ?? null,
       name: e.CLAWDIE_MODEL_NAME,

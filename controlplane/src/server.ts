@@ -6,6 +6,7 @@ import { printServerBanner, runServerDemo } from './cli/server-banner.js';
 import { createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
+import { createControlplaneLauncher } from './runner/process-launcher.js';
 
 /**
  * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT, with its browsers from hostd
@@ -16,7 +17,10 @@ import { loadConfig, processEnv } from './config.js';
 export async function serve(): Promise<number> {
   const env = processEnv();
   const config = loadConfig(env);
-  const controlplane = await createControlplane(config, realAdapters(config, env));
+  const controlplane = await createControlplane(
+    config,
+    realAdapters(config, env, createControlplaneLauncher()),
+  );
   const server = createAdaptorServer({ fetch: controlplane.app.fetch }) as Server;
   try {
     await new Promise<void>((resolve, reject) => {

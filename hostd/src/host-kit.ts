@@ -1,6 +1,7 @@
 // What another workspace (the setup CLI's `--verify-host`) needs to build clones exactly as hostd
-// does: its config loader, its driver selection, its clone manager and address policy, the real
-// runners. Re-exports only; hostd's main.ts is the reference composition.
+// does: its config loader, its driver selection, its clone manager and address policy (the real
+// runners come from @clawdie/jail-service/runner). Re-exports only; hostd's main.ts is the
+// reference composition.
 export { CloneManager, type CloneManagerOptions } from './clones/clone-manager.js';
 export { type HostdConfig, loadConfig } from './config.js';
 export type { FreeBsdLayout } from './drivers/freebsd/names.js';
@@ -15,5 +16,3 @@ export type {
 export { createDriver, freeBsdLayout } from './drivers/select-driver.js';
 export { HostdError } from './errors.js';
 export { createAddressPolicy } from './proxy/address-policy.js';
-export { ExecFileRunner } from './runner/exec-file-runner.js';
-export { SpawnLauncher } from './runner/process-launcher.js';

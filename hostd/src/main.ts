@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
 // Composition root: config → logger → runner, driver, clone manager → reconcile → listen.
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
@@ -8,9 +9,6 @@ import { JailDriverError } from './drivers/jail-driver.js';
 import { createDriver } from './drivers/select-driver.js';
 import { createLogger } from './logger.js';
 import { createAddressPolicy } from './proxy/address-policy.js';
-import { ChildRegistry } from './runner/child-registry.js';
-import { ExecFileRunner } from './runner/exec-file-runner.js';
-import { SpawnLauncher } from './runner/process-launcher.js';
 
 async function main(): Promise<void> {
   const config = loadConfig(processEnvironment());

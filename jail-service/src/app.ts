@@ -25,6 +25,8 @@ export interface AppDeps {
   logger: Logger;
   /** The desktop surface (desktop/desktop-surface.ts), served under `/desktop` when present. */
   desktop?: { fetch: (request: Request) => Response | Promise<Response> };
+  /** The image encoder's summary for /health (images/select-codec.ts). */
+  images?: string;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -35,7 +37,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', requireBearer({ token: deps.config.token }));
 
   app.get('/health', (c) => {
-    const body = health(driver);
+    const body = health(driver, deps.images);
     return c.json(body, body.status === 'ok' ? 200 : 503);
   });
 
@@ -111,7 +113,7 @@ export function createApp(deps: AppDeps): Hono {
   return app;
 }
 
-function health(driver: PageDriver): HealthResponse {
+function health(driver: PageDriver, images: string | undefined): HealthResponse {
   const status = driver.status();
   const viewport = driver.viewport();
   return {
@@ -119,5 +121,6 @@ function health(driver: PageDriver): HealthResponse {
     browser: { connected: status.connected, version: status.version },
     viewport: { width: viewport.width, height: viewport.height },
     device_pixel_ratio: viewport.deviceScaleFactor,
+    ...(images ? { images } : {}),
   };
 }

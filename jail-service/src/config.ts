@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from './images/image-codec.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
@@ -42,6 +43,8 @@ const schema = z.object({
   CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false', 'auto']).default('false'),
   /** True: also serve the X display in $DISPLAY as the desktop surface under /desktop. */
   CLAWDIE_JAIL_DESKTOP: z.enum(['true', 'false']).default('false'),
+  /** Desktop screenshots' JPEG encoder: sharp when it loads (auto), sharp or fail, or pure JS. */
+  CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -90,6 +93,8 @@ export interface JailConfig {
   chromiumEnv: Readonly<Record<string, string>>;
   /** The X display (`:NN`) served as the desktop surface under /desktop; null: none. */
   desktopDisplay: string | null;
+  /** CLAWDIE_IMAGE_ENCODER (default auto). */
+  imageEncoder: ImageEncoderMode;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -139,6 +144,7 @@ export function loadConfig(
         : e.CLAWDIE_JAIL_CHROMIUM_SANDBOX === 'true',
     chromiumEnv: Object.freeze(chromiumEnvironment(env)),
     desktopDisplay: e.CLAWDIE_JAIL_DESKTOP === 'true' ? desktopDisplay(env.DISPLAY) : null,
+    imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
   });
 }
 

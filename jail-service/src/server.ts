@@ -8,6 +8,7 @@ import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
+import { type SelectCodecOptions, selectImageCodec } from './images/select-codec.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';
@@ -31,7 +32,12 @@ export interface JailService {
 export async function startJailService(
   config: Readonly<JailConfig>,
   logger: Logger,
+  options: SelectCodecOptions = {},
 ): Promise<JailService> {
+  // Chosen once per process, before the browser: `sharp` without sharp fails start-up here.
+  const images = await selectImageCodec(config.imageEncoder, options);
+  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
+  else logger.info({ images: images.summary }, 'image encoder: sharp');
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, userDataDir, proxyUrl, headless } = config;
@@ -66,9 +72,22 @@ export async function startJailService(
       screencast: createCdpScreencastSource(opened.page, logger),
     });
     const desktop = config.desktopDisplay
-      ? await createDesktopSurface({ ...config, display: config.desktopDisplay, logger })
+      ? await createDesktopSurface({
+          ...config,
+          display: config.desktopDisplay,
+          logger,
+          codec: images.codec,
+          images: images.summary,
+        })
       : undefined;
-    const app = createApp({ tools, driver, config, logger, ...(desktop ? { desktop } : {}) });
+    const app = createApp({
+      tools,
+      driver,
+      config,
+      logger,
+      images: images.summary,
+      ...(desktop ? { desktop } : {}),
+    });
     const server = createAdaptorServer({ fetch: app.fetch });
     const address = await listen(server, config.host, config.port);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

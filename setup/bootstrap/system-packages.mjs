@@ -45,9 +45,15 @@ const NEEDS = [
     freebsd: ['/usr/local/bin/ffmpeg', 'ffmpeg'],
     modes: ['test', 'start-root'],
   },
-  // FreeBSD: sharp has no prebuilt binary there and builds against libvips; Bastille makes the
-  // browser template (`clawdie setup`).
+  // FreeBSD native modules. better-sqlite3 has no FreeBSD prebuilt: `npm ci` compiles it with
+  // node-gyp, which needs python3 (>= 3.6), gmake (node-gyp's make on *BSD) and base clang++
+  // (C++20). sharp 0.35 loads its WebAssembly build there (@img/sharp-freebsd-wasm32, installed
+  // by npm); a native sharp build (`npm run build` in node_modules/sharp, with node-addon-api and
+  // node-gyp added) needs libvips >= 8.18.7 found by pkg-config. Without any sharp the image
+  // paths use the pure-JS codec (CLAWDIE_IMAGE_ENCODER=auto). Bastille makes the browser
+  // template (`clawdie setup`).
   { freebsd: ['/usr/local/lib/libvips.so', 'vips'], modes: ['test', 'start'] },
+  { freebsd: ['/usr/local/bin/pkg-config', 'pkgconf'], modes: ['test', 'start'] },
   { freebsd: ['/usr/local/bin/gmake', 'gmake'], modes: ['test', 'start'] },
   { freebsd: ['/usr/local/bin/python3', 'python3'], modes: ['test', 'start'] },
   { freebsd: ['/usr/local/bin/bastille', 'bastille'], modes: ['start-root'] },

@@ -4,7 +4,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { HostdConfig, JailDriver } from '@clawdie/hostd/host-kit';
-import { type CommandRunner, ExecFileRunner } from '@clawdie/hostd/runner';
+import {
+  ChildRegistry,
+  type CommandRunner,
+  ExecFileRunner,
+  type ProcessLauncher,
+  SpawnLauncher,
+} from '@clawdie/jail-service/runner';
 import {
   printError,
   printEvent,
@@ -38,6 +44,8 @@ export interface CliDeps {
   env: Readonly<Record<string, string | undefined>>;
   platform: string;
   runner: CommandRunner;
+  /** Starts `--verify-host`'s clone processes; the entry builds it over the process's one registry. */
+  launcher?: ProcessLauncher;
   repoRoot: string;
   /** `--verify-host` only: replaces hostd's driver selection (tests). */
   verifyDriver?: (config: HostdConfig) => JailDriver;
@@ -95,6 +103,7 @@ async function verifyHost(deps: CliDeps): Promise<number> {
   try {
     const report = await runVerifyHost({
       env: deps.env,
+      ...(deps.launcher ? { launcher: deps.launcher } : {}),
       ...(deps.verifyDriver ? { createDriver: deps.verifyDriver } : {}),
       ...(deps.verifyNotes ? { notes: deps.verifyNotes } : {}),
     });
@@ -113,6 +122,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     env: processEnvironment(),
     platform: process.platform,
     runner: new ExecFileRunner(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     repoRoot,
   });
   process.exitCode = code;

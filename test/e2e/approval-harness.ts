@@ -35,6 +35,8 @@ import { createTaskRepository } from '../../controlplane/src/store/task-reposito
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { createTelegramNotifier } from '../../controlplane/src/telegram/telegram-notifier.js';
 import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
+import { testImages } from '../support/test-images.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 export const telegramToken = '999:e2e-token';
 export const operatorChat = 31337;
@@ -75,6 +77,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
   const secret = `Pw-${randomBytes(9).toString('base64url')}`;
   const site = await startLoginSite(secret);
   const jail = await startLocalJailService({
+    launcher: testLauncher,
     env: { ...process.env },
     logger: pino({ level: 'silent' }),
   });
@@ -152,6 +155,7 @@ approvals: { timeout_s: ${options.timeoutS} }
     model,
     operator,
     clock: systemClock,
+    images: testImages,
     logger,
     loop: {
       coordinateMode: '1.5',

@@ -4,6 +4,7 @@ import { createClawdieBrowserOperator } from '../../controlplane/src/operator/cl
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 if (
   !skipFile(
@@ -14,6 +15,7 @@ if (
   browserOperatorContract('ClawdieBrowserOperator → jail-service → Chromium', async () => {
     const site = await startDemoSite();
     const jail = await startLocalJailService({
+      launcher: testLauncher,
       env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2' },
       logger: silentLogger,
     });

@@ -7,15 +7,15 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { ExecFileRunner } from '@clawdie/jail-service/runner';
 import sharp from 'sharp';
 import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
-import { launchProcess } from '../../controlplane/src/runner/process-launcher.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
-import { createExecFileRunner } from '../../jail-service/src/desktop/runner/exec-file-runner.js';
 import { requires } from '../support/capabilities.js';
 import { startDesktopJail } from '../support/desktop-jail.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { runTestTask } from '../support/submit-task.js';
+import { testLauncher } from '../support/test-launcher.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 
 const WIDTH = 1024;
@@ -30,8 +30,8 @@ interface Geometry {
 
 /** Polls `xdotool search --name` until the window is mapped, then reads its geometry. */
 async function windowGeometry(display: string, name: string) {
-  const runner = createExecFileRunner();
-  const env = { DISPLAY: display };
+  const runner = new ExecFileRunner();
+  const env = { PATH: '/usr/local/bin:/usr/bin:/bin', DISPLAY: display };
   for (let attempt = 0; attempt < 100; attempt++) {
     const argv = [
       'xdotool',
@@ -43,7 +43,7 @@ async function windowGeometry(display: string, name: string) {
       '--shell',
     ] as const;
     const result = await runner.run(argv, { timeoutMs: 5000, env });
-    const text = result.stdout.toString('utf8');
+    const text = result.stdout;
     const value = (key: string) => Number(new RegExp(`^${key}=(\\d+)`, 'm').exec(text)?.[1]);
     if (result.exitCode === 0 && value('WIDTH') > 0) {
       return { x: value('X'), y: value('Y'), width: value('WIDTH'), height: value('HEIGHT') };
@@ -92,7 +92,7 @@ describe(
       const directory = mkdtempSync(join(tmpdir(), 'clawdie-desktop-'));
       const file = join(directory, 'note.txt');
       writeFileSync(file, 'first line\n');
-      const xedit = await launchProcess({
+      const xedit = await testLauncher.launch({
         argv: ['xedit', file],
         env: childEnvironment({ PATH: '/usr/bin:/bin', DISPLAY: xvfb.display, HOME: directory }),
       });

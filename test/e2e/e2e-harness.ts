@@ -18,6 +18,8 @@ import {
 } from '../../controlplane/src/store/task-repository.js';
 import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testImages } from '../support/test-images.js';
+import { testLauncher } from '../support/test-launcher.js';
 import { startUiTarsTestModel, type UiTarsTestModel } from '../support/uitars-test-model.js';
 
 export interface E2eHarness {
@@ -43,6 +45,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
     );
   const site = await startDemoSite();
   const jail = await startLocalJailService({
+    launcher: testLauncher,
     env: { ...process.env, ...jailEnv },
     logger: silentLogger,
   });
@@ -75,6 +78,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
       }),
       operator,
       clock: systemClock,
+      images: testImages,
       logger: silentLogger,
       loop: {
         coordinateMode: '1.5',

@@ -22,6 +22,7 @@ import {
 } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 /** hostd's clone resources in the test namespace the leak checks look at. */
 const testHostdEnv = {
@@ -94,7 +95,11 @@ if (!skipFile('embedded hostd (root, real Linux driver)', missing)) {
 
     it('starts on loopback with a one-off token, makes clones, and destroys them when stopped', async () => {
       assert.equal(embeddedHostdUnavailable(), null);
-      const hostd = await startEmbeddedHostd({ env: testHostdEnv, logger: silentLogger });
+      const hostd = await startEmbeddedHostd({
+        launcher: testLauncher,
+        env: testHostdEnv,
+        logger: silentLogger,
+      });
       try {
         assert.match(hostd.url, /^http:\/\/127\.0\.0\.1:\d+$/);
         const anonymous = await fetch(`${hostd.url}/health`);

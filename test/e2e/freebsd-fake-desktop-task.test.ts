@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
 import { createApp as createHostdApp } from '../../hostd/src/app.js';
@@ -18,7 +19,6 @@ import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
 import { createDriver } from '../../hostd/src/drivers/select-driver.js';
 import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
-import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
 import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
@@ -67,7 +67,7 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
       assert.equal(config.driver, 'freebsd');
       const freebsd = createDriver(config, {
         runner: fake.runner,
-        launcher: new SpawnLauncher(),
+        launcher: new SpawnLauncher(new ChildRegistry()),
         files: fake.files,
         healthCheck: fake.healthCheck,
       });

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
 import {
   demoTask,
@@ -20,7 +21,6 @@ import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
 import { createDriver } from '../../hostd/src/drivers/select-driver.js';
 import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
-import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
 import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
 import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
@@ -70,7 +70,7 @@ if (
       assert.equal(config.driver, 'freebsd');
       const freebsd = createDriver(config, {
         runner: fake.runner,
-        launcher: new SpawnLauncher(),
+        launcher: new SpawnLauncher(new ChildRegistry()),
         files: fake.files,
         healthCheck: fake.healthCheck,
       });

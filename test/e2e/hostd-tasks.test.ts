@@ -17,6 +17,7 @@ import { skipFile } from '../support/capabilities.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
+import { testImages } from '../support/test-images.js';
 import {
   closeServer,
   type HostdControlplane,
@@ -169,7 +170,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         stop.abort();
         assert.equal(frame.value?.[0], 0xff, 'a JPEG frame from the clone');
 
-        const waits = createBrowserWaitService({ browsers, local: null });
+        const waits = createBrowserWaitService({ images: testImages, browsers, local: null });
         assert.throws(
           () =>
             waits.start({

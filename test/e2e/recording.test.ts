@@ -13,6 +13,7 @@ import { createTaskService, type TaskService } from '../../controlplane/src/task
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { submit } from '../support/submit-task.js';
+import { testLauncher } from '../support/test-launcher.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';
 
 const run = promisify(execFile);
@@ -72,6 +73,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
       createSingleBrowserProvider(createClawdieBrowserOperator(endpoint), endpoint),
     );
     const recorder = createFfmpegRecorder({
+      children: testLauncher.children,
       feedFor: screencastOf(leases.browsers),
       dataDir: h.dataDir,
       logger: silentLogger,

@@ -23,6 +23,8 @@ import type { VisualJudge } from '../../controlplane/src/wait/wait-types.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
+import { testImages } from '../support/test-images.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 const delayedText = (ms: number, label: string) =>
   htmlPage(
@@ -49,7 +51,11 @@ describe('wait engine on a real browser', requires('chromium'), () => {
       '/later': delayedText(3000, 'Download ready'),
       '/icon': iconPage,
     });
-    jail = await startLocalJailService({ env: { ...process.env }, logger: silentLogger });
+    jail = await startLocalJailService({
+      launcher: testLauncher,
+      env: { ...process.env },
+      logger: silentLogger,
+    });
     operator = createClawdieBrowserOperator({
       url: jail.url,
       token: jail.token,
@@ -69,7 +75,7 @@ describe('wait engine on a real browser', requires('chromium'), () => {
   };
 
   it('resolves text that appears after 3 s within one poll interval', async () => {
-    const engine = new WaitEngine({ clock: systemClock });
+    const engine = new WaitEngine({ images: testImages, clock: systemClock });
     const loadedAt = await open('/later');
     const pollMs = 500;
     const outcome = await engine.start({
@@ -98,7 +104,7 @@ describe('wait engine on a real browser', requires('chromium'), () => {
           : { decision: 'watching', reason: 'icon is red' };
       },
     };
-    const engine = new WaitEngine({ clock: systemClock, judge });
+    const engine = new WaitEngine({ images: testImages, clock: systemClock, judge });
     const loadedAt = await open('/icon');
     const outcome = await engine.start({
       conditions: [{ type: 'visual', description: 'the status icon is green' }],
@@ -113,7 +119,7 @@ describe('wait engine on a real browser', requires('chromium'), () => {
   });
 
   it('settles 20 concurrent waits (REST, blocking and polled) exactly once each', async () => {
-    const engine = new WaitEngine({ clock: systemClock });
+    const engine = new WaitEngine({ images: testImages, clock: systemClock });
     const service = createWaitService(engine, target);
     const app = new Hono().onError(createErrorHandler(silentLogger));
     mountRouteTable(app, waitRoutes, { waits: service } as unknown as RouteDeps);

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import type { CommandRunner, RunOptions } from '@clawdie/jail-service/runner';
 import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { CpuPriority } from '../../hostd/src/drivers/jail-driver.js';
 import { createNetwork } from '../../hostd/src/drivers/linux/network.js';
 import { staleBuild } from '../../hostd/src/drivers/select-driver.js';
-import type { CommandRunner, RunOptions } from '../../hostd/src/runner/command-runner.js';
 import { FakeDriver } from './support/fake-jail-driver.js';
 
 const dirs: string[] = [];

@@ -2,9 +2,9 @@
 // with the host layout taken from the config; checked on the in-memory FreeBSD host.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { type Environment, loadConfig } from '../../hostd/src/config.js';
 import { createDriver, freeBsdLayout } from '../../hostd/src/drivers/select-driver.js';
-import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
 import { spec } from './freebsd/driver-fixture.js';
 import { FakeFreeBSD } from './freebsd/fake-freebsd.js';
 
@@ -15,7 +15,7 @@ function onFakeHost(env: Environment, platform: NodeJS.Platform) {
   const config = loadConfig({ ...token, ...env }, undefined, platform);
   const driver = createDriver(config, {
     runner: fake.runner,
-    launcher: new SpawnLauncher(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     files: fake.files,
     healthCheck: fake.healthCheck,
   });

@@ -27,6 +27,7 @@ describe('jail-service loadConfig', () => {
         chromiumSandbox: false,
         chromiumEnv: { PATH: '/usr/bin:/bin' },
         desktopDisplay: null,
+        imageEncoder: 'auto',
       },
     );
     assert.equal(Object.isFrozen(config), true);
@@ -67,6 +68,18 @@ describe('jail-service loadConfig', () => {
           /CLAWDIE_JAIL_DESKTOP=true needs DISPLAY/.test(error.message),
       );
     }
+  });
+
+  it('parses CLAWDIE_IMAGE_ENCODER (auto|sharp|js) and refuses anything else', () => {
+    const base = { CLAWDIE_JAIL_TOKEN: 'secret' };
+    for (const mode of ['auto', 'sharp', 'js'] as const) {
+      assert.equal(loadConfig({ ...base, CLAWDIE_IMAGE_ENCODER: mode }).imageEncoder, mode);
+    }
+    assert.throws(
+      () => loadConfig({ ...base, CLAWDIE_IMAGE_ENCODER: 'vips' }),
+      (error: unknown) =>
+        error instanceof ConfigError && /CLAWDIE_IMAGE_ENCODER/.test(error.message),
+    );
   });
 
   it('parses every variable', () => {

@@ -68,3 +68,39 @@ describe('pollHealth', () => {
     assert.ok(!result.ok && result.why === 'aborted');
   });
 });
+
+describe('pollHealth with an injected probe, clock and sleep (the FreeBSD driver)', () => {
+  test('backs off 100 → 1000 ms in virtual time and times out with the last reason', async () => {
+    let clock = 0;
+    const pauses: number[] = [];
+    const result = await pollHealth({
+      url: 'http://jail.invalid',
+      token: 't',
+      timeoutMs: 3000,
+      intervalMs: 100,
+      maxIntervalMs: 1000,
+      probe: async () => 'HTTP 503',
+      now: () => clock,
+      sleep: async (ms) => {
+        pauses.push(ms);
+        clock += ms;
+      },
+    });
+    assert.deepEqual(pauses, [100, 200, 400, 800, 1000]);
+    assert.ok(!result.ok && result.why === 'timeout');
+    assert.match(result.reason, /no healthy answer within 3000 ms \(HTTP 503\)/);
+  });
+
+  test('resolves once the probe answers true', async () => {
+    let calls = 0;
+    const result = await pollHealth({
+      url: 'http://jail.invalid',
+      token: 't',
+      timeoutMs: 3000,
+      intervalMs: 1,
+      probe: async () => ++calls === 3,
+      sleep: async () => {},
+    });
+    assert.deepEqual([result.ok, calls], [true, 3]);
+  });
+});

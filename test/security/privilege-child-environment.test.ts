@@ -31,6 +31,7 @@ import {
   variablesWithPrefix,
 } from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
 import { startXvfb } from '../support/xvfb-process.js';
 
 const secrets: Record<string, string> = {
@@ -53,6 +54,7 @@ describe('children of the controlplane started from an environment holding secre
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'clawdie-ffmpeg-env-'));
     const encoder = await spawnFfmpegEncoder({
+      children: testLauncher.children,
       ffmpegPath: '/usr/bin/ffmpeg',
       fps: 5,
       outputPath: join(dir, 'out.mp4'),
@@ -86,6 +88,7 @@ describe('an embedded hostd and its warm clone', requires('linux-clones', 'chrom
     release = await acquireHostLock();
     ensureCodeReachable(jailServiceCommand().binds.map((bind) => bind.source));
     hostd = await startEmbeddedHostd({
+      launcher: testLauncher,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

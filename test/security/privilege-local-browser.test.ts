@@ -23,6 +23,7 @@ import {
   variablesWithPrefix,
 } from '../support/process-environment.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
 
 const secrets = {
   CLAWDIE_MODEL_API_KEY: `sk-model-${randomBytes(12).toString('hex')}`,
@@ -39,6 +40,7 @@ describe('the local browser (no hostd)', requires('chromium'), () => {
     // As for clones: a checkout in a 0700 directory would keep the browser's uid from its code.
     if (isRoot) ensureCodeReachable(jailServiceCommand().binds.map((bind) => bind.source));
     service = await startLocalJailService({
+      launcher: testLauncher,
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,

@@ -23,6 +23,7 @@ const SECRETS = {
   errorToken: 'err-KKKK1212',
   bound: 'bound-LLLL3434',
   deep: 'deep-MMMM5656',
+  textCookie: 'sid=NNNN7878',
 } as const;
 
 function capture(): { stream: Writable; lines: string[] } {
@@ -65,12 +66,13 @@ describe('one redaction list for every component logger', () => {
       logger.info({ url: `http://127.0.0.1:9/v1/events?token=${SECRETS.queryToken}&x=1` }, 'url');
       logger.info({ leaseId: SECRETS.lease, credential: JWT }, `presented ${JWT}`);
       logger.warn({ detail: `header was Authorization: Bearer ${SECRETS.bearer}` }, 'free text');
+      logger.warn(`upstream sent\nSet-Cookie: ${SECRETS.textCookie}; Path=/\nfine`);
       logger
         .child({ hostdToken: SECRETS.bound })
         .info({ a: { b: { c: { apiKey: SECRETS.deep } } } }, 'deep');
       logger.error({ err: new Error(`refused token ${JWT} at /x?api_key=${SECRETS.errorToken}`) });
       const text = lines.join('\n');
-      assert.equal(lines.length, 9, 'every line was written');
+      assert.equal(lines.length, 10, 'every line was written');
       for (const [kind, value] of Object.entries(SECRETS)) {
         assert.ok(!text.includes(value), `${kind} leaked from ${name}: ${text}`);
       }

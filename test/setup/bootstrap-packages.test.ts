@@ -46,7 +46,7 @@ describe('bootstrap system packages', () => {
     assert.ok(plan.lines.includes('install them with: sudo apt-get install -y chromium'));
   });
 
-  it('FreeBSD as root: pkg installs Chromium, vips and the build tools for native modules', () => {
+  it('FreeBSD as root: pkg installs Chromium, vips, pkg-config and the build tools for native modules', () => {
     const plan = planSystemPackages({
       env: {},
       modes: ['start'],
@@ -56,7 +56,7 @@ describe('bootstrap system packages', () => {
     });
     assert.equal(plan.action, 'install');
     assert.deepEqual(plan.argvs, [
-      ['/usr/sbin/pkg', 'install', '-y', 'chromium', 'vips', 'gmake', 'python3'],
+      ['/usr/sbin/pkg', 'install', '-y', 'chromium', 'vips', 'pkgconf', 'gmake', 'python3'],
     ]);
   });
 

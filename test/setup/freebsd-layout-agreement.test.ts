@@ -5,9 +5,9 @@
 // prepared with the default names.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { loadConfig } from '../../hostd/src/config.js';
 import { createDriver } from '../../hostd/src/drivers/select-driver.js';
-import { SpawnLauncher } from '../../hostd/src/runner/process-launcher.js';
 import { loadSetupConfig, SetupConfigError } from '../../setup/src/config.js';
 import { DEFAULT_PREPARED, type PreparedLayout } from '../hostd/freebsd/fake/state.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
@@ -53,7 +53,7 @@ function driverOver(fake: FakeFreeBSD, env: Record<string, string>) {
   const config = loadConfig({ ...env, CLAWDIE_HOSTD_TOKEN: 'x'.repeat(32) }, undefined, 'freebsd');
   return createDriver(config, {
     runner: fake.runner,
-    launcher: new SpawnLauncher(),
+    launcher: new SpawnLauncher(new ChildRegistry()),
     files: fake.files,
     healthCheck: fake.healthCheck,
   });

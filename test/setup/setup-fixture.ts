@@ -1,11 +1,11 @@
 // Scripted hosts for the setup tests: a RecordingRunner whose prerequisites pass and whose
 // state checks report "missing" (a fresh host) or "present" (an already prepared host).
 
-import { RecordingRunner, type ScriptedReply } from '../../hostd/src/runner/recording-runner.js';
 import { setupSteps } from '../../setup/src/cli.js';
 import { formatEvent } from '../../setup/src/cli-output.js';
 import { loadSetupConfig, type SetupConfig } from '../../setup/src/config.js';
 import { runSetup, type SetupResult } from '../../setup/src/run-setup.js';
+import { RecordingRunner, type ScriptedReply } from '../support/recording-runner.js';
 
 export function config(os: 'freebsd' | 'linux', dryRun = false): SetupConfig {
   return loadSetupConfig({}, { os, 'dry-run': dryRun }, os, '/opt/clawdie');

@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selectImageCodec } from '@clawdie/jail-service/images';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createSingleBrowserProvider } from '../../controlplane/src/browsers/browser-provider.js';
@@ -29,6 +30,7 @@ import type { BrowserOperator } from '../../controlplane/src/operator/browser-op
 import type { ScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
 import { createFakeOperator } from './fake-operator.js';
 import { silentLogger } from './silent-logger.js';
+import { testLauncher } from './test-launcher.js';
 
 export interface TestControlplaneOptions {
   /** CLAWDIE_* variables on top of the test defaults (temp data dir, silent, auth off, no hostd). */
@@ -106,6 +108,8 @@ export async function createTestControlplane(
   let source: BrowserSource | null = null;
   const adapters: ControlplaneAdapters = {
     logger,
+    children: testLauncher.children,
+    images: (effective) => selectImageCodec(effective.imageEncoder),
     clock: options.clock ?? systemClock,
     newId: options.newId ?? randomUUID,
     newAdminToken: () => `test-admin-${randomUUID()}`,
@@ -114,7 +118,7 @@ export async function createTestControlplane(
     browsers: async (effective, deps) => {
       source =
         options.browsers === 'config'
-          ? await openBrowserSource(effective, { ...deps, env: {} })
+          ? await openBrowserSource(effective, { ...deps, env: {}, launcher: testLauncher })
           : operatorBrowserSource(
               options.browsers ?? createFakeOperator().operator,
               options.screencast,

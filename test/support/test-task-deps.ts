@@ -15,6 +15,7 @@ import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.
 import { createFakeOperator } from './fake-operator.js';
 import { createManualClock } from './manual-clock.js';
 import { silentLogger } from './silent-logger.js';
+import { testImages } from './test-images.js';
 
 /** Loop options for tests: UI-TARS-1.5 coordinates, browser action space, instant waits. */
 export function testLoopOptions(overrides: Partial<LoopDefaults> = {}): LoopDefaults {
@@ -73,6 +74,7 @@ export function createTestTaskDeps(options: {
       model: options.model,
       operator: options.operator ?? createFakeOperator().operator,
       clock: createManualClock(),
+      images: testImages,
       logger: silentLogger,
       loop: testLoopOptions(options.loop),
       newId: sequentialIds(),

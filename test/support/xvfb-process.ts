@@ -2,10 +2,8 @@
 // once it accepts connections), for tests and benches. Built on the controlplane's process
 // launcher, which kills it when the test process exits.
 import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
-import {
-  type LaunchedProcess,
-  launchProcess,
-} from '../../controlplane/src/runner/process-launcher.js';
+import type { LaunchedProcess } from '../../controlplane/src/runner/process-launcher.js';
+import { testLauncher } from './test-launcher.js';
 
 export interface XvfbOptions {
   width: number;
@@ -33,7 +31,7 @@ export async function startXvfb(options: XvfbOptions): Promise<XvfbDisplay> {
   });
   let child: LaunchedProcess;
   try {
-    child = await launchProcess({
+    child = await testLauncher.launch({
       argv: [
         options.program ?? '/usr/bin/Xvfb',
         ...['-displayfd', '1', '-screen', '0', `${options.width}x${options.height}x24`],

@@ -28,7 +28,10 @@ export function createGuardHook(
   async function emit(event: LoopEvent): Promise<void> {
     if (event.type === 'screenshot-taken') {
       try {
-        guard.observeScreen(await thumbnailOfImage(event.screenshot.jpeg), deps.clock.now());
+        guard.observeScreen(
+          await thumbnailOfImage(event.screenshot.jpeg, deps.images),
+          deps.clock.now(),
+        );
       } catch {
         // An undecodable frame is the model's problem to report, not the guard's.
       }

@@ -1,4 +1,5 @@
 import type { ActionResult } from '@clawdie/jail-service/api';
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Clock } from '../clock.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
@@ -57,6 +58,8 @@ export interface LoopDeps {
   model: VisionModel;
   operator: BrowserOperator;
   clock: Clock;
+  /** The process's image codec: the model's screenshots and the guard's thumbnails. */
+  images: ImageCodec;
   /** Receives every event in order; awaited. Must not throw (a throw ends the task as INTERNAL). */
   emit: (event: LoopEvent) => void | Promise<void>;
   signal?: AbortSignal;

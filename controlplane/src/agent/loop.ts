@@ -35,7 +35,10 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
     ...deps,
     emit: guard.emit,
     operator: options.smartWait
-      ? withSmartWait(deps.operator, deps.waits ?? new WaitEngine({ clock: deps.clock }))
+      ? withSmartWait(
+          deps.operator,
+          deps.waits ?? new WaitEngine({ clock: deps.clock, images: deps.images }),
+        )
       : deps.operator,
   };
   try {

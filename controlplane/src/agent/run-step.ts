@@ -28,7 +28,7 @@ export async function runStep(
   started = performance.now();
   const version = options.coordinateMode;
   conversation.addScreenshot(
-    await encodeForModel(screenshot, { version, jpegQuality: options.jpegQuality }),
+    await encodeForModel(screenshot, { version, jpegQuality: options.jpegQuality }, deps.images),
   );
   const messages = conversation.messages();
   const reply = await deps.model.complete({ messages }, signal);

@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import type { ControlplaneLauncher } from '../runner/process-launcher.js';
 import {
   type BrowserProvider,
   createSingleBrowserProvider,
@@ -34,7 +35,12 @@ export interface BrowserSource {
 
 export async function openBrowserSource(
   config: Readonly<Config>,
-  deps: { logger: Logger; env: Record<string, string | undefined>; audit: AuditLog },
+  deps: {
+    logger: Logger;
+    env: Record<string, string | undefined>;
+    audit: AuditLog;
+    launcher: ControlplaneLauncher;
+  },
 ): Promise<BrowserSource> {
   if (config.hostd) {
     const { url, token, concurrency } = config.hostd;
@@ -69,6 +75,7 @@ export async function openBrowserSource(
     started = await startLocalJailService({
       env: deps.env,
       logger: deps.logger,
+      launcher: deps.launcher,
       browserUid: config.localBrowser.uid,
     });
   const jail = config.jail ?? { url: started?.url ?? '', token: started?.token ?? '' };

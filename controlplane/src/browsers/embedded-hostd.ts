@@ -14,7 +14,7 @@ import {
   LOCALE_VARIABLES,
   pickVariables,
 } from '../runner/child-environment.js';
-import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
+import type { ControlplaneLauncher, LaunchedProcess } from '../runner/process-launcher.js';
 import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
 
 export interface EmbeddedHostd {
@@ -64,6 +64,8 @@ export function embeddedHostdUnavailable(
 export async function startEmbeddedHostd(options: {
   env: Record<string, string | undefined>;
   logger: Logger;
+  /** The process's one launcher (its entry made it). */
+  launcher: ControlplaneLauncher;
   startTimeoutMs?: number;
   /**
    * Exact `address:port` pairs on the host its clones may reach (the demo shop, a test site);
@@ -74,7 +76,7 @@ export async function startEmbeddedHostd(options: {
   const token = randomBytes(24).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await launchProcess({
+  const child = await options.launcher.launch({
     argv: nodeEntryArgv('@clawdie/hostd/main'),
     env: hostdEnvironment(options.env, token, port, options.egressAllowInternal ?? []),
     keepStdinOpen: true,
@@ -131,6 +133,7 @@ export async function startEmbeddedHostdIfWanted(
   options: {
     env: Record<string, string | undefined>;
     logger: Logger;
+    launcher: ControlplaneLauncher;
     notice(line: string): void;
     egressAllowInternal?: readonly string[];
   },

@@ -9,7 +9,7 @@ import {
   LOCALE_VARIABLES,
   pickVariables,
 } from '../runner/child-environment.js';
-import { type LaunchedProcess, launchProcess } from '../runner/process-launcher.js';
+import type { ControlplaneLauncher, LaunchedProcess } from '../runner/process-launcher.js';
 import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
 import {
   type LocalBrowserUser,
@@ -36,6 +36,8 @@ export interface LocalJailOptions {
    */
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
+  /** The process's one launcher (its entry made it). */
+  launcher: ControlplaneLauncher;
   /**
    * CLAWDIE_LOCAL_BROWSER_UID: the uid the browser runs as when we are root (0: stay root);
    * default DEFAULT_LOCAL_BROWSER_UID.
@@ -63,7 +65,7 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
   });
   let child: LaunchedProcess;
   try {
-    child = await launchProcess({
+    child = await options.launcher.launch({
       argv,
       env: jailServiceEnvironment(options.env, { token, port, browser }),
       cwd: browser.home,

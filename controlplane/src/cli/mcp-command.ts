@@ -2,6 +2,7 @@ import { createControlplane } from '../composition/create-controlplane.js';
 import { realAdapters } from '../composition/real-adapters.js';
 import { loadConfig, processEnv } from '../config.js';
 import { runMcpStdio } from '../mcp/stdio.js';
+import { createControlplaneLauncher } from '../runner/process-launcher.js';
 
 /**
  * `clawdie mcp`: browser_run_task over MCP stdio. stdout carries only protocol; logs go to
@@ -10,7 +11,7 @@ import { runMcpStdio } from '../mcp/stdio.js';
 export async function runMcpCommand(): Promise<number> {
   const env = processEnv();
   const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
-  const adapters = realAdapters(config, env);
+  const adapters = realAdapters(config, env, createControlplaneLauncher());
   // Refused (exit 2, naming the server) while a server runs on this data directory.
   const controlplane = await createControlplane(config, adapters, { role: 'mcp' });
   const { tasks } = controlplane;

@@ -12,6 +12,7 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
   );
   printLine(`browsers: ${controlplane.browsers}`);
   printLine(`data: ${config.dataDir}`);
+  printLine(`images: ${controlplane.images.summary}`);
   if (model) {
     printLine(
       `model: ${model.name}${model.isReplay ? ' (REPLAY)' : ''} at ${config.model.url ?? config.model.replayFile}`,

@@ -1,5 +1,8 @@
 // The side-effect ports the composition root is built from: production passes `realAdapters`,
 // tests pass fakes (test/support/controlplane.ts). Nothing here decides policy; it only supplies.
+
+import type { ImageCodecChoice } from '@clawdie/jail-service/images';
+import type { ChildRegistry } from '@clawdie/jail-service/runner';
 import type { Logger } from 'pino';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { BrowserSource } from '../browsers/browser-source.js';
@@ -16,10 +19,16 @@ export type RecorderFactory = (deps: {
   feedFor: (taskId: string) => ScreencastFeed | null;
   dataDir: string;
   logger: Logger;
+  /** The process's one child registry (ffmpeg children die with the controlplane). */
+  children: ChildRegistry;
 }) => TaskRecorder | undefined;
 
 export interface ControlplaneAdapters {
   logger: Logger;
+  /** The process's one child registry: every child it starts is tracked there. */
+  children: ChildRegistry;
+  /** The image codec (CLAWDIE_IMAGE_ENCODER: sharp, or the pure-JS fallback), chosen once. */
+  images: (config: Readonly<Config>) => Promise<ImageCodecChoice>;
   clock: Clock;
   /** Task and approval ids (instance ids stay random: two processes must never share one). */
   newId: () => string;

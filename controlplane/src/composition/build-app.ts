@@ -1,3 +1,4 @@
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
@@ -31,6 +32,7 @@ export function buildApp(deps: {
   auth: ServerAuth | null;
   clock: Clock;
   logger: Logger;
+  images: ImageCodec;
 }): Hono {
   const { config, browsers, audit, approvals } = deps;
   const verifier = deps.auth?.auth?.verifier;
@@ -61,7 +63,11 @@ export function buildApp(deps: {
     auth: verifier ? { verifier, failures: config.authFailures } : null,
     audit,
     approvals,
-    waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
+    waits: createBrowserWaitService({
+      browsers: browsers.browsers,
+      local: browsers.local,
+      images: deps.images,
+    }),
     dashboard: dashboard ?? undefined,
     describe: () => ({
       model: { name: deps.model?.name ?? 'not configured', replay: deps.model?.isReplay ?? false },

@@ -1,3 +1,4 @@
+import type { ImageCodecChoice } from '@clawdie/jail-service/images';
 import type { Hono } from 'hono';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
@@ -40,6 +41,8 @@ export interface Controlplane {
   model: { name: string; isReplay: boolean } | null;
   /** One line: where tasks' browsers come from. */
   browsers: string;
+  /** The image codec in use and why (the banner names it). */
+  images: ImageCodecChoice;
   /** API auth as started (server role only; null otherwise). */
   auth: ServerAuth | null;
   /** The replay demo's shop (server role without a model). */
@@ -78,6 +81,8 @@ export async function createControlplane(
   const stack = createCloseStack();
   stack.defer(owner.close);
   try {
+    // Before anything is opened: CLAWDIE_IMAGE_ENCODER=sharp without sharp refuses to start here.
+    const images = await adapters.images(loaded);
     const auth = serving ? await startServerAuth(loaded, adapters.newAdminToken) : null;
     const extras = serving
       ? await startServingExtras(loaded, adapters, stack)
@@ -95,12 +100,14 @@ export async function createControlplane(
       newId: adapters.newId,
       logger,
       stack,
+      images: images.codec,
     });
     const recorder = serving
       ? adapters.recorder?.({
           feedFor: browsers.screencast,
           dataDir: config.dataDir,
           logger,
+          children: adapters.children,
         })
       : undefined;
     const tasks = model
@@ -117,6 +124,7 @@ export async function createControlplane(
       auth,
       clock,
       logger,
+      images: images.codec,
     });
     return {
       config,
@@ -125,6 +133,7 @@ export async function createControlplane(
       createTasks: pipeline.createTasks,
       model: model ? { name: model.name, isReplay: model.isReplay } : null,
       browsers: browsers.description,
+      images,
       auth,
       demoSite: extras.demoSite,
       repository: store.repository,

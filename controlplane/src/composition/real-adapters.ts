@@ -1,5 +1,6 @@
 // The production side-effect ports for `npm start` and the CLI.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { selectImageCodec } from '@clawdie/jail-service/images';
 import { openBrowserSource } from '../browsers/browser-source.js';
 import { startEmbeddedHostdIfWanted } from '../browsers/embedded-hostd.js';
 import { printLine } from '../cli/cli-output.js';
@@ -9,6 +10,7 @@ import { startDemoSite } from '../demo/demo-site-server.js';
 import { createLogger } from '../logger.js';
 import { createConfiguredModel } from '../model/configured-model.js';
 import { createAvailableRecorder } from '../recording/ffmpeg-recorder.js';
+import type { ControlplaneLauncher } from '../runner/process-launcher.js';
 import type { ControlplaneAdapters } from './adapters.js';
 
 /**
@@ -19,18 +21,27 @@ import type { ControlplaneAdapters } from './adapters.js';
 export function realAdapters(
   config: Readonly<Config>,
   env: Record<string, string | undefined>,
+  launcher: ControlplaneLauncher,
 ): ControlplaneAdapters {
   const logger = createLogger(config.logLevel);
   return {
     logger,
+    children: launcher.children,
+    images: (effective) => selectImageCodec(effective.imageEncoder),
     clock: systemClock,
     newId: randomUUID,
     newAdminToken: () => randomBytes(18).toString('base64url'),
     notice: printLine,
     model: createConfiguredModel,
-    browsers: (effective, deps) => openBrowserSource(effective, { ...deps, env }),
+    browsers: (effective, deps) => openBrowserSource(effective, { ...deps, env, launcher }),
     embeddedHostd: (effective, options) =>
-      startEmbeddedHostdIfWanted(effective, { env, logger, notice: printLine, ...options }),
+      startEmbeddedHostdIfWanted(effective, {
+        env,
+        logger,
+        launcher,
+        notice: printLine,
+        ...options,
+      }),
     demoSite: () => startDemoSite(),
     recorder: createAvailableRecorder,
   };

@@ -1,3 +1,4 @@
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
@@ -61,6 +62,7 @@ export function createTaskPipeline(deps: {
   newId: () => string;
   logger: Logger;
   stack: CloseStack;
+  images: ImageCodec;
 }): TaskPipeline {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
@@ -90,6 +92,7 @@ export function createTaskPipeline(deps: {
           model,
           operator,
           clock: deps.clock,
+          images: deps.images,
           logger: deps.logger,
           loop,
           newId: deps.newId,

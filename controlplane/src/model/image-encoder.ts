@@ -1,6 +1,6 @@
 // Prepares screenshots for the model once per step: resize to the size the model server will use
 // (smart_resize for UI-TARS-1.5, a pixel cap for 1.0) and JPEG-encode; history is never re-encoded.
-import sharp from 'sharp';
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Screenshot } from '../operator/browser-operator.js';
 import { smartResize } from '../uitars/smart-resize.js';
 
@@ -37,16 +37,18 @@ export function modelImageSize(
 export async function encodeForModel(
   shot: Screenshot,
   options: EncodeOptions,
+  codec: ImageCodec,
 ): Promise<ModelImage> {
   const { imageWidth, imageHeight } = shot.meta;
   const target = modelImageSize(imageWidth, imageHeight, options.version);
   let jpeg = shot.jpeg;
   let reencoded = false;
   if (target.width !== imageWidth || target.height !== imageHeight) {
-    jpeg = await sharp(shot.jpeg)
-      .resize(target.width, target.height, { fit: 'fill', kernel: 'lanczos3' })
-      .jpeg({ quality: options.jpegQuality, mozjpeg: false })
-      .toBuffer();
+    jpeg = await codec.resizeJpeg(shot.jpeg, {
+      ...target,
+      fit: 'fill',
+      quality: options.jpegQuality,
+    });
     reencoded = true;
   }
   return {

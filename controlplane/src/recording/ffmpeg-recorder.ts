@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ChildRegistry } from '@clawdie/jail-service/runner';
 import type { Logger } from 'pino';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import { mjpegParts } from './mjpeg-parts.js';
@@ -13,6 +14,8 @@ export interface FfmpegRecorderOptions {
   feedFor: (taskId: string) => ScreencastFeed | null;
   dataDir: string;
   logger: Logger;
+  /** The process's one registry (ffmpeg children are killed when the controlplane exits). */
+  children: ChildRegistry;
   ffmpegPath?: string;
   /** Output frame rate (the screencast is opened at this rate too); default 4. */
   fps?: number;
@@ -58,6 +61,7 @@ async function record(
     encoder = await spawnFfmpegEncoder({
       ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath,
       fps,
+      children: options.children,
       outputPath: path,
     });
   } catch (error) {
@@ -99,6 +103,7 @@ export function createAvailableRecorder(options: {
   feedFor: (taskId: string) => ScreencastFeed | null;
   dataDir: string;
   logger: Logger;
+  children: ChildRegistry;
   ffmpegPath?: string;
 }): TaskRecorder | undefined {
   const ffmpegPath = options.ffmpegPath ?? defaultFfmpegPath;
@@ -112,6 +117,7 @@ export function createAvailableRecorder(options: {
     feedFor: options.feedFor,
     dataDir: options.dataDir,
     logger: options.logger,
+    children: options.children,
     ffmpegPath,
   });
 }

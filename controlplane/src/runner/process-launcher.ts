@@ -1,13 +1,13 @@
 // The controlplane's children (a local jail-service, an embedded hostd, Xvfb, ffmpeg) are started
-// by hostd's one launcher (@clawdie/hostd/runner) and tracked by one ChildRegistry, so a crash never
-// leaves an orphan browser behind. The registry is this process's only instance; it moves into the
-// composition root once there is one (issue 13, point 2).
+// by the one launcher of @clawdie/jail-service/runner and tracked by ONE ChildRegistry, so a crash
+// never leaves an orphan browser behind. The registry is made by the process entry (server.ts,
+// cli.ts, mcp-command.ts) and handed down: there is no module-level registry.
 import {
   ChildRegistry,
   type LaunchedProcess,
   SpawnLauncher,
   type LaunchOptions as SpawnOptions,
-} from '@clawdie/hostd/runner';
+} from '@clawdie/jail-service/runner';
 import type { ChildEnvironment } from './child-environment.js';
 
 export type { LaunchedProcess };
@@ -17,11 +17,21 @@ export interface LaunchOptions extends Omit<SpawnOptions, 'env'> {
   env: ChildEnvironment;
 }
 
-/** Every child the controlplane starts, killed when it exits. */
-export const controlplaneChildren = new ChildRegistry();
-const launcher = new SpawnLauncher(controlplaneChildren);
+/** Starts the controlplane's long-lived children; every one is tracked by `children`. */
+export interface ControlplaneLauncher {
+  /** The process's one registry (ffmpeg, which needs its stdin pipe, tracks itself in it). */
+  readonly children: ChildRegistry;
+  /** Spawns `argv` without a shell. Rejects if the program cannot be started. */
+  launch(options: LaunchOptions): Promise<LaunchedProcess>;
+}
 
-/** Spawns `argv` without a shell. Rejects if the program cannot be started. */
-export function launchProcess(options: LaunchOptions): Promise<LaunchedProcess> {
-  return launcher.launch(options);
+/**
+ * Called once by the process entry. `children` defaults to a fresh registry: the entry owns the
+ * result, and every child the process starts goes through it.
+ */
+export function createControlplaneLauncher(
+  children: ChildRegistry = new ChildRegistry(),
+): ControlplaneLauncher {
+  const launcher = new SpawnLauncher(children);
+  return { children, launch: (options) => launcher.launch(options) };
 }

@@ -1,3 +1,4 @@
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Logger } from 'pino';
 import { errorCode, runAgentLoop } from '../agent/loop.js';
 import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js';
@@ -34,6 +35,8 @@ export interface RunBrowserTaskDeps {
   /** The task's browser (its jail-service) where start_url opens; default `operator`. */
   browser?: BrowserOperator;
   clock: Clock;
+  /** The process's image codec (platform.ts selects it once: CLAWDIE_IMAGE_ENCODER). */
+  images: ImageCodec;
   logger: Logger;
   loop: LoopDefaults;
   newId: () => string;
@@ -120,6 +123,7 @@ export async function runBrowserTask(
           model: deps.model,
           operator,
           clock: deps.clock,
+          images: deps.images,
           ...(signal ? { signal } : {}),
           gate: options.gate,
           ...(options.waitWhilePaused ? { waitWhilePaused: options.waitWhilePaused } : {}),

@@ -1,3 +1,4 @@
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { JailEndpoint } from '../browsers/browser-provider.js';
 import type { TaskBrowsers } from '../browsers/task-browsers.js';
 import { systemClock } from '../clock.js';
@@ -16,8 +17,10 @@ import { createWaitService, type WaitService } from './wait-service.js';
 export function createBrowserWaitService(options: {
   browsers: TaskBrowsers;
   local: { operator: BrowserOperator; jail: JailEndpoint } | null;
+  /** The process's image codec. */
+  images: ImageCodec;
 }): WaitService {
-  const engine = new WaitEngine({ clock: systemClock });
+  const engine = new WaitEngine({ clock: systemClock, images: options.images });
   const local: JobTarget | null = options.local
     ? {
         frames: operatorFrames(options.local.operator, 'local'),

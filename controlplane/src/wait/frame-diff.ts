@@ -2,9 +2,8 @@
 // `scale × scale` pixels) and compared cell by cell. A per-cell threshold, not a global "% of
 // pixels changed", keeps small changes visible: a 16×16 status icon on a 1920×1080 screen is
 // 0.01 % of the pixels but still fully covers at least one 8×8 cell (docs/waits.md).
-import sharp, { type Sharp } from 'sharp';
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import { decodeJpegDc } from './jpeg-dc.js';
-import { jpegSize } from './jpeg-segments.js';
 
 /** A downsampled frame: `width × height` cells of 3 bytes (RGB), row-major. */
 export interface Thumbnail {
@@ -38,18 +37,17 @@ export const DEFAULT_CELL_SIZE = 8;
 /**
  * Decodes a JPEG/PNG into a thumbnail. A baseline JPEG (what Chrome and sharp write) with the
  * default 8-px cells is decoded in JS from its DC coefficients alone, each the mean of an 8×8
- * block (jpeg-dc.ts): no sharp pipeline, no threadpool hop, about half the cost. Anything else goes
- * through sharp; for a JPEG libjpeg then decodes at 1/8 scale (shrink-on-load).
+ * block (jpeg-dc.ts): no codec pipeline, no threadpool hop, about half the cost. Anything else goes
+ * through the image codec (sharp: libjpeg decodes at 1/8 scale, shrink-on-load; or pure JS).
  */
 export async function thumbnailOfImage(
   image: Buffer,
+  codec: ImageCodec,
   cellSize = DEFAULT_CELL_SIZE,
 ): Promise<Thumbnail> {
   const fast = cellSize === DEFAULT_CELL_SIZE ? thumbnailOfJpegDc(image) : null;
   if (fast) return fast;
-  const decoder = sharp(image, { failOn: 'none' });
-  const size = jpegSize(image) ?? (await decoder.metadata());
-  return reduce(decoder, size.width ?? 1, size.height ?? 1, cellSize);
+  return toThumbnail(await codec.reduce(image, cellSize));
 }
 
 /** The DC-only decode, cropped to the same `round(size / 8)` geometry as the sharp path. */
@@ -68,37 +66,19 @@ function thumbnailOfJpegDc(image: Buffer): Thumbnail | null {
   return { ...dc, width, height, data };
 }
 
-/** Reduces raw pixels (RGB or RGBA/BGRX-free RGBA) into a thumbnail. */
+/** Reduces raw pixels (RGB or RGBA) into a thumbnail. */
 export async function thumbnailOfRaw(
   raw: Buffer,
   geometry: { width: number; height: number; channels: 3 | 4 },
+  codec: ImageCodec,
   cellSize = DEFAULT_CELL_SIZE,
 ): Promise<Thumbnail> {
-  const input = sharp(raw, { raw: geometry });
-  return reduce(input, geometry.width, geometry.height, cellSize);
+  return toThumbnail(await codec.reduce({ ...geometry, data: raw }, cellSize));
 }
 
-async function reduce(
-  input: Sharp,
-  sourceWidth: number,
-  sourceHeight: number,
-  cellSize: number,
-): Promise<Thumbnail> {
-  const width = Math.max(1, Math.round(sourceWidth / cellSize));
-  const height = Math.max(1, Math.round(sourceHeight / cellSize));
-  const { data } = await input
-    .resize(width, height, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: true })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  // `data` is a fresh Buffer owned by us: view it instead of copying it.
-  return {
-    width,
-    height,
-    sourceWidth,
-    sourceHeight,
-    data: new Uint8Array(data.buffer, data.byteOffset, data.length),
-  };
+function toThumbnail(reduced: Awaited<ReturnType<ImageCodec['reduce']>>): Thumbnail {
+  const { image, sourceWidth, sourceHeight } = reduced;
+  return { width: image.width, height: image.height, sourceWidth, sourceHeight, data: image.data };
 }
 
 /** Compares two thumbnails. Different geometry counts as a full change. O(cells). */

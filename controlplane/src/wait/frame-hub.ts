@@ -1,5 +1,7 @@
 // Captures per display, serialised and shared: jobs watching the same display reuse a capture
 // that is in flight or fresh enough, and never capture concurrently (one X server / one page).
+
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Clock } from '../clock.js';
 import { type Thumbnail, thumbnailOfImage } from './frame-diff.js';
 import type { FrameSource } from './wait-types.js';
@@ -18,11 +20,14 @@ interface Display {
 
 export class FrameHub {
   readonly #clock: Clock;
+  /** Decodes what the DC-only path cannot, and scales frames for the judge. */
+  readonly images: ImageCodec;
   readonly #displays = new Map<string, Display>();
   #captures = 0;
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, images: ImageCodec) {
     this.#clock = clock;
+    this.images = images;
   }
 
   /** Total captures made (for outcomes and benchmarks). */
@@ -48,7 +53,7 @@ export class FrameHub {
       const previous = current.latest;
       const thumbnail = previous?.jpeg.equals(jpeg)
         ? previous.thumbnail
-        : await thumbnailOfImage(jpeg);
+        : await thumbnailOfImage(jpeg, this.images);
       const frame = { jpeg, thumbnail, at: this.#clock.now() };
       current.latest = frame;
       return frame;

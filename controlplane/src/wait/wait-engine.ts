@@ -4,6 +4,8 @@
  * every job settles exactly once — resolved, timeout, cancelled or failed — whatever races
  * between its evaluation, its deadline, cancel() and the caller's signal.
  */
+
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Clock } from '../clock.js';
 import { isAbortError } from '../errors.js';
 import { FrameHub } from './frame-hub.js';
@@ -27,6 +29,8 @@ export interface WaitHandle {
 
 export interface WaitEngineOptions {
   clock: Clock;
+  /** The process's image codec (thumbnails, judge frames). */
+  images: ImageCodec;
   judge?: VisualJudge;
   settings?: Partial<PollSettings>;
   newId?: () => string;
@@ -58,7 +62,7 @@ export class WaitEngine {
   constructor(options: WaitEngineOptions) {
     this.#options = options;
     this.#clock = options.clock;
-    this.#hub = new FrameHub(options.clock);
+    this.#hub = new FrameHub(options.clock, options.images);
   }
 
   /** Jobs not yet settled. */

@@ -1,6 +1,6 @@
 // One wait job: evaluates its conditions cheapest first, gates model calls with the frame diff,
 // keeps a small context window (frames + verdicts) and adapts its polling interval.
-import sharp from 'sharp';
+import type { ImageCodec } from '@clawdie/jail-service/images';
 import { byCost, checkCheap, describeCondition, isCheap, probeReads } from './conditions.js';
 import { type DiffOptions, diffThumbnails, type Thumbnail } from './frame-diff.js';
 import type { Frame, FrameHub } from './frame-hub.js';
@@ -127,6 +127,7 @@ export class WaitJob {
           judge as VisualJudge,
           now,
           signal,
+          hub.images,
         );
         if (verdict.decision !== 'resolved')
           return this.#unmet(`${condition.description}: ${verdict.reason}`);
@@ -166,6 +167,7 @@ export class WaitJob {
     judge: VisualJudge,
     now: () => number,
     signal: AbortSignal,
+    images: ImageCodec,
   ): Promise<{ decision: VisualDecision; reason: string }> {
     const last = this.#lastEval;
     const stale = last === null || now() - last.at >= this.settings.forceEvalMs;
@@ -174,7 +176,7 @@ export class WaitJob {
       return last;
     }
     this.evaluations += 1;
-    this.#context.push(await forJudge(frame.jpeg, this.settings.judgeMaxSide));
+    this.#context.push(await forJudge(frame.jpeg, this.settings.judgeMaxSide, images));
     if (this.#context.length > this.settings.contextFrames) this.#context.shift();
     const verdict = await judge.judge(
       { condition, frames: [...this.#context], history: [...this.#history] },
@@ -197,9 +199,6 @@ export class WaitJob {
 }
 
 /** Downscales a frame for the judge (JPEG q72, DETM's smart-wait setting). */
-async function forJudge(jpeg: Buffer, maxSide: number): Promise<Buffer> {
-  return sharp(jpeg)
-    .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
-    .jpeg({ quality: 72 })
-    .toBuffer();
+function forJudge(jpeg: Buffer, maxSide: number, images: ImageCodec): Promise<Buffer> {
+  return images.resizeJpeg(jpeg, { width: maxSide, height: maxSide, fit: 'inside', quality: 72 });
 }

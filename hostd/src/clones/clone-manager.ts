@@ -2,6 +2,8 @@
 // put its egress proxy in front, start it, hand it out under a fresh lease (from the warm pool when
 // one fits), destroy it whatever happens. Every per-clone operation presents the lease it acts
 // under (lease-registry.ts); the OS state is always asked of the driver.
+
+import { sleep } from '@clawdie/jail-service/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
   type CloneLimits,
@@ -188,7 +190,7 @@ export class CloneManager {
   async poolReady(timeoutMs = 60_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (this.#pool.size < this.#options.poolSize && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sleep(20);
     }
     return this.#pool.size >= this.#options.poolSize;
   }

@@ -3,9 +3,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CommandRunner, ProcessLauncher } from '@clawdie/jail-service/runner';
 import type { HostdConfig } from '../config.js';
-import type { CommandRunner } from '../runner/command-runner.js';
-import type { ProcessLauncher } from '../runner/process-launcher.js';
 import { FreeBsdDriver } from './freebsd/freebsd-driver.js';
 import type { HealthCheck } from './freebsd/health-check.js';
 import type { HostFiles } from './freebsd/host-files.js';

@@ -125,6 +125,8 @@ export const healthResponseSchema = z.object({
   browser: z.object({ connected: z.boolean(), version: z.string().nullable() }),
   viewport: z.object({ width: z.number(), height: z.number() }),
   device_pixel_ratio: z.number().positive(),
+  /** The image encoder in use (`sharp 0.35.5 (libvips 8.18.7)`, or the pure-JS one and why). */
+  images: z.string().optional(),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;
 

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
+import { sleep } from '../timing/sleep.js';
 import { bounded } from './bounded.js';
 
 /** Without a CDP frame this long after (re)starting, a screenshot stands in as the first frame. */
@@ -90,7 +91,7 @@ export function createCdpScreencastSource(page: Page, logger: Logger): Screencas
         starting = null;
         if (attempt >= 3) throw error;
         log.debug({ err: error, attempt }, 'screencast start failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        await sleep(100 * attempt);
       }
     }
   }

@@ -1,12 +1,12 @@
 // The PageDriver over an X11 display (a clone's Xvfb): screenshots by `xwd -root` (decoded here,
-// encoded by sharp), input by chained xdotool invocations. The device pixel ratio is 1, so the
+// encoded by the process's image codec), input by chained xdotool invocations. The device pixel ratio is 1, so the
 // viewport is the screen and the model's coordinates are X pixels. There is no page to navigate.
 import type { ElementsResponse, PageState } from '../api/index.js';
 import { ActionFailedError, BrowserUnavailableError } from '../errors.js';
+import type { ImageCodec } from '../images/image-codec.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
+import { type CommandRunner, CommandTimeoutError, type RunResult } from '../runner/index.js';
 import { sleep } from '../timing/sleep.js';
-import { type CommandResult, type CommandRunner, CommandTimeoutError } from './command-runner.js';
-import { createJpegEncoder } from './jpeg-encoder.js';
 import { invocationTimeoutMs, type Pointer, xdotoolInvocations } from './xdotool-steps.js';
 import { decodeXwd } from './xwd-image.js';
 
@@ -22,7 +22,12 @@ export interface DesktopDriverOptions {
    * connections, and the service right after it.
    */
   waitForDisplayMs?: number;
+  /** JPEG-encodes the screenshots (sharp or pure JS). */
+  codec: ImageCodec;
 }
+
+/** The X tools' whole environment: a fixed PATH and the display; nothing else is inherited. */
+const TOOL_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 const GONE = /Can't open display|Failed creating new xdo|unable to open display/i;
 
@@ -32,7 +37,6 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   if (!/^:\d+(\.\d+)?$/.test(display))
     throw new Error(`display must look like :NN, got ${display}`);
   const url = `x11://${display}`;
-  const encodeJpeg = createJpegEncoder();
   let alive = true;
   let pointer: Pointer | null = null;
   /** Cleared once the display shows it has no window manager that reports an active window. */
@@ -43,9 +47,10 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     signal?: AbortSignal,
     timeoutMs = commandTimeoutMs,
   ) {
-    let result: CommandResult;
+    let result: RunResult;
     try {
-      result = await runner.run(argv, { timeoutMs, signal, env: { DISPLAY: display } });
+      const env = { PATH: TOOL_PATH, DISPLAY: display };
+      result = await runner.run(argv, { timeoutMs, env, ...(signal ? { signal } : {}) });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof CommandTimeoutError) throw new ActionFailedError(error.message, error);
@@ -66,7 +71,7 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     geometry = await run(['xdotool', 'getdisplaygeometry']).catch((error: unknown) => error);
   }
   if (!isResult(geometry)) throw geometry;
-  const match = /^(\d+) (\d+)/.exec(geometry.stdout.toString('utf8'));
+  const match = /^(\d+) (\d+)/.exec(geometry.stdout);
   if (geometry.exitCode !== 0 || !match) {
     throw new BrowserUnavailableError(`xdotool getdisplaygeometry: ${geometry.stderr.trim()}`);
   }
@@ -79,13 +84,13 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   async function windowTitle(): Promise<string> {
     if (activeWindowKnown) {
       const result = await run(['xdotool', 'getactivewindow', 'getwindowname']);
-      if (result.exitCode === 0) return result.stdout.toString('utf8').trim();
+      if (result.exitCode === 0) return result.stdout.trim();
       if (/_NET_ACTIVE_WINDOW/.test(result.stderr)) activeWindowKnown = false;
     }
     // No window manager: the newest visible window with a name stands in for the active one.
     const args = ['search', '--onlyvisible', '--name', '.', 'getwindowname', '%@'];
     const result = await run(['xdotool', ...args]);
-    return result.stdout.toString('utf8').split('\n').filter(Boolean).at(-1) ?? '';
+    return result.stdout.split('\n').filter(Boolean).at(-1) ?? '';
   }
 
   const unsupported = (what: string): Promise<InputOutcome> =>
@@ -104,10 +109,13 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
       if (result.exitCode !== 0) {
         throw new BrowserUnavailableError(`xwd exited with ${result.exitCode}: ${result.stderr}`);
       }
-      const image = decodeXwd(result.stdout);
+      const image = decodeXwd(result.stdoutBytes ?? Buffer.from(result.stdout, 'latin1'));
       const { width, height } = image;
       return {
-        jpeg: await encodeJpeg(image, quality),
+        jpeg: await options.codec.encodeJpeg(
+          { width, height, channels: 3, data: image.rgb },
+          quality,
+        ),
         meta: {
           viewportWidth: width,
           viewportHeight: height,
@@ -147,6 +155,6 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
   };
 }
 
-function isResult(value: unknown): value is CommandResult {
+function isResult(value: unknown): value is RunResult {
   return typeof value === 'object' && value !== null && 'exitCode' in value && 'stdout' in value;
 }

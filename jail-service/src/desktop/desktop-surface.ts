@@ -3,10 +3,13 @@
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
+import type { ImageCodec } from '../images/image-codec.js';
+import { type CommandRunner, ExecFileRunner } from '../runner/index.js';
 import { createToolRegistry } from '../tools/registry.js';
-import type { CommandRunner } from './command-runner.js';
 import { createDesktopDriver } from './desktop-driver.js';
-import { createExecFileRunner } from './runner/exec-file-runner.js';
+
+/** An `xwd -root` of a 4K screen is ≈ 33 MiB; leave room for larger screens. */
+const MAX_TOOL_OUTPUT_BYTES = 256 * 1024 * 1024;
 
 export interface DesktopSurfaceOptions {
   /** The X display, `:NN`. */
@@ -16,6 +19,10 @@ export interface DesktopSurfaceOptions {
   navigationTimeoutMs: number;
   screenshotQuality: number;
   logger: Logger;
+  /** Encodes the screenshots (the process's codec, chosen by CLAWDIE_IMAGE_ENCODER). */
+  codec: ImageCodec;
+  /** The codec's summary for /desktop/health. */
+  images?: string;
   runner?: CommandRunner;
   /** How long a display not accepting connections yet is waited for at start. */
   waitForDisplayMs?: number;
@@ -29,9 +36,10 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
   const logger = options.logger.child({ surface: 'desktop', display: options.display });
   const driver = await createDesktopDriver({
     display: options.display,
-    runner: options.runner ?? createExecFileRunner(),
+    runner: options.runner ?? new ExecFileRunner({ maxOutputBytes: MAX_TOOL_OUTPUT_BYTES }),
     commandTimeoutMs: options.actionTimeoutMs,
     waitForDisplayMs: options.waitForDisplayMs ?? DISPLAY_WAIT_MS,
+    codec: options.codec,
   });
   const tools = createToolRegistry({
     driver,
@@ -40,5 +48,6 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
     navigationTimeoutMs: options.navigationTimeoutMs,
     screenshotQuality: options.screenshotQuality,
   });
-  return createApp({ tools, driver, config: { token: options.token }, logger });
+  const images = options.images ? { images: options.images } : {};
+  return createApp({ tools, driver, config: { token: options.token }, logger, ...images });
 }

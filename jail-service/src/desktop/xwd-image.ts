@@ -1,5 +1,6 @@
 // Decodes the XWD dump `xwd -root` writes (ZPixmap, 24/32 bits per pixel, TrueColor) into packed
-// RGB for sharp. The 100-byte header is big-endian; pixel byte order is the header's `byte_order`.
+// RGB for the image codec. The 100-byte header is big-endian; pixel byte order is the header's
+// `byte_order`.
 
 export interface RgbImage {
   width: number;

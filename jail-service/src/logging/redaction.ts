@@ -1,6 +1,7 @@
 // The one redaction list of every Clawdie process (controlplane, hostd, jail-service): fields with
 // a secret's name are replaced whatever their depth, and strings are scrubbed for the secrets that
-// hide inside free text: bearer tokens, JWTs and secret query-string parameters of logged URLs.
+// hide inside free text: bearer tokens, JWTs, quoted Cookie/Set-Cookie headers and secret
+// query-string parameters of logged URLs.
 // One walk over each log call's arguments (pino's path-based `redact` with wildcards cost ~10x).
 
 export const REDACTED = '[redacted]';
@@ -23,6 +24,8 @@ const SECRET_PARAMS =
 const QUERY_SECRET = new RegExp(`([?&#](?:${SECRET_PARAMS})=)[^&#\\s"']+`, 'gi');
 const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi;
+/** A `Cookie:` / `Set-Cookie:` header quoted in free text: its value up to the end of the line. */
+const COOKIE_HEADER = /\b((?:set-)?cookie:\s*)[^\r\n"']+/gi;
 
 /** Replaces secrets inside free text; returns the same string when there is nothing to hide. */
 export function scrubText(text: string): string {
@@ -30,6 +33,7 @@ export function scrubText(text: string): string {
   return text
     .replace(JWT, REDACTED)
     .replace(BEARER, `$1 ${REDACTED}`)
+    .replace(COOKIE_HEADER, `$1${REDACTED}`)
     .replace(QUERY_SECRET, `$1${REDACTED}`);
 }
 

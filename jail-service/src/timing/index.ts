@@ -1,3 +1,9 @@
 // Public surface of `@clawdie/jail-service/timing`: the one `sleep` and the one health poller.
-export { type PollHealthOptions, type PollHealthResult, pollHealth } from './poll-health.js';
+export {
+  fetchHealthProbe,
+  type HealthProbe,
+  type PollHealthOptions,
+  type PollHealthResult,
+  pollHealth,
+} from './poll-health.js';
 export { sleep } from './sleep.js';

@@ -1,4 +1,5 @@
 // A list of named, timed checks: each passes with a detail or fails with the reason.
+import { sleep } from '@clawdie/jail-service/timing';
 
 export interface CheckResult {
   name: string;
@@ -53,7 +54,7 @@ export async function eventually(probe: () => boolean, timeoutMs: number): Promi
   const deadline = Date.now() + timeoutMs;
   while (!probe()) {
     if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
   return true;
 }

@@ -4,22 +4,28 @@ import {
   CloneManager,
   createAddressPolicy,
   createDriver,
-  ExecFileRunner,
   type HostdConfig,
   type JailDriver,
   loadConfig,
-  SpawnLauncher,
 } from '@clawdie/hostd/host-kit';
+import { ExecFileRunner, type ProcessLauncher } from '@clawdie/jail-service/runner';
 import { hostdEnvironment } from '../hostd-layout.js';
 import { readHostFacts } from './host-facts.js';
 import { type VerifyReport, verifyHost } from './verify-host.js';
 
 export interface RunVerifyOptions {
   env: Readonly<Record<string, string | undefined>>;
+  /** Starts the clone's processes (the CLI entry's launcher, over its one ChildRegistry). */
+  launcher?: ProcessLauncher;
   /** Replaces hostd's driver selection (tests: a rigged or fake-host driver). */
   createDriver?: (config: HostdConfig) => JailDriver;
   /** Extra report notes (e.g. what a fake host cannot show). */
   notes?: readonly string[];
+}
+
+function realDrivers(options: RunVerifyOptions) {
+  if (!options.launcher) throw new Error('runVerifyHost needs a launcher or createDriver');
+  return { runner: new ExecFileRunner(), launcher: options.launcher };
 }
 
 /** Throws HostdError CONFIG_INVALID on a bad configuration (the CLI exits 2). */
@@ -28,11 +34,7 @@ export async function runVerifyHost(options: RunVerifyOptions): Promise<VerifyRe
   const notes: string[] = [...(options.notes ?? [])];
   const driver =
     options.createDriver?.(config) ??
-    createDriver(config, {
-      runner: new ExecFileRunner(),
-      launcher: new SpawnLauncher(),
-      onNotice: (message) => notes.push(message),
-    });
+    createDriver(config, { ...realDrivers(options), onNotice: (message) => notes.push(message) });
   const addressPolicy = createAddressPolicy({
     internalExceptions: config.egressAllowInternal,
     allowPrivate: config.egressAllowPrivate,

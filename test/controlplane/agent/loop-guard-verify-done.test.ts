@@ -16,6 +16,7 @@ import {
 import type { VisualJudge } from '../../../controlplane/src/wait/wait-types.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testImages } from '../../support/test-images.js';
 import { testLoopOptions } from '../../support/test-task-deps.js';
 
 function model(replies: string[]): VisionModel & { requests: ModelRequest[] } {
@@ -53,6 +54,7 @@ async function run(
       model: vision,
       operator: fake.operator,
       clock: createManualClock(),
+      images: testImages,
       gate: allowAllGate,
       emit: (event) => void events.push(event),
       ...extra,

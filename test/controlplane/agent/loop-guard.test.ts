@@ -11,6 +11,7 @@ import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js
 import { thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testImages } from '../../support/test-images.js';
 import { testLoopOptions } from '../../support/test-task-deps.js';
 
 const CLICK = "Thought: Click Save.\nAction: click(start_box='<|box_start|>(300,200)<|box_end|>')";
@@ -53,6 +54,7 @@ async function run(
       model: vision,
       operator: op,
       clock,
+      images: testImages,
       gate: allowAllGate,
       emit: (event) => void events.push(event),
     },
@@ -163,6 +165,7 @@ describe('LoopGuard state', () => {
       await sharp({ create: { width: 320, height: 200, channels: 3, background: colour } })
         .png()
         .toBuffer(),
+      testImages,
     );
 
   it('counts progress when the screen changes and re-arms the stuck report', async () => {

@@ -7,6 +7,7 @@ import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/
 import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testImages } from '../../support/test-images.js';
 import { testLoopOptions } from '../../support/test-task-deps.js';
 
 const options: LoopOptions = { instruction: 'Do the thing', ...testLoopOptions({ waitMs: 5000 }) };
@@ -45,6 +46,7 @@ async function run(
       model,
       operator: fake.operator,
       clock: createManualClock(),
+      images: testImages,
       gate: allowAllGate,
       emit: (event) => void events.push(event),
       ...(signal ? { signal } : {}),

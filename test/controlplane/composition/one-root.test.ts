@@ -63,6 +63,8 @@ describe('one composition root', () => {
       'controlplane/src/composition/create-controlplane.ts',
       'controlplane/src/composition/real-adapters.ts',
       'controlplane/src/config.ts',
+      // The entry makes the process's one launcher (and child registry) and hands it down.
+      'controlplane/src/runner/process-launcher.ts',
     ]);
   });
 

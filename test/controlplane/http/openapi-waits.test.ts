@@ -7,6 +7,7 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createBrowserWaitService } from '../../../controlplane/src/wait/browser-wait-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { testImages } from '../../support/test-images.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
 
@@ -21,6 +22,7 @@ const app = createApp({
   describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: 'http://x' } }),
   auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
   waits: createBrowserWaitService({
+    images: testImages,
     browsers: { get: () => undefined, list: () => [] },
     local: null,
   }),

@@ -13,6 +13,7 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createBrowserWaitService } from '../../../controlplane/src/wait/browser-wait-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { testImages } from '../../support/test-images.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
@@ -33,6 +34,7 @@ const build = (): Hono =>
     auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
     approvals: approvals.approvals,
     waits: createBrowserWaitService({
+      images: testImages,
       browsers: { get: () => undefined, list: () => [] },
       local: null,
     }),

@@ -5,6 +5,7 @@ import { thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { FrameHub } from '../../../controlplane/src/wait/frame-hub.js';
 import { jpegSize } from '../../../controlplane/src/wait/jpeg-segments.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testImages } from '../../support/test-images.js';
 
 const image = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: '#336699' } });
@@ -17,15 +18,15 @@ describe('frame decoding for the gate', () => {
     assert.deepEqual(jpegSize(progressive), { width: 1366, height: 768 });
     assert.equal(jpegSize(await image(10, 10).png().toBuffer()), null);
     assert.equal(jpegSize(Buffer.from([0xff, 0xd8, 0xff])), null);
-    const thumb = await thumbnailOfImage(progressive);
+    const thumb = await thumbnailOfImage(progressive, testImages);
     assert.deepEqual([thumb.width, thumb.height, thumb.data.length], [171, 96, 171 * 96 * 3]);
-    const png = await thumbnailOfImage(await image(64, 32).png().toBuffer());
+    const png = await thumbnailOfImage(await image(64, 32).png().toBuffer(), testImages);
     assert.deepEqual([png.width, png.height, png.sourceWidth], [8, 4, 64]);
   });
 
   it('reuses the thumbnail when a re-capture has the same bytes, decodes when it differs', async () => {
     const clock = createManualClock(0);
-    const hub = new FrameHub(clock);
+    const hub = new FrameHub(clock, testImages);
     const a = await image(320, 200).jpeg().toBuffer();
     const b = await sharp(a).modulate({ brightness: 1.5 }).jpeg().toBuffer();
     const frames = [a, Buffer.from(a), b];

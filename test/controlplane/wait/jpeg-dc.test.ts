@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { diffThumbnails, thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { type DcImage, decodeJpegDc } from '../../../controlplane/src/wait/jpeg-dc.js';
+import { testImages } from '../../support/test-images.js';
 
 /** A screen-like picture: flat panels, text, a coloured icon and a photo-like noise patch. */
 async function screen(width: number, height: number, icon = '#c0392b'): Promise<Buffer> {
@@ -101,8 +102,8 @@ describe('DC-only JPEG decoding', () => {
     assert.equal(decodeJpegDc(picture), null, 'PNG');
     assert.equal(decodeJpegDc(baseline.subarray(0, 100)), null, 'cut before the scan');
     assert.equal(decodeJpegDc(Buffer.from('not an image')), null);
-    const viaSharp = await thumbnailOfImage(progressive);
-    const viaDc = await thumbnailOfImage(baseline);
+    const viaSharp = await thumbnailOfImage(progressive, testImages);
+    const viaDc = await thumbnailOfImage(baseline, testImages);
     assert.deepEqual([viaSharp.width, viaSharp.height], [80, 45]);
     // The same picture, though sharp's 1/8 decode blurs cell edges a little (the DC decode is the
     // exact 8×8 mean): a dark bar's last cell row reads 69 there instead of 45.
@@ -122,15 +123,18 @@ describe('DC-only JPEG decoding', () => {
     const before = await screen(1920, 1080);
     const after = await screen(1920, 1080, '#27ae60');
     const encode = (png: Buffer, quality: number) => sharp(png).jpeg({ quality }).toBuffer();
-    const reference = await thumbnailOfImage(await encode(before, 80));
+    const reference = await thumbnailOfImage(await encode(before, 80), testImages);
     for (const quality of [75, 60, 40]) {
       const noisy = diffThumbnails(
         reference,
-        await thumbnailOfImage(await encode(before, quality)),
+        await thumbnailOfImage(await encode(before, quality), testImages),
       );
       assert.equal(noisy.changed, false, `quality ${quality}: ${JSON.stringify(noisy)}`);
     }
-    const icon = diffThumbnails(reference, await thumbnailOfImage(await encode(after, 80)));
+    const icon = diffThumbnails(
+      reference,
+      await thumbnailOfImage(await encode(after, 80), testImages),
+    );
     assert.ok(icon.changed && icon.changedCells <= 9, JSON.stringify(icon));
   });
 
@@ -139,6 +143,7 @@ describe('DC-only JPEG decoding', () => {
       await sharp(await screen(1001, 603))
         .jpeg()
         .toBuffer(),
+      testImages,
     );
     assert.deepEqual([thumb.width, thumb.height, thumb.sourceWidth], [125, 75, 1001]);
     assert.equal(thumb.data.length, 125 * 75 * 3);

@@ -9,6 +9,7 @@ import type {
   VisualVerdict,
 } from '../../../controlplane/src/wait/wait-types.js';
 import { createManualClock } from '../../support/manual-clock.js';
+import { testImages } from '../../support/test-images.js';
 
 /** A 1920×1080 desktop-like frame, optionally with a 16×16 icon of `icon` colour at (1800, 20). */
 async function frame(icon?: string): Promise<Buffer> {
@@ -63,7 +64,7 @@ describe('wait engine', () => {
     const still = await frame();
     const { source, stats } = frames(() => still);
     const model = judge();
-    const engine = new WaitEngine({ clock, judge: model });
+    const engine = new WaitEngine({ images: testImages, clock, judge: model });
     const outcome = await engine.start({
       conditions: [{ type: 'visual', description: 'the export dialog says Done' }],
       timeoutMs: 60_000,
@@ -82,11 +83,14 @@ describe('wait engine', () => {
     const before = await frame('#c0392b');
     const after = await frame('#27ae60');
     assert.ok(
-      diffThumbnails(await thumbnailOfImage(before), await thumbnailOfImage(after)).changed,
+      diffThumbnails(
+        await thumbnailOfImage(before, testImages),
+        await thumbnailOfImage(after, testImages),
+      ).changed,
     );
     const { source } = frames(() => (clock.now() >= 7000 ? after : before));
     const model = judge((call) => (call >= 2 ? 'resolved' : 'watching'));
-    const outcome = await new WaitEngine({ clock, judge: model }).start({
+    const outcome = await new WaitEngine({ images: testImages, clock, judge: model }).start({
       conditions: [{ type: 'visual', description: 'the status icon is green' }],
       timeoutMs: 60_000,
       target: { frames: source },
@@ -104,7 +108,7 @@ describe('wait engine', () => {
     const clock = createManualClock(0);
     const still = await frame();
     const model = judge((call) => (call >= 2 ? 'resolved' : 'watching'));
-    const outcome = await new WaitEngine({ clock, judge: model }).start({
+    const outcome = await new WaitEngine({ images: testImages, clock, judge: model }).start({
       conditions: [{ type: 'visual', description: 'x' }],
       timeoutMs: 60_000,
       target: { frames: frames(() => still).source },
@@ -126,7 +130,7 @@ describe('wait engine', () => {
         return a;
       },
     };
-    await new WaitEngine({ clock, judge: model }).start({
+    await new WaitEngine({ images: testImages, clock, judge: model }).start({
       conditions: [{ type: 'visual', description: 'x' }],
       timeoutMs: 2000,
       target: { frames: source },
@@ -139,7 +143,7 @@ describe('wait engine', () => {
     const clock = createManualClock(0);
     const [a, b] = [await frame(), await frame('#000000')];
     const probeCalls: string[] = [];
-    const outcome = await new WaitEngine({ clock }).start({
+    const outcome = await new WaitEngine({ images: testImages, clock }).start({
       conditions: [
         { type: 'stable', ms: 2000, afterChange: true },
         { type: 'url_matches', pattern: '*/done' },
@@ -162,7 +166,7 @@ describe('wait engine', () => {
 
   it('settles every job exactly once: resolve, cancel, abort and timeout races', async () => {
     const clock = createManualClock(0);
-    const engine = new WaitEngine({ clock });
+    const engine = new WaitEngine({ images: testImages, clock });
     let url = 'https://x.test/a';
     const probe = { state: async () => ({ url, title: '', loading: false }) };
     const controller = new AbortController();
@@ -192,7 +196,7 @@ describe('wait engine', () => {
     const clock = createManualClock(0);
     const still = await frame();
     const { source, stats } = frames(() => still);
-    const engine = new WaitEngine({ clock });
+    const engine = new WaitEngine({ images: testImages, clock });
     const jobs = Array.from({ length: 20 }, () =>
       engine.start({
         conditions: [{ type: 'stable', ms: 1000 }],
@@ -208,7 +212,7 @@ describe('wait engine', () => {
 
   it('fails impossible jobs at once and flaky sources after repeated errors', async () => {
     const clock = createManualClock(0);
-    const engine = new WaitEngine({ clock });
+    const engine = new WaitEngine({ images: testImages, clock });
     const noJudge = await engine.start({
       conditions: [{ type: 'visual', description: 'x' }],
       timeoutMs: 1000,

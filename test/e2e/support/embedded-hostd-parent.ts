@@ -4,8 +4,13 @@
 import { startEmbeddedHostd } from '../../../controlplane/src/browsers/embedded-hostd.js';
 import { HostdClient } from '../../../hostd/src/api/client.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { testLauncher } from '../../support/test-launcher.js';
 
-const hostd = await startEmbeddedHostd({ env: { ...process.env }, logger: silentLogger });
+const hostd = await startEmbeddedHostd({
+  launcher: testLauncher,
+  env: { ...process.env },
+  logger: silentLogger,
+});
 const client = new HostdClient({ baseUrl: hostd.url, token: hostd.token });
 const clone = await client.createClone({ taskId: 'parent-crash', allowedDomains: [] });
 process.stdout.write(`${JSON.stringify({ hostdPid: hostd.process.pid, clone: clone.name })}\n`);

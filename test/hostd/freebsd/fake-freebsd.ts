@@ -2,9 +2,10 @@
 // HostFiles and HealthCheck shapes the FreeBSD driver uses. It implements only the argv forms the
 // driver emits (anything else throws), reproduces the tools' outputs and exit codes, logs every
 // mutating operation for golden plans, and injects faults and crashes at any step.
+
+import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
 import type { HealthCheck } from '../../../hostd/src/drivers/freebsd/health-check.js';
 import type { HostFiles } from '../../../hostd/src/drivers/freebsd/host-files.js';
-import type { CommandRunner, RunResult } from '../../../hostd/src/runner/command-runner.js';
 import { jailTool, jlsTool } from './fake/jail.js';
 import { ifconfigTool, pfctlTool } from './fake/net.js';
 import {

@@ -1,15 +1,13 @@
 // Builds a real LinuxDriver for tests (root only) and checks the host for leftovers.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { untraversableAncestors } from '../../../hostd/src/drivers/linux/code-access.js';
 import {
   LinuxDriver,
   type LinuxDriverOptions,
 } from '../../../hostd/src/drivers/linux/linux-driver.js';
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
-import { ChildRegistry } from '../../../hostd/src/runner/child-registry.js';
-import { ExecFileRunner } from '../../../hostd/src/runner/exec-file-runner.js';
-import { SpawnLauncher } from '../../../hostd/src/runner/process-launcher.js';
 import { missingCapabilities } from '../../support/capabilities.js';
 
 export const TEST_STATE_ROOT = '/run/clawdie-hostd-test';

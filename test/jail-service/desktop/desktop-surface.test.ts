@@ -3,11 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type Action, actionsResponseSchema } from '@clawdie/jail-service/api';
+import { createJsCodec } from '@clawdie/jail-service/images';
 import {
-  type CommandResult,
+  type RunResult as CommandResult,
   type CommandRunner,
   CommandTimeoutError,
-} from '../../../jail-service/src/desktop/command-runner.js';
+} from '@clawdie/jail-service/runner';
 import { createDesktopSurface } from '../../../jail-service/src/desktop/desktop-surface.js';
 import { domKeyToKeysym } from '../../../jail-service/src/desktop/x11-keysyms.js';
 import { NAMED_KEYS, normalizeKey, PRINTABLE_KEYS } from '../../../jail-service/src/keys.js';
@@ -22,10 +23,11 @@ function recordingRunner(replies: Reply[] = []) {
   const runner: CommandRunner = {
     async run(argv, options) {
       calls.push([...argv]);
-      assert.deepEqual(options.env, { DISPLAY: ':7' });
+      assert.equal(options.env?.DISPLAY, ':7');
+      assert.deepEqual(Object.keys(options.env ?? {}).sort(), ['DISPLAY', 'PATH']);
       const ok = (stdout: string): CommandResult => ({
         exitCode: 0,
-        stdout: Buffer.from(stdout),
+        stdout,
         stderr: '',
         durationMs: 1,
       });
@@ -50,6 +52,7 @@ async function surface(replies: Reply[] = []) {
     navigationTimeoutMs: 5000,
     screenshotQuality: 80,
     logger: silentLogger,
+    codec: createJsCodec(),
     runner: recorded.runner,
   });
   const post = async (actions: Action[]) => {
@@ -169,7 +172,7 @@ describe('jail-service desktop surface (recorded xdotool argv)', () => {
   it('turns a failing or timed-out xdotool into an ACTION_FAILED result', async () => {
     const { post } = await surface([
       { exitCode: 1, stderr: 'boom' },
-      new CommandTimeoutError('xdotool', 10),
+      new CommandTimeoutError(['xdotool'], 10),
     ]);
     const first = actionsResponseSchema.parse((await post([{ type: 'click', x: 1, y: 1 }])).body);
     assert.equal(first.results[0]?.error?.code, 'ACTION_FAILED');
@@ -202,6 +205,7 @@ describe('jail-service desktop surface (recorded xdotool argv)', () => {
         navigationTimeoutMs: 5000,
         screenshotQuality: 80,
         logger: silentLogger,
+        codec: createJsCodec(),
         runner,
       }),
     );

@@ -3,28 +3,26 @@
 // retries a display it cannot open yet, within a bound, and still fails on one that never comes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type {
-  CommandResult,
-  CommandRunner,
-} from '../../../jail-service/src/desktop/command-runner.js';
+import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
 import { createDesktopDriver } from '../../../jail-service/src/desktop/desktop-driver.js';
 import { BrowserUnavailableError } from '../../../jail-service/src/errors.js';
+import { testImages } from '../../support/test-images.js';
 
 /** `xdotool getdisplaygeometry` that cannot open the display for the first `misses` calls. */
 function lateDisplay(misses: number) {
   let calls = 0;
   const runner: CommandRunner = {
-    async run(): Promise<CommandResult> {
+    async run(): Promise<RunResult> {
       calls += 1;
       if (calls <= misses) {
         return {
           exitCode: 1,
-          stdout: Buffer.alloc(0),
+          stdout: '',
           stderr: "Error: Can't open display: :0\nFailed creating new xdo instance\n",
           durationMs: 1,
         };
       }
-      return { exitCode: 0, stdout: Buffer.from('1280 800\n'), stderr: '', durationMs: 1 };
+      return { exitCode: 0, stdout: '1280 800\n', stderr: '', durationMs: 1 };
     },
   };
   return { runner, calls: () => calls };
@@ -35,6 +33,7 @@ describe('desktop driver: a display that comes up late', () => {
     const late = lateDisplay(3);
     const driver = await createDesktopDriver({
       display: ':0',
+      codec: testImages,
       runner: late.runner,
       commandTimeoutMs: 1000,
       waitForDisplayMs: 5000,
@@ -45,7 +44,12 @@ describe('desktop driver: a display that comes up late', () => {
 
   it('fails at once without a wait, and after the wait on a display that never comes', async () => {
     await assert.rejects(
-      createDesktopDriver({ display: ':0', runner: lateDisplay(1).runner, commandTimeoutMs: 1000 }),
+      createDesktopDriver({
+        display: ':0',
+        codec: testImages,
+        runner: lateDisplay(1).runner,
+        commandTimeoutMs: 1000,
+      }),
       BrowserUnavailableError,
     );
     const never = lateDisplay(Number.POSITIVE_INFINITY);
@@ -53,6 +57,7 @@ describe('desktop driver: a display that comes up late', () => {
     await assert.rejects(
       createDesktopDriver({
         display: ':0',
+        codec: testImages,
         runner: never.runner,
         commandTimeoutMs: 1000,
         waitForDisplayMs: 300,

@@ -1,8 +1,8 @@
 // The ffmpeg child of a task recording: JPEG frames in on stdin, an H.264 MP4 out. Every encoder
 // is killed when it outlives its `finish()` grace or when the controlplane exits.
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildRegistry } from '@clawdie/jail-service/runner';
 import { childEnvironment } from '../../runner/child-environment.js';
-import { controlplaneChildren } from '../../runner/process-launcher.js';
 
 export interface FfmpegEncoder {
   readonly pid: number;
@@ -20,6 +20,8 @@ export interface FfmpegEncoderOptions {
   /** Output frame rate; gaps between frames are filled by repeating the last one. */
   fps: number;
   outputPath: string;
+  /** The process's one registry: the encoder is killed when the controlplane exits. */
+  children: ChildRegistry;
 }
 
 /** The argv after the program: wall-clock input timestamps, constant-rate H.264 output. */
@@ -101,7 +103,7 @@ export function spawnFfmpegEncoder(options: FfmpegEncoderOptions): Promise<Ffmpe
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('spawn', () => {
-      controlplaneChildren.track(child, () => child.kill('SIGKILL'));
+      options.children.track(child, () => child.kill('SIGKILL'));
       resolve(encoder);
     });
   });

@@ -1,6 +1,7 @@
 // Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9: dataset →
 // files → epair → PF anchor → rctl → (start) jail -c (Xvfb, then the service) → jls → health. Each step is verified against
 // the OS; a failure throws and the caller runs the idempotent teardown.
+import { pollHealth } from '@clawdie/jail-service/timing';
 import type { CloneSpec } from '../jail-driver.js';
 import { epair, jail, pf, rctl, zfs } from './commands.js';
 import { type FreeBsdHost, must, run, stepError } from './freebsd-host.js';
@@ -112,15 +113,20 @@ async function waitHealthy(
   token: string,
   input: StartInput,
 ): Promise<void> {
-  const deadline = host.now() + input.healthTimeoutMs;
-  let delay = 100;
-  for (;;) {
-    if (await host.healthCheck(names.serviceUrl, token, input.signal)) return;
-    if (host.now() + delay > deadline) {
-      const what = `no healthy answer within ${input.healthTimeoutMs} ms`;
-      throw stepError(START, names.jail, ['GET', `${names.serviceUrl}/health`], what);
-    }
-    await host.sleep(delay, input.signal);
-    delay = Math.min(delay * 2, 1000);
-  }
+  // The repository's one poller, over the host's health check, clock and sleep (virtual in the fake).
+  const result = await pollHealth({
+    url: names.serviceUrl,
+    token,
+    timeoutMs: input.healthTimeoutMs,
+    intervalMs: 100,
+    maxIntervalMs: 1000,
+    probe: host.healthCheck,
+    now: host.now,
+    sleep: host.sleep,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  if (result.ok) return;
+  input.signal?.throwIfAborted();
+  const what = `no healthy answer within ${input.healthTimeoutMs} ms`;
+  throw stepError(START, names.jail, ['GET', `${names.serviceUrl}/health`], what);
 }

@@ -2,8 +2,8 @@
 // template, limited by rctl and fenced by a PF anchor (freebsd-jails.md §0, §2). Bastille is not
 // on this path; every step is verified with the base-system tools.
 import { randomBytes } from 'node:crypto';
+import type { CommandRunner } from '@clawdie/jail-service/runner';
 import { sleep } from '@clawdie/jail-service/timing';
-import type { CommandRunner } from '../../runner/command-runner.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -204,7 +204,7 @@ export class FreeBsdDriver implements JailDriver {
 
   async #answers(clone: CloneInfo): Promise<boolean> {
     if (clone.state !== 'running' || clone.service === null) return false;
-    return this.#host.healthCheck(clone.service.url, clone.service.token);
+    return (await this.#host.healthCheck(clone.service.url, clone.service.token)) === true;
   }
 
   async #destroy(name: string): Promise<DestroyResult> {

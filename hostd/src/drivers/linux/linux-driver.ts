@@ -3,9 +3,8 @@
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
+import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/jail-service/runner';
 import { sleep } from '@clawdie/jail-service/timing';
-import type { CommandRunner } from '../../runner/command-runner.js';
-import type { LaunchedProcess, ProcessLauncher } from '../../runner/process-launcher.js';
 import {
   type CloneInfo,
   type CloneIsolation,

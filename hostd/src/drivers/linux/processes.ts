@@ -1,6 +1,7 @@
 // Processes of clones, found by their per-clone uid in /proc (zombies excluded: they hold nothing
 // but a pid and are reaped by their parent), and killed by pid.
 import { readdir, readFile } from 'node:fs/promises';
+import { sleep } from '@clawdie/jail-service/timing';
 
 /** Live (non-zombie) pids per clone index, for uids in uidBase+1 … uidBase+999. */
 export async function processesByIndex(uidBase: number): Promise<Map<number, number[]>> {
@@ -40,7 +41,7 @@ export async function killUidProcesses(
         // Already gone.
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

@@ -168,7 +168,7 @@ export class JailServiceProcesses implements FakeJailProcesses {
     const running = this.#running.get(name);
     if (!running) return null;
     if (running.url === null) return Promise.resolve(false);
-    return this.#check(running.url, token);
+    return this.#check(running.url, token).then((answer) => answer === true);
   }
 
   /** The loopback URL standing for jail `name`'s service address, or null. */

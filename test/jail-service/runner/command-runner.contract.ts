@@ -1,8 +1,9 @@
-// The contract of the one CommandRunner port (@clawdie/hostd/runner), run against every
-// implementation: the real ExecFileRunner and the RecordingRunner fake.
+// The contract of the one CommandRunner port (@clawdie/jail-service/runner), used by hostd's
+// drivers, setup and the jail-service's desktop surface, run against every implementation: the
+// real ExecFileRunner and the RecordingRunner fake.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CommandRunner } from '../../hostd/src/runner/index.js';
+import type { CommandRunner } from '@clawdie/jail-service/runner';
 
 /** argv of a program with each behaviour, in the implementation's own terms. */
 export interface ContractPrograms {
@@ -14,6 +15,8 @@ export interface ContractPrograms {
   printEnv: readonly string[];
   /** Runs for a minute. */
   slow: readonly string[];
+  /** Writes the three bytes ff 00 80 (not valid UTF-8) to stdout: an image, for instance. */
+  printBytes: readonly string[];
   /** A program that does not exist. */
   missing: readonly string[];
 }
@@ -37,6 +40,14 @@ export function commandRunnerContract(
       assert.equal(result.exitCode, 0);
       assert.equal(result.stdout, stdin);
       if (result.stdoutBytes) assert.equal(result.stdoutBytes.toString('utf8'), stdin);
+    });
+
+    it('keeps binary stdout byte for byte (the desktop decodes xwd images from it)', async () => {
+      const { runner, programs } = make();
+      const result = await runner.run(programs.printBytes, { timeoutMs: 10_000 });
+      assert.equal(result.exitCode, 0);
+      assert.ok(result.stdoutBytes, 'stdoutBytes is set for binary output');
+      assert.deepEqual([...result.stdoutBytes], [0xff, 0x00, 0x80]);
     });
 
     it('gives the program exactly the environment passed, nothing inherited', async () => {

@@ -1,6 +1,6 @@
 // Child of child-registry.test.ts: launches `sleep 60` (in its own group when asked), prints the
 // pid and exits at once without stopping it; the registry's exit hook must take it down.
-import { ChildRegistry, SpawnLauncher } from '../../../hostd/src/runner/index.js';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 
 const launcher = new SpawnLauncher(new ChildRegistry());
 const child = await launcher.launch({

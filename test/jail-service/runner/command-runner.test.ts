@@ -1,6 +1,6 @@
-// The CommandRunner contract against the real adapter (real programs) and the fake.
-import { ExecFileRunner } from '../../hostd/src/runner/index.js';
-import { RecordingRunner } from '../../hostd/src/runner/recording-runner.js';
+// The CommandRunner contract (@clawdie/jail-service/runner) against the real adapter (real programs) and the fake.
+import { ExecFileRunner } from '@clawdie/jail-service/runner';
+import { RecordingRunner } from '../../support/recording-runner.js';
 import { commandRunnerContract } from './command-runner.contract.js';
 
 commandRunnerContract('ExecFileRunner (real programs)', () => ({
@@ -10,6 +10,7 @@ commandRunnerContract('ExecFileRunner (real programs)', () => ({
     echoStdin: ['/bin/cat'],
     printEnv: ['/usr/bin/env'],
     slow: ['/bin/sleep', '60'],
+    printBytes: ['/usr/bin/printf', '\\377\\000\\200'],
     missing: ['/nonexistent/clawdie-contract-program'],
   },
 }));
@@ -38,12 +39,14 @@ commandRunnerContract('RecordingRunner (fake)', () => ({
       }),
     },
     { match: 'sleep 60', reply: {}, delayMs: 60_000 },
+    { match: 'bytes', reply: { stdoutBytes: Buffer.from([0xff, 0x00, 0x80]) } },
   ]),
   programs: {
     exitThree: ['exit', '3'],
     echoStdin: ['cat'],
     printEnv: ['env'],
     slow: ['sleep', '60'],
+    printBytes: ['bytes'],
     missing: ['not-scripted'],
   },
 }));

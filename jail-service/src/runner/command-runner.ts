@@ -1,6 +1,7 @@
-// The seam between drivers and the operating system: every external command hostd runs goes
-// through this port (house-style §3.2, freebsd-jails.md §4.1). It is the one CommandRunner of the
-// repository: setup and the controlplane's desktop operator import it as `@clawdie/hostd/runner`.
+// The seam between code and the operating system: every external command hostd's drivers, setup
+// and the jail-service's desktop surface run goes through this port (house-style §3.2,
+// freebsd-jails.md §4.1). It is the one CommandRunner of the repository:
+// `@clawdie/jail-service/runner`.
 
 /** Options of one command run. */
 export interface RunOptions {

@@ -2,7 +2,7 @@
 // jail-service, embedded hostd and Xvfb), spawned without a shell. Every child is tracked by the
 // process's one ChildRegistry, so none outlives its parent however the parent exits.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ChildRegistry } from './child-registry.js';
+import type { ChildRegistry } from './child-registry.js';
 
 export interface LaunchedProcess {
   readonly pid: number;
@@ -41,12 +41,13 @@ export interface ProcessLauncher {
 }
 
 /**
- * Real launcher; rejects when the program cannot be started. Pass the process's one registry
- * (its composition root makes it); without one the launcher keeps its own.
+ * Real launcher; rejects when the program cannot be started. Takes the process's one registry,
+ * made by its entry point (main.ts / cli.ts): there is no default, so no second registry and no
+ * second exit hook can appear by accident.
  */
 export class SpawnLauncher implements ProcessLauncher {
   readonly #children: ChildRegistry;
-  constructor(children: ChildRegistry = new ChildRegistry()) {
+  constructor(children: ChildRegistry) {
     this.#children = children;
   }
 

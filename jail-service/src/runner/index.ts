@@ -1,6 +1,7 @@
-// Public surface of `@clawdie/hostd/runner`: the one CommandRunner port of the repository, its
-// typed errors and the real adapter. Other packages (setup, controlplane) import it from here,
-// never by a relative path into hostd/src.
+// Public surface of `@clawdie/jail-service/runner`: the one CommandRunner and ProcessLauncher port
+// of the repository, its typed errors, the real adapters and the ChildRegistry. It lives in the
+// jail-service because that is the leaf package (it runs inside a jail and depends on no other
+// workspace); hostd, the controlplane and setup import it from here, never by a relative path.
 
 export { ChildRegistry } from './child-registry.js';
 export {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ChildRegistry, SpawnLauncher } from '../../hostd/src/runner/index.js';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 
 const env = { PATH: '/usr/bin:/bin' };
 

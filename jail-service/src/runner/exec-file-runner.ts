@@ -1,5 +1,5 @@
-// Adapter: CommandRunner over node:child_process `spawn` (no shell). hostd's runner/ folder is the
-// only place allowed to start processes.
+// Adapter: CommandRunner over node:child_process `spawn` (no shell). runner/ folders are the only
+// places allowed to start processes.
 import { spawn } from 'node:child_process';
 import {
   CommandAbortedError,

@@ -1,0 +1,79 @@
+// Adapter: the image codec over sharp (libvips; on FreeBSD its WebAssembly build). Built from an
+// already loaded sharp module: select-codec.ts loads it and falls back to the JS codec if it can't.
+import type sharpModule from 'sharp';
+import {
+  type ImageCodec,
+  ImageCodecError,
+  isRawImage,
+  type RawImage,
+  reducedSize,
+} from './image-codec.js';
+
+export type Sharp = typeof sharpModule;
+
+function undecodable(error: unknown): never {
+  throw new ImageCodecError(
+    'IMAGE_UNDECODABLE',
+    `cannot decode image: ${(error as Error).message}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+function view(data: Buffer): Uint8Array {
+  return new Uint8Array(data.buffer, data.byteOffset, data.length);
+}
+
+/** The sharp codec; `description` names sharp's and libvips' versions. */
+export function createSharpCodec(sharp: Sharp): ImageCodec {
+  const raw = (image: RawImage) =>
+    sharp(image.data, {
+      raw: { width: image.width, height: image.height, channels: image.channels },
+    });
+  return {
+    kind: 'sharp',
+    description: `sharp ${sharp.versions.sharp ?? '?'} (libvips ${sharp.versions.vips})`,
+    async decode(image) {
+      const { data, info } = await sharp(image, { failOn: 'none' })
+        .toColourspace('srgb')
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true })
+        .catch(undecodable);
+      return { width: info.width, height: info.height, channels: 3, data: view(data) };
+    },
+    encodeJpeg(image, quality) {
+      return raw(image).jpeg({ quality, mozjpeg: false }).toBuffer();
+    },
+    resizeJpeg(image, options) {
+      const resize =
+        options.fit === 'fill'
+          ? ({ fit: 'fill', kernel: 'lanczos3' } as const)
+          : ({ fit: 'inside', withoutEnlargement: true } as const);
+      return sharp(image)
+        .resize(options.width, options.height, resize)
+        .jpeg({ quality: options.quality, mozjpeg: false })
+        .toBuffer()
+        .catch(undecodable);
+    },
+    async reduce(image, cellSize) {
+      const input = isRawImage(image) ? raw(image) : sharp(image, { failOn: 'none' });
+      const source = isRawImage(image) ? image : await input.metadata().catch(undecodable);
+      const sourceWidth = source.width ?? 1;
+      const sourceHeight = source.height ?? 1;
+      const size = reducedSize(sourceWidth, sourceHeight, cellSize);
+      const { data } = await input
+        .resize(size.width, size.height, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: true })
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true })
+        .catch(undecodable);
+      return {
+        image: { ...size, channels: 3, data: view(data) },
+        sourceWidth,
+        sourceHeight,
+      };
+    },
+  };
+}
