@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
+import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
 import type { PageDriver } from './page-driver.js';
@@ -68,7 +69,15 @@ export async function startJailService(
     const desktop = config.desktopDisplay
       ? await createDesktopSurface({ ...config, display: config.desktopDisplay, logger })
       : undefined;
-    const app = createApp({ tools, driver, config, logger, ...(desktop ? { desktop } : {}) });
+    const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
+    const app = createApp({
+      tools,
+      driver,
+      config,
+      logger,
+      session,
+      ...(desktop ? { desktop } : {}),
+    });
     const server = createAdaptorServer({ fetch: app.fetch });
     const address = await listen(server, config.host, config.port);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
