@@ -133,6 +133,7 @@ describe('OpenAPI document', () => {
       'max_steps',
       'record',
       'result_schema',
+      'session',
       'start_url',
       'success_criteria',
       'surface',

@@ -70,6 +70,7 @@ describe('MCP server (in-memory transport)', () => {
       'max_steps',
       'record',
       'result_schema',
+      'session',
       'start_url',
       'success_criteria',
       'surface',
