@@ -17,6 +17,8 @@ import { claimDataDir, type DataDirOwner } from './ownership/data-dir-owner.js';
 import type { PolicySet } from './policy/load-policies.js';
 import { createTaskSecurity } from './policy/task-security.js';
 import type { TaskRecorder } from './recording/task-recorder.js';
+import type { SessionProfileService } from './sessions/session-profile-service.js';
+import { createSessionProfiles } from './sessions/session-wiring.js';
 import { createAuditRepository } from './store/audit-repository.js';
 import { tightenDataDir } from './store/data-dir-modes.js';
 import { type Db, openDatabase } from './store/database.js';
@@ -41,6 +43,8 @@ export interface Platform {
   approvals: ApprovalService;
   /** The secrets vault; null until a secrets key exists. */
   vault: SecretVault | null;
+  /** Saved session profiles (credential_mode session). */
+  sessions: SessionProfileService;
   /** Null when neither CLAWDIE_MODEL_URL nor CLAWDIE_REPLAY_FILE is set. */
   model: VisionModel | null;
   taskDeps(model: VisionModel): RunBrowserTaskDeps;
@@ -138,6 +142,10 @@ export async function startPlatform(
       clock: systemClock,
       logger,
     });
+    const sessions = createSessionProfiles({
+      ...{ config, db: database.db, audit, clock: systemClock, repository, logger },
+      ...{ browsers: source.browsers, approver: security.approvals },
+    });
     const loop = loopDefaults(config);
     const taskDeps = (taskModel: VisionModel): RunBrowserTaskDeps => ({
       repository,
@@ -159,6 +167,7 @@ export async function startPlatform(
       policies: security.policies,
       approvals: security.approvals,
       vault: security.vault,
+      sessions: sessions.service,
       model,
       taskDeps,
       createTasks(taskModel, options = {}) {
@@ -167,6 +176,7 @@ export async function startPlatform(
             ...taskDeps(taskModel),
             admission: options.policed === false ? security.unpoliced : security.admission,
             guards: security.guards,
+            prepareLease: sessions.prepareLease,
             ...(options.recorder ? { recorder: options.recorder } : {}),
           },
           undefined,
@@ -174,6 +184,7 @@ export async function startPlatform(
         );
       },
       async close() {
+        sessions.close();
         await security.close();
         await source.close();
         closeAudit();

@@ -9,6 +9,7 @@ import { leaseBrowser } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
+import type { LeasePreparer } from '../sessions/session-injector.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { PauseGate } from './pause-gate.js';
@@ -61,6 +62,8 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
    * clone's own jail-service (xwd + xdotool run inside the clone), over HTTP.
    */
   desktopOperator?: (lease: BrowserLease) => BrowserOperator;
+  /** Readies each fresh lease before the first step (saved-session injection); must not throw. */
+  prepareLease?: LeasePreparer;
 }
 
 /**
@@ -114,7 +117,8 @@ export function createTaskService(
     const status = pauses.paused ? 'paused' : 'running';
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
     // The lease goes to this run directly; the registry only indexes it for readers.
-    const lease = await leaseBrowser(provider, taskId, input, controller.signal);
+    const leased = await leaseBrowser(provider, taskId, input, controller.signal);
+    const lease = (await deps.prepareLease?.(plan, taskId, leased, controller.signal)) ?? leased;
     const guard = guards(plan, { taskId, browser: lease.operator, events });
     const recording = input.record ? startRecording(taskId) : undefined;
     const result = await runBrowserTask(

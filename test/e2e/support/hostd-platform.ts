@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
+import type { Logger } from 'pino';
 import { loadConfig } from '../../../controlplane/src/config.js';
 import { type Platform, startPlatform } from '../../../controlplane/src/platform.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
@@ -56,6 +57,10 @@ export interface HostdPlatformOptions {
    * tenant policy next to `*`. Nothing else on the host is reachable from a clone.
    */
   sites?: readonly string[];
+  /** More YAML for the default tenant's policy (e.g. a `credentials:` section). */
+  policyExtra?: string;
+  /** The platform's logger (default: silent). */
+  logger?: Logger;
 }
 
 export async function startHostdPlatform(
@@ -90,7 +95,7 @@ export async function startHostdPlatform(
     const allow = ['*', ...sites].map((site) => JSON.stringify(site)).join(', ');
     writeFileSync(
       join(policyDir, 'default.yaml'),
-      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n`,
+      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n${options.policyExtra ?? ''}`,
     );
     const config = loadConfig({
       CLAWDIE_POLICY_DIR: policyDir,
@@ -100,7 +105,7 @@ export async function startHostdPlatform(
       CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
       CLAWDIE_LOG_LEVEL: 'silent',
     });
-    const platform = await startPlatform(config, silentLogger, {});
+    const platform = await startPlatform(config, options.logger ?? silentLogger, {});
     return { manager, hostd, platform, close: () => close(platform) };
   } catch (error) {
     await close();
