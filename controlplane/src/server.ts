@@ -106,6 +106,7 @@ export async function serve(): Promise<number> {
     auth: auth ? { verifier: auth.verifier, failures: config.authFailures } : null,
     audit: platform.audit,
     approvals: platform.approvals,
+    sessions: platform.sessions,
     waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
     dashboard:
       createDashboardOptions({

@@ -54,6 +54,8 @@ export interface SessionProfileService {
     transfer: SessionTransfer,
     signal?: AbortSignal,
   ): Promise<{ cookies: number; origins: number }>;
+  /** The service's clock (views derive active/expired from it). */
+  now(): number;
   /** Wipes the bundles of expired profiles (one `session-expired` row each); returns how many. */
   sweep(): number;
 }
@@ -156,6 +158,7 @@ export function createSessionProfileService(
     },
 
     meta: (tenant, name) => store.meta(tenant, name),
+    now: () => clock.now(),
 
     async inject(target, transfer, signal) {
       const meta = live(target.tenant, target.name);

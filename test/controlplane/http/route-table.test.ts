@@ -16,6 +16,7 @@ import { silentLogger } from '../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
+import { sessionFixture } from '../sessions/session-fixture.js';
 import { auditRoutes } from './support/route-audit.js';
 
 const auth = await createAuthFixture();
@@ -32,6 +33,7 @@ const build = (): Hono =>
     // Every request here comes from one source (`unknown`): no 429s for this suite.
     auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
     approvals: approvals.approvals,
+    sessions: sessionFixture().service,
     waits: createBrowserWaitService({
       browsers: { get: () => undefined, list: () => [] },
       local: null,
@@ -49,7 +51,7 @@ after(async () => {
 
 /** A token with every scope but `needed` (and never `admin`, which implies them all). */
 const otherScopes = (needed: Scope): Scope[] =>
-  (['tasks:run', 'tasks:read'] as const).filter((scope) => scope !== needed);
+  (['tasks:run', 'tasks:read', 'operate'] as const).filter((scope) => scope !== needed);
 const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'x');
 const methodsOf = (entry: TableEntry) => (entry.kind === 'mount' ? entry.methods : [entry.method]);
 const isScoped = (access: Access): access is Scope =>
