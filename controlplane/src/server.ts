@@ -122,6 +122,7 @@ export async function serve(): Promise<number> {
             ),
         audit: platform.audit,
         approvals: platform.approvals,
+        sessionProfiles: platform.sessions,
         adminToken,
         tokenVerifier: auth?.verifier,
       }) ?? undefined,

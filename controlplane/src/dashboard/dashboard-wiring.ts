@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { screencastOf, type TaskBrowsers } from '../jails/task-browsers.js';
 import type { PolicySet } from '../policy/load-policies.js';
 import { recordingPath } from '../recording/task-recorder.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
 import { policySummaries } from './policy-summary.js';
@@ -92,6 +93,7 @@ export function createDashboardOptions(options: {
   hosts: () => HostsView | Promise<HostsView>;
   audit?: AuditTrail | undefined;
   approvals?: ApprovalService | undefined;
+  sessionProfiles?: SessionProfileService | undefined;
   adminToken?: string | null | undefined;
   tokenVerifier?: TokenVerifier | null | undefined;
 }): DashboardOptions | null {
@@ -104,6 +106,7 @@ export function createDashboardOptions(options: {
     screencast: screencastOf(options.browsers),
     audit: options.audit,
     approvals: options.approvals,
+    sessionProfiles: options.sessionProfiles,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
     settings: () =>
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
