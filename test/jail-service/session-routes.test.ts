@@ -4,6 +4,7 @@ import { type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/a
 import { requires } from '../support/capabilities.js';
 import { loginThroughJail } from '../support/login-wall-login.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';
+import { startStaticSite } from '../support/static-site.js';
 import { startTestJail, type TestJail } from './jail-harness.js';
 
 const post = (jail: TestJail, path: string, body: unknown, token?: string | null) =>
@@ -60,17 +61,43 @@ describe('jail-service /session export and import (real Chromium)', requires('ch
     const response = await post(second, '/session/import', bundle);
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), { cookies: bundle.cookies.length, origins: 1 });
-    const copied = await post(second, '/session/export', { origins: [site.url] });
-    assert.deepEqual((await copied.json()).origins, bundle.origins, 'localStorage was set');
     assert.equal(pages().length, seen, 'importing sent no request to the site');
+    // A page of the origin that writes nothing itself: the seeded note is there before any script.
+    await second.client.run([{ type: 'navigate', url: `${site.url}/nothing` }]);
+    const copied = await post(second, '/session/export', { origins: [site.url] });
+    assert.deepEqual((await copied.json()).origins, bundle.origins, 'localStorage was seeded');
     await second.client.run([{ type: 'navigate', url: `${site.url}/account` }]);
     assert.match((await second.client.state()).url, /\/account$/);
     assert.deepEqual(
       pages()
         .slice(seen)
         .map((request) => [request.path, request.signedIn]),
-      [['/account', true]],
+      [
+        ['/nothing', true],
+        ['/account', true],
+      ],
+      'signed in from the first request, never sent to /login',
     );
+  });
+
+  it('seeds localStorage once for that origin, unseen by page scripts', async () => {
+    const read = `<script>document.title = JSON.stringify({ note: localStorage.getItem('k'), seen: typeof window.__clawdieSeed })</script>`;
+    const other = await startStaticSite({
+      '/read': read,
+      '/clear': '<script>localStorage.clear(); document.title = "cleared"</script>',
+    });
+    try {
+      const entries = [{ key: 'k', value: 'v1' }];
+      const seeded = { cookies: [], origins: [{ origin: other.url, localStorage: entries }] };
+      assert.equal((await post(second, '/session/import', seeded)).status, 200);
+      await second.client.run([{ type: 'navigate', url: `${other.url}/read` }]);
+      assert.deepEqual(await second.client.titleJson(), { note: 'v1', seen: 'undefined' });
+      await second.client.run([{ type: 'navigate', url: `${other.url}/clear` }]);
+      await second.client.run([{ type: 'navigate', url: `${other.url}/read` }]);
+      assert.deepEqual(await second.client.titleJson(), { note: null, seen: 'undefined' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses cookies outside the bundle origins, bad origins and missing tokens', async () => {

@@ -1,11 +1,12 @@
-// Adapter: BrowserSessionState over CDP. Cookies through the browser target's Storage domain;
-// localStorage through a short-lived second tab whose document request for the origin is
-// answered locally by Fetch interception (no request reaches the site), the way Playwright
-// restores storage state. The agent's own page is never navigated.
+// Adapter: BrowserSessionState over CDP. Cookies through the browser target's Storage domain.
+// localStorage is read through a short-lived second tab whose document request for the origin is
+// answered locally by Fetch interception (no request reaches the site), and written by a one-shot
+// script on the agent's page (storage-seeds.ts). The agent's own page is never navigated.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import type { OriginStorage, SessionCookie } from '../api/index.js';
 import { BadRequestError } from '../errors.js';
 import { type BrowserSessionState, originOfCookie } from '../session/session-state.js';
+import { createStorageSeeds } from './storage-seeds.js';
 
 interface CdpCookie {
   name: string;
@@ -28,6 +29,7 @@ export function createCdpSessionState(options: {
   timeoutMs: number;
 }): BrowserSessionState {
   const { browser, page, timeoutMs } = options;
+  const seeds = createStorageSeeds(page);
   let browserSession: Promise<CDPSession> | undefined;
   const storage = () => {
     browserSession ??= browser.target().createCDPSession();
@@ -98,16 +100,9 @@ export function createCdpSessionState(options: {
         const params = bundle.cookies.map((cookie) => toCdpParam(cookie, origins));
         await cdp.send('Storage.setCookies', { cookies: params as never });
       }
-      const withStorage = bundle.origins.filter((entry) => entry.localStorage.length > 0);
-      await withOriginTabs(
-        withStorage.map((entry) => entry.origin),
-        async (tab, origin) => {
-          const entries = withStorage.find((entry) => entry.origin === origin)?.localStorage ?? [];
-          await tab.send('Runtime.evaluate', {
-            expression: `for (const { key, value } of ${JSON.stringify(entries)}) localStorage.setItem(key, value)`,
-          });
-        },
-      );
+      for (const entry of bundle.origins) {
+        if (entry.localStorage.length > 0) await seeds.seed(entry.origin, entry.localStorage);
+      }
       return { cookies: bundle.cookies.length, origins: bundle.origins.length };
     },
   };
