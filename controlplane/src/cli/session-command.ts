@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { loadVaultKey } from '../credentials/secret-vault.js';
 import { AppError } from '../errors.js';
 import { createSessionProfileService } from '../sessions/session-profile-service.js';
-import { sessionView } from '../sessions/session-routes.js';
+import { sessionView } from '../sessions/session-view.js';
 import { createAuditRepository } from '../store/audit-repository.js';
 import { openDatabase } from '../store/database.js';
 import { createSessionProfileRepository } from '../store/session-profile-repository.js';

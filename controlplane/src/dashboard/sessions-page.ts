@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { Principal } from '../auth/scopes.js';
 import { AppError } from '../errors.js';
-import { type SessionView, sessionView } from '../sessions/session-routes.js';
+import { type SessionView, sessionView } from '../sessions/session-view.js';
 import type { DashboardContext } from './dashboard-context.js';
 import { badge } from './format.js';
 
