@@ -45,9 +45,16 @@ export const browserRunTaskParameters = Type.Object(
       }),
     ),
     credential_mode: Type.Optional(
-      stringEnum(['none', 'operator_approved'] as const, {
+      stringEnum(['none', 'operator_approved', 'session'] as const, {
         description:
-          '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves.',
+          '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves. "session": start logged in with the saved session profile named in `session`.',
+      }),
+    ),
+    session: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$',
+        description:
+          'The saved session profile to start logged in with (credential_mode "session"); the model never sees its cookies.',
       }),
     ),
     keep_session: Type.Optional(

@@ -7,6 +7,7 @@ import { createProgressPrinter, printLine, printResult } from './cli/cli-output.
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
 import { runTaskCommand } from './cli/run-command.js';
+import { runSessionCommand } from './cli/session-command.js';
 import { type Controlplane, createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
@@ -39,6 +40,12 @@ async function main(argv: string[]): Promise<number> {
   ) {
     return runAdminCommand(command, loadConfig(env));
   }
+  if (
+    command.name === 'session-list' ||
+    command.name === 'session-save' ||
+    command.name === 'session-revoke'
+  )
+    return runSessionCommand(command, loadConfig(env));
   // The CLI prints its own progress; JSON logs only for warnings unless asked for more.
   const config = loadConfig({ CLAWDIE_LOG_LEVEL: 'warn', ...env });
   if (command.name === 'run' && !config.model.url && !config.model.replayFile) {

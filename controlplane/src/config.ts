@@ -72,6 +72,8 @@ const schema = z.object({
   CLAWDIE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   CLAWDIE_POLICY_DIR: z.string().min(1).optional(),
   CLAWDIE_SECRETS_KEY_FILE: z.string().min(1).optional(),
+  /** Default lifetime of a saved session profile, in seconds (7 days; `--ttl` overrides). */
+  CLAWDIE_SESSION_TTL_S: int(60, 365 * 86_400).default(7 * 86_400),
   CLAWDIE_TELEGRAM_BOT_TOKEN: z
     .string()
     .regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-def')
@@ -148,6 +150,8 @@ export interface Config {
   policyDir: string;
   /** AES-256-GCM key of the secrets vault (never in the database). */
   secretsKeyFile: string;
+  /** Default lifetime of a saved session profile (CLAWDIE_SESSION_TTL_S). */
+  sessionTtlS: number;
   /** Operator approvals over Telegram; null = API only. */
   telegram: { token: string; chatIds: number[]; allowedUserIds: number[]; apiRoot: string } | null;
 }
@@ -267,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     auditKeyFile: resolve(cwd, e.CLAWDIE_AUDIT_KEY_FILE ?? resolve(dataDir, 'keys', 'audit.key')),
     policyDir: e.CLAWDIE_POLICY_DIR ? resolve(cwd, e.CLAWDIE_POLICY_DIR) : shippedPolicies,
     secretsKeyFile: resolve(cwd, e.CLAWDIE_SECRETS_KEY_FILE ?? resolve(dataDir, 'secrets.key')),
+    sessionTtlS: e.CLAWDIE_SESSION_TTL_S,
     telegram: telegramConfig(e),
   });
 }

@@ -14,6 +14,8 @@ import { requireBearer } from './auth.js';
 import { errorBody, errorHandler, parseRequest } from './error-handler.js';
 import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
+import { createSessionRoutes } from './session/session-routes.js';
+import type { BrowserSessionState } from './session/session-state.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
@@ -27,6 +29,8 @@ export interface AppDeps {
   desktop?: { fetch: (request: Request) => Response | Promise<Response> };
   /** The image encoder's summary for /health (images/select-codec.ts). */
   images?: string;
+  /** Login-state export/import (`/session/*`), when the browser supports it. */
+  session?: BrowserSessionState;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -104,6 +108,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/tools', (c) => c.json(tools.describe()));
 
   if (deps.desktop) app.mount('/desktop', deps.desktop.fetch);
+  if (deps.session) app.route('/session', sessionRoutes(deps.session, tools, logger));
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);
@@ -111,6 +116,10 @@ export function createApp(deps: AppDeps): Hono {
   });
   app.onError(errorHandler(logger));
   return app;
+}
+
+function sessionRoutes(state: BrowserSessionState, tools: ToolRegistry, logger: Logger) {
+  return createSessionRoutes({ state, exclusive: (fn) => tools.exclusive(fn), logger });
 }
 
 function health(driver: PageDriver, images: string | undefined): HealthResponse {

@@ -6,6 +6,7 @@ import { createApp } from './app.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
+import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
 import { type SelectCodecOptions, selectImageCodec } from './images/select-codec.js';
@@ -80,11 +81,13 @@ export async function startJailService(
           images: images.summary,
         })
       : undefined;
+    const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
     const app = createApp({
       tools,
       driver,
       config,
       logger,
+      session,
       images: images.summary,
       ...(desktop ? { desktop } : {}),
     });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { requires } from '../support/capabilities.js';
 import { submit } from '../support/submit-task.js';
 import { allowedUser, operatorChat, startApprovalHarness } from './approval-harness.js';
+import { everything as searchEverything } from './support/leak-search.js';
 
 // UI-TARS-1.5 coordinates for a 1280×800 viewport (model space 1288×812): the username input is
 // centred at CSS (300, 220), the password input at (300, 320).
@@ -21,27 +20,13 @@ function everything(
   harness: Awaited<ReturnType<typeof startApprovalHarness>>,
   extra: unknown[],
 ): string[] {
-  const sqlite = harness.database.db.$client;
-  const tables = sqlite
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-    .all();
-  const rows = tables.map(({ name }) =>
-    JSON.stringify(sqlite.prepare(`SELECT * FROM "${name}"`).all()),
-  );
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory()
-        ? files(join(dir, entry.name))
-        : [readFileSync(join(dir, entry.name)).toString('latin1')],
-    );
-  return [
-    ...rows,
-    ...files(harness.dataDir),
-    ...harness.logLines,
-    ...harness.modelRequests,
-    JSON.stringify(harness.api.calls),
-    ...extra.map((value) => JSON.stringify(value)),
-  ];
+  return searchEverything({
+    db: harness.database.db,
+    dataDir: harness.dataDir,
+    logLines: harness.logLines,
+    modelRequests: harness.modelRequests,
+    extra: [harness.api.calls, ...extra],
+  });
 }
 
 describe(
@@ -100,7 +85,6 @@ describe(
       );
       assert.equal(harness.audit.verify().ok, true);
 
-      harness.database.db.$client.pragma('wal_checkpoint(TRUNCATE)');
       const haystack = everything(harness, [result]);
       assert.ok(haystack.length > 10);
       const leaks = haystack.filter((text) => text.includes(harness.secret));

@@ -99,7 +99,7 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
         auditOf(follow.trace_id).filter((row) => row.type === 'clone-created').length,
         0,
       );
-      assert.ok(auditOf(follow.trace_id).some((row) => row.type === 'session-resumed'));
+      assert.ok(auditOf(follow.trace_id).some((row) => row.type === 'browser-resumed'));
       // The kept clone's proxy refused the check page's image while the follow-up held it.
       assert.ok(
         auditOf(follow.trace_id).some(
@@ -124,7 +124,7 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
       assert.deepEqual(await h.manager.list(), [], 'closing the service destroyed the kept clone');
       assert.ok(
         auditOf(kept.trace_id).some(
-          (row) => row.type === 'session-ended' && row.data.reason === 'shutdown',
+          (row) => row.type === 'kept-browser-ended' && row.data.reason === 'shutdown',
         ),
       );
       assert.deepEqual(await settledLeftovers(), []);

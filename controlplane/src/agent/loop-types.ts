@@ -28,6 +28,7 @@ export type LoopErrorCode =
   | 'TASK_TIMEOUT'
   | 'RESULT_SCHEMA_MISMATCH'
   | 'APPROVAL_DENIED'
+  | 'SESSION_INJECT_FAILED'
   | 'STUCK'
   | 'INTERNAL';
 

@@ -16,6 +16,9 @@ const passthroughCodes = new Set<string>([
   'MODEL_BAD_RESPONSE',
   'OPERATOR_UNAVAILABLE',
   'OPERATOR_BAD_RESPONSE',
+  // A saved session refused or not injected before the first step (sessions/session-injector.ts).
+  'APPROVAL_DENIED',
+  'SESSION_INJECT_FAILED',
 ]);
 
 /**

@@ -26,15 +26,19 @@ export const auditEventTypes = [
   'approval-expired',
   'credential-typed',
   'secret-stored',
+  'session-saved',
+  'session-revoked',
+  'session-expired',
+  'session-injected',
   'notifier-failed',
   'clone-created',
   'clone-destroyed',
   'egress-refused',
   'audit-keyed',
-  'session-kept',
-  'session-not-kept',
-  'session-resumed',
-  'session-ended',
+  'browser-kept',
+  'browser-not-kept',
+  'browser-resumed',
+  'kept-browser-ended',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -71,7 +71,7 @@ export function createKeptBrowsers(deps: {
     clearTimeout(entry.timer);
     kept.delete(entry.sessionId);
     record({
-      type: 'session-ended',
+      type: 'kept-browser-ended',
       taskId: entry.lastTaskId,
       data: { session_id: entry.sessionId, clone: entry.lease.id, reason },
     });
@@ -89,7 +89,7 @@ export function createKeptBrowsers(deps: {
             ? `keeping it would leave no browser slot for other tasks (concurrency ${deps.concurrency})`
             : null;
       if (refused) {
-        record({ type: 'session-not-kept', taskId: request.taskId, data: { reason: refused } });
+        record({ type: 'browser-not-kept', taskId: request.taskId, data: { reason: refused } });
         return { refused };
       }
       const sessionId = `ks_${randomBytes(18).toString('base64url')}`;
@@ -106,7 +106,7 @@ export function createKeptBrowsers(deps: {
       kept.set(sessionId, entry);
       lease.rebind?.(null);
       record({
-        type: 'session-kept',
+        type: 'browser-kept',
         taskId: request.taskId,
         data: { session_id: sessionId, clone: lease.id, idle_ttl_s: request.idleTtlMs / 1000 },
       });
@@ -124,7 +124,7 @@ export function createKeptBrowsers(deps: {
       kept.delete(sessionId);
       entry.lease.rebind?.(taskId);
       record({
-        type: 'session-resumed',
+        type: 'browser-resumed',
         taskId,
         data: { session_id: sessionId, clone: entry.lease.id, after_task: entry.lastTaskId },
       });

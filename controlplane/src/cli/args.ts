@@ -12,6 +12,10 @@ export const usage = `usage:
   clawdie keys rotate [--keep N] add a new token-signing key to the JWKS file (keeps the last N)
   clawdie token create --tenant T --scope S [--scope S ...] [--ttl SECONDS] [--subject NAME]
   clawdie secret set NAME --tenant T   store a secret read from stdin (AES-256-GCM)
+  clawdie session list [--tenant T]    saved session profiles (metadata only, never values)
+  clawdie session save --task ID --name N --origin O [--origin O ...] [--ttl SECONDS]
+                                 save a running task's browser session (needs the server)
+  clawdie session revoke NAME [--tenant T]   revoke a profile and wipe its data
   clawdie help
 
 environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWDIE_MODEL_VERSION,
@@ -26,6 +30,16 @@ export type Command =
   | { name: 'keys-rotate'; keep: number }
   | { name: 'token-create'; tenant: string; scopes: string[]; ttlSeconds: number; subject: string }
   | { name: 'secret-set'; secret: string; tenant: string }
+  | { name: 'session-list'; tenant: string | undefined }
+  | {
+      name: 'session-save';
+      taskId: string;
+      session: string;
+      origins: string[];
+      ttlS: number | undefined;
+      tenant?: undefined;
+    }
+  | { name: 'session-revoke'; session: string; tenant: string | undefined }
   | { name: 'help' };
 
 /** Parses CLI arguments; throws AppError `USAGE` with a message naming the bad argument. */
@@ -44,6 +58,9 @@ export function parseCommand(argv: string[]): Command {
       ttl: { type: 'string' },
       subject: { type: 'string' },
       keep: { type: 'string' },
+      task: { type: 'string' },
+      name: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -54,6 +71,7 @@ export function parseCommand(argv: string[]): Command {
   if (name === 'demo') return { name: 'demo', json: values.json };
   const admin = parseAdminCommand(name, rest, values);
   if (admin) return admin;
+  if (name === 'session') return parseSessionCommand(rest, values);
   if (name !== 'run') throw new AppError('USAGE', `unknown command "${name}"`);
   const parsed = browserRunTaskInputSchema.safeParse({
     instruction: rest.join(' '),
@@ -120,4 +138,34 @@ function parseAdminCommand(name: string, rest: string[], values: AdminValues): C
     throw new AppError('USAGE', `unknown subcommand "${sub}"`);
   }
   return null;
+}
+
+/** `session list|save|revoke`. */
+function parseSessionCommand(
+  rest: string[],
+  values: AdminValues & {
+    task?: string | undefined;
+    name?: string | undefined;
+    origin?: string[] | undefined;
+  },
+): Command {
+  const [sub, session] = rest;
+  if (sub === 'list') return { name: 'session-list', tenant: values.tenant };
+  if (sub === 'revoke') {
+    if (!session) throw new AppError('USAGE', 'session revoke: NAME is required');
+    return { name: 'session-revoke', session, tenant: values.tenant };
+  }
+  if (sub === 'save') {
+    if (!values.task) throw new AppError('USAGE', '--task: required');
+    if (!values.name) throw new AppError('USAGE', '--name: required');
+    if (!values.origin?.length) throw new AppError('USAGE', '--origin: at least one is required');
+    return {
+      name: 'session-save',
+      taskId: values.task,
+      session: values.name,
+      origins: values.origin,
+      ttlS: values.ttl === undefined ? undefined : positiveInt('--ttl', values.ttl, 0),
+    };
+  }
+  throw new AppError('USAGE', `unknown subcommand "session ${sub ?? ''}"`);
 }

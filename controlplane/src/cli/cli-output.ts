@@ -55,3 +55,8 @@ export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => v
     }
   };
 }
+
+/** A command's machine-readable answer on stdout. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}

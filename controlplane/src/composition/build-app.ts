@@ -11,6 +11,7 @@ import { hostdHosts, singleJailHosts } from '../dashboard/hosts-views.js';
 import { createApp } from '../http/app.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { PolicySet } from '../policy/load-policies.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createBrowserWaitService } from '../wait/browser-wait-service.js';
@@ -33,6 +34,7 @@ export function buildApp(deps: {
   clock: Clock;
   logger: Logger;
   images: ImageCodec;
+  sessions: SessionProfileService;
 }): Hono {
   const { config, browsers, audit, approvals } = deps;
   const verifier = deps.auth?.auth?.verifier;
@@ -51,6 +53,7 @@ export function buildApp(deps: {
         ),
     audit,
     approvals,
+    sessionProfiles: deps.sessions,
     adminToken: deps.auth?.adminToken ?? null,
     tokenVerifier: verifier,
   });
@@ -63,6 +66,7 @@ export function buildApp(deps: {
     auth: verifier ? { verifier, failures: config.authFailures } : null,
     audit,
     approvals,
+    sessions: deps.sessions,
     waits: createBrowserWaitService({
       browsers: browsers.browsers,
       local: browsers.local,

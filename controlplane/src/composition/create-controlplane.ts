@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { RunningDemoSite } from '../demo/demo-site-server.js';
 import { AppError } from '../errors.js';
 import { claimDataDirAt } from '../ownership/data-dir-owner.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { InstanceKind } from '../store/instance-repository.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
@@ -51,6 +52,8 @@ export interface Controlplane {
   repository: TaskRepository;
   audit: AuditTrail;
   approvals: ApprovalService;
+  /** Saved session profiles: save from a live task (hand-back, REST, CLI), list, revoke. */
+  sessions: SessionProfileService;
   /** Records where this server listens, for the message a refused second process prints. */
   listening(url: string): void;
   /** Releases everything in reverse order of start; idempotent. */
@@ -139,6 +142,7 @@ export async function createControlplane(
       repository: store.repository,
       audit: store.audit,
       approvals: pipeline.approvals,
+      sessions: pipeline.sessions,
       listening: owner.setUrl,
       close: stack.close,
     };

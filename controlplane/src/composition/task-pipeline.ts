@@ -11,6 +11,8 @@ import type { VisionModel } from '../model/chat-types.js';
 import type { PolicySet } from '../policy/load-policies.js';
 import { createTaskSecurity } from '../policy/task-security.js';
 import type { TaskRecorder } from '../recording/task-recorder.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
+import { createSessionProfiles } from '../sessions/session-wiring.js';
 import type { Db } from '../store/database.js';
 import { createScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -29,6 +31,8 @@ export interface TaskPipeline {
   policies: PolicySet;
   /** Operator approvals (API; Telegram when configured). */
   approvals: ApprovalService;
+  /** Saved session profiles (`credential_mode: session`, /v1/sessions, hand-back). */
+  sessions: SessionProfileService;
   createTasks: CreateTasks;
 }
 
@@ -74,6 +78,17 @@ export function createTaskPipeline(deps: {
     newId: deps.newId,
   });
   deps.stack.defer(security.close);
+  const sessions = createSessionProfiles({
+    config,
+    db: deps.db,
+    audit: deps.audit,
+    clock: deps.clock,
+    repository: deps.repository,
+    browsers: browsers.browsers,
+    approver: security.approvals,
+    logger: deps.logger,
+  });
+  deps.stack.defer(sessions.close);
   // Only a task that bypasses the task service would use this operator; with hostd there is no
   // shared browser, and it says so.
   const operator =
@@ -84,6 +99,7 @@ export function createTaskPipeline(deps: {
   return {
     policies: security.policies,
     approvals: security.approvals,
+    sessions: sessions.service,
     createTasks(model, options = {}) {
       return createTaskService(
         {
@@ -99,6 +115,7 @@ export function createTaskPipeline(deps: {
           audit: deps.audit,
           admission: options.policed === false ? security.unpoliced : security.admission,
           guards: security.guards,
+          prepareLease: sessions.prepareLease,
           ...(options.recorder ? { recorder: options.recorder } : {}),
         },
         undefined,

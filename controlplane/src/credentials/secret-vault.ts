@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AppError } from '../errors.js';
-import type { SecretStore } from '../store/secret-repository.js';
+import type { SealedSecret, SecretStore } from '../store/secret-repository.js';
 
 /** Secrets by tenant and name, encrypted at rest with AES-256-GCM. */
 export interface SecretVault {
@@ -26,31 +26,13 @@ export function createSecretVault(
   const aad = (tenant: string, name: string) => Buffer.from(`${tenant}\u0000${name}`);
   return {
     put(tenant, name, value) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad(tenant, name));
-      const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-      store.put(
-        tenant,
-        name,
-        {
-          ciphertext: ciphertext.toString('base64'),
-          iv: iv.toString('base64'),
-          tag: cipher.getAuthTag().toString('base64'),
-        },
-        now(),
-      );
+      store.put(tenant, name, sealText(key, aad(tenant, name), value), now());
     },
     reveal(tenant, name) {
       const sealed = store.get(tenant, name);
       if (!sealed) return null;
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'))
-          .setAAD(aad(tenant, name))
-          .setAuthTag(Buffer.from(sealed.tag, 'base64'));
-        return Buffer.concat([
-          decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
-          decipher.final(),
-        ]).toString('utf8');
+        return openText(key, aad(tenant, name), sealed);
       } catch (error) {
         throw new AppError(
           'SECRET_UNREADABLE',
@@ -61,6 +43,29 @@ export function createSecretVault(
     },
     names: (tenant) => store.names(tenant),
   };
+}
+
+/** AES-256-GCM with a fresh 96-bit IV, `aad` bound: the vault's cipher, for other sealed rows. */
+export function sealText(key: Buffer, aad: Buffer, text: string): SealedSecret {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(aad);
+  const ciphertext = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return {
+    ciphertext: ciphertext.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+  };
+}
+
+/** The plaintext of `sealText`; throws when the key, the AAD or the ciphertext differ. */
+export function openText(key: Buffer, aad: Buffer, sealed: SealedSecret): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'))
+    .setAAD(aad)
+    .setAuthTag(Buffer.from(sealed.tag, 'base64'));
+  return Buffer.concat([
+    decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
+    decipher.final(),
+  ]).toString('utf8');
 }
 
 /**

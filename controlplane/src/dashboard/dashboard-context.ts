@@ -6,6 +6,7 @@ import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import { type TaskRecord, taskStatusValues } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
@@ -25,6 +26,8 @@ export interface DashboardOptions {
   audit?: AuditTrail | undefined;
   /** Operator approvals; adds the Approvals page (answers go through the same service). */
   approvals?: ApprovalService | undefined;
+  /** Saved session profiles; adds the Saved sessions page (list and revoke). */
+  sessionProfiles?: SessionProfileService | undefined;
   /** Where a task's MP4 recording would be; adds the Recording link when that file exists. */
   recordingPath?: ((taskId: string) => string) | undefined;
   settings?: (() => SettingsView) | undefined;

@@ -21,6 +21,7 @@ import {
 import { page, pageHeaders } from './layout.js';
 import { createLoginRoutes } from './login-routes.js';
 import { relayScreencast } from './screencast-relay.js';
+import { createSessionPageRoutes, sessionsSection } from './sessions-page.js';
 import { hostsBody, settingsBody } from './settings-pages.js';
 import { createTaskPageRoutes } from './task-page-routes.js';
 
@@ -44,6 +45,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
       ? [{ id: 'approvals' as const, label: 'Approvals', href: '/dashboard/approvals' }]
       : []),
     ...(deps.audit ? [{ id: 'audit' as const, label: 'Audit log', href: '/dashboard/audit' }] : []),
+    ...(deps.sessionProfiles ? [sessionsSection] : []),
   ];
   const screens = createApprovalScreens();
   deps.approvals?.attach(screens);
@@ -90,6 +92,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
   );
   app.use('*', requireAdmin({ sessions }));
   app.route('/', createTaskPageRoutes(context));
+  app.route('/', createSessionPageRoutes(context));
   app.get('/tasks/:id/events', (c) => {
     const task = context.requireTask(c);
     if (!task) return c.text('no such task', 404);

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import type { PolicySet } from '../policy/load-policies.js';
 import { recordingPath } from '../recording/task-recorder.js';
+import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
 import { policySummaries } from './policy-summary.js';
@@ -97,6 +98,7 @@ export function createDashboardOptions(options: {
   hosts: () => HostsView | Promise<HostsView>;
   audit?: AuditTrail | undefined;
   approvals?: ApprovalService | undefined;
+  sessionProfiles?: SessionProfileService | undefined;
   adminToken?: string | null | undefined;
   tokenVerifier?: TokenVerifier | null | undefined;
 }): DashboardOptions | null {
@@ -110,6 +112,7 @@ export function createDashboardOptions(options: {
     ...(options.now ? { now: options.now } : {}),
     audit: options.audit,
     approvals: options.approvals,
+    sessionProfiles: options.sessionProfiles,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
     settings: () =>
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),

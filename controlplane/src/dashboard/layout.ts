@@ -3,7 +3,7 @@ import type { HtmlEscapedString } from 'hono/utils/html';
 
 export type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
 
-export type Section = 'tasks' | 'approvals' | 'audit' | 'hosts' | 'settings' | 'none';
+export type Section = 'tasks' | 'approvals' | 'audit' | 'sessions' | 'hosts' | 'settings' | 'none';
 
 const sections: { id: Section; label: string; href: string }[] = [
   { id: 'tasks', label: 'Tasks', href: '/dashboard' },

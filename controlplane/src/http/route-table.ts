@@ -2,6 +2,7 @@
 // guard its `access` names), and `/openapi.json` is generated from them; nothing is mounted or
 // documented anywhere else.
 import { approvalRoutes } from '../approvals/approval-routes.js';
+import { sessionRoutes } from '../sessions/session-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { mountedApps } from './mounted-apps.js';
 import type { TableEntry } from './route-types.js';
@@ -13,6 +14,7 @@ export const routeTable: readonly TableEntry[] = [
   ...taskRoutes,
   ...approvalRoutes,
   ...waitRoutes,
+  ...sessionRoutes,
   ...mountedApps,
 ];
 

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ApprovalKind, Approver } from '../approvals/approval-types.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { CredentialMode } from '../tasks/task-input.js';
 import { decideAction, decideCallUser } from './decide.js';
 import { hostOf } from './domain-match.js';
 import type { ActionGate } from './gate-types.js';
@@ -15,7 +16,7 @@ export interface ActionGateDeps {
   actor: string;
   policy: TenantPolicy;
   taskDomains: readonly string[] | undefined;
-  credentialMode: 'none' | 'operator_approved';
+  credentialMode: CredentialMode;
   operator: BrowserOperator;
   audit: AuditLog;
   logger: Logger;

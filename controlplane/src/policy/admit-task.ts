@@ -2,11 +2,19 @@ import { actorOf, type Principal } from '../auth/scopes.js';
 import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
 import { type Denied, keepRulesOf, type TaskPlan } from '../tasks/task-plan.js';
 import { decideTask } from './decide.js';
+import { decideSession, type SessionProfileFacts } from './decide-session.js';
 import type { TenantPolicy } from './policy-schema.js';
 
 export interface AdmissionDefaults {
   /** The configured step limit (`config.loop.maxSteps`), capped by the policy's. */
   maxSteps: number;
+}
+
+/** Facts read before the decision, so it stays pure: the named session profile and the time. */
+export interface AdmissionFacts {
+  /** The tenant's profile named by `input.session` (null: none; undefined: not looked up). */
+  sessionProfile?: SessionProfileFacts | null;
+  now?: number;
 }
 
 /**
@@ -20,6 +28,7 @@ export function admitTask(
   principal: Principal,
   policy: TenantPolicy,
   defaults: AdmissionDefaults,
+  facts: AdmissionFacts = {},
 ): TaskPlan | Denied {
   const tenant = principal.tenant;
   const actor = actorOf(principal);
@@ -28,6 +37,17 @@ export function admitTask(
   const admission = decideTask(parsed, policy, defaults.maxSteps);
   if (admission.decision.decision !== 'allow')
     return { denied: true, code: 'POLICY_DENIED', tenant, actor, decision: admission.decision };
+  const session = parsed.session
+    ? decideSession(
+        parsed.session,
+        policy,
+        admission.input.domains,
+        facts.sessionProfile ?? null,
+        facts.now ?? 0,
+      )
+    : undefined;
+  if (session && session.decision.decision === 'deny')
+    return { denied: true, code: 'POLICY_DENIED', tenant, actor, decision: session.decision };
   return {
     tenant,
     actor,
@@ -38,6 +58,7 @@ export function admitTask(
       credentialMode: admission.input.credential_mode ?? 'none',
       domains: admission.input.domains,
       decision: admission.decision,
+      ...(session && 'use' in session ? { session: session.use } : {}),
     },
     keep: keepRulesOf(policy),
   };

@@ -1,5 +1,5 @@
 import type { Action } from '@clawdie/jail-service/api';
-import type { BrowserRunTaskInput } from '../tasks/task-input.js';
+import type { BrowserRunTaskInput, CredentialMode } from '../tasks/task-input.js';
 import { hostMatches, hostOf, patternWithin, urlAllowed } from './domain-match.js';
 import { compileLinearRegex, createRegexCache } from './linear-regex.js';
 import type { ActionRule, Decision, TenantPolicy } from './policy-schema.js';
@@ -63,7 +63,7 @@ export interface ActionContext {
   taskDomains: readonly string[] | undefined;
   /** The page the action happens on. */
   currentUrl: string | null;
-  credentialMode: 'none' | 'operator_approved';
+  credentialMode: CredentialMode;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { sessionOriginSchema } from '@clawdie/jail-service/api';
 import { z } from 'zod';
 import { compileLinearRegex } from './linear-regex.js';
 
@@ -49,7 +50,7 @@ export const policySchema = z.strictObject({
   credentials: z
     .strictObject({
       modes: z
-        .array(z.enum(['none', 'operator_approved']))
+        .array(z.enum(['none', 'operator_approved', 'session']))
         .min(1)
         .default(['none']),
       secrets: z
@@ -60,8 +61,18 @@ export const policySchema = z.strictObject({
           }),
         )
         .default([]),
+      /** Saved session profiles the tenant's tasks may start with, and the origins each may cover. */
+      sessions: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/),
+            origins: z.array(sessionOriginSchema).min(1),
+            require_approval: z.boolean().default(false),
+          }),
+        )
+        .default([]),
     })
-    .default({ modes: ['none'], secrets: [] }),
+    .default({ modes: ['none'], secrets: [], sessions: [] }),
   keep_session: z
     .strictObject({
       /** Whether a task may keep its browser for a follow-up (`keep_session`). */

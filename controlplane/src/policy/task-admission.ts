@@ -3,7 +3,13 @@ import type { Principal } from '../auth/scopes.js';
 import { AppError } from '../errors.js';
 import type { BrowserRunTaskInput } from '../tasks/task-input.js';
 import { allowAllPlan, type Denied, isDenied, type TaskPlan } from '../tasks/task-plan.js';
-import { type AdmissionDefaults, admitTask, validTaskInput } from './admit-task.js';
+import {
+  type AdmissionDefaults,
+  type AdmissionFacts,
+  admitTask,
+  validTaskInput,
+} from './admit-task.js';
+import type { SessionProfileFacts } from './decide-session.js';
 import type { PolicySet } from './load-policies.js';
 import type { Decision } from './policy-schema.js';
 
@@ -23,11 +29,19 @@ export function createPolicyAdmission(deps: {
   policies: PolicySet;
   audit: AuditLog;
   defaults: AdmissionDefaults;
+  /** Session profile metadata by tenant and name (absent: no session can be admitted). */
+  sessions?: (tenant: string, name: string) => SessionProfileFacts | null;
+  now?: () => number;
 }): TaskAdmission {
   return {
     admit(input, principal) {
       const policy = deps.policies.forTenant(principal.tenant);
-      const outcome = admitTask(input, principal, policy, deps.defaults);
+      const name = typeof input.session === 'string' ? input.session : undefined;
+      const facts: AdmissionFacts = {
+        sessionProfile: name ? (deps.sessions?.(principal.tenant, name) ?? null) : null,
+        now: (deps.now ?? Date.now)(),
+      };
+      const outcome = admitTask(input, principal, policy, deps.defaults, facts);
       deps.audit.append({
         type: 'policy-decided',
         actor: outcome.actor,
@@ -62,6 +76,10 @@ export function allowAllAdmission(why: string): TaskAdmission {
     admit(input, principal) {
       const valid = validTaskInput(input, principal);
       if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
+      if (valid.credential_mode === 'session')
+        throw new AppError('POLICY_DENIED', 'credential_mode session needs a tenant policy', {
+          status: 400,
+        });
       return allowAllPlan(valid, principal, why);
     },
   };

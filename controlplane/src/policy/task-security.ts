@@ -12,6 +12,7 @@ import { createTaskCredentials } from '../credentials/task-credentials.js';
 import { createApprovalRepository } from '../store/approval-repository.js';
 import type { Db } from '../store/database.js';
 import { createSecretRepository } from '../store/secret-repository.js';
+import { createSessionProfileRepository } from '../store/session-profile-repository.js';
 import { createTelegramNotifier, type TelegramNotifier } from '../telegram/telegram-notifier.js';
 import { loadPolicies, type PolicySet } from './load-policies.js';
 import { allowAllAdmission, createPolicyAdmission, type TaskAdmission } from './task-admission.js';
@@ -79,6 +80,8 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       policies,
       audit,
       defaults: { maxSteps: config.loop.maxSteps },
+      sessions: createSessionProfileRepository(deps.db).meta,
+      now: deps.clock.now,
     }),
     unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy'),
     guards: createTaskGuards({

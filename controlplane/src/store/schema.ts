@@ -170,3 +170,28 @@ export const instances = sqliteTable('instances', {
   startedAt: integer('started_at').notNull(),
   heartbeatAt: integer('heartbeat_at').notNull(),
 });
+
+/**
+ * Saved browser sessions (cookies + localStorage of some origins), sealed with the vault key:
+ * only ciphertext, IV and tag hold values. One row per tenant and name; saving again replaces it.
+ */
+export const sessionProfiles = sqliteTable(
+  'session_profiles',
+  {
+    tenant: text('tenant').notNull(),
+    name: text('name').notNull(),
+    /** JSON array of origins (`https://host[:port]`) the bundle was captured from. */
+    origins: text('origins').notNull(),
+    cookieCount: integer('cookie_count').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    /** The task whose clone it was saved from, when there is one. */
+    sourceTask: text('source_task'),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (table) => [uniqueIndex('session_profiles_tenant_name').on(table.tenant, table.name)],
+);

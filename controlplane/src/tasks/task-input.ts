@@ -29,6 +29,10 @@ export const keptSessionId = z
     'must be a session_id returned by a task that kept its browser',
   );
 
+/** How a task may use stored credentials: none, typed secrets after approval, or a saved session. */
+export const credentialModes = ['none', 'operator_approved', 'session'] as const;
+export type CredentialMode = (typeof credentialModes)[number];
+
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {
   instruction: z
@@ -53,9 +57,18 @@ export const browserRunTaskFields = {
       'Hosts the task may navigate to (subset of what the tenant policy allows); *.x matches subdomains.',
     ),
   credential_mode: z
-    .enum(['none', 'operator_approved'])
+    .enum(credentialModes)
     .default('none')
-    .describe('Whether stored credentials may be typed after an operator approves.'),
+    .describe(
+      'Whether stored credentials may be typed after an operator approves (operator_approved), or a saved session profile is injected into the fresh browser before the first step (session, with `session`).',
+    ),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a session profile name')
+    .optional()
+    .describe(
+      'The saved session profile to start logged in with (credential_mode: session). Its cookies and storage are injected by the controlplane; the model never sees them.',
+    ),
   keep_session: z
     .boolean()
     .default(false)
@@ -139,6 +152,13 @@ export const browserRunTaskInputSchema = z
         code: 'custom',
         path: ['start_url'],
         message: `is outside the task's domains (${input.domains.join(', ')})`,
+      });
+    }
+    if ((input.credential_mode === 'session') !== (input.session !== undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['session'],
+        message: 'is required with credential_mode session, and only allowed with it',
       });
     }
     if (input.result_schema) {

@@ -1,7 +1,15 @@
 import type { Principal } from '../auth/scopes.js';
 import { actorOf } from '../auth/scopes.js';
 import type { Decision, TenantPolicy } from '../policy/policy-schema.js';
-import type { BrowserRunTaskInput } from './task-input.js';
+import type { BrowserRunTaskInput, CredentialMode } from './task-input.js';
+
+/** A session profile a plan injects: admission checked it against the policy and the store. */
+export interface SessionUse {
+  readonly name: string;
+  readonly origins: readonly string[];
+  /** An operator must approve the injection first (policy `require_approval`). */
+  readonly requireApproval: boolean;
+}
 
 /**
  * What the gate of a planned task enforces: a tenant policy (the action gate decides every batch
@@ -12,7 +20,9 @@ export type PlanRules =
   | {
       readonly kind: 'policy';
       readonly policy: TenantPolicy;
-      readonly credentialMode: 'none' | 'operator_approved';
+      readonly credentialMode: CredentialMode;
+      /** The saved session injected before the first step (credential_mode session). */
+      readonly session?: SessionUse;
       /** The task's effective domains (undefined = any the policy allows). */
       readonly domains: readonly string[] | undefined;
       /** Admission's verdict (audited by the caller). */

@@ -11,6 +11,7 @@ import { leaseBrowser } from '../browsers/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
+import type { LeasePreparer } from '../sessions/session-injector.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
@@ -65,6 +66,8 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
    * clone's own jail-service (xwd + xdotool run inside the clone), over HTTP.
    */
   desktopOperator?: (lease: BrowserLease) => BrowserOperator;
+  /** Readies each fresh lease before the first step (saved-session injection); must not throw. */
+  prepareLease?: LeasePreparer;
 }
 
 /**
@@ -125,7 +128,8 @@ export function createTaskService(
     const status = pauses.paused ? 'paused' : 'running';
     events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
     // The lease goes to this run directly; the registry only indexes it for readers.
-    const lease = held?.lease ?? (await leaseBrowser(provider, taskId, input, controller.signal));
+    const leased = held?.lease ?? (await leaseBrowser(provider, taskId, input, controller.signal));
+    const lease = (await deps.prepareLease?.(plan, taskId, leased, controller.signal)) ?? leased;
     let outcome: CompactResult | undefined;
     try {
       const guard = guards(plan, { taskId, browser: lease.operator, events });

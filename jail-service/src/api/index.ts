@@ -38,3 +38,19 @@ export {
   screenshotQuerySchema,
   toolsResponseSchema,
 } from './schema.js';
+export type {
+  OriginStorage,
+  SessionBundle,
+  SessionCookie,
+  SessionExportRequest,
+  SessionImportResponse,
+} from './session.js';
+export {
+  originStorageSchema,
+  SESSION_LIMITS,
+  sessionBundleSchema,
+  sessionCookieSchema,
+  sessionExportRequestSchema,
+  sessionImportResponseSchema,
+  sessionOriginSchema,
+} from './session.js';

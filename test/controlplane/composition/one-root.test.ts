@@ -35,11 +35,17 @@ describe('one composition root', () => {
       ['controlplane/src/http/app.ts', ['createApp'], []],
       ['controlplane/src/store/task-repository.ts', ['createTaskRepository'], []],
       // claimDataDirAt opens its own connection; the offline admin commands (keys, tokens,
-      // secrets) open the store without tasks or browsers.
+      // secrets, `session list|revoke` with no server running) open the store without tasks or
+      // browsers.
       [
         'controlplane/src/store/database.ts',
         ['openDatabase'],
-        ['controlplane/src/cli/admin-commands.ts', 'controlplane/src/ownership/data-dir-owner.ts'],
+        [
+          'controlplane/src/cli/admin-commands.ts',
+          'controlplane/src/cli/session-command.ts',
+          'controlplane/src/cli/session-server.ts',
+          'controlplane/src/ownership/data-dir-owner.ts',
+        ],
       ],
       ['controlplane/src/ownership/data-dir-owner.ts', ['claimDataDir', 'claimDataDirAt'], []],
     ];
@@ -100,6 +106,8 @@ describe('one composition root', () => {
       'bench/rest-read.ts',
       'test/controlplane/approvals/approval-routes.test.ts',
       'test/controlplane/auth/route-auth.test.ts',
+      // The CLI against a stand-in server's /v1/sessions routes.
+      'test/controlplane/cli/session-command.test.ts',
       'test/controlplane/dashboard/dashboard-fixture.ts',
       'test/controlplane/http/openapi-waits.test.ts',
       'test/controlplane/http/route-table.test.ts',
@@ -108,6 +116,8 @@ describe('one composition root', () => {
       'test/controlplane/http/task-tenancy.test.ts',
       'test/controlplane/policy/policy-fixture.ts',
       'test/controlplane/tasks/task-stuck.test.ts',
+      // Scope and tenant checks of /v1/sessions over a session service with stub transfers.
+      'test/security/session-tenants.test.ts',
     ]);
   });
 });

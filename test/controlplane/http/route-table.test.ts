@@ -17,6 +17,7 @@ import { testImages } from '../../support/test-images.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
+import { sessionFixture } from '../sessions/session-fixture.js';
 import { auditRoutes } from './support/route-audit.js';
 
 const auth = await createAuthFixture();
@@ -33,6 +34,7 @@ const build = (): Hono =>
     // Every request here comes from one source (`unknown`): no 429s for this suite.
     auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
     approvals: approvals.approvals,
+    sessions: sessionFixture().service,
     waits: createBrowserWaitService({
       images: testImages,
       browsers: { get: () => undefined, list: () => [] },
@@ -51,7 +53,7 @@ after(async () => {
 
 /** A token with every scope but `needed` (and never `admin`, which implies them all). */
 const otherScopes = (needed: Scope): Scope[] =>
-  (['tasks:run', 'tasks:read'] as const).filter((scope) => scope !== needed);
+  (['tasks:run', 'tasks:read', 'operate'] as const).filter((scope) => scope !== needed);
 const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'x');
 const methodsOf = (entry: TableEntry) => (entry.kind === 'mount' ? entry.methods : [entry.method]);
 const isScoped = (access: Access): access is Scope =>

@@ -134,6 +134,7 @@ describe('OpenAPI document', () => {
       'max_steps',
       'record',
       'result_schema',
+      'session',
       'session_id',
       'start_url',
       'success_criteria',

@@ -71,6 +71,7 @@ describe('MCP server (in-memory transport)', () => {
       'max_steps',
       'record',
       'result_schema',
+      'session',
       'session_id',
       'start_url',
       'success_criteria',

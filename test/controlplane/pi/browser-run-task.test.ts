@@ -81,7 +81,11 @@ describe('browser_run_task registration', () => {
     const schema = tool.parameters as any;
     assert.equal(schema.type, 'object');
     assert.deepEqual(schema.required, ['instruction']);
-    assert.deepEqual(schema.properties.credential_mode.enum, ['none', 'operator_approved']);
+    assert.deepEqual(schema.properties.credential_mode.enum, [
+      'none',
+      'operator_approved',
+      'session',
+    ]);
     assert.deepEqual([...pi.handlers.keys()].sort(), ['session_shutdown', 'tool_result']);
   });
 });

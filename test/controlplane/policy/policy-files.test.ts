@@ -31,7 +31,7 @@ describe('policy files', () => {
     const policy = parsePolicy(minimal, 'default.yaml');
     assert.equal(policy.domains.outside, 'deny');
     assert.equal(policy.recording, 'allowed');
-    assert.deepEqual(policy.credentials, { modes: ['none'], secrets: [] });
+    assert.deepEqual(policy.credentials, { modes: ['none'], secrets: [], sessions: [] });
     assert.equal(policy.approvals.timeout_s, 300);
   });
 

@@ -111,7 +111,7 @@ describe('kept browsers (keep_session / session_id)', () => {
       ['clone-1'],
       'released after the follow-up, which did not keep it',
     );
-    assert.ok(types().includes('session-kept') && types().includes('session-resumed'));
+    assert.ok(types().includes('browser-kept') && types().includes('browser-resumed'));
   });
 
   it('refuses another tenant, a used id and a follow-up wider than its domains', async () => {
@@ -157,7 +157,7 @@ describe('kept browsers (keep_session / session_id)', () => {
     ).done;
     await delay(1400);
     assert.deepEqual(clones.released, ['clone-1']);
-    const ended = audit.list({ limit: 200 }).find((row) => row.type === 'session-ended');
+    const ended = audit.list({ limit: 200 }).find((row) => row.type === 'kept-browser-ended');
     assert.equal(ended?.data.reason, 'idle');
     assert.equal(ended?.taskId, first.trace_id);
     assert.throws(

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
+import type { Logger } from 'pino';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
@@ -54,6 +55,10 @@ export interface HostdControlplaneOptions {
    * tenant policy next to `*`. Nothing else on the host is reachable from a clone.
    */
   sites?: readonly string[];
+  /** More YAML for the default tenant's policy (e.g. a `credentials:` section). */
+  policyExtra?: string;
+  /** The platform's logger (default: silent). */
+  logger?: Logger;
 }
 
 export async function startHostdControlplane(
@@ -88,10 +93,11 @@ export async function startHostdControlplane(
     const allow = ['*', ...sites].map((site) => JSON.stringify(site)).join(', ');
     writeFileSync(
       join(policyDir, 'default.yaml'),
-      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n`,
+      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n${options.policyExtra ?? ''}`,
     );
     const controlplane = await createTestControlplane({
       browsers: 'config',
+      ...(options.logger ? { logger: options.logger } : {}),
       env: {
         CLAWDIE_POLICY_DIR: policyDir,
         CLAWDIE_DATA_DIR: dataDir,

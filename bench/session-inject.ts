@@ -1,0 +1,88 @@
+// Saved-session injection cost: a fresh jail-service (fresh Chromium, as in a new clone) from
+// launch to its first screenshot, without and with POST /session/import of a real bundle (the
+// login-wall site's session cookie + localStorage note) in between. Prints p50/p90 per mode,
+// the added ms and the with/without ratio. Usage: npm run bench:session [-- runs]
+import { performance } from 'node:perf_hooks';
+import { type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
+import { loadConfig, startJailService } from '@clawdie/jail-service/server';
+import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
+import { createJailSessionClient } from '../controlplane/src/operator/jail-session-client.js';
+import { createJailClient } from '../test/jail-service/jail-harness.js';
+import { loginThroughJail } from '../test/support/login-wall-login.js';
+import { startLoginWallSite } from '../test/support/login-wall-site.js';
+import { silentLogger } from '../test/support/silent-logger.js';
+import { round, summarise } from './bench-stats.js';
+
+const TOKEN = 'bench-session-token-0123456789abcdef';
+const runs = Number(process.argv[2] ?? 8);
+
+const start = () =>
+  startJailService(
+    loadConfig({
+      CLAWDIE_JAIL_TOKEN: TOKEN,
+      CLAWDIE_JAIL_PORT: '0',
+      CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+    }),
+    silentLogger,
+  );
+
+/** Launch → (import) → first screenshot, in ms: the total and the part after the service is up. */
+async function once(bundle: SessionBundle | null) {
+  const t0 = performance.now();
+  const service = await start();
+  const ready = performance.now();
+  try {
+    if (bundle)
+      await createJailSessionClient({ url: service.url, token: TOKEN }).importSession(bundle);
+    await createClawdieBrowserOperator({ url: service.url, token: TOKEN }).screenshot();
+    const end = performance.now();
+    return { total: end - t0, afterReady: end - ready };
+  } finally {
+    await service.close();
+  }
+}
+
+async function main() {
+  const site = await startLoginWallSite();
+  const source = await start();
+  await loginThroughJail(createJailClient(source.url, TOKEN), site);
+  const bundle = sessionBundleSchema.parse(
+    await createJailSessionClient({ url: source.url, token: TOKEN }).exportSession([site.url]),
+  );
+  await source.close();
+  const cookiesOnly = {
+    ...bundle,
+    origins: bundle.origins.map((o) => ({ ...o, localStorage: [] })),
+  };
+  const modes = { without: null, cookies: cookiesOnly, full: bundle } as const;
+  const samples: Record<keyof typeof modes, { total: number[]; afterReady: number[] }> = {
+    without: { total: [], afterReady: [] },
+    cookies: { total: [], afterReady: [] },
+    full: { total: [], afterReady: [] },
+  };
+  await once(null); // warm-up (disk cache)
+  for (let i = 0; i < runs; i += 1) {
+    for (const mode of Object.keys(modes) as (keyof typeof modes)[]) {
+      const sample = await once(modes[mode]);
+      samples[mode].total.push(sample.total);
+      samples[mode].afterReady.push(sample.afterReady);
+    }
+  }
+  await site.close();
+  const baseReady = summarise(samples.without.afterReady).p50;
+  console.log(
+    `session injection: fresh jail-service (fresh Chromium) → first screenshot, ${runs} runs each`,
+  );
+  console.log(
+    `bundle: ${bundle.cookies.length} cookie(s), ${bundle.origins.length} origin(s) with localStorage; launch time varies with host load, so the figure is ready → first screenshot`,
+  );
+  for (const mode of Object.keys(modes) as (keyof typeof modes)[]) {
+    const total = summarise(samples[mode].total);
+    const ready = summarise(samples[mode].afterReady);
+    console.log(
+      `${mode.padEnd(8)} ready→first screenshot p50 ${ready.p50} ms (p90 ${ready.p90}) | added ${round(ready.p50 - baseReady)} ms | ratio ${round(ready.p50 / baseReady, 3)} | launch→first screenshot p50 ${total.p50} ms`,
+    );
+  }
+}
+
+await main();

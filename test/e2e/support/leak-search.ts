@@ -1,0 +1,62 @@
+// The leak search of the e2e tests: every text the controlplane produced (database rows, files
+// under its data dir, log lines, model requests, anything else given), searched for secret values.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type Logger, pino } from 'pino';
+import type { Db } from '../../../controlplane/src/store/database.js';
+
+export interface LeakSources {
+  db: Db;
+  dataDir: string;
+  logLines: readonly string[];
+  modelRequests: readonly string[];
+  extra?: readonly unknown[];
+}
+
+/** Every text the controlplane produced (WAL checkpointed first, so the file holds every row). */
+export function everything(sources: LeakSources): string[] {
+  const sqlite = sources.db.$client;
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  const tables = sqlite
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+    .all();
+  const rows = tables.map(({ name }) =>
+    JSON.stringify(sqlite.prepare(`SELECT * FROM "${name}"`).all()),
+  );
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? files(join(dir, entry.name))
+        : [readFileSync(join(dir, entry.name)).toString('latin1')],
+    );
+  return [
+    ...rows,
+    ...files(sources.dataDir),
+    ...sources.logLines,
+    ...sources.modelRequests,
+    ...(sources.extra ?? []).map((value) => JSON.stringify(value)),
+  ];
+}
+
+/** The start (200 chars) of each text in `haystack` containing one of `secrets`. */
+export function leaksOf(haystack: readonly string[], secrets: readonly string[]): string[] {
+  return haystack
+    .filter((text) => secrets.some((secret) => text.includes(secret)))
+    .map((text) => text.slice(0, 200));
+}
+
+/** A trace-level logger whose lines are kept for the leak search. */
+export function capturingLogger(): { logger: Logger; logLines: string[] } {
+  const logLines: string[] = [];
+  const logger = pino(
+    { level: 'trace' },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logLines.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  return { logger, logLines };
+}

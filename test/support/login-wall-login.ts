@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import type { Action, ElementsResponse } from '@clawdie/jail-service/api';
+import type { LoginWallSite } from './login-wall-site.js';
+
+/** What a jail-service client offers that a scripted login needs. */
+export interface LoginDriver {
+  run(actions: Action[]): Promise<unknown>;
+  elements(): Promise<ElementsResponse>;
+}
+
+async function fill(driver: LoginDriver, name: string, text: string): Promise<void> {
+  const { elements } = await driver.elements();
+  const field = elements.find((element) => element.name === name);
+  assert.ok(field, `the page has a field named ${name}`);
+  const x = Math.round(field.box.x + field.box.width / 2);
+  const y = Math.round(field.box.y + field.box.height / 2);
+  await driver.run([
+    { type: 'click', x, y },
+    { type: 'type', text: `${text}\n` },
+  ]);
+}
+
+/** Logs into the login-wall site through a jail-service's actions: password, then the code. */
+export async function loginThroughJail(driver: LoginDriver, site: LoginWallSite): Promise<void> {
+  await driver.run([{ type: 'navigate', url: `${site.url}/login` }]);
+  const { elements } = await driver.elements();
+  const user = elements.find((element) => element.name === 'username');
+  assert.ok(user);
+  await driver.run([
+    {
+      type: 'click',
+      x: Math.round(user.box.x + user.box.width / 2),
+      y: Math.round(user.box.y + user.box.height / 2),
+    },
+    { type: 'type', text: site.username },
+  ]);
+  await fill(driver, 'password', site.password);
+  await fill(driver, 'code', site.otp);
+  assert.equal(site.issuedCookies().length > 0, true, 'the site issued a session cookie');
+}

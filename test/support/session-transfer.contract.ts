@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { SessionBundle } from '@clawdie/jail-service/api';
+import type { SessionTransfer } from '../../controlplane/src/operator/jail-session-client.js';
+
+/**
+ * The SessionTransfer contract for any implementation: `create()` gives a browser without login
+ * state for the origins used here (127.0.0.1:9 and 127.0.0.2:9, never contacted).
+ */
+export function sessionTransferContract(create: () => Promise<SessionTransfer>): void {
+  const origin = 'http://127.0.0.1:9';
+  const other = 'http://127.0.0.2:9';
+  const bundle: SessionBundle = {
+    cookies: [
+      {
+        name: 'sid',
+        value: 'v-contract',
+        domain: '127.0.0.1',
+        path: '/',
+        httpOnly: true,
+        secure: false,
+        sameSite: 'Lax',
+      },
+    ],
+    origins: [{ origin, localStorage: [{ key: 'k', value: 'v' }] }],
+  };
+
+  it('exports nothing for an origin without state, one entry per origin asked', async () => {
+    const transfer = await create();
+    assert.deepEqual(await transfer.exportSession([other]), {
+      cookies: [],
+      origins: [{ origin: other, localStorage: [] }],
+    });
+  });
+
+  it('imports a bundle, answering counts only', async () => {
+    const transfer = await create();
+    assert.deepEqual(await transfer.importSession(bundle), { cookies: 1, origins: 1 });
+  });
+
+  it('exports the imported cookies for their origin and not for another', async () => {
+    const transfer = await create();
+    await transfer.importSession(bundle);
+    const mine = await transfer.exportSession([origin]);
+    assert.deepEqual(
+      mine.cookies.map((cookie) => [cookie.name, cookie.value, cookie.httpOnly]),
+      [['sid', 'v-contract', true]],
+    );
+    assert.deepEqual((await transfer.exportSession([other])).cookies, []);
+  });
+}
