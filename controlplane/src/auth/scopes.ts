@@ -1,5 +1,5 @@
 /** What an API token may do. `admin` implies every other scope. */
-export const scopes = ['tasks:run', 'tasks:read', 'admin'] as const;
+export const scopes = ['tasks:run', 'tasks:read', 'operate', 'admin'] as const;
 export type Scope = (typeof scopes)[number];
 
 /** The verified caller of a request. */
