@@ -14,6 +14,8 @@ import { requireBearer } from './auth.js';
 import { errorBody, errorHandler, parseRequest } from './error-handler.js';
 import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
+import type { TakeoverPage } from './takeover/takeover-port.js';
+import { createTakeoverRoutes } from './takeover/takeover-routes.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
@@ -25,6 +27,8 @@ export interface AppDeps {
   logger: Logger;
   /** The desktop surface (desktop/desktop-surface.ts), served under `/desktop` when present. */
   desktop?: { fetch: (request: Request) => Response | Promise<Response> };
+  /** Human takeover: `POST /input` and `GET /signals` (takeover/takeover-routes.ts). */
+  takeover?: TakeoverPage;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -102,6 +106,7 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/tools', (c) => c.json(tools.describe()));
 
   if (deps.desktop) app.mount('/desktop', deps.desktop.fetch);
+  if (deps.takeover) app.route('/', createTakeoverRoutes(deps.takeover));
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);

@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
+import { createCdpTakeover } from './browser/cdp-takeover.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
 import type { JailConfig } from './config.js';
@@ -68,7 +69,15 @@ export async function startJailService(
     const desktop = config.desktopDisplay
       ? await createDesktopSurface({ ...config, display: config.desktopDisplay, logger })
       : undefined;
-    const app = createApp({ tools, driver, config, logger, ...(desktop ? { desktop } : {}) });
+    const takeover = createCdpTakeover(opened.page, driver.viewport, logger);
+    const app = createApp({
+      tools,
+      driver,
+      config,
+      logger,
+      takeover,
+      ...(desktop ? { desktop } : {}),
+    });
     const server = createAdaptorServer({ fetch: app.fetch });
     const address = await listen(server, config.host, config.port);
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;

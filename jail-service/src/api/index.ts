@@ -38,3 +38,18 @@ export {
   screenshotQuerySchema,
   toolsResponseSchema,
 } from './schema.js';
+export type {
+  CaptchaKind,
+  InputReport,
+  InputRequest,
+  OperatorInput,
+  PageSignals,
+} from './takeover.js';
+export {
+  captchaKinds,
+  inputReportSchema,
+  inputRequestSchema,
+  operatorInputSchema,
+  pageSignalsSchema,
+  signalsQuerySchema,
+} from './takeover.js';
