@@ -4,6 +4,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { TakeoverAppDeps } from '../takeover/takeover-app-deps.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { WaitService } from '../wait/wait-service.js';
 
@@ -28,6 +29,8 @@ export interface AppDeps {
   dashboard?: DashboardOptions | undefined;
   /** `/v1/waits` on the controlplane's browser (docs/waits.md); not mounted when absent. */
   waits?: WaitService | undefined;
+  /** Human takeover: `/v1/tasks/:id/takeover`, `/hand-back` and `/takeover/*`; off when absent. */
+  takeover?: TakeoverAppDeps | undefined;
   /** Bound on every request body (413 past it); default 1 MiB. */
   maxBodyBytes?: number | undefined;
 }

@@ -2,6 +2,8 @@
 // guard its `access` names), and `/openapi.json` is generated from them; nothing is mounted or
 // documented anywhere else.
 import { approvalRoutes } from '../approvals/approval-routes.js';
+import { takeoverMount } from '../takeover/takeover-mount.js';
+import { takeoverRestRoutes } from '../takeover/takeover-rest-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { mountedApps } from './mounted-apps.js';
 import type { TableEntry } from './route-types.js';
@@ -13,7 +15,9 @@ export const routeTable: readonly TableEntry[] = [
   ...taskRoutes,
   ...approvalRoutes,
   ...waitRoutes,
+  ...takeoverRestRoutes,
   ...mountedApps,
+  takeoverMount,
 ];
 
 /** Scope an unknown path under `/v1/` needs before it answers 404 (fail closed). */

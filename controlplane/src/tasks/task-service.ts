@@ -9,6 +9,9 @@ import { leaseBrowser } from '../jails/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
+import { handoffForTask } from '../takeover/handoff-for-task.js';
+import type { TakeoverDeps } from '../takeover/task-handoff.js';
+import { createJailPageProbe } from '../wait/jail-page-probe.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { PauseGate } from './pause-gate.js';
@@ -61,6 +64,8 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
    * clone's own jail-service (xwd + xdotool run inside the clone), over HTTP.
    */
   desktopOperator?: (lease: BrowserLease) => BrowserOperator;
+  /** Human takeover for tasks whose policy has `handoff` (takeover/task-handoff.ts). */
+  takeover?: TakeoverDeps | undefined;
 }
 
 /**
@@ -126,6 +131,8 @@ export function createTaskService(
         taskId,
         signal: controller.signal,
         waitWhilePaused: (signal) => pauses.wait(signal),
+        handoff: handoffForTask(deps.takeover, plan, { taskId, lease, events }),
+        probe: lease.service ? createJailPageProbe(lease.service) : undefined,
         onEvent: (event) => {
           const step = track(event);
           // step_count as the task row has it (it advances as each step is recorded).

@@ -13,6 +13,7 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createBrowserWaitService } from '../../../controlplane/src/wait/browser-wait-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createTakeoverFixture } from '../../support/takeover-fixture.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
@@ -37,6 +38,7 @@ const build = (): Hono =>
       local: null,
     }),
     dashboard: { verifyAdmin: createStaticAdminVerifier('route-table-admin-token-0123456789') },
+    takeover: createTakeoverFixture({ repository: test.repository }).app,
   });
 const app = build();
 const document = async (target: Hono = app) =>
@@ -49,7 +51,7 @@ after(async () => {
 
 /** A token with every scope but `needed` (and never `admin`, which implies them all). */
 const otherScopes = (needed: Scope): Scope[] =>
-  (['tasks:run', 'tasks:read'] as const).filter((scope) => scope !== needed);
+  (['tasks:run', 'tasks:read', 'operate'] as const).filter((scope) => scope !== needed);
 const concrete = (path: string) => path.replace(/:[A-Za-z_]+/g, 'x');
 const methodsOf = (entry: TableEntry) => (entry.kind === 'mount' ? entry.methods : [entry.method]);
 const isScoped = (access: Access): access is Scope =>

@@ -130,6 +130,7 @@ describe('OpenAPI document', () => {
       'credential_mode',
       'domains',
       'instruction',
+      'logged_in_check',
       'max_steps',
       'record',
       'result_schema',

@@ -67,6 +67,7 @@ describe('MCP server (in-memory transport)', () => {
       'credential_mode',
       'domains',
       'instruction',
+      'logged_in_check',
       'max_steps',
       'record',
       'result_schema',
