@@ -1,5 +1,6 @@
 // Takeover wiring for tests: one registry, links, sessions and a recording notice sender, built
 // around the caller's repository and audit log (the same pieces server wiring puts together).
+import type { Logger } from 'pino';
 import type { OperatorNotice } from '../../controlplane/src/approvals/notifier.js';
 import { type AuditLog, discardAuditLog } from '../../controlplane/src/audit/audit-log.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
@@ -27,15 +28,18 @@ export function createTakeoverFixture(options: {
   repository: TaskRepository;
   audit?: AuditLog;
   clock?: Clock;
+  /** The clock links are checked on (default `clock`): a test moves it past an expiry. */
+  linkClock?: Clock;
   publicUrl?: string;
   linkTtlMs?: number;
   notify?: TakeoverDeps['notify'];
+  logger?: Logger;
 }): TakeoverFixture {
   const clock = options.clock ?? systemClock;
   const audit = options.audit ?? discardAuditLog;
   const registry = new TakeoverRegistry();
   const links = createTakeoverLinks({
-    clock,
+    clock: options.linkClock ?? clock,
     ...(options.linkTtlMs ? { ttlMs: options.linkTtlMs } : {}),
   });
   const publicUrl = options.publicUrl ?? 'http://127.0.0.1:7070';
@@ -46,7 +50,8 @@ export function createTakeoverFixture(options: {
     (async (notice: OperatorNotice) => {
       notices.push(notice);
     });
-  const shared = { registry, links, audit, clock, logger: silentLogger, publicUrl };
+  const logger = options.logger ?? silentLogger;
+  const shared = { registry, links, audit, clock, logger, publicUrl };
   return {
     tasks: { ...shared, repository: options.repository, notify },
     app: {
