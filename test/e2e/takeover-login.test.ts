@@ -214,10 +214,7 @@ describe(
           sum + Number((row.data as { targets: { password: number } }).targets.password),
         0,
       );
-      assert.ok(
-        password >= 1,
-        `input into the password field counted: ${password}`,
-      );
+      assert.ok(password >= 1, `input into the password field counted: ${password}`);
       const endedRow = rows.find((row) => row.type === 'takeover-ended');
       assert.equal((endedRow?.data as { outcome?: string } | undefined)?.outcome, 'handed_back');
 
