@@ -22,6 +22,7 @@ import { tightenDataDir } from './store/data-dir-modes.js';
 import { type Db, openDatabase } from './store/database.js';
 import { createScreenshotFiles } from './store/screenshot-files.js';
 import { createTaskRepository, type TaskRepository } from './store/task-repository.js';
+import { createTakeover, type Takeover } from './takeover/takeover-wiring.js';
 import type { LoopDefaults, RunBrowserTaskDeps } from './tasks/run-browser-task.js';
 import { createTaskService, type TaskService } from './tasks/task-service.js';
 
@@ -48,6 +49,8 @@ export interface Platform {
    * A TaskService for `model` on the platform's browsers (a clone per task with hostd), under the
    * tenant policy unless `policed: false` (the labelled demo).
    */
+  /** Human takeover (links, sessions, the needs_user wait), shared by tasks and routes. */
+  takeover: Takeover;
   createTasks(
     model: VisionModel,
     options?: { policed?: boolean; recorder?: TaskRecorder | undefined },
@@ -139,6 +142,14 @@ export async function startPlatform(
       logger,
     });
     const loop = loopDefaults(config);
+    const takeover = createTakeover({
+      ...config.takeover,
+      repository,
+      audit,
+      clock: systemClock,
+      logger,
+      notify: security.notices,
+    });
     const taskDeps = (taskModel: VisionModel): RunBrowserTaskDeps => ({
       repository,
       screenshots,
@@ -159,6 +170,7 @@ export async function startPlatform(
       policies: security.policies,
       approvals: security.approvals,
       vault: security.vault,
+      takeover,
       model,
       taskDeps,
       createTasks(taskModel, options = {}) {
@@ -167,6 +179,7 @@ export async function startPlatform(
             ...taskDeps(taskModel),
             admission: options.policed === false ? security.unpoliced : security.admission,
             guards: security.guards,
+            takeover: takeover.tasks,
             ...(options.recorder ? { recorder: options.recorder } : {}),
           },
           undefined,

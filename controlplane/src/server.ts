@@ -106,6 +106,7 @@ export async function serve(): Promise<number> {
     auth: auth ? { verifier: auth.verifier, failures: config.authFailures } : null,
     audit: platform.audit,
     approvals: platform.approvals,
+    takeover: platform.takeover.app,
     waits: createBrowserWaitService({ browsers: browsers.browsers, local: browsers.local }),
     dashboard:
       createDashboardOptions({
@@ -139,6 +140,7 @@ export async function serve(): Promise<number> {
   });
   const { port } = server.address() as AddressInfo;
   owner.setUrl(`http://${config.host}:${port}`);
+  platform.takeover.setPublicUrl(`http://${config.host}:${port}`);
   printBanner(platform, `http://${config.host}:${port}`);
   printLine(
     authWarning ??
