@@ -230,6 +230,39 @@ describe(
         }
       }
     });
+    it('a failed logged_in_check hands over (reason login) before the first model step', async (t) => {
+      const harness = await startTakeoverHarness({ outputs: ["Action: finished(content='x')"] });
+      t.after(harness.close);
+      const runner = await harness.auth.token(['tasks:run', 'tasks:read'], 'acme');
+      const started = await fetch(`${harness.url}/v1/tasks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${runner}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          instruction: 'Read the account note',
+          start_url: `${harness.site.url}/account`,
+          logged_in_check: { url_matches: '*/account', timeout_ms: 500 },
+        }),
+      });
+      const { trace_id: taskId } = (await started.json()) as { trace_id: string };
+      const status = await until('needs_user', async () =>
+        harness.tasks.events
+          .since(taskId, 0)
+          .find(
+            (entry) => entry.event.type === 'status' && entry.event.data.status === 'needs_user',
+          ),
+      );
+      assert.deepEqual(status.event.data, {
+        trace_id: taskId,
+        status: 'needs_user',
+        reason: 'login',
+      });
+      assert.equal(harness.modelRequests.length, 0, 'no blind run: the model was never asked');
+      const startedRow = harness.audit
+        .list({ taskId, limit: 50 })
+        .find((row) => row.type === 'takeover-started');
+      assert.deepEqual([startedRow?.data.reason, startedRow?.data.step], ['login', 0]);
+      assert.ok(harness.tasks.abort(taskId));
+    });
   },
 );
 
