@@ -5,6 +5,7 @@ import { createApp } from '../../../controlplane/src/http/app.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
 import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import type { TakeoverAppDeps } from '../../../controlplane/src/takeover/takeover-app-deps.js';
 import {
   createTaskService,
   type TaskService,
@@ -41,6 +42,8 @@ export function createDashboardFixture(
     operator?: BrowserOperator;
     dashboard?: Partial<DashboardOptions>;
     databasePath?: string;
+    /** Builds the takeover deps around the fixture's repository (`/takeover`, Take over). */
+    takeover?: (repository: TaskRepository) => TakeoverAppDeps;
   } = {},
 ): DashboardFixture {
   const test = createTestTaskDeps({
@@ -57,6 +60,7 @@ export function createDashboardFixture(
     defaultMaxSteps: 6,
     describe: () => ({ model: { name: 'script', replay: true }, jail: { url: 'http://x' } }),
     dashboard: { verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN), ...options.dashboard },
+    ...(options.takeover ? { takeover: options.takeover(test.repository) } : {}),
   });
   return {
     app,
