@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { PageElement } from '@clawdie/jail-service/api';
-import type { Page } from 'puppeteer-core';
 import { requires } from '../support/capabilities.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { operatorChat, startTakeoverHarness } from './takeover-harness.js';
+import { jailReader, logInThroughView, until } from './takeover-operator.js';
 
 type Harness = Awaited<ReturnType<typeof startTakeoverHarness>>;
 
@@ -36,16 +35,6 @@ function everything(harness: Harness): string[] {
     ...harness.modelRequests,
     JSON.stringify(harness.api.calls),
   ];
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined>, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe(
@@ -139,42 +128,8 @@ describe(
         { timeout: 20_000 },
       );
 
-      const jail = (path: string) =>
-        fetch(`${harness.jail.url}${path}`, {
-          headers: { authorization: `Bearer ${harness.jail.token}` },
-        });
-      const element = async (match: (element: PageElement) => boolean) => {
-        const body = (await (await jail('/elements')).json()) as { elements: PageElement[] };
-        const found = body.elements.find(match);
-        assert.ok(found, 'the field is on the page');
-        return found;
-      };
-      const onPath = (path: string) =>
-        until(path, async () => {
-          const state = (await (await jail('/state')).json()) as { url: string; loading: boolean };
-          return new URL(state.url).pathname === path && !state.loading;
-        });
-      await onPath('/login');
-      await clickInView(page, await element((e) => e.name === 'username'));
-      await page.keyboard.type(site.username);
-      await clickInView(page, await element((e) => e.input_type === 'password'));
-      // Pasted (the operator's clipboard), as a password manager would.
-      await page.$eval(
-        '[data-takeover-screen]',
-        (screen, text) => {
-          const data = new DataTransfer();
-          data.setData('text/plain', text);
-          screen.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-        },
-        site.password,
-      );
-      await page.keyboard.press('Enter');
-      await onPath('/2fa');
-      await clickInView(page, await element((e) => e.name === 'code'));
-      await page.keyboard.type(site.otp);
-      await page.keyboard.press('Enter');
-      await until('the session cookie', async () => site.issuedCookies().length === 1);
-      await onPath('/account');
+      await logInThroughView(page, jailReader(harness.jail), site);
+      assert.equal(site.issuedCookies().length, 1);
 
       await page.type('[name="note"]', 'signed in as alice');
       await page.click('[data-takeover-handback] button');
@@ -265,14 +220,3 @@ describe(
     });
   },
 );
-
-/** A real mouse click on the live view, where `element` (CSS px of the 1280×800 page) is shown. */
-async function clickInView(page: Page, element: PageElement) {
-  const box = await page.$eval('[data-takeover-screen]', (el) => {
-    const rect = el.getBoundingClientRect();
-    return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-  });
-  const x = box.x + ((element.box.x + element.box.width / 2) / 1280) * box.width;
-  const y = box.y + ((element.box.y + element.box.height / 2) / 800) * box.height;
-  await page.mouse.click(x, y);
-}

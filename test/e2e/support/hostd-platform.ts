@@ -56,6 +56,8 @@ export interface HostdPlatformOptions {
    * tenant policy next to `*`. Nothing else on the host is reachable from a clone.
    */
   sites?: readonly string[];
+  /** Extra YAML lines of the default tenant policy (e.g. a `handoff` block). */
+  policyExtra?: string;
 }
 
 export async function startHostdPlatform(
@@ -90,7 +92,7 @@ export async function startHostdPlatform(
     const allow = ['*', ...sites].map((site) => JSON.stringify(site)).join(', ');
     writeFileSync(
       join(policyDir, 'default.yaml'),
-      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n`,
+      `tenant: default\ndomains: { allow: [${allow}] }\nmax_steps: 100\n${options.policyExtra ?? ''}`,
     );
     const config = loadConfig({
       CLAWDIE_POLICY_DIR: policyDir,
