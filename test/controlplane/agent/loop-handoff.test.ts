@@ -10,6 +10,7 @@ import type {
 } from '../../../controlplane/src/agent/handoff-types.js';
 import { runAgentLoop } from '../../../controlplane/src/agent/loop.js';
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
+import type { Clock } from '../../../controlplane/src/clock.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import type { HandoffReason } from '../../../controlplane/src/policy/handoff-schema.js';
@@ -46,6 +47,7 @@ async function run(
   handoff?: LoopHandoff,
   overrides: Partial<LoopOptions> = {},
   log: string[] = [],
+  clock: Clock = createManualClock(),
 ) {
   const requests: ModelRequest[] = [];
   const model: VisionModel = {
@@ -63,7 +65,7 @@ async function run(
     {
       model,
       operator: createFakeOperator().operator,
-      clock: createManualClock(),
+      clock,
       gate: allowAllGate,
       emit: (event) => void events.push(event),
       ...(handoff ? { handoff } : {}),
@@ -155,6 +157,23 @@ describe('agent loop takeover', () => {
     });
     assert.equal(without.result.status, 'call_user', 'no blind run without a handoff policy');
     assert.equal(without.requests.length, 0);
+  });
+
+  it('hands over when the loop guard reports the task stuck', async () => {
+    const log: string[] = [];
+    const handoff = fakeHandoff(['stuck'], [], { kind: 'handed_back', note: 'unstuck' }, log);
+    let now = 0;
+    const ticking: Clock = { now: () => (now += 1000), sleep: async () => undefined };
+    const { result, requests } = await run(
+      ['Action: wait()', "Action: finished(content='ok')"],
+      handoff,
+      { guard: { stuckAfterMs: 1 } },
+      log,
+      ticking,
+    );
+    assert.equal(result.status, 'end');
+    assert.ok(log.includes('handoff:stuck'), log.join(', '));
+    assert.match(texts(requests[1]), /The user completed: unstuck/);
   });
 
   it('keeps today’s behaviour without a handoff port: call_user ends the task', async () => {
