@@ -79,7 +79,12 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
 try {
   const link = links.mint({ task: 'bench', tenant: 'acme', user: 'bench' });
-  const opened = await fetch(`${base}/bench/open?t=${link.token}`, { redirect: 'manual' });
+  const opened = await fetch(`${base}/bench/open`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ t: link.token }).toString(),
+  });
   const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   await navigate(`${site.url}/input`);
   const send = async (event: unknown) => {

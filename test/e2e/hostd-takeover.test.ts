@@ -87,6 +87,7 @@ if (!skipFile('takeover of a task in a hostd clone (real Linux driver)', missing
       t.after(chromium.close);
       const page = await chromium.browser.newPage();
       await page.goto(link);
+      await Promise.all([page.waitForNavigation(), page.click('[data-takeover-open] button')]);
       await page.waitForFunction(
         () =>
           (document.querySelector('[data-takeover-screen]') as HTMLImageElement).naturalWidth > 0,

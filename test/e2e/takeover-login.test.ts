@@ -116,6 +116,7 @@ describe(
       t.after(chromium.close);
       const page = await chromium.browser.newPage();
       await page.goto(link);
+      await Promise.all([page.waitForNavigation(), page.click('[data-takeover-open] button')]);
       assert.equal(new URL(page.url()).pathname, `/takeover/${taskId}`);
       const banner = await page.$eval('[data-takeover-banner]', (el) => el.textContent ?? '');
       assert.match(banner, /You are in control/);

@@ -98,8 +98,18 @@ async function restLink(taskId: string, token: string) {
   };
 }
 const pathOf = (url: string) => url.replace('http://cp.test', '');
+/** What the operator's browser does: GET the landing page, then POST its one button. */
 async function open(url: string) {
-  const response = await app.request(pathOf(url));
+  const path = pathOf(url);
+  const landing = await app.request(path);
+  if (landing.status !== 200)
+    return { status: landing.status, cookie: '', text: await landing.text() };
+  const [pathname = '', query = ''] = path.split('?');
+  const response = await app.request(pathname, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ t: new URLSearchParams(query).get('t') ?? '' }).toString(),
+  });
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { status: response.status, cookie, text: await response.text() };
 }
@@ -133,6 +143,9 @@ describe('takeover authorization', () => {
   it('opens a session once per link, and refuses reuse, tampering, another task and expiry', async () => {
     const operator = await auth.token(['operate'], 'acme');
     const { url } = await restLink('task-a', operator);
+    const previewed = await app.request(pathOf(url));
+    assert.equal(previewed.status, 200, 'a GET (link preview, scanner) shows the page');
+    assert.equal((await app.request(pathOf(url))).status, 200, '… and does not spend the link');
     const first = await open(url);
     assert.equal(first.status, 303);
     assert.match(first.cookie, /^clawdie_takeover=/);

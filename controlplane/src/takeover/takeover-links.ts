@@ -26,6 +26,8 @@ export interface TakeoverLinks {
    * TAKEOVER_LINK_INVALID / _EXPIRED / _USED.
    */
   redeem(token: string, taskId: string): LinkClaims;
+  /** The same checks as `redeem`, without spending the token (the confirm page). */
+  check(token: string, taskId: string): LinkClaims;
 }
 
 export interface TakeoverLinksOptions {
@@ -46,6 +48,24 @@ export function createTakeoverLinks(options: TakeoverLinksOptions): TakeoverLink
     for (const [jti, exp] of spent) if (exp <= now) spent.delete(jti);
   };
 
+  function check(token: string, taskId: string): LinkClaims {
+    const now = options.clock.now();
+    prune(now);
+    const [payload = '', mac = ''] = token.split('.');
+    const given = Buffer.from(mac, 'base64url');
+    const expected = sign(payload);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      throw new TakeoverError('TAKEOVER_LINK_INVALID', 'the takeover link is not valid');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as LinkClaims;
+    if (claims.task !== taskId)
+      throw new TakeoverError('TAKEOVER_LINK_INVALID', 'the takeover link is for another task');
+    if (claims.exp <= now)
+      throw new TakeoverError('TAKEOVER_LINK_EXPIRED', 'the takeover link has expired');
+    if (spent.has(claims.jti))
+      throw new TakeoverError('TAKEOVER_LINK_USED', 'the takeover link was already used');
+    return claims;
+  }
+
   return {
     ttlMs,
     mint(claims) {
@@ -54,21 +74,9 @@ export function createTakeoverLinks(options: TakeoverLinksOptions): TakeoverLink
       const payload = Buffer.from(JSON.stringify(full)).toString('base64url');
       return { token: `${payload}.${sign(payload).toString('base64url')}`, expiresAt: exp };
     },
+    check,
     redeem(token, taskId) {
-      const now = options.clock.now();
-      prune(now);
-      const [payload = '', mac = ''] = token.split('.');
-      const given = Buffer.from(mac, 'base64url');
-      const expected = sign(payload);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected))
-        throw new TakeoverError('TAKEOVER_LINK_INVALID', 'the takeover link is not valid');
-      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as LinkClaims;
-      if (claims.task !== taskId)
-        throw new TakeoverError('TAKEOVER_LINK_INVALID', 'the takeover link is for another task');
-      if (claims.exp <= now)
-        throw new TakeoverError('TAKEOVER_LINK_EXPIRED', 'the takeover link has expired');
-      if (spent.has(claims.jti))
-        throw new TakeoverError('TAKEOVER_LINK_USED', 'the takeover link was already used');
+      const claims = check(token, taskId);
       spent.set(claims.jti, claims.exp);
       return claims;
     },

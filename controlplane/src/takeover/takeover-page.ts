@@ -34,3 +34,12 @@ export function takeoverMessage(title: string, text: string) {
 <link rel="stylesheet" href="/takeover/assets/takeover.css"></head>
 <body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
 }
+
+/** The link's landing page: what it is for, and one button that spends it. */
+export function takeoverConfirm(taskId: string, token: string, reason: string) {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Take over · Clawdie</title>
+<link rel="stylesheet" href="/takeover/assets/takeover.css"></head>
+<body><main><h1>Take over task ${taskId}</h1><p>The task needs a person (${reason.replaceAll('_', ' ')}). The link works once.</p>
+<form method="post" action="/takeover/${taskId}/open" data-takeover-open><input type="hidden" name="t" value="${token}"><button type="submit">Take control</button></form>
+</main></body></html>`;
+}

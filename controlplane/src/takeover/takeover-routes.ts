@@ -8,13 +8,13 @@ import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Principal } from '../auth/scopes.js';
 import type { Clock } from '../clock.js';
-import { createErrorHandler, readJson } from '../http/error-handler.js';
+import { createErrorHandler, readForm, readJson } from '../http/error-handler.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import { relayFeed } from './feed-relay.js';
 import { TakeoverError } from './takeover-error.js';
 import type { TakeoverLinks } from './takeover-links.js';
-import { takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
+import { takeoverConfirm, takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
 import type { SaveSessionRequest, TakeoverRegistry } from './takeover-registry.js';
 import { takeoverScript } from './takeover-script.js';
 import type { TakeoverSessions } from './takeover-sessions.js';
@@ -88,15 +88,39 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       pageHeaders,
     ),
   );
+  /** Checks a link for this task (spending it when `spend`): claims, the task, its takeover. */
+  const admit = (taskId: string, token: string, spend: boolean) => {
+    const claims = spend ? deps.links.redeem(token, taskId) : deps.links.check(token, taskId);
+    const task = deps.repository.getTask(taskId);
+    if (!task || task.tenant !== claims.tenant)
+      throw new TakeoverError('TAKEOVER_FORBIDDEN', 'the link is not for this task’s tenant');
+    const active = deps.registry.get(taskId);
+    if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'no takeover is in progress');
+    return { claims, task, active };
+  };
+  const refused = (c: Context, taskId: string, error: unknown) => {
+    if (!(error instanceof TakeoverError)) throw error;
+    refuse(taskId, error.code, c);
+    const body = takeoverMessage('Takeover refused', error.message);
+    return c.html(body, error.status as 403, pageHeaders);
+  };
+
+  // GET only shows what the link is for: link scanners and previews must not spend it.
   app.get('/:id/open', (c) => {
     const taskId = c.req.param('id');
+    const token = c.req.query('t') ?? '';
     try {
-      const claims = deps.links.redeem(c.req.query('t') ?? '', taskId);
-      const task = deps.repository.getTask(taskId);
-      if (!task || task.tenant !== claims.tenant)
-        throw new TakeoverError('TAKEOVER_FORBIDDEN', 'the link is not for this task’s tenant');
-      const active = deps.registry.get(taskId);
-      if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'no takeover is in progress');
+      const { active } = admit(taskId, token, false);
+      return c.html(takeoverConfirm(taskId, token, active.reason), 200, pageHeaders);
+    } catch (error) {
+      return refused(c, taskId, error);
+    }
+  });
+  app.post('/:id/open', async (c) => {
+    const taskId = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const { claims, task, active } = admit(taskId, String(form.t ?? ''), true);
       const expiresAt = active.deadline;
       deps.sessions.start(c, { taskId, tenant: task.tenant, user: claims.user, expiresAt });
       deps.audit.append({
@@ -107,13 +131,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       });
       return c.redirect(`/takeover/${taskId}`, 303);
     } catch (error) {
-      if (!(error instanceof TakeoverError)) throw error;
-      refuse(taskId, error.code, c);
-      return c.html(
-        takeoverMessage('Takeover refused', error.message),
-        error.status as 403,
-        pageHeaders,
-      );
+      return refused(c, taskId, error);
     }
   });
 

@@ -54,7 +54,13 @@ describe('dashboard Take over', () => {
     assert.equal(taken.status, 303);
     const location = taken.headers.get('location') ?? '';
     assert.match(location, /^\/takeover\/needs-1\/open\?t=/);
-    const opened = await fixture.app.request(location);
+    assert.equal((await fixture.app.request(location)).status, 200, 'the landing page');
+    const [pathname = '', query = ''] = location.split('?');
+    const opened = await fixture.app.request(pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: query,
+    });
     assert.equal(opened.status, 303);
     assert.equal(opened.headers.get('location'), '/takeover/needs-1');
     const view = await fixture.app.request('/takeover/needs-1', {
