@@ -139,6 +139,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         logger.error({ err: error }, 'takeover notice failed'),
       );
       let timer: NodeJS.Timeout | undefined;
+      let onAbort: (() => void) | undefined;
       let outcome: HandoffOutcome = { kind: 'timed_out', onTimeout: policy.on_timeout };
       let by = 'system';
       try {
@@ -147,7 +148,8 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         });
         const aborted = new Promise<never>((_, reject) => {
           signal?.throwIfAborted();
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+          onAbort = () => reject(signal?.reason);
+          signal?.addEventListener('abort', onAbort, { once: true });
         });
         const handBack = await Promise.race([handedBack, timedOut, aborted]);
         if (handBack) {
@@ -158,6 +160,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         return outcome;
       } finally {
         clearTimeout(timer);
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
         inputs.flush();
         deps.registry.close(taskId);
         const ended = signal?.aborted ? 'aborted' : outcome.kind;
