@@ -110,7 +110,15 @@ function handleEvent(
       return null;
     case 'status': {
       const status = (data as { status?: unknown }).status;
-      if (status === 'queued' || status === 'running' || status === 'paused')
+      const reason = (data as { reason?: unknown }).reason;
+      if (status === 'needs_user')
+        onProgress({
+          trace_id: traceId,
+          status,
+          step: null,
+          ...(typeof reason === 'string' ? { reason } : {}),
+        });
+      else if (status === 'queued' || status === 'running' || status === 'paused')
         onProgress({ trace_id: traceId, status, step: null });
       return null;
     }

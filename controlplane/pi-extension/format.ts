@@ -6,7 +6,9 @@ import type { CompactResult, TaskResultStatus } from '../src/tasks/task-input.js
 /** `details` of a partial update: the task's state and its latest finished step. */
 export interface TaskProgress {
   trace_id: string;
-  status: 'queued' | 'running' | 'paused';
+  status: 'queued' | 'running' | 'paused' | 'needs_user';
+  /** Why a person is needed (status `needs_user`). */
+  reason?: string;
   /** The latest finished step, or null before the first one. */
   step: StepProgress | null;
 }
@@ -36,6 +38,8 @@ export function isFailedTaskResult(details: unknown): boolean {
 /** A progress line: `step 3/30: click (640, 400)`, or `task <id> queued` before the first step. */
 export function formatProgress(progress: TaskProgress): string {
   const { step } = progress;
+  if (progress.status === 'needs_user')
+    return `browser task ${progress.trace_id} needs a person (${progress.reason ?? 'takeover'}): an operator was asked to take over`;
   if (!step) return `browser task ${progress.trace_id} ${progress.status}`;
   const what = step.actions.length > 0 ? step.actions.join(', ') : step.outcome;
   return `step ${step.step}/${step.max_steps}: ${clip(what, 200)}`;

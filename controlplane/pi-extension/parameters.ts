@@ -117,6 +117,21 @@ export const browserRunTaskParameters = Type.Object(
         },
       ),
     ),
+    logged_in_check: Type.Optional(
+      Type.Object(
+        {
+          url_matches: Type.Optional(Type.String({ minLength: 1, maxLength: 2000 })),
+          text_contains: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          text_absent: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+          timeout_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 30_000 })),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Checked after start_url loads, before the first model step; when it fails, a person is asked to log in (takeover) instead of a blind run.',
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

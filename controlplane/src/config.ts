@@ -24,6 +24,10 @@ const schema = z.object({
   /** Bound on every HTTP request body of the controlplane (413 past it). */
   CLAWDIE_MAX_BODY_BYTES: int(1024, 1024 ** 3).default(1024 * 1024),
   CLAWDIE_DATA_DIR: z.string().min(1).default('data'),
+  /** Base URL operators reach the controlplane at (takeover links); default its listen address. */
+  CLAWDIE_PUBLIC_URL: z.url().optional(),
+  /** Lifetime of a signed single-use takeover link, seconds. */
+  CLAWDIE_TAKEOVER_LINK_TTL_S: int(30, 86_400).default(600),
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
@@ -88,6 +92,8 @@ export interface Config {
   port: number;
   /** Bound on every HTTP request body (CLAWDIE_MAX_BODY_BYTES, 1 MiB). */
   maxBodyBytes: number;
+  /** Human takeover: where links point (null: the listen address) and how long they live. */
+  takeover: { publicUrl: string | null; linkTtlMs: number };
   dataDir: string;
   databasePath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
@@ -209,6 +215,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     host: e.CLAWDIE_HOST,
     port: e.CLAWDIE_PORT,
     maxBodyBytes: e.CLAWDIE_MAX_BODY_BYTES,
+    takeover: {
+      publicUrl: e.CLAWDIE_PUBLIC_URL ?? null,
+      linkTtlMs: e.CLAWDIE_TAKEOVER_LINK_TTL_S * 1000,
+    },
     dataDir,
     databasePath: resolve(dataDir, 'clawdie.db'),
     logLevel: e.CLAWDIE_LOG_LEVEL,

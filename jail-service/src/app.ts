@@ -16,6 +16,8 @@ import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import { createSessionRoutes } from './session/session-routes.js';
 import type { BrowserSessionState } from './session/session-state.js';
+import type { TakeoverPage } from './takeover/takeover-port.js';
+import { createTakeoverRoutes } from './takeover/takeover-routes.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
   images?: string;
   /** Login-state export/import (`/session/*`), when the browser supports it. */
   session?: BrowserSessionState;
+  /** Human takeover: `POST /input` and `GET /signals` (takeover/takeover-routes.ts). */
+  takeover?: TakeoverPage;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -109,6 +113,7 @@ export function createApp(deps: AppDeps): Hono {
 
   if (deps.desktop) app.mount('/desktop', deps.desktop.fetch);
   if (deps.session) app.route('/session', sessionRoutes(deps.session, tools, logger));
+  if (deps.takeover) app.route('/', createTakeoverRoutes(deps.takeover));
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);

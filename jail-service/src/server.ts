@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
+import { createCdpTakeover } from './browser/cdp-takeover.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver } from './browser/page-driver.js';
 import { createCdpSessionState } from './browser/session-state-adapter.js';
@@ -82,6 +83,7 @@ export async function startJailService(
         })
       : undefined;
     const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
+    const takeover = createCdpTakeover(opened.page, driver.viewport, logger);
     const app = createApp({
       tools,
       driver,
@@ -89,6 +91,7 @@ export async function startJailService(
       logger,
       session,
       images: images.summary,
+      takeover,
       ...(desktop ? { desktop } : {}),
     });
     const server = createAdaptorServer({ fetch: app.fetch });

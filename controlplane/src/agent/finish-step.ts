@@ -21,6 +21,8 @@ export async function finishStep(
   }
   if (terminal.kind === 'call_user') {
     await ended({ type: 'step-ended', step, outcome: 'call_user', message: null, at });
+    if (deps.handoff?.on.has('call_user'))
+      return { kind: 'handoff', reason: 'call_user', summary: terminal.content ?? null };
     return {
       kind: 'terminal',
       result: { status: 'call_user', summary: terminal.content ?? null, error: null },

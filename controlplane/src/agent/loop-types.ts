@@ -9,6 +9,7 @@ import type { FinalAnswerCheck } from '../tasks/result-schema.js';
 import type { PlannedStep } from '../uitars/index.js';
 import type { WaitEngine } from '../wait/wait-engine.js';
 import type { WaitCondition } from '../wait/wait-types.js';
+import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
 import type { LoopGuardOptions } from './loop-guard.js';
 
 /** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
@@ -53,6 +54,8 @@ export interface LoopOptions {
   successCriteria?: readonly WaitCondition[] | undefined;
   /** `wait()` watches the screen (returns early once it changed and settled) instead of sleeping. */
   smartWait?: boolean | undefined;
+  /** Hand over to a person before the first step (a failed `logged_in_check`). */
+  startWithHandoff?: 'login' | undefined;
 }
 
 export interface LoopDeps {
@@ -75,6 +78,8 @@ export interface LoopDeps {
   verifier?: DoneVerifier;
   /** Shared wait engine for smart `wait()`; default: one per loop run over `clock`. */
   waits?: WaitEngine;
+  /** Human takeover (policy `handoff`); absent: call_user ends the task, nothing is detected. */
+  handoff?: LoopHandoff;
 }
 
 export interface ExecutedAction {
@@ -110,6 +115,15 @@ export type LoopEvent =
   | { type: 'loop-stopped'; step: number; reason: 'repeat' | 'stagnation'; message: string }
   /** No visible progress for the configured time: for operators (Telegram, dashboard). */
   | { type: 'task-stuck'; step: number; at: number; idleMs: number; summary: string }
+  /** A person was asked to take over the browser; the model is not called until it ends. */
+  | { type: 'handoff-started'; step: number; reason: HandoffReason; at: number }
+  | {
+      type: 'handoff-ended';
+      step: number;
+      reason: HandoffReason;
+      outcome: HandoffOutcome['kind'];
+      at: number;
+    }
   /** finished() was checked against the task's success criteria. */
   | {
       type: 'done-verified' | 'done-rejected';
@@ -132,6 +146,8 @@ export interface LoopResult {
 export type StepResult =
   | { kind: 'continue' }
   | { kind: 'unusable'; message: string }
+  /** A person is needed (a detector, call_user): the loop hands over, then goes on or ends. */
+  | { kind: 'handoff'; reason: HandoffReason; summary: string | null }
   | { kind: 'terminal'; result: Omit<LoopResult, 'stepCount'> };
 
 /** The verify-before-done check of a terminal `finished()` step. */

@@ -4,6 +4,7 @@ import { buildSystemPrompt } from '../uitars/index.js';
 import { withSmartWait } from '../wait/smart-wait-operator.js';
 import { WaitEngine } from '../wait/wait-engine.js';
 import { createGuardHook } from './loop-guard-hook.js';
+import { handOver } from './loop-handoff.js';
 import type { LoopDeps, LoopErrorCode, LoopOptions, LoopResult } from './loop-types.js';
 import { runStep } from './run-step.js';
 import { acceptEnding } from './verify-done.js';
@@ -33,7 +34,15 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
   });
   const conversation = new Conversation(`${prompt}${options.instruction}`, options.imageWindow);
   const state = { step: 0, unusableReplies: 0 };
-  const guard = createGuardHook(options.guard, options.instruction, conversation, deps);
+  let stuckReported = false;
+  const observed: LoopDeps = {
+    ...deps,
+    emit: (event) => {
+      if (event.type === 'task-stuck') stuckReported = true;
+      return deps.emit(event);
+    },
+  };
+  const guard = createGuardHook(options.guard, options.instruction, conversation, observed);
   const stepDeps: LoopDeps = {
     ...deps,
     emit: guard.emit,
@@ -44,13 +53,29 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
         )
       : deps.operator,
   };
+  const handOverAt = async (reason: Parameters<typeof handOver>[0], summary: string | null) => {
+    const ended = await handOver(reason, state.step, summary, conversation, stepDeps);
+    if (ended) await captureFinal(deps);
+    return ended ? { ...ended, stepCount: state.step } : null;
+  };
   try {
+    if (options.startWithHandoff) {
+      const summary = 'the site is not logged in (logged_in_check failed)';
+      if (!deps.handoff) return { status: 'call_user', summary, error: null, stepCount: 0 };
+      const ended = await handOverAt(options.startWithHandoff, summary);
+      if (ended) return ended;
+    }
     while (state.step < options.maxSteps) {
       await deps.waitWhilePaused?.(deps.signal);
       deps.signal?.throwIfAborted();
       state.step += 1;
       const outcome = await runStep(state.step, conversation, options, stepDeps);
       state.unusableReplies = outcome.kind === 'unusable' ? state.unusableReplies + 1 : 0;
+      if (outcome.kind === 'handoff') {
+        const ended = await handOverAt(outcome.reason, outcome.summary);
+        if (ended) return ended;
+        continue;
+      }
       if (
         outcome.kind === 'terminal' &&
         (await acceptEnding(outcome.result, state.step, conversation, options, stepDeps))
@@ -62,7 +87,13 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
         const message = `${state.unusableReplies} consecutive model replies had no usable action; last: ${outcome.message}`;
         return failed('PARSE_FAILED', message, state.step);
       }
+      stuckReported = false;
       const stopped = await guard.afterStep(state.step);
+      if ((stuckReported || stopped) && deps.handoff?.on.has('stuck')) {
+        const ended = await handOverAt('stuck', stopped?.summary ?? 'no visible progress');
+        if (ended) return ended;
+        continue;
+      }
       if (stopped) {
         await captureFinal(deps);
         return { ...stopped, stepCount: state.step };

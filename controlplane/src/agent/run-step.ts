@@ -24,6 +24,13 @@ export async function runStep(
   const screenshot = await deps.operator.screenshot(signal);
   const captureMs = elapsedMs(started);
   await emit({ type: 'screenshot-taken', step, screenshot, captureMs });
+  // Page signals (login wall, one-time code, CAPTCHA): a person is asked before the model sees it.
+  const needed = deps.handoff ? await deps.handoff.detect(signal) : null;
+  if (needed) {
+    const message = `a person is needed: ${needed.replaceAll('_', ' ')}`;
+    await emit({ type: 'step-ended', step, outcome: 'needs_user', message, at: deps.clock.now() });
+    return { kind: 'handoff', reason: needed, summary: message };
+  }
 
   started = performance.now();
   const version = options.coordinateMode;

@@ -4,7 +4,22 @@ import type { ApprovalRecord } from './approval-types.js';
  * Something operators should know about a task, with no answer expected. `stuck`: the loop saw
  * no visible progress for the configured time; `summary` says what it was doing (never a secret).
  */
-export interface OperatorNotice {
+export type OperatorNotice = StuckNotice | NeedsUserNotice;
+
+/** A task needs a person (takeover): the reason, and a signed single-use link to take control. */
+export interface NeedsUserNotice {
+  kind: 'needs_user';
+  taskId: string;
+  tenant?: string | undefined;
+  reason: string;
+  /** What the model asked or the detector saw; never a field value. */
+  summary: string;
+  link: string;
+  expiresAt: number;
+  screenshot?: Buffer | null | undefined;
+}
+
+export interface StuckNotice {
   kind: 'stuck';
   taskId: string;
   tenant?: string | undefined;

@@ -13,6 +13,7 @@ import type { VisionModel } from '../model/chat-types.js';
 import type { PolicySet } from '../policy/load-policies.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { Takeover } from '../takeover/takeover-wiring.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createBrowserWaitService } from '../wait/browser-wait-service.js';
 import type { ServerAuth } from './server-auth.js';
@@ -35,6 +36,7 @@ export function buildApp(deps: {
   logger: Logger;
   images: ImageCodec;
   sessions: SessionProfileService;
+  takeover: Takeover;
 }): Hono {
   const { config, browsers, audit, approvals } = deps;
   const verifier = deps.auth?.auth?.verifier;
@@ -67,6 +69,7 @@ export function buildApp(deps: {
     audit,
     approvals,
     sessions: deps.sessions,
+    takeover: deps.takeover.app,
     waits: createBrowserWaitService({
       browsers: browsers.browsers,
       local: browsers.local,

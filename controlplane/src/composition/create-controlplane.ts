@@ -9,6 +9,7 @@ import { claimDataDirAt } from '../ownership/data-dir-owner.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { InstanceKind } from '../store/instance-repository.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { Takeover } from '../takeover/takeover-wiring.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
@@ -54,6 +55,8 @@ export interface Controlplane {
   approvals: ApprovalService;
   /** Saved session profiles: save from a live task (hand-back, REST, CLI), list, revoke. */
   sessions: SessionProfileService;
+  /** Human takeover (its needs_user registry, links and interactive view). */
+  takeover: Takeover;
   /** Records where this server listens, for the message a refused second process prints. */
   listening(url: string): void;
   /** Releases everything in reverse order of start; idempotent. */
@@ -143,7 +146,11 @@ export async function createControlplane(
       audit: store.audit,
       approvals: pipeline.approvals,
       sessions: pipeline.sessions,
-      listening: owner.setUrl,
+      takeover: pipeline.takeover,
+      listening(url) {
+        owner.setUrl(url);
+        pipeline.takeover.setPublicUrl(url);
+      },
       close: stack.close,
     };
   } catch (error) {

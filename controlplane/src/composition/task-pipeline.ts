@@ -16,6 +16,7 @@ import { createSessionProfiles } from '../sessions/session-wiring.js';
 import type { Db } from '../store/database.js';
 import { createScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import { createTakeover, type Takeover } from '../takeover/takeover-wiring.js';
 import type { LoopDefaults } from '../tasks/run-browser-task.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
 import type { CloseStack } from './close-stack.js';
@@ -33,6 +34,8 @@ export interface TaskPipeline {
   approvals: ApprovalService;
   /** Saved session profiles (`credential_mode: session`, /v1/sessions, hand-back). */
   sessions: SessionProfileService;
+  /** Human takeover: links, sessions and the needs_user wait, shared by tasks and routes. */
+  takeover: Takeover;
   createTasks: CreateTasks;
 }
 
@@ -89,6 +92,18 @@ export function createTaskPipeline(deps: {
     logger: deps.logger,
   });
   deps.stack.defer(sessions.close);
+  const takeover = createTakeover({
+    ...config.takeover,
+    repository: deps.repository,
+    audit: deps.audit,
+    clock: deps.clock,
+    logger: deps.logger,
+    notify: security.notices,
+    // Hand back can save the clone's login first, while the task still holds the clone.
+    onHandBack: async (taskId, principal, save) => {
+      if (save) await sessions.service.saveSessionFromTask({ taskId, ...save }, principal);
+    },
+  });
   // Only a task that bypasses the task service would use this operator; with hostd there is no
   // shared browser, and it says so.
   const operator =
@@ -100,6 +115,7 @@ export function createTaskPipeline(deps: {
     policies: security.policies,
     approvals: security.approvals,
     sessions: sessions.service,
+    takeover,
     createTasks(model, options = {}) {
       return createTaskService(
         {
@@ -116,6 +132,7 @@ export function createTaskPipeline(deps: {
           admission: options.policed === false ? security.unpoliced : security.admission,
           guards: security.guards,
           prepareLease: sessions.prepareLease,
+          takeover: takeover.tasks,
           ...(options.recorder ? { recorder: options.recorder } : {}),
         },
         undefined,

@@ -9,6 +9,7 @@ import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import { type TaskRecord, taskStatusValues } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { TakeoverAppDeps } from '../takeover/takeover-app-deps.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { VerifyAdmin } from './admin-auth.js';
 import type { Html, Section } from './layout.js';
@@ -47,6 +48,8 @@ export interface DashboardDeps extends DashboardOptions {
   tasks: TaskService;
   repository: TaskRepository;
   logger: Logger;
+  /** Human takeover: a needs_user task's live view offers "Take over" (admin). */
+  takeover?: Pick<TakeoverAppDeps, 'links' | 'registry' | 'audit'> | undefined;
 }
 
 /** What every dashboard route module gets. */

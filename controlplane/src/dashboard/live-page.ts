@@ -12,6 +12,8 @@ export interface LiveView {
   /** Whether pause/resume are offered by the task service. */
   canPause: boolean;
   hasScreencast: boolean;
+  /** Why a person is needed, while the task waits in needs_user and can be taken over. */
+  takeover?: { reason: string } | null;
 }
 
 const describe = (action: ActionRecord) =>
@@ -88,6 +90,12 @@ ${
 }
 </div>
 ${view.paused ? html`<p class="notice">Paused: the loop waits before its next step.</p>` : ''}`
+    : ''
+}
+${
+  view.takeover
+    ? html`<div class="notice" data-live-takeover><p>This task needs a person (${view.takeover.reason.replaceAll('_', ' ')}). The model waits until you hand back.</p>
+<form method="post" action="${base}/takeover"><button type="submit">Take over</button></form></div>`
     : ''
 }
 </section>

@@ -88,6 +88,24 @@ export const liveScript = `(() => {
       card.append(element('p', 'error-text', result.error.code + ': ' + result.error.message));
     status.closest('section').after(card);
   };
+  // needs_user comes and goes (events replay in order, so the last one wins): the Take over
+  // control follows it.
+  source.addEventListener('status', (message) => {
+    const data = JSON.parse(message.data);
+    status.replaceChildren(badge(data.status));
+    const offered = root.querySelector('[data-live-takeover]');
+    if (data.status !== 'needs_user') return void offered?.remove();
+    if (offered) return;
+    const notice = element('div', 'notice');
+    notice.setAttribute('data-live-takeover', '');
+    notice.append(element('p', '', 'This task needs a person (' + String(data.reason || 'takeover').replaceAll('_', ' ') + '). The model waits until you hand back.'));
+    const form = element('form');
+    form.method = 'post';
+    form.action = base + '/takeover';
+    form.append(element('button', '', 'Take over'));
+    notice.append(form);
+    status.closest('section').append(notice);
+  });
   source.addEventListener('result', (message) => {
     const result = JSON.parse(message.data);
     status.replaceChildren(badge(result.status));

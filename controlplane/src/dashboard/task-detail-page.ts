@@ -38,7 +38,7 @@ ${task.startUrl ? html`<dt>Start URL</dt><dd class="mono">${task.startUrl}</dd>`
 
 /** The final answer, structured result_data and error of an ended task. */
 export function taskResult(task: TaskRecord) {
-  if (task.status === 'queued' || task.status === 'running' || task.status === 'paused') {
+  if (['queued', 'running', 'paused', 'needs_user'].includes(task.status)) {
     return html`<p class="muted">The task has not ended yet.</p>`;
   }
   const data = prettyJson(task.resultData);

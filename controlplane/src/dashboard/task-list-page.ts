@@ -8,6 +8,7 @@ export const taskStatuses: readonly TaskStatus[] = [
   'queued',
   'running',
   'paused',
+  'needs_user',
   'finished',
   'max_steps',
   'call_user',

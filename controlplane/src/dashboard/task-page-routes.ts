@@ -108,8 +108,30 @@ export function createTaskPageRoutes(context: DashboardContext) {
       paused: tasks.isPaused?.(task.id) ?? false,
       canPause: Boolean(tasks.pause && tasks.resume),
       hasScreencast: Boolean(deps.screencast),
+      takeover: takeoverOf(task.id),
     });
     return render(c, `Live ${task.id.slice(0, 8)}`, 'tasks', body, 'live.js');
+  });
+
+  const takeoverOf = (taskId: string) => {
+    const active = deps.takeover?.registry.get(taskId);
+    return active ? { reason: active.reason } : null;
+  };
+  // The admin takes over like an operator: a fresh single-use link, spent at once.
+  app.post('/tasks/:id/takeover', (c) => {
+    const task = requireTask(c);
+    if (!task) return missing(c);
+    const active = deps.takeover?.registry.get(task.id);
+    if (!deps.takeover || !active) return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
+    const user = 'dashboard:admin';
+    const link = deps.takeover.links.mint({ task: task.id, tenant: active.tenant, user });
+    deps.takeover.audit.append({
+      type: 'takeover-link-issued',
+      actor: user,
+      taskId: task.id,
+      data: { via: 'dashboard', user, reason: active.reason, expires_at: link.expiresAt },
+    });
+    return c.redirect(`/takeover/${task.id}/open?t=${link.token}`, 303);
   });
 
   for (const command of ['abort', 'pause', 'resume'] as const) {

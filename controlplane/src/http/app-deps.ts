@@ -5,6 +5,7 @@ import type { TokenVerifier } from '../auth/api-tokens.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { TakeoverAppDeps } from '../takeover/takeover-app-deps.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { WaitService } from '../wait/wait-service.js';
 
@@ -31,6 +32,8 @@ export interface AppDeps {
   waits?: WaitService | undefined;
   /** Saved session profiles at `/v1/sessions` (operate scope); not mounted when absent. */
   sessions?: SessionProfileService | undefined;
+  /** Human takeover: `/v1/tasks/:id/takeover`, `/hand-back` and `/takeover/*`; off when absent. */
+  takeover?: TakeoverAppDeps | undefined;
   /** Bound on every request body (413 past it); default 1 MiB. */
   maxBodyBytes?: number | undefined;
 }

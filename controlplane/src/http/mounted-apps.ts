@@ -41,7 +41,8 @@ export const mountedApps: MountEntry[] = [
     create: (deps) => {
       if (!deps.dashboard) throw new Error('dashboard mounted without its options');
       const { tasks, repository, logger } = deps;
-      return createDashboardRoutes({ ...deps.dashboard, tasks, repository, logger });
+      const { takeover } = deps;
+      return createDashboardRoutes({ ...deps.dashboard, tasks, repository, logger, takeover });
     },
   },
 ];

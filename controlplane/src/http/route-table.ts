@@ -3,6 +3,8 @@
 // documented anywhere else.
 import { approvalRoutes } from '../approvals/approval-routes.js';
 import { sessionRoutes } from '../sessions/session-routes.js';
+import { takeoverMount } from '../takeover/takeover-mount.js';
+import { takeoverRestRoutes } from '../takeover/takeover-rest-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { mountedApps } from './mounted-apps.js';
 import type { TableEntry } from './route-types.js';
@@ -15,7 +17,9 @@ export const routeTable: readonly TableEntry[] = [
   ...approvalRoutes,
   ...waitRoutes,
   ...sessionRoutes,
+  ...takeoverRestRoutes,
   ...mountedApps,
+  takeoverMount,
 ];
 
 /** Scope an unknown path under `/v1/` needs before it answers 404 (fail closed). */

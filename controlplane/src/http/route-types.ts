@@ -27,7 +27,7 @@ interface RouteCommon {
   summary: string;
   description?: string;
   /** Mounted only when this optional dependency is configured (always documented). */
-  needs?: 'approvals' | 'waits' | 'dashboard' | 'sessions';
+  needs?: 'approvals' | 'waits' | 'dashboard' | 'sessions' | 'takeover';
 }
 
 /**

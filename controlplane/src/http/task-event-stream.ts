@@ -102,7 +102,10 @@ function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[
       type: 'status',
       data: {
         trace_id: task.id,
-        status: task.status === 'queued' || task.status === 'paused' ? task.status : 'running',
+        status:
+          task.status === 'queued' || task.status === 'paused' || task.status === 'needs_user'
+            ? task.status
+            : 'running',
       },
     });
   return events.map((event, index) => ({ id: index + 1, event }));

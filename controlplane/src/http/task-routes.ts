@@ -106,7 +106,7 @@ export const taskRoutes: RouteEntry[] = [
     path: '/v1/tasks/:id/events',
     access: 'tasks:read',
     summary:
-      'Server-Sent Events: status (queued, running, paused), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
+      'Server-Sent Events: status (queued, running, paused, needs_user with its reason), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
     params: taskParams,
     headers: [{ name: 'Last-Event-ID', schema: { type: 'integer' } }],
     responses: {

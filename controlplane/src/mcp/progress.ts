@@ -37,6 +37,16 @@ export function createProgressTracker(
       const last = event.executed.at(-1);
       if (last) lastAction = describeAction(last.planned.action);
     }
+    // Between the step it interrupted and the next one, so progress still only increases.
+    if (event.type === 'handoff-started' || event.type === 'handoff-ended') {
+      const reason = event.reason.replaceAll('_', ' ');
+      const message =
+        event.type === 'handoff-started'
+          ? `needs_user: a person is asked to take over the browser (${reason})`
+          : `running: ${event.outcome === 'handed_back' ? 'handed back by the operator' : `takeover ${event.outcome.replaceAll('_', ' ')}`}`;
+      const offset = event.type === 'handoff-started' ? 0.25 : 0.5;
+      return { progress: event.step + offset, total: maxSteps, message };
+    }
     if (event.type !== 'step-ended') return null;
     const terminal = event.outcome === 'finished' || event.outcome === 'call_user';
     const failed = event.outcome === 'action_error' ? ' (failed)' : '';

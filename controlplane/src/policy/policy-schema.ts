@@ -1,5 +1,6 @@
 import { sessionOriginSchema } from '@clawdie/jail-service/api';
 import { z } from 'zod';
+import { handoffSchema } from './handoff-schema.js';
 import { compileLinearRegex } from './linear-regex.js';
 
 /** A host, `*.`-wildcard, or `*` (any host): ports 80/443, or with `:port` that port only. */
@@ -91,6 +92,8 @@ export const policySchema = z.strictObject({
       actions: z.array(actionRule).default([]),
     })
     .default({ credential_use: 'needs_approval', call_user: 'allow', timeout_s: 300, actions: [] }),
+  /** Human takeover (issue 15): absent means today's behaviour (no takeover). */
+  handoff: handoffSchema.optional(),
 });
 
 export type TenantPolicy = z.output<typeof policySchema>;

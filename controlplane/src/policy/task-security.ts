@@ -29,6 +29,8 @@ export interface TaskSecurity {
   unpoliced: TaskAdmission;
   /** Each task's gate from its plan: action gate, approvals, credentials, stuck notices. */
   guards: TaskGuards;
+  /** Operator notices (Telegram when configured): stuck tasks, takeover requests. */
+  notices: NoticeSender | undefined;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
             createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger })
         : undefined,
     }),
+    notices,
     async close() {
       await telegram?.stop();
     },

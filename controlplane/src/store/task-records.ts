@@ -1,10 +1,14 @@
 /** Plain records the store returns; JSON columns are decoded. */
 
-/** Every task status; `paused` = the loop waits before its next step until resumed. */
+/**
+ * Every task status; `paused` = the loop waits before its next step until resumed; `needs_user` =
+ * a person has (or is asked to take) control of the browser and the model is not called.
+ */
 export const taskStatusValues = [
   'queued',
   'running',
   'paused',
+  'needs_user',
   'finished',
   'max_steps',
   'error',
@@ -56,6 +60,7 @@ export type StepOutcome =
   | 'action_error'
   | 'refused'
   | 'result_invalid'
+  | 'needs_user'
   | 'failed';
 
 export interface StepRecord {

@@ -68,6 +68,8 @@ export interface TaskRepository {
   failInterrupted(at: number, liveOwners?: readonly string[]): InterruptedTask[];
   /** Pauses (status `paused`) or resumes (back to `queued` or `running`) an unended task. */
   setPaused(id: string, paused: boolean): void;
+  /** `needs_user` (a person is asked to take control) of a running task, or back to `running`. */
+  setNeedsUser(id: string, needsUser: boolean): void;
   /** Records a step and sets the task's step_count to the steps it has recorded so far. */
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;
@@ -105,7 +107,7 @@ function matches(text: string) {
   );
 }
 
-const unended = ['queued', 'running', 'paused'] as const;
+const unended = ['queued', 'running', 'paused', 'needs_user'] as const;
 
 /**
  * Creates the drizzle-backed repository. `owner` (the instance id of this process, see
@@ -248,6 +250,13 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
             })
             .where(and(eq(tasks.id, id), eq(tasks.status, 'paused')));
       update.run();
+    },
+    setNeedsUser(id, needsUser) {
+      const [from, to] = needsUser ? ['running', 'needs_user'] : ['needs_user', 'running'];
+      db.update(tasks)
+        .set({ status: to })
+        .where(and(eq(tasks.id, id), eq(tasks.status, from)))
+        .run();
     },
     insertStep(taskId, index, startedAt) {
       return insertStepCounted(taskId, index, startedAt);

@@ -1,5 +1,6 @@
 import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Logger } from 'pino';
+import type { LoopHandoff } from '../agent/handoff-types.js';
 import { errorCode, runAgentLoop } from '../agent/loop.js';
 import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js';
 import type { DoneVerifier } from '../agent/verify-done.js';
@@ -14,6 +15,8 @@ import type { TaskRecorder } from '../recording/task-recorder.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskStatus } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { PageProbe } from '../wait/wait-types.js';
+import { passesLoggedInCheck } from './logged-in-check.js';
 import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
 import {
   type BrowserRunTaskInput,
@@ -65,6 +68,10 @@ export interface RunBrowserTaskOptions {
   taskId?: string;
   /** Blocks the loop at the start of a step while the task is paused (see PauseGate). */
   waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
+  /** Human takeover for this task (policy `handoff`); absent: none. */
+  handoff?: LoopHandoff | undefined;
+  /** Reads the page for `logged_in_check` (default: the browser's state: URL and title). */
+  probe?: PageProbe | undefined;
 }
 
 const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
@@ -112,13 +119,22 @@ export async function runBrowserTask(
   });
   let result: LoopResult;
   try {
-    const opened = input.start_url
-      ? await openStartUrl(input.start_url, deps.browser ?? deps.operator, signal)
-      : null;
+    const browser = deps.browser ?? deps.operator;
+    const opened = input.start_url ? await openStartUrl(input.start_url, browser, signal) : null;
+    const probe = options.probe ?? { state: (s?: AbortSignal) => browser.state(s) };
+    const loggedIn = opened
+      ? true
+      : await passesLoggedInCheck(input, probe, deps.clock, deps.images, signal);
+    if (!loggedIn) logger.info('logged_in_check failed: asking a person to log in');
     result =
       opened ??
       (await runAgentLoop(
-        { ...deps.loop, ...taskLoopOptions(input), maxSteps },
+        {
+          ...deps.loop,
+          ...taskLoopOptions(input),
+          maxSteps,
+          ...(loggedIn ? {} : { startWithHandoff: 'login' as const }),
+        },
         {
           model: deps.model,
           operator,
@@ -127,6 +143,7 @@ export async function runBrowserTask(
           ...(signal ? { signal } : {}),
           gate: options.gate,
           ...(options.waitWhilePaused ? { waitWhilePaused: options.waitWhilePaused } : {}),
+          ...(options.handoff ? { handoff: options.handoff } : {}),
           ...(deps.verifier ? { verifier: deps.verifier } : {}),
           emit: async (event) => {
             await recorder.record(event);

@@ -24,7 +24,15 @@ export interface StuckProgress {
 
 /** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
 export type TaskStreamEvent =
-  | { type: 'status'; data: { trace_id: string; status: 'queued' | 'running' | 'paused' } }
+  | {
+      type: 'status';
+      data: {
+        trace_id: string;
+        status: 'queued' | 'running' | 'paused' | 'needs_user';
+        /** Why a person is needed (`needs_user` only): call_user, stuck, login, otp, captcha. */
+        reason?: string;
+      };
+    }
   | { type: 'step'; data: StepProgress }
   | { type: 'stuck'; data: StuckProgress }
   | { type: 'result'; data: CompactResult };

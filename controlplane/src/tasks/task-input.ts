@@ -33,6 +33,28 @@ export const keptSessionId = z
 export const credentialModes = ['none', 'operator_approved', 'session'] as const;
 export type CredentialMode = (typeof credentialModes)[number];
 
+/** A URL/text condition that holds while the task's site is logged in (wait-engine conditions). */
+const loggedInCheckSchema = z
+  .strictObject({
+    url_matches: urlPatternSchema.optional(),
+    text_contains: z.string().min(1).max(500).optional(),
+    text_absent: z.string().min(1).max(500).optional(),
+    timeout_ms: z.number().int().min(0).max(30_000).optional(),
+  })
+  .refine((check) => check.url_matches || check.text_contains || check.text_absent, {
+    message: 'needs url_matches, text_contains or text_absent',
+  });
+
+/** The wait-engine conditions of a task's `logged_in_check` (empty when none). */
+export function loggedInConditions(check: z.infer<typeof loggedInCheckSchema> | undefined) {
+  if (!check) return [];
+  const conditions: WaitCondition[] = [];
+  if (check.url_matches) conditions.push({ type: 'url_matches', pattern: check.url_matches });
+  if (check.text_contains) conditions.push({ type: 'text_contains', text: check.text_contains });
+  if (check.text_absent) conditions.push({ type: 'text_absent', text: check.text_absent });
+  return conditions;
+}
+
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {
   instruction: z
@@ -125,6 +147,11 @@ export const browserRunTaskFields = {
     .optional()
     .describe(
       'Checked when the model calls finished(); unmet criteria send it back to work with what is missing.',
+    ),
+  logged_in_check: loggedInCheckSchema
+    .optional()
+    .describe(
+      'Checked after start_url loads, before the first model step; when it fails, a person is asked to log in (takeover, reason login) instead of a blind run.',
     ),
 };
 

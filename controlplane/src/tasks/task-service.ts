@@ -12,6 +12,9 @@ import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
 import type { LeasePreparer } from '../sessions/session-injector.js';
+import { handoffForTask } from '../takeover/handoff-for-task.js';
+import type { TakeoverDeps } from '../takeover/task-handoff.js';
+import { createJailPageProbe } from '../wait/jail-page-probe.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
@@ -68,6 +71,8 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
   desktopOperator?: (lease: BrowserLease) => BrowserOperator;
   /** Readies each fresh lease before the first step (saved-session injection); must not throw. */
   prepareLease?: LeasePreparer;
+  /** Human takeover for tasks whose policy has `handoff` (takeover/task-handoff.ts). */
+  takeover?: TakeoverDeps | undefined;
 }
 
 /**
@@ -143,6 +148,8 @@ export function createTaskService(
           taskId,
           signal: controller.signal,
           waitWhilePaused: (signal) => pauses.wait(signal),
+          handoff: handoffForTask(deps.takeover, plan, { taskId, lease, events }),
+          probe: lease.service ? createJailPageProbe(lease.service) : undefined,
           onEvent: (event) => {
             const step = track(event);
             // step_count as the task row has it (it advances as each step is recorded).

@@ -7,7 +7,7 @@ import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
-import type { Notifier, OperatorNotice } from '../approvals/notifier.js';
+import type { NeedsUserNotice, Notifier, OperatorNotice } from '../approvals/notifier.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { AppError } from '../errors.js';
 
@@ -191,6 +191,7 @@ export function describeApproval(record: ApprovalRecord): string {
  * audit log), where to watch and how to stop it. Fits a photo caption (1024 characters).
  */
 export function describeNotice(notice: OperatorNotice): string {
+  if (notice.kind === 'needs_user') return describeNeedsUser(notice);
   const tenant = notice.tenant ? ` (tenant ${notice.tenant})` : '';
   return [
     `Task stuck: ${notice.taskId}${tenant}, no visible progress at step ${notice.step}`,
@@ -198,6 +199,21 @@ export function describeNotice(notice: OperatorNotice): string {
     `Live view: /dashboard/tasks/${notice.taskId}/live (pause, resume, abort)`,
     `Abort via API: POST /v1/tasks/${notice.taskId}/abort`,
   ]
+    .join('\n')
+    .slice(0, 1024);
+}
+
+/** The takeover request: why, which task, the single-use link to the interactive live view. */
+export function describeNeedsUser(notice: NeedsUserNotice): string {
+  const tenant = notice.tenant ? ` (tenant ${notice.tenant})` : '';
+  return [
+    `Task needs a person: ${notice.reason.replaceAll('_', ' ')}`,
+    `Task: ${notice.taskId}${tenant}`,
+    notice.summary.slice(0, 400),
+    `Take over (single use, until ${new Date(notice.expiresAt).toISOString()}):`,
+    notice.link,
+  ]
+    .filter(Boolean)
     .join('\n')
     .slice(0, 1024);
 }

@@ -54,3 +54,18 @@ export {
   sessionImportResponseSchema,
   sessionOriginSchema,
 } from './session.js';
+export type {
+  CaptchaKind,
+  InputReport,
+  InputRequest,
+  OperatorInput,
+  PageSignals,
+} from './takeover.js';
+export {
+  captchaKinds,
+  inputReportSchema,
+  inputRequestSchema,
+  operatorInputSchema,
+  pageSignalsSchema,
+  signalsQuerySchema,
+} from './takeover.js';

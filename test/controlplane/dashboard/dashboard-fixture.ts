@@ -11,6 +11,7 @@ import type { VisionModel } from '../../../controlplane/src/model/chat-types.js'
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
 import type { ScreencastFeed } from '../../../controlplane/src/operator/screencast-feed.js';
 import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import type { TakeoverAppDeps } from '../../../controlplane/src/takeover/takeover-app-deps.js';
 import type { TaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createTestControlplane } from '../../support/controlplane.js';
@@ -95,6 +96,8 @@ export type DashboardPagesFixture = Omit<DashboardFixture, 'audit' | 'approvals'
 export function createDashboardPagesFixture(options: {
   dashboard: Partial<DashboardOptions>;
   model?: VisionModel;
+  /** Builds the takeover deps around the fixture's repository (`/takeover`, Take over). */
+  takeover?: (repository: TaskRepository) => TakeoverAppDeps;
 }): DashboardPagesFixture {
   const test = createTestTaskDeps({
     model: options.model ?? createPerTaskScriptModel(clickThenFinish),
@@ -108,6 +111,7 @@ export function createDashboardPagesFixture(options: {
     defaultMaxSteps: 6,
     describe: () => ({ model: { name: 'script', replay: true }, jail: { url: 'http://x' } }),
     dashboard: { verifyAdmin: createStaticAdminVerifier(ADMIN_TOKEN), ...options.dashboard },
+    ...(options.takeover ? { takeover: options.takeover(test.repository) } : {}),
   });
   return {
     app,

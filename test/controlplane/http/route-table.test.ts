@@ -13,6 +13,7 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createBrowserWaitService } from '../../../controlplane/src/wait/browser-wait-service.js';
 import { silentLogger } from '../../support/silent-logger.js';
+import { createTakeoverFixture } from '../../support/takeover-fixture.js';
 import { testImages } from '../../support/test-images.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
@@ -41,6 +42,7 @@ const build = (): Hono =>
       local: null,
     }),
     dashboard: { verifyAdmin: createStaticAdminVerifier('route-table-admin-token-0123456789') },
+    takeover: createTakeoverFixture({ repository: test.repository }).app,
   });
 const app = build();
 const document = async (target: Hono = app) =>

@@ -131,6 +131,7 @@ describe('OpenAPI document', () => {
       'domains',
       'instruction',
       'keep_session',
+      'logged_in_check',
       'max_steps',
       'record',
       'result_schema',

@@ -68,6 +68,7 @@ describe('MCP server (in-memory transport)', () => {
       'domains',
       'instruction',
       'keep_session',
+      'logged_in_check',
       'max_steps',
       'record',
       'result_schema',

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
+import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
@@ -59,6 +60,8 @@ export interface HostdControlplaneOptions {
   policyExtra?: string;
   /** The platform's logger (default: silent). */
   logger?: Logger;
+  /** The model of the controlplane's own task service (its REST API, MCP); default none. */
+  model?: VisionModel;
 }
 
 export async function startHostdControlplane(
@@ -98,6 +101,7 @@ export async function startHostdControlplane(
     const controlplane = await createTestControlplane({
       browsers: 'config',
       ...(options.logger ? { logger: options.logger } : {}),
+      ...(options.model ? { model: options.model } : {}),
       env: {
         CLAWDIE_POLICY_DIR: policyDir,
         CLAWDIE_DATA_DIR: dataDir,

@@ -130,6 +130,11 @@ export function mutatedTaskInput(random: Random): unknown {
         text_contains: random.pick([['x'], 'x', [randomString(random)]]),
       }),
     ],
+    [
+      'logged_in_check',
+      () =>
+        random.pick([{}, { url_matches: '/(a+)+$/' }, { text_contains: '' }, randomJson(random)]),
+    ],
     ['colour', () => 'red'],
   ];
   if (random.chance(0.3)) {

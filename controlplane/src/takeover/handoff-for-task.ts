@@ -1,0 +1,27 @@
+import type { LoopHandoff } from '../agent/handoff-types.js';
+import type { BrowserLease } from '../browsers/browser-provider.js';
+import type { TaskEventLog } from '../tasks/task-events.js';
+import type { TaskPlan } from '../tasks/task-plan.js';
+import { createTaskHandoff, type TakeoverDeps } from './task-handoff.js';
+
+/**
+ * The takeover port of one task: only when takeover is configured and the task's tenant policy
+ * has a `handoff` block (absent: call_user ends the task as before, nothing is detected).
+ */
+export function handoffForTask(
+  deps: TakeoverDeps | undefined,
+  plan: TaskPlan,
+  context: { taskId: string; lease: BrowserLease; events: TaskEventLog },
+): LoopHandoff | undefined {
+  const policy = plan.rules.kind === 'policy' ? plan.rules.policy.handoff : undefined;
+  if (!deps || !policy) return undefined;
+  const { lease } = context;
+  return createTaskHandoff(deps, {
+    taskId: context.taskId,
+    tenant: plan.tenant,
+    policy,
+    endpoint: lease.service,
+    events: context.events,
+    screenshot: async () => Buffer.from((await lease.operator.screenshot()).jpeg),
+  });
+}

@@ -1,0 +1,197 @@
+// `/takeover/<task>`: the interactive live view an operator reaches with a signed link. `open`
+// spends the link and starts a cookie session bound to that task; every other route needs it.
+// Input bodies are relayed to the clone and never logged; the audit gets counts only.
+import { inputRequestSchema } from '@clawdie/jail-service/api';
+import { type Context, Hono } from 'hono';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Principal } from '../auth/scopes.js';
+import type { Clock } from '../clock.js';
+import { createErrorHandler, readForm, readJson } from '../http/error-handler.js';
+import { createScreencastFeed } from '../operator/screencast-feed.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import { relayFeed } from './feed-relay.js';
+import { TakeoverError } from './takeover-error.js';
+import type { TakeoverLinks } from './takeover-links.js';
+import { takeoverConfirm, takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
+import type { SaveSessionRequest, TakeoverRegistry } from './takeover-registry.js';
+import { takeoverScript } from './takeover-script.js';
+import type { TakeoverSessions } from './takeover-sessions.js';
+
+export const handBackSchema = z.strictObject({
+  note: z.string().max(500).optional(),
+  save_session: z
+    .strictObject({
+      name: z.string().min(1).max(100),
+      origins: z.array(z.string().min(1).max(300)).min(1).max(20),
+    })
+    .optional(),
+});
+
+/** Called at hand-back before the loop resumes (saved sessions); must not throw. */
+export type OnHandBack = (
+  taskId: string,
+  principal: Principal,
+  saveSession: SaveSessionRequest | undefined,
+) => Promise<void>;
+
+export interface TakeoverRouteDeps {
+  registry: TakeoverRegistry;
+  links: TakeoverLinks;
+  sessions: TakeoverSessions;
+  repository: Pick<TaskRepository, 'getTask'>;
+  audit: AuditLog;
+  clock: Clock;
+  logger: Logger;
+  onHandBack?: OnHandBack | undefined;
+}
+
+const pageHeaders = {
+  'content-security-policy':
+    "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** The principal a link session acts as: its user, in the task's tenant, with `operate`. */
+export const sessionPrincipal = (session: { tenant: string; user: string }): Principal => ({
+  tenant: session.tenant,
+  subject: session.user,
+  scopes: ['operate'],
+  via: 'token',
+});
+
+export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
+  const logger = deps.logger.child({ module: 'takeover-routes' });
+  const refuse = (taskId: string, code: string, c: Context) => {
+    deps.audit.append({
+      type: 'takeover-refused',
+      actor: 'anonymous',
+      taskId,
+      data: { code, address: c.req.header('x-forwarded-for') ?? null },
+    });
+  };
+  const app = new Hono();
+  app.get('/assets/takeover.js', (c) =>
+    c.body(takeoverScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
+  app.get('/assets/takeover.css', (c) =>
+    c.body(takeoverCss, 200, { 'content-type': 'text/css; charset=utf-8' }),
+  );
+
+  app.get('/', (c) =>
+    c.html(
+      takeoverMessage('Take over a task', 'Open the takeover link you were sent.'),
+      200,
+      pageHeaders,
+    ),
+  );
+  /** Checks a link for this task (spending it when `spend`): claims, the task, its takeover. */
+  const admit = (taskId: string, token: string, spend: boolean) => {
+    const claims = spend ? deps.links.redeem(token, taskId) : deps.links.check(token, taskId);
+    const task = deps.repository.getTask(taskId);
+    if (!task || task.tenant !== claims.tenant)
+      throw new TakeoverError('TAKEOVER_FORBIDDEN', 'the link is not for this task’s tenant');
+    const active = deps.registry.get(taskId);
+    if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'no takeover is in progress');
+    return { claims, task, active };
+  };
+  const refused = (c: Context, taskId: string, error: unknown) => {
+    if (!(error instanceof TakeoverError)) throw error;
+    refuse(taskId, error.code, c);
+    const body = takeoverMessage('Takeover refused', error.message);
+    return c.html(body, error.status as 403, pageHeaders);
+  };
+
+  // GET only shows what the link is for: link scanners and previews must not spend it.
+  app.get('/:id/open', (c) => {
+    const taskId = c.req.param('id');
+    const token = c.req.query('t') ?? '';
+    try {
+      const { active } = admit(taskId, token, false);
+      return c.html(takeoverConfirm(taskId, token, active.reason), 200, pageHeaders);
+    } catch (error) {
+      return refused(c, taskId, error);
+    }
+  });
+  app.post('/:id/open', async (c) => {
+    const taskId = c.req.param('id');
+    const form = await readForm(c);
+    try {
+      const { claims, task, active } = admit(taskId, String(form.t ?? ''), true);
+      const expiresAt = active.deadline;
+      deps.sessions.start(c, { taskId, tenant: task.tenant, user: claims.user, expiresAt });
+      deps.audit.append({
+        type: 'takeover-started',
+        actor: claims.user,
+        taskId,
+        data: { phase: 'operator_in_control', reason: active.reason },
+      });
+      return c.redirect(`/takeover/${taskId}`, 303);
+    } catch (error) {
+      return refused(c, taskId, error);
+    }
+  });
+
+  /** The session and active takeover of a request, or a refusal. */
+  const guard = (c: Context) => {
+    const taskId = c.req.param('id') ?? '';
+    const site = c.req.header('sec-fetch-site');
+    if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none')
+      throw new TakeoverError('TAKEOVER_FORBIDDEN', 'cross-site request refused');
+    const session = deps.sessions.of(c, taskId);
+    if (!session) throw new TakeoverError('TAKEOVER_FORBIDDEN', 'open the takeover link first');
+    return { session, active: deps.registry.get(taskId) ?? null };
+  };
+  const activeOf = (c: Context) => {
+    const { session, active } = guard(c);
+    if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'this takeover has ended');
+    return { session, active };
+  };
+
+  app.get('/:id', (c) => {
+    const { session, active } = guard(c);
+    if (!active)
+      return c.html(
+        takeoverMessage('Takeover ended', 'The task has resumed or ended.'),
+        200,
+        pageHeaders,
+      );
+    return c.html(takeoverPage(active, session.user), 200, pageHeaders);
+  });
+  app.get('/:id/status', (c) => {
+    const { active } = guard(c);
+    return c.json({ active: Boolean(active), reason: active?.reason ?? null });
+  });
+  app.get('/:id/screencast', async (c) => {
+    const { active } = activeOf(c);
+    if (!active.endpoint) return c.text('this browser has no live feed', 404);
+    const feed = createScreencastFeed({ ...active.endpoint, fps: 10, quality: 70 });
+    return relayFeed(c, feed, () => deps.registry.get(active.taskId) === active, logger);
+  });
+  app.post('/:id/input', async (c) => {
+    const { active } = activeOf(c);
+    if (!active.client)
+      throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'this browser takes no input');
+    const { events } = inputRequestSchema.parse(await readJson(c));
+    const report = await active.client.input(events, c.req.raw.signal);
+    active.inputs.record(events, report);
+    return c.json({ dispatched: report.dispatched });
+  });
+  app.post('/:id/hand-back', async (c) => {
+    const { session, active } = activeOf(c);
+    const body = handBackSchema.parse(await readJson(c));
+    await deps.onHandBack?.(active.taskId, sessionPrincipal(session), body.save_session);
+    active.handBack({ note: body.note ?? null, by: session.user, saveSession: body.save_session });
+    return c.json({ handed_back: true });
+  });
+  const fallback = createErrorHandler(deps.logger);
+  app.onError((error, c) => {
+    if (!(error instanceof TakeoverError)) return fallback(error, c);
+    refuse(c.req.param('id') ?? '', error.code, c);
+    return c.json({ error: { code: error.code, message: error.message } }, error.status as 403);
+  });
+  return app;
+}

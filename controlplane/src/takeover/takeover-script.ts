@@ -1,0 +1,99 @@
+/**
+ * The interactive live view's script (takeover mode). Relays the operator's mouse (move, down,
+ * up), wheel and keyboard (keydown/keyup; a paste is sent as text) on the screencast image to
+ * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
+ * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
+ * request is in flight and go in the next one. Only input on the screen is relayed: the hand-back
+ * note is sent once, when the operator presses Hand back.
+ */
+export const takeoverScript = `(() => {
+  const root = document.querySelector('[data-takeover]');
+  if (!root) return;
+  const base = '/takeover/' + encodeURIComponent(root.getAttribute('data-takeover'));
+  const screen = root.querySelector('[data-takeover-screen]');
+  const banner = root.querySelector('[data-takeover-banner]');
+  const form = root.querySelector('[data-takeover-handback]');
+  let live = true;
+  let queue = [];
+  let sending = false;
+  const send = () => {
+    if (sending || queue.length === 0 || !live) return;
+    const events = queue.splice(0, 200);
+    sending = true;
+    fetch(base + '/input', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    }).catch(() => undefined).finally(() => { sending = false; send(); });
+  };
+  const push = (event) => { queue.push(event); send(); };
+  const clamp = (value) => Math.min(1, Math.max(0, value));
+  const at = (event) => {
+    const box = screen.getBoundingClientRect();
+    return { x: clamp((event.clientX - box.left) / box.width), y: clamp((event.clientY - box.top) / box.height) };
+  };
+  const buttons = ['left', 'middle', 'right'];
+  const modifiers = (e) => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0);
+  let lastMove = 0;
+  screen.addEventListener('mousemove', (e) => {
+    const now = performance.now();
+    if (e.buttons === 0 && now - lastMove < 16) return;
+    lastMove = now;
+    push({ type: 'mouse', action: 'move', ...at(e) });
+  });
+  for (const [name, action] of [['mousedown', 'down'], ['mouseup', 'up']]) {
+    screen.addEventListener(name, (e) => {
+      e.preventDefault();
+      if (action === 'down') screen.focus();
+      push({ type: 'mouse', action, ...at(e), button: buttons[e.button] || 'left', click_count: Math.min(3, e.detail || 1) });
+    });
+  }
+  screen.addEventListener('contextmenu', (e) => e.preventDefault());
+  screen.addEventListener('dragstart', (e) => e.preventDefault());
+  screen.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    push({ type: 'wheel', ...at(e), delta_x: e.deltaX, delta_y: e.deltaY });
+  }, { passive: false });
+  const pasting = (e) => (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'v';
+  screen.addEventListener('keydown', (e) => {
+    if (pasting(e)) return;
+    e.preventDefault();
+    const printable = e.key.length === 1 && !e.ctrlKey && !e.metaKey;
+    push({ type: 'key', action: 'down', key: e.key.slice(0, 32), code: e.code.slice(0, 32), modifiers: modifiers(e), ...(printable ? { text: e.key } : {}) });
+  });
+  screen.addEventListener('keyup', (e) => {
+    if (pasting(e)) return;
+    e.preventDefault();
+    push({ type: 'key', action: 'up', key: e.key.slice(0, 32), code: e.code.slice(0, 32), modifiers: modifiers(e) });
+  });
+  screen.addEventListener('paste', (e) => {
+    e.preventDefault();
+    const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+    if (text) push({ type: 'text', text: text.slice(0, 10000) });
+  });
+  const end = (text) => {
+    live = false;
+    banner.textContent = text;
+    banner.classList.add('ended');
+    form.querySelector('button').disabled = true;
+  };
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const note = form.querySelector('[name="note"]').value.trim();
+    const response = await fetch(base + '/hand-back', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(note ? { note } : {}),
+    });
+    end(response.ok ? 'Handed back: the task continues without you.' : 'Hand back failed (' + response.status + ').');
+    root.setAttribute('data-takeover-ended', response.ok ? 'handed-back' : 'failed');
+  });
+  const poll = setInterval(async () => {
+    const response = await fetch(base + '/status').catch(() => null);
+    const body = response && response.ok ? await response.json() : null;
+    if (body && body.active) return;
+    clearInterval(poll);
+    if (live) end('This takeover has ended.');
+  }, 2000);
+})();
+`;

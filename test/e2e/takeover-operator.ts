@@ -1,0 +1,80 @@
+// The scripted operator of the takeover e2e: waits, and real mouse clicks on the interactive
+// live view at the spot where a page element is shown (its CSS box in the 1280×800 page).
+import assert from 'node:assert/strict';
+import type { PageElement } from '@clawdie/jail-service/api';
+import type { Page } from 'puppeteer-core';
+
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  ms = 20_000,
+) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A real mouse click on the live view, where `element` (CSS px of the 1280×800 page) is shown. */
+export async function clickInView(page: Page, element: PageElement) {
+  const box = await page.$eval('[data-takeover-screen]', (el) => {
+    const rect = el.getBoundingClientRect();
+    return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+  });
+  const x = box.x + ((element.box.x + element.box.width / 2) / 1280) * box.width;
+  const y = box.y + ((element.box.y + element.box.height / 2) / 800) * box.height;
+  await page.mouse.click(x, y);
+}
+
+/** Reads a jail-service's page (elements, state) with its token, as the test's eyes. */
+export function jailReader(endpoint: { url: string; token: string }) {
+  const get = async <T>(path: string) =>
+    (await (
+      await fetch(`${endpoint.url}${path}`, {
+        headers: { authorization: `Bearer ${endpoint.token}` },
+      })
+    ).json()) as T;
+  return {
+    async element(match: (element: PageElement) => boolean) {
+      const found = (await get<{ elements: PageElement[] }>('/elements')).elements.find(match);
+      assert.ok(found, 'the field is on the page');
+      return found;
+    },
+    onPath: (path: string) =>
+      until(path, async () => {
+        const state = await get<{ url: string; loading: boolean }>('/state');
+        return new URL(state.url).pathname === path && !state.loading;
+      }),
+  };
+}
+
+/** The operator logs in through the live view: username typed, password pasted, code typed. */
+export async function logInThroughView(
+  page: Page,
+  jail: ReturnType<typeof jailReader>,
+  site: { username: string; password: string; otp: string },
+) {
+  await jail.onPath('/login');
+  await clickInView(page, await jail.element((e) => e.name === 'username'));
+  await page.keyboard.type(site.username);
+  await clickInView(page, await jail.element((e) => e.input_type === 'password'));
+  // Pasted (the operator's clipboard), as a password manager would.
+  await page.$eval(
+    '[data-takeover-screen]',
+    (screen, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      screen.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+    },
+    site.password,
+  );
+  await page.keyboard.press('Enter');
+  await jail.onPath('/2fa');
+  await clickInView(page, await jail.element((e) => e.name === 'code'));
+  await page.keyboard.type(site.otp);
+  await page.keyboard.press('Enter');
+  await jail.onPath('/account');
+}

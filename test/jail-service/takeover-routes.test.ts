@@ -1,0 +1,126 @@
+// POST /input and GET /signals on a real jail-service (real Chromium, device scale factor 2)
+// against the local login-wall site: the detectors see the password, one-time-code and CAPTCHA
+// shapes, and relayed operator input logs in through fractions of the frame.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  type InputReport,
+  type PageElement,
+  type PageSignals,
+  pageSignalsSchema,
+} from '@clawdie/jail-service/api';
+import { requires } from '../support/capabilities.js';
+import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';
+import { startTestJail, type TestJail } from './jail-harness.js';
+
+describe('jail-service takeover routes (real Chromium, DPR 2)', requires('chromium'), () => {
+  let jail: TestJail;
+  let site: LoginWallSite;
+  before(async () => {
+    site = await startLoginWallSite();
+    jail = await startTestJail({ CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2' });
+  });
+  after(async () => {
+    await jail?.close();
+    await site?.close();
+  });
+
+  const go = async (path: string) => {
+    const response = await jail.client.run([{ type: 'navigate', url: `${site.url}${path}` }]);
+    assert.equal(response.results[0]?.status, 'ok');
+  };
+  const signals = async (query = ''): Promise<PageSignals> => {
+    const response = await jail.client.fetch(`/signals${query}`);
+    assert.equal(response.status, 200);
+    return pageSignalsSchema.parse(await response.json());
+  };
+  const input = async (events: unknown[]): Promise<InputReport> => {
+    const response = await jail.client.fetch('/input', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ events }),
+    });
+    const body = await response.json();
+    assert.equal(response.status, 200, JSON.stringify(body));
+    return body as InputReport;
+  };
+  /** A click at the centre of `element`, as fractions of the 1280×800 viewport. */
+  const clickOn = (element: PageElement | undefined) => {
+    assert.ok(element, 'element present');
+    const x = (element.box.x + element.box.width / 2) / 1280;
+    const y = (element.box.y + element.box.height / 2) / 800;
+    return [
+      { type: 'mouse', action: 'down', x, y, button: 'left', click_count: 1 },
+      { type: 'mouse', action: 'up', x, y, button: 'left', click_count: 1 },
+    ];
+  };
+  const typeKeys = (text: string) =>
+    [...text].flatMap((char) => [
+      { type: 'key', action: 'down', key: char, text: char },
+      { type: 'key', action: 'up', key: char },
+    ]);
+
+  it('refuses both routes without the bearer token', async () => {
+    assert.equal((await jail.client.fetch('/signals', {}, null)).status, 401);
+    const post = await jail.client.fetch('/input', { method: 'POST', body: '{}' }, null);
+    assert.equal(post.status, 401);
+  });
+
+  it('sees a password field on a new origin, and not once the origin is known', async () => {
+    await go('/login');
+    const seen = await signals();
+    assert.equal(seen.password.count, 1);
+    assert.deepEqual(seen.password.origins, [site.url]);
+    assert.equal(seen.password.new_origin, true);
+    assert.equal(seen.one_time_code, 0);
+    assert.deepEqual(seen.captchas, []);
+    const known = await signals(`?known_origins=${encodeURIComponent(site.url)}`);
+    assert.equal(known.password.new_origin, false);
+  });
+
+  it('sees the one-time-code input and the three CAPTCHA frames', async () => {
+    await go('/2fa');
+    assert.equal((await signals()).one_time_code, 1);
+    await go('/captcha');
+    const captcha = await signals();
+    assert.deepEqual([...captcha.captchas].sort(), ['hcaptcha', 'recaptcha', 'turnstile']);
+    assert.ok(captcha.frames_checked >= 4, `frames checked: ${captcha.frames_checked}`);
+    assert.equal(JSON.stringify(captcha).includes(site.password), false);
+  });
+
+  it('logs in through relayed mouse, keys and pasted text at DPR-correct coordinates', async () => {
+    await go('/login');
+    const { elements } = await jail.client.elements();
+    const user = elements.find((element) => element.name === 'username');
+    const password = elements.find((element) => element.input_type === 'password');
+    const first = await input([...clickOn(user), ...typeKeys(site.username)]);
+    assert.deepEqual(first.targets, { password: 0, text: 10, other: 0 });
+    const second = await input([
+      ...clickOn(password),
+      { type: 'text', text: site.password },
+      { type: 'key', action: 'down', key: 'Enter' },
+      { type: 'key', action: 'up', key: 'Enter' },
+    ]);
+    assert.deepEqual(second.targets.password, 3);
+    assert.equal(JSON.stringify(second).includes(site.password), false);
+    await waitForPath('/2fa');
+    const code = (await jail.client.elements()).elements.find((e) => e.name === 'code');
+    await input([...clickOn(code), ...typeKeys(site.otp)]);
+    await input([
+      { type: 'key', action: 'down', key: 'Enter' },
+      { type: 'key', action: 'up', key: 'Enter' },
+    ]);
+    await waitForPath('/account');
+    assert.equal(site.issuedCookies().length, 1);
+  });
+
+  async function waitForPath(path: string) {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const state = await jail.client.state();
+      if (new URL(state.url).pathname === path && !state.loading) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail(`page never reached ${path}: ${(await jail.client.state()).url}`);
+  }
+});
