@@ -9,9 +9,9 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Principal } from '../auth/scopes.js';
 import type { Clock } from '../clock.js';
 import { createErrorHandler, readForm, readJson } from '../http/error-handler.js';
+import { relayFeed } from '../operator/feed-relay.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
 import type { TaskRepository } from '../store/task-repository.js';
-import { relayFeed } from './feed-relay.js';
 import { TakeoverError } from './takeover-error.js';
 import type { TakeoverLinks } from './takeover-links.js';
 import { takeoverConfirm, takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
@@ -169,7 +169,17 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     const { active } = activeOf(c);
     if (!active.endpoint) return c.text('this browser has no live feed', 404);
     const feed = createScreencastFeed({ ...active.endpoint, fps: 10, quality: 70 });
-    return relayFeed(c, feed, () => deps.registry.get(active.taskId) === active, logger);
+    // The operator's view ends with the takeover (checked twice a second).
+    return relayFeed(c, feed, {
+      watch(stop) {
+        const timer = setInterval(() => {
+          if (deps.registry.get(active.taskId) !== active) stop();
+        }, 500);
+        return () => clearInterval(timer);
+      },
+      logger,
+      what: 'takeover view',
+    });
   });
   app.post('/:id/input', async (c) => {
     const { active } = activeOf(c);

@@ -1,32 +1,35 @@
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
-import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import type { ScreencastFeed } from './screencast-feed.js';
 
 /**
- * Relays a jail-service MJPEG feed while `stillActive()` holds (checked twice a second), so the
- * operator's view ends with the takeover; also ends when the viewer leaves.
+ * Relays a jail-service MJPEG feed to the viewer as-is. The upstream request ends when the viewer
+ * leaves, when the feed ends, or when `watch` calls its `stop` (the task ended, the takeover is
+ * over); `watch` returns its own cleanup, run once the relay stops.
  */
 export async function relayFeed(
   c: Context,
   feed: ScreencastFeed,
-  stillActive: () => boolean,
-  logger: Logger,
+  options: { watch: (stop: () => void) => () => void; logger: Logger; what: string },
 ): Promise<Response> {
   const upstream = new AbortController();
-  const watch = setInterval(() => {
-    if (!stillActive()) upstream.abort();
-  }, 500);
+  let unwatch: (() => void) | null = null;
+  let stopped = false;
   const stop = () => {
-    clearInterval(watch);
+    stopped = true;
+    unwatch?.();
     upstream.abort();
   };
+  unwatch = options.watch(stop);
+  // `watch` may have stopped at once (the task had already ended).
+  if (stopped) unwatch();
   c.req.raw.signal.addEventListener('abort', stop, { once: true });
   let response: Response;
   try {
     response = await feed.open(upstream.signal);
   } catch (error) {
     stop();
-    logger.warn({ err: error }, 'takeover feed could not be opened');
+    options.logger.warn({ err: error }, `${options.what} could not open the feed`);
     return c.text('the live feed is not available', 502);
   }
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
