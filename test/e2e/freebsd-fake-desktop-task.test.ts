@@ -7,29 +7,24 @@
 // fake/jail-service-processes.ts, fake/loopback-driver.ts).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { modelDivisors } from '../../controlplane/src/uitars/index.js';
-import { createApp as createHostdApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
-import { createDriver } from '../../hostd/src/drivers/select-driver.js';
-import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
-import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
-import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
-import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
-import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
-import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
+import type { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import type { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
+import type { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
+import { missingCapabilities, skipFile } from '../support/capabilities.js';
+import type { TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
 import { formSite } from './support/desktop-form-site.js';
+import {
+  type FreeBsdFakeControlplane,
+  startFreeBsdFakeControlplane,
+} from './support/freebsd-fake-controlplane.js';
 import { closeServer, serveOnLoopback } from './support/hostd-controlplane.js';
 
-const TOKEN = `hostd-freebsd-desktop-${process.pid}-0123456789`;
+const _TOKEN = `hostd-freebsd-desktop-${process.pid}-0123456789`;
 const TYPED = 'hello jail desktop';
 /** The screen the driver's jail.conf gives Xvfb (render.ts). */
 const SCREEN = { width: 1280, height: 800 };
@@ -46,67 +41,24 @@ function alive(pid: number): boolean {
 const missing = missingCapabilities('chromium', 'x11');
 if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
   describe('desktop task in a FreeBSD jail on the fake host (real Xvfb and jail-service)', () => {
-    const fake = new FakeFreeBSD();
-    const services = new JailServiceProcesses({ chromiumPath });
-    fake.state.processes = services;
+    let h: FreeBsdFakeControlplane;
+    let fake: FakeFreeBSD;
+    let services: JailServiceProcesses;
     const site = formSite();
     let page: Awaited<ReturnType<typeof serveOnLoopback>>;
     let manager: CloneManager;
-    let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
     let platform: TestControlplane;
-    let dataDir: string;
 
     before(async () => {
       page = await serveOnLoopback(site.fetch);
       const sites = [new URL(page.url).host];
-      const config = loadHostdConfig(
-        { CLAWDIE_HOSTD_TOKEN: TOKEN, CLAWDIE_HOSTD_START_TIMEOUT_MS: '60000' },
-        undefined,
-        'freebsd',
-      );
-      assert.equal(config.driver, 'freebsd');
-      const freebsd = createDriver(config, {
-        runner: fake.runner,
-        launcher: new SpawnLauncher(new ChildRegistry()),
-        files: fake.files,
-        healthCheck: fake.healthCheck,
-      });
-      const driver = throughLoopback(freebsd, services);
-      manager = new CloneManager({
-        driver,
-        defaultLimits: config.limits,
-        defaultDisplay: false,
-        proxyPort: 0,
-        poolSize: 0,
-        startTimeoutMs: config.startTimeoutMs,
-        addressPolicy: createAddressPolicy({ internalExceptions: sites }),
-      });
-      hostd = await serveOnLoopback(createHostdApp({ token: TOKEN, manager, driver }).fetch);
-      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-freebsd-desktop-'));
-      const policyDir = join(dataDir, 'policies');
-      mkdirSync(policyDir);
-      writeFileSync(
-        join(policyDir, 'default.yaml'),
-        `tenant: default\ndomains: { allow: ${JSON.stringify(sites)} }\nmax_steps: 100\n`,
-      );
-      platform = await createTestControlplane({
-        browsers: 'config',
-        env: {
-          CLAWDIE_POLICY_DIR: policyDir,
-          CLAWDIE_DATA_DIR: dataDir,
-          CLAWDIE_HOSTD_URL: hostd.url,
-          CLAWDIE_HOSTD_TOKEN: TOKEN,
-        },
-      });
+      h = await startFreeBsdFakeControlplane({ sites });
+      ({ fake, services, manager, controlplane: platform } = h);
     });
 
     after(async () => {
-      await platform?.close();
-      closeServer(hostd);
-      await manager?.close();
-      await services.close();
+      await h?.close();
       closeServer(page);
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('types into the jail’s headful Chromium on the jail’s own Xvfb, then destroys the jail leaving no process', async () => {

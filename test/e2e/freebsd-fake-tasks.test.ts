@@ -5,32 +5,27 @@
 // real Chromium (test/hostd/freebsd/fake/jail-service-processes.ts), so the demo task really runs
 // "in the jail"; only the jail's addresses are mapped to loopback (fake/loopback-driver.ts).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
 import { runDemo } from '../../controlplane/src/cli/demo-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/demo/demo-site-server.js';
-import { createApp as createHostdApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import { loadConfig as loadHostdConfig } from '../../hostd/src/config.js';
-import { createDriver } from '../../hostd/src/drivers/select-driver.js';
-import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
-import { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
-import { throughLoopback } from '../hostd/freebsd/fake/loopback-driver.js';
-import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
-import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
-import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
+import type { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import type { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
+import type { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
+import { missingCapabilities, skipFile } from '../support/capabilities.js';
+import type { TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
+import {
+  type FreeBsdFakeControlplane,
+  startFreeBsdFakeControlplane,
+} from './support/freebsd-fake-controlplane.js';
 import { closeServer, serveOnLoopback } from './support/hostd-controlplane.js';
 
-const TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
+const _TOKEN = `hostd-freebsd-fake-${process.pid}-0123456789`;
 
 // A page that pulls an image from a host outside the task's domains: Chromium in the jail sends
 // the request to the clone's egress proxy (CLAWDIE_JAIL_PROXY), which refuses it.
@@ -47,72 +42,27 @@ if (
   !skipFile('controlplane tasks in FreeBSD jails on the fake host (real jail-service)', missing)
 ) {
   describe('controlplane tasks in FreeBSD jails on the fake host (real jail-service)', () => {
-    const fake = new FakeFreeBSD();
-    const services = new JailServiceProcesses({ chromiumPath });
-    fake.state.processes = services;
+    let h: FreeBsdFakeControlplane;
+    let fake: FakeFreeBSD;
+    let services: JailServiceProcesses;
     let demoSite: RunningDemoSite;
     let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
     let manager: CloneManager;
-    let hostd: Awaited<ReturnType<typeof serveOnLoopback>>;
     let platform: TestControlplane;
-    let dataDir: string;
 
     before(async () => {
       demoSite = await startDemoSite();
       egressSite = await serveOnLoopback(egressPage);
       const sites = [demoSite.url, egressSite.url].map((url) => new URL(url).host);
-      // hostd's own selection: the platform is FreeBSD, so its config picks the FreeBSD driver.
-      const config = loadHostdConfig(
-        { CLAWDIE_HOSTD_TOKEN: TOKEN, CLAWDIE_HOSTD_START_TIMEOUT_MS: '60000' },
-        undefined,
-        'freebsd',
-      );
-      assert.equal(config.driver, 'freebsd');
-      const freebsd = createDriver(config, {
-        runner: fake.runner,
-        launcher: new SpawnLauncher(new ChildRegistry()),
-        files: fake.files,
-        healthCheck: fake.healthCheck,
-      });
-      assert.deepEqual(await freebsd.preflight?.(), []);
-      const driver = throughLoopback(freebsd, services);
-      manager = new CloneManager({
-        driver,
-        defaultLimits: config.limits,
-        defaultDisplay: false,
-        // The proxy binds the (mapped) host end at a free port: 3128 may be taken here.
-        proxyPort: 0,
-        poolSize: 0,
-        startTimeoutMs: config.startTimeoutMs,
-        addressPolicy: createAddressPolicy({ internalExceptions: sites }),
-      });
-      hostd = await serveOnLoopback(createHostdApp({ token: TOKEN, manager, driver }).fetch);
-      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-freebsd-fake-'));
-      const policyDir = join(dataDir, 'policies');
-      mkdirSync(policyDir);
-      writeFileSync(
-        join(policyDir, 'default.yaml'),
-        `tenant: default\ndomains: { allow: ${JSON.stringify(['*', ...sites])} }\nmax_steps: 100\n`,
-      );
-      platform = await createTestControlplane({
-        browsers: 'config',
-        env: {
-          CLAWDIE_POLICY_DIR: policyDir,
-          CLAWDIE_DATA_DIR: dataDir,
-          CLAWDIE_HOSTD_URL: hostd.url,
-          CLAWDIE_HOSTD_TOKEN: TOKEN,
-        },
-      });
+      h = await startFreeBsdFakeControlplane({ sites, anyHost: true });
+      ({ fake, services, manager, controlplane: platform } = h);
+      assert.deepEqual(h.preflight, []);
     });
 
     after(async () => {
-      await platform?.close();
-      closeServer(hostd);
-      await manager?.close();
-      await services.close();
+      await h?.close();
       await demoSite?.close();
       closeServer(egressSite);
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     });
 
     it('runs the demo task in a jail clone and destroys the clone, leaving nothing on the host', async () => {
