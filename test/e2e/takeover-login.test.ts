@@ -4,38 +4,12 @@
 // back → the task finishes. A tenant-B operator, an expired link and a reused link are refused;
 // neither the password nor the code is found in logs, traces, audit rows or model traffic.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { requires } from '../support/capabilities.js';
 import { launchDashboardChromium } from './dashboard-support.js';
+import { everything } from './support/leak-search.js';
 import { operatorChat, startTakeoverHarness } from './takeover-harness.js';
 import { jailReader, logInThroughView, until } from './takeover-operator.js';
-
-type Harness = Awaited<ReturnType<typeof startTakeoverHarness>>;
-
-function everything(harness: Harness): string[] {
-  const sqlite = harness.database.db.$client;
-  const tables = sqlite
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-    .all();
-  const rows = tables.map(({ name }) =>
-    JSON.stringify(sqlite.prepare(`SELECT * FROM "${name}"`).all()),
-  );
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory()
-        ? files(join(dir, entry.name))
-        : [readFileSync(join(dir, entry.name)).toString('latin1')],
-    );
-  return [
-    ...rows,
-    ...files(harness.dataDir),
-    ...harness.logLines,
-    ...harness.modelRequests,
-    JSON.stringify(harness.api.calls),
-  ];
-}
 
 describe(
   'e2e: human takeover of a login wall (real Chromium, local Bot API)',
@@ -175,7 +149,14 @@ describe(
       assert.equal((endedRow?.data as { outcome?: string } | undefined)?.outcome, 'handed_back');
 
       // (d) Neither the password nor the one-time code anywhere.
-      const haystack = everything(harness);
+      const haystack = everything({
+        db: harness.database.db,
+        dataDir: harness.dataDir,
+        logLines: harness.logLines,
+        modelRequests: harness.modelRequests,
+        extra: [harness.api.calls],
+      });
+      assert.ok(haystack.length > 10 && harness.logLines.length > 0, 'rows, files and logs');
       const otp = new RegExp(`(?<!\\d)${site.otp}(?!\\d)`);
       for (const [index, text] of haystack.entries()) {
         // Also as keystrokes: one-character key/text values of relayed events, put back together.

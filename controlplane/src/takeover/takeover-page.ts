@@ -8,13 +8,19 @@ main{max-width:1400px;margin:0 auto;padding:16px}
 .banner.ended{background:#374151}
 .screen{display:block;width:100%;max-width:1280px;border:3px solid #b91c1c;border-radius:6px;cursor:crosshair;outline:none}
 .screen:focus{border-color:#f59e0b}
-form{margin:12px 0;display:flex;gap:8px;align-items:flex-start}
+form{margin:12px 0;display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
 textarea{flex:1;max-width:800px;min-height:3em;font:inherit}
+fieldset{border:1px solid #d1d5db;border-radius:6px;display:flex;flex-direction:column;gap:4px}
+fieldset input{font:inherit;width:22em}
+.error{flex-basis:100%;margin:0;color:#b91c1c;font-weight:600}
 button{font:inherit;padding:8px 18px;border-radius:6px;border:0;background:#1d4ed8;color:#fff;cursor:pointer}
 .muted{color:#6b7280}`;
 
-/** The interactive live view: banner, screen (focusable: keys go to the page), Hand back. */
-export function takeoverPage(takeover: ActiveTakeover, user: string) {
+/**
+ * The interactive live view: banner, screen (focusable: keys go to the page), Hand back with an
+ * optional "Save this login as" profile name and its origins (prefilled with `origins`).
+ */
+export function takeoverPage(takeover: ActiveTakeover, user: string, origins = '') {
   const base = `/takeover/${takeover.taskId}`;
   const until = new Date(takeover.deadline).toISOString();
   return html`<!doctype html>
@@ -24,7 +30,13 @@ export function takeoverPage(takeover: ActiveTakeover, user: string) {
 <p class="banner" data-takeover-banner role="status">You are in control of this task's browser (${takeover.reason.replaceAll('_', ' ')}). The model is paused until you hand back.</p>
 <p class="muted">Signed in as ${user}. Click the screen to type into the page; what you type goes only to the page. Hand back by ${until}.</p>
 <img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here">
-<form data-takeover-handback><textarea name="note" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea><button type="submit">Hand back</button></form>
+<form data-takeover-handback><textarea name="note" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>
+<fieldset><legend>Save this login (optional)</legend>
+<label>Save this login as <input name="session_name" maxlength="64" autocomplete="off" placeholder="profile name, e.g. shop"></label>
+<label>Origins to save <input name="session_origins" maxlength="2000" autocomplete="off" value="${origins}" placeholder="https://example.com, https://login.example.com"></label>
+</fieldset>
+<button type="submit">Hand back</button>
+<p class="error" data-takeover-error role="alert" hidden></p></form>
 </main><script src="/takeover/assets/takeover.js"></script></body></html>`;
 }
 

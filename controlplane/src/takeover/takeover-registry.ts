@@ -26,6 +26,8 @@ export interface ActiveTakeover {
   deadline: number;
   endpoint: JailEndpoint | null;
   client: JailTakeoverClient | null;
+  /** The page's origin when the takeover began (prefills "save this login"), if known. */
+  origin?: string | null | undefined;
   inputs: InputAudit;
   /** Resolves the task's wait; later calls are ignored. */
   handBack(handBack: HandBack): void;

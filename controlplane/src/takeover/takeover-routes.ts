@@ -12,6 +12,7 @@ import { createErrorHandler, readForm, readJson } from '../http/error-handler.js
 import { relayFeed } from '../operator/feed-relay.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import { currentOrigin } from './current-origin.js';
 import { TakeoverError } from './takeover-error.js';
 import type { TakeoverLinks } from './takeover-links.js';
 import { takeoverConfirm, takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
@@ -29,7 +30,10 @@ export const handBackSchema = z.strictObject({
     .optional(),
 });
 
-/** Called at hand-back before the loop resumes (saved sessions); must not throw. */
+/**
+ * Called at hand-back before the loop resumes (saved sessions). Rejecting (e.g. the login could not
+ * be saved) refuses the hand-back with that error: the takeover goes on, the operator can retry.
+ */
 export type OnHandBack = (
   taskId: string,
   principal: Principal,
@@ -151,7 +155,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     return { session, active };
   };
 
-  app.get('/:id', (c) => {
+  app.get('/:id', async (c) => {
     const { session, active } = guard(c);
     if (!active)
       return c.html(
@@ -159,7 +163,13 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
         200,
         pageHeaders,
       );
-    return c.html(takeoverPage(active, session.user), 200, pageHeaders);
+    const origin = (await currentOrigin(active)) ?? '';
+    return c.html(takeoverPage(active, session.user, origin), 200, pageHeaders);
+  });
+  /** The origin the clone shows now (the page refreshes its "origins to save" from it). */
+  app.get('/:id/origin', async (c) => {
+    const { active } = activeOf(c);
+    return c.json({ origin: await currentOrigin(active) });
   });
   app.get('/:id/status', (c) => {
     const { active } = guard(c);

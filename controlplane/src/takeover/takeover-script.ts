@@ -4,7 +4,8 @@
  * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
  * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
  * request is in flight and go in the next one. Only input on the screen is relayed: the hand-back
- * note is sent once, when the operator presses Hand back.
+ * note is sent once, when the operator presses Hand back, with `save_session` when a profile name
+ * is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
  */
 export const takeoverScript = `(() => {
   const root = document.querySelector('[data-takeover]');
@@ -77,16 +78,48 @@ export const takeoverScript = `(() => {
     banner.classList.add('ended');
     form.querySelector('button').disabled = true;
   };
+  const nameField = form.querySelector('[name="session_name"]');
+  const originsField = form.querySelector('[name="session_origins"]');
+  const error = form.querySelector('[data-takeover-error]');
+  const fail = (text) => {
+    error.textContent = text;
+    error.hidden = false;
+  };
+  // Until the operator edits the origins, they follow the page the clone shows now.
+  let originsEdited = false;
+  originsField.addEventListener('input', () => { originsEdited = true; });
+  nameField.addEventListener('focus', async () => {
+    if (originsEdited) return;
+    const response = await fetch(base + '/origin').catch(() => null);
+    const body = response && response.ok ? await response.json() : null;
+    if (body && body.origin && !originsEdited) originsField.value = body.origin;
+  });
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    error.hidden = true;
     const note = form.querySelector('[name="note"]').value.trim();
+    const name = nameField.value.trim();
+    const origins = originsField.value.split(/[\\s,]+/).filter(Boolean);
+    if (name && origins.length === 0) return fail('Name at least one origin to save, e.g. https://example.com.');
+    const request = { ...(note ? { note } : {}), ...(name ? { save_session: { name, origins } } : {}) };
+    const button = form.querySelector('button');
+    button.disabled = true;
     const response = await fetch(base + '/hand-back', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(note ? { note } : {}),
-    });
-    end(response.ok ? 'Handed back: the task continues without you.' : 'Hand back failed (' + response.status + ').');
-    root.setAttribute('data-takeover-ended', response.ok ? 'handed-back' : 'failed');
+      body: JSON.stringify(request),
+    }).catch(() => null);
+    if (response && response.ok) {
+      end('Handed back: the task continues without you.');
+      root.setAttribute('data-takeover-ended', 'handed-back');
+      return;
+    }
+    // Not handed back: the operator fixes the name or origins, or clears the name and retries.
+    const body = response ? await response.json().catch(() => null) : null;
+    const message = body && body.error && body.error.message ? body.error.message : 'no answer';
+    fail('Not handed back: ' + (name ? 'the login was not saved: ' : '') + message + ' (' + (response ? response.status : 'network') + ').');
+    root.setAttribute('data-takeover-failed', body && body.error && body.error.code ? body.error.code : 'error');
+    button.disabled = !live;
   });
   const poll = setInterval(async () => {
     const response = await fetch(base + '/status').catch(() => null);

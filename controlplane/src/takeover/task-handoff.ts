@@ -125,6 +125,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         deadline,
         endpoint: context.endpoint,
         client,
+        origin: last?.url_origin ?? null,
         inputs,
         handBack: (handBack) => resolveHandBack(handBack),
       });

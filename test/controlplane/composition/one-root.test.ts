@@ -116,9 +116,6 @@ describe('one composition root', () => {
       'test/controlplane/http/task-tenancy.test.ts',
       'test/controlplane/policy/policy-fixture.ts',
       'test/controlplane/tasks/task-stuck.test.ts',
-      // The takeover e2e: a local jail-service at device scale 2 and a link clock that can be
-      // moved past expiry without moving the task's clock.
-      'test/e2e/takeover-harness.ts',
       // Scope and tenant checks of /v1/sessions over a session service with stub transfers.
       'test/security/session-tenants.test.ts',
       // Link and session checks of /takeover over a stub registry.
