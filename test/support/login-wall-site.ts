@@ -20,6 +20,13 @@ export interface LoginWallSite {
   issuedCookies(): string[];
   /** The localStorage value `/account` stores after a login (key `clawdie-note`). */
   storageNote: string;
+  /**
+   * The value `/account` stores in IndexedDB (database `clawdie-site`, store `notes`, key `note`)
+   * when it finds none there. The page then shows "IndexedDB note read: …" only when its own
+   * script read this exact value from IndexedDB, and its title ends in " · idb <state>" with
+   * state `stored` (it wrote it), `read` (it found it) or `other` (it found something else).
+   */
+  idbNote: string;
   /** Requests so far: path and whether they carried a valid session cookie. */
   requests: { path: string; method: string; signedIn: boolean }[];
   close(): Promise<void>;
@@ -51,12 +58,38 @@ const captchaPage = page(
 <iframe title="Widget containing a Cloudflare security challenge" src="/cdn-cgi/challenge-platform/turnstile" width="300" height="65"></iframe>`,
 );
 
-const accountPage = (user: string, note: string) =>
+const ACCOUNT_IDB = `(() => {
+  const show = (state, text) => {
+    document.getElementById('idb').textContent = text;
+    document.title = 'Account · idb ' + state;
+  };
+  const request = indexedDB.open('clawdie-site', 1);
+  request.onupgradeneeded = () => request.result.createObjectStore('notes');
+  request.onsuccess = () => {
+    const tx = request.result.transaction('notes', 'readwrite');
+    const store = tx.objectStore('notes');
+    const read = store.get('note');
+    read.onsuccess = () => {
+      const found = read.result;
+      if (found === undefined) store.put({ note: NOTE, at: new Date() }, 'note');
+      tx.oncomplete = () => {
+        request.result.close();
+        if (found === undefined) show('stored', 'IndexedDB: stored a note');
+        else if (found.note === NOTE && found.at instanceof Date) show('read', 'IndexedDB note read: ' + found.note);
+        else show('other', 'IndexedDB: another note');
+      };
+    };
+  };
+})();`;
+
+const accountPage = (user: string, note: string, idbNote: string) =>
   page(
     'Account',
-    `<h1 id="who">Signed in as ${user}</h1><p id="note"></p>
+    `<h1 id="who">Signed in as ${user}</h1><p id="note"></p><p id="idb"></p>
 <script>if (!localStorage.getItem('clawdie-note')) localStorage.setItem('clawdie-note', ${JSON.stringify(note)});
-document.getElementById('note').textContent = 'note: ' + localStorage.getItem('clawdie-note');</script>`,
+document.getElementById('note').textContent = 'note: ' + localStorage.getItem('clawdie-note');
+const NOTE = ${JSON.stringify(idbNote)};
+${ACCOUNT_IDB}</script>`,
   );
 
 function cookiesOf(request: IncomingMessage): Map<string, string> {
@@ -93,6 +126,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
   const password = `pw-${randomBytes(9).toString('base64url')}`;
   const otp = String(randomInt(100000, 999999));
   const storageNote = `note-${randomBytes(6).toString('hex')}`;
+  const idbNote = `idb-${randomBytes(6).toString('hex')}`;
   const sessions = new Set<string>();
   const pending = new Set<string>();
   const requests: LoginWallSite['requests'] = [];
@@ -104,7 +138,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     requests.push({ path, method: request.method ?? 'GET', signedIn });
     const post = request.method === 'POST';
     if (path === '/' || path === '/account') {
-      if (signedIn) return html(response, accountPage(username, storageNote));
+      if (signedIn) return html(response, accountPage(username, storageNote, idbNote));
       return redirect(response, '/login');
     }
     if (path === '/login' && !post) return html(response, loginForm);
@@ -144,6 +178,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     password,
     otp,
     storageNote,
+    idbNote,
     issuedCookies: () => [...sessions],
     requests,
     close: () =>
