@@ -27,6 +27,8 @@ export interface LoginWallSite {
    * state `stored` (it wrote it), `read` (it found it) or `other` (it found something else).
    */
   idbNote: string;
+  /** Those states as each `/account` page reported them (`POST /idb-report`), in order. */
+  idbReports(): string[];
   /** Requests so far: path and whether they carried a valid session cookie. */
   requests: { path: string; method: string; signedIn: boolean }[];
   close(): Promise<void>;
@@ -62,6 +64,7 @@ const ACCOUNT_IDB = `(() => {
   const show = (state, text) => {
     document.getElementById('idb').textContent = text;
     document.title = 'Account · idb ' + state;
+    void fetch('/idb-report', { method: 'POST', body: state }).catch(() => undefined);
   };
   const request = indexedDB.open('clawdie-site', 1);
   request.onupgradeneeded = () => request.result.createObjectStore('notes');
@@ -101,11 +104,13 @@ function cookiesOf(request: IncomingMessage): Map<string, string> {
   return jar;
 }
 
-async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+async function textOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
+
+const formOf = async (request: IncomingMessage) => new URLSearchParams(await textOf(request));
 
 function redirect(response: ServerResponse, to: string, cookie?: string): void {
   response.writeHead(302, { location: to, ...(cookie ? { 'set-cookie': cookie } : {}) });
@@ -130,9 +135,16 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
   const sessions = new Set<string>();
   const pending = new Set<string>();
   const requests: LoginWallSite['requests'] = [];
+  const idbReports: string[] = [];
 
   const server = createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/idb-report' && request.method === 'POST') {
+      // A report channel of the fixture, not a page: kept out of `requests`.
+      idbReports.push((await textOf(request)).slice(0, 20));
+      response.writeHead(204).end();
+      return;
+    }
     const jar = cookiesOf(request);
     const signedIn = sessions.has(jar.get('sid') ?? '');
     requests.push({ path, method: request.method ?? 'GET', signedIn });
@@ -180,6 +192,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     storageNote,
     idbNote,
     issuedCookies: () => [...sessions],
+    idbReports: () => [...idbReports],
     requests,
     close: () =>
       new Promise<void>((resolve) => {
