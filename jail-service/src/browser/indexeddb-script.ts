@@ -179,8 +179,10 @@ export function exportIndexedDbExpression(budget: IndexedDbBudget): string {
 const IMPORT = `async (databases) => {
   ${CODEC}
   let records = 0;
+  const existing = new Set((await indexedDB.databases()).map((info) => info.name));
   for (const database of databases) {
-    await new Promise((resolve, reject) => {
+    // Replaces a database of the same name (a fresh clone has none: no delete round trip then).
+    if (existing.has(database.name)) await new Promise((resolve, reject) => {
       const request = indexedDB.deleteDatabase(database.name);
       request.onsuccess = () => resolve();
       request.onerror = () => reject(request.error);
@@ -197,7 +199,9 @@ const IMPORT = `async (databases) => {
     try {
       const names = database.stores.filter((s) => s.records.length > 0).map((s) => s.name);
       if (names.length === 0) continue;
-      const tx = db.transaction(names, 'readwrite', { durability: 'strict' });
+      // Default (relaxed) durability: a committed transaction is visible to every other connection
+      // of the origin at once; flushing to disk first would only matter across a browser crash.
+      const tx = db.transaction(names, 'readwrite');
       const committed = finished(tx);
       try {
         for (const s of database.stores) {

@@ -51,7 +51,9 @@ export function createOriginTabs(browser: Browser, page: Page, timeoutMs: number
         }
         return results;
       } finally {
-        await tab.close().catch(() => undefined);
+        // Everything the caller needed is done (IndexedDB transactions committed): the tab closes
+        // in the background rather than on the first screenshot's path.
+        void tab.close().catch(() => undefined);
         await page.bringToFront().catch(() => undefined);
       }
     },

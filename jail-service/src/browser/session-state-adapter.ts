@@ -2,7 +2,8 @@
 // localStorage and IndexedDB are read through a short-lived second tab whose document for the
 // origin is answered locally (origin-tabs.ts: no request reaches the site). localStorage is
 // written by a one-shot script on the agent's page (storage-seeds.ts); IndexedDB is written and
-// committed in the second tab before the import answers. The agent's own page is never navigated.
+// committed in a helper tab of the origin (origin-seed-tabs.ts) before the import answers. The
+// agent's own page is never navigated.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import {
   indexedDbTotals,
@@ -14,6 +15,7 @@ import {
 import { BadRequestError } from '../errors.js';
 import { type BrowserSessionState, originOfCookie } from '../session/session-state.js';
 import { exportIndexedDbExpression, importIndexedDbExpression } from './indexeddb-script.js';
+import { createOriginSeedTabs } from './origin-seed-tabs.js';
 import { createOriginTabs, evaluateIn } from './origin-tabs.js';
 import { createStorageSeeds } from './storage-seeds.js';
 
@@ -44,6 +46,7 @@ export function createCdpSessionState(options: {
     browserSession ??= browser.target().createCDPSession();
     return browserSession;
   };
+  const seedTabs = createOriginSeedTabs(storage, timeoutMs);
 
   return {
     async exportSession(origins) {
@@ -74,27 +77,30 @@ export function createCdpSessionState(options: {
         throw new BadRequestError(
           `${outside.length} cookie(s) lie outside the bundle's origins (${origins.join(', ')})`,
         );
-      if (bundle.cookies.length > 0) {
-        const cdp = await storage();
-        const params = bundle.cookies.map((cookie) => toCdpParam(cookie, origins));
-        await cdp.send('Storage.setCookies', { cookies: params as never });
-      }
-      for (const entry of bundle.origins) {
-        if (entry.localStorage.length > 0) await seeds.seed(entry.origin, entry.localStorage);
-      }
-      // IndexedDB is written and committed now, in the second tab: it is the origin's storage,
-      // shared with the agent's page, so that page's first script already finds it.
+      const cookiesAndStorage = async () => {
+        if (bundle.cookies.length > 0) {
+          const cdp = await storage();
+          const params = bundle.cookies.map((cookie) => toCdpParam(cookie, origins));
+          await cdp.send('Storage.setCookies', { cookies: params as never });
+        }
+        for (const entry of bundle.origins) {
+          if (entry.localStorage.length > 0) await seeds.seed(entry.origin, entry.localStorage);
+        }
+      };
+      // IndexedDB is written and committed now, in a helper tab of the origin: it is the origin's
+      // storage, shared with the agent's page, so that page's first script already finds it.
       const withDatabases = bundle.origins.filter((entry) => entry.indexedDB?.databases.length);
-      const written = await tabs.forEach(
-        withDatabases.map((entry) => entry.origin),
-        (tab, origin) => {
-          const entry = withDatabases.find((candidate) => candidate.origin === origin);
-          return evaluateIn<number>(
-            tab,
-            importIndexedDbExpression(entry?.indexedDB?.databases ?? []),
-          );
-        },
-      );
+      const [, written] = await Promise.all([
+        cookiesAndStorage(),
+        seedTabs.forEach(
+          withDatabases.map((entry) => entry.origin),
+          (tab, origin) => {
+            const entry = withDatabases.find((candidate) => candidate.origin === origin);
+            const databases = entry?.indexedDB?.databases ?? [];
+            return evaluateIn<number>(tab, importIndexedDbExpression(databases));
+          },
+        ),
+      ]);
       return {
         cookies: bundle.cookies.length,
         origins: bundle.origins.length,
