@@ -100,3 +100,18 @@ export const READ_PAGE = `<!doctype html><title>reading</title><script>${HELPERS
   });
 })().catch((error) => report({ error: String(error) }));
 </script>`;
+
+/** A service worker that answers every navigation of its origin itself, and a page installing it. */
+export const SERVICE_WORKER = `self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  if (event.request.mode === 'navigate')
+    event.respondWith(new Response('<!doctype html><title>from the worker</title>', { headers: { 'content-type': 'text/html' } }));
+});`;
+
+export const INSTALL_WORKER_PAGE = `<!doctype html><title>installing</title><script>
+navigator.serviceWorker.register('/sw.js').then(() => navigator.serviceWorker.ready).then(
+  () => { document.title = '"installed"'; },
+  (error) => { document.title = JSON.stringify(String(error)); },
+);
+</script>`;

@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { SESSION_LIMITS, type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
 import { requires } from '../support/capabilities.js';
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
-import { BIG_PAGE, MAKE_PAGE, READ_PAGE } from './indexeddb-pages.js';
+import {
+  BIG_PAGE,
+  INSTALL_WORKER_PAGE,
+  MAKE_PAGE,
+  READ_PAGE,
+  SERVICE_WORKER,
+} from './indexeddb-pages.js';
 import { startTestJail, type TestJail } from './jail-harness.js';
 
 const post = (jail: TestJail, path: string, body: unknown) =>
@@ -130,6 +136,35 @@ describe('jail-service /session IndexedDB (real Chromium)', requires('chromium')
       ['/read'],
       'only the page itself was requested',
     );
+  });
+
+  it("writes nothing from a document that is not its own (a service worker's page)", async () => {
+    const worker = await startStaticSite({
+      '/install': INSTALL_WORKER_PAGE,
+      '/sw.js': { body: SERVICE_WORKER, contentType: 'application/javascript' },
+    });
+    try {
+      await source.client.run([{ type: 'navigate', url: `${worker.url}/install` }]);
+      assert.equal(await titleOnce(source, (title) => title !== 'installing'), '"installed"');
+      const database = bundle.origins[0]?.indexedDB?.databases[0];
+      assert.ok(database);
+      const response = await post(source, '/session/import', {
+        cookies: [],
+        origins: [
+          {
+            origin: worker.url,
+            localStorage: [],
+            indexedDB: { databases: [database], skipped: [] },
+          },
+        ],
+      });
+      assert.equal(response.status, 500);
+      const body = (await response.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, 'ACTION_FAILED');
+      assert.match(body.error.message, /did not load our document/);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('refuses bundles over the IndexedDB limits or with malformed values', async () => {

@@ -68,9 +68,9 @@ export async function evaluateIn<T>(cdp: CDPSession, expression: string): Promis
     awaitPromise: true,
   });
   if (reply.exceptionDetails) {
-    const details = reply.exceptionDetails;
-    const text = details.exception?.description?.split('\n')[0] ?? details.text;
-    throw new ActionFailedError(`session storage script failed: ${text}`);
+    // Only the exception's class: its message may quote stored data (a RegExp source, a key).
+    const kind = reply.exceptionDetails.exception?.className ?? 'an exception';
+    throw new ActionFailedError(`session storage script failed with ${kind}`);
   }
   return reply.result.value as T;
 }
