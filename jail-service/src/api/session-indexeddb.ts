@@ -111,7 +111,10 @@ const keyPathSchema = z
 
 export const indexedDbIndexSchema = z.strictObject({
   name: nameSchema,
-  keyPath: z.union([nameSchema, z.array(nameSchema).min(1).max(20)]),
+  keyPath: z.union([
+    nameSchema,
+    z.array(nameSchema).min(1).max(SESSION_LIMITS.indexedDbIndexesPerStore),
+  ]),
   unique: z.boolean(),
   multiEntry: z.boolean(),
 });
@@ -153,7 +156,10 @@ export const indexedDbSkipSchema = z.strictObject({
   database: nameSchema,
   store: nameSchema.optional(),
   reason: z.enum(indexedDbSkipReasons),
-  /** Records (or, for a database-level reason without records, databases) left out. */
+  /**
+   * Records left out, or databases for `too-many-databases` (then `database` names the first),
+   * `unreadable` and `too-many-stores`.
+   */
   count: z.number().int().min(0),
 });
 export type IndexedDbSkip = z.infer<typeof indexedDbSkipSchema>;
@@ -161,7 +167,8 @@ export type IndexedDbSkip = z.infer<typeof indexedDbSkipSchema>;
 /** One origin's IndexedDB: what was carried and what was skipped. */
 export const originIndexedDbSchema = z.strictObject({
   databases: z.array(indexedDbDatabaseSchema).max(SESSION_LIMITS.indexedDbDatabasesPerOrigin),
-  skipped: z.array(indexedDbSkipSchema).max(200),
+  /** At most one entry per database and reason, or per store and reason. */
+  skipped: z.array(indexedDbSkipSchema).max(5_000),
 });
 export type OriginIndexedDb = z.infer<typeof originIndexedDbSchema>;
 

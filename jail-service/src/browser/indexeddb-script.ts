@@ -106,6 +106,10 @@ const EXPORT = `async (budget) => {
     if (same) same.count += count;
     else result.skipped.push({ database, ...(store === undefined ? {} : { store }), reason, count });
   };
+  const long = (path) => [path ?? ''].flat().length > LIMITS.indexedDbIndexesPerStore ||
+    [path ?? ''].flat().some((part) => part.length > LIMITS.indexedDbNameChars);
+  const namesTooLong = (database) => long(database.name) || database.stores.some((store) =>
+    long(store.name) || long(store.keyPath) || store.indexes.some((i) => long(i.name) || long(i.keyPath)));
   // Opens an existing database at its version; never creates one that vanished meanwhile.
   const openExisting = (name) => new Promise((resolve) => {
     const request = indexedDB.open(name);
@@ -149,21 +153,25 @@ const EXPORT = `async (budget) => {
     }
     return { database, skips, records, bytes };
   };
-  for (const info of await indexedDB.databases()) {
-    const name = info.name;
-    if (result.databases.length >= LIMITS.indexedDbDatabasesPerOrigin) { skip(name, undefined, 'too-many-databases', 1); continue; }
+  const names = (await indexedDB.databases()).map((info) => info.name);
+  // Only the first databases are tried; the rest are one counted entry (named by the first).
+  const rest = names.slice(LIMITS.indexedDbDatabasesPerOrigin);
+  if (rest.length > 0) skip(rest[0].slice(0, LIMITS.indexedDbNameChars), undefined, 'too-many-databases', rest.length);
+  for (const name of names.slice(0, LIMITS.indexedDbDatabasesPerOrigin)) {
+    const label = name.slice(0, LIMITS.indexedDbNameChars);
     const db = await openExisting(name);
-    if (!db) { skip(name, undefined, 'unreadable', 1); continue; }
+    if (!db) { skip(label, undefined, 'unreadable', 1); continue; }
     try {
-      if (db.objectStoreNames.length > LIMITS.indexedDbStoresPerDatabase) { skip(name, undefined, 'too-many-stores', 1); continue; }
+      if (db.objectStoreNames.length > LIMITS.indexedDbStoresPerDatabase) { skip(label, undefined, 'too-many-stores', 1); continue; }
       const read = await readDatabase(db);
-      if (read.tooMany) { skip(name, undefined, read.tooMany, read.records ?? 1); continue; }
-      for (const [store, reason] of read.skips) skip(name, store, reason, 1);
+      if (read.tooMany) { skip(label, undefined, read.tooMany, read.records ?? 1); continue; }
+      if (namesTooLong(read.database)) { skip(label, undefined, 'too-large', read.records); continue; }
+      for (const [store, reason] of read.skips) skip(label, store.slice(0, LIMITS.indexedDbNameChars), reason, 1);
       result.databases.push(read.database);
       budget.records -= read.records;
       budget.bytes -= read.bytes;
     } catch {
-      skip(name, undefined, 'unreadable', 1);
+      skip(label, undefined, 'unreadable', 1);
     } finally {
       db.close();
     }
