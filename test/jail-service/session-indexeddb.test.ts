@@ -167,6 +167,48 @@ describe('jail-service /session IndexedDB (real Chromium)', requires('chromium')
     }
   });
 
+  it('replaces a database of the same name that the browser holds already', async () => {
+    const before = sessionBundleSchema.parse(
+      await (await post(source, '/session/export', { origins: [site.url] })).json(),
+    );
+    assert.equal(before.origins[0]?.indexedDB?.skipped.length, 2, 'the Blob record is there');
+    const response = await post(source, '/session/import', bundle);
+    assert.equal(response.status, 200);
+    const after = sessionBundleSchema.parse(
+      await (await post(source, '/session/export', { origins: [site.url] })).json(),
+    );
+    assert.deepEqual(
+      after.origins[0]?.indexedDB?.databases,
+      bundle.origins[0]?.indexedDB?.databases,
+    );
+    assert.deepEqual(
+      after.origins[0]?.indexedDB?.skipped.map((skip) => [skip.database, skip.reason]),
+      [['big', 'too-many-records']],
+      'the replaced shop no longer holds the Blob record; big was left alone',
+    );
+    const [shop] = bundle.origins[0]?.indexedDB?.databases ?? [];
+    assert.ok(shop);
+    const older = {
+      cookies: [],
+      origins: [
+        {
+          origin: site.url,
+          localStorage: [],
+          indexedDB: { databases: [{ ...shop, version: 1 }], skipped: [] },
+        },
+      ],
+    };
+    assert.equal((await post(source, '/session/import', older)).status, 200);
+    const downgraded = sessionBundleSchema.parse(
+      await (await post(source, '/session/export', { origins: [site.url] })).json(),
+    );
+    assert.deepEqual(
+      downgraded.origins[0]?.indexedDB?.databases.map((database) => database.version),
+      [1],
+      'a lower version replaces a higher one',
+    );
+  });
+
   it('refuses bundles over the IndexedDB limits or with malformed values', async () => {
     const withDatabases = (databases: unknown[]) => ({
       cookies: [],

@@ -187,23 +187,37 @@ export function exportIndexedDbExpression(budget: IndexedDbBudget): string {
 const IMPORT = `async (databases) => {
   ${CODEC}
   let records = 0;
-  const existing = new Set((await indexedDB.databases()).map((info) => info.name));
-  for (const database of databases) {
-    // Replaces a database of the same name (a fresh clone has none: no delete round trip then).
-    if (existing.has(database.name)) await new Promise((resolve, reject) => {
-      const request = indexedDB.deleteDatabase(database.name);
-      request.onsuccess = () => resolve();
-      request.onerror = () => reject(request.error);
-      request.onblocked = () => reject(new Error('an IndexedDB database of this origin is open in a page'));
-    });
+  // Creates the database at its version with its stores and indexes; null when one of that name
+  // exists already (the open is then undone), so a fresh browser needs a single round trip.
+  const create = async (database) => {
+    let fresh = false;
     const request = indexedDB.open(database.name, database.version);
-    request.onupgradeneeded = () => {
+    request.onupgradeneeded = (event) => {
+      if (event.oldVersion !== 0) return request.transaction.abort();
+      fresh = true;
       for (const s of database.stores) {
         const store = request.result.createObjectStore(s.name, { keyPath: s.keyPath, autoIncrement: s.autoIncrement });
         for (const i of s.indexes) store.createIndex(i.name, i.keyPath, { unique: i.unique, multiEntry: i.multiEntry });
       }
     };
-    const db = await done(request);
+    const db = await done(request).catch(() => null);
+    if (db && !fresh) db.close();
+    return fresh ? db : null;
+  };
+  const remove = (name) => new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error('an IndexedDB database of this origin is open in a page'));
+  });
+  for (const database of databases) {
+    // A database of the same name is replaced.
+    let db = await create(database);
+    if (!db) {
+      await remove(database.name);
+      db = await create(database);
+      if (!db) throw new Error('the database could not be created');
+    }
     try {
       const names = database.stores.filter((s) => s.records.length > 0).map((s) => s.name);
       if (names.length === 0) continue;
