@@ -1,9 +1,14 @@
 // Saved-session injection cost: a fresh jail-service (fresh Chromium, as in a new clone) from
 // launch to its first screenshot, without and with POST /session/import of a real bundle (the
-// login-wall site's session cookie + localStorage note) in between. Prints p50/p90 per mode,
+// login-wall site's session cookie, localStorage note and IndexedDB note) in between: cookies
+// only, cookies + localStorage, and all three. Prints p50/p90 per mode,
 // the added ms and the with/without ratio. Usage: npm run bench:session [-- runs]
 import { performance } from 'node:perf_hooks';
-import { type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
+import {
+  indexedDbTotals,
+  type SessionBundle,
+  sessionBundleSchema,
+} from '@clawdie/jail-service/api';
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
 import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
 import { createJailSessionClient } from '../controlplane/src/operator/jail-session-client.js';
@@ -45,21 +50,27 @@ async function once(bundle: SessionBundle | null) {
 async function main() {
   const site = await startLoginWallSite();
   const source = await start();
-  await loginThroughJail(createJailClient(source.url, TOKEN), site);
+  const client = createJailClient(source.url, TOKEN);
+  await loginThroughJail(client, site);
+  while ((await client.state()).title !== 'Account · idb stored')
+    await new Promise((resolve) => setTimeout(resolve, 50));
   const bundle = sessionBundleSchema.parse(
     await createJailSessionClient({ url: source.url, token: TOKEN }).exportSession([site.url]),
   );
   await source.close();
-  const cookiesOnly = {
+  const noIndexedDb = { databases: [], skipped: [] };
+  const storage = {
     ...bundle,
-    origins: bundle.origins.map((o) => ({ ...o, localStorage: [] })),
+    origins: bundle.origins.map((o) => ({ ...o, indexedDB: noIndexedDb })),
   };
-  const modes = { without: null, cookies: cookiesOnly, full: bundle } as const;
-  const samples: Record<keyof typeof modes, { total: number[]; afterReady: number[] }> = {
-    without: { total: [], afterReady: [] },
-    cookies: { total: [], afterReady: [] },
-    full: { total: [], afterReady: [] },
+  const cookies = {
+    ...storage,
+    origins: storage.origins.map((o) => ({ ...o, localStorage: [] })),
   };
+  const modes = { without: null, cookies, storage, full: bundle } as const;
+  const samples = Object.fromEntries(
+    Object.keys(modes).map((mode) => [mode, { total: [] as number[], afterReady: [] as number[] }]),
+  ) as Record<keyof typeof modes, { total: number[]; afterReady: number[] }>;
   await once(null); // warm-up (disk cache)
   for (let i = 0; i < runs; i += 1) {
     for (const mode of Object.keys(modes) as (keyof typeof modes)[]) {
@@ -74,7 +85,7 @@ async function main() {
     `session injection: fresh jail-service (fresh Chromium) → first screenshot, ${runs} runs each`,
   );
   console.log(
-    `bundle: ${bundle.cookies.length} cookie(s), ${bundle.origins.length} origin(s) with localStorage; launch time varies with host load, so the figure is ready → first screenshot`,
+    `bundle: ${bundle.cookies.length} cookie(s), ${bundle.origins.length} origin(s) with localStorage, ${indexedDbTotals(bundle.origins.map((o) => o.indexedDB)).records} IndexedDB record(s); modes: cookies, storage = cookies + localStorage, full = + IndexedDB; launch time varies with host load, so the figure is ready → first screenshot`,
   );
   for (const mode of Object.keys(modes) as (keyof typeof modes)[]) {
     const total = summarise(samples[mode].total);

@@ -1,13 +1,15 @@
 // Saved sessions end to end, in real hostd clones (root): a first task's clone logs into the
 // login-wall site, the session is saved as a profile, and a second task in a fresh clone with
-// credential_mode session starts logged in — it never requests /login, and no cookie value,
-// password or localStorage note reaches rows, files, logs or model requests.
+// credential_mode session starts logged in — it never requests /login, its page's own script reads
+// the saved IndexedDB note, and no cookie value, password, localStorage note or IndexedDB value
+// reaches rows, files, logs or model requests.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   type Action,
   actionsResponseSchema,
   elementsResponseSchema,
+  pageStateSchema,
 } from '@clawdie/jail-service/api';
 import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
 import type { JailEndpoint } from '../../controlplane/src/browsers/browser-provider.js';
@@ -38,6 +40,7 @@ function jailDriver(service: JailEndpoint) {
         await call('/actions', { method: 'POST', body: JSON.stringify({ actions }) }),
       ),
     elements: async () => elementsResponseSchema.parse(await call('/elements')),
+    title: async () => pageStateSchema.parse(await call('/state')).title,
   };
 }
 
@@ -95,7 +98,13 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
       });
       const lease = await until(() => h.controlplane.source.browsers.get(first.taskId), 'lease');
       assert.ok(lease.service);
-      await loginThroughJail(jailDriver(lease.service), site);
+      const operator = jailDriver(lease.service);
+      await loginThroughJail(operator, site);
+      const stored = Date.now() + 10_000;
+      while ((await operator.title()) !== 'Account · idb stored') {
+        assert.ok(Date.now() < stored, 'the account page stored its IndexedDB note');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       const saved = await h.controlplane.sessions.saveSessionFromTask(
         { taskId: first.taskId, name: 'shop', origins: [site.url] },
         loopbackPrincipal,
@@ -129,6 +138,12 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         [['/account', true]],
         'the fresh clone went straight to /account, signed in, never to /login',
       );
+      await until(() => (site.idbReports().length === 2 ? true : undefined), 'IndexedDB reports');
+      assert.deepEqual(
+        site.idbReports(),
+        ['stored', 'read'],
+        "the fresh clone's page read the saved IndexedDB note with its own first script",
+      );
       const audit = h.controlplane.audit.list({ taskId: second.taskId, limit: 100 });
       const injected = audit.find((row) => row.type === 'session-injected');
       assert.deepEqual(injected?.data, {
@@ -136,7 +151,13 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         session: 'shop',
         origins: [site.url],
         cookie_count: saved.cookieCount,
+        idb_database_count: 1,
+        idb_record_count: 1,
       });
+      const savedRow = h.controlplane.audit
+        .list({ taskId: first.taskId, limit: 100 })
+        .find((row) => row.type === 'session-saved');
+      assert.equal(savedRow?.data.idb_record_count, 1);
       const order = audit.map((row) => row.type);
       assert.deepEqual(order.slice(0, 3), ['clone-created', 'session-injected', 'task-started']);
 
@@ -152,7 +173,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
       assert.ok(haystack.length > 10, 'rows and files');
       assert.ok(modelRequests.length > 0, 'model requests');
       assert.ok(logLines.length > 0, 'log lines');
-      const secrets = [...site.issuedCookies(), site.password, site.storageNote];
+      const secrets = [...site.issuedCookies(), site.password, site.storageNote, site.idbNote];
       assert.deepEqual(leaksOf(haystack, secrets), [], 'no session value leaked');
     });
   });

@@ -18,6 +18,17 @@ const post = (jail: TestJail, path: string, body: unknown, token?: string | null
     token,
   );
 
+async function titleBecomes(jail: TestJail, wanted: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  let title = '';
+  while (Date.now() < end) {
+    title = (await jail.client.state()).title;
+    if (title === wanted) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.equal(title, wanted);
+}
+
 describe('jail-service /session export and import (real Chromium)', requires('chromium'), () => {
   let site: LoginWallSite;
   let first: TestJail;
@@ -33,9 +44,10 @@ describe('jail-service /session export and import (real Chromium)', requires('ch
     await site?.close();
   });
 
-  it('exports the cookies and localStorage of the chosen origins after a login', async () => {
+  it('exports the cookies, localStorage and IndexedDB of the chosen origins after a login', async () => {
     await loginThroughJail(first.client, site);
     assert.match((await first.client.state()).url, /\/account$/);
+    await titleBecomes(first, 'Account · idb stored');
     const response = await post(first, '/session/export', { origins: [site.url] });
     assert.equal(response.status, 200);
     bundle = sessionBundleSchema.parse(await response.json());
@@ -45,6 +57,11 @@ describe('jail-service /session export and import (real Chromium)', requires('ch
     assert.deepEqual(bundle.origins[0]?.localStorage, [
       { key: 'clawdie-note', value: site.storageNote },
     ]);
+    const [database] = bundle.origins[0]?.indexedDB?.databases ?? [];
+    assert.equal(database?.name, 'clawdie-site');
+    const [record] = database?.stores[0]?.records ?? [];
+    assert.equal(record?.key, 'note');
+    assert.equal((record?.value as { note?: string } | undefined)?.note, site.idbNote);
     assert.match((await first.client.state()).url, /\/account$/, 'the agent page did not move');
   });
 
@@ -52,7 +69,13 @@ describe('jail-service /session export and import (real Chromium)', requires('ch
     const response = await post(first, '/session/export', { origins: ['http://127.0.0.2:9'] });
     const other = sessionBundleSchema.parse(await response.json());
     assert.deepEqual(other.cookies, []);
-    assert.deepEqual(other.origins, [{ origin: 'http://127.0.0.2:9', localStorage: [] }]);
+    assert.deepEqual(other.origins, [
+      {
+        origin: 'http://127.0.0.2:9',
+        localStorage: [],
+        indexedDB: { databases: [], skipped: [] },
+      },
+    ]);
   });
 
   it('imports into a fresh browser, which then reaches /account without /login', async () => {
@@ -60,14 +83,19 @@ describe('jail-service /session export and import (real Chromium)', requires('ch
     const seen = pages().length;
     const response = await post(second, '/session/import', bundle);
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { cookies: bundle.cookies.length, origins: 1 });
+    assert.deepEqual(await response.json(), {
+      cookies: bundle.cookies.length,
+      origins: 1,
+      indexedDb: { databases: 1, records: 1 },
+    });
     assert.equal(pages().length, seen, 'importing sent no request to the site');
     // A page of the origin that writes nothing itself: the seeded note is there before any script.
     await second.client.run([{ type: 'navigate', url: `${site.url}/nothing` }]);
     const copied = await post(second, '/session/export', { origins: [site.url] });
-    assert.deepEqual((await copied.json()).origins, bundle.origins, 'localStorage was seeded');
+    assert.deepEqual((await copied.json()).origins, bundle.origins, 'storage was seeded');
     await second.client.run([{ type: 'navigate', url: `${site.url}/account` }]);
     assert.match((await second.client.state()).url, /\/account$/);
+    await titleBecomes(second, 'Account · idb read');
     assert.deepEqual(
       pages()
         .slice(seen)

@@ -20,6 +20,15 @@ export interface LoginWallSite {
   issuedCookies(): string[];
   /** The localStorage value `/account` stores after a login (key `clawdie-note`). */
   storageNote: string;
+  /**
+   * The value `/account` stores in IndexedDB (database `clawdie-site`, store `notes`, key `note`)
+   * when it finds none there. The page then shows "IndexedDB note read: …" only when its own
+   * script read this exact value from IndexedDB, and its title ends in " · idb <state>" with
+   * state `stored` (it wrote it), `read` (it found it) or `other` (it found something else).
+   */
+  idbNote: string;
+  /** Those states as each `/account` page reported them (`POST /idb-report`), in order. */
+  idbReports(): string[];
   /** Requests so far: path and whether they carried a valid session cookie. */
   requests: { path: string; method: string; signedIn: boolean }[];
   close(): Promise<void>;
@@ -51,12 +60,39 @@ const captchaPage = page(
 <iframe title="Widget containing a Cloudflare security challenge" src="/cdn-cgi/challenge-platform/turnstile" width="300" height="65"></iframe>`,
 );
 
-const accountPage = (user: string, note: string) =>
+const ACCOUNT_IDB = `(() => {
+  const show = (state, text) => {
+    document.getElementById('idb').textContent = text;
+    document.title = 'Account · idb ' + state;
+    void fetch('/idb-report', { method: 'POST', body: state }).catch(() => undefined);
+  };
+  const request = indexedDB.open('clawdie-site', 1);
+  request.onupgradeneeded = () => request.result.createObjectStore('notes');
+  request.onsuccess = () => {
+    const tx = request.result.transaction('notes', 'readwrite');
+    const store = tx.objectStore('notes');
+    const read = store.get('note');
+    read.onsuccess = () => {
+      const found = read.result;
+      if (found === undefined) store.put({ note: NOTE, at: new Date() }, 'note');
+      tx.oncomplete = () => {
+        request.result.close();
+        if (found === undefined) show('stored', 'IndexedDB: stored a note');
+        else if (found.note === NOTE && found.at instanceof Date) show('read', 'IndexedDB note read: ' + found.note);
+        else show('other', 'IndexedDB: another note');
+      };
+    };
+  };
+})();`;
+
+const accountPage = (user: string, note: string, idbNote: string) =>
   page(
     'Account',
-    `<h1 id="who">Signed in as ${user}</h1><p id="note"></p>
+    `<h1 id="who">Signed in as ${user}</h1><p id="note"></p><p id="idb"></p>
 <script>if (!localStorage.getItem('clawdie-note')) localStorage.setItem('clawdie-note', ${JSON.stringify(note)});
-document.getElementById('note').textContent = 'note: ' + localStorage.getItem('clawdie-note');</script>`,
+document.getElementById('note').textContent = 'note: ' + localStorage.getItem('clawdie-note');
+const NOTE = ${JSON.stringify(idbNote)};
+${ACCOUNT_IDB}</script>`,
   );
 
 function cookiesOf(request: IncomingMessage): Map<string, string> {
@@ -68,11 +104,13 @@ function cookiesOf(request: IncomingMessage): Map<string, string> {
   return jar;
 }
 
-async function formOf(request: IncomingMessage): Promise<URLSearchParams> {
+async function textOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  return Buffer.concat(chunks).toString('utf8');
 }
+
+const formOf = async (request: IncomingMessage) => new URLSearchParams(await textOf(request));
 
 function redirect(response: ServerResponse, to: string, cookie?: string): void {
   response.writeHead(302, { location: to, ...(cookie ? { 'set-cookie': cookie } : {}) });
@@ -93,18 +131,26 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
   const password = `pw-${randomBytes(9).toString('base64url')}`;
   const otp = String(randomInt(100000, 999999));
   const storageNote = `note-${randomBytes(6).toString('hex')}`;
+  const idbNote = `idb-${randomBytes(6).toString('hex')}`;
   const sessions = new Set<string>();
   const pending = new Set<string>();
   const requests: LoginWallSite['requests'] = [];
+  const idbReports: string[] = [];
 
   const server = createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/idb-report' && request.method === 'POST') {
+      // A report channel of the fixture, not a page: kept out of `requests`.
+      idbReports.push((await textOf(request)).slice(0, 20));
+      response.writeHead(204).end();
+      return;
+    }
     const jar = cookiesOf(request);
     const signedIn = sessions.has(jar.get('sid') ?? '');
     requests.push({ path, method: request.method ?? 'GET', signedIn });
     const post = request.method === 'POST';
     if (path === '/' || path === '/account') {
-      if (signedIn) return html(response, accountPage(username, storageNote));
+      if (signedIn) return html(response, accountPage(username, storageNote, idbNote));
       return redirect(response, '/login');
     }
     if (path === '/login' && !post) return html(response, loginForm);
@@ -144,7 +190,9 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     password,
     otp,
     storageNote,
+    idbNote,
     issuedCookies: () => [...sessions],
+    idbReports: () => [...idbReports],
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -10,6 +10,19 @@ import type { SessionTransfer } from '../../controlplane/src/operator/jail-sessi
 export function sessionTransferContract(create: () => Promise<SessionTransfer>): void {
   const origin = 'http://127.0.0.1:9';
   const other = 'http://127.0.0.2:9';
+  const database = {
+    name: 'app',
+    version: 3,
+    stores: [
+      {
+        name: 'kv',
+        keyPath: null,
+        autoIncrement: false,
+        indexes: [],
+        records: [{ key: 'token', value: { $t: 'date', v: 5 } }],
+      },
+    ],
+  };
   const bundle: SessionBundle = {
     cookies: [
       {
@@ -22,23 +35,33 @@ export function sessionTransferContract(create: () => Promise<SessionTransfer>):
         sameSite: 'Lax',
       },
     ],
-    origins: [{ origin, localStorage: [{ key: 'k', value: 'v' }] }],
+    origins: [
+      {
+        origin,
+        localStorage: [{ key: 'k', value: 'v' }],
+        indexedDB: { databases: [database], skipped: [] },
+      },
+    ],
   };
 
   it('exports nothing for an origin without state, one entry per origin asked', async () => {
     const transfer = await create();
     assert.deepEqual(await transfer.exportSession([other]), {
       cookies: [],
-      origins: [{ origin: other, localStorage: [] }],
+      origins: [{ origin: other, localStorage: [], indexedDB: { databases: [], skipped: [] } }],
     });
   });
 
   it('imports a bundle, answering counts only', async () => {
     const transfer = await create();
-    assert.deepEqual(await transfer.importSession(bundle), { cookies: 1, origins: 1 });
+    assert.deepEqual(await transfer.importSession(bundle), {
+      cookies: 1,
+      origins: 1,
+      indexedDb: { databases: 1, records: 1 },
+    });
   });
 
-  it('exports the imported cookies for their origin and not for another', async () => {
+  it('exports the imported cookies and IndexedDB for their origin and not for another', async () => {
     const transfer = await create();
     await transfer.importSession(bundle);
     const mine = await transfer.exportSession([origin]);
@@ -46,6 +69,9 @@ export function sessionTransferContract(create: () => Promise<SessionTransfer>):
       mine.cookies.map((cookie) => [cookie.name, cookie.value, cookie.httpOnly]),
       [['sid', 'v-contract', true]],
     );
-    assert.deepEqual((await transfer.exportSession([other])).cookies, []);
+    assert.deepEqual(mine.origins[0]?.indexedDB, { databases: [database], skipped: [] });
+    const theirs = await transfer.exportSession([other]);
+    assert.deepEqual(theirs.cookies, []);
+    assert.deepEqual(theirs.origins[0]?.indexedDB?.databases, []);
   });
 }

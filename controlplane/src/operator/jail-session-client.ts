@@ -1,5 +1,5 @@
-// Adapter: a clone's login state over the jail-service's `/session/*` routes. Bundles hold cookie
-// and localStorage values: this client never logs them, and its errors carry no body text.
+// Adapter: a clone's login state over the jail-service's `/session/*` routes. Bundles hold cookie,
+// localStorage and IndexedDB values: this client never logs them, and its errors carry no body text.
 import {
   errorBodySchema,
   type SessionBundle,
@@ -12,7 +12,7 @@ import { OperatorError } from '../errors.js';
 
 /** Moves a browser's login state (the jail-service session contract). */
 export interface SessionTransfer {
-  /** The cookies of `origins`' hosts and their localStorage. */
+  /** The cookies of `origins`' hosts and their localStorage and IndexedDB. */
   exportSession(origins: readonly string[], signal?: AbortSignal): Promise<SessionBundle>;
   /** Sets `bundle` in the browser; call before its first navigation. Answers counts only. */
   importSession(bundle: SessionBundle, signal?: AbortSignal): Promise<SessionImportResponse>;

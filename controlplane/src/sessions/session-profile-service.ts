@@ -1,4 +1,9 @@
-import { type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
+import {
+  indexedDbTotals,
+  type SessionBundle,
+  type SessionImportResponse,
+  sessionBundleSchema,
+} from '@clawdie/jail-service/api';
 import type { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
 import { actorOf, hasScope, type Principal, visibleTenant } from '../auth/scopes.js';
@@ -53,7 +58,7 @@ export interface SessionProfileService {
     target: { tenant: string; name: string; taskId: string; actor: string },
     transfer: SessionTransfer,
     signal?: AbortSignal,
-  ): Promise<{ cookies: number; origins: number }>;
+  ): Promise<SessionImportResponse>;
   /** The service's clock (views derive active/expired from it). */
   now(): number;
   /** Wipes the bundles of expired profiles (one `session-expired` row each); returns how many. */
@@ -65,6 +70,16 @@ function valid<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? 'invalid';
   throw new SessionProfileError('SESSION_INVALID', `${what}: ${message}`, 400);
+}
+
+/** IndexedDB counts of a saved bundle for its audit row: never a name or value, skips by reason. */
+function indexedDbAudit(bundle: SessionBundle) {
+  const parts = bundle.origins.map((entry) => entry.indexedDB);
+  const { databases, records } = indexedDbTotals(parts);
+  const skipped: Record<string, number> = {};
+  for (const skip of parts.flatMap((part) => part?.skipped ?? []))
+    skipped[skip.reason] = (skipped[skip.reason] ?? 0) + skip.count;
+  return { idb_database_count: databases, idb_record_count: records, idb_skipped: skipped };
 }
 
 const aad = (tenant: string, name: string) =>
@@ -133,6 +148,7 @@ export function createSessionProfileService(
           session: name,
           origins,
           cookie_count: meta.cookieCount,
+          ...indexedDbAudit(bundle),
           expires_at: meta.expiresAt,
         },
       });
@@ -192,6 +208,8 @@ export function createSessionProfileService(
           session: target.name,
           origins: meta.origins,
           cookie_count: counts.cookies,
+          idb_database_count: counts.indexedDb.databases,
+          idb_record_count: counts.indexedDb.records,
         },
       });
       return counts;

@@ -55,6 +55,18 @@ export {
   sessionOriginSchema,
 } from './session.js';
 export type {
+  IndexedDbDatabase,
+  IndexedDbSkip,
+  OriginIndexedDb,
+} from './session-indexeddb.js';
+export {
+  indexedDbSkipReasons,
+  indexedDbTotals,
+  originIndexedDbSchema,
+  TYPED_ARRAYS,
+  taggedValueProblem,
+} from './session-indexeddb.js';
+export type {
   CaptchaKind,
   InputReport,
   InputRequest,

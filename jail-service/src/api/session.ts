@@ -1,18 +1,11 @@
 // Contract of the session routes (`POST /session/export`, `POST /session/import`): a browser
-// session bundle — cookies and each origin's localStorage. Bundles carry secrets: callers and the
-// service never log them.
+// session bundle — cookies and each origin's localStorage and IndexedDB. Bundles carry secrets:
+// callers and the service never log them.
 import { z } from 'zod';
+import { originIndexedDbSchema } from './session-indexeddb.js';
+import { SESSION_LIMITS } from './session-limits.js';
 
-/** Bounds: a bundle is small state, never a bulk-transfer channel. */
-export const SESSION_LIMITS = {
-  origins: 20,
-  cookies: 300,
-  /** Per localStorage entry (key + value), and per cookie value. */
-  valueChars: 16_384,
-  entriesPerOrigin: 200,
-  /** Request body of `/session/import`. */
-  bodyBytes: 2 * 1024 * 1024,
-} as const;
+export { SESSION_LIMITS };
 
 /** `http(s)://host[:port]` with nothing after it (the exact origin, as `location.origin` has it). */
 export const sessionOriginSchema = z
@@ -50,10 +43,12 @@ export const originStorageSchema = z.strictObject({
       }),
     )
     .max(SESSION_LIMITS.entriesPerOrigin),
+  /** Absent in bundles saved before IndexedDB was carried; export always sets it. */
+  indexedDB: originIndexedDbSchema.optional(),
 });
 export type OriginStorage = z.infer<typeof originStorageSchema>;
 
-/** What `/session/export` returns and `/session/import` takes. IndexedDB is not carried. */
+/** What `/session/export` returns and `/session/import` takes. */
 export const sessionBundleSchema = z.strictObject({
   cookies: z.array(sessionCookieSchema).max(SESSION_LIMITS.cookies),
   origins: z.array(originStorageSchema).max(SESSION_LIMITS.origins),
@@ -69,5 +64,9 @@ export type SessionExportRequest = z.infer<typeof sessionExportRequestSchema>;
 export const sessionImportResponseSchema = z.object({
   cookies: z.number().int().min(0),
   origins: z.number().int().min(0),
+  /** IndexedDB databases and records written (zero from a service that predates them). */
+  indexedDb: z
+    .object({ databases: z.number().int().min(0), records: z.number().int().min(0) })
+    .default({ databases: 0, records: 0 }),
 });
 export type SessionImportResponse = z.infer<typeof sessionImportResponseSchema>;

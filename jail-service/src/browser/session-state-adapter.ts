@@ -1,11 +1,22 @@
 // Adapter: BrowserSessionState over CDP. Cookies through the browser target's Storage domain.
-// localStorage is read through a short-lived second tab whose document request for the origin is
-// answered locally by Fetch interception (no request reaches the site), and written by a one-shot
-// script on the agent's page (storage-seeds.ts). The agent's own page is never navigated.
+// localStorage and IndexedDB are read through a short-lived second tab whose document for the
+// origin is answered locally (origin-tabs.ts: no request reaches the site). localStorage is
+// written by a one-shot script on the agent's page (storage-seeds.ts); IndexedDB is written and
+// committed in a helper tab of the origin (origin-seed-tabs.ts) before the import answers. The
+// agent's own page is never navigated.
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
-import type { OriginStorage, SessionCookie } from '../api/index.js';
+import {
+  indexedDbTotals,
+  type OriginStorage,
+  originIndexedDbSchema,
+  SESSION_LIMITS,
+  type SessionCookie,
+} from '../api/index.js';
 import { BadRequestError } from '../errors.js';
 import { type BrowserSessionState, originOfCookie } from '../session/session-state.js';
+import { exportIndexedDbExpression, importIndexedDbExpression } from './indexeddb-script.js';
+import { createOriginSeedTabs } from './origin-seed-tabs.js';
+import { createOriginTabs, evaluateIn } from './origin-tabs.js';
 import { createStorageSeeds } from './storage-seeds.js';
 
 interface CdpCookie {
@@ -20,7 +31,6 @@ interface CdpCookie {
   sameSite?: 'Strict' | 'Lax' | 'None';
 }
 
-const EMPTY_DOCUMENT = Buffer.from('<!doctype html><title>session</title>').toString('base64');
 const READ_STORAGE = `Object.keys(localStorage).map((key) => ({ key, value: localStorage.getItem(key) ?? '' }))`;
 
 export function createCdpSessionState(options: {
@@ -30,60 +40,32 @@ export function createCdpSessionState(options: {
 }): BrowserSessionState {
   const { browser, page, timeoutMs } = options;
   const seeds = createStorageSeeds(page);
+  const tabs = createOriginTabs(browser, page, timeoutMs);
   let browserSession: Promise<CDPSession> | undefined;
   const storage = () => {
     browserSession ??= browser.target().createCDPSession();
     return browserSession;
   };
-
-  async function withOriginTabs<T>(
-    origins: readonly string[],
-    each: (cdp: CDPSession, origin: string) => Promise<T>,
-  ): Promise<T[]> {
-    if (origins.length === 0) return [];
-    const tab = await browser.newPage();
-    try {
-      const cdp = await tab.createCDPSession();
-      await cdp.send('Fetch.enable', { patterns: [{ urlPattern: '*', requestStage: 'Request' }] });
-      cdp.on('Fetch.requestPaused', (event) => {
-        const document = event.resourceType === 'Document';
-        void (
-          document
-            ? cdp.send('Fetch.fulfillRequest', {
-                requestId: event.requestId,
-                responseCode: 200,
-                responseHeaders: [{ name: 'content-type', value: 'text/html' }],
-                body: EMPTY_DOCUMENT,
-              })
-            : cdp.send('Fetch.failRequest', {
-                requestId: event.requestId,
-                errorReason: 'BlockedByClient',
-              })
-        ).catch(() => undefined);
-      });
-      const results: T[] = [];
-      for (const origin of origins) {
-        await tab.goto(`${origin}/`, { waitUntil: 'load', timeout: timeoutMs });
-        results.push(await each(cdp, origin));
-      }
-      return results;
-    } finally {
-      await tab.close().catch(() => undefined);
-      await page.bringToFront().catch(() => undefined);
-    }
-  }
+  const seedTabs = createOriginSeedTabs(storage, timeoutMs);
 
   return {
     async exportSession(origins) {
       const cdp = await storage();
       const { cookies } = (await cdp.send('Storage.getCookies')) as { cookies: CdpCookie[] };
       const chosen = cookies.filter((cookie) => originOfCookie(cookie, origins)).map(toBundle);
-      const stored = await withOriginTabs(origins, async (tab, origin): Promise<OriginStorage> => {
-        const read = await tab.send('Runtime.evaluate', {
-          expression: READ_STORAGE,
-          returnByValue: true,
-        });
-        return { origin, localStorage: read.result.value as OriginStorage['localStorage'] };
+      const budget = {
+        records: SESSION_LIMITS.indexedDbRecords,
+        bytes: SESSION_LIMITS.indexedDbBytes,
+      };
+      const stored = await tabs.forEach(origins, async (tab, origin): Promise<OriginStorage> => {
+        const localStorage = await evaluateIn<OriginStorage['localStorage']>(tab, READ_STORAGE);
+        const indexedDB = originIndexedDbSchema.parse(
+          JSON.parse(await evaluateIn<string>(tab, exportIndexedDbExpression(budget))),
+        );
+        const used = indexedDbTotals([indexedDB]);
+        budget.records -= used.records;
+        budget.bytes -= used.bytes;
+        return { origin, localStorage, indexedDB };
       });
       return { cookies: chosen, origins: stored };
     },
@@ -95,15 +77,38 @@ export function createCdpSessionState(options: {
         throw new BadRequestError(
           `${outside.length} cookie(s) lie outside the bundle's origins (${origins.join(', ')})`,
         );
-      if (bundle.cookies.length > 0) {
-        const cdp = await storage();
-        const params = bundle.cookies.map((cookie) => toCdpParam(cookie, origins));
-        await cdp.send('Storage.setCookies', { cookies: params as never });
-      }
-      for (const entry of bundle.origins) {
-        if (entry.localStorage.length > 0) await seeds.seed(entry.origin, entry.localStorage);
-      }
-      return { cookies: bundle.cookies.length, origins: bundle.origins.length };
+      const cookiesAndStorage = async () => {
+        if (bundle.cookies.length > 0) {
+          const cdp = await storage();
+          const params = bundle.cookies.map((cookie) => toCdpParam(cookie, origins));
+          await cdp.send('Storage.setCookies', { cookies: params as never });
+        }
+        for (const entry of bundle.origins) {
+          if (entry.localStorage.length > 0) await seeds.seed(entry.origin, entry.localStorage);
+        }
+      };
+      // IndexedDB is written and committed now, in a helper tab of the origin: it is the origin's
+      // storage, shared with the agent's page, so that page's first script already finds it.
+      const withDatabases = bundle.origins.filter((entry) => entry.indexedDB?.databases.length);
+      const [, written] = await Promise.all([
+        cookiesAndStorage(),
+        seedTabs.forEach(
+          withDatabases.map((entry) => entry.origin),
+          (tab, origin) => {
+            const entry = withDatabases.find((candidate) => candidate.origin === origin);
+            const databases = entry?.indexedDB?.databases ?? [];
+            return evaluateIn<number>(tab, importIndexedDbExpression(databases));
+          },
+        ),
+      ]);
+      return {
+        cookies: bundle.cookies.length,
+        origins: bundle.origins.length,
+        indexedDb: {
+          databases: indexedDbTotals(withDatabases.map((entry) => entry.indexedDB)).databases,
+          records: written.reduce((sum, count) => sum + count, 0),
+        },
+      };
     },
   };
 }

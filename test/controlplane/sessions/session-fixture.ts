@@ -12,6 +12,7 @@ import { createManualClock } from '../../support/manual-clock.js';
 export const origin = 'http://127.0.0.1:8123';
 export const cookieValue = `sid-${randomBytes(8).toString('hex')}`;
 export const note = `note-${randomBytes(8).toString('hex')}`;
+export const idbValue = `idb-${randomBytes(8).toString('hex')}`;
 
 export const bundle: SessionBundle = {
   cookies: [
@@ -24,7 +25,33 @@ export const bundle: SessionBundle = {
       secure: false,
     },
   ],
-  origins: [{ origin, localStorage: [{ key: 'clawdie-note', value: note }] }],
+  origins: [
+    {
+      origin,
+      localStorage: [{ key: 'clawdie-note', value: note }],
+      indexedDB: {
+        databases: [
+          {
+            name: 'app',
+            version: 2,
+            stores: [
+              {
+                name: 'kv',
+                keyPath: null,
+                autoIncrement: false,
+                indexes: [],
+                records: [
+                  { key: 'token', value: idbValue },
+                  { key: 'at', value: { $t: 'date', v: 1 } },
+                ],
+              },
+            ],
+          },
+        ],
+        skipped: [{ database: 'app', store: 'kv', reason: 'blob', count: 1 }],
+      },
+    },
+  ],
 };
 
 export const operatorOf = (

@@ -4,6 +4,7 @@ import { createFakeSessionTransfer } from '../../support/fake-session-transfer.j
 import {
   bundle,
   cookieValue,
+  idbValue,
   note,
   operatorOf,
   origin,
@@ -30,24 +31,37 @@ describe('session profile service', () => {
       { tenant: 'acme', name: 'shop', taskId: 't2', actor: 'tenant:acme/x' },
       fresh,
     );
-    assert.deepEqual(counts, { cookies: 1, origins: 1 });
+    assert.deepEqual(counts, { cookies: 1, origins: 1, indexedDb: { databases: 1, records: 2 } });
     assert.deepEqual(fresh.imported, [bundle]);
     const rows = JSON.stringify(
       database.db.$client.prepare('SELECT * FROM session_profiles').all(),
     );
     const trail = JSON.stringify(audit.list({ limit: 100 }));
     for (const text of [rows, trail]) {
-      assert.ok(!text.includes(cookieValue) && !text.includes(note), 'no value in rows or audit');
+      for (const value of [cookieValue, note, idbValue])
+        assert.ok(!text.includes(value), 'no value in rows or audit');
     }
     const types = audit.list({ limit: 100 }).map((row) => row.type);
     assert.deepEqual(types, ['session-saved', 'session-injected']);
-    const injected = audit.list({ limit: 100 })[1];
+    const [saved, injected] = audit.list({ limit: 100 });
+    assert.deepEqual(saved?.data, {
+      tenant: 'acme',
+      session: 'shop',
+      origins: [origin],
+      cookie_count: 1,
+      idb_database_count: 1,
+      idb_record_count: 2,
+      idb_skipped: { blob: 1 },
+      expires_at: meta.expiresAt,
+    });
     assert.equal(injected?.taskId, 't2');
     assert.deepEqual(injected?.data, {
       tenant: 'acme',
       session: 'shop',
       origins: [origin],
       cookie_count: 1,
+      idb_database_count: 1,
+      idb_record_count: 2,
     });
   });
 
