@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
@@ -16,22 +15,10 @@ import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-si
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
-import { capturingLogger, everything, leaksOf } from './support/leak-search.js';
+import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
 import { jailReader, logInThroughView, until } from './takeover-operator.js';
 
 const missing = linuxDriverMissing();
-
-function recorded(model: VisionModel, requests: string[]): VisionModel {
-  return {
-    ...model,
-    async complete(request, signal) {
-      requests.push(JSON.stringify(request));
-      const reply = await model.complete(request, signal);
-      requests.push(JSON.stringify(reply));
-      return reply;
-    },
-  };
-}
 
 if (!skipFile('takeover of a task in a hostd clone (real Linux driver)', missing)) {
   describe('takeover of a task in a hostd clone (real Linux driver)', () => {
@@ -44,7 +31,7 @@ if (!skipFile('takeover of a task in a hostd clone (real Linux driver)', missing
       h = await startHostdControlplane({
         concurrency: 1,
         logger,
-        model: recorded(
+        model: recordingModel(
           createPerTaskScriptModel(["Action: finished(content='in')"]),
           modelRequests,
         ),

@@ -13,7 +13,6 @@ import {
 } from '@clawdie/jail-service/api';
 import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
 import type { JailEndpoint } from '../../controlplane/src/browsers/browser-provider.js';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
@@ -22,7 +21,7 @@ import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-si
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
-import { capturingLogger, everything, leaksOf } from './support/leak-search.js';
+import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
 
 /** Drives a clone's jail-service directly, as the test's "operator". */
 function jailDriver(service: JailEndpoint) {
@@ -41,16 +40,6 @@ function jailDriver(service: JailEndpoint) {
       ),
     elements: async () => elementsResponseSchema.parse(await call('/elements')),
     title: async () => pageStateSchema.parse(await call('/state')).title,
-  };
-}
-
-function recorded(model: VisionModel, requests: string[]): VisionModel {
-  return {
-    ...model,
-    complete(request, signal) {
-      requests.push(JSON.stringify(request));
-      return model.complete(request, signal);
-    },
   };
 }
 
@@ -88,7 +77,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
 
     it('saves a logged-in clone and starts a second task in a fresh clone already signed in', async () => {
       const waiting = h.controlplane.createTasks(
-        recorded(createPerTaskScriptModel(['Action: wait()']), modelRequests),
+        recordingModel(createPerTaskScriptModel(['Action: wait()']), modelRequests),
       );
       const first = submit(waiting, {
         instruction: 'wait while the operator signs in',
@@ -116,7 +105,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
 
       const seen = site.requests.length;
       const finishing = h.controlplane.createTasks(
-        recorded(
+        recordingModel(
           createPerTaskScriptModel(["Action: finished(content='signed in')"]),
           modelRequests,
         ),

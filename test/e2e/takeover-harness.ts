@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
 import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
@@ -17,7 +16,7 @@ import { createTestControlplane } from '../support/controlplane.js';
 import { startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { testLauncher } from '../support/test-launcher.js';
-import { capturingLogger } from './support/leak-search.js';
+import { capturingLogger, recordingModel } from './support/leak-search.js';
 
 export const telegramToken = '998:takeover-token';
 export const operatorChat = 41414;
@@ -31,18 +30,6 @@ export const operatorChat = 41414;
 function skewedClock(): { clock: Clock; skew: { ms: number } } {
   const skew = { ms: 0 };
   return { clock: { ...systemClock, now: () => Date.now() + skew.ms }, skew };
-}
-
-function recorded(model: VisionModel, requests: string[]): VisionModel {
-  return {
-    ...model,
-    async complete(request, signal) {
-      requests.push(JSON.stringify(request));
-      const reply = await model.complete(request, signal);
-      requests.push(JSON.stringify(reply));
-      return reply;
-    },
-  };
 }
 
 export async function startTakeoverHarness(options: {
@@ -86,7 +73,7 @@ handoff: { on: [${on.join(', ')}], timeout_s: ${options.timeoutS ?? 120}, on_tim
   const controlplane = await createTestControlplane({
     role: 'server',
     browsers: 'config',
-    model: recorded(createPerTaskScriptModel(options.outputs), modelRequests),
+    model: recordingModel(createPerTaskScriptModel(options.outputs), modelRequests),
     clock,
     logger,
     env: {

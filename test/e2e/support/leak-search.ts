@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Logger, pino } from 'pino';
+import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { Db } from '../../../controlplane/src/store/database.js';
 
 export interface LeakSources {
@@ -59,4 +60,17 @@ export function capturingLogger(): { logger: Logger; logLines: string[] } {
     }),
   );
   return { logger, logLines };
+}
+
+/** `model`, with every request it gets and every reply it gives kept in `texts` for the search. */
+export function recordingModel(model: VisionModel, texts: string[]): VisionModel {
+  return {
+    ...model,
+    async complete(request, signal) {
+      texts.push(JSON.stringify(request));
+      const reply = await model.complete(request, signal);
+      texts.push(JSON.stringify(reply));
+      return reply;
+    },
+  };
 }
