@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CDPSession } from 'puppeteer-core';
 import { ActionFailedError } from '../errors.js';
+import { sleep } from '../timing/sleep.js';
 
 interface PausedRequest {
   requestId: string;
@@ -100,6 +101,6 @@ async function untilOurs(tab: CDPSession, origin: string, nonce: string, timeout
       throw new ActionFailedError(
         `the session tab for ${origin} did not load within ${timeoutMs} ms`,
       );
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await sleep(5);
   }
 }
