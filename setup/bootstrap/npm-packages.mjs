@@ -4,7 +4,7 @@
 // is taken after the install from the lock file and the Node ABI it was built for.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const STAMP = join('node_modules', '.clawdie-install-stamp');
 
@@ -29,12 +29,33 @@ export function npmInstallDecision(root) {
   return { install: false, reason: 'node_modules matches package-lock.json' };
 }
 
+/**
+ * The running Node's own headers (`<prefix>/include/node`, as Node's packages install them) when
+ * they are this exact version: a native module without a prebuilt binary (better-sqlite3 where
+ * its download is out of reach, any module on FreeBSD) then compiles against them instead of
+ * node-gyp downloading headers. Null when npm already has a `nodedir`, or there are none.
+ */
+export function localNodeHeaders(env = process.env, execPath = process.execPath) {
+  if (env.npm_config_nodedir || env.NPM_CONFIG_NODEDIR) return null;
+  const prefix = dirname(dirname(execPath));
+  const header = join(prefix, 'include', 'node', 'node_version.h');
+  if (!existsSync(header)) return null;
+  const text = readFileSync(header, 'utf8');
+  const part = (name) => new RegExp(`#define NODE_${name}_VERSION (\\d+)`).exec(text)?.[1];
+  const version = `${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}`;
+  return version === process.versions.node ? prefix : null;
+}
+
 /** Runs `npm ci` when needed; returns whether it installed. Exits the process on failure. */
-export function ensureNpmPackages(root, { run, say }) {
+export function ensureNpmPackages(root, { run, say, env = process.env }) {
   const decision = npmInstallDecision(root);
   if (!decision.install) return false;
   say(`installing npm packages (npm ci, pinned by package-lock.json): ${decision.reason} ...`);
-  const result = run(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error']);
+  const nodedir = localNodeHeaders(env);
+  const result = run(
+    ['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error'],
+    nodedir ? { env: { ...env, npm_config_nodedir: nodedir } } : {},
+  );
   if (!result.ok) {
     say(`npm ci failed (${result.reason}). Check that the npm registry is reachable and retry.`);
     process.exit(1);

@@ -9,7 +9,11 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildStale, staleReason } from '../../setup/bootstrap/build-stale.mjs';
-import { ensureNpmPackages, npmInstallDecision } from '../../setup/bootstrap/npm-packages.mjs';
+import {
+  ensureNpmPackages,
+  localNodeHeaders,
+  npmInstallDecision,
+} from '../../setup/bootstrap/npm-packages.mjs';
 import { testPackages } from '../../setup/bootstrap/system-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,6 +50,41 @@ describe('bootstrap: npm packages', () => {
     });
     assert.equal(ensureNpmPackages(dir, { run, say: quiet }), false);
     assert.equal(calls.length, 1);
+  });
+
+  it('builds native modules against the running Node’s own headers when npm has no nodedir', () => {
+    // A prefix laid out like Node's packages: bin/node and include/node/node_version.h.
+    const prefix = mkdtempSync(join(tmpdir(), 'clawdie-node-prefix-'));
+    dirs.push(prefix);
+    mkdirSync(join(prefix, 'include', 'node'), { recursive: true });
+    const [major, minor, patch] = process.versions.node.split('.');
+    const header = (p: string | undefined) =>
+      `#define NODE_MAJOR_VERSION ${major}\n#define NODE_MINOR_VERSION ${minor}\n#define NODE_PATCH_VERSION ${p}\n`;
+    writeFileSync(join(prefix, 'include', 'node', 'node_version.h'), header(patch));
+    const node = join(prefix, 'bin', 'node');
+    assert.equal(localNodeHeaders({}, node), prefix);
+    assert.equal(
+      localNodeHeaders({ npm_config_nodedir: '/opt/node' }, node),
+      null,
+      'npm config wins',
+    );
+    writeFileSync(join(prefix, 'include', 'node', 'node_version.h'), header('999'));
+    assert.equal(localNodeHeaders({}, node), null, 'headers of another version are not used');
+    assert.equal(localNodeHeaders({}, join(tmpdir(), 'nowhere', 'bin', 'node')), null);
+
+    const dir = fakeCheckout();
+    dirs.push(dir);
+    const envs: (NodeJS.ProcessEnv | undefined)[] = [];
+    ensureNpmPackages(dir, {
+      run: (_argv: string[], options: { env?: NodeJS.ProcessEnv } = {}) => {
+        envs.push(options.env);
+        return { ok: true, reason: 'exit code 0' };
+      },
+      say: quiet,
+      env: { PATH: '/usr/bin' },
+    });
+    const expected = localNodeHeaders({});
+    assert.equal(envs[0]?.npm_config_nodedir, expected ?? undefined);
   });
 
   it('installs again when the lock file changes or node_modules is gone', () => {
