@@ -5,91 +5,24 @@ import { actions, logs, steps, tasks } from './schema.js';
 import type {
   ActionRecord,
   LogRecord,
-  NewAction,
-  NewLog,
   StepOutcome,
   StepRecord,
   TaskRecord,
   TaskStatus,
 } from './task-records.js';
+import type { TaskRepository } from './task-repository-port.js';
 
-export interface NewTask {
-  id: string;
-  instruction: string;
-  startUrl: string | null;
-  maxSteps: number;
-  modelName: string;
-  coordinateMode: string;
-  createdAt: number;
-  /** The tenant that owns the task (default `default`). */
-  tenant?: string;
-  /** Who started it, `tenant:<t>/<subject>` (default null). */
-  actor?: string | null;
-}
-
-export interface TaskEnd {
-  status: TaskStatus;
-  summary: string | null;
-  resultData: unknown;
-  errorCode: string | null;
-  errorMessage: string | null;
-  stepCount: number;
-  finalScreenshotPath: string | null;
-  endedAt: number;
-}
-
-export type StepPatch = Partial<Omit<StepRecord, 'id' | 'taskId' | 'index' | 'startedAt'>>;
-
-export interface TaskListQuery {
-  limit: number;
-  offset: number;
-  status?: TaskStatus | undefined;
-  /** Case-insensitive substring of the instruction, or a trace id prefix. */
-  search?: string | undefined;
-  /** Only this tenant's tasks (filtered in SQL); undefined = every tenant (admin). */
-  tenant?: string | undefined;
-}
-
-/** The store port for task traces. Every method is synchronous (better-sqlite3) and atomic. */
-export interface TaskRepository {
-  createTask(task: NewTask): void;
-  markStarted(id: string, at: number): void;
-  endTask(id: string, end: TaskEnd): void;
-  /** The task, or null when unknown or (with `tenant`) owned by another tenant. */
-  getTask(id: string, tenant?: string): TaskRecord | null;
-  listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
-  /** How many tasks have each status (statuses with none are absent). */
-  countTasksByStatus(): Partial<Record<TaskStatus, number>>;
-  /**
-   * Ends with `error`/INTERRUPTED every `queued`/`running`/`paused` task whose owner instance is
-   * not in `liveOwners` (rows without an owner included), its step_count set to the steps it
-   * recorded. Returns the tasks it ended.
-   */
-  failInterrupted(at: number, liveOwners?: readonly string[]): InterruptedTask[];
-  /** Pauses (status `paused`) or resumes (back to `queued` or `running`) an unended task. */
-  setPaused(id: string, paused: boolean): void;
-  /** `needs_user` (a person is asked to take control) of a running task, or back to `running`. */
-  setNeedsUser(id: string, needsUser: boolean): void;
-  /** Records a step and sets the task's step_count to the steps it has recorded so far. */
-  insertStep(taskId: string, index: number, startedAt: number): number;
-  updateStep(stepId: number, patch: StepPatch): void;
-  listSteps(taskId: string): StepRecord[];
-  getStep(taskId: string, index: number): StepRecord | null;
-  insertActions(rows: NewAction[]): void;
-  listActions(stepId: number): ActionRecord[];
-  appendLog(row: NewLog): void;
-  listLogs(taskId: string, stepId?: number): LogRecord[];
-}
+export type {
+  InterruptedTask,
+  NewTask,
+  StepPatch,
+  TaskEnd,
+  TaskListQuery,
+  TaskRepository,
+} from './task-repository-port.js';
 
 /** Rows per INSERT statement when saving many actions (SQLite binds ≤ 32766 parameters). */
 const INSERT_CHUNK_ROWS = 100;
-
-/** A task `failInterrupted` ended. */
-export interface InterruptedTask {
-  id: string;
-  actor: string | null;
-  stepCount: number;
-}
 
 /** The number of step rows of the task being updated. */
 const recordedSteps = sql<number>`(SELECT count(*) FROM ${steps} WHERE ${steps.taskId} = ${tasks.id})`;
