@@ -45,6 +45,12 @@ const NEEDS = [
     freebsd: ['/usr/local/bin/ffmpeg', 'ffmpeg'],
     modes: ['test', 'start-root'],
   },
+  // The sqlite3 shell: tests back up a live server with it, as an operator would by habit.
+  {
+    linux: ['/usr/bin/sqlite3', 'sqlite3'],
+    freebsd: ['/usr/local/bin/sqlite3', 'sqlite3'],
+    modes: ['test'],
+  },
   // FreeBSD native modules. better-sqlite3 has no FreeBSD prebuilt: `npm ci` compiles it with
   // node-gyp, which needs python3 (>= 3.6), gmake (node-gyp's make on *BSD) and base clang++
   // (C++20). sharp 0.35 loads its WebAssembly build there (@img/sharp-freebsd-wasm32, installed

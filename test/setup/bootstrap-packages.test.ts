@@ -30,6 +30,7 @@ describe('bootstrap system packages', () => {
         'xdotool',
         'x11-apps',
         'ffmpeg',
+        'sqlite3',
       ],
     ]);
   });
@@ -114,6 +115,7 @@ describe('bootstrap system packages', () => {
       'xdotool',
       'x11-apps',
       'ffmpeg',
+      'sqlite3',
     ]);
   });
 });

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-export type Capability = 'chromium' | 'root' | 'linux-clones' | 'x11' | 'ffmpeg';
+export type Capability = 'chromium' | 'root' | 'linux-clones' | 'x11' | 'ffmpeg' | 'sqlite3';
 
 /** The browser every real-Chromium test uses (Debian's package unless overridden). */
 export const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
@@ -17,6 +17,7 @@ const programs: Record<Capability, readonly string[]> = {
   'linux-clones': ['/usr/bin/bwrap', '/usr/sbin/nft', '/usr/sbin/ip', '/usr/bin/Xvfb'],
   x11: ['/usr/bin/Xvfb', '/usr/bin/xdotool', '/usr/bin/xwd'],
   ffmpeg: ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'],
+  sqlite3: ['/usr/bin/sqlite3'],
 };
 
 export const unitScope = process.env.CLAWDIE_TEST_SCOPE === 'unit';

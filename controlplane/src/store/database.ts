@@ -1,5 +1,5 @@
 // Opens the SQLite database (better-sqlite3, WAL) and applies the committed drizzle migrations.
-import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -26,8 +26,7 @@ const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url)
 export function openDatabase(path: string): OpenDatabaseResult {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // Created owner-only before SQLite opens it; SQLite gives -wal and -shm the same mode.
-    closeSync(openSync(path, 'a', 0o600));
+    createOwnerOnly(path);
   }
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
@@ -37,6 +36,24 @@ export function openDatabase(path: string): OpenDatabaseResult {
   const db = drizzle(sqlite, { schema });
   migrate(db, { migrationsFolder });
   return { db, close: () => sqlite.close() };
+}
+
+/**
+ * Creates `path` owner-only when it does not exist (SQLite gives -wal and -shm the same mode).
+ * An existing file is never opened here: closing any descriptor of a file drops every POSIX lock
+ * this process holds on it, including those of its live SQLite connections. Without them another
+ * process (an operator's `sqlite3 … .backup`) takes itself for the last connection and deletes
+ * the live -wal, and this process goes on writing into the unlinked file.
+ */
+function createOwnerOnly(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  closeSync(fd);
 }
 
 /**
