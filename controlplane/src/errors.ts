@@ -29,7 +29,9 @@ export class ModelError extends AppError {
 export type OperatorErrorCode =
   | 'OPERATOR_UNAVAILABLE'
   | 'OPERATOR_BAD_RESPONSE'
-  | 'OPERATOR_REJECTED';
+  | 'OPERATOR_REJECTED'
+  /** A secret the task needs cannot be read (not stored, no vault key, undecryptable). */
+  | 'SECRET_UNAVAILABLE';
 
 /** The browser (jail-service) could not be reached or answered something unusable. */
 export class OperatorError extends AppError {

@@ -30,6 +30,7 @@ export type LoopErrorCode =
   | 'RESULT_SCHEMA_MISMATCH'
   | 'APPROVAL_DENIED'
   | 'SESSION_INJECT_FAILED'
+  | 'SECRET_UNAVAILABLE'
   | 'STUCK'
   | 'INTERNAL';
 

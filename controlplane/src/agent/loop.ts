@@ -20,6 +20,8 @@ const passthroughCodes = new Set<string>([
   // A saved session refused or not injected before the first step (sessions/session-injector.ts).
   'APPROVAL_DENIED',
   'SESSION_INJECT_FAILED',
+  // A secret the model was approved to type cannot be read (credentials/task-credentials.ts).
+  'SECRET_UNAVAILABLE',
 ]);
 
 /**

@@ -29,6 +29,7 @@ export const auditEventTypes = [
   'approval-answered',
   'approval-answer-refused',
   'approval-expired',
+  'credential-refused',
   'credential-typed',
   'secret-stored',
   'session-saved',

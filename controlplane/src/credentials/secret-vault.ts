@@ -45,6 +45,25 @@ export function createSecretVault(
   };
 }
 
+/**
+ * The vault of a running server: its key is read when a secret is first needed, not at start, so
+ * a key made later by `clawdie secret set` (or a saved session) reaches it without a restart.
+ * Values are always read from the store, so a secret set while the server runs is used at once.
+ * Reads fail with AppError SECRETS_KEY_MISSING while there is no key.
+ */
+export function createKeyFileVault(store: SecretStore, keyFile: string): SecretVault {
+  let vault: SecretVault | null = null;
+  const current = () => {
+    vault ??= createSecretVault(store, loadVaultKey(keyFile, { create: false }));
+    return vault;
+  };
+  return {
+    put: (tenant, name, value) => current().put(tenant, name, value),
+    reveal: (tenant, name) => (store.get(tenant, name) ? current().reveal(tenant, name) : null),
+    names: (tenant) => store.names(tenant),
+  };
+}
+
 /** AES-256-GCM with a fresh 96-bit IV, `aad` bound: the vault's cipher, for other sealed rows. */
 export function sealText(key: Buffer, aad: Buffer, text: string): SealedSecret {
   const iv = randomBytes(12);

@@ -83,19 +83,39 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
       if (!token) throw new Error('no operator approval');
       await deps.grants.verify(token, { taskId: deps.taskId, secret: name, host });
     } catch (error) {
-      deps.logger.warn({ secret: name, host }, 'secret typing refused: no valid grant');
-      throw new OperatorError(
-        'OPERATOR_REJECTED',
-        `secret ${name} was not typed on ${host}: ${(error as Error).message}`,
-      );
+      throw refuse(name, host, 'OPERATOR_REJECTED', `no valid grant: ${(error as Error).message}`);
     }
-    const value = deps.vault.reveal(deps.tenant, name);
+    let value: string | null;
+    try {
+      value = deps.vault.reveal(deps.tenant, name);
+    } catch (error) {
+      throw refuse(name, host, 'SECRET_UNAVAILABLE', (error as Error).message);
+    }
     if (value === null)
-      throw new OperatorError(
-        'OPERATOR_REJECTED',
-        `secret ${name} is not stored for tenant ${deps.tenant}`,
+      throw refuse(
+        name,
+        host,
+        'SECRET_UNAVAILABLE',
+        `secret ${name} is not stored for tenant ${deps.tenant}: store it with \`clawdie secret set ${name} --tenant ${deps.tenant}\``,
       );
     return value;
+  }
+
+  /** Audits a refused secret and returns the error that stops the batch (nothing is typed). */
+  function refuse(
+    name: string,
+    host: string,
+    code: 'OPERATOR_REJECTED' | 'SECRET_UNAVAILABLE',
+    reason: string,
+  ): OperatorError {
+    deps.logger.warn({ secret: name, host, code }, 'secret typing refused');
+    deps.audit.append({
+      type: 'credential-refused',
+      actor: deps.actor,
+      taskId: deps.taskId,
+      data: { secret: name, host, code, reason },
+    });
+    return new OperatorError(code, `secret ${name} was not typed on ${host}: ${reason}`);
   }
 }
 

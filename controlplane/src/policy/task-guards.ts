@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Approver } from '../approvals/approval-types.js';
 import type { NoticeSender } from '../approvals/notice-sender.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
+import { refuseSecretPlaceholders } from '../credentials/placeholder-guard.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskEventLog } from '../tasks/task-events.js';
 import type { TaskPlan } from '../tasks/task-plan.js';
@@ -13,8 +14,8 @@ import { relayStuckEvents } from './stuck-notices.js';
 /** What one running task is guarded by; built from its plan once it holds its browser. */
 export interface TaskGuard {
   gate: ActionGate;
-  /** Wraps the loop's operator (credential injection), when the plan needs it. */
-  wrapOperator?: (operator: BrowserOperator) => BrowserOperator;
+  /** Wraps the loop's operator: secret placeholders are refused, or filled after an approval. */
+  wrapOperator: (operator: BrowserOperator) => BrowserOperator;
   /** Called once when the task has ended (stops its stuck notices). Must not throw. */
   close(): void;
 }
@@ -57,7 +58,10 @@ export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
   const audit = deps.audit ?? discardAuditLog;
   return (plan, { taskId, browser, events }) => {
     const { rules, tenant, actor } = plan;
-    if (rules.kind === 'allow-all') return { gate: allowAllGate, close: () => undefined };
+    const guarded = (operator: BrowserOperator) =>
+      refuseSecretPlaceholders(operator, { taskId, actor, audit });
+    if (rules.kind === 'allow-all')
+      return { gate: allowAllGate, wrapOperator: guarded, close: () => undefined };
     const credentials =
       rules.credentialMode === 'operator_approved'
         ? deps.credentials?.(taskId, tenant, actor)
@@ -87,7 +91,9 @@ export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
       : undefined;
     return {
       gate,
-      ...(credentials ? { wrapOperator: credentials.wrapOperator } : {}),
+      wrapOperator: credentials
+        ? (operator) => credentials.wrapOperator(guarded(operator))
+        : guarded,
       close: () => unsubscribe?.(),
     };
   };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
 import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
@@ -7,7 +6,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createGrantAuthority } from '../credentials/grant-authority.js';
-import { createSecretVault, loadVaultKey, type SecretVault } from '../credentials/secret-vault.js';
+import { createKeyFileVault, type SecretVault } from '../credentials/secret-vault.js';
 import { createTaskCredentials } from '../credentials/task-credentials.js';
 import { createApprovalRepository } from '../store/approval-repository.js';
 import type { Db } from '../store/database.js';
@@ -21,8 +20,8 @@ import { createTaskGuards, type TaskGuards } from './task-guards.js';
 export interface TaskSecurity {
   policies: PolicySet;
   approvals: ApprovalService;
-  /** Null until a secret is stored (`clawdie secret set` creates the key). */
-  vault: SecretVault | null;
+  /** Its key is read on first use (`clawdie secret set` creates it, also while the server runs). */
+  vault: SecretVault;
   /** Admission under the tenant policies (audited), for `TaskServiceDeps.admission`. */
   admission: TaskAdmission;
   /** Admission without a policy, for the labelled demo (`allowAllGate`). */
@@ -67,12 +66,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     notices = createNoticeSender({ notifiers: [telegram], audit, logger });
     telegram.start();
   }
-  const vault = existsSync(config.secretsKeyFile)
-    ? createSecretVault(
-        createSecretRepository(deps.db),
-        loadVaultKey(config.secretsKeyFile, { create: false }),
-      )
-    : null;
+  const vault = createKeyFileVault(createSecretRepository(deps.db), config.secretsKeyFile);
   const grants = createGrantAuthority();
   return {
     policies,
@@ -91,10 +85,8 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       logger,
       approver: approvals,
       notices,
-      credentials: vault
-        ? (taskId, tenant, actor) =>
-            createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger })
-        : undefined,
+      credentials: (taskId, tenant, actor) =>
+        createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
     }),
     notices,
     async close() {
