@@ -2,9 +2,35 @@ export { JAIL_SERVICE_VARIABLES } from '../config.js';
 export type {
   Action,
   ActionType,
+  FieldKind,
+  LandingExpect,
   Point,
+  SecretGuard,
 } from './actions.js';
-export { actionPoints, actionSchema, pointSchema } from './actions.js';
+export {
+  actionPoints,
+  actionSchema,
+  fieldKindSchema,
+  landingExpectSchema,
+  pointSchema,
+  secretGuardSchema,
+} from './actions.js';
+export type {
+  LandingDestination,
+  LandingElement,
+  LandingFrame,
+  LandingRequest,
+  LandingResponse,
+  LandingTarget,
+} from './landing.js';
+export {
+  landingDestinationSchema,
+  landingElementSchema,
+  landingFrameSchema,
+  landingRequestSchema,
+  landingResponseSchema,
+  landingTargetSchema,
+} from './landing.js';
 export type {
   ActionResult,
   ActionsRequest,

@@ -54,6 +54,10 @@ export const errorCodeSchema = z.enum([
   'BROWSER_UNAVAILABLE',
   'ACTION_FAILED',
   'NAVIGATION_FAILED',
+  /** The page moved on between `POST /landing` and the action (`expect` no longer holds). */
+  'LANDING_CHANGED',
+  /** A secret's `type` found the focus outside the field it is for: nothing typed. */
+  'FOCUS_MISMATCH',
   'INTERNAL',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
@@ -70,6 +74,11 @@ export const pageStateSchema = z.object({
   url: z.string(),
   title: z.string(),
   loading: z.boolean(),
+  /**
+   * Identity of the active page's current document: changes on navigation, a new document, or
+   * when a popup/tab the page opened becomes the active page. Absent on a desktop surface.
+   */
+  document_id: z.string().optional(),
 });
 export type PageState = z.infer<typeof pageStateSchema>;
 
