@@ -20,6 +20,7 @@ import {
   hostLeftovers,
   listeningTcp,
   settledLeftovers,
+  TEST_NAMESPACE,
   UID_BASE,
 } from './linux-harness.js';
 
@@ -72,7 +73,7 @@ async function health(url: string, token: string): Promise<number> {
 /** A failed cycle must not leave its clone to the next test. */
 function destroyAfter(t: TestContext, driver: JailDriver, indexes: number[]): void {
   t.after(async () => {
-    for (const index of indexes) await driver.destroy(cloneName(index));
+    for (const index of indexes) await driver.destroy(cloneName(index, driver.namespace));
   });
 }
 
@@ -120,7 +121,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
       let inFlight = 0;
       for (let cycle = 0; cycle < sizes.kills; cycle += 1) {
         const index = 920 + (cycle % 5);
-        const name = cloneName(index);
+        const name = cloneName(index, driver.namespace);
         const sigkill = cycle % 4 === 3 || cycle === sizes.kills - 1;
         await driver.create(index, leakSpec(`kill-${cycle}`, cycle % 2 === 0));
         let settled = false;
@@ -155,7 +156,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
     it('a fresh driver (hostd restarted) reconciles a half-made clone from the OS alone', async () => {
       await createTestDriver().create(921, leakSpec('crashed'));
       const result = await createTestDriver().reconcile(() => true);
-      assert.deepEqual(result.destroyed, [cloneName(921)]);
+      assert.deepEqual(result.destroyed, [cloneName(921, TEST_NAMESPACE)]);
       assert.deepEqual(await settledLeftovers(), []);
     });
   });
