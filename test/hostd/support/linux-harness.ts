@@ -13,6 +13,7 @@ import {
   LinuxDriver,
   type LinuxDriverOptions,
 } from '../../../hostd/src/drivers/linux/linux-driver.js';
+import { type LinuxCloneNames, linuxNames } from '../../../hostd/src/drivers/linux/names.js';
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
 import { missingCapabilities } from '../../support/capabilities.js';
 
@@ -28,6 +29,11 @@ export const TEST_NAMESPACE = cloneNamespace('test');
 /** A second test namespace (another slot) for tests of two hostd on one host. */
 export const TEST_OTHER_NAMESPACE = cloneNamespace('testb');
 export const TEST_NAMESPACES: readonly CloneNamespace[] = [TEST_NAMESPACE, TEST_OTHER_NAMESPACE];
+
+/** The names, uid and display of test clone `index` (default TEST_NAMESPACE). */
+export function testNames(index: number, namespace = TEST_NAMESPACE): LinuxCloneNames {
+  return linuxNames(index, { stateRoot: TEST_STATE_ROOT, uidBase: UID_BASE, namespace });
+}
 
 /** What a real hostd process (main.ts, embedded, verify-host) of the tests runs with. */
 export const TEST_HOSTD_ENV = Object.freeze({

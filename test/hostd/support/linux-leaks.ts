@@ -21,7 +21,7 @@ import {
   listeningTcp,
   settledLeftovers,
   TEST_NAMESPACE,
-  UID_BASE,
+  testNames,
 } from './linux-harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +42,7 @@ function jailServicePids(index: number): number[] {
   const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (statSync(`/proc/${pid}`).uid !== UID_BASE + index) continue;
+      if (statSync(`/proc/${pid}`).uid !== testNames(index).uid) continue;
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       if (argv[0] === program && argv.includes(entry ?? '')) pids.push(Number(pid));
     } catch {
@@ -103,7 +103,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
         const display = cycle % 2 === 0;
         const clone = await driver.create(index, leakSpec(`leak-${cycle}`, display));
         assert.equal(clone.state, 'created', JSON.stringify(clone));
-        if (display) assert.equal(clone.display, `:${200 + index}`);
+        if (display) assert.equal(clone.display, `:${testNames(index).display}`);
         if (cycle % 10 === 9) {
           const running = await driver.start(clone.name, { egressProxyUrl: null });
           assert.ok(running.service);
