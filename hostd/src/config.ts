@@ -1,6 +1,12 @@
 // hostd's only reader of the environment: CLAWDIE_HOSTD_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import {
+  type CloneNamespace,
+  cloneNamespace,
+  DEFAULT_NAMESPACE_NAME,
+  NAMESPACE_NAME_PATTERN,
+} from './drivers/clone-namespace.js';
 import { HostdError } from './errors.js';
 import { parseAddressPort } from './proxy/address-policy.js';
 
@@ -86,6 +92,17 @@ const schema = z.object({
         'must be linux or freebsd (production hostd has no fake driver: tests inject theirs)',
     })
     .optional(),
+  /**
+   * Which clones on the host are this hostd's: their names carry it, and reconcile never touches
+   * another namespace's. One hostd per namespace per host (the owner lock refuses a second).
+   */
+  CLAWDIE_HOSTD_NAMESPACE: z
+    .string()
+    .regex(
+      NAMESPACE_NAME_PATTERN,
+      'must be 1–8 characters, a lowercase letter then lowercase letters or digits (e.g. test2)',
+    )
+    .default(DEFAULT_NAMESPACE_NAME),
   CLAWDIE_HOSTD_POOL_SIZE: int(0, 64).default(0),
   /** First warm-pool retry delay after a failed warm clone; doubles per failure up to the max. */
   CLAWDIE_HOSTD_POOL_RETRY_MIN_MS: int(10, 600_000).default(1000),
@@ -133,6 +150,8 @@ export interface HostdConfig {
   port: number;
   socket: string | null;
   driver: HostdDriverKind;
+  /** This hostd's clone namespace (CLAWDIE_HOSTD_NAMESPACE; `default` keeps today's names). */
+  namespace: CloneNamespace;
   /** The FreeBSD driver's host layout (used only when `driver` is freebsd). */
   freebsd: FreeBsdHostConfig;
   poolSize: number;
@@ -217,6 +236,7 @@ export function loadConfig(
     port: e.CLAWDIE_HOSTD_PORT,
     socket: e.CLAWDIE_HOSTD_SOCKET ?? null,
     driver: pickDriver(e.CLAWDIE_HOSTD_DRIVER, platform),
+    namespace: cloneNamespace(e.CLAWDIE_HOSTD_NAMESPACE),
     freebsd: Object.freeze({
       tasksDataset: e.CLAWDIE_HOSTD_ZFS_TASKS_DATASET,
       jailsRoot: e.CLAWDIE_HOSTD_JAILS_ROOT,

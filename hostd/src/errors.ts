@@ -10,6 +10,8 @@ export type HostdErrorCode =
   | 'CAPACITY_EXHAUSTED'
   | 'CLONE_FAILED'
   | 'CONFIG_INVALID'
+  /** Another live hostd owns this clone namespace (or its slot) on this host. */
+  | 'NAMESPACE_TAKEN'
   | 'UNAUTHORIZED';
 
 export class HostdError extends Error {

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
-// Composition root: config → logger → runner, driver, clone manager → reconcile → listen.
+// Composition root: config → logger → runner, driver → owner lock of the clone namespace → clone
+// manager → reconcile → listen.
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
-import { loadConfig, processEnvironment } from './config.js';
-import { JailDriverError } from './drivers/jail-driver.js';
+import { type HostdConfig, loadConfig, processEnvironment } from './config.js';
+import { type JailDriver, JailDriverError } from './drivers/jail-driver.js';
 import { createDriver } from './drivers/select-driver.js';
 import { createLogger } from './logger.js';
+import { claimNamespace, type NamespaceOwner } from './ownership/namespace-owner.js';
 import { createAddressPolicy } from './proxy/address-policy.js';
 
 async function main(): Promise<void> {
@@ -26,6 +28,32 @@ async function main(): Promise<void> {
       `the ${driver.kind} host is not prepared for clones:\n  ${unprepared.join('\n  ')}`,
     );
   }
+  // Before anything that touches clones: a second hostd of this namespace would destroy the
+  // first's clones in its reconcile (docs/operations.md, "Several hostd on one host").
+  const owner = await claimNamespace({
+    namespace: config.namespace,
+    onTakeover: (stale, path) =>
+      logger.warn(
+        { path, stalePid: stale?.pid ?? null },
+        'took over the owner lock of a dead hostd',
+      ),
+  });
+  try {
+    await serveClones(config, driver, logger, owner);
+  } catch (error) {
+    owner.release();
+    throw error;
+  }
+}
+
+/** Reconciles the namespace's clones, then serves until a signal (or the parent's end) stops it. */
+async function serveClones(
+  config: HostdConfig,
+  driver: JailDriver,
+  logger: ReturnType<typeof createLogger>,
+  owner: NamespaceOwner,
+): Promise<void> {
+  logger.info({ namespace: config.namespace.name, lock: owner.path }, 'owns the clone namespace');
   const isolation = await driver.probe();
   if (isolation.level !== 'full') {
     logger.warn({ reasons: isolation.reasons }, 'clones get REDUCED isolation on this host');
@@ -83,7 +111,10 @@ async function main(): Promise<void> {
     void manager
       .close()
       .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
-      .finally(() => process.exit(0));
+      .finally(() => {
+        owner.release();
+        process.exit(0);
+      });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -16,9 +16,7 @@ import {
   ensureCodeReachable,
   hostLeftovers,
   linuxDriverMissing,
-  TEST_CGROUP,
-  TEST_STATE_ROOT,
-  UID_BASE,
+  TEST_HOSTD_ENV,
 } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
@@ -27,9 +25,7 @@ import { testLauncher } from '../support/test-launcher.js';
 /** hostd's clone resources in the test namespace the leak checks look at. */
 const testHostdEnv = {
   ...process.env,
-  CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
-  CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
-  CLAWDIE_HOSTD_UID_BASE: String(UID_BASE),
+  ...TEST_HOSTD_ENV,
   CLAWDIE_HOSTD_POOL_SIZE: '0',
   CLAWDIE_LOG_LEVEL: 'warn',
 };
@@ -109,7 +105,7 @@ if (!skipFile('embedded hostd (root, real Linux driver)', missing)) {
         assert.deepEqual(health.isolation, { level: 'full', reasons: [] });
         const clone = await client.createClone({ taskId: 'embedded', allowedDomains: [] });
         assert.equal((await client.listClones()).length, 1);
-        assert.match(clone.name, /^browsertask\d{3}$/);
+        assert.match(clone.name, /^browsertasktest\d{3}$/);
       } finally {
         await hostd.stop();
       }

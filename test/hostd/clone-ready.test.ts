@@ -139,6 +139,7 @@ describe('createNetwork', () => {
       cloneAddress: '10.78.0.30',
       uid: 20_007,
       display: 207,
+      loopbackPort: 30_007,
       stateDir: '/run/x/browsertask007',
       profileDir: '/run/x/browsertask007/profile',
     };

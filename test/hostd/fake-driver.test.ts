@@ -1,4 +1,7 @@
 import { jailDriverContract } from './jail-driver.contract.js';
-import { FakeDriver } from './support/fake-jail-driver.js';
+import { type FakeClone, FakeDriver } from './support/fake-jail-driver.js';
 
-jailDriverContract('FakeDriver', () => new FakeDriver(), { indexes: [1, 2, 3] });
+const host = new Map<string, FakeClone>();
+jailDriverContract('FakeDriver', (namespace) => new FakeDriver({ namespace, host }), {
+  indexes: [1, 2, 3],
+});

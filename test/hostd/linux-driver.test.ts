@@ -4,15 +4,16 @@
 // host cannot run it.
 import assert from 'node:assert/strict';
 import { jailDriverContract } from './jail-driver.contract.js';
-import { createTestDriver } from './support/linux-harness.js';
+import { createTestDriver, TEST_NAMESPACE, TEST_OTHER_NAMESPACE } from './support/linux-harness.js';
 import { registerIsolationTests } from './support/linux-isolation.js';
 import { registerLeakTests } from './support/linux-leaks.js';
 import { registerReducedIsolationTests } from './support/linux-reduced.js';
 import { realLinuxDriverFile } from './support/real-driver-file.js';
 
 realLinuxDriverFile('real Linux driver', () => {
-  jailDriverContract('LinuxDriver (root)', () => createTestDriver(), {
+  jailDriverContract('LinuxDriver (root)', (namespace) => createTestDriver({ namespace }), {
     indexes: [901, 902, 903],
+    namespaces: { own: TEST_NAMESPACE, other: TEST_OTHER_NAMESPACE },
     checkService: async (url, token) => {
       const response = await fetch(`${url}/health`, {
         headers: { authorization: `Bearer ${token}` },

@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
-import { taskNames } from '../../hostd/src/drivers/freebsd/names.js';
+import {
+  cloneNamespace,
+  DEFAULT_NAMESPACE,
+  namespaceSlot,
+} from '../../hostd/src/drivers/clone-namespace.js';
+import { defaultFreeBsdLayout, taskNames } from '../../hostd/src/drivers/freebsd/names.js';
 import { linuxNames } from '../../hostd/src/drivers/linux/names.js';
 import { nftRuleset } from '../../hostd/src/drivers/linux/network.js';
 import { canonicalAddress, createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
@@ -95,9 +100,12 @@ describe('address policy: never the host, whatever the allowlist', () => {
     assert.equal(policy.check('192.0.2.10', 443), 'blocked');
     assert.equal(policy.check('2001:db8::10', 443), 'blocked');
     assert.equal(policy.check('::ffff:192.0.2.10', 443), 'blocked');
-    const clone = linuxNames(7, { stateRoot: '/x', uidBase: 20_000 });
-    const last = linuxNames(999, { stateRoot: '/x', uidBase: 20_000 });
-    const jail = taskNames(999);
+    const clone = linuxNames(7, { stateRoot: '/x', uidBase: 20_000, namespace: DEFAULT_NAMESPACE });
+    // The highest slot's last clone has the highest address of any namespace.
+    const top = cloneNamespace('prod');
+    assert.equal(namespaceSlot('prod'), 15);
+    const last = linuxNames(999, { stateRoot: '/x', uidBase: 20_000, namespace: top });
+    const jail = taskNames(999, { ...defaultFreeBsdLayout, namespace: top });
     for (const address of [
       clone.hostAddress,
       clone.cloneAddress,
@@ -245,7 +253,7 @@ describe('Chromium in a clone sends loopback through the proxy, and resolves not
 
 describe('nftables in the clone’s namespace: only the proxy, nothing else', () => {
   it('drops by default and accepts outbound only to its proxy’s address:port', () => {
-    const names = linuxNames(7, { stateRoot: '/x', uidBase: 20_000 });
+    const names = linuxNames(7, { stateRoot: '/x', uidBase: 20_000, namespace: DEFAULT_NAMESPACE });
     const rules = nftRuleset(names, { servicePort: 9223, proxyPort: 3128 });
     const accepts = rules.split('\n').filter((line) => line.trim().endsWith('accept'));
     assert.deepEqual(

@@ -16,12 +16,7 @@ import { spawnFfmpegEncoder } from '../../controlplane/src/recording/runner/ffmp
 import { HostdClient } from '../../hostd/src/api/client.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';
-import {
-  ensureCodeReachable,
-  TEST_CGROUP,
-  TEST_STATE_ROOT,
-  UID_BASE,
-} from '../hostd/support/linux-harness.js';
+import { ensureCodeReachable, TEST_HOSTD_ENV } from '../hostd/support/linux-harness.js';
 import { requires } from '../support/capabilities.js';
 import { chromiumDescendants, commandLine, listProcesses } from '../support/chromium-processes.js';
 import {
@@ -92,9 +87,7 @@ describe('an embedded hostd and its warm clone', requires('linux-clones', 'chrom
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
-        CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
-        CLAWDIE_HOSTD_UID_BASE: String(UID_BASE),
+        ...TEST_HOSTD_ENV,
         CLAWDIE_HOSTD_POOL_SIZE: '1',
         CLAWDIE_LOG_LEVEL: 'warn',
         ...secrets,

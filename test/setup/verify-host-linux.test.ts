@@ -12,8 +12,7 @@ import { acquireHostLock } from '../hostd/support/host-lock.js';
 import {
   ensureCodeReachable,
   hostLeftovers,
-  TEST_CGROUP,
-  TEST_STATE_ROOT,
+  TEST_HOSTD_ENV,
 } from '../hostd/support/linux-harness.js';
 import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
 
@@ -39,8 +38,7 @@ if (!skipFile(what, missingCapabilities('linux-clones', 'chromium'))) {
           timeout: 150_000,
           env: {
             PATH: process.env.PATH,
-            CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
-            CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
+            ...TEST_HOSTD_ENV,
             CLAWDIE_CHROMIUM_PATH: chromiumPath,
             CLAWDIE_LOG_LEVEL: 'warn',
           },

@@ -18,7 +18,7 @@ realLinuxDriverFile('soak: real Linux clones', () => {
       const driver = createTestDriver();
       const indexes = Array.from({ length: CONCURRENT }, (_, i) => 930 + i);
       t.after(async () => {
-        for (const index of indexes) await driver.destroy(cloneName(index));
+        for (const index of indexes) await driver.destroy(cloneName(index, driver.namespace));
       });
       const started = performance.now();
       const clones = await Promise.all(

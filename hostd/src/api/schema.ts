@@ -48,8 +48,11 @@ export type Isolation = z.infer<typeof IsolationSchema>;
 export const LEASE_HEADER = 'clawdie-lease';
 
 export const CloneSchema = z.object({
-  /** `browsertaskNNN`; the id in every /clones/:name route (never reused while its last lease's records remain). */
-  name: z.string().regex(/^browsertask\d{3}$/),
+  /**
+   * `browsertask<namespace>NNN` (`browsertask007` in the default namespace); the id in every
+   * /clones/:name route (never reused while its last lease's records remain).
+   */
+  name: z.string().regex(/^browsertask(?:[a-z][a-z0-9]{0,7})?\d{3}$/),
   index: z.number().int(),
   /** Increases with every lease hostd hands out (and every warm clone it makes). */
   generation: z.number().int().positive(),

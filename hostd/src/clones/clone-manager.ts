@@ -246,7 +246,7 @@ export class CloneManager {
     const { driver } = this.#options;
     const observed = new Set((await driver.list()).map((info) => info.index));
     const index = this.leases.allocate(observed);
-    const name = cloneName(index);
+    const name = cloneName(index, driver.namespace);
     const initial = this.leases.issue(name, index, spec.taskId);
     // The proxy reports each refusal under the lease the clone is under at that moment.
     let holding: Holding | null = null;

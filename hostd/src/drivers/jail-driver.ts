@@ -3,24 +3,34 @@
 // (zfs clone + VNET jail + rctl + PF) and the FakeDriver of the tests; all must pass
 // test/hostd/jail-driver.contract.ts. Design: docs in shared notes freebsd-jails.md §0, §2, §3.
 
-/** Every clone is called `browsertaskNNN`; every resource of it is derived from NNN. */
-export const CLONE_NAME_PATTERN = /^browsertask(\d{3})$/;
+import type { CloneNamespace } from './clone-namespace.js';
+
 export const MIN_CLONE_INDEX = 1;
 export const MAX_CLONE_INDEX = 999;
 
-/** `7` → `browsertask007`. Throws on an index outside 1…999 (a bug, not a domain failure). */
-export function cloneName(index: number): string {
+/**
+ * `7` → `browsertask007` in the default namespace, `browsertasktest007` in namespace `test`: every
+ * resource of a clone derives from its namespace and NNN. Throws on an index outside 1…999 (a bug,
+ * not a domain failure).
+ */
+export function cloneName(index: number, namespace: CloneNamespace): string {
   if (!Number.isInteger(index) || index < MIN_CLONE_INDEX || index > MAX_CLONE_INDEX) {
     throw new Error(`clone index must be an integer in 1…999, got ${index}`);
   }
-  return `browsertask${String(index).padStart(3, '0')}`;
+  return `browsertask${namespace.infix}${String(index).padStart(3, '0')}`;
 }
 
-/** `browsertask007` → `7`; null for anything that is not a clone name. */
-export function parseCloneName(name: string): number | null {
-  const match = CLONE_NAME_PATTERN.exec(name);
-  if (!match?.[1]) return null;
-  const index = Number(match[1]);
+/**
+ * `browsertask007` → `7` in the default namespace; null for anything that is not a clone name of
+ * `namespace` — another namespace's clones among them (exactly three digits follow the infix, so
+ * no name belongs to two namespaces).
+ */
+export function parseCloneName(name: string, namespace: CloneNamespace): number | null {
+  const prefix = `browsertask${namespace.infix}`;
+  if (!name.startsWith(prefix)) return null;
+  const digits = name.slice(prefix.length);
+  if (!/^\d{3}$/.test(digits)) return null;
+  const index = Number(digits);
   return index >= MIN_CLONE_INDEX ? index : null;
 }
 
@@ -132,8 +142,10 @@ export type KeepPredicate = (clone: CloneInfo) => boolean | Promise<boolean>;
  * Makes and removes isolated browser clones on one host.
  *
  * Invariants every driver honours (checked by the contract suite):
- * - Names are `cloneName(index)`; all OS resources of a clone derive from its index, so a clone can
- *   be found and removed from the OS alone, without any journal.
+ * - Names are `cloneName(index, namespace)`; all OS resources of a clone derive from its namespace
+ *   and index, so a clone can be found and removed from the OS alone, without any journal.
+ * - A driver observes, lists, destroys and reconciles only clones of its own `namespace`: another
+ *   namespace's clones on the same host are invisible to it.
  * - `inspect` / `list` query the OS on every call and return observed state.
  * - `create` rejects with JailDriverError `CLONE_EXISTS` when any resource of that index exists
  *   already (a leftover is reconciled, never reused). On any failure of `create` or `start` the
@@ -141,11 +153,13 @@ export type KeepPredicate = (clone: CloneInfo) => boolean | Promise<boolean>;
  * - `destroy` removes every resource, waits for the kernel to confirm it gone, then re-observes and
  *   returns what is still left (`leftovers` empty = verified clean). Destroying a clone that does not
  *   exist resolves with no leftovers.
- * - `reconcile` destroys every observed clone that `keep` does not confirm.
+ * - `reconcile` destroys every observed clone of its namespace that `keep` does not confirm.
  */
 export interface JailDriver {
   /** `linux`, `freebsd`, `fake`: for logs and the health endpoint. */
   readonly kind: string;
+  /** The clones this driver owns: it never observes or touches another namespace's. */
+  readonly namespace: CloneNamespace;
   /** The isolation this host can give right now (what `create` would produce). */
   probe(): Promise<CloneIsolation>;
   /** Makes the clone's resources (network, limits, profile, display) without starting it. */

@@ -44,6 +44,7 @@ export function freeBsdLayout(config: HostdConfig): FreeBsdLayout {
   return Object.freeze({
     ...defaultFreeBsdLayout,
     ...config.freebsd,
+    namespace: config.namespace,
     servicePort: config.servicePort,
     proxyPort: config.proxyPort,
   });
@@ -62,6 +63,7 @@ function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
     cgroupRoot: config.cgroupRoot,
     cgroupGroup: config.cgroupName,
     uidBase: config.uidBase,
+    namespace: config.namespace,
     servicePort: config.servicePort,
     proxyPort: config.proxyPort,
     serviceArgv: service.argv,

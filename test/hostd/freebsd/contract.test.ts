@@ -5,9 +5,13 @@ import { createDriver, FakeFreeBSD } from './driver-fixture.js';
 
 const fake = new FakeFreeBSD();
 
-jailDriverContract('FreeBsdDriver on FakeFreeBSD', () => createDriver(fake), {
-  indexes: [11, 12, 13],
-  checkService: async (url, token) => {
-    assert.equal(await fake.healthCheck(url, token), true, `${url} did not answer`);
+jailDriverContract(
+  'FreeBsdDriver on FakeFreeBSD',
+  (namespace) => createDriver(fake, 'token', namespace),
+  {
+    indexes: [11, 12, 13],
+    checkService: async (url, token) => {
+      assert.equal(await fake.healthCheck(url, token), true, `${url} did not answer`);
+    },
   },
-});
+);

@@ -119,7 +119,7 @@ export class FakeFreeBSD {
   /** Every resource that belongs to a task, as `kind:name`; empty means nothing leaked. */
   residue(): string[] {
     const s = this.state;
-    const task = /browsertask\d{3}|^bt\d{3}[ab]$|^epair1\d{3}[ab]$|10\.78\./;
+    const task = /browsertask[a-z0-9]*\d{3}|^bt[a-z0-9]*\d{3}[ab]$|^epair\d{4,}[ab]$|10\.78\./;
     return [
       ...[...s.datasets.keys()].filter((n) => task.test(n)).map((n) => `dataset:${n}`),
       ...[...s.jails.keys()].filter((n) => task.test(n)).map((n) => `jail:${n}`),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cloneNamespace } from '../../../hostd/src/drivers/clone-namespace.js';
 import { JailDriverError } from '../../../hostd/src/drivers/jail-driver.js';
 import { createDriver, FakeFreeBSD, spec } from './driver-fixture.js';
 import { assertGolden } from './golden.js';
@@ -16,6 +17,21 @@ describe('FreeBSD driver command plans', () => {
     const fake = new FakeFreeBSD();
     await createDriver(fake).create(7, spec());
     assertGolden(goldenDir, 'create-007.txt', fake.plan);
+  });
+
+  it('creates, starts and destroys task 007 of namespace test with its own names (golden plan)', async () => {
+    const fake = new FakeFreeBSD();
+    const other = createDriver(fake, 'other');
+    await other.create(7, spec('default-namespace-task'));
+    const before = fake.state.interfaces.size;
+    const mark = fake.plan.length;
+    const driver = createDriver(fake, 'token', cloneNamespace('test'));
+    await driver.create(7, spec());
+    await driver.start('browsertasktest007', { egressProxyUrl: 'http://10.78.96.29:3128' });
+    assert.deepEqual((await driver.destroy('browsertasktest007')).leftovers, []);
+    assertGolden(goldenDir, 'lifecycle-test-007.txt', fake.plan.slice(mark));
+    assert.equal(fake.state.interfaces.size, before, "the default namespace's task is untouched");
+    assert.equal((await other.inspect('browsertask007'))?.taskId, 'default-namespace-task');
   });
 
   it('starts task 007 with the golden plan', async () => {

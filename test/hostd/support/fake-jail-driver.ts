@@ -1,5 +1,10 @@
 // FakeDriver: an in-memory JailDriver with the port's observable behaviour (names, CLONE_EXISTS,
-// idempotent destroy, reconcile), for app and manager tests without root.
+// idempotent destroy, reconcile, namespaces), for app and manager tests without root. Several
+// FakeDrivers may share one `host` (its clones of every namespace), as hostd instances share one.
+import {
+  type CloneNamespace,
+  DEFAULT_NAMESPACE,
+} from '../../../hostd/src/drivers/clone-namespace.js';
 import {
   type CloneInfo,
   type CloneSpec,
@@ -8,20 +13,29 @@ import {
   type JailDriver,
   JailDriverError,
   type KeepPredicate,
+  parseCloneName,
   type ReconcileResult,
   type StartOptions,
 } from '../../../hostd/src/drivers/jail-driver.js';
 
-interface FakeClone {
+export interface FakeClone {
   index: number;
   spec: CloneSpec;
   started: boolean;
   proxy: string | null;
 }
 
+export interface FakeDriverOptions {
+  namespace?: CloneNamespace;
+  /** The modelled host's clones, of every namespace (default: a host of its own). */
+  host?: Map<string, FakeClone>;
+}
+
 export class FakeDriver implements JailDriver {
   readonly kind = 'fake';
-  readonly clones = new Map<string, FakeClone>();
+  readonly namespace: CloneNamespace;
+  /** Every clone on the modelled host, of every namespace. */
+  readonly clones: Map<string, FakeClone>;
   readonly calls: string[] = [];
   /** Set to make the next start fail. */
   failNextStart = false;
@@ -30,12 +44,17 @@ export class FakeDriver implements JailDriver {
   /** `performance.now()` of every create attempt, failed ones included. */
   readonly createTimes: number[] = [];
 
+  constructor(options: FakeDriverOptions = {}) {
+    this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
+    this.clones = options.host ?? new Map();
+  }
+
   async probe() {
     return { level: 'full' as const, reasons: [] };
   }
 
   async create(index: number, spec: CloneSpec): Promise<CloneInfo> {
-    const name = cloneName(index);
+    const name = cloneName(index, this.namespace);
     this.calls.push(`create ${name}`);
     this.createTimes.push(performance.now());
     if (this.failCreates > 0) {
@@ -49,7 +68,7 @@ export class FakeDriver implements JailDriver {
 
   async start(name: string, options: StartOptions): Promise<CloneInfo> {
     this.calls.push(`start ${name}`);
-    const clone = this.clones.get(name);
+    const clone = this.#own(name);
     if (!clone) throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`);
     if (this.failNextStart) {
       this.failNextStart = false;
@@ -61,7 +80,7 @@ export class FakeDriver implements JailDriver {
   }
 
   async stop(name: string): Promise<CloneInfo | null> {
-    const clone = this.clones.get(name);
+    const clone = this.#own(name);
     if (!clone) return null;
     clone.started = false;
     return this.#info(name);
@@ -69,16 +88,17 @@ export class FakeDriver implements JailDriver {
 
   async destroy(name: string): Promise<DestroyResult> {
     this.calls.push(`destroy ${name}`);
-    this.clones.delete(name);
+    if (this.#own(name)) this.clones.delete(name);
     return { name, leftovers: [] };
   }
 
   async inspect(name: string): Promise<CloneInfo | null> {
-    return this.clones.has(name) ? this.#info(name) : null;
+    return this.#own(name) ? this.#info(name) : null;
   }
 
   async list(): Promise<CloneInfo[]> {
     return [...this.clones.keys()]
+      .filter((name) => this.#own(name))
       .map((name) => this.#info(name))
       .sort((a, b) => a.index - b.index);
   }
@@ -94,6 +114,11 @@ export class FakeDriver implements JailDriver {
       }
     }
     return { kept, destroyed, leftovers: {} };
+  }
+
+  /** The clone if it is this namespace's; another namespace's clones are not there for us. */
+  #own(name: string): FakeClone | undefined {
+    return parseCloneName(name, this.namespace) === null ? undefined : this.clones.get(name);
   }
 
   #info(name: string): CloneInfo {

@@ -2,17 +2,46 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
+import {
+  type CloneNamespace,
+  cloneNamespace,
+  SLOT_ADDRESSES,
+  slotBase,
+} from '../../../hostd/src/drivers/clone-namespace.js';
 import { untraversableAncestors } from '../../../hostd/src/drivers/linux/code-access.js';
 import {
   LinuxDriver,
   type LinuxDriverOptions,
 } from '../../../hostd/src/drivers/linux/linux-driver.js';
+import { type LinuxCloneNames, linuxNames } from '../../../hostd/src/drivers/linux/names.js';
 import { jailServiceCommand } from '../../../hostd/src/drivers/select-driver.js';
 import { missingCapabilities } from '../../support/capabilities.js';
 
 export const TEST_STATE_ROOT = '/run/clawdie-hostd-test';
 export const TEST_CGROUP = 'clawdie-hostd-test';
 export const UID_BASE = 20_000;
+/**
+ * Tests make real clones only in their own namespaces, never in `default` (production's): a test
+ * run on a production host neither sees nor reconciles production clones, and a test hostd of a
+ * namespace a live hostd owns refuses to start.
+ */
+export const TEST_NAMESPACE = cloneNamespace('test');
+/** A second test namespace (another slot) for tests of two hostd on one host. */
+export const TEST_OTHER_NAMESPACE = cloneNamespace('testb');
+export const TEST_NAMESPACES: readonly CloneNamespace[] = [TEST_NAMESPACE, TEST_OTHER_NAMESPACE];
+
+/** The names, uid and display of test clone `index` (default TEST_NAMESPACE). */
+export function testNames(index: number, namespace = TEST_NAMESPACE): LinuxCloneNames {
+  return linuxNames(index, { stateRoot: TEST_STATE_ROOT, uidBase: UID_BASE, namespace });
+}
+
+/** What a real hostd process (main.ts, embedded, verify-host) of the tests runs with. */
+export const TEST_HOSTD_ENV = Object.freeze({
+  CLAWDIE_HOSTD_NAMESPACE: TEST_NAMESPACE.name,
+  CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
+  CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
+  CLAWDIE_HOSTD_UID_BASE: String(UID_BASE),
+});
 
 /** Null when the real driver can run here, else what is missing. */
 export function linuxDriverMissing(): string | null {
@@ -33,6 +62,10 @@ export function ensureCodeReachable(paths: readonly string[]): void {
 }
 
 export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): LinuxDriver {
+  const namespace = overrides.namespace ?? TEST_NAMESPACE;
+  if (!TEST_NAMESPACES.includes(namespace)) {
+    throw new Error(`tests make clones only in ${TEST_NAMESPACES.map((n) => n.name)}`);
+  }
   const service = jailServiceCommand();
   ensureCodeReachable(service.binds.map((bind) => bind.source));
   if (service.notice && !noticed) {
@@ -46,6 +79,7 @@ export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): L
     cgroupRoot: '/sys/fs/cgroup',
     cgroupGroup: TEST_CGROUP,
     uidBase: UID_BASE,
+    namespace,
     servicePort: 9223,
     proxyPort: 3128,
     serviceArgv: service.argv,
@@ -59,17 +93,25 @@ export function createTestDriver(overrides: Partial<LinuxDriverOptions> = {}): L
 }
 
 /**
- * Everything of any clone still on the host: must be empty after every test. `zombies: false`
- * skips exited, unreaped processes: they hold only a pid, and this VM's init (pid 1, which
- * inherits a sandbox's orphans) reaps them 1–2 s late, so per-cycle checks skip them and the
- * final, settled check counts them.
+ * Everything of any test clone (TEST_NAMESPACES) still on the host: must be empty after every
+ * test. Another namespace's clones (a production hostd's) are not the tests' and not counted.
+ * `zombies: false` skips exited, unreaped processes: they hold only a pid, and this VM's init
+ * (pid 1, which inherits a sandbox's orphans) reaps them 1–2 s late, so per-cycle checks skip
+ * them and the final, settled check counts them.
  */
-export function hostLeftovers(options: { zombies?: boolean } = {}): string[] {
+export function hostLeftovers(
+  options: { zombies?: boolean; namespaces?: readonly CloneNamespace[] } = {},
+): string[] {
+  const namespaces = options.namespaces ?? TEST_NAMESPACES;
   const left: string[] = [];
   const netns = execFileSync('/usr/sbin/ip', ['netns', 'list'], { encoding: 'utf8' });
-  for (const line of netns.split('\n')) if (/^bt\d{3}\b/.test(line)) left.push(`netns ${line}`);
   const links = execFileSync('/usr/sbin/ip', ['-o', 'link', 'show'], { encoding: 'utf8' });
-  for (const line of links.split('\n')) if (/^\d+: bt\d{3}h/.test(line)) left.push(`link ${line}`);
+  for (const { infix } of namespaces) {
+    const own = new RegExp(`^bt${infix}\\d{3}\\b`);
+    for (const line of netns.split('\n')) if (own.test(line)) left.push(`netns ${line}`);
+    const link = new RegExp(`^\\d+: bt${infix}\\d{3}h`);
+    for (const line of links.split('\n')) if (link.test(line)) left.push(`link ${line}`);
+  }
   if (existsSync(TEST_STATE_ROOT)) {
     for (const entry of readdirSync(TEST_STATE_ROOT)) left.push(`dir ${entry}`);
   }
@@ -80,25 +122,38 @@ export function hostLeftovers(options: { zombies?: boolean } = {}): string[] {
       if (entry.isDirectory()) left.push(`cgroup ${dir}/${entry.name}`);
     }
   }
+  const testIndex = (uid: number) =>
+    namespaces.some((namespace) => {
+      const index = uid - slotBase(UID_BASE, namespace);
+      return index >= 1 && index <= 999;
+    });
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      const uid = statSync(`/proc/${pid}`).uid - UID_BASE;
-      if (uid < 1 || uid > 999) continue;
+      const uid = statSync(`/proc/${pid}`).uid;
+      if (!testIndex(uid)) continue;
       if (options.zombies === false && isZombie(pid)) continue;
-      left.push(`process ${pid} (uid ${uid + UID_BASE})`);
+      left.push(`process ${pid} (uid ${uid})`);
     } catch {
       // Exited meanwhile.
     }
   }
   // Egress proxies (started by the CloneManager, not the driver) listen on a clone's host address.
-  for (const socket of listeningTcp())
-    if (socket.startsWith('10.78.')) left.push(`proxy ${socket}`);
+  for (const socket of listeningTcp()) {
+    if (namespaces.some((namespace) => inSlot(socket, namespace))) left.push(`proxy ${socket}`);
+  }
   const sockets = existsSync('/tmp/.X11-unix') ? readdirSync('/tmp/.X11-unix') : [];
   for (const entry of sockets.filter((name) => /^X\d+$/.test(name))) {
-    const uid = statSync(`/tmp/.X11-unix/${entry}`).uid - UID_BASE;
-    if (uid >= 1 && uid <= 999) left.push(`display ${entry}`);
+    if (testIndex(statSync(`/tmp/.X11-unix/${entry}`).uid)) left.push(`display ${entry}`);
   }
   return left;
+}
+
+/** True when `address:port` is in the namespace's block of 10.78.0.0/16. */
+function inSlot(socket: string, namespace: CloneNamespace): boolean {
+  const match = /^10\.78\.(\d+)\.(\d+):/.exec(socket);
+  if (!match) return false;
+  const offset = Number(match[1]) * 256 + Number(match[2]);
+  return Math.floor(offset / SLOT_ADDRESSES) === namespace.slot;
 }
 
 /** Every listening IPv4 TCP socket of the host's network namespace, as `address:port`. */

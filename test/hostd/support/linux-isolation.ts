@@ -8,13 +8,13 @@ import { promisify } from 'node:util';
 import type { Clone, LeasedClone } from '../../../hostd/src/api/schema.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';
-import { createTestDriver } from './linux-harness.js';
+import { createTestDriver, testNames } from './linux-harness.js';
 
 const run = promisify(execFile);
 
 /** Runs a Node script inside the clone's network namespace and returns what it printed. */
 async function inClone(clone: Clone, script: string): Promise<string> {
-  const netns = `bt${String(clone.index).padStart(3, '0')}`;
+  const netns = testNames(clone.index).netns;
   const { stdout } = await run(
     '/usr/sbin/ip',
     ['netns', 'exec', netns, process.execPath, '-e', script],

@@ -20,7 +20,8 @@ import {
   hostLeftovers,
   listeningTcp,
   settledLeftovers,
-  UID_BASE,
+  TEST_NAMESPACE,
+  testNames,
 } from './linux-harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,7 +42,7 @@ function jailServicePids(index: number): number[] {
   const pids: number[] = [];
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {
-      if (statSync(`/proc/${pid}`).uid !== UID_BASE + index) continue;
+      if (statSync(`/proc/${pid}`).uid !== testNames(index).uid) continue;
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       if (argv[0] === program && argv.includes(entry ?? '')) pids.push(Number(pid));
     } catch {
@@ -72,7 +73,7 @@ async function health(url: string, token: string): Promise<number> {
 /** A failed cycle must not leave its clone to the next test. */
 function destroyAfter(t: TestContext, driver: JailDriver, indexes: number[]): void {
   t.after(async () => {
-    for (const index of indexes) await driver.destroy(cloneName(index));
+    for (const index of indexes) await driver.destroy(cloneName(index, driver.namespace));
   });
 }
 
@@ -102,7 +103,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
         const display = cycle % 2 === 0;
         const clone = await driver.create(index, leakSpec(`leak-${cycle}`, display));
         assert.equal(clone.state, 'created', JSON.stringify(clone));
-        if (display) assert.equal(clone.display, `:${200 + index}`);
+        if (display) assert.equal(clone.display, `:${testNames(index).display}`);
         if (cycle % 10 === 9) {
           const running = await driver.start(clone.name, { egressProxyUrl: null });
           assert.ok(running.service);
@@ -120,7 +121,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
       let inFlight = 0;
       for (let cycle = 0; cycle < sizes.kills; cycle += 1) {
         const index = 920 + (cycle % 5);
-        const name = cloneName(index);
+        const name = cloneName(index, driver.namespace);
         const sigkill = cycle % 4 === 3 || cycle === sizes.kills - 1;
         await driver.create(index, leakSpec(`kill-${cycle}`, cycle % 2 === 0));
         let settled = false;
@@ -155,7 +156,7 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
     it('a fresh driver (hostd restarted) reconciles a half-made clone from the OS alone', async () => {
       await createTestDriver().create(921, leakSpec('crashed'));
       const result = await createTestDriver().reconcile(() => true);
-      assert.deepEqual(result.destroyed, [cloneName(921)]);
+      assert.deepEqual(result.destroyed, [cloneName(921, TEST_NAMESPACE)]);
       assert.deepEqual(await settledLeftovers(), []);
     });
   });

@@ -4,108 +4,22 @@
 // start, `reduced` with a reason on /health and on each clone, clones that still start; or, where
 // even reduced isolation is impossible, a clear refusal.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { type Health, LEASE_HEADER, type LeasedClone } from '../../../hostd/src/api/schema.js';
-import {
-  listeningTcp,
-  settledLeftovers,
-  TEST_CGROUP,
-  TEST_STATE_ROOT,
-  UID_BASE,
-} from './linux-harness.js';
+import { HostdExit, type RunningHostd, startHostdProcess } from './hostd-process.js';
+import { listeningTcp, settledLeftovers, TEST_HOSTD_ENV } from './linux-harness.js';
 
-const HOSTD_MAIN = fileURLToPath(new URL('../../../hostd/src/main.ts', import.meta.url));
 const TOKEN = 'reduced-test-token-0123456789';
 const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
 
-interface LogLine {
-  level: number;
-  msg: string;
-  reasons?: string[];
-  address?: { port: number };
-}
-
-interface RunningHostd {
-  url: string;
-  /** Every log line up to "hostd listening". */
-  startLog: LogLine[];
-  stop(): Promise<number | null>;
-}
-
-/**
- * Starts hostd's main.ts as root in a private mount namespace after `setup` (shell commands that
- * take a privilege away there only). Resolves once it listens; rejects with its stderr if it exits.
- */
+/** hostd in its own mount namespace after `setup` (shell commands taking a privilege away). */
 function startHostd(setup: string[], env: Record<string, string> = {}): Promise<RunningHostd> {
-  const script = [...setup, 'exec "$@"'].join(' && ');
-  const child = spawn(
-    '/usr/bin/unshare',
-    [
-      '-m',
-      '/bin/sh',
-      '-c',
-      script,
-      'sh',
-      process.execPath,
-      '--conditions=source',
-      '--import',
-      'tsx',
-      HOSTD_MAIN,
-    ],
-    {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        CLAWDIE_HOSTD_TOKEN: TOKEN,
-        CLAWDIE_HOSTD_PORT: '0',
-        CLAWDIE_HOSTD_STATE_DIR: TEST_STATE_ROOT,
-        CLAWDIE_HOSTD_CGROUP_NAME: TEST_CGROUP,
-        CLAWDIE_HOSTD_UID_BASE: String(UID_BASE),
-        CLAWDIE_LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
+  return startHostdProcess(
+    { CLAWDIE_HOSTD_TOKEN: TOKEN, ...TEST_HOSTD_ENV, CLAWDIE_LOG_LEVEL: 'info', ...env },
+    { mountSetup: setup },
   );
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-  const lines: string[] = [];
-  const startLog: LogLine[] = [];
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on('line', (text) => {
-      lines.push(text);
-      let line: LogLine;
-      try {
-        line = JSON.parse(text) as LogLine;
-      } catch {
-        return;
-      }
-      startLog.push(line);
-      if (line.msg !== 'hostd listening') return;
-      resolve({
-        url: `http://127.0.0.1:${line.address?.port}`,
-        startLog: [...startLog],
-        stop: async () => {
-          child.kill('SIGTERM');
-          return exited;
-        },
-      });
-    });
-    void exited.then((code) => reject(new HostdExit(code, lines.join('\n'))));
-  });
-}
-
-class HostdExit extends Error {
-  readonly exitCode: number | null;
-  readonly stderr: string;
-  constructor(exitCode: number | null, stderr: string) {
-    super(`hostd exited with ${exitCode}:\n${stderr}`);
-    this.exitCode = exitCode;
-    this.stderr = stderr;
-  }
 }
 
 /** What every reduced host must show, end to end through hostd's API. */

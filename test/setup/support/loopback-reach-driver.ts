@@ -20,12 +20,14 @@ export const FAKE_FREEBSD_NOTES = [
 
 export class LoopbackReachDriver implements JailDriver {
   readonly kind: string;
+  readonly namespace: JailDriver['namespace'];
   readonly #inner: JailDriver;
   readonly #services = new Map<string, StubJailService>();
 
   constructor(inner: JailDriver) {
     this.#inner = inner;
     this.kind = inner.kind;
+    this.namespace = inner.namespace;
   }
 
   probe() {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CommandRunner } from '@clawdie/jail-service/runner';
 import { sleep } from '@clawdie/jail-service/timing';
+import type { CloneNamespace } from '../clone-namespace.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -53,6 +54,7 @@ export interface FreeBsdDriverOptions {
 /** The FreeBSD JailDriver. Returns observed state only; one operation per clone name at a time. */
 export class FreeBsdDriver implements JailDriver {
   readonly kind = 'freebsd';
+  readonly namespace: CloneNamespace;
   readonly #host: FreeBsdHost;
   readonly #generateToken: () => string;
   readonly #healthTimeoutMs: number;
@@ -69,6 +71,7 @@ export class FreeBsdDriver implements JailDriver {
       sleep: options.sleep ?? sleep,
       commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
     };
+    this.namespace = this.#host.layout.namespace;
     this.#generateToken = options.generateToken ?? (() => randomBytes(24).toString('base64url'));
     this.#healthTimeoutMs = options.healthTimeoutMs ?? 20_000;
     this.#leaseSeconds = options.leaseSeconds ?? 3600;
@@ -140,7 +143,7 @@ export class FreeBsdDriver implements JailDriver {
     return this.#locked(name, async () => {
       // Two targeted reads decide a start: the clone's dataset (it exists; its display) and
       // whether its jail already runs. The result is observed in full afterwards.
-      const index = indexOfJailName(name);
+      const index = indexOfJailName(name, this.#host.layout);
       const names = index === null ? null : taskNames(index, this.#host.layout);
       const dataset = names === null ? null : await observeDataset(this.#host, names);
       if (names === null || dataset === null) {
@@ -208,7 +211,7 @@ export class FreeBsdDriver implements JailDriver {
   }
 
   async #destroy(name: string): Promise<DestroyResult> {
-    const index = indexOfJailName(name);
+    const index = indexOfJailName(name, this.#host.layout);
     if (index === null) return { name, leftovers: [] };
     const names = taskNames(index, this.#host.layout);
     await destroyResources(this.#host, names);
@@ -216,7 +219,7 @@ export class FreeBsdDriver implements JailDriver {
   }
 
   async #inspect(name: string): Promise<CloneInfo | null> {
-    const index = indexOfJailName(name);
+    const index = indexOfJailName(name, this.#host.layout);
     if (index === null) return null;
     return describeClone(this.#host, await takeInventory(this.#host), index);
   }

@@ -1,6 +1,13 @@
-// Every FreeBSD resource of a task derives from its index NNN (freebsd-jails.md §2.1), so teardown
-// and reconciliation work from names alone, without a journal.
-import { cloneName, parseCloneName } from '../jail-driver.js';
+// Every FreeBSD resource of a task derives from its namespace and index NNN (freebsd-jails.md
+// §2.1), so teardown and reconciliation work from names alone, without a journal, and never reach
+// another namespace's tasks (clone-namespace.ts).
+import {
+  type CloneNamespace,
+  DEFAULT_NAMESPACE,
+  SLOT_ADDRESSES,
+  slotAddressOffset,
+} from '../clone-namespace.js';
+import { cloneName, MAX_CLONE_INDEX, parseCloneName } from '../jail-driver.js';
 
 /** Host-wide locations and the template generation the FreeBSD driver works with. */
 export interface FreeBsdLayout {
@@ -30,6 +37,8 @@ export interface FreeBsdLayout {
   readonly pfAnchor: string;
   /** Interface group of every task's host end; the main PF ruleset blocks the whole group. */
   readonly interfaceGroup: string;
+  /** The tasks this hostd owns: their names carry it; another namespace's are never touched. */
+  readonly namespace: CloneNamespace;
 }
 
 export const defaultFreeBsdLayout: FreeBsdLayout = Object.freeze({
@@ -46,15 +55,16 @@ export const defaultFreeBsdLayout: FreeBsdLayout = Object.freeze({
   proxyPort: 3128,
   pfAnchor: 'hostd',
   interfaceGroup: 'hostdtask',
+  namespace: DEFAULT_NAMESPACE,
 });
 
-/** Renamed epair ends, `btNNNa` (host) / `btNNNb` (jail). */
-export const EPAIR_NAME_PATTERN = /^bt(\d{3})[ab]$/;
 /**
- * Epairs are created with a unit derived from the index (`epair1007` for task 7), so even an epair
- * left unrenamed by a crash between `create` and `name` is attributable to its task.
+ * Renamed epair ends are `bt<infix>NNNa` (host) / `…b` (jail). Epairs are created with a unit
+ * derived from the slot and index (`epair1007` for task 7 of the default namespace, slot 0;
+ * `epair7007` for slot 6), so even an epair left unrenamed by a crash between `create` and `name`
+ * is attributable to its namespace and task.
  */
-export const EPAIR_UNIT_PATTERN = /^epair1(\d{3})[ab]$/;
+export const EPAIR_UNIT_PATTERN = /^epair(\d+)(\d{3})[ab]$/;
 
 /** All names and addresses of one task. */
 export interface TaskNames {
@@ -85,10 +95,11 @@ export const TOKEN_FILE_IN_JAIL = '/usr/local/etc/clawdie/jail.token';
 
 /** Derives every resource name of task `index` (1…999). Throws on an out-of-range index (a bug). */
 export function taskNames(index: number, layout: FreeBsdLayout = defaultFreeBsdLayout): TaskNames {
-  const jail = cloneName(index);
-  const nnn = jail.slice(-3);
-  // A /30 at 10.78.0.0 + 4·NNN: host .+1, jail .+2 (index 7 → 10.78.0.29 / 10.78.0.30).
-  const base = 4 * index;
+  const { namespace } = layout;
+  const jail = cloneName(index, namespace);
+  const short = `bt${namespace.infix}${jail.slice(-3)}`;
+  // A /30 at 10.78.0.0 + 4096·slot + 4·NNN: host .+1, jail .+2 (default index 7 → 10.78.0.29 / .30).
+  const base = slotAddressOffset(namespace) + 4 * index;
   const octet3 = Math.floor(base / 256);
   const octet4 = base % 256;
   const hostIp = `10.78.${octet3}.${octet4 + 1}`;
@@ -101,36 +112,61 @@ export function taskNames(index: number, layout: FreeBsdLayout = defaultFreeBsdL
     confPath: `${layout.runDir}/${jail}.conf`,
     pfPath: `${layout.runDir}/${jail}.pf`,
     anchor: `${layout.pfAnchor}/${jail}`,
-    hostIf: `bt${nnn}a`,
-    jailIf: `bt${nnn}b`,
+    hostIf: `${short}a`,
+    jailIf: `${short}b`,
     hostIp,
     jailIp,
     rctlSubject: `jail:${jail}`,
     consoleLog: `${layout.logDir}/${jail}.console.log`,
     tokenFileInJail: TOKEN_FILE_IN_JAIL,
     tokenFile: `${layout.jailsRoot}/${jail}${TOKEN_FILE_IN_JAIL}`,
-    epairUnit: `epair${1000 + index}`,
+    epairUnit: `epair${(1 + namespace.slot) * 1000 + index}`,
     serviceUrl: `http://${jailIp}:${layout.servicePort}`,
   };
 }
 
-/** The index of a `browsertaskNNN` name, or null for anything else. */
-export function indexOfJailName(name: string): number | null {
-  return parseCloneName(name);
+/** The index of a `browsertask<infix>NNN` name of the layout's namespace, or null for anything else. */
+export function indexOfJailName(
+  name: string,
+  layout: Pick<FreeBsdLayout, 'namespace'> = defaultFreeBsdLayout,
+): number | null {
+  return parseCloneName(name, layout.namespace);
 }
 
-/** The index behind `btNNNa`, `btNNNb`, `epair1NNNa` or `epair1NNNb`, or null for anything else. */
-export function indexOfInterface(name: string): number | null {
-  const digits = EPAIR_NAME_PATTERN.exec(name)?.[1] ?? EPAIR_UNIT_PATTERN.exec(name)?.[1];
+/**
+ * The index behind `bt<infix>NNNa`, `…b` or an unrenamed `epair<unit>a`/`b` of the layout's
+ * namespace, or null for anything else (another namespace's interfaces among them).
+ */
+export function indexOfInterface(
+  name: string,
+  layout: Pick<FreeBsdLayout, 'namespace'> = defaultFreeBsdLayout,
+): number | null {
+  const { namespace } = layout;
+  const unit = EPAIR_UNIT_PATTERN.exec(name);
+  if (unit) {
+    const index = Number(unit[2]);
+    return Number(unit[1]) === 1 + namespace.slot && index >= 1 ? index : null;
+  }
+  const prefix = `bt${namespace.infix}`;
+  if (!name.startsWith(prefix)) return null;
+  const digits = /^(\d{3})[ab]$/.exec(name.slice(prefix.length))?.[1];
   if (digits === undefined) return null;
   const index = Number(digits);
   return index >= 1 ? index : null;
 }
 
-/** The index whose /30 holds `address` (10.78.0.0 + 4·NNN … +3), or null outside the task range. */
-export function indexOfAddress(address: string): number | null {
+/**
+ * The index whose /30 holds `address` (10.78.0.0 + 4096·slot + 4·NNN … +3) in the layout's
+ * namespace, or null outside its task range.
+ */
+export function indexOfAddress(
+  address: string,
+  layout: Pick<FreeBsdLayout, 'namespace'> = defaultFreeBsdLayout,
+): number | null {
   const match = /^10\.78\.(\d{1,3})\.(\d{1,3})$/.exec(address);
   if (!match) return null;
-  const index = Math.floor((Number(match[1]) * 256 + Number(match[2])) / 4);
-  return index >= 1 && index <= 999 ? index : null;
+  const offset = Number(match[1]) * 256 + Number(match[2]) - slotAddressOffset(layout.namespace);
+  if (offset < 0 || offset >= SLOT_ADDRESSES) return null;
+  const index = Math.floor(offset / 4);
+  return index >= 1 && index <= MAX_CLONE_INDEX ? index : null;
 }

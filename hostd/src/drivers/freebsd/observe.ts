@@ -62,20 +62,24 @@ export function observedIndices(inventory: Inventory, host: FreeBsdHost): number
   const add = (index: number | null) => {
     if (index !== null) found.add(index);
   };
-  for (const j of inventory.jails) add(indexOfJailName(j.name));
-  for (const d of inventory.datasets) add(indexOfJailName(lastSegment(d.name)));
-  for (const a of inventory.anchors) add(indexOfJailName(lastSegment(a)));
-  for (const r of inventory.rctlRules) add(indexOfJailName(r.split(':')[1] ?? ''));
-  for (const i of inventory.interfaces) add(indexOfInterface(i));
+  for (const j of inventory.jails) add(indexOfJailName(j.name, host.layout));
+  for (const d of inventory.datasets) add(indexOfJailName(lastSegment(d.name), host.layout));
+  for (const a of inventory.anchors) add(indexOfJailName(lastSegment(a), host.layout));
+  for (const r of inventory.rctlRules) add(indexOfJailName(r.split(':')[1] ?? '', host.layout));
+  for (const i of inventory.interfaces) add(indexOfInterface(i, host.layout));
   for (const m of inventory.mounts) {
     if (m.mountpoint.startsWith(`${host.layout.jailsRoot}/`)) {
       add(
-        indexOfJailName(m.mountpoint.slice(host.layout.jailsRoot.length + 1).split('/')[0] ?? ''),
+        indexOfJailName(
+          m.mountpoint.slice(host.layout.jailsRoot.length + 1).split('/')[0] ?? '',
+          host.layout,
+        ),
       );
     }
   }
-  for (const f of inventory.runFiles) add(indexOfJailName(f.replace(/\.(conf|pf)$/, '')));
-  for (const a of inventory.stateAddresses) add(indexOfAddress(a));
+  for (const f of inventory.runFiles)
+    add(indexOfJailName(f.replace(/\.(conf|pf)$/, ''), host.layout));
+  for (const a of inventory.stateAddresses) add(indexOfAddress(a, host.layout));
   return [...found].sort((a, b) => a - b);
 }
 

@@ -1,4 +1,4 @@
-import { type CloneInfo, cloneName } from '../jail-driver.js';
+import type { CloneInfo } from '../jail-driver.js';
 import type { HostCapabilities } from './host-probe.js';
 import type { LinuxCloneNames } from './names.js';
 import { type Observation, resourceList } from './observe.js';
@@ -26,7 +26,7 @@ export async function cloneInfoOf(
     !complete || (service && !serviceAlive) ? 'broken' : service ? 'running' : 'created';
   return {
     index: entry.index,
-    name: cloneName(entry.index),
+    name: names.name,
     taskId: meta?.spec.taskId ?? null,
     state,
     service: service ? { url: service.url, token: service.token } : null,

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/jail-service/runner';
 import { sleep } from '@clawdie/jail-service/timing';
+import type { CloneNamespace } from '../clone-namespace.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -22,7 +23,7 @@ import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgrou
 import { cloneInfoOf } from './clone-info.js';
 import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
-import { type LinuxCloneNames, linuxNames } from './names.js';
+import { cloneUidBase, type LinuxCloneNames, linuxNames } from './names.js';
 import { createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
@@ -38,8 +39,10 @@ export interface LinuxDriverOptions {
   stateRoot: string;
   cgroupRoot: string;
   cgroupGroup: string;
-  /** Clone N runs as uid/gid uidBase + N. */
+  /** Clone N runs as uid/gid uidBase + 1000·slot + N (linux/names.ts). */
   uidBase: number;
+  /** The clones this driver owns; it never observes or touches another namespace's. */
+  namespace: CloneNamespace;
   servicePort: number;
   proxyPort: number;
   /** The jail-service command inside the sandbox, e.g. [node, /app/jail-service/dist/main.js]. */
@@ -64,6 +67,7 @@ export interface LinuxDriverOptions {
 
 export class LinuxDriver implements JailDriver {
   readonly kind = 'linux';
+  readonly namespace: CloneNamespace;
   readonly #options: LinuxDriverOptions;
   readonly #xDir: string;
   #host: Promise<HostCapabilities> | null = null;
@@ -71,6 +75,7 @@ export class LinuxDriver implements JailDriver {
 
   constructor(options: LinuxDriverOptions) {
     this.#options = options;
+    this.namespace = options.namespace;
     this.#xDir = options.xDir ?? '/tmp';
   }
 
@@ -125,7 +130,7 @@ export class LinuxDriver implements JailDriver {
     phase('observe');
     const token = randomBytes(24).toString('hex');
     const address = host.netns ? names.cloneAddress : '127.0.0.1';
-    const port = host.netns ? this.#options.servicePort : 30_000 + clone.index;
+    const port = host.netns ? this.#options.servicePort : names.loopbackPort;
     const url = `http://${address}:${port}`;
     const env = serviceEnvironment(this.#options.serviceEnv, {
       token,
@@ -180,7 +185,7 @@ export class LinuxDriver implements JailDriver {
   }
 
   async destroy(name: string): Promise<DestroyResult> {
-    const index = parseCloneName(name);
+    const index = parseCloneName(name, this.namespace);
     if (index === null) return { name, leftovers: [] };
     const host = await this.#capabilities();
     const names = this.#names(index);
@@ -188,8 +193,8 @@ export class LinuxDriver implements JailDriver {
     for (const child of this.#children.get(name) ?? []) child.kill();
     this.#children.delete(name);
     if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
-    await killUidProcesses(this.#options.uidBase, index);
-    await destroyNetwork(this.#options.runner, names);
+    await killUidProcesses(cloneUidBase(this.#options), index);
+    await destroyNetwork(this.#options.runner, names, this.namespace);
     const displays = new Set([...(before?.displays ?? [])]);
     if (before?.files.display !== null && before?.files.display !== undefined) {
       displays.add(before.files.display);
@@ -202,7 +207,7 @@ export class LinuxDriver implements JailDriver {
   }
 
   async inspect(name: string): Promise<CloneInfo | null> {
-    const index = parseCloneName(name);
+    const index = parseCloneName(name, this.namespace);
     if (index === null) return null;
     const observation = await this.#observation(index);
     return observation

@@ -2,6 +2,7 @@
 // nftables table inside the namespace (freebsd-jails.md §3.1–3.2).
 import { readdir } from 'node:fs/promises';
 import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CloneNamespace } from '../clone-namespace.js';
 import { indexFromShortName, type LinuxCloneNames } from './names.js';
 import { NSENTER } from './sandbox.js';
 
@@ -85,8 +86,12 @@ function batch(lines: readonly string[]): string {
 }
 
 /** Removes the namespace (which takes the veth pair with it) and any stray host end. Idempotent. */
-export async function destroyNetwork(runner: CommandRunner, names: LinuxCloneNames): Promise<void> {
-  const present = await observeNetwork();
+export async function destroyNetwork(
+  runner: CommandRunner,
+  names: LinuxCloneNames,
+  namespace: CloneNamespace,
+): Promise<void> {
+  const present = await observeNetwork(namespace);
   if (present.namespaces.has(names.index)) {
     await runner.run([IP, 'netns', 'del', names.netns], { timeoutMs: TIMEOUT_MS });
   }
@@ -96,23 +101,26 @@ export async function destroyNetwork(runner: CommandRunner, names: LinuxCloneNam
 }
 
 /**
- * Indexes of clone namespaces and host-side veth links that exist now, read where `ip netns list`
+ * Indexes of `namespace`'s clone network namespaces and host-side veth links that exist now (other
+ * clone namespaces' are skipped), read where `ip netns list`
  * and `ip link show` read them (the named-namespace directory and hostd's own network namespace)
  * without starting a process: this runs several times per clone lifecycle.
  */
-export async function observeNetwork(): Promise<{ namespaces: Set<number>; links: Set<number> }> {
+export async function observeNetwork(
+  namespace: CloneNamespace,
+): Promise<{ namespaces: Set<number>; links: Set<number> }> {
   const [netns, links] = await Promise.all([
     readdir(NETNS_DIR).catch(() => [] as string[]),
     readdir(SYS_NET_DIR).catch(() => [] as string[]),
   ]);
   const namespaces = new Set<number>();
   for (const name of netns) {
-    const index = indexFromShortName(name);
+    const index = indexFromShortName(name, namespace);
     if (index !== null) namespaces.add(index);
   }
   const hostLinks = new Set<number>();
   for (const link of links) {
-    const index = link.endsWith('h') ? indexFromShortName(link) : null;
+    const index = link.endsWith('h') ? indexFromShortName(link, namespace) : null;
     if (index !== null) hostLinks.add(index);
   }
   return { namespaces, links: hostLinks };

@@ -3,8 +3,10 @@
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CloneNamespace } from '../clone-namespace.js';
 import { parseCloneName } from '../jail-driver.js';
 import { type CgroupLayout, listCgroupLeaves } from './cgroups.js';
+import { cloneUidBase } from './names.js';
 import { observeNetwork } from './network.js';
 import { processesByIndex } from './processes.js';
 import { readStateFiles, type StateFiles } from './state-files.js';
@@ -26,17 +28,21 @@ export interface ObserveContext {
   cgroups: CgroupLayout;
   stateRoot: string;
   uidBase: number;
+  /** Only this namespace's clones are observed; another namespace's are not there for us. */
+  namespace: CloneNamespace;
   /** Where X keeps its locks and sockets: /tmp. */
   xDir: string;
 }
 
 export async function observeAll(context: ObserveContext): Promise<Map<number, Observation>> {
+  const { namespace } = context;
+  const uidBase = cloneUidBase(context);
   const [network, leaves, dirs, processes, displays] = await Promise.all([
-    observeNetwork(),
+    observeNetwork(namespace),
     listCgroupLeaves(context.cgroups),
     readdir(context.stateRoot).catch(() => [] as string[]),
-    processesByIndex(context.uidBase),
-    displaysByIndex(context.xDir, context.uidBase),
+    processesByIndex(uidBase),
+    displaysByIndex(context.xDir, uidBase),
   ]);
   const result = new Map<number, Observation>();
   const get = (index: number): Observation => {
@@ -59,11 +65,11 @@ export async function observeAll(context: ObserveContext): Promise<Map<number, O
   for (const index of network.namespaces) get(index).netns = true;
   for (const index of network.links) get(index).link = true;
   for (const [name, paths] of leaves) {
-    const index = parseCloneName(name);
+    const index = parseCloneName(name, namespace);
     if (index !== null) get(index).cgroups.push(...paths);
   }
   for (const name of dirs) {
-    const index = parseCloneName(name);
+    const index = parseCloneName(name, namespace);
     if (index !== null) get(index).stateDir = join(context.stateRoot, name);
   }
   for (const [index, pids] of processes) get(index).pids.push(...pids);

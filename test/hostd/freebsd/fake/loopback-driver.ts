@@ -19,6 +19,7 @@ export function throughLoopback(driver: JailDriver, services: JailServiceProcess
   const mapOrNull = (info: CloneInfo | null) => (info === null ? null : map(info));
   return {
     kind: driver.kind,
+    namespace: driver.namespace,
     probe: () => driver.probe(),
     create: async (index, spec) => map(await driver.create(index, spec)),
     start: async (name, options) => map(await driver.start(name, options)),

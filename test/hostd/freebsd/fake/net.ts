@@ -51,6 +51,8 @@ function rename(state: FakeState, from: string, to: string): ToolResult {
   const iface = state.interfaces.get(from);
   if (!iface || iface.vnetOf !== null) return noSuch(from);
   if (state.interfaces.has(to)) return fail('ifconfig: ioctl SIOCSIFNAME (set name): File exists');
+  // The kernel copies the new name into IFNAMSIZ (16) bytes including its NUL.
+  if (to.length > 15) return fail('ifconfig: ioctl SIOCSIFNAME (set name): File name too long');
   state.interfaces.delete(from);
   state.interfaces.set(to, iface);
   const peer = state.interfaces.get(iface.peer);
