@@ -18,8 +18,12 @@ export interface TrackOptions {
 
 interface Tracked {
   kill: () => void;
-  /** Null when the start time cannot be read: such a child is never recorded. */
-  recorded: RecordedChild | null;
+  options: TrackOptions;
+  /**
+   * Read on first need (only a recording registry needs it; on FreeBSD it costs a ps(1) run).
+   * Null when the start time cannot be read: such a child is never recorded.
+   */
+  recorded?: RecordedChild | null;
 }
 
 export class ChildRegistry {
@@ -35,7 +39,7 @@ export class ChildRegistry {
       this.#hooked = true;
       process.on('exit', () => this.killAll());
     }
-    this.#live.set(child, { kill, recorded: this.#describe(child, options) });
+    this.#live.set(child, { kill, options });
     child.once('exit', () => {
       this.#live.delete(child);
       this.#write();
@@ -103,8 +107,12 @@ export class ChildRegistry {
   }
 
   #recordedChildren(): RecordedChild[] {
-    return [...this.#live.values()]
-      .map(({ recorded }) => recorded)
-      .filter((recorded): recorded is RecordedChild => recorded !== null);
+    const recorded: RecordedChild[] = [];
+    for (const [child, tracked] of this.#live) {
+      // A tracked child is not reaped yet, so its pid still names it.
+      tracked.recorded ??= this.#describe(child, tracked.options);
+      if (tracked.recorded) recorded.push(tracked.recorded);
+    }
+    return recorded;
   }
 }
