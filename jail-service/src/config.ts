@@ -43,6 +43,11 @@ const schema = z.object({
   CLAWDIE_JAIL_CHROMIUM_SANDBOX: z.enum(['true', 'false', 'auto']).default('false'),
   /** True: also serve the X display in $DISPLAY as the desktop surface under /desktop. */
   CLAWDIE_JAIL_DESKTOP: z.enum(['true', 'false']).default('false'),
+  /**
+   * True: stdin is a pipe from the parent (the controlplane's local jail-service); EOF means the
+   * parent died, and the service closes Chromium and exits.
+   */
+  CLAWDIE_JAIL_STOP_WITH_PARENT: z.enum(['true', 'false']).default('false'),
   /** Desktop screenshots' JPEG encoder: sharp when it loads (auto), sharp or fail, or pure JS. */
   CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
   CLAWDIE_LOG_LEVEL: z
@@ -95,6 +100,8 @@ export interface JailConfig {
   desktopDisplay: string | null;
   /** CLAWDIE_IMAGE_ENCODER (default auto). */
   imageEncoder: ImageEncoderMode;
+  /** Stop (closing Chromium) when stdin reaches EOF: the parent that holds it open is gone. */
+  stopWithParent: boolean;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -145,6 +152,7 @@ export function loadConfig(
     chromiumEnv: Object.freeze(chromiumEnvironment(env)),
     desktopDisplay: e.CLAWDIE_JAIL_DESKTOP === 'true' ? desktopDisplay(env.DISPLAY) : null,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
+    stopWithParent: e.CLAWDIE_JAIL_STOP_WITH_PARENT === 'true',
   });
 }
 

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// Composition root: config → logger → browser + app → listen; closes on SIGINT/SIGTERM.
-// Chromium runs over a pipe, so it also exits when this process dies without cleaning up.
+// Composition root: config → logger → browser + app → listen; closes on SIGINT/SIGTERM, and with
+// CLAWDIE_JAIL_STOP_WITH_PARENT on EOF of stdin (the parent that holds the pipe died). Chromium
+// runs over a pipe, so it also exits when this process dies without cleaning up.
 import { loadConfig, processEnvironment } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLogger } from './logger.js';
 import { type JailService, startJailService } from './server.js';
+
+/** After this long closing, the process exits anyway. */
+const CLOSE_DEADLINE_MS = 15_000;
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -23,12 +27,20 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
+    // A close that hangs must not keep a service nobody owns alive: Chromium follows our exit.
+    setTimeout(() => process.exit(1), CLOSE_DEADLINE_MS).unref();
     void (service?.close() ?? Promise.resolve())
       .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
       .finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (config.stopWithParent) {
+    // The parent holds our stdin open for as long as it lives: EOF means it is gone.
+    process.stdin.on('end', () => stop('parent gone (stdin closed)'));
+    process.stdin.on('error', () => stop('parent gone (stdin error)'));
+    process.stdin.resume();
+  }
   process.on('uncaughtException', (error) => {
     logger.fatal({ err: error }, 'uncaught exception');
     void (service?.close() ?? Promise.resolve()).finally(() => process.exit(1));

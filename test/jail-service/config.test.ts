@@ -28,6 +28,7 @@ describe('jail-service loadConfig', () => {
         chromiumEnv: { PATH: '/usr/bin:/bin' },
         desktopDisplay: null,
         imageEncoder: 'auto',
+        stopWithParent: false,
       },
     );
     assert.equal(Object.isFrozen(config), true);

@@ -9,7 +9,13 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { requires } from '../support/capabilities.js';
-import { chromiumDescendants, userDataDirOf, waitForExit } from '../support/chromium-processes.js';
+import {
+  chromiumDescendants,
+  processesOfRun,
+  userDataDirOf,
+  waitForExit,
+  waitForMarksGone,
+} from '../support/chromium-processes.js';
 import { TOKEN } from './jail-harness.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,14 +27,17 @@ interface Started {
   stderr: string[];
 }
 
-function spawnMain(env: Record<string, string>): { child: ChildProcess; stderr: string[] } {
+function spawnMain(
+  env: Record<string, string>,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): { child: ChildProcess; stderr: string[] } {
   const child = spawn(
     process.execPath,
     ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'],
     {
       cwd: root,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [stdin, 'pipe', 'pipe'],
     },
   );
   children.add(child);
@@ -39,12 +48,16 @@ function spawnMain(env: Record<string, string>): { child: ChildProcess; stderr: 
   return { child, stderr };
 }
 
-async function startMain(): Promise<Started> {
-  const { child, stderr } = spawnMain({
-    CLAWDIE_JAIL_TOKEN: TOKEN,
-    CLAWDIE_JAIL_PORT: '0',
-    CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
-  });
+async function startMain(env: Record<string, string> = {}, stdin?: 'pipe'): Promise<Started> {
+  const { child, stderr } = spawnMain(
+    {
+      CLAWDIE_JAIL_TOKEN: TOKEN,
+      CLAWDIE_JAIL_PORT: '0',
+      CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+      ...env,
+    },
+    stdin,
+  );
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     for (const line of stderr) {
@@ -83,18 +96,39 @@ describe('jail-service main process', requires('chromium'), () => {
     assert.equal(existsSync(profile), false, 'the temporary profile is removed');
   });
 
-  it('leaves no Chromium behind when it is killed with SIGKILL', async () => {
+  it('leaves no Chromium process behind (zygotes, renderers, crashpad) when it is killed with SIGKILL', async () => {
     const { child } = await startMain();
-    const processes = chromiumDescendants(child.pid ?? -1);
-    const chromium = processes.map((info) => info.pid);
-    assert.ok(chromium.length >= 1);
-    const profile = userDataDirOf(processes);
+    const profile = userDataDirOf(chromiumDescendants(child.pid ?? -1));
+    assert.ok(profile);
+    // Chromium's group and its crashpad handlers (re-parented to init, named by the profile).
+    const run = processesOfRun(child.pid ?? -1, profile);
+    assert.ok(run.filter((found) => /chrom/i.test(found.command)).length >= 3, JSON.stringify(run));
     child.kill('SIGKILL');
     await once(child, 'exit');
-    // Chromium runs over a pipe from the service: it exits when the pipe closes.
-    assert.deepEqual(await waitForExit(chromium, 10_000), []);
+    // Chromium runs over a pipe from the service: it exits when the pipe closes, and its own
+    // children (zygotes, renderers, GPU, utilities, crashpad) go with it.
+    assert.deepEqual(await waitForMarksGone(run, 10_000), []);
     // Nobody is left to delete the temporary profile after SIGKILL; tidy up after the test.
-    if (profile) await rm(profile, { recursive: true, force: true });
+    await rm(profile, { recursive: true, force: true });
+  });
+
+  it('with CLAWDIE_JAIL_STOP_WITH_PARENT, closes Chromium and exits when its stdin reaches EOF', async () => {
+    const { child } = await startMain({ CLAWDIE_JAIL_STOP_WITH_PARENT: 'true' }, 'pipe');
+    const profile = userDataDirOf(chromiumDescendants(child.pid ?? -1));
+    assert.ok(profile && existsSync(profile));
+    const run = processesOfRun(child.pid ?? -1, profile);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(child.exitCode, null, 'it runs while the parent holds the pipe');
+    // What the kernel does to the pipe when the parent dies, however it dies.
+    child.stdin?.end();
+    const exited = once(child, 'exit') as Promise<[number | null]>;
+    const late = new Promise<['still running']>((resolve) =>
+      setTimeout(() => resolve(['still running']), 15_000).unref(),
+    );
+    const [code] = await Promise.race([exited, late]);
+    assert.equal(code, 0);
+    assert.deepEqual(await waitForMarksGone(run, 10_000), []);
+    assert.equal(existsSync(profile), false, 'a clean close: the temporary profile is removed');
   });
 
   it('exits with code 2 and names the variables when no token is configured', async () => {

@@ -81,3 +81,102 @@ export function userDataDirOf(processes: readonly ProcessInfo[]): string | undef
   }
   return undefined;
 }
+
+/** Field 22 of /proc/<pid>/stat (clock ticks since boot): with the pid, who a process is. */
+export function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process as pid and start time, so a pid reused meanwhile never counts as the same one. */
+export interface ProcessMark {
+  pid: number;
+  start: string;
+  command: string;
+}
+
+function mark(info: ProcessInfo): ProcessMark | undefined {
+  const start = startTimeOf(info.pid);
+  return start === undefined ? undefined : { pid: info.pid, start, command: info.command };
+}
+
+/**
+ * Every process of one run: the live descendants of `rootPid`, every process whose command line
+ * mentions `marker` (a unique temporary path; Chromium's crashpad handlers are re-parented to
+ * init and only their `--database=` says whose they are), and everyone in a process group one of
+ * them leads (Chromium's zygotes and renderers rewrite their command lines).
+ */
+export function processesOfRun(rootPid: number, marker: string): ProcessMark[] {
+  const all = listProcesses().filter((info) => info.state !== 'Z');
+  const chosen = new Set<number>(
+    all.filter((info) => mentions(info.pid, marker)).map((i) => i.pid),
+  );
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const info of all) {
+      if (!chosen.has(info.pid) && (info.ppid === rootPid || chosen.has(info.ppid))) {
+        chosen.add(info.pid);
+        grew = true;
+      }
+    }
+  }
+  // Only groups a chosen process leads (Chromium's own): never the test runner's group.
+  const groups = new Set([...chosen].filter((pid) => groupOf(pid) === pid));
+  for (const info of all) if (groups.has(groupOf(info.pid))) chosen.add(info.pid);
+  return all
+    .filter((info) => chosen.has(info.pid) && info.pid !== rootPid)
+    .map(mark)
+    .filter((found): found is ProcessMark => found !== undefined);
+}
+
+/** The marks among `marks` still running as the same process (same pid and start time). */
+export function stillRunning(marks: readonly ProcessMark[]): ProcessMark[] {
+  return marks.filter((found) => isAlive(found.pid) && startTimeOf(found.pid) === found.start);
+}
+
+/** Polls until none of `marks` runs; returns those still running at the deadline. */
+export async function waitForMarksGone(
+  marks: readonly ProcessMark[],
+  timeoutMs: number,
+): Promise<ProcessMark[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const left = stillRunning(marks);
+    if (left.length === 0 || Date.now() >= deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** SIGKILLs whichever of `marks` still runs (test clean-up). */
+export function killMarks(marks: readonly ProcessMark[]): void {
+  for (const found of stillRunning(marks)) {
+    try {
+      process.kill(found.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+function groupOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return 0;
+  }
+}
+
+function mentions(pid: number, marker: string): boolean {
+  try {
+    if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return true;
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').includes(marker);
+  } catch {
+    return false;
+  }
+}

@@ -70,6 +70,10 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
       env: jailServiceEnvironment(options.env, { token, port, browser }),
       cwd: browser.home,
       ...(browser.user ? { user: browser.user } : {}),
+      // It must die with us however we die (SIGKILL too), closing its Chromium: the kernel's
+      // parent-death signal where setpriv can set it (Linux), and a stdin pipe it watches.
+      parentDeathSignal: 'SIGTERM',
+      keepStdinOpen: true,
       onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
     });
   } catch (error) {
@@ -89,7 +93,13 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
     );
   }
   options.logger.info(
-    { url, pid: child.pid, uid: browser.user?.uid ?? null, sandbox: browser.sandbox },
+    {
+      url,
+      pid: child.pid,
+      uid: browser.user?.uid ?? null,
+      sandbox: browser.sandbox,
+      parentDeathSignal: child.parentDeathSignal,
+    },
     'local jail-service ready',
   );
   return { url, token, process: child, summary: browser.summary, stop: () => stop() };
@@ -110,6 +120,7 @@ export function jailServiceEnvironment(
     CLAWDIE_JAIL_HOST: '127.0.0.1',
     CLAWDIE_JAIL_PORT: String(own.port),
     CLAWDIE_JAIL_CHROMIUM_SANDBOX: String(own.browser.sandbox),
+    CLAWDIE_JAIL_STOP_WITH_PARENT: 'true',
   });
 }
 

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { RunningDemoSite } from '../demo/demo-site-server.js';
 import { AppError } from '../errors.js';
 import { claimDataDirAt } from '../ownership/data-dir-owner.js';
+import { sweepAndRecordChildren } from '../runner/child-sweep.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { InstanceKind } from '../store/instance-repository.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -64,7 +65,8 @@ export interface Controlplane {
 }
 
 /**
- * The composition root: builds everything once, in order — data-dir claim, (server: auth, demo
+ * The composition root: builds everything once, in order — data-dir claim, the sweep of children
+ * a crashed predecessor left running (and the record of ours), (server: auth, demo
  * shop, embedded hostd), store and audit, model, browsers, task security and services,
  * recorder, app. A failed start releases what it opened and rethrows (AppError STARTUP_FAILED
  * for anything that is not already an AppError).
@@ -87,6 +89,8 @@ export async function createControlplane(
   const stack = createCloseStack();
   stack.defer(owner.close);
   try {
+    // Before any child starts: stop what a controlplane killed on this data dir left running.
+    stack.defer(await sweepAndRecordChildren(loaded.dataDir, adapters.children, logger));
     // Before anything is opened: CLAWDIE_IMAGE_ENCODER=sharp without sharp refuses to start here.
     const images = await adapters.images(loaded);
     const auth = serving ? await startServerAuth(loaded, adapters.newAdminToken) : null;

@@ -1,11 +1,19 @@
 // Long-lived child processes (a clone's Xvfb and jail-service; the controlplane's local
 // jail-service, embedded hostd and Xvfb), spawned without a shell. Every child is tracked by the
-// process's one ChildRegistry, so none outlives its parent however the parent exits.
+// process's one ChildRegistry (killed by its exit hook, recorded for the start-up sweep), and a
+// child that must survive no SIGKILL of its parent also gets a parent-death signal and/or a
+// stdin pipe to watch (docs/security.md, "Children die with their parent").
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import type { ChildRegistry } from './child-registry.js';
+
+/** util-linux's setpriv: sets PR_SET_PDEATHSIG, then execs the program (same pid). */
+const SETPRIV = '/usr/bin/setpriv';
 
 export interface LaunchedProcess {
   readonly pid: number;
+  /** The signal the kernel sends the child when this process dies; null where none is set. */
+  readonly parentDeathSignal: NodeJS.Signals | null;
   /** Resolves with the exit code (null when killed by a signal) once the process is gone. */
   readonly exited: Promise<number | null>;
   /** Last stderr lines, for error messages. */
@@ -29,8 +37,17 @@ export interface LaunchOptions {
   onStderrLine?: (line: string) => void;
   /** Start the child in its own process group; `kill` and the exit hook signal the group. */
   processGroup?: boolean;
-  /** A stdin pipe left open while the parent lives: the child reads EOF when the parent dies. */
+  /**
+   * A stdin pipe left open while the parent lives: the child reads EOF when the parent dies,
+   * however it dies (SIGKILL included). The portable watch; the child must act on the EOF.
+   */
   keepStdinOpen?: boolean;
+  /**
+   * Linux: the kernel sends the child this signal when the parent dies, however it dies
+   * (PR_SET_PDEATHSIG, set by util-linux `setpriv --pdeathsig` in front of argv: no native
+   * code). Ignored where setpriv is missing (FreeBSD): `keepStdinOpen` is the portable watch.
+   */
+  parentDeathSignal?: NodeJS.Signals;
   /** Sent when the parent exits without stopping the child; default SIGKILL. */
   exitSignal?: NodeJS.Signals;
 }
@@ -52,7 +69,11 @@ export class SpawnLauncher implements ProcessLauncher {
   }
 
   launch(options: LaunchOptions): Promise<LaunchedProcess> {
-    const [command, ...args] = options.argv;
+    const deathSignal = parentDeathSignalFor(options.parentDeathSignal);
+    const argv = deathSignal
+      ? [SETPRIV, '--pdeathsig', deathSignal, '--', ...options.argv]
+      : options.argv;
+    const [command = options.argv[0], ...args] = argv;
     const child = spawn(command, args, {
       env: options.env,
       cwd: options.cwd,
@@ -75,9 +96,15 @@ export class SpawnLauncher implements ProcessLauncher {
     return new Promise((resolve, reject) => {
       child.once('error', reject);
       child.once('spawn', () => {
-        this.#children.track(child, () => signal(options.exitSignal ?? 'SIGKILL'));
+        const exitSignal = options.exitSignal ?? 'SIGKILL';
+        this.#children.track(child, () => signal(exitSignal), {
+          signal: exitSignal,
+          group,
+          command: options.argv[0],
+        });
         resolve({
           pid: child.pid ?? -1,
+          parentDeathSignal: deathSignal,
           exited,
           outputTail: () => tail.join('\n'),
           kill: () => signal('SIGKILL'),
@@ -92,6 +119,12 @@ export class SpawnLauncher implements ProcessLauncher {
       });
     });
   }
+}
+
+/** The signal to ask the kernel for, or null where it cannot be (not Linux, no setpriv). */
+function parentDeathSignalFor(wanted: NodeJS.Signals | undefined): NodeJS.Signals | null {
+  if (!wanted || process.platform !== 'linux' || !existsSync(SETPRIV)) return null;
+  return wanted;
 }
 
 function send(child: ChildProcess, name: NodeJS.Signals, group: boolean): void {

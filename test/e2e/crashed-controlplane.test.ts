@@ -1,0 +1,111 @@
+// A controlplane in local mode (CLAWDIE_HOSTD=off) killed with SIGKILL: nothing it started — its
+// jail-service (listening, with its token) and that service's Chromium — may outlive it (issue
+// #19 point 3). Real processes, found in /proc by ancestry and by the run's unique browser home.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { ChildRecord } from '@clawdie/jail-service/runner';
+import { childrenDirectory } from '../../controlplane/src/runner/child-sweep.js';
+import { requires } from '../support/capabilities.js';
+import {
+  commandLine,
+  killMarks,
+  type ProcessMark,
+  processesOfRun,
+  waitForMarksGone,
+} from '../support/chromium-processes.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+function startServer(dataDir: string) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
+  );
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...env,
+        CLAWDIE_DATA_DIR: dataDir,
+        CLAWDIE_PORT: '0',
+        CLAWDIE_HOSTD: 'off',
+        CLAWDIE_REPLAY_FILE: join(root, 'controlplane', 'demo-site', 'demo-replay.json'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const append = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout.on('data', append);
+  child.stderr.on('data', append);
+  return { child, output: () => output };
+}
+
+/** The browser homes (HOME and TMPDIR of the local jail-service) of controlplane `pid`. */
+function browserHomes(pid: number): string[] {
+  return readdirSync(tmpdir())
+    .filter((name) => name.startsWith(`clawdie-browser-${pid}-`))
+    .map((name) => join(tmpdir(), name));
+}
+
+describe('a local-mode controlplane killed with SIGKILL', requires('chromium'), () => {
+  it('takes its jail-service and every Chromium process with it within seconds', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-crash-'));
+    const server = startServer(dataDir);
+    const pid = server.child.pid ?? -1;
+    const marker = `clawdie-browser-${pid}-`;
+    let before: ProcessMark[] = [];
+    t.after(() => {
+      server.child.kill('SIGKILL');
+      killMarks([...before, ...processesOfRun(pid, marker)]);
+      for (const home of browserHomes(pid)) rmSync(home, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    let url = '';
+    for (let i = 0; i < 600 && !url && server.child.exitCode === null; i++) {
+      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
+      if (!url) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(url, server.output());
+
+    before = processesOfRun(pid, marker);
+    const jailService = before.filter((found) =>
+      commandLine(found.pid).some((arg) => arg.includes('jail-service')),
+    );
+    assert.equal(jailService.length, 1, `one local jail-service: ${JSON.stringify(before)}`);
+    assert.ok(
+      before.some((found) => /chrom/i.test(found.command)),
+      `the local jail-service runs Chromium: ${JSON.stringify(before)}`,
+    );
+
+    // The last resort, for the next start's sweep: the record names it by pid and start time.
+    const records = readdirSync(childrenDirectory(dataDir)).map(
+      (name) =>
+        JSON.parse(readFileSync(join(childrenDirectory(dataDir), name), 'utf8')) as ChildRecord,
+    );
+    assert.equal(records.length, 1);
+    assert.equal(records[0]?.owner.pid, pid);
+    assert.deepEqual(
+      records[0]?.children.map((child) => [child.pid, child.command]),
+      [[jailService[0]?.pid, 'node']],
+    );
+
+    const killedAt = Date.now();
+    server.child.kill('SIGKILL');
+    await once(server.child, 'exit');
+    const left = await waitForMarksGone(before, 10_000);
+    const seconds = ((Date.now() - killedAt) / 1000).toFixed(1);
+    assert.deepEqual(left, [], `still running ${seconds} s after the controlplane died`);
+    assert.deepEqual(processesOfRun(pid, marker), [], 'nothing of the run appeared meanwhile');
+    t.diagnostic(`${before.length} processes of the run gone ${seconds} s after SIGKILL`);
+  });
+});
