@@ -17,6 +17,6 @@ export const takeoverMount: MountEntry = {
   },
   create: (deps) => {
     if (!deps.takeover) throw new Error('takeover mounted without its deps');
-    return createTakeoverRoutes(deps.takeover);
+    return createTakeoverRoutes({ ...deps.takeover, failures: deps.refusals });
   },
 };
