@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { AuditRecord } from '../../controlplane/src/audit/audit-log.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
@@ -165,6 +165,7 @@ const routes: { name: string; call: Call; count?: number }[] = [
 describe('security: a flood of refused requests keeps the audit log bounded', () => {
   it('adds a handful of bounded rows per route for 2,000 (or 300) requests each, and ignores spoofed X-Forwarded-For', async (t) => {
     const fixture = await createAuthFixture();
+    t.after(() => rmSync(dirname(fixture.file), { recursive: true, force: true }));
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-flood-'));
     const controlplane = await createTestControlplane({
       role: 'server',
