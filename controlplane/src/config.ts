@@ -6,6 +6,7 @@ import { addressPortList } from '@clawdie/hostd/api';
 import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/jail-service/images';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { trustedProxyList } from './http/trusted-proxies.js';
 
 /** The repository's `policies/` (same depth from src/ and dist/). */
 const shippedPolicies = fileURLToPath(new URL('../../policies', import.meta.url));
@@ -70,9 +71,10 @@ const schema = z.object({
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('true'),
   CLAWDIE_AUTH_ISSUER: z.string().min(1).default('clawdie'),
   CLAWDIE_AUTH_AUDIENCE: z.string().min(1).default('clawdie-api'),
-  /** Failed auth attempts per client address and window before 429 (each window: one audit row + one summary). */
+  /** Refused requests per client address and window before 429 (a handful of audit rows each). */
   CLAWDIE_AUTH_FAILURE_LIMIT: int(1, 1_000_000).default(30),
   CLAWDIE_AUTH_FAILURE_WINDOW_S: int(1, 86_400).default(60),
+  CLAWDIE_TRUSTED_PROXIES: trustedProxyList.optional(),
   CLAWDIE_AUDIT_KEY_FILE: z.string().min(1).optional(),
   CLAWDIE_POLICY_DIR: z.string().min(1).optional(),
   CLAWDIE_SECRETS_KEY_FILE: z.string().min(1).optional(),
@@ -134,12 +136,7 @@ export interface Config {
   embeddedHostd: { enabled: boolean; concurrency: number };
   /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
   localBrowser: { uid: number };
-  /**
-   * Exact `address:port` pairs on the host's loopback or other internal addresses that clones of
-   * the embedded hostd may reach when a task's domains name them (passed to it as
-   * CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL, with the demo shop's own address added for the demo).
-   * Empty by default: no clone reaches any host service.
-   */
+  /** Exact internal `address:port` pairs hostd's clones may reach when a task names them (default none). */
   egressAllowInternal: readonly string[];
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
   adminToken: string | null;
@@ -148,8 +145,10 @@ export interface Config {
    * token is the only bearer; off (loopback-only) needs an explicit CLAWDIE_AUTH_REQUIRED=false.
    */
   auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
-  /** Failed auth attempts per client address and window before 429; audited once per window. */
+  /** Refused requests per client address and window before 429 (every refusing route). */
   authFailures: { limit: number; windowMs: number };
+  /** Peers whose X-Forwarded-For is believed (addresses, CIDR blocks); empty: none, the default. */
+  trustedProxies: readonly string[];
   /** HMAC key of the audit chain (never in the database); its head record sits next to it. */
   auditKeyFile: string;
   /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
@@ -278,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       limit: e.CLAWDIE_AUTH_FAILURE_LIMIT,
       windowMs: e.CLAWDIE_AUTH_FAILURE_WINDOW_S * 1000,
     },
+    trustedProxies: e.CLAWDIE_TRUSTED_PROXIES ?? [],
     auditKeyFile: resolve(cwd, e.CLAWDIE_AUDIT_KEY_FILE ?? resolve(dataDir, 'keys', 'audit.key')),
     policyDir: e.CLAWDIE_POLICY_DIR ? resolve(cwd, e.CLAWDIE_POLICY_DIR) : shippedPolicies,
     secretsKeyFile: resolve(cwd, e.CLAWDIE_SECRETS_KEY_FILE ?? resolve(dataDir, 'secrets.key')),

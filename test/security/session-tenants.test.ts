@@ -25,7 +25,8 @@ const app = createApp({
   logger: silentLogger,
   defaultMaxSteps: 3,
   describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: 'http://x' } }),
-  auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
+  auth: { verifier: auth.verifier },
+  failures: { limit: 100_000, windowMs: 60_000 },
   sessions: sessions.service,
 });
 after(async () => {

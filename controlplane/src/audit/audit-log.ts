@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { AuditHeadWriter } from './audit-head.js';
+import { boundAuditEvent } from './bounded-fields.js';
 import { canonicalJson } from './canonical-json.js';
 import {
   type AuditRow,
@@ -80,7 +81,11 @@ export interface AuditListQuery {
 
 /** The audit port: append-only. */
 export interface AuditLog {
-  /** Appends one event to the hash chain and returns the stored row. Throws only on storage failure. */
+  /**
+   * Appends one event to the hash chain and returns the stored row, its fields bounded
+   * (`bounded-fields.ts`: over-long text becomes prefix + length + SHA-256). Throws only on
+   * storage failure.
+   */
   append(event: AuditEvent): AuditRecord;
 }
 
@@ -127,14 +132,15 @@ export function createAuditLog(
   const chainKey = keying?.chainKey ?? null;
   return {
     append(event) {
-      const data = canonicalJson(event.data ?? {});
+      // Every field bounded here, whatever the caller passed (docs/security.md, audit flood).
+      const { actor, taskId, data } = boundAuditEvent(event, canonicalJson);
       const row = store.append((tail) => {
         const partial = {
           seq: (tail?.seq ?? 0) + 1,
           at: clock.now(),
           type: event.type,
-          actor: event.actor,
-          taskId: event.taskId ?? null,
+          actor,
+          taskId,
           data,
           prevHash: tail?.hash ?? GENESIS_HASH,
         };

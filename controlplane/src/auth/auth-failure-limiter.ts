@@ -1,13 +1,24 @@
 import type { AuditLog } from '../audit/audit-log.js';
+import { boundText } from '../audit/bounded-fields.js';
 
-/** One refused request, as the auth middleware saw it. */
+/** One refused request, as the guard that refused it saw it (bearer auth, login, takeover link). */
 export interface AuthFailure {
+  /** The row its first occurrence is audited as (default `auth-failed`). */
+  type?: 'auth-failed' | 'takeover-refused';
   actor: string;
   method: string;
+  /** Stored bounded (`boundText`): it is whatever the client asked for. */
   path: string;
   code: string;
   scope: string;
+  /** The task it concerned, when that is a well-formed task id. */
+  taskId?: string | null;
+  /** Further bounded details for the audited row (e.g. a malformed id's digest). */
+  details?: Record<string, string>;
 }
+
+/** Distinct codes audited in full per source and window; any further ones only count. */
+const DETAILED_CODES = 8;
 
 export interface AuthFailureLimiterOptions {
   audit: AuditLog;
@@ -22,11 +33,14 @@ export interface AuthFailureLimiterOptions {
 }
 
 /**
- * Counts failed authentication per client address in fixed windows. The first failure of a
- * window is audited at once (`auth-failed` with its details); the rest are audited as one summary
- * row (`count`, per-code counts, how many got 429) when the window ends, so a flood adds at most
- * two rows per source and window. Never throws into the request (audit failures are swallowed
- * by the caller's audit port contract).
+ * Counts refused requests per client address in fixed windows: every route that refuses an
+ * unauthenticated or unauthorised caller (bearer auth on `/v1` and `/mcp`, the dashboard login,
+ * takeover links and sessions) shares one limiter. The first failure of each code in a window,
+ * while under the limit, is audited at once (its `type`, bounded details); the rest are audited
+ * as one summary row (`auth-failed`, `summary: true`: `count`, per-code counts, how many got
+ * 429) when the window ends, so a flood adds at most `DETAILED_CODES` + 1 rows per source and
+ * window, however many requests it sends. Never throws into the request (audit failures are
+ * swallowed by the caller's audit port contract).
  */
 export interface AuthFailureLimiter {
   /** Seconds until `source` may fail again, or null when it is under its limit. */
@@ -41,9 +55,13 @@ export interface AuthFailureLimiter {
 interface Window {
   start: number;
   actor: string;
+  /** Failures not audited in full (what the summary reports). */
   count: number;
   throttled: number;
+  /** Every failure of the window, audited or not (what the limit counts). */
+  total: number;
   codes: Record<string, number>;
+  detailed: Set<string>;
 }
 
 export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): AuthFailureLimiter {
@@ -53,7 +71,7 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
 
   const summarise = (source: string, window: Window) => {
     windows.delete(source);
-    if (window.count <= 1) return;
+    if (window.count === 0) return;
     options.audit.append({
       type: 'auth-failed',
       actor: window.actor,
@@ -62,7 +80,7 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
         summary: true,
         window_start: window.start,
         window_ms: options.windowMs,
-        count: window.count - 1,
+        count: window.count,
         codes: window.codes,
         throttled: window.throttled,
       },
@@ -93,21 +111,41 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
   const limiter: AuthFailureLimiter = {
     retryAfterSeconds(source) {
       const window = current(keyOf(source));
-      if (!window || window.count < options.limit) return null;
+      if (!window || window.total < options.limit) return null;
       return Math.max(1, Math.ceil((window.start + options.windowMs - now()) / 1000));
     },
     record(source, failure, throttled) {
       const key = keyOf(source);
-      const window = current(key);
-      if (window) {
+      let window = current(key);
+      if (!window) {
+        window = {
+          start: now(),
+          actor: failure.actor,
+          count: 0,
+          throttled: 0,
+          total: 0,
+          codes: {},
+          detailed: new Set(),
+        };
+        windows.set(key, window);
+      }
+      window.total += 1;
+      window.throttled += throttled ? 1 : 0;
+      const kind = `${failure.type ?? 'auth-failed'}:${failure.code}`;
+      // Past the limit, or a code already audited this window: counted for the summary only.
+      if (throttled || window.detailed.has(kind) || window.detailed.size >= DETAILED_CODES) {
         window.count += 1;
-        window.throttled += throttled ? 1 : 0;
-        if (window.count > 1) window.codes[failure.code] = (window.codes[failure.code] ?? 0) + 1;
+        window.codes[failure.code] = (window.codes[failure.code] ?? 0) + 1;
         return;
       }
-      windows.set(key, { start: now(), actor: failure.actor, count: 1, throttled: 0, codes: {} });
-      const { actor, ...details } = failure;
-      options.audit.append({ type: 'auth-failed', actor, data: { source: key, ...details } });
+      window.detailed.add(kind);
+      const { type = 'auth-failed', actor, taskId, details, path, ...rest } = failure;
+      options.audit.append({
+        type,
+        actor,
+        taskId: taskId ?? null,
+        data: { source: boundText(key), ...rest, path: boundText(path), ...details },
+      });
     },
     sweep(all = false) {
       const cutoff = now() - options.windowMs;

@@ -1,5 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import type { AuditLog } from '../audit/audit-log.js';
+import { clientAddress } from '../http/client-address.js';
 import type { TokenVerifier } from './api-tokens.js';
 import { AuthError } from './auth-errors.js';
 import { type AuthFailureLimiter, createAuthFailureLimiter } from './auth-failure-limiter.js';
@@ -18,12 +19,6 @@ export interface RequireAuthOptions {
   realm?: string;
   /** Counts and limits failures per client address (default: 30 a minute, `config.authFailures`). */
   failures?: AuthFailureLimiter;
-}
-
-/** The connecting socket's address (`unknown` without one, e.g. `app.request()` in tests). */
-export function clientAddress(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'unknown';
 }
 
 /**

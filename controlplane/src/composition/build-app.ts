@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { BrowserSource } from '../browsers/browser-source.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -37,6 +38,8 @@ export function buildApp(deps: {
   images: ImageCodec;
   sessions: SessionProfileService;
   takeover: Takeover;
+  /** The one failure limiter of every refusing route (the caller closes it). */
+  refusals: AuthFailureLimiter;
 }): Hono {
   const { config, browsers, audit, approvals } = deps;
   const verifier = deps.auth?.auth?.verifier;
@@ -65,7 +68,9 @@ export function buildApp(deps: {
     logger: deps.logger,
     defaultMaxSteps: config.loop.maxSteps,
     maxBodyBytes: config.maxBodyBytes,
-    auth: verifier ? { verifier, failures: config.authFailures } : null,
+    auth: verifier ? { verifier } : null,
+    refusals: deps.refusals,
+    trustedProxies: config.trustedProxies,
     audit,
     approvals,
     sessions: deps.sessions,

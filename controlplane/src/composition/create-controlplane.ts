@@ -2,6 +2,7 @@ import type { ImageCodecChoice } from '@clawdie/jail-service/images';
 import type { Hono } from 'hono';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
+import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { Config } from '../config.js';
 import type { RunningDemoSite } from '../demo/demo-site-server.js';
 import { AppError } from '../errors.js';
@@ -99,6 +100,13 @@ export async function createControlplane(
       : { config: loaded, demoSite: null };
     const { config } = extras;
     const store = openStore(config, owner, { logger, clock, stack });
+    // One limiter for every refusing route; closed before the store so its last summaries land.
+    const refusals = createAuthFailureLimiter({
+      audit: store.audit,
+      ...config.authFailures,
+      onError: (error) => logger.error({ err: error }, 'auth-failed summary not audited'),
+    });
+    stack.defer(() => refusals.close());
     const model = await adapters.model(config);
     const browsers = await adapters.browsers(config, { logger, audit: store.audit });
     stack.defer(browsers.close);
@@ -135,6 +143,7 @@ export async function createControlplane(
       clock,
       logger,
       images: images.codec,
+      refusals,
     });
     return {
       config,

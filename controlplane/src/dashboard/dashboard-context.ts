@@ -39,7 +39,7 @@ export interface DashboardOptions {
   now?: (() => number) | undefined;
   /**
    * Counts failed logins per client address like the API's bearer failures (aggregated audit
-   * rows, 429 past the limit); none when absent.
+   * rows, 429 past the limit); mounted in the app, the app's one limiter unless given.
    */
   loginFailures?: AuthFailureLimiter | undefined;
 }

@@ -1,7 +1,6 @@
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditTrail } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
-import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { hasScope } from '../auth/scopes.js';
 import { screencastOf, type TaskBrowsers } from '../browsers/task-browsers.js';
 import type { Config } from '../config.js';
@@ -117,14 +116,5 @@ export function createDashboardOptions(options: {
     settings: () =>
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
     hosts: options.hosts,
-    ...(options.audit
-      ? {
-          loginFailures: createAuthFailureLimiter({
-            audit: options.audit,
-            limit: options.config.authFailures.limit,
-            windowMs: options.config.authFailures.windowMs,
-          }),
-        }
-      : {}),
   };
 }

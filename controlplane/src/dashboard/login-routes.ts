@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
-import { clientAddress } from '../auth/require-auth.js';
+import { clientAddress } from '../http/client-address.js';
 import { readForm } from '../http/error-handler.js';
 import {
   type AdminSessions,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { TokenVerifier } from '../auth/api-tokens.js';
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
 import type { SessionProfileService } from '../sessions/session-profile-service.js';
 import type { TaskRepository } from '../store/task-repository.js';
@@ -17,11 +18,17 @@ export interface AppDeps {
   defaultMaxSteps: number;
   /** What /health reports about the configured model and browser, to admin tokens only. */
   describe: () => { model: { name: string; replay: boolean }; jail: { url: string } };
+  /** Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only). */
+  auth?: { verifier: TokenVerifier } | null;
   /**
-   * Bearer-token auth for `/v1/*` and `/mcp`; absent = off (the server then binds loopback only).
-   * `failures`: failed requests per client address and window before 429 (`config.authFailures`).
+   * The one failure limiter of every refusing route (bearer auth, dashboard login, takeover);
+   * absent: the app makes its own from `failures` (the composition root passes one it closes).
    */
-  auth?: { verifier: TokenVerifier; failures?: { limit: number; windowMs: number } } | null;
+  refusals?: AuthFailureLimiter | undefined;
+  /** Refused requests per client address and window before 429 (`config.authFailures`). */
+  failures?: { limit: number; windowMs: number } | undefined;
+  /** Peers whose X-Forwarded-For is believed (`config.trustedProxies`); default none. */
+  trustedProxies?: readonly string[] | undefined;
   /** Where auth failures (and, through the routes, other decisions) are recorded. */
   audit?: AuditLog;
   /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */

@@ -1,7 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { discardAuditLog } from '../audit/audit-log.js';
-import { createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import { requireAuth } from '../auth/require-auth.js';
 import { isScope, loopbackPrincipal, type Scope } from '../auth/scopes.js';
 import { readJson } from './error-handler.js';
@@ -11,23 +10,15 @@ import type { RouteDeps, RouteEntry, TableEntry } from './route-types.js';
 export type RouteGuard = (entry: Pick<TableEntry, 'access'>) => MiddlewareHandler | null;
 
 /**
- * The one guard of the app: a bearer token with the entry's scope when auth is on (one failure
- * limiter for every route), the loopback principal when it is off. `public` and
+ * The one guard of the app: a bearer token with the entry's scope when auth is on (the app's one
+ * failure limiter, shared with the login and takeover routes), the loopback principal when off. `public` and
  * `dashboard-session` (the dashboard's own cookie login) pass through.
  */
 export function createRouteGuard(deps: RouteDeps): RouteGuard {
   const audit = deps.audit ?? discardAuditLog;
   const auth = deps.auth;
   const bearer = auth
-    ? requireAuth({
-        verifier: auth.verifier,
-        audit,
-        failures: createAuthFailureLimiter({
-          audit,
-          ...(auth.failures ?? { limit: 30, windowMs: 60_000 }),
-          onError: (error) => deps.logger.error({ err: error }, 'auth-failed summary not audited'),
-        }),
-      })
+    ? requireAuth({ verifier: auth.verifier, audit, failures: deps.refusals })
     : null;
   const loopback = createMiddleware(async function loopbackCaller(c, next) {
     c.set('principal', loopbackPrincipal);

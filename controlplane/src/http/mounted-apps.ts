@@ -42,7 +42,16 @@ export const mountedApps: MountEntry[] = [
       if (!deps.dashboard) throw new Error('dashboard mounted without its options');
       const { tasks, repository, logger } = deps;
       const { takeover } = deps;
-      return createDashboardRoutes({ ...deps.dashboard, tasks, repository, logger, takeover });
+      // Failed logins count against the app's one limiter, with bearer and takeover refusals.
+      const loginFailures = deps.dashboard.loginFailures ?? deps.refusals;
+      return createDashboardRoutes({
+        ...deps.dashboard,
+        loginFailures,
+        tasks,
+        repository,
+        logger,
+        takeover,
+      });
     },
   },
 ];

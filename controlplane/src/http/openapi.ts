@@ -70,6 +70,10 @@ function operation(entry: TableEntry) {
       description: `Token lacks the ${entry.access} scope`,
       ref: 'Error',
     });
+    responses['429'] = response({
+      description: 'Too many refused requests from this client address (Retry-After)',
+      ref: 'Error',
+    });
   }
   const common = { summary: entry.summary, ...access(entry.access) };
   if (entry.description) common.description = `${entry.description} ${common.description ?? ''}`;

@@ -3,6 +3,7 @@
 // the OpenAPI document are all derived from these entries.
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { Scope } from '../auth/scopes.js';
 import type { AppDeps } from './app-deps.js';
 
@@ -10,8 +11,11 @@ import type { AppDeps } from './app-deps.js';
 export type Access = Scope | 'public' | 'dashboard-session';
 export type Method = 'GET' | 'POST' | 'DELETE';
 
-/** What a route's handler is given: everything the app was built with, plus its OpenAPI document. */
-export type RouteDeps = AppDeps & { openapi: object };
+/**
+ * What a route's handler is given: everything the app was built with, plus its OpenAPI document
+ * and the app's one failure limiter.
+ */
+export type RouteDeps = AppDeps & { openapi: object; refusals: AuthFailureLimiter };
 
 /** One documented answer: JSON with a named component (`ref`) or inline `schema`, or another type. */
 export interface ResponseDoc {

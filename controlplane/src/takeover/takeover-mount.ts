@@ -14,9 +14,11 @@ export const takeoverMount: MountEntry = {
   responses: {
     '200': { description: 'text/html, the MJPEG feed, or JSON', contentType: 'text/html' },
     '403': { description: 'Link invalid, expired, used or for another tenant; no session' },
+    '404': { description: 'Not a task id (refused before any lookup)' },
+    '429': { description: 'Too many refused requests from this client address (Retry-After)' },
   },
   create: (deps) => {
     if (!deps.takeover) throw new Error('takeover mounted without its deps');
-    return createTakeoverRoutes(deps.takeover);
+    return createTakeoverRoutes({ ...deps.takeover, failures: deps.refusals });
   },
 };

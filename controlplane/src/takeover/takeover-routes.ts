@@ -6,8 +6,11 @@ import { type Context, Hono } from 'hono';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/audit-log.js';
+import { boundText } from '../audit/bounded-fields.js';
+import { type AuthFailureLimiter, createAuthFailureLimiter } from '../auth/auth-failure-limiter.js';
 import type { Principal } from '../auth/scopes.js';
 import type { Clock } from '../clock.js';
+import { clientAddress } from '../http/client-address.js';
 import { createErrorHandler, readForm, readJson } from '../http/error-handler.js';
 import { relayFeed } from '../operator/feed-relay.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
@@ -49,7 +52,15 @@ export interface TakeoverRouteDeps {
   clock: Clock;
   logger: Logger;
   onHandBack?: OnHandBack | undefined;
+  /**
+   * The app's one failure limiter: refusals are counted per client address, audited a handful
+   * of rows per window, and answered 429 past the limit (default: its own, 30 a minute).
+   */
+  failures?: AuthFailureLimiter | undefined;
 }
+
+/** What a task id looks like (a UUID in production; tests use short names). Else: refused unread. */
+const taskIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 
 const pageHeaders = {
   'content-security-policy':
@@ -69,13 +80,33 @@ export const sessionPrincipal = (session: { tenant: string; user: string }): Pri
 
 export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
   const logger = deps.logger.child({ module: 'takeover-routes' });
+  const failures =
+    deps.failures ?? createAuthFailureLimiter({ audit: deps.audit, limit: 30, windowMs: 60_000 });
+  /** Counts (and maybe audits) one refusal; the seconds to wait when past the limit, else null. */
   const refuse = (taskId: string, code: string, c: Context) => {
-    deps.audit.append({
-      type: 'takeover-refused',
+    const source = clientAddress(c);
+    const retryAfter = failures.retryAfterSeconds(source);
+    const wellFormed = taskIdPattern.test(taskId);
+    const failure = {
+      type: 'takeover-refused' as const,
       actor: 'anonymous',
-      taskId,
-      data: { code, address: c.req.header('x-forwarded-for') ?? null },
-    });
+      method: c.req.method,
+      path: c.req.path,
+      code,
+      scope: 'takeover',
+      taskId: wellFormed ? taskId : null,
+      ...(wellFormed ? {} : { details: { task: boundText(taskId, 120) } }),
+    };
+    failures.record(source, failure, retryAfter !== null);
+    return retryAfter;
+  };
+  const tooMany = { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' };
+  /** Throws before any lookup when the path's task id is not one (an 8 KB id is not). */
+  const taskIdOf = (c: Context) => {
+    const taskId = c.req.param('id') ?? '';
+    if (!taskIdPattern.test(taskId))
+      throw new TakeoverError('TAKEOVER_NOT_FOUND', 'that is not a task id');
+    return taskId;
   };
   const app = new Hono();
   app.get('/assets/takeover.js', (c) =>
@@ -102,28 +133,32 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'no takeover is in progress');
     return { claims, task, active };
   };
-  const refused = (c: Context, taskId: string, error: unknown) => {
+  const refused = (c: Context, error: unknown) => {
     if (!(error instanceof TakeoverError)) throw error;
-    refuse(taskId, error.code, c);
+    const retryAfter = refuse(c.req.param('id') ?? '', error.code, c);
+    if (retryAfter !== null) {
+      const body = takeoverMessage('Too many refused requests', 'Wait a minute and try again.');
+      return c.html(body, 429, { ...pageHeaders, 'retry-after': String(retryAfter) });
+    }
     const body = takeoverMessage('Takeover refused', error.message);
     return c.html(body, error.status as 403, pageHeaders);
   };
 
   // GET only shows what the link is for: link scanners and previews must not spend it.
   app.get('/:id/open', (c) => {
-    const taskId = c.req.param('id');
-    const token = c.req.query('t') ?? '';
     try {
+      const taskId = taskIdOf(c);
+      const token = c.req.query('t') ?? '';
       const { active } = admit(taskId, token, false);
       return c.html(takeoverConfirm(taskId, token, active.reason), 200, pageHeaders);
     } catch (error) {
-      return refused(c, taskId, error);
+      return refused(c, error);
     }
   });
   app.post('/:id/open', async (c) => {
-    const taskId = c.req.param('id');
-    const form = await readForm(c);
     try {
+      const taskId = taskIdOf(c);
+      const form = await readForm(c);
       const { claims, task, active } = admit(taskId, String(form.t ?? ''), true);
       const expiresAt = active.deadline;
       deps.sessions.start(c, { taskId, tenant: task.tenant, user: claims.user, expiresAt });
@@ -135,13 +170,13 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       });
       return c.redirect(`/takeover/${taskId}`, 303);
     } catch (error) {
-      return refused(c, taskId, error);
+      return refused(c, error);
     }
   });
 
   /** The session and active takeover of a request, or a refusal. */
   const guard = (c: Context) => {
-    const taskId = c.req.param('id') ?? '';
+    const taskId = taskIdOf(c);
     const site = c.req.header('sec-fetch-site');
     if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none')
       throw new TakeoverError('TAKEOVER_FORBIDDEN', 'cross-site request refused');
@@ -210,7 +245,9 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
   const fallback = createErrorHandler(deps.logger);
   app.onError((error, c) => {
     if (!(error instanceof TakeoverError)) return fallback(error, c);
-    refuse(c.req.param('id') ?? '', error.code, c);
+    const retryAfter = refuse(c.req.param('id') ?? '', error.code, c);
+    if (retryAfter !== null)
+      return c.json({ error: tooMany }, 429, { 'retry-after': String(retryAfter) });
     return c.json({ error: { code: error.code, message: error.message } }, error.status as 403);
   });
   return app;

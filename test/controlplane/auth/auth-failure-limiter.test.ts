@@ -24,15 +24,15 @@ function setup(limit = 3) {
 }
 
 describe('auth failure limiter', () => {
-  it('audits the first failure of a window at once and the rest as one summary when it ends', () => {
+  it('audits the first failure of each code in a window at once and the rest as one summary when it ends', () => {
     const { database, clock, limiter, fail, rows } = setup(3);
     assert.equal(fail('10.0.0.1'), null);
     assert.equal(fail('10.0.0.1', 'TOKEN_INVALID'), null);
     assert.equal(fail('10.0.0.1'), null);
     assert.equal(fail('10.0.0.1'), 60, 'the fourth failure of the window is told to wait');
     clock.ms += 30_000;
-    assert.equal(fail('10.0.0.1'), 30);
-    assert.equal(rows().length, 1);
+    assert.equal(fail('10.0.0.1', 'TOKEN_EXPIRED'), 30);
+    assert.equal(rows().length, 2, 'a new code past the limit is only counted');
     assert.deepEqual(rows()[0]?.data, {
       source: '10.0.0.1',
       method: 'GET',
@@ -40,20 +40,52 @@ describe('auth failure limiter', () => {
       code: 'TOKEN_MISSING',
       scope: 'tasks:read',
     });
+    assert.equal(rows()[1]?.data.code, 'TOKEN_INVALID');
     clock.ms += 30_000;
     limiter.sweep();
-    assert.deepEqual(rows()[1]?.data, {
+    assert.deepEqual(rows()[2]?.data, {
       source: '10.0.0.1',
       summary: true,
       window_start: 1_000_000,
       window_ms: 60_000,
-      count: 4,
-      codes: { TOKEN_INVALID: 1, TOKEN_MISSING: 3 },
+      count: 3,
+      codes: { TOKEN_EXPIRED: 1, TOKEN_MISSING: 2 },
       throttled: 2,
     });
     assert.equal(fail('10.0.0.1'), null, 'a new window starts fresh');
-    assert.equal(rows().length, 3);
+    assert.equal(rows().length, 4);
     limiter.close();
+    database.close();
+  });
+
+  it('audits a takeover refusal as such, with its path bounded and at most 8 codes in full', () => {
+    const { database, limiter, rows } = setup(1000);
+    const path = `/takeover/${'x'.repeat(8192)}/open`;
+    for (let i = 0; i < 500; i += 1) {
+      limiter.record(
+        '10.0.0.2',
+        {
+          type: 'takeover-refused',
+          actor: 'anonymous',
+          method: 'GET',
+          path,
+          code: `CODE_${i % 20}`,
+          scope: 'takeover',
+          taskId: 'task-1',
+        },
+        false,
+      );
+    }
+    assert.equal(rows().length, 8);
+    const [first] = rows();
+    assert.equal(first?.type, 'takeover-refused');
+    assert.equal(first?.taskId, 'task-1');
+    const stored = String(first?.data.path);
+    assert.ok(Buffer.byteLength(stored) <= 200, `${Buffer.byteLength(stored)} bytes`);
+    assert.match(stored, /^\/takeover\/x+…\[8207 B sha256:[0-9a-f]{64}\]$/);
+    limiter.close();
+    assert.equal(rows().length, 9, 'closing writes the summary');
+    assert.equal(rows()[8]?.data.count, 492);
     database.close();
   });
 

@@ -33,7 +33,8 @@ const build = (): Hono =>
     defaultMaxSteps: 3,
     describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: 'http://x' } }),
     // Every request here comes from one source (`unknown`): no 429s for this suite.
-    auth: { verifier: auth.verifier, failures: { limit: 100_000, windowMs: 60_000 } },
+    auth: { verifier: auth.verifier },
+    failures: { limit: 100_000, windowMs: 60_000 },
     approvals: approvals.approvals,
     sessions: sessionFixture().service,
     waits: createBrowserWaitService({
