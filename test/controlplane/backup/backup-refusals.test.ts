@@ -164,6 +164,25 @@ describe('clawdie backup refuses', () => {
   });
 });
 
+describe('clawdie backup copies', () => {
+  it('a finalised recording.mp4 of a task, never a recording still being written', async () => {
+    const config = testConfig({ CLAWDIE_DATA_DIR: sourceDir });
+    const task = readdirSync(join(sourceDir, 'traces'))[0] as string;
+    writeFileSync(join(sourceDir, 'traces', task, 'recording.mp4'), 'finished video');
+    writeFileSync(join(sourceDir, 'traces', task, 'recording.partial.mp4'), 'half a video');
+    const destination = join(scratch, 'with-recording');
+    try {
+      const { manifest } = await createBackup({ config, destination, onProgress: quiet });
+      const paths = manifest.files.map((file) => file.path);
+      assert.ok(paths.includes(`traces/${task}/recording.mp4`));
+      assert.ok(!paths.some((path) => path.includes('partial')));
+    } finally {
+      rmSync(join(sourceDir, 'traces', task, 'recording.mp4'));
+      rmSync(join(sourceDir, 'traces', task, 'recording.partial.mp4'));
+    }
+  });
+});
+
 describe('the CLI', () => {
   it('parses backup and restore, and exits 2 naming a refusal', async () => {
     assert.deepEqual(parseCommand(['backup', '/b', '--data-dir', '/d']), {
