@@ -56,7 +56,7 @@ function poolSource(concurrency: number) {
   const tracked = trackLeases({
     concurrency,
     async acquire() {
-      const operator = createFakeOperator().operator;
+      const operator = createFakeOperator({ viewport: { width: 640, height: 400 } }).operator;
       return { id: `fake-${randomUUID()}`, operator, service: null, release: async () => {} };
     },
   });
