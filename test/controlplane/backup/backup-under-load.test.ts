@@ -106,6 +106,9 @@ describe('clawdie backup / restore under load', () => {
       loadVaultKey(restored.config.secretsKeyFile, { create: false }),
     );
     assert.equal(vault.reveal('default', 'shop'), secret);
+    // Tasks running at the snapshot end INTERRUPTED on the copy; none is left looking alive.
+    const byStatus = restored.repository.countTasksByStatus();
+    assert.equal((byStatus.running ?? 0) + (byStatus.queued ?? 0), 0, JSON.stringify(byStatus));
     const task = restored.repository.getTask(endedBefore[0] as string);
     assert.equal(task?.status, 'finished');
     assert.deepEqual(
