@@ -56,6 +56,7 @@ before(async () => {
   sourceDir = join(scratch, 'source');
   const live = await startLiveServer({ replyMs: 0, dataDir: sourceDir });
   await Promise.all(live.start(3).map((task) => task.done));
+  await live.saveSessionAndSecret('shop');
   good = join(scratch, 'good');
   await createBackup({ config: live.controlplane.config, destination: good, onProgress: quiet });
   await live.close();
@@ -125,6 +126,25 @@ describe('clawdie restore refuses', () => {
     await assert.rejects(restoreInto(good, live.controlplane.dataDir), {
       code: 'DATA_DIR_IN_USE',
     });
+  });
+
+  it('puts the keys where CLAWDIE_AUDIT_KEY_FILE / CLAWDIE_SECRETS_KEY_FILE say, never over one', async () => {
+    const keys = join(scratch, 'elsewhere');
+    const env = {
+      CLAWDIE_DATA_DIR: join(scratch, 'keys-outside'),
+      CLAWDIE_AUDIT_KEY_FILE: join(keys, 'audit.key'),
+      CLAWDIE_SECRETS_KEY_FILE: join(keys, 'vault.key'),
+    };
+    const config = testConfig(env);
+    const result = await restoreBackup({ config, source: good, onProgress: quiet });
+    assert.equal(result.audit?.ok, true);
+    assert.deepEqual(readdirSync(keys).sort(), ['audit.key', 'audit.key.head', 'vault.key']);
+    assert.ok(!readdirSync(env.CLAWDIE_DATA_DIR).includes('keys'));
+    const again = testConfig({ ...env, CLAWDIE_DATA_DIR: join(scratch, 'keys-outside-2') });
+    await assert.rejects(restoreBackup({ config: again, source: good, onProgress: quiet }), {
+      code: 'BACKUP_TARGET_NOT_EMPTY',
+    });
+    assertNothingWritten(join(scratch, 'keys-outside-2'));
   });
 
   it('restores into an existing empty directory', async () => {
