@@ -3,6 +3,7 @@ import { runAdminCommand } from './cli/admin-commands.js';
 // `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
 import { type Command, parseCommand, usage } from './cli/args.js';
 import { runAuditVerify } from './cli/audit-command.js';
+import { runBackupCommand, runRestoreCommand } from './cli/backup-command.js';
 import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
@@ -33,6 +34,16 @@ async function main(argv: string[]): Promise<number> {
 
   const env = processEnv();
   if (command.name === 'audit-verify') return runAuditVerify(loadConfig(env), command.json);
+  if (command.name === 'backup' || command.name === 'restore') {
+    // --data-dir stands for CLAWDIE_DATA_DIR (the key files follow it unless set on their own).
+    const config = loadConfig({
+      ...env,
+      ...(command.dataDir ? { CLAWDIE_DATA_DIR: command.dataDir } : {}),
+    });
+    return command.name === 'backup'
+      ? runBackupCommand(command, config)
+      : runRestoreCommand(command, config);
+  }
   if (
     command.name === 'keys-rotate' ||
     command.name === 'token-create' ||

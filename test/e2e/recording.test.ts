@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { createSingleBrowserProvider } from '../../controlplane/src/browsers/browser-provider.js';
@@ -100,7 +101,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
     assert.ok(video.duration > 0, `duration ${video.duration}`);
     assert.equal(video.width, 1280);
     assert.equal(video.height, 800);
-    assert.deepEqual(processesMentioning(path), []);
+    assert.deepEqual(processesMentioning(join(h.dataDir, 'traces', taskId)), []);
   });
 
   it('finalises the recording of an aborted task and leaves no ffmpeg', async () => {
@@ -111,8 +112,11 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
       record: true,
     });
     const path = recordingPath(h.dataDir, taskId);
+    // ffmpeg writes the partial file; recording.mp4 appears only once it is finalised.
+    const partial = path.replace(/\.mp4$/, '.partial.mp4');
     await new Promise((resolve) => setTimeout(resolve, 2500));
-    assert.ok(processesMentioning(path).length > 0, 'ffmpeg runs while the task does');
+    assert.ok(processesMentioning(partial).length > 0, 'ffmpeg runs while the task does');
+    assert.equal(existsSync(path), false, 'no recording.mp4 while recording');
     assert.equal(tasks.abort(taskId), true);
     const result = await done;
     assert.equal(result.status, 'aborted', JSON.stringify(result));
@@ -120,7 +124,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
     const video = await probe(path);
     assert.ok(video.duration > 0, `duration ${video.duration}`);
     assert.equal(video.width, 1280);
-    assert.deepEqual(processesMentioning(path), []);
+    assert.deepEqual(processesMentioning(join(h.dataDir, 'traces', taskId)), []);
   });
 
   it('does not record a task without record: true', async () => {

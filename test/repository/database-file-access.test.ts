@@ -15,6 +15,10 @@ const ALLOWED: Record<string, string> = {
   'controlplane/src/store/database.ts':
     'creates a missing database file with O_EXCL (never opens an existing one)',
   'controlplane/src/config.ts': 'names the path; reads only *_FILE secrets from the environment',
+  'controlplane/src/backup/create-backup.ts':
+    'snapshots the database with VACUUM INTO on its own connection; reads only key and head files',
+  'controlplane/src/backup/restore-backup.ts':
+    "copies a backup's files into a fresh staging dir that no process has open",
 };
 
 const NAMES_DATABASE = /databasePath|clawdie\.db|['"`]-(?:wal|shm|journal)['"`]/;

@@ -16,6 +16,9 @@ export const usage = `usage:
   clawdie session save --task ID --name N --origin O [--origin O ...] [--ttl SECONDS]
                                  save a running task's browser session (needs the server)
   clawdie session revoke NAME [--tenant T]   revoke a profile and wipe its data
+  clawdie backup DEST [--data-dir DIR]   copy the data dir into the new directory DEST
+                                 (safe while the server runs)
+  clawdie restore BACKUP [--data-dir DIR]   restore a backup into an absent or empty data dir
   clawdie help
 
 environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWDIE_MODEL_VERSION,
@@ -40,6 +43,8 @@ export type Command =
       tenant?: undefined;
     }
   | { name: 'session-revoke'; session: string; tenant: string | undefined }
+  | { name: 'backup'; destination: string; dataDir: string | undefined }
+  | { name: 'restore'; source: string; dataDir: string | undefined }
   | { name: 'help' };
 
 /** Parses CLI arguments; throws AppError `USAGE` with a message naming the bad argument. */
@@ -61,6 +66,7 @@ export function parseCommand(argv: string[]): Command {
       task: { type: 'string' },
       name: { type: 'string' },
       origin: { type: 'string', multiple: true },
+      'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -69,6 +75,7 @@ export function parseCommand(argv: string[]): Command {
   if (name === 'serve') return { name: 'serve' };
   if (name === 'mcp') return { name: 'mcp' };
   if (name === 'demo') return { name: 'demo', json: values.json };
+  if (name === 'backup' || name === 'restore') return parseBackupCommand(name, rest, values);
   const admin = parseAdminCommand(name, rest, values);
   if (admin) return admin;
   if (name === 'session') return parseSessionCommand(rest, values);
@@ -168,4 +175,19 @@ function parseSessionCommand(
     };
   }
   throw new AppError('USAGE', `unknown subcommand "session ${sub ?? ''}"`);
+}
+
+/** `backup DEST` and `restore BACKUP`, each with an optional `--data-dir`. */
+function parseBackupCommand(
+  name: 'backup' | 'restore',
+  rest: string[],
+  values: { 'data-dir'?: string | undefined },
+): Command {
+  const [path, ...extra] = rest;
+  const what = name === 'backup' ? 'DEST' : 'BACKUP';
+  if (!path || extra.length > 0)
+    throw new AppError('USAGE', `${name}: exactly one ${what} directory is required`);
+  if (values['data-dir'] === '') throw new AppError('USAGE', '--data-dir: must not be empty');
+  const dataDir = values['data-dir'];
+  return name === 'backup' ? { name, destination: path, dataDir } : { name, source: path, dataDir };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ChildRegistry } from '@clawdie/jail-service/runner';
 import type { Logger } from 'pino';
@@ -24,9 +24,11 @@ export interface FfmpegRecorderOptions {
 }
 
 /**
- * Records a task by piping its screencast's JPEG frames into ffmpeg (H.264 MP4 at
- * `recordingPath`). The frames are timed by their arrival; a recording that got no frame, or that
- * ffmpeg could not finalise, is deleted rather than left half-written.
+ * Records a task by piping its screencast's JPEG frames into ffmpeg (H.264 MP4). ffmpeg writes
+ * `recording.partial.mp4`, renamed to `recordingPath` once finalised, so a file under that name is
+ * always complete and never changes (backups copy it as it is). The frames are timed by their
+ * arrival; a recording that got no frame, or that ffmpeg could not finalise, is deleted rather
+ * than left half-written.
  */
 export function createFfmpegRecorder(options: FfmpegRecorderOptions): TaskRecorder {
   const fps = options.fps ?? 4;
@@ -56,13 +58,14 @@ async function record(
   options: FfmpegRecorderOptions,
 ): Promise<void> {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const partial = path.replace(/\.mp4$/, '.partial.mp4');
   let encoder: FfmpegEncoder;
   try {
     encoder = await spawnFfmpegEncoder({
       ffmpegPath: options.ffmpegPath ?? defaultFfmpegPath,
       fps,
       children: options.children,
-      outputPath: path,
+      outputPath: partial,
     });
   } catch (error) {
     options.logger.warn({ err: error, taskId }, 'could not start ffmpeg; task runs unrecorded');
@@ -85,10 +88,11 @@ async function record(
   }
   const finalised = await encoder.finish(options.finishGraceMs ?? 15_000);
   if (finalised && frames > 0) {
+    renameSync(partial, path);
     options.logger.info({ taskId, path, frames }, 'task recording saved');
     return;
   }
-  rmSync(path, { force: true });
+  rmSync(partial, { force: true });
   options.logger.warn(
     { taskId, frames, finalised },
     'task recording discarded (no frames, or ffmpeg did not finalise it)',
