@@ -157,7 +157,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
           await new Promise((resolve) => setTimeout(resolve, 50));
         const lease = browsers.get(taskId);
         assert.ok(lease, 'the task holds a browser');
-        assert.match(lease.id, /^browsertask\d{3}$/);
+        assert.match(lease.id, /^browsertasktest\d{3}$/);
         assert.match(lease.service?.url ?? '', /:9223$/);
 
         const feed = screencastOf(browsers)(taskId);

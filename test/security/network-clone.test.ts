@@ -18,6 +18,7 @@ import {
   serveOnLoopback,
   startHostdControlplane,
 } from '../e2e/support/hostd-controlplane.js';
+import { testNames } from '../hostd/support/linux-harness.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
@@ -48,7 +49,7 @@ const targets = ${JSON.stringify(targets)};
 
 /** Runs a Node script in the clone's network namespace (as root: nftables still applies). */
 async function inCloneNetns(index: number, script: string): Promise<string> {
-  const netns = `bt${String(index).padStart(3, '0')}`;
+  const { netns } = testNames(index);
   const { stdout } = await run(
     '/usr/sbin/ip',
     ['netns', 'exec', netns, process.execPath, '-e', script],
