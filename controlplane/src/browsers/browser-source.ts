@@ -27,7 +27,7 @@ const CONFIGURED_JAIL_EGRESS =
 
 /** The banner's egress line in local mode: what holds, and what cannot without root. */
 function localEgressLine(proxyUrl: string): string {
-  return `the local browser reaches only its task's domains (host:port; nothing between tasks) through the egress proxy at ${proxyUrl}, the one hostd runs for clones. Without hostd it is NOT firewalled: a compromised browser process can open sockets directly; use hostd (root) for that.`;
+  return `the local browser reaches only its task's domains (host:port; nothing between tasks) through the egress proxy at ${proxyUrl}, the one hostd runs for clones. It is NOT a firewall without root: the proxy is a Chromium setting, so code that takes over the browser (a renderer exploit out of its sandbox) can open sockets directly, loopback included; hostd (root) gives each browser its own network namespace.`;
 }
 
 export interface BrowserSource {
