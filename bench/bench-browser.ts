@@ -37,6 +37,7 @@ export async function startBenchBrowser(
   });
   const site = await startDemoSite();
   const jail = await startLocalJailService({
+    egressProxyUrl: null,
     launcher: testLauncher,
     env: {
       ...process.env,

@@ -77,6 +77,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
   const secret = `Pw-${randomBytes(9).toString('base64url')}`;
   const site = await startLoginSite(secret);
   const jail = await startLocalJailService({
+    egressProxyUrl: null,
     launcher: testLauncher,
     env: { ...process.env },
     logger: pino({ level: 'silent' }),

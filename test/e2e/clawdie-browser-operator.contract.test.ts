@@ -15,6 +15,7 @@ if (
   browserOperatorContract('ClawdieBrowserOperator → jail-service → Chromium', async () => {
     const site = await startDemoSite();
     const jail = await startLocalJailService({
+      egressProxyUrl: null,
       launcher: testLauncher,
       env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2' },
       logger: silentLogger,

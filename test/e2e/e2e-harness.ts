@@ -45,6 +45,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
     );
   const site = await startDemoSite();
   const jail = await startLocalJailService({
+    egressProxyUrl: null,
     launcher: testLauncher,
     env: { ...process.env, ...jailEnv },
     logger: silentLogger,

@@ -67,6 +67,11 @@ describe('npm start twice on one data directory', requires('chromium'), () => {
     assert.ok(second.output().includes(`pid ${first.child.pid}`), second.output());
     assert.ok(second.output().includes(`at ${url}`), second.output());
     assert.equal((await fetch(`${url}/health`)).ok, true, 'the first still serves');
+    // A local-mode banner says what confines the local browser and what cannot without root.
+    assert.match(
+      first.output(),
+      /egress: the local browser reaches only its task's domains .* through the egress proxy at http:\/\/127\.0\.0\.1:\d+, .* NOT a firewall without root/,
+    );
 
     first.child.kill('SIGTERM');
     const [firstCode] = await first.exited;

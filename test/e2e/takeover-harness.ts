@@ -41,6 +41,7 @@ export async function startTakeoverHarness(options: {
   const site = await startLoginWallSite();
   const { logger, logLines } = capturingLogger();
   const jail = await startLocalJailService({
+    egressProxyUrl: null,
     env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2', CLAWDIE_LOG_LEVEL: 'debug' },
     logger,
     launcher: testLauncher,

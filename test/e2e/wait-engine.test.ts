@@ -52,6 +52,7 @@ describe('wait engine on a real browser', requires('chromium'), () => {
       '/icon': iconPage,
     });
     jail = await startLocalJailService({
+      egressProxyUrl: null,
       launcher: testLauncher,
       env: { ...process.env },
       logger: silentLogger,

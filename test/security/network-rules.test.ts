@@ -247,7 +247,8 @@ describe('Chromium in a clone sends loopback through the proxy, and resolves not
       ['--proxy-bypass-list=<-loopback>'],
     );
     assert.ok(flags.includes('--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 10.78.0.5'));
-    assert.ok(flags.includes('--force-webrtc-ip-handling-policy=disable_non_proxied_udp'));
+    // The spelling Chromium 156 honours (the `--force-` one alone let STUN datagrams out).
+    assert.ok(flags.includes('--webrtc-ip-handling-policy=disable_non_proxied_udp'));
   });
 });
 

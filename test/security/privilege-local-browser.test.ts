@@ -40,6 +40,7 @@ describe('the local browser (no hostd)', requires('chromium'), () => {
     // As for clones: a checkout in a 0700 directory would keep the browser's uid from its code.
     if (isRoot) ensureCodeReachable(jailServiceCommand().binds.map((bind) => bind.source));
     service = await startLocalJailService({
+      egressProxyUrl: null,
       launcher: testLauncher,
       env: {
         PATH: process.env.PATH,

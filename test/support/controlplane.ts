@@ -75,9 +75,10 @@ export function operatorBrowserSource(
   return {
     ...trackLeases(createSingleBrowserProvider(operator, jail)),
     screencast,
-    local: { operator, jail: { ...jail, local: false } },
+    local: { operator, jail: { ...jail, local: false }, egressProxyUrl: null },
     hostd: null,
     description: 'fake operator (tests)',
+    egress: 'fake operator (tests): no network',
     close: async () => undefined,
   };
 }

@@ -10,6 +10,7 @@ import type { AuditEvent, AuditLog } from '../audit/audit-log.js';
 import { OperatorError } from '../errors.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 import type { BrowserLease, BrowserProvider } from './browser-provider.js';
+import { egressRefusedEvent } from './egress-refusal-audit.js';
 import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
 
 export interface HostdBrowserProviderOptions {
@@ -50,20 +51,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
   }
 
   const auditRefusal = (clone: LeasedClone, holder: () => string) => (refusal: EgressRefusal) =>
-    record({
-      type: 'egress-refused',
-      taskId: holder(),
-      data: {
-        clone: clone.name,
-        generation: refusal.generation,
-        host: refusal.host,
-        port: refusal.port,
-        method: refusal.method,
-        reason: refusal.reason,
-        ...(refusal.address === undefined ? {} : { address: refusal.address }),
-        at: refusal.at,
-      },
-    });
+    record(egressRefusedEvent(clone.name, holder(), refusal));
 
   /** Destroys the clone under its lease (verified by hostd), then flushes its last refusals. */
   async function destroy(clone: LeasedClone, taskId: string, feed: EgressRefusalFeed) {

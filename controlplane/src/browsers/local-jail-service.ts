@@ -43,6 +43,12 @@ export interface LocalJailOptions {
    * default DEFAULT_LOCAL_BROWSER_UID.
    */
   browserUid?: number;
+  /**
+   * The egress proxy every request of the browser goes through (CLAWDIE_JAIL_PROXY: Chromium gets
+   * the same proxy flags as a clone's); null leaves the browser's network unconfined (tests that
+   * drive the jail-service directly). `openBrowserSource` always passes its local egress proxy.
+   */
+  egressProxyUrl: string | null;
   startTimeoutMs?: number;
   /** Injectable for tests. */
   prepareUser?: (options: LocalBrowserUserOptions) => Promise<LocalBrowserUser>;
@@ -67,7 +73,12 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
   try {
     child = await options.launcher.launch({
       argv,
-      env: jailServiceEnvironment(options.env, { token, port, browser }),
+      env: jailServiceEnvironment(options.env, {
+        token,
+        port,
+        browser,
+        proxyUrl: options.egressProxyUrl,
+      }),
       cwd: browser.home,
       ...(browser.user ? { user: browser.user } : {}),
       // It must die with us however we die (SIGKILL too), closing its Chromium: the kernel's
@@ -108,7 +119,12 @@ export async function startLocalJailService(options: LocalJailOptions): Promise<
 /** The jail-service's whole environment: its own variables, the locale, its own HOME/TMPDIR. */
 export function jailServiceEnvironment(
   parent: Readonly<Record<string, string | undefined>>,
-  own: { token: string; port: number; browser: Pick<LocalBrowserUser, 'home' | 'sandbox'> },
+  own: {
+    token: string;
+    port: number;
+    browser: Pick<LocalBrowserUser, 'home' | 'sandbox'>;
+    proxyUrl?: string | null;
+  },
 ): ChildEnvironment {
   return childEnvironment({
     ...pickVariables(parent, LOCALE_VARIABLES),
@@ -121,6 +137,7 @@ export function jailServiceEnvironment(
     CLAWDIE_JAIL_PORT: String(own.port),
     CLAWDIE_JAIL_CHROMIUM_SANDBOX: String(own.browser.sandbox),
     CLAWDIE_JAIL_STOP_WITH_PARENT: 'true',
+    ...(own.proxyUrl ? { CLAWDIE_JAIL_PROXY: own.proxyUrl } : {}),
   });
 }
 

@@ -11,6 +11,7 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
     `Clawdie controlplane listening on ${url}  (REST: ${url}/v1/tasks · MCP: ${url}/mcp · OpenAPI: ${url}/openapi.json)`,
   );
   printLine(`browsers: ${controlplane.browsers}`);
+  printLine(`egress: ${controlplane.egress}`);
   printLine(`data: ${config.dataDir}`);
   printLine(`images: ${controlplane.images.summary}`);
   if (model) {

@@ -45,6 +45,8 @@ export interface Controlplane {
   model: { name: string; isReplay: boolean } | null;
   /** One line: where tasks' browsers come from. */
   browsers: string;
+  /** One line: what confines the browsers' network, and what does not hold (the banner). */
+  egress: string;
   /** The image codec in use and why (the banner names it). */
   images: ImageCodecChoice;
   /** API auth as started (server role only; null otherwise). */
@@ -152,6 +154,7 @@ export async function createControlplane(
       createTasks: pipeline.createTasks,
       model: model ? { name: model.name, isReplay: model.isReplay } : null,
       browsers: browsers.description,
+      egress: browsers.egress,
       images,
       auth,
       demoSite: extras.demoSite,

@@ -38,9 +38,14 @@ export async function startServingExtras(
       await hostd.stop();
     });
   }
-  if (!hostd && loaded.egressAllowInternal.length > 0) {
+  if (!hostd && loaded.hostd && loaded.egressAllowInternal.length > 0) {
     notice(
-      'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: it applies to the hostd `npm start` runs itself; set CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL on your hostd instead',
+      'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: it applies to the hostd `npm start` runs itself and to its local browser; set CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL on your hostd instead',
+    );
+  }
+  if (!hostd && !loaded.hostd && loaded.jail && loaded.egressAllowInternal.length > 0) {
+    notice(
+      'CLAWDIE_EGRESS_ALLOW_INTERNAL is ignored: the jail-service at CLAWDIE_JAIL_URL is not behind an egress proxy of ours',
     );
   }
   if (!hostd && loaded.hostd && demoSite) {

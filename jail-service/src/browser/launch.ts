@@ -224,6 +224,10 @@ export function proxyFlags(proxyUrl: string | null): string[] {
     `--proxy-server=${proxyUrl}`,
     '--proxy-bypass-list=<-loopback>',
     `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${host}`,
+    // WebRTC may not send UDP (a STUN request to any host:port) around the proxy. Chromium 156
+    // honours only `--webrtc-ip-handling-policy` (measured: with the `--force-` spelling alone a
+    // page's RTCPeerConnection still sent 4 STUN datagrams); older builds read the `--force-` one.
+    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   ];
 }

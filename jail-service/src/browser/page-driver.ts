@@ -71,6 +71,9 @@ export async function createPuppeteerPageDriver(
         // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor)
         // is per CDP session, and a second session would capture at scale 1. In puppeteer 24
         // page.screenshot without a clip is exactly that one call (measured: same speed).
+        // A tab the page opened (window.open, target=_blank) takes the foreground, and the
+        // sandboxed browser then draws no frame of our hidden page: the capture hung 15 s.
+        if (await script.evaluate<boolean>('document.hidden')) await page.bringToFront();
         const [geometry, jpeg] = await Promise.all([
           script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
           page.screenshot({
