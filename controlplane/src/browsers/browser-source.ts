@@ -14,6 +14,7 @@ import {
   type BrowserProvider,
   createSingleBrowserProvider,
   type JailEndpoint,
+  resetJailBrowser,
 } from './browser-provider.js';
 import { createHostdBrowserProvider } from './hostd-browser-provider.js';
 import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
@@ -80,7 +81,8 @@ export async function openBrowserSource(
     });
   const jail = config.jail ?? { url: started?.url ?? '', token: started?.token ?? '' };
   const operator = createClawdieBrowserOperator(jail);
-  const tracked = trackLeases(createSingleBrowserProvider(operator, jail));
+  const reset = () => resetJailBrowser(jail);
+  const tracked = trackLeases(createSingleBrowserProvider(operator, jail, 'local', reset));
   return {
     ...tracked,
     screencast: screencastOf(tracked.browsers),
