@@ -41,6 +41,35 @@ async function region(
   return { mean: sum / values.length, max, min, width: image.width };
 }
 
+/** The `count`-th JPEG of GET /screencast (multipart parts with Content-Length). */
+async function screencastFrame(client: JailClient, count: number): Promise<Buffer> {
+  const response = await client.fetch('/screencast?fps=4');
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let buffer = Buffer.alloc(0);
+  let seen = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('screencast ended');
+      buffer = Buffer.concat([buffer, value]);
+      for (;;) {
+        const head = buffer.indexOf('\r\n\r\n');
+        const length = /Content-Length: (\d+)/.exec(
+          buffer.subarray(0, Math.max(0, head)).toString(),
+        );
+        if (head < 0 || !length) break;
+        const end = head + 4 + Number(length[1]);
+        if (buffer.length < end) break;
+        const jpeg = buffer.subarray(head + 4, end);
+        buffer = buffer.subarray(end + 2);
+        if (++seen >= count) return Buffer.from(jpeg);
+      }
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
 const secretType = (text: string, secret: SecretGuard): Action => ({ type: 'type', text, secret });
 
 for (const scale of [1, 2]) {
@@ -151,7 +180,12 @@ for (const scale of [1, 2]) {
       const masked = await region(jpeg, plain, scale);
       assert.equal(masked.width, 1280 * scale);
       assert.ok(masked.max < 40, `field region not masked: ${JSON.stringify(masked)}`);
-      // Still masked after the page scrolled the field elsewhere, and gone with its document.
+      if (scale === 1) {
+        // The live view (screencast, also what recordings are made of) is masked too.
+        const frame = await region(await screencastFrame(client, 2), plain, 1);
+        assert.ok(frame.max < 40, `screencast frame not masked: ${JSON.stringify(frame)}`);
+      }
+      // Gone with its document: a new document is not masked.
       await open(`${sites.a}/login`);
       const fresh = await region((await client.screenshot()).jpeg, plain, scale);
       assert.ok(fresh.mean > 200, 'a new document is not masked');
