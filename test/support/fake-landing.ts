@@ -203,6 +203,10 @@ export function createFakePages(pages: Record<string, FakePage> = {}, startUrl =
     },
     /** The page replaced behind the model's back (a script, a redirect, another tab). */
     replace: (next: string) => go(next),
+    /** The focus taken away (a script moved it): the document and frames stay the same. */
+    blur: () => {
+      focus = null;
+    },
   };
 }
 
