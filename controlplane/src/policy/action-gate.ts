@@ -142,7 +142,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
         // the page, the frame the target is in and the field it types into, and the
         // screenshot's geometry, so the target can be drawn on it.
         detail: {
-          action: describe(action),
+          action: auditedAction(action),
           url: landing.url,
           ...whereItLands(action, landing),
           ...(focused ? { frame_origin: focused.origin } : {}),
@@ -198,9 +198,4 @@ function whereItLands(action: Action, landing: ActionLanding): Record<string, un
 function kindOf(action: Action, secrets: string[], landing: ActionLanding): ApprovalKind {
   if (secrets.length > 0) return 'credential';
   return navigationOf(action, landing.target) ? 'navigation' : 'action';
-}
-
-/** The action as shown to operators: typed text only as its placeholders/length. */
-export function describe(action: Action): Record<string, unknown> {
-  return auditedAction(action);
 }
