@@ -149,6 +149,12 @@ export function createFakeOperator(options: FakeOperatorOptions = {}) {
     async landing(action, signal): Promise<LandingResponse> {
       guard(signal);
       landings.push(action);
+      // The jail-service validates the action in /landing as in /actions: the same 400.
+      if (action.type === options.rejectType)
+        throw new OperatorError(
+          'OPERATOR_REJECTED',
+          'jail-service /landing: UNKNOWN_KEY: no such key',
+        );
       return pages.landing(action);
     },
   };

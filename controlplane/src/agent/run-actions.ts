@@ -37,7 +37,17 @@ export async function runActions(
   let outcome: ActionsOutcome = { kind: 'done' };
   try {
     for (const [index, planned] of batch.entries()) {
-      const landing = await landingOf(planned.action, seen, deps);
+      const landing = await landingOf(planned.action, seen, deps).catch((error: unknown) => {
+        // The jail-service refused the action itself (400: e.g. an unknown key name): the
+        // model's mistake, reported like a rejected action; nothing runs.
+        if (!(error instanceof OperatorError && error.code === 'OPERATOR_REJECTED')) throw error;
+        return rejected(planned.action, index, error);
+      });
+      if ('status' in landing) {
+        executed.push({ planned, result: landing });
+        outcome = failure(planned, landing, index, batch.length);
+        break;
+      }
       seen = { url: landing.url, documentId: landing.documentId || seen.documentId };
       const verdict = await deps.gate(
         { step, action: { action: planned.action, index, count: batch.length, landing } },
@@ -118,16 +128,19 @@ async function runOne(action: Action, index: number, deps: LoopDeps) {
     return { result, state: response.state };
   } catch (error) {
     if (!(error instanceof OperatorError && error.code === 'OPERATOR_REJECTED')) throw error;
-    const result: ActionResult = {
-      index,
-      type: action.type,
-      status: 'error',
-      duration_ms: 0,
-      navigated: false,
-      error: { code: 'BAD_REQUEST', message: error.message },
-    };
-    return { result, state: null };
+    return { result: rejected(action, index, error), state: null };
   }
+}
+
+function rejected(action: Action, index: number, error: OperatorError): ActionResult {
+  return {
+    index,
+    type: action.type,
+    status: 'error',
+    duration_ms: 0,
+    navigated: false,
+    error: { code: 'BAD_REQUEST', message: error.message },
+  };
 }
 
 function failure(
