@@ -4,6 +4,7 @@ import { createClawdieBrowserOperator } from '../../controlplane/src/operator/cl
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
+import { htmlPage, startStaticSite } from '../support/static-site.js';
 import { testLauncher } from '../support/test-launcher.js';
 
 if (
@@ -14,6 +15,26 @@ if (
 ) {
   browserOperatorContract('ClawdieBrowserOperator → jail-service → Chromium', async () => {
     const site = await startDemoSite();
+    // The landing page: a link, a cross-origin iframe (another port), a password and a text field,
+    // each placed absolutely (CSS px of the viewport).
+    const other = await startStaticSite({
+      '/inner': htmlPage('inner', '<button style="width:300px;height:150px">inner</button>'),
+    });
+    const at = (left: number, top: number, width: number, height: number) =>
+      `style="position:absolute;left:${left}px;top:${top}px;width:${width}px;height:${height}px"`;
+    const pages = await startStaticSite({
+      '/next': htmlPage('next', 'next page'),
+    });
+    pages.set(
+      '/landing',
+      htmlPage(
+        'landing',
+        `<a href="/next" ${at(20, 20, 200, 40)}>next</a>
+<iframe src="${other.url}/inner" ${at(20, 100, 320, 170)}></iframe>
+<input id="p" type="password" ${at(20, 300, 300, 40)}>
+<input id="t" type="text" ${at(20, 360, 300, 40)}>`,
+      ),
+    );
     const jail = await startLocalJailService({
       egressProxyUrl: null,
       launcher: testLauncher,
@@ -25,13 +46,18 @@ if (
       // Port 1 on loopback refuses connections: a navigation that cannot load.
       failingAction: { type: 'navigate', url: 'http://127.0.0.1:1/' },
       reachableUrl: `${site.url}/`,
-      // The real POST /landing, `expect` and `secret` checks are built on the jail side of issue
-      // 20 in parallel; its branch brings a fixture page (a link, a cross-origin iframe on the
-      // other loopback name, a password and a text field) and replaces this reason with it.
-      landing: 'jail-service POST /landing is not in this tree yet (issue 20, jail side)',
+      landing: {
+        url: `${pages.url}/landing`,
+        link: { x: 60, y: 40, href: `${pages.url}/next` },
+        frame: { x: 120, y: 160, origin: other.url },
+        password: { x: 100, y: 320 },
+        text: { x: 100, y: 380 },
+      },
       async close() {
         await jail.stop();
         await site.close();
+        await pages.close();
+        await other.close();
       },
     };
   });
