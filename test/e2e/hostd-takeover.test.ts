@@ -145,7 +145,13 @@ credentials:
       const order = h.controlplane.audit
         .list({ taskId: second, limit: 100 })
         .map((row) => row.type);
-      assert.deepEqual(order.slice(0, 3), ['clone-created', 'session-injected', 'task-started']);
+      // Admission is audited to the task first (issue 20), then the clone, the injection, the start.
+      assert.deepEqual(order.slice(0, 4), [
+        'policy-decided',
+        'clone-created',
+        'session-injected',
+        'task-started',
+      ]);
 
       // (d) Neither the password, the code, the cookie values nor the storage note anywhere.
       const database = openDatabase(h.controlplane.config.databasePath);

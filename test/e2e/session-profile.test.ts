@@ -148,7 +148,13 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         .find((row) => row.type === 'session-saved');
       assert.equal(savedRow?.data.idb_record_count, 1);
       const order = audit.map((row) => row.type);
-      assert.deepEqual(order.slice(0, 3), ['clone-created', 'session-injected', 'task-started']);
+      // Admission is audited to the task first (issue 20), then the clone, the injection, the start.
+      assert.deepEqual(order.slice(0, 4), [
+        'policy-decided',
+        'clone-created',
+        'session-injected',
+        'task-started',
+      ]);
 
       const database = openDatabase(h.controlplane.config.databasePath);
       const haystack = everything({

@@ -180,8 +180,13 @@ describe(
         // Each refusal of a class is audited to the task whose page tried it, and only to it.
         for (const taskId of figure.auditedTo) assert.equal(taskId, figure.task, figure.class);
         // A preconnect opens a connection to the proxy only: nothing to refuse, nothing leaks.
-        if (figure.class !== 'preconnect')
-          assert.ok(figure.refused > 0, `${figure.class} refused and audited`);
+        if (figure.class === 'preconnect') continue;
+        // A click whose landing names the attacker (a link, target=_blank) is stopped by the
+        // action gate before any request: audited as the task's refused step instead.
+        const gateStopped = platform.audit
+          .list({ type: 'step-refused', limit: 1000 })
+          .some((row) => row.taskId === figure.task && row.data.kind === 'navigation');
+        assert.ok(figure.refused > 0 || gateStopped, `${figure.class} refused and audited`);
       }
     });
 

@@ -150,10 +150,9 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     },
     navigate: () => unsupported('navigate'),
     goBack: () => unsupported('navigate_back'),
-    landing: () =>
-      Promise.reject(
-        new ActionFailedError(`UNSUPPORTED_ON_DESKTOP: landing needs a browser (${display})`),
-      ),
+    // A display has no DOM: no frame or field can be named, so every action lands nowhere known
+    // (`target: null`); the controlplane's policy treats that as unknown.
+    landing: async () => ({ url, document_id: '', target: null, source: null }),
     // A secret needs a field whose origin can be verified; an X11 desktop has none: fail closed.
     typeSecret: () =>
       Promise.reject(
