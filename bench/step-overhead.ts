@@ -1,7 +1,9 @@
 // npm run bench:step — per-step overhead excluding the model: screenshot + one click through
 // controlplane → HTTP → jail-service → CDP, against the same two operations as raw CDP calls on
-// the same page of the same Chromium, interleaved in one run. Also prints the request bytes sent
-// to the model per step with a full 5-screenshot window.
+// the same page of the same Chromium, interleaved in one run; and the same step gated as the loop
+// runs it (landing, policy decision audited, the click pinned with `expect`: gated-step.ts), so
+// the gate's share of a step is measured in the same run. Also prints the request bytes sent to
+// the model per step with a full 5-screenshot window.
 import sharp from 'sharp';
 import { Conversation } from '../controlplane/src/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/model/image-encoder.js';
@@ -9,6 +11,7 @@ import { buildSystemPrompt } from '../controlplane/src/uitars/index.js';
 import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
+import { createGatedStep, landingMode } from './gated-step.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
 const warmup = 20;
@@ -44,6 +47,9 @@ try {
     await operator.screenshot();
     await operator.execute([{ type: 'click', x: 5, y: 5 }]);
   };
+  const mode = await landingMode(operator);
+  const gatedStep = createGatedStep(operator, mode);
+  const gated = () => gatedStep.run();
   const time = async (fn: () => Promise<void>) => {
     const started = performance.now();
     await fn();
@@ -53,21 +59,24 @@ try {
   for (let i = 0; i < warmup; i++) {
     await raw();
     await clawdie();
+    await gated();
   }
   const rawSample: number[] = [];
   const clawdieSample: number[] = [];
+  const gatedSample: number[] = [];
+  const runs = [
+    () => time(raw).then((ms) => rawSample.push(ms)),
+    () => time(clawdie).then((ms) => clawdieSample.push(ms)),
+    () => time(gated).then((ms) => gatedSample.push(ms)),
+  ];
   for (let i = 0; i < iterations; i++) {
-    // Alternate the order so neither side always runs on a warmer cache.
-    if (i % 2 === 0) {
-      rawSample.push(await time(raw));
-      clawdieSample.push(await time(clawdie));
-    } else {
-      clawdieSample.push(await time(clawdie));
-      rawSample.push(await time(raw));
-    }
+    // Rotate the order so no side always runs on a warmer cache.
+    for (let k = 0; k < runs.length; k++) await runs[(i + k) % runs.length]?.();
   }
+  gatedStep.close();
   const rawStats = summarise(rawSample);
   const clawdieStats = summarise(clawdieSample);
+  const gatedStats = summarise(gatedSample);
 
   // Model request size per step with the full 5-image window (1280×800 → 1288×812 JPEG q80).
   const shot = await operator.screenshot();
@@ -103,6 +112,9 @@ try {
     clawdie_ms: clawdieStats,
     ratio_p50: round(clawdieStats.p50 / rawStats.p50),
     ratio_p90: round(clawdieStats.p90 / rawStats.p90),
+    gated_ms: gatedStats,
+    gated_landing: mode,
+    gate_share_p50: round((gatedStats.p50 - clawdieStats.p50) / clawdieStats.p50),
     model_request_bytes_5_images: Buffer.byteLength(body),
     model_image: { width: image.width, height: image.height, jpeg_bytes: image.bytes },
     reference_png_request_bytes_5_images: referenceBytes,
@@ -111,6 +123,9 @@ try {
   console.log(JSON.stringify(result, null, 2));
   console.log(
     `step overhead p50: clawdie ${clawdieStats.p50} ms vs raw CDP ${rawStats.p50} ms → ${result.ratio_p50}× (target ≤ 1.3×)`,
+  );
+  console.log(
+    `gated step p50: ${gatedStats.p50} ms vs ungated ${clawdieStats.p50} ms → gate +${round(result.gate_share_p50 * 100, 1)} % of the step (goal ≤ 10 %; landing: ${mode})`,
   );
   console.log(
     `model request per step with 5 screenshots: ${(result.model_request_bytes_5_images / 1024).toFixed(1)} KiB (PNG like the reference SDK: ${(referenceBytes / 1024).toFixed(1)} KiB)`,

@@ -179,8 +179,8 @@ approvals: { timeout_s: ${options.timeoutS} }
       audit,
       logger,
       approver: approvals,
-      credentials: (taskId, tenant, actor) =>
-        createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+      credentials: (taskId, tenant, actor, secrets) =>
+        createTaskCredentials({ taskId, tenant, actor, vault, grants, secrets, audit, logger }),
     }),
   });
   return {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Action } from '@clawdie/jail-service/api';
+import type { Action, LandingElement } from '@clawdie/jail-service/api';
 import type { Browser, Page } from 'puppeteer-core';
 import { systemClock } from '../../controlplane/src/clock.js';
 import { escapeInvisible } from '../../controlplane/src/dashboard/approval-detail.js';
@@ -65,6 +65,9 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
         },
       }),
       state: async () => ({ url: PAGE_URL, title: 'Sign in', loading: false }),
+      landing: async () => {
+        throw new Error('the loop takes the landing, not the gate');
+      },
       execute: async () => {
         throw new Error('the gate never executes');
       },
@@ -95,9 +98,31 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
       logger: silentLogger,
       approver: service.approvals,
     });
-    const ask = (action: Action) => verdicts.push(gate({ step: 1, actions: [action] }));
-    ask({ type: 'click', x: button.x, y: button.y });
-    ask({ type: 'type', text: TYPED });
+    const frames = [{ url: PAGE_URL, origin: 'https://bank.example' }];
+    const ask = (action: Action, element: LandingElement) =>
+      verdicts.push(
+        gate({
+          step: 1,
+          action: {
+            action,
+            index: 0,
+            count: 1,
+            landing: {
+              url: PAGE_URL,
+              documentId: 'doc-1',
+              target: { frames, element, destination: null },
+            },
+          },
+        }),
+      );
+    ask(
+      { type: 'click', x: button.x, y: button.y },
+      { tag: 'button', input_type: null, autocomplete: null, field: 'other' },
+    );
+    ask(
+      { type: 'type', text: TYPED },
+      { tag: 'input', input_type: 'password', autocomplete: 'current-password', field: 'password' },
+    );
     for (
       let i = 0;
       i < 100 && service.approvals.list({ status: 'pending', limit: 5 }).length < 2;
@@ -125,6 +150,8 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
         action: item.querySelector('[data-approval-action]')?.textContent ?? null,
         url: item.querySelector('[data-approval-url]')?.textContent ?? null,
         text: item.querySelector('[data-approval-text]')?.textContent ?? null,
+        frame: item.querySelector('[data-approval-frame]')?.textContent ?? null,
+        field: item.querySelector('[data-approval-field]')?.textContent ?? null,
         marker: item.querySelector('[data-marker]')?.getAttribute('data-marker') ?? null,
       })),
     );
@@ -132,6 +159,8 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
     assert.ok(click, JSON.stringify(cards));
     assert.equal(click.action, `click at (${button.x}, ${button.y})`);
     assert.equal(click.url, PAGE_URL);
+    assert.equal(click.frame, 'https://bank.example');
+    assert.equal(click.field, null);
     assert.equal(click.marker, 'click');
     // The marker is drawn in screenshot pixels (CSS × 2) and lands on the button as displayed;
     // measure once the screenshot has loaded (on a busy host it arrives after the card).
@@ -177,6 +206,11 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
       nodes.map((node) => node.textContent),
     );
     assert.deepEqual(typed, ['pay\\u{200b}ee {{secret:bank_password}}\\u{7}\\u{202e}\\\\u{41}']);
+    // Where the secret would go: the focused field's frame origin and its kind (issue 20).
+    const fields = await page.$$eval('[data-approval-field]', (nodes) =>
+      nodes.map((node) => node.textContent),
+    );
+    assert.deepEqual(fields, ['password (autocomplete current-password)']);
     const action = await page.$$eval('[data-approval-action]', (nodes) =>
       nodes.map((node) => node.textContent),
     );

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Action } from '@clawdie/jail-service/api';
+import type { Action, Point } from '@clawdie/jail-service/api';
 import sharp from 'sharp';
 import { OperatorError } from '../../controlplane/src/errors.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
@@ -13,7 +13,23 @@ export interface OperatorUnderTest {
   reachableUrl: string | null;
   /** With `reachableUrl: null`: the URL every state reports (e.g. `x11://:7`). */
   fixedUrl?: string;
+  /**
+   * A page for the landing cases (issue 20), or why they cannot run for this operator (a string:
+   * the cases register as skipped with it).
+   */
+  landing: LandingFixture | string;
   close(): Promise<void>;
+}
+
+/** A page with a same-origin link, a cross-origin iframe, a password and a text field. */
+export interface LandingFixture {
+  url: string;
+  /** A link on the page and its absolute href (another document of the page's origin). */
+  link: Point & { href: string };
+  /** A point inside a cross-origin iframe, and that frame's origin. */
+  frame: Point & { origin: string };
+  password: Point;
+  text: Point;
 }
 
 /** Behaviour every BrowserOperator must show; registered for the fake and the real adapter. */
@@ -84,6 +100,106 @@ export function browserOperatorContract(
         subject.operator.execute([{ type: 'click', x: meta.viewportWidth + 10, y: 1 }]),
         (error: unknown) => error instanceof OperatorError && error.code === 'OPERATOR_REJECTED',
       );
+    });
+
+    describe('landing (issue 20)', () => {
+      const fixture = () => subject.landing as LandingFixture;
+      const needsPage = (t: { skip(message: string): void }) => {
+        if (typeof subject.landing === 'string') {
+          t.skip(subject.landing);
+          return false;
+        }
+        return true;
+      };
+      const open = async () => {
+        await subject.operator.execute([{ type: 'navigate', url: fixture().url }]);
+        return subject.operator.state();
+      };
+
+      it('lands a wait nowhere and names the current document', async (t) => {
+        if (!needsPage(t)) return;
+        const state = await open();
+        const landing = await subject.operator.landing({ type: 'wait', ms: 0 });
+        assert.equal(landing.target, null);
+        assert.equal(landing.url, state.url);
+        assert.equal(landing.document_id, state.document_id);
+      });
+
+      it('reports a link with its absolute destination; following it changes the document', async (t) => {
+        if (!needsPage(t)) return;
+        const before = await open();
+        const { link } = fixture();
+        const landing = await subject.operator.landing({ type: 'click', x: link.x, y: link.y });
+        assert.equal(landing.target?.frames[0]?.origin, new URL(fixture().url).origin);
+        assert.deepEqual(
+          [landing.target?.destination?.kind, landing.target?.destination?.url],
+          ['link', link.href],
+        );
+        const response = await subject.operator.execute([{ type: 'click', x: link.x, y: link.y }]);
+        assert.notEqual(response.state.document_id, before.document_id);
+      });
+
+      it('names every frame down to a cross-origin iframe under the point', async (t) => {
+        if (!needsPage(t)) return;
+        await open();
+        const { frame } = fixture();
+        const landing = await subject.operator.landing({ type: 'click', x: frame.x, y: frame.y });
+        assert.deepEqual(
+          landing.target?.frames.map((entry) => entry.origin),
+          [new URL(fixture().url).origin, frame.origin],
+        );
+      });
+
+      it('lands typing in the focused field and says its kind', async (t) => {
+        if (!needsPage(t)) return;
+        await open();
+        const { password } = fixture();
+        await subject.operator.execute([{ type: 'click', x: password.x, y: password.y }]);
+        const landing = await subject.operator.landing({ type: 'type', text: 'x' });
+        assert.equal(landing.target?.element?.field, 'password');
+      });
+
+      it('runs nothing when the page moved on since the landing (LANDING_CHANGED)', async (t) => {
+        if (!needsPage(t)) return;
+        const state = await open();
+        const { link } = fixture();
+        const landing = await subject.operator.landing({ type: 'click', x: link.x, y: link.y });
+        const response = await subject.operator.execute([
+          {
+            type: 'click',
+            x: link.x,
+            y: link.y,
+            expect: {
+              document_id: `${landing.document_id}-stale`,
+              origins: landing.target?.frames.map((entry) => entry.origin) ?? ['null'],
+              destination: landing.target?.destination?.url ?? null,
+            },
+          },
+          { type: 'wait', ms: 0 },
+        ]);
+        assert.equal(response.results[0]?.error?.code, 'LANDING_CHANGED');
+        assert.equal(response.results[1]?.status, 'skipped');
+        assert.equal(response.state.document_id, state.document_id, 'the link was not followed');
+      });
+
+      it('refuses a secret whose focus is a plain text field (FOCUS_MISMATCH), typing nothing', async (t) => {
+        if (!needsPage(t)) return;
+        await open();
+        const { text } = fixture();
+        await subject.operator.execute([{ type: 'click', x: text.x, y: text.y }]);
+        const response = await subject.operator.execute([
+          {
+            type: 'type',
+            text: 'hunter2',
+            secret: {
+              origins: [new URL(fixture().url).origin],
+              fields: ['password'],
+              autocomplete: [],
+            },
+          },
+        ]);
+        assert.equal(response.results[0]?.error?.code, 'FOCUS_MISMATCH');
+      });
     });
   });
 }

@@ -1,4 +1,10 @@
-import type { Action, ActionResult, ActionsResponse, PageState } from '@clawdie/jail-service/api';
+import type {
+  Action,
+  ActionResult,
+  ActionsResponse,
+  LandingResponse,
+  PageState,
+} from '@clawdie/jail-service/api';
 import { actionPoints } from '@clawdie/jail-service/api';
 import sharp from 'sharp';
 import { OperatorError } from '../../controlplane/src/errors.js';
@@ -6,6 +12,7 @@ import type {
   BrowserOperator,
   Screenshot,
 } from '../../controlplane/src/operator/browser-operator.js';
+import { createFakePages, type FakePage } from './fake-landing.js';
 
 export interface FakeOperatorOptions {
   viewport?: { width: number; height: number };
@@ -16,15 +23,31 @@ export interface FakeOperatorOptions {
   rejectType?: Action['type'];
   /** Throw OPERATOR_UNAVAILABLE from the n-th call (1-based) on, as a dead jail-service would. */
   dieAfterCalls?: number;
+  /** Pages by URL, with regions (frames, fields, links, forms) for `landing` (fake-landing.ts). */
+  pages?: Record<string, FakePage>;
+  /** Runs just before each action is dispatched (after `landing`): the page may move on here. */
+  beforeAction?: (action: Action, pages: ReturnType<typeof createFakePages>) => void;
 }
 
 /** An in-memory BrowserOperator: solid-colour JPEGs of the right size, records every action. */
 export function createFakeOperator(options: FakeOperatorOptions = {}) {
   const viewport = options.viewport ?? { width: 1280, height: 800 };
   const dpr = options.devicePixelRatio ?? 1;
+  /** The input the page got (without the jail-service's `expect` / `secret` checks). */
   const executed: Action[] = [];
+  /** Every action as the operator received it, checks included (also those refused). */
+  const sent: Action[] = [];
+  /** Each `type` that ran: its text and where it went (the focused field's frame and kind). */
+  const typed: { text: string; origin: string; field: string | undefined }[] = [];
+  const landings: Action[] = [];
   let calls = 0;
-  let url = 'about:blank';
+  const pages = createFakePages(options.pages);
+  const state = (): PageState => ({
+    url: pages.url(),
+    title: 'fake',
+    loading: false,
+    document_id: pages.documentId(),
+  });
   let frame: Buffer | null = null;
 
   const guard = (signal?: AbortSignal) => {
@@ -56,6 +79,7 @@ export function createFakeOperator(options: FakeOperatorOptions = {}) {
     },
     async execute(actions, signal): Promise<ActionsResponse> {
       guard(signal);
+      sent.push(...actions);
       for (const action of actions) {
         if (action.type === options.rejectType) {
           throw new OperatorError(
@@ -85,7 +109,22 @@ export function createFakeOperator(options: FakeOperatorOptions = {}) {
           });
           continue;
         }
-        executed.push(action);
+        options.beforeAction?.(action, pages);
+        const refused = pages.check(action);
+        if (refused) {
+          failed = true;
+          results.push({
+            index,
+            type: action.type,
+            status: 'error',
+            duration_ms: 1,
+            navigated: false,
+            error: refused,
+          });
+          continue;
+        }
+        executed.push(asDispatched(action));
+        if (action.type === 'type') typed.push({ text: action.text, ...pages.focused() });
         if (action.type === options.failType) {
           failed = true;
           results.push({
@@ -98,21 +137,39 @@ export function createFakeOperator(options: FakeOperatorOptions = {}) {
           });
           continue;
         }
-        if (action.type === 'navigate' || action.type === 'open_url') url = action.url;
-        results.push({
-          index,
-          type: action.type,
-          status: 'ok',
-          duration_ms: 1,
-          navigated: action.type === 'navigate',
-        });
+        const navigated = pages.apply(action);
+        results.push({ index, type: action.type, status: 'ok', duration_ms: 1, navigated });
       }
-      return { results, state: { url, title: 'fake', loading: false } };
+      return { results, state: state() };
     },
     async state(signal): Promise<PageState> {
       guard(signal);
-      return { url, title: 'fake', loading: false };
+      return state();
+    },
+    async landing(action, signal): Promise<LandingResponse> {
+      guard(signal);
+      landings.push(action);
+      // The jail-service validates the action in /landing as in /actions: the same 400.
+      if (action.type === options.rejectType)
+        throw new OperatorError(
+          'OPERATOR_REJECTED',
+          'jail-service /landing: UNKNOWN_KEY: no such key',
+        );
+      return pages.landing(action);
     },
   };
-  return { operator, executed, calls: () => calls };
+  return { operator, executed, sent, typed, landings, pages, calls: () => calls };
+}
+
+/** An action as input: the fields the jail-service checks before dispatching it left out. */
+function asDispatched(action: Action): Action {
+  const {
+    expect: _expect,
+    secret: _secret,
+    ...input
+  } = action as Action & {
+    expect?: unknown;
+    secret?: unknown;
+  };
+  return input as Action;
 }

@@ -1,6 +1,6 @@
 import type { LoopEvent } from '../../controlplane/src/agent/loop-types.js';
 import { loopbackPrincipal, type Principal } from '../../controlplane/src/auth/scopes.js';
-import { allowAllGate } from '../../controlplane/src/policy/allow-all-gate.js';
+import { unpolicedGate } from '../../controlplane/src/policy/unpoliced-gate.js';
 import {
   type RunBrowserTaskDeps,
   type RunBrowserTaskOptions,
@@ -23,17 +23,20 @@ export function submit(
   return tasks.start(tasks.admit(input, principal), onEvent);
 }
 
-/** A plan without a tenant policy (its gate is `allowAllGate`), for runBrowserTask in tests. */
+/** A plan without a tenant policy (its gate is `unpolicedGate`), for runBrowserTask in tests. */
 export function testPlan(input: BrowserRunTaskInput, principal = loopbackPrincipal): TaskPlan {
   return allowAllPlan(input, principal, 'test without a tenant policy');
 }
 
-/** runBrowserTask as the unpoliced task service runs it: `testPlan(input)`, `allowAllGate`. */
+/** runBrowserTask as the unpoliced task service runs it: `testPlan(input)`, `unpolicedGate`. */
 export function runTestTask(
   input: BrowserRunTaskInput,
   deps: RunBrowserTaskDeps,
   options: Partial<RunBrowserTaskOptions> = {},
   principal: Principal = loopbackPrincipal,
 ): Promise<CompactResult> {
-  return runBrowserTask(testPlan(input, principal), deps, { gate: allowAllGate, ...options });
+  return runBrowserTask(testPlan(input, principal), deps, {
+    gate: unpolicedGate(input.domains),
+    ...options,
+  });
 }

@@ -3,7 +3,7 @@ import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Clock } from '../clock.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
-import type { ActionGate } from '../policy/gate-types.js';
+import type { ActionGate, RefusalKind } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import type { FinalAnswerCheck } from '../tasks/result-schema.js';
 import type { PlannedStep } from '../uitars/index.js';
@@ -69,8 +69,9 @@ export interface LoopDeps {
   emit: (event: LoopEvent) => void | Promise<void>;
   signal?: AbortSignal;
   /**
-   * Policy check of each batch before it runs (policy/action-gate.ts), or `allowAllGate` for a
-   * task without a tenant policy. Required: there is no ungated loop.
+   * Policy check of each action where it lands, before it runs (policy/action-gate.ts), or
+   * `unpolicedGate(domains)` for a task without a tenant policy. Required: there is no ungated
+   * loop.
    */
   gate: ActionGate;
   /** Awaited at the start of every step: blocks while the task is paused; rejects on abort. */
@@ -102,7 +103,15 @@ export type LoopEvent =
       imageCount: number;
     }
   | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
-  | { type: 'step-ended'; step: number; outcome: StepOutcome; message: string | null; at: number }
+  | {
+      type: 'step-ended';
+      step: number;
+      outcome: StepOutcome;
+      message: string | null;
+      /** Set when the step (a reply, or one of its actions) was refused: why, for the audit. */
+      refusal?: RefusalKind;
+      at: number;
+    }
   | { type: 'final-screenshot-taken'; screenshot: Screenshot }
   /** The loop guard told the model it is repeating itself (the note rides on the next screenshot). */
   | {

@@ -1,6 +1,7 @@
 import { elapsedMs } from '../clock.js';
 import type { Conversation } from '../model/conversation.js';
 import { encodeForModel } from '../model/image-encoder.js';
+import type { RefusalKind } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import { parsePrediction, toBrowserActions } from '../uitars/index.js';
 import { executePlan } from './execute-plan.js';
@@ -61,7 +62,7 @@ export async function runStep(
   const excess = tooManyActions(parsed.data.actions.length);
   if (excess) {
     const note = `Your last reply could not be executed: ${excess}. Reply with one action.`;
-    return unusable(step, 'plan_error', excess, note, conversation, deps);
+    return unusable(step, 'plan_error', excess, note, conversation, deps, 'reply_limit');
   }
 
   const { meta } = screenshot;
@@ -87,9 +88,17 @@ async function unusable(
   note: string,
   conversation: Conversation,
   deps: LoopDeps,
+  refusal?: RefusalKind,
 ): Promise<StepResult> {
   conversation.addNote(note);
-  await deps.emit({ type: 'step-ended', step, outcome, message, at: deps.clock.now() });
+  await deps.emit({
+    type: 'step-ended',
+    step,
+    outcome,
+    message,
+    ...(refusal ? { refusal } : {}),
+    at: deps.clock.now(),
+  });
   return { kind: 'unusable', message };
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AuditLog } from '../audit/audit-log.js';
+import { capText } from '../audit/bounded-text.js';
 import type { Clock } from '../clock.js';
 import { AppError, NotFoundError } from '../errors.js';
 import type { ApprovalStore } from '../store/approval-repository.js';
@@ -99,7 +100,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         data: {
           approval: record.id,
           kind: record.kind,
-          reason: record.reason,
+          reason: capText(record.reason, 300),
           expires_at: record.expiresAt,
         },
       });

@@ -22,6 +22,9 @@ export const auditEventTypes = [
   'takeover-refused',
   'takeover-link-issued',
   'action-executed',
+  /** A reply, or one of its actions, refused; `data.kind` says why (agent/gate-types RefusalKind). */
+  'step-refused',
+  /** Before issue 20 every refused step was written so, whatever refused it (old rows only). */
   'navigation-refused',
   'policy-decided',
   'auth-failed',

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LoopEvent } from '../agent/loop-types.js';
 import type { AuditEvent, AuditLog } from './audit-log.js';
+import { auditedAction, capText } from './bounded-text.js';
 
 /** Records the audit-worthy parts of one task's run. Every method must not throw (it logs instead). */
 export interface TaskAudit {
@@ -10,7 +11,9 @@ export interface TaskAudit {
 }
 
 /**
- * Maps loop events onto audit rows for one task: each executed action, each refused step, each
+ * Maps loop events onto audit rows for one task: each executed action (typed text as length and
+ * digest only), each refused step with its kind (`step-refused`: navigation, host rule, credential
+ * field, reply limit, approval denied or expired, landing changed, …), each
  * task-stuck report, and the task's start and end. A failing append is logged at error level and never ends the task.
  */
 export function createTaskAudit(
@@ -35,15 +38,23 @@ export function createTaskAudit(
           append('action-executed', {
             step: event.step,
             index: result.index,
-            action: planned.action,
+            action: auditedAction(planned.action),
             status: result.status,
             ...(result.error ? { error: result.error.code } : {}),
           });
         }
-      } else if (event.type === 'step-ended' && event.outcome === 'refused') {
-        append('navigation-refused', { step: event.step, message: event.message });
+      } else if (event.type === 'step-ended' && (event.refusal || event.outcome === 'refused')) {
+        append('step-refused', {
+          step: event.step,
+          kind: event.refusal ?? 'unknown',
+          message: event.message === null ? null : capText(event.message, 300),
+        });
       } else if (event.type === 'task-stuck') {
-        append('task-stuck', { step: event.step, idle_ms: event.idleMs, summary: event.summary });
+        append('task-stuck', {
+          step: event.step,
+          idle_ms: event.idleMs,
+          summary: capText(event.summary, 300),
+        });
       }
     },
   };

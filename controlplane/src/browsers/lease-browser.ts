@@ -67,6 +67,7 @@ export function failingOperator(error: Error): BrowserOperator {
   return {
     screenshot: fail,
     state: fail,
+    landing: fail,
     execute: (_actions: Action[]) => fail(),
   };
 }

@@ -45,7 +45,7 @@ export async function runDemo(
         domains: [new URL(site.url).host],
         max_steps: 15,
       };
-      // `policed: false`: an allow-all plan (allowAllGate); the task's domains still hold.
+      // `policed: false`: an allow-all plan (unpolicedGate); the task's domains still hold.
       const { taskId, done } = tasks.start(tasks.admit(input, loopbackPrincipal), options.onEvent);
       const abort = () => tasks.abort(taskId);
       options.signal?.addEventListener('abort', abort, { once: true });

@@ -22,6 +22,8 @@ export function refuseSecretPlaceholders(
   return {
     screenshot: (signal) => operator.screenshot(signal),
     state: (signal) => operator.state(signal),
+    // Where a `type` would land does not depend on its text: the placeholder is never typed.
+    landing: (action, signal) => operator.landing(action, signal),
     async execute(actions, signal) {
       const names = [
         ...new Set(

@@ -2,6 +2,7 @@
 // with its coordinates, the page URL, the typed text (secret placeholders as placeholders, never a
 // value; invisible characters escaped) and the target drawn on the screenshot.
 import { html } from 'hono/html';
+import { landingFacts } from '../approvals/approval-landing.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
 import { describeMarker, markerSvg } from './step-card.js';
 import { type Marker, markerOfAction } from './step-markers.js';
@@ -65,8 +66,11 @@ export function approvalFacts(record: ApprovalRecord) {
   const url = typeof record.detail.url === 'string' ? record.detail.url : null;
   const text = typeof record.detail.text === 'string' ? record.detail.text : null;
   const question = typeof record.detail.question === 'string' ? record.detail.question : null;
+  const { frame, field } = landingFacts(record.detail);
   return html`${action ? html`<dt>Action</dt><dd class="mono" data-approval-action>${actionText(action)}</dd>` : ''}
 ${url ? html`<dt>Page</dt><dd class="mono" data-approval-url>${url}</dd>` : ''}
+${frame ? html`<dt>Frame</dt><dd class="mono" data-approval-frame>${frame}</dd>` : ''}
+${field ? html`<dt>Field</dt><dd class="mono" data-approval-field>${field}</dd>` : ''}
 ${text !== null ? html`<dt>Text</dt><dd><code class="mono" data-approval-text>${escapeInvisible(text)}</code></dd>` : ''}
 ${question ? html`<dt>Question</dt><dd data-approval-question>${escapeInvisible(question)}</dd>` : ''}`;
 }

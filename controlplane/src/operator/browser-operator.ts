@@ -1,4 +1,10 @@
-import type { Action, ActionsResponse, PageState, ScreenshotMeta } from '@clawdie/jail-service/api';
+import type {
+  Action,
+  ActionsResponse,
+  LandingResponse,
+  PageState,
+  ScreenshotMeta,
+} from '@clawdie/jail-service/api';
 
 export interface Screenshot {
   /** JPEG bytes, `meta.imageWidth × meta.imageHeight` device pixels. */
@@ -15,4 +21,12 @@ export interface BrowserOperator {
   screenshot(signal?: AbortSignal): Promise<Screenshot>;
   execute(actions: Action[], signal?: AbortSignal): Promise<ActionsResponse>;
   state(signal?: AbortSignal): Promise<PageState>;
+  /**
+   * Where `action` would land if it ran now (`POST /landing`): the frames under its point or
+   * holding the focus (top first, with origins), the element and a link's or form's destination,
+   * plus the active page's document identity. Runs nothing. A surface without a DOM (the
+   * desktop) answers `target: null`, which the policy treats as unknown (docs/security.md).
+   * Rejects like `state`.
+   */
+  landing(action: Action, signal?: AbortSignal): Promise<LandingResponse>;
 }

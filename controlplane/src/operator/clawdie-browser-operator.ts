@@ -5,6 +5,8 @@ import {
   type ActionsResponse,
   actionsResponseSchema,
   errorBodySchema,
+  type LandingResponse,
+  landingResponseSchema,
   type PageState,
   pageStateSchema,
   screenshotHeaders,
@@ -130,6 +132,18 @@ export function createClawdieBrowserOperator(
       }
       if (!last) return postActions(actions, signal);
       return { results, state: last.state };
+    },
+    async landing(action: Action, signal): Promise<LandingResponse> {
+      const response = await request(
+        '/landing',
+        {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ action }),
+        },
+        signal,
+      );
+      return json(response, landingResponseSchema, '/landing');
     },
     async state(signal): Promise<PageState> {
       const response = await request('/state', { headers: auth }, signal);

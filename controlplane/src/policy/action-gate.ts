@@ -2,11 +2,14 @@ import type { Action } from '@clawdie/jail-service/api';
 import type { Logger } from 'pino';
 import type { ApprovalKind, Approver } from '../approvals/approval-types.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { auditedAction, capText } from '../audit/bounded-text.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { CredentialMode } from '../tasks/task-input.js';
-import { decideAction, decideCallUser } from './decide.js';
+import { decideCallUser } from './decide.js';
+import { decideAction } from './decide-action.js';
 import { hostOf } from './domain-match.js';
-import type { ActionGate } from './gate-types.js';
+import type { ActionGate, GateVerdict } from './gate-types.js';
+import { type ActionLanding, navigationOf } from './landing-facts.js';
 import type { Decision, TenantPolicy } from './policy-schema.js';
 import { secretNamesIn } from './secret-placeholders.js';
 
@@ -27,9 +30,11 @@ export interface ActionGateDeps {
 }
 
 /**
- * The policy check the loop runs before each batch: every action is decided (and the decision
- * audited); `deny` refuses the batch with the reason; `needs_approval` asks an operator and
- * refuses unless approved. Approved secret use mints a grant before the batch runs.
+ * The policy check the loop runs before each action, against where it lands: the decision is
+ * audited with the frame origins, the destination and the reason; `deny` refuses with the reason;
+ * `needs_approval` asks an operator (the card shows the frame origin and, for typing, the field
+ * kind) and refuses unless approved. Approved secret use mints a grant for the focused frame's
+ * host before the action runs.
  */
 export function createActionGate(deps: ActionGateDeps): ActionGate {
   const audit = (data: Record<string, unknown>) => {
@@ -39,25 +44,44 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       deps.logger.error({ err: error }, 'audit append failed');
     }
   };
-  return async function gate({ step, actions, callUser }, signal) {
+  return async function gate({ step, action: gated, callUser }, signal) {
     if (callUser !== undefined) return handleCallUser(step, callUser, signal);
-    const currentUrl = await deps.operator.state(signal).then(
+    if (!gated) return { allowed: true };
+    const landing = await withUrl(gated.landing, signal);
+    const { action } = gated;
+    const decision = decideAction(action, {
+      ...deps,
+      currentUrl: landing.url,
+      target: landing.target,
+    });
+    audit({
+      subject: 'action',
+      step,
+      index: gated.index,
+      action: auditedAction(action),
+      ...whereItLands(action, landing),
+      decision: decision.decision,
+      reason: capText(decision.reason),
+      ...(decision.kind ? { kind: decision.kind } : {}),
+    });
+    if (decision.decision === 'allow') return { allowed: true };
+    if (decision.decision === 'deny')
+      return {
+        allowed: false,
+        message: `Refused by policy: ${decision.reason}.`,
+        kind: decision.kind ?? 'action_rule',
+      };
+    return askOperator(action, decision, landing, signal);
+  };
+
+  /** The landing with the page URL filled in when the loop did not know it yet. */
+  async function withUrl(landing: ActionLanding, signal?: AbortSignal): Promise<ActionLanding> {
+    if (landing.url !== null) return landing;
+    const url = await deps.operator.state(signal).then(
       (state) => state.url,
       () => null,
     );
-    for (const action of actions) {
-      const decision = decideAction(action, { ...deps, currentUrl });
-      audit({ subject: 'action', step, action: describe(action), ...decision });
-      if (decision.decision === 'allow') continue;
-      if (decision.decision === 'deny') return refused(decision);
-      const answer = await askOperator(action, decision, currentUrl, signal);
-      if (answer) return { allowed: false, message: answer.message, endTask: answer.endTask };
-    }
-    return { allowed: true };
-  };
-
-  function currentScreen(signal?: AbortSignal): Promise<Buffer | null> {
-    return currentShot(signal).then((shot) => shot?.jpeg ?? null);
+    return { ...landing, url };
   }
 
   function currentShot(signal?: AbortSignal) {
@@ -69,10 +93,10 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
     const decision = decideCallUser(deps.policy, question || null);
     audit({ subject: 'call_user', step, ...decision });
     if (decision.decision !== 'needs_approval' || !deps.approver)
-      return { allowed: false as const, message: decision.reason };
+      return { allowed: false, message: decision.reason, kind: 'action_rule' } as GateVerdict;
     const outcome = await deps.approver.request(
       {
-        screenshot: await currentScreen(signal),
+        screenshot: await currentShot(signal).then((shot) => shot?.jpeg ?? null),
         taskId: deps.taskId,
         tenant: deps.tenant,
         kind: 'call_user',
@@ -82,36 +106,52 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       },
       signal,
     );
-    return outcome.approved
-      ? { allowed: true as const }
-      : { allowed: false as const, message: `not handled (${outcome.why})` };
+    const verdict: GateVerdict = outcome.approved
+      ? { allowed: true }
+      : {
+          allowed: false,
+          message: `not handled (${outcome.why})`,
+          kind: outcome.why === 'expired' ? 'approval_expired' : 'approval_denied',
+        };
+    return verdict;
   }
 
-  /** Null when approved; else the refusal (and whether it ends the task). */
+  /** Allowed when approved; else the refusal, which ends the task (an operator said no). */
   async function askOperator(
     action: Action,
     decision: Decision,
-    currentUrl: string | null,
+    landing: ActionLanding,
     signal?: AbortSignal,
-  ) {
+  ): Promise<GateVerdict> {
     if (!deps.approver)
       return {
+        allowed: false,
         message: `Refused: ${decision.reason} needs operator approval, and no approver is configured.`,
-        endTask: false,
+        kind: 'approval_unavailable',
       };
     const secrets = action.type === 'type' ? secretNamesIn(action.text) : [];
     const shot = await currentShot(signal);
+    const focused = landing.target?.frames.at(-1) ?? null;
     const outcome = await deps.approver.request(
       {
         taskId: deps.taskId,
         tenant: deps.tenant,
-        kind: kindOf(action, secrets),
+        kind: kindOf(action, secrets, landing),
         reason: decision.reason,
-        // For the operator: the text as the model wrote it (secret placeholders, never a value),
-        // and the screenshot's geometry, so the target can be drawn on it.
+        // For the operator: the action (typed text only as its placeholders, never a value),
+        // the page, the frame the target is in and the field it types into, and the
+        // screenshot's geometry, so the target can be drawn on it.
         detail: {
-          action: describe(action),
-          url: currentUrl,
+          action: auditedAction(action),
+          url: landing.url,
+          ...whereItLands(action, landing),
+          ...(focused ? { frame_origin: focused.origin } : {}),
+          ...(action.type === 'type' && landing.target?.element
+            ? {
+                field: landing.target.element.field,
+                autocomplete: landing.target.element.autocomplete,
+              }
+            : {}),
           ...(action.type === 'type' ? { text: action.text } : {}),
           ...(shot ? { screen: shot.meta } : {}),
         },
@@ -121,30 +161,41 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       signal,
     );
     if (!outcome.approved) {
-      const why =
-        outcome.why === 'expired'
-          ? 'no operator answered before the timeout'
-          : `denied by ${outcome.by}`;
-      return { message: `Operator approval refused (${why}): ${decision.reason}.`, endTask: true };
+      const expired = outcome.why === 'expired';
+      const why = expired ? 'no operator answered before the timeout' : `denied by ${outcome.by}`;
+      return {
+        allowed: false,
+        message: `Operator approval refused (${why}): ${decision.reason}.`,
+        kind: expired ? 'approval_expired' : 'approval_denied',
+        endTask: true,
+      };
     }
-    const host = hostOf(currentUrl ?? '');
+    const host = focused ? (hostOf(focused.origin) ?? hostOf(focused.url)) : null;
     for (const name of secrets) if (host) await deps.onSecretApproved?.(name, host);
-    return null;
+    return { allowed: true };
   }
 }
 
-function refused(decision: Decision) {
-  return { allowed: false as const, message: `Refused by policy: ${decision.reason}.` };
+/** The frame origins (top first), the destination and the navigation, bounded for the audit. */
+function whereItLands(action: Action, landing: ActionLanding): Record<string, unknown> {
+  const target = landing.target;
+  const navigation = navigationOf(action, target);
+  return {
+    ...(target ? { origins: target.frames.slice(0, 8).map((frame) => capText(frame.origin)) } : {}),
+    ...(target?.destination
+      ? {
+          destination: {
+            kind: target.destination.kind,
+            method: capText(target.destination.method, 16),
+            url: capText(target.destination.url),
+          },
+        }
+      : {}),
+    ...(navigation ? { navigation: capText(navigation) } : {}),
+  };
 }
 
-function kindOf(action: Action, secrets: string[]): ApprovalKind {
+function kindOf(action: Action, secrets: string[], landing: ActionLanding): ApprovalKind {
   if (secrets.length > 0) return 'credential';
-  return action.type === 'navigate' || action.type === 'open_url' ? 'navigation' : 'action';
-}
-
-/** The action as audited and shown to operators: typed text only as its placeholders/length. */
-export function describe(action: Action): Record<string, unknown> {
-  if (action.type !== 'type') return { ...action };
-  const secrets = secretNamesIn(action.text);
-  return { type: 'type', chars: action.text.length, ...(secrets.length ? { secrets } : {}) };
+  return navigationOf(action, landing.target) ? 'navigation' : 'action';
 }

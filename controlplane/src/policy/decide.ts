@@ -1,9 +1,7 @@
-import type { Action } from '@clawdie/jail-service/api';
-import type { BrowserRunTaskInput, CredentialMode } from '../tasks/task-input.js';
-import { hostMatches, hostOf, patternWithin, urlAllowed } from './domain-match.js';
-import { compileLinearRegex, createRegexCache } from './linear-regex.js';
-import type { ActionRule, Decision, TenantPolicy } from './policy-schema.js';
-import { secretNamesIn } from './secret-placeholders.js';
+import { capText } from '../audit/bounded-text.js';
+import type { BrowserRunTaskInput } from '../tasks/task-input.js';
+import { patternWithin, urlAllowed } from './domain-match.js';
+import type { Decision, TenantPolicy } from './policy-schema.js';
 
 const allow = (reason: string): Decision => ({ decision: 'allow', reason });
 const deny = (reason: string): Decision => ({ decision: 'deny', reason });
@@ -57,86 +55,9 @@ export function decideTask(
   return { decision: allow(`within tenant ${policy.tenant}'s policy`), input: admitted };
 }
 
-export interface ActionContext {
-  policy: TenantPolicy;
-  /** The task's effective domains (undefined = any). */
-  taskDomains: readonly string[] | undefined;
-  /** The page the action happens on. */
-  currentUrl: string | null;
-  credentialMode: CredentialMode;
-}
-
-/**
- * Decides one browser action: navigation outside the task's domains, secret placeholders, then
- * the policy's action rules (first match wins). Anything else is allowed.
- */
-export function decideAction(action: Action, context: ActionContext): Decision {
-  const { policy } = context;
-  if ((action.type === 'navigate' || action.type === 'open_url') && context.taskDomains) {
-    if (!urlAllowed(action.url, context.taskDomains)) {
-      const reason = `navigation to ${action.url} is outside the task's domains (${context.taskDomains.join(', ')})`;
-      return policy.domains.outside === 'deny' ? deny(reason) : ask(reason);
-    }
-  }
-  if (action.type === 'type') {
-    const names = secretNamesIn(action.text);
-    for (const name of names) {
-      const verdict = decideSecret(name, hostOf(context.currentUrl ?? ''), context);
-      if (verdict.decision !== 'allow') return verdict;
-    }
-  }
-  const rule = policy.approvals.actions.find((candidate) =>
-    ruleMatches(candidate, action, context.currentUrl),
-  );
-  if (rule) return { decision: rule.decision, reason: rule.reason };
-  return allow('no rule restricts this action');
-}
-
-/**
- * Using secret `name` on `host`: the task must be in `operator_approved` mode, the secret listed
- * for the tenant on that host; then an operator must approve (or the policy denies all use).
- */
-export function decideSecret(name: string, host: string | null, context: ActionContext): Decision {
-  if (context.credentialMode !== 'operator_approved') {
-    return deny(`secret ${name}: the task's credential_mode is none`);
-  }
-  const entry = context.policy.credentials.secrets.find((secret) => secret.name === name);
-  if (!entry) return deny(`secret ${name} is not available to tenant ${context.policy.tenant}`);
-  if (!host || !entry.domains.some((pattern) => hostMatches(host, pattern))) {
-    return deny(
-      `secret ${name} may not be used on ${host ?? 'this page'} (only ${entry.domains.join(', ')})`,
-    );
-  }
-  if (context.policy.approvals.credential_use === 'deny')
-    return deny(`credential use is off for tenant ${context.policy.tenant}`);
-  return ask(`type secret ${name} on ${host}`);
-}
-
 /** `call_user()`: end the task and hand back (allow), or ask an operator first. */
 export function decideCallUser(policy: TenantPolicy, question: string | null): Decision {
   return policy.approvals.call_user === 'allow'
     ? allow('call_user ends the task')
-    : ask(`the model asks for help: ${question ?? '(no question)'}`);
-}
-
-function ruleMatches(rule: ActionRule, action: Action, currentUrl: string | null): boolean {
-  if (rule.action !== '*' && rule.action !== action.type) return false;
-  if (rule.hosts) {
-    const url = 'url' in action ? action.url : currentUrl;
-    const host = url ? hostOf(url) : null;
-    if (!host || !rule.hosts.some((pattern) => hostMatches(host, pattern))) return false;
-  }
-  if (rule.text !== undefined)
-    return action.type === 'type' && textRuleMatches(rule.text, action.text);
-  return true;
-}
-
-const compiledTextRule = createRegexCache((source) => compileLinearRegex(source));
-
-/** A rule's text pattern (validated when the policy loaded) against typed text, in linear time. */
-function textRuleMatches(source: string, text: string): boolean {
-  const compiled = compiledTextRule(source);
-  // Unreachable for loaded policies (policy-schema compiles every pattern); a rule that cannot be
-  // compiled applies to all typed text, so a deny or needs_approval rule fails closed.
-  return compiled.success ? compiled.regex.test(text) : true;
+    : ask(`the model asks for help: ${question === null ? '(no question)' : capText(question)}`);
 }

@@ -1,19 +1,48 @@
 import type { Action } from '@clawdie/jail-service/api';
+import type { ActionLanding } from './landing-facts.js';
+
+/**
+ * Why a step was refused, as the audit records it (`step-refused`, data.kind): the policy part
+ * that refused (navigation, frame origin, host rule, other action rule, credential, credential
+ * field), the operator's answer (denied, expired, no approver), the reply limit, or the page
+ * moving on between the landing and the action (`landing_changed`).
+ */
+export type RefusalKind =
+  | 'navigation'
+  | 'frame_origin'
+  | 'host_rule'
+  | 'action_rule'
+  | 'credential'
+  | 'credential_field'
+  | 'approval_denied'
+  | 'approval_expired'
+  | 'approval_unavailable'
+  | 'reply_limit'
+  | 'landing_changed';
 
 /** `endTask`: an operator said no (or did not answer); the task ends with APPROVAL_DENIED. */
 export type GateVerdict =
   | { allowed: true }
-  | { allowed: false; message: string; endTask?: boolean };
+  | { allowed: false; message: string; kind: RefusalKind; endTask?: boolean };
+
+/** One action of a reply, about to run, and where it lands now. */
+export interface GatedAction {
+  action: Action;
+  /** Its place in the reply (0-based) and the reply's number of browser actions. */
+  index: number;
+  count: number;
+  landing: ActionLanding;
+}
 
 /**
- * Decides a step's browser actions before any of them runs (policy, approvals). The loop refuses
- * the whole batch when the verdict is not allowed and tells the model `message`. Must not throw
- * except with an AbortError when `signal` fires.
+ * Decides each browser action of a step where and when it lands, just before it runs (policy,
+ * approvals); the loop refuses that action and what follows it when the verdict is not allowed,
+ * and tells the model `message`. Must not throw except with an AbortError when `signal` fires.
  */
 export type ActionGate = (
   request: {
     step: number;
-    actions: readonly Action[];
+    action?: GatedAction;
     /**
      * Set when the model called `call_user(question)`: `allowed` then means an operator handled
      * it and the task continues; not allowed means the task ends with `call_user` as usual.

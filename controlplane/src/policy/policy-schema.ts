@@ -1,4 +1,4 @@
-import { sessionOriginSchema } from '@clawdie/jail-service/api';
+import { type FieldKind, fieldKindSchema, sessionOriginSchema } from '@clawdie/jail-service/api';
 import { z } from 'zod';
 import { handoffSchema } from './handoff-schema.js';
 import { compileLinearRegex } from './linear-regex.js';
@@ -59,6 +59,23 @@ export const policySchema = z.strictObject({
           z.strictObject({
             name: z.string().regex(/^[A-Za-z0-9_.-]+$/),
             domains: z.array(hostPattern).min(1),
+            /**
+             * The fields it may be typed into (the focused element, checked before approval and
+             * again by the jail-service): absent = password fields only; given = fields of one of
+             * `kinds` or carrying one of the `autocomplete` tokens (e.g. `one-time-code`).
+             */
+            fields: z
+              .strictObject({
+                kinds: z.array(fieldKindSchema).max(5).default([]),
+                autocomplete: z
+                  .array(z.string().regex(/^[a-z0-9-]{1,64}$/))
+                  .max(8)
+                  .default([]),
+              })
+              .refine((fields) => fields.kinds.length + fields.autocomplete.length > 0, {
+                message: 'name at least one field kind or autocomplete token',
+              })
+              .optional(),
           }),
         )
         .default([]),
@@ -98,9 +115,25 @@ export const policySchema = z.strictObject({
 
 export type TenantPolicy = z.output<typeof policySchema>;
 export type ActionRule = TenantPolicy['approvals']['actions'][number];
+export type SecretEntry = TenantPolicy['credentials']['secrets'][number];
+
+/** The field rule of a secret entry: password fields unless the policy names others. */
+export function secretFields(entry: SecretEntry): { kinds: FieldKind[]; autocomplete: string[] } {
+  return entry.fields ?? { kinds: ['password'], autocomplete: [] };
+}
+
+/** What part of the policy a decision about an action came from (the audit's refusal kind). */
+export type DecisionKind =
+  | 'navigation'
+  | 'frame_origin'
+  | 'host_rule'
+  | 'action_rule'
+  | 'credential'
+  | 'credential_field';
 
 /** A policy decision: always a value with a reason, and logged to the audit. */
 export interface Decision {
   decision: DecisionValue;
   reason: string;
+  kind?: DecisionKind;
 }

@@ -18,7 +18,11 @@ import type { Decision } from './policy-schema.js';
  * `POLICY_DENIED` / `INVALID_INPUT` (HTTP 400) when the task may not run.
  */
 export interface TaskAdmission {
-  admit(input: BrowserRunTaskInput, principal: Principal): TaskPlan;
+  /**
+   * `taskId`: the id the task will run under (made before admission, so the admission row names
+   * it whichever way it goes); the plan carries it to `TaskService.start`.
+   */
+  admit(input: BrowserRunTaskInput, principal: Principal, taskId?: string): TaskPlan;
 }
 
 /**
@@ -34,7 +38,7 @@ export function createPolicyAdmission(deps: {
   now?: () => number;
 }): TaskAdmission {
   return {
-    admit(input, principal) {
+    admit(input, principal, taskId) {
       const policy = deps.policies.forTenant(principal.tenant);
       const name = typeof input.session === 'string' ? input.session : undefined;
       const facts: AdmissionFacts = {
@@ -45,6 +49,7 @@ export function createPolicyAdmission(deps: {
       deps.audit.append({
         type: 'policy-decided',
         actor: outcome.actor,
+        taskId: taskId ?? null,
         data: {
           subject: 'task',
           tenant: outcome.tenant,
@@ -54,7 +59,7 @@ export function createPolicyAdmission(deps: {
       });
       if (isDenied(outcome))
         throw new AppError(outcome.code, outcome.decision.reason, { status: 400 });
-      return outcome;
+      return taskId ? { ...outcome, taskId } : outcome;
     },
   };
 }
@@ -68,19 +73,20 @@ function decisionOf(outcome: TaskPlan | Denied): Decision {
 
 /**
  * Admission without a tenant policy: every valid input becomes an `allowAllPlan` (its gate is
- * `allowAllGate`); invalid input is refused (INVALID_INPUT, 400). For the labelled demo, replays
+ * `unpolicedGate`); invalid input is refused (INVALID_INPUT, 400). For the labelled demo, replays
  * and services built without a policy.
  */
 export function allowAllAdmission(why: string): TaskAdmission {
   return {
-    admit(input, principal) {
+    admit(input, principal, taskId) {
       const valid = validTaskInput(input, principal);
       if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
       if (valid.credential_mode === 'session')
         throw new AppError('POLICY_DENIED', 'credential_mode session needs a tenant policy', {
           status: 400,
         });
-      return allowAllPlan(valid, principal, why);
+      const plan = allowAllPlan(valid, principal, why);
+      return taskId ? { ...plan, taskId } : plan;
     },
   };
 }

@@ -7,9 +7,10 @@ import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskEventLog } from '../tasks/task-events.js';
 import type { TaskPlan } from '../tasks/task-plan.js';
 import { createActionGate } from './action-gate.js';
-import { allowAllGate } from './allow-all-gate.js';
 import type { ActionGate } from './gate-types.js';
+import type { SecretEntry } from './policy-schema.js';
 import { relayStuckEvents } from './stuck-notices.js';
+import { unpolicedGate } from './unpoliced-gate.js';
 
 /** What one running task is guarded by; built from its plan once it holds its browser. */
 export interface TaskGuard {
@@ -42,6 +43,7 @@ export interface TaskGuardsDeps {
         taskId: string,
         tenant: string,
         actor: string,
+        secrets: readonly SecretEntry[],
       ) => {
         wrapOperator(operator: BrowserOperator): BrowserOperator;
         onSecretApproved(name: string, host: string): Promise<void>;
@@ -51,7 +53,7 @@ export interface TaskGuardsDeps {
 
 /**
  * The guard of each task, derived from its plan alone: a policy plan gets the action gate for its
- * policy (screenshots and URL from the browser it leased), an `allow-all` plan `allowAllGate`.
+ * policy (screenshots and URL from the browser it leased), an `allow-all` plan `unpolicedGate` over its own domains.
  * There is no lookup that can come back empty, so a policed task never runs ungated.
  */
 export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
@@ -61,10 +63,14 @@ export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
     const guarded = (operator: BrowserOperator) =>
       refuseSecretPlaceholders(operator, { taskId, actor, audit });
     if (rules.kind === 'allow-all')
-      return { gate: allowAllGate, wrapOperator: guarded, close: () => undefined };
+      return {
+        gate: unpolicedGate(plan.input.domains),
+        wrapOperator: guarded,
+        close: () => undefined,
+      };
     const credentials =
       rules.credentialMode === 'operator_approved'
-        ? deps.credentials?.(taskId, tenant, actor)
+        ? deps.credentials?.(taskId, tenant, actor, rules.policy.credentials.secrets)
         : undefined;
     const gate = createActionGate({
       taskId,

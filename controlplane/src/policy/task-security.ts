@@ -24,7 +24,7 @@ export interface TaskSecurity {
   vault: SecretVault;
   /** Admission under the tenant policies (audited), for `TaskServiceDeps.admission`. */
   admission: TaskAdmission;
-  /** Admission without a policy, for the labelled demo (`allowAllGate`). */
+  /** Admission without a policy, for the labelled demo (`unpolicedGate`). */
   unpoliced: TaskAdmission;
   /** Each task's gate from its plan: action gate, approvals, credentials, stuck notices. */
   guards: TaskGuards;
@@ -85,8 +85,8 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       logger,
       approver: approvals,
       notices,
-      credentials: (taskId, tenant, actor) =>
-        createTaskCredentials({ taskId, tenant, actor, vault, grants, audit, logger }),
+      credentials: (taskId, tenant, actor, secrets) =>
+        createTaskCredentials({ taskId, tenant, actor, vault, grants, secrets, audit, logger }),
     }),
     notices,
     async close() {

@@ -15,6 +15,10 @@ export interface DesktopTaskOperatorOptions {
  * Chromium repaints later: its X window name changes first and the pixels follow up to ~200 ms
  * later (measured on Xvfb), so the model's first look would otherwise be of the previous page.
  * Best effort: a browser without a title, a timeout or a failed probe just proceeds.
+ *
+ * A display has no DOM: nothing can say which frame or field a point or the focus is in, so
+ * `landing` answers `target: null` and no document identity, which the policy treats as unknown
+ * (host rules see only the display's URL; a secret is never typed: its field cannot be checked).
  */
 export function createDesktopTaskOperator(
   desktop: BrowserOperator,
@@ -24,6 +28,10 @@ export function createDesktopTaskOperator(
   let settled: Promise<void> | null = null;
   return {
     ...desktop,
+    async landing(_action, signal) {
+      const { url } = await desktop.state(signal);
+      return { url, document_id: '', target: null, source: null };
+    },
     async screenshot(signal) {
       settled ??= untilPageShown(desktop, browser, options, signal);
       await settled;

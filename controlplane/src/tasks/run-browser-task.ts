@@ -53,7 +53,7 @@ export interface RunBrowserTaskDeps {
 
 export interface RunBrowserTaskOptions {
   /**
-   * Decides every batch before it runs: the plan's policy gate, or `allowAllGate` for a plan
+   * Decides every batch before it runs: the plan's policy gate, or `unpolicedGate` for a plan
    * without a policy. Required: a task never runs without one.
    */
   gate: ActionGate;

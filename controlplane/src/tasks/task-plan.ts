@@ -36,6 +36,8 @@ export type PlanRules =
  * only this, so nothing starts before admission decided.
  */
 export interface TaskPlan {
+  /** The id admission was audited under; `start` runs the task with it (else makes one). */
+  readonly taskId?: string;
   readonly tenant: string;
   readonly actor: string;
   readonly input: BrowserRunTaskInput;
@@ -74,7 +76,7 @@ export interface Denied {
 export const isDenied = (outcome: TaskPlan | Denied): outcome is Denied => 'denied' in outcome;
 
 /**
- * A plan with no tenant policy: its gate is `allowAllGate` (only the task's own domains are
+ * A plan with no tenant policy: its gate is `unpolicedGate` (only the task's own domains are
  * checked). For the labelled demo, replays and services built without a policy — never for a
  * request a tenant policy should govern.
  */

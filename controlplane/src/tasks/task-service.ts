@@ -61,7 +61,7 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
   admission: TaskAdmission;
   /**
    * Builds each task's gate from its plan once it holds its browser. Default: the policy's action
-   * gate without an approver (needs_approval is refused) for policy plans, `allowAllGate` else.
+   * gate without an approver (needs_approval is refused) for policy plans, `unpolicedGate` else.
    */
   guards?: TaskGuards;
   /**
@@ -234,11 +234,13 @@ export function createTaskService(
       const admitted = deps.admission.admit(
         inheritKeptDomains(input, principal.tenant, kept),
         principal,
+        deps.newId(),
       );
       return followUpPlan(admitted, kept);
     },
     start(plan, onEvent) {
-      const taskId = deps.newId();
+      const taskId =
+        plan.taskId && !deps.repository.getTask(plan.taskId) ? plan.taskId : deps.newId();
       const sessionId = plan.input.session_id;
       const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
       if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);

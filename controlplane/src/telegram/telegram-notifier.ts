@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Bot, InlineKeyboard, InputFile } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from 'pino';
+import { landingFacts } from '../approvals/approval-landing.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
 import type { NeedsUserNotice, Notifier, OperatorNotice } from '../approvals/notifier.js';
@@ -178,9 +179,12 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
 
 /** The text operators see: what, why, which task, until when. Never secret values. */
 export function describeApproval(record: ApprovalRecord): string {
+  const { frame, field } = landingFacts(record.detail);
   return [
     `Approval needed: ${record.kind}`,
     `Reason: ${record.reason}`,
+    ...(frame ? [`Frame: ${frame}`] : []),
+    ...(field ? [`Field: ${field}`] : []),
     `Task: ${record.taskId ?? '-'} (tenant ${record.tenant})`,
     `Expires: ${new Date(record.expiresAt).toISOString()} (no answer = deny)`,
   ].join('\n');

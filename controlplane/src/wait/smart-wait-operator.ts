@@ -26,6 +26,7 @@ export function withSmartWait(
   return {
     screenshot: (signal) => operator.screenshot(signal),
     state: (signal) => operator.state(signal),
+    landing: (action, signal) => operator.landing(action, signal),
     async execute(actions, signal): Promise<ActionsResponse> {
       const [only] = actions;
       if (actions.length !== 1 || only?.type !== 'wait' || only.ms === 0) {

@@ -8,7 +8,7 @@ import type {
 } from '../../../controlplane/src/agent/loop-types.js';
 import { createDoneVerifier } from '../../../controlplane/src/agent/verify-done.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
+import { unpolicedGate } from '../../../controlplane/src/policy/unpoliced-gate.js';
 import {
   browserRunTaskInputSchema,
   successConditions,
@@ -55,7 +55,7 @@ async function run(
       operator: fake.operator,
       clock: createManualClock(),
       images: testImages,
-      gate: allowAllGate,
+      gate: unpolicedGate(undefined),
       emit: (event) => void events.push(event),
       ...extra,
     },

@@ -7,7 +7,7 @@ import { normaliseTurn } from '../../../controlplane/src/agent/loop-guard-hash.j
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
-import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
+import { unpolicedGate } from '../../../controlplane/src/policy/unpoliced-gate.js';
 import { thumbnailOfImage } from '../../../controlplane/src/wait/frame-diff.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
@@ -55,7 +55,7 @@ async function run(
       operator: op,
       clock,
       images: testImages,
-      gate: allowAllGate,
+      gate: unpolicedGate(undefined),
       emit: (event) => void events.push(event),
     },
   );

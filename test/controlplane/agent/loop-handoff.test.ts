@@ -12,8 +12,8 @@ import { runAgentLoop } from '../../../controlplane/src/agent/loop.js';
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
 import type { Clock } from '../../../controlplane/src/clock.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
 import type { HandoffReason } from '../../../controlplane/src/policy/handoff-schema.js';
+import { unpolicedGate } from '../../../controlplane/src/policy/unpoliced-gate.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
 import { testImages } from '../../support/test-images.js';
@@ -68,7 +68,7 @@ async function run(
       operator: createFakeOperator().operator,
       clock,
       images: testImages,
-      gate: allowAllGate,
+      gate: unpolicedGate(undefined),
       emit: (event) => void events.push(event),
       ...(handoff ? { handoff } : {}),
     },

@@ -4,7 +4,7 @@ import { runAgentLoop } from '../../../controlplane/src/agent/loop.js';
 import type { LoopEvent, LoopOptions } from '../../../controlplane/src/agent/loop-types.js';
 import { ModelError } from '../../../controlplane/src/errors.js';
 import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { allowAllGate } from '../../../controlplane/src/policy/allow-all-gate.js';
+import { unpolicedGate } from '../../../controlplane/src/policy/unpoliced-gate.js';
 import { createFakeOperator, type FakeOperatorOptions } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
 import { testImages } from '../../support/test-images.js';
@@ -47,7 +47,7 @@ async function run(
       operator: fake.operator,
       clock: createManualClock(),
       images: testImages,
-      gate: allowAllGate,
+      gate: unpolicedGate(undefined),
       emit: (event) => void events.push(event),
       ...(signal ? { signal } : {}),
     },

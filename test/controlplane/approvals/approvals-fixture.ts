@@ -73,7 +73,13 @@ export const sampleRequest = {
   tenant: 'acme',
   kind: 'credential' as const,
   reason: 'type secret bank_password on bank.example',
-  detail: { url: 'https://bank.example/login' },
+  detail: {
+    url: 'https://bank.example/login',
+    // Where the secret would go, as the gate saw its landing (issue 20).
+    frame_origin: 'https://login.bank.example',
+    field: 'password',
+    autocomplete: 'current-password',
+  },
   screenshot: Buffer.from([0xff, 0xd8, 0xff]),
   timeoutMs: 60_000,
 };

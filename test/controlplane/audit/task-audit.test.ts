@@ -19,7 +19,7 @@ import { createTestTaskDeps } from '../../support/test-task-deps.js';
 const run = promisify(execFile);
 
 describe('task audit', () => {
-  it('records start, each action, refused navigations and the end', async () => {
+  it('records start, each action, a refused navigation with its kind and the end', async () => {
     const { deps, close } = createTestTaskDeps({
       model: createReplayModel([
         "Action: click(start_box='<|box_start|>(644,406)<|box_end|>')",
@@ -39,14 +39,15 @@ describe('task audit', () => {
     const rows = audit.list({ limit: 100 });
     assert.deepEqual(
       rows.map((row) => row.type),
-      ['task-started', 'action-executed', 'navigation-refused', 'task-ended'],
+      ['task-started', 'action-executed', 'step-refused', 'task-ended'],
     );
     assert.ok(
       rows.every((row) => row.actor === 'tenant:acme/alice' && row.taskId === result.trace_id),
     );
     assert.deepEqual(rows[0]?.data.domains, ['shop.example']);
     assert.equal((rows[1]?.data.action as { type?: string } | undefined)?.type, 'click');
-    assert.match(String(rows[2]?.data.message), /evil\.example\/ was refused/);
+    assert.equal(rows[2]?.data.kind, 'navigation');
+    assert.match(String(rows[2]?.data.message), /evil\.example\/ is outside the task's domains/);
     assert.deepEqual(rows[3]?.data, { error: null, status: 'finished', step_count: 3 });
     assert.equal(audit.verify().ok, true);
     database.close();

@@ -34,7 +34,19 @@ const replies = [
 async function startControlplane() {
   const policyDir = mkdtempSync(join(tmpdir(), 'clawdie-policy-'));
   writeFileSync(join(policyDir, 'default.yaml'), policy);
-  const fake = createFakeOperator();
+  // The login page: its password field fills the viewport, wherever the model clicks.
+  const fake = createFakeOperator({
+    pages: {
+      'http://shop.test/login': {
+        regions: [
+          {
+            box: { x: 0, y: 0, width: 1280, height: 800 },
+            element: { tag: 'input', input_type: 'password', field: 'password' },
+          },
+        ],
+      },
+    },
+  });
   const controlplane = await createTestControlplane({
     model: createReplayModel(replies),
     browsers: fake.operator,

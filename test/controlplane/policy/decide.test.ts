@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  decideAction,
-  decideCallUser,
-  decideTask,
-} from '../../../controlplane/src/policy/decide.js';
+import type { FieldKind, LandingTarget } from '@clawdie/jail-service/api';
+import { decideCallUser, decideTask } from '../../../controlplane/src/policy/decide.js';
+import { decideAction } from '../../../controlplane/src/policy/decide-action.js';
 import { patternWithin, urlAllowed } from '../../../controlplane/src/policy/domain-match.js';
 import { parsePolicy } from '../../../controlplane/src/policy/load-policies.js';
 
@@ -35,6 +33,20 @@ const context = (overrides: Partial<Parameters<typeof decideAction>[1]> = {}) =>
   credentialMode: 'operator_approved' as const,
   ...overrides,
 });
+
+/** A landing target: the frames from the top down (URLs), the element, a destination. */
+function landed(
+  frames: string[],
+  field: FieldKind = 'other',
+  destination: LandingTarget['destination'] = null,
+  autocomplete: string | null = null,
+): LandingTarget {
+  return {
+    frames: frames.map((url) => ({ url, origin: new URL(url).origin })),
+    element: { tag: 'input', input_type: null, autocomplete, field },
+    destination,
+  };
+}
 
 describe('policy decisions', () => {
   it('checks that task domains are a subset of the policy', () => {
@@ -102,12 +114,15 @@ describe('policy decisions', () => {
 
   it('decides secret placeholders by mode, tenant list and host', () => {
     const typing = { type: 'type' as const, text: '{{secret:bank_password}}' };
-    assert.deepEqual(decideAction(typing, context()), {
+    const inPassword = { target: landed(['https://bank.example/login'], 'password') };
+    assert.deepEqual(decideAction(typing, context(inPassword)), {
       decision: 'needs_approval',
       reason: 'type secret bank_password on bank.example',
+      kind: 'credential',
     });
     assert.match(
-      decideAction(typing, context({ currentUrl: 'https://shop.example/' })).reason,
+      decideAction(typing, context({ target: landed(['https://shop.example/'], 'password') }))
+        .reason,
       /may not be used on shop\.example/,
     );
     assert.match(
@@ -129,6 +144,7 @@ describe('policy decisions', () => {
       {
         decision: 'needs_approval',
         reason: 'payments need an operator',
+        kind: 'host_rule',
       },
     );
     assert.equal(
@@ -138,5 +154,88 @@ describe('policy decisions', () => {
     assert.equal(decideAction({ type: 'type', text: 'hello' }, context()).decision, 'allow');
     assert.equal(decideCallUser(acme, 'which one?').decision, 'needs_approval');
     assert.equal(decideCallUser(open, null).decision, 'allow');
+  });
+
+  it('applies host rules to every frame the target is in, not only the top page', () => {
+    const click = { type: 'click' as const, x: 1, y: 1 };
+    const inPayFrame = landed(['https://shop.example/cart', 'https://pay.shop.example/widget']);
+    assert.equal(
+      decideAction(click, context({ currentUrl: 'https://shop.example/cart' })).decision,
+      'allow',
+    );
+    const decided = decideAction(
+      click,
+      context({ currentUrl: 'https://shop.example/cart', target: inPayFrame }),
+    );
+    assert.deepEqual([decided.decision, decided.kind], ['needs_approval', 'host_rule']);
+  });
+
+  it('takes a form post or a link to another origin as a navigation', () => {
+    const click = { type: 'click' as const, x: 1, y: 1 };
+    const post = landed(['https://shop.example/cart'], 'other', {
+      kind: 'form',
+      url: 'https://pay.shop.example/charge',
+      method: 'POST',
+      new_window: false,
+    });
+    assert.equal(decideAction(click, context({ target: post })).decision, 'needs_approval');
+    const away = landed(['https://shop.example/'], 'other', {
+      kind: 'link',
+      url: 'https://evil.example/',
+      method: 'GET',
+      new_window: false,
+    });
+    const decided = decideAction(click, context({ target: away }));
+    assert.deepEqual([decided.decision, decided.kind], ['needs_approval', 'navigation']);
+    // Hovering the same link goes nowhere; Enter in a field of that form submits it.
+    assert.equal(
+      decideAction({ type: 'right_single', x: 1, y: 1 }, context({ target: away })).decision,
+      'allow',
+    );
+    assert.equal(
+      decideAction({ type: 'press', key: 'Enter' }, context({ target: post })).decision,
+      'needs_approval',
+    );
+    assert.equal(
+      decideAction({ type: 'press', key: 'a' }, context({ target: post })).decision,
+      'allow',
+    );
+  });
+
+  it('types a secret only into the field it is for, in a frame of its hosts', () => {
+    const typing = { type: 'type' as const, text: '{{secret:bank_password}}' };
+    const plain = decideAction(
+      typing,
+      context({ target: landed(['https://bank.example/'], 'text') }),
+    );
+    assert.deepEqual([plain.decision, plain.kind], ['deny', 'credential_field']);
+    const foreign = decideAction(
+      typing,
+      context({ target: landed(['https://bank.example/', 'https://evil.example/f'], 'password') }),
+    );
+    assert.deepEqual([foreign.decision, foreign.kind], ['deny', 'credential']);
+    const unknown = decideAction(typing, context({ target: null }));
+    assert.equal(unknown.decision, 'deny');
+    const otp = parsePolicy(
+      `tenant: acme
+domains: { allow: [bank.example] }
+max_steps: 5
+credentials:
+  modes: [operator_approved]
+  secrets: [{ name: code, domains: [bank.example], fields: { autocomplete: [one-time-code] } }]
+`,
+      'acme.yaml',
+    );
+    const code = { type: 'type' as const, text: '{{secret:code}}' };
+    const at = (field: FieldKind, autocomplete: string | null) =>
+      decideAction(
+        code,
+        context({
+          policy: otp,
+          target: landed(['https://bank.example/'], field, null, autocomplete),
+        }),
+      ).decision;
+    assert.equal(at('text', 'one-time-code'), 'needs_approval');
+    assert.equal(at('password', null), 'deny');
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -66,8 +67,17 @@ describe('tenant policy in front of tasks', () => {
     assert.equal(first?.outcomeMessage, 'Refused by policy: no card numbers.');
     assert.ok(!fixture.fake.executed.some((action) => action.type === 'type'));
     const rows = fixture.audit.list({ limit: 100, taskId: id });
-    const decision = rows.find((row) => row.type === 'policy-decided');
-    assert.deepEqual(decision?.data.action, { chars: 16, type: 'type' });
+    const decision = rows.find(
+      (row) => row.type === 'policy-decided' && row.data.subject === 'action',
+    );
+    assert.deepEqual(decision?.data.action, {
+      chars: 16,
+      sha256: createHash('sha256').update('4111111111111111').digest('hex').slice(0, 16),
+      type: 'type',
+    });
+    assert.equal(decision?.data.kind, 'action_rule');
+    const refused = rows.find((row) => row.type === 'step-refused');
+    assert.equal(refused?.data.kind, 'action_rule');
     assert.ok(
       !JSON.stringify(rows).includes('4111111111111111'),
       'typed text stays out of policy rows',

@@ -106,6 +106,10 @@ describe('surface: desktop', () => {
       desktop.executed.map((action) => action.type),
       ['click', 'type'],
     );
+    // A display has no DOM: the loop never asks the display's surface where an action lands
+    // (the task operator answers `target: null`), and nothing is pinned with `expect`.
+    assert.deepEqual(desktop.landings, []);
+    assert.ok(desktop.sent.every((action) => !('expect' in action)));
     const prompt = taskPrompt(requests[0]);
     assert.match(prompt, /type\(content=/);
     assert.doesNotMatch(prompt, /navigate\(content=/, 'no browser navigation on a desktop');

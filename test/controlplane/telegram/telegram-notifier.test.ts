@@ -43,7 +43,7 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     assert.equal(photo.photoBytes, sampleRequest.screenshot.length);
     assert.match(
       String(photo.params.caption),
-      /Approval needed: credential\nReason: type secret bank_password on bank\.example\nTask: task-1/,
+      /Approval needed: credential\nReason: type secret bank_password on bank\.example\nFrame: https:\/\/login\.bank\.example\nField: password \(autocomplete current-password\)\nTask: task-1/,
     );
     const buttons =
       (
