@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import {
   actionsRequestSchema,
   type HealthResponse,
+  landingRequestSchema,
   MAX_REQUEST_BODY_BYTES,
   screencastQuerySchema,
   screenshotHeaders,
@@ -21,6 +22,7 @@ import { createTakeoverRoutes } from './takeover/takeover-routes.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
+import { validateBatch } from './tools/validate-batch.js';
 
 export interface AppDeps {
   tools: ToolRegistry;
@@ -101,6 +103,21 @@ export function createApp(deps: AppDeps): Hono {
     const request = parseRequest(actionsRequestSchema, body, 'actions request');
     const response = await tools.exclusive(() => runBatch(request, { tools, driver, logger }));
     return c.json(response);
+  });
+
+  app.post('/landing', limit, async (c) => {
+    const body: unknown = await c.req.json().catch(() => {
+      throw new BadRequestError('request body is not valid JSON');
+    });
+    const request = parseRequest(landingRequestSchema, body, 'landing request');
+    validateBatch([request.action], driver.viewport());
+    return c.json(await tools.exclusive(() => tools.invoke(tools.data.landing, request)));
+  });
+
+  // Between tasks sharing this browser (the controlplane's local mode): a clean browser.
+  app.post('/reset', async (c) => {
+    await tools.exclusive(() => tools.reset());
+    return c.json({ ok: true });
   });
 
   app.get('/state', async (c) =>

@@ -111,6 +111,24 @@ export class NavigationFailedError extends AppError {
   }
 }
 
+/** The page moved on between `POST /landing` and the action (`expect`): nothing was dispatched. */
+export class LandingChangedError extends AppError {
+  declare readonly code: 'LANDING_CHANGED';
+  constructor(message: string) {
+    super('LANDING_CHANGED', message, { status: 409 });
+    this.name = 'LandingChangedError';
+  }
+}
+
+/** A secret's `type` found the focus outside the field its guard allows: nothing was typed. */
+export class FocusMismatchError extends AppError {
+  declare readonly code: 'FOCUS_MISMATCH';
+  constructor(message: string) {
+    super('FOCUS_MISMATCH', message, { status: 409 });
+    this.name = 'FocusMismatchError';
+  }
+}
+
 /** The configuration is unusable; the message names every offending variable. */
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID' as const;

@@ -1,6 +1,13 @@
 // The PageDriver port: everything the tools need from the one browser page, in CSS pixels.
 // The puppeteer adapter lives in browser/; tools and routes depend only on this file.
-import type { ElementsResponse, PageState, ScreenshotMeta } from './api/index.js';
+import type {
+  Action,
+  ElementsResponse,
+  LandingResponse,
+  PageState,
+  ScreenshotMeta,
+  SecretGuard,
+} from './api/index.js';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
@@ -70,6 +77,23 @@ export interface PageDriver {
   navigate(url: string, timeoutMs: number): Promise<InputOutcome>;
   /** History back until `load`; `{ navigated: false }` when there is no earlier entry. */
   goBack(timeoutMs: number): Promise<InputOutcome>;
+  /**
+   * Where `action` would land on the active page now: frames, element and destination (POST
+   * /landing). Reads only; never dispatches input.
+   */
+  landing(action: Action): Promise<LandingResponse>;
+  /**
+   * Inserts a secret into the focused element in one step when `guard` allows that element
+   * (its frame's origin, its field kind or autocomplete token), then masks the element in every
+   * screenshot and screencast frame until its document goes away. Throws FocusMismatchError
+   * with nothing typed otherwise.
+   */
+  typeSecret(text: string, guard: SecretGuard): Promise<void>;
+  /**
+   * A clean browser for the next task: every tab but the first closed, cookies, cache and the
+   * storage of every origin seen cleared, masks forgotten, the first tab on about:blank.
+   */
+  reset(timeoutMs: number): Promise<void>;
   /** Stops JavaScript running in the page (`Runtime.terminateExecution`). Must not throw. */
   interrupt(): Promise<void>;
   /** Stops the browser it launched, or disconnects from an attached one. Idempotent. */

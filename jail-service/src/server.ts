@@ -6,7 +6,7 @@ import { createApp } from './app.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { createCdpTakeover } from './browser/cdp-takeover.js';
 import { openBrowser } from './browser/launch.js';
-import { createPuppeteerPageDriver } from './browser/page-driver.js';
+import { createPuppeteerPageDriver, type PuppeteerPageDriver } from './browser/page-driver.js';
 import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
@@ -56,12 +56,13 @@ export async function startJailService(
     },
     logger,
   );
-  let driver: PageDriver | undefined;
+  let driver: PuppeteerPageDriver | undefined;
   try {
     driver = await createPuppeteerPageDriver({
       ...opened,
       viewport: config.viewport,
       deviceScaleFactor: config.deviceScaleFactor,
+      codec: images.codec,
       logger,
     });
     await openStartUrl(driver, config, logger);
@@ -71,7 +72,10 @@ export async function startJailService(
       actionTimeoutMs: config.actionTimeoutMs,
       navigationTimeoutMs: config.navigationTimeoutMs,
       screenshotQuality: config.screenshotQuality,
-      screencast: createCdpScreencastSource(opened.page, logger),
+      screencast: createCdpScreencastSource(
+        { tabs: driver.tabs, masks: driver.masks, codec: images.codec },
+        logger,
+      ),
     });
     const desktop = config.desktopDisplay
       ? await createDesktopSurface({
@@ -83,7 +87,8 @@ export async function startJailService(
         })
       : undefined;
     const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
-    const takeover = createCdpTakeover(opened.page, driver.viewport, logger);
+    const tabs = driver.tabs;
+    const takeover = createCdpTakeover(() => tabs.active().page, driver.viewport, logger);
     const app = createApp({
       tools,
       driver,

@@ -1,5 +1,6 @@
 // A scripted PageDriver: records every call, answers with fixed data, and can hang or fail on
 // chosen steps so the tool layer (timeouts, early exit, validation) is testable without Chromium.
+import type { LandingResponse } from '../../jail-service/src/api/index.js';
 import type {
   BrowserStatus,
   InputOutcome,
@@ -18,6 +19,11 @@ export interface FakePageDriverOptions {
 
 export interface FakePageDriver extends PageDriver {
   performed: InputStep[][];
+  /** Secrets typed through `typeSecret`, in order (the fake has no focus to check). */
+  secrets: string[];
+  /** Answers of `landing`, one per call (the last one repeats); default: landing nowhere. */
+  landings: LandingResponse[];
+  resets: number;
   navigations: string[];
   interrupts: number;
   closed: boolean;
@@ -26,6 +32,9 @@ export interface FakePageDriver extends PageDriver {
 export function createFakePageDriver(options: FakePageDriverOptions = {}): FakePageDriver {
   const fake: FakePageDriver = {
     performed: [],
+    secrets: [],
+    landings: [],
+    resets: 0,
     navigations: [],
     interrupts: 0,
     closed: false,
@@ -60,6 +69,16 @@ export function createFakePageDriver(options: FakePageDriverOptions = {}): FakeP
     async navigate(url) {
       fake.navigations.push(url);
       return { navigated: true };
+    },
+    async landing() {
+      const next = fake.landings.length > 1 ? fake.landings.shift() : fake.landings[0];
+      return next ?? { url: fake.currentUrl(), document_id: 'fake.1', target: null, source: null };
+    },
+    async typeSecret(text) {
+      fake.secrets.push(text);
+    },
+    async reset() {
+      fake.resets++;
     },
     async goBack() {
       return { navigated: false };

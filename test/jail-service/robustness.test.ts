@@ -72,7 +72,7 @@ describe('jail-service robustness (real Chromium)', requires('chromium'), () => 
     const { tools } = toolsResponseSchema.parse(await (await client.fetch('/tools')).json());
     const names = (namespace: string) =>
       tools.filter((tool) => tool.namespace === namespace).map((tool) => tool.name);
-    assert.deepEqual(names('data_collection'), ['screenshot', 'state', 'elements']);
+    assert.deepEqual(names('data_collection'), ['screenshot', 'state', 'elements', 'landing']);
     const actionTypes = actionSchema.options.map((option) => option.shape.type.value).sort();
     assert.deepEqual(names('action').sort(), actionTypes);
     for (const tool of tools) {

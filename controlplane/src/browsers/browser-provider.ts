@@ -1,3 +1,4 @@
+import { OperatorError } from '../errors.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 
 /** Where a browser's jail-service answers (for its screencast and page probes). */
@@ -44,16 +45,48 @@ export interface BrowserProvider {
   acquire(request: BrowserRequest): Promise<BrowserLease>;
 }
 
-/** The single browser a controlplane drives when there is no hostd: one task at a time. */
+/**
+ * The single browser a controlplane drives when there is no hostd: one task at a time. With
+ * `reset` (browser-source.ts passes `resetJailBrowser` for the jail-service), each lease starts
+ * from a clean browser, so a task never inherits the last one's tabs or login; a reset that fails
+ * fails the lease (the task ends OPERATOR_UNAVAILABLE).
+ */
 export function createSingleBrowserProvider(
   operator: BrowserOperator,
   service: JailEndpoint | null = null,
   id = 'local',
+  reset?: () => Promise<void>,
 ): BrowserProvider {
   return {
     concurrency: 1,
     async acquire() {
+      await reset?.();
       return { operator, id, service, release: async () => undefined };
     },
   };
+}
+
+/** Bound on one reset: closing tabs, clearing storage and loading about:blank. */
+const RESET_TIMEOUT_MS = 30_000;
+
+/**
+ * `POST /reset` on the jail-service: popups and extra tabs closed, cookies and the storage of
+ * every origin it showed cleared, masks dropped, the first tab on about:blank. Throws
+ * OperatorError (OPERATOR_UNAVAILABLE) when it fails.
+ */
+export async function resetJailBrowser(
+  service: JailEndpoint,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
+  const response = await fetchImpl(`${service.url}/reset`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${service.token}` },
+    signal: AbortSignal.timeout(RESET_TIMEOUT_MS),
+  });
+  await response.body?.cancel();
+  if (!response.ok)
+    throw new OperatorError(
+      'OPERATOR_UNAVAILABLE',
+      `the browser could not be reset for the task (jail-service answered ${response.status})`,
+    );
 }

@@ -14,6 +14,7 @@ import {
   type BrowserProvider,
   createSingleBrowserProvider,
   type JailEndpoint,
+  resetJailBrowser,
 } from './browser-provider.js';
 import { createHostdBrowserProvider } from './hostd-browser-provider.js';
 import { LOCAL_BROWSER_ID, startLocalEgress, withLocalEgress } from './local-egress.js';
@@ -132,8 +133,9 @@ async function openLocalBrowser(
   }
   const jail = { url: started.url, token: started.token };
   const operator = createClawdieBrowserOperator(jail);
+  const reset = () => resetJailBrowser(jail);
   const tracked = trackLeases(
-    withLocalEgress(createSingleBrowserProvider(operator, jail, LOCAL_BROWSER_ID), egress),
+    withLocalEgress(createSingleBrowserProvider(operator, jail, LOCAL_BROWSER_ID, reset), egress),
   );
   return {
     ...tracked,

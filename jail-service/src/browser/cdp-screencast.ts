@@ -1,9 +1,20 @@
 // Adapter: the ScreencastSource over CDP `Page.startScreencast` on a dedicated session of the page.
 import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
+import type { ImageCodec } from '../images/index.js';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
 import { sleep } from '../timing/sleep.js';
 import { bounded } from './bounded.js';
+import { type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
+import { jpegSize } from './jpeg-size.js';
+import type { PageTabs, Tab } from './page-tabs.js';
+
+/** What the feed follows: the active tab, and the fields to paint over in its frames. */
+export interface ScreencastTabs {
+  tabs: PageTabs;
+  masks: FieldMasks;
+  codec: ImageCodec;
+}
 
 /** Without a CDP frame this long after (re)starting, a screenshot stands in as the first frame. */
 const primeAfterMs = 400;
@@ -14,27 +25,68 @@ const primeAfterMs = 400;
  * - every frame is acknowledged on the session that delivered it, even before
  *   `Page.startScreencast` returned (an unacknowledged frame stops the stream for good);
  * - a main-frame navigation (possibly a renderer swap) restarts the screencast, and a restart
- *   that yields no frame soon is primed with a screenshot, so viewers never wait on a blank.
+ *   that yields no frame soon is primed with a screenshot, so viewers never wait on a blank;
+ * - it follows the active tab (a popup the page opened, then its opener again);
+ * - fields holding a secret are painted over in every frame (boxes taken when the frame
+ *   arrives, united with the previous frame's; the whole frame when a box cannot be had).
  */
-export function createCdpScreencastSource(page: Page, logger: Logger): ScreencastSource {
+export function createCdpScreencastSource(
+  source: ScreencastTabs,
+  logger: Logger,
+): ScreencastSource {
+  const { tabs, masks, codec } = source;
   const log = logger.child({ module: 'screencast' });
   const listeners = new Set<(jpeg: Uint8Array) => void>();
-  let active: { session: CDPSession; settings: ScreencastSettings; framed: boolean } | null = null;
+  let active: {
+    session: CDPSession;
+    settings: ScreencastSettings;
+    framed: boolean;
+    tab: Tab;
+  } | null = null;
   let starting: Promise<void> | null = null;
+  // Frames are masked in order: each waits for the one before.
+  let chain: Promise<unknown> = Promise.resolve();
+  let lastBoxes: Awaited<ReturnType<FieldMasks['boxes']>> = [];
 
   const deliver = (jpeg: Uint8Array) => {
     for (const listener of listeners) listener(jpeg);
   };
 
+  /** Paints the tab's masked fields over a frame `scale` image pixels per CSS pixel. */
+  const masked = (tab: Tab, jpeg: Uint8Array, scale: number, quality: number) => {
+    if (!masks.has(tab)) {
+      lastBoxes = [];
+      return Promise.resolve(jpeg);
+    }
+    return masks.boxes(tab).then((boxes) => {
+      const both = unionBoxes(lastBoxes, boxes);
+      lastBoxes = boxes;
+      return paintMasks(codec, jpeg, both, scale, quality);
+    });
+  };
+  const deliverMasked = (tab: Tab, jpeg: Uint8Array, scale: number, quality: number) => {
+    chain = chain
+      .then(() => masked(tab, jpeg, scale, quality))
+      .then(deliver, (error: unknown) =>
+        log.warn({ err: error }, 'screencast frame dropped: masking failed'),
+      );
+  };
+
   async function start(settings: ScreencastSettings): Promise<void> {
+    await tabs.ready();
+    const tab = tabs.active();
+    const page = tab.page;
     const session = await page.createCDPSession();
-    const current = { session, settings, framed: false };
+    const current = { session, settings, framed: false, tab };
     session.on('Page.screencastFrame', (event: Protocol.Page.ScreencastFrameEvent) => {
       void session
         .send('Page.screencastFrameAck', { sessionId: event.sessionId })
         .catch((error: unknown) => log.debug({ err: error }, 'screencast ack failed'));
       current.framed = true;
-      deliver(Buffer.from(event.data, 'base64'));
+      const jpeg = Buffer.from(event.data, 'base64');
+      const width = jpegWidth(jpeg) ?? event.metadata.deviceWidth;
+      const scale = width / Math.max(1, event.metadata.deviceWidth);
+      deliverMasked(tab, jpeg, scale, settings.quality);
     });
     active = current;
     await session.send('Page.startScreencast', {
@@ -50,8 +102,11 @@ export function createCdpScreencastSource(page: Page, logger: Logger): Screencas
   async function prime(current: NonNullable<typeof active>): Promise<void> {
     if (active !== current || current.framed || listeners.size === 0) return;
     try {
+      const { page } = current.tab;
       const shot = await page.screenshot({ type: 'jpeg', quality: current.settings.quality });
-      if (active === current && !current.framed) deliver(shot);
+      const scale = (jpegWidth(shot) ?? 1) / Math.max(1, page.viewport()?.width ?? 1);
+      if (active === current && !current.framed)
+        deliverMasked(current.tab, shot, scale, current.settings.quality);
     } catch (error) {
       log.debug({ err: error }, 'screencast priming screenshot failed');
     }
@@ -67,11 +122,24 @@ export function createCdpScreencastSource(page: Page, logger: Logger): Screencas
     await bounded(current.session.detach(), log, 'detach screencast session');
   }
 
-  page.on('framenavigated', (frame: Frame) => {
-    if (frame !== page.mainFrame() || !active || listeners.size === 0) return;
+  const restart = () => {
+    if (!active || listeners.size === 0) return;
     const settings = active.settings;
     starting = stop().then(() => start(settings));
     starting.catch((error: unknown) => log.warn({ err: error }, 'screencast restart failed'));
+  };
+  const watched = new WeakSet<Page>();
+  const watch = (page: Page) => {
+    if (watched.has(page)) return;
+    watched.add(page);
+    page.on('framenavigated', (frame: Frame) => {
+      if (frame === page.mainFrame() && active?.tab.page === page) restart();
+    });
+  };
+  for (const tab of tabs.list()) watch(tab.page);
+  tabs.onSwitch((tab) => {
+    watch(tab.page);
+    if (active && active.tab !== tab) restart();
   });
 
   /**
@@ -114,4 +182,9 @@ export function createCdpScreencastSource(page: Page, logger: Logger): Screencas
       };
     },
   };
+}
+
+/** The width of a baseline or progressive JPEG (its SOF marker), or null. */
+function jpegWidth(jpeg: Uint8Array): number | null {
+  return jpegSize(jpeg)?.width ?? null;
 }

@@ -20,7 +20,8 @@ interface FrameSignals {
 const FRAME_TIMEOUT_MS = 1000;
 
 export function createCdpTakeover(
-  page: Page,
+  /** The page a human takes over: the active tab (page-tabs.ts). */
+  activePage: () => Page,
   viewport: () => ViewportInfo,
   logger: Logger,
 ): TakeoverPage {
@@ -46,6 +47,7 @@ export function createCdpTakeover(
   return {
     async signals(knownOrigins) {
       const started = performance.now();
+      const page = activePage();
       const frames = page.frames();
       const read = await Promise.all(frames.map(readFrame));
       const captchas = new Set<CaptchaKind>();
@@ -90,6 +92,7 @@ export function createCdpTakeover(
       // The focused element's kind, read before the first key after a click (one evaluate per
       // burst), so typing that submits a form is still counted where it went.
       let kind: keyof InputReport['targets'] | null = null;
+      const page = activePage();
       for (const event of events) {
         if (event.type === 'mouse' && event.action !== 'move') kind = null;
         if (event.type === 'key' || event.type === 'text') {

@@ -48,7 +48,7 @@ export const CHROMIUM_FLAGS: readonly string[] = [
   '--disable-field-trial-config',
   '--disable-spell-checking',
   '--no-pings',
-  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,NetworkTimeServiceQuerying,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions',
+  '--disable-features=Translate,MediaRouter,OptimizationHints,AcceptCHFrame,NetworkTimeServiceQuerying,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,BackForwardCache',
   // Debian's Chromium still fetches components on demand (the on-device model manifest) despite
   // --disable-component-update, and asks Google's account servers for cookies at start: point
   // each service at an invalid address (port 0), which Chromium refuses before any connection.

@@ -1,8 +1,9 @@
-// Adapter: the PageDriver port over puppeteer-core and one CDP session of the page.
+// Adapter: the PageDriver port over puppeteer-core: the active tab (page-tabs.ts) and its CDP session.
 import type { Logger } from 'pino';
-import type { Browser, CDPSession, Dialog, HTTPRequest, Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import type { ElementsResponse, PageState } from '../api/index.js';
 import { NavigationFailedError } from '../errors.js';
+import type { ImageCodec } from '../images/index.js';
 import type {
   BrowserStatus,
   InputOutcome,
@@ -12,11 +13,12 @@ import type {
 } from '../page-driver.js';
 import { bounded } from './bounded.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
+import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { performInput } from './input-runner.js';
 import { jpegSize } from './jpeg-size.js';
-import { isMainFrameNavigation } from './navigation-watch.js';
-import { trackLiveness } from './page-liveness.js';
-import { createPageScript } from './page-script.js';
+import { documentId, landingOf } from './landing.js';
+import { createPageTabs, type PageTabs, type Tab } from './page-tabs.js';
+import { insertSecret } from './secret-input.js';
 
 export interface PuppeteerPageDriverOptions {
   browser: Browser;
@@ -25,107 +27,122 @@ export interface PuppeteerPageDriverOptions {
   close(): Promise<void>;
   viewport: { width: number; height: number };
   deviceScaleFactor: number;
+  /** True when this process launched the browser: a reset may clear all of its cookies. */
+  launched: boolean;
+  /** Paints masks over screenshots of fields holding a secret. */
+  codec: ImageCodec;
   logger: Logger;
+}
+
+/** Tabs kept open at most (the first tab and the newest popups). */
+export const MAX_TABS = 4;
+
+export interface PuppeteerPageDriver extends PageDriver {
+  readonly tabs: PageTabs;
+  readonly masks: FieldMasks;
 }
 
 /**
  * Prepares the page (viewport, dialogs, a dedicated CDP session created while the renderer is
- * idle — attaching later could block behind a busy renderer) and returns the driver.
+ * idle — attaching later could block behind a busy renderer) and returns the driver. Everything
+ * goes to the active tab (page-tabs.ts: a popup the page opens becomes active).
  */
 export async function createPuppeteerPageDriver(
   options: PuppeteerPageDriverOptions,
-): Promise<PageDriver> {
-  const { browser, page } = options;
+): Promise<PuppeteerPageDriver> {
+  const { browser } = options;
   const logger = options.logger.child({ module: 'page-driver' });
   const viewport: ViewportInfo = {
     ...options.viewport,
     deviceScaleFactor: options.deviceScaleFactor,
   };
-  await page.setViewport({ ...options.viewport, deviceScaleFactor: options.deviceScaleFactor });
-  await page.bringToFront();
-  const session: CDPSession = await page.createCDPSession();
-  const script = createPageScript(session);
+  const tabs = await createPageTabs({
+    browser,
+    root: options.page,
+    viewport,
+    maxTabs: MAX_TABS,
+    logger,
+  });
+  const masks = createFieldMasks();
+  tabs.onClose((tab) => masks.clear(tab));
   const version = await browser.version().catch(() => null);
+  const active = async (): Promise<Tab> => {
+    await tabs.ready();
+    return tabs.active();
+  };
+  const guarded = <T>(work: (tab: Tab) => Promise<T>): Promise<T> =>
+    active().then((tab) => tab.liveness.guard(() => work(tab)));
+
+  const navigate = async (url: string, timeoutMs: number): Promise<InputOutcome> => {
+    const { page } = await active();
+    try {
+      await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    } catch (error) {
+      throw new NavigationFailedError(`navigation to ${url} failed: ${describe(error)}`, error);
+    }
+    return { navigated: true };
+  };
 
   let closed = false;
-  const inflight = new Set<HTTPRequest>();
-  page.on('request', (request) => {
-    if (isMainFrameNavigation(page, request)) inflight.add(request);
-  });
-  page.on('requestfinished', (request) => inflight.delete(request));
-  page.on('requestfailed', (request) => inflight.delete(request));
-  const liveness = trackLiveness(page, logger);
-  page.on('dialog', (dialog) => void answerDialog(dialog, logger));
-
   return {
+    tabs,
+    masks,
     viewport: () => ({ ...viewport }),
     status: (): BrowserStatus => ({
       connected: browser.connected,
       version,
-      pageAlive: liveness.alive(),
+      pageAlive: tabs.active().liveness.alive(),
     }),
-    currentUrl: () => page.url(),
+    currentUrl: () => tabs.active().page.url(),
 
     screenshot: (quality) =>
-      liveness.guard(async (): Promise<Screenshot> => {
-        // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor)
-        // is per CDP session, and a second session would capture at scale 1. In puppeteer 24
-        // page.screenshot without a clip is exactly that one call (measured: same speed).
-        // A tab the page opened (window.open, target=_blank) takes the foreground, and the
-        // sandboxed browser then draws no frame of our hidden page: the capture hung 15 s.
-        if (await script.evaluate<boolean>('document.hidden')) await page.bringToFront();
-        const [geometry, jpeg] = await Promise.all([
-          script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
-          page.screenshot({
-            type: 'jpeg',
-            quality,
-            fromSurface: true,
-            captureBeyondViewport: false,
-            optimizeForSpeed: true,
-          }),
-        ]);
-        const [width, height, ratio] = geometry;
-        const size = jpegSize(jpeg) ?? {
-          width: Math.round(width * ratio),
-          height: Math.round(height * ratio),
-        };
-        return {
-          jpeg,
-          meta: {
-            viewportWidth: width,
-            viewportHeight: height,
-            devicePixelRatio: ratio,
-            imageWidth: size.width,
-            imageHeight: size.height,
-          },
-        };
+      guarded(async (tab): Promise<Screenshot> => {
+        if (!masks.has(tab)) return capture(tab, quality);
+        // Boxes before and after the capture: the field may move while it is taken.
+        const before = await masks.boxes(tab);
+        const shot = await capture(tab, quality);
+        const boxes = unionBoxes(before, await masks.boxes(tab));
+        const scale = shot.meta.imageWidth / shot.meta.viewportWidth;
+        return { ...shot, jpeg: await paintMasks(options.codec, shot.jpeg, boxes, scale, quality) };
       }),
 
     state: () =>
-      liveness.guard(async (): Promise<PageState> => {
-        const [url, title, readyState] = await script.evaluate<[string, string, string]>(
-          '[location.href, document.title, document.readyState]',
-        );
-        return { url, title, loading: readyState !== 'complete' || inflight.size > 0 };
+      guarded(async (tab): Promise<PageState> => {
+        const [[url, title, readyState], id] = await Promise.all([
+          tab.script.evaluate<[string, string, string]>(
+            '[location.href, document.title, document.readyState]',
+          ),
+          documentId(tab),
+        ]);
+        const loading = readyState !== 'complete' || tab.inflight.size > 0;
+        return { url, title, loading, document_id: id };
       }),
 
-    elements: () => liveness.guard(() => script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT)),
+    elements: () => guarded((tab) => tab.script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT)),
 
     perform: (steps, performOptions) =>
-      liveness.guard(() => performInput(page, script, steps, performOptions)),
+      guarded(async (tab) => {
+        const outcome = await performInput(tab.page, tab.script, steps, performOptions);
+        await tabs.ready();
+        return outcome;
+      }),
 
-    // Not guarded: navigating is how a crashed page gets a new renderer.
-    async navigate(url, timeoutMs): Promise<InputOutcome> {
-      try {
-        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
-      } catch (error) {
-        throw new NavigationFailedError(`navigation to ${url} failed: ${describe(error)}`, error);
-      }
-      return { navigated: true };
+    landing: (action) => guarded((tab) => landingOf(tab, action)),
+
+    typeSecret: (text, guard) => guarded((tab) => insertSecret(tab, masks, text, guard)),
+
+    async reset(timeoutMs) {
+      await tabs.closeExtra();
+      masks.clear();
+      await clearBrowsingData(browser, tabs.visitedOrigins(), options.launched, logger);
+      await navigate('about:blank', timeoutMs);
     },
 
+    // Not guarded: navigating is how a crashed page gets a new renderer.
+    navigate,
+
     goBack: (timeoutMs) =>
-      liveness.guard(async (): Promise<InputOutcome> => {
+      guarded(async ({ page, session }): Promise<InputOutcome> => {
         const history = await session.send('Page.getNavigationHistory');
         if (history.currentIndex <= 0) return { navigated: false };
         try {
@@ -137,6 +154,7 @@ export async function createPuppeteerPageDriver(
       }),
 
     async interrupt(): Promise<void> {
+      const { liveness, session, page } = tabs.active();
       if (!liveness.alive()) return;
       // Runtime.terminateExecution is served even while the renderer spins in a script; the
       // mouse reset releases a button a timed-out click or drag left pressed.
@@ -152,14 +170,59 @@ export async function createPuppeteerPageDriver(
   };
 }
 
-/** Accepts alerts and beforeunload (so navigation proceeds), dismisses confirm and prompt. */
-async function answerDialog(dialog: Dialog, logger: Logger): Promise<void> {
-  const type = dialog.type();
-  const accept = type === 'alert' || type === 'beforeunload';
-  logger.info({ type, message: dialog.message().slice(0, 200), accept }, 'page dialog');
-  await (accept ? dialog.accept() : dialog.dismiss()).catch((error: unknown) =>
-    logger.warn({ err: error }, 'could not answer a page dialog'),
-  );
+async function capture(tab: Tab, quality: number): Promise<Screenshot> {
+  // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor) is per
+  // CDP session, and a second session would capture at scale 1. In puppeteer 24 page.screenshot
+  // without a clip is exactly that one call (measured: same speed).
+  // A tab the page opened (window.open, target=_blank) takes the foreground, and the sandboxed
+  // browser then draws no frame of our hidden page: the capture hung 15 s.
+  if (await tab.script.evaluate<boolean>('document.hidden')) await tab.page.bringToFront();
+  const [geometry, jpeg] = await Promise.all([
+    tab.script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
+    tab.page.screenshot({
+      type: 'jpeg',
+      quality,
+      fromSurface: true,
+      captureBeyondViewport: false,
+      optimizeForSpeed: true,
+    }),
+  ]);
+  const [width, height, ratio] = geometry;
+  const size = jpegSize(jpeg) ?? {
+    width: Math.round(width * ratio),
+    height: Math.round(height * ratio),
+  };
+  return {
+    jpeg,
+    meta: {
+      viewportWidth: width,
+      viewportHeight: height,
+      devicePixelRatio: ratio,
+      imageWidth: size.width,
+      imageHeight: size.height,
+    },
+  };
+}
+
+/**
+ * Every storage type (cookies, local storage, IndexedDB, caches, service workers) of each origin
+ * seen, and — in a browser this process launched — every cookie; an attached browser's other
+ * sites keep theirs.
+ */
+async function clearBrowsingData(
+  browser: Browser,
+  origins: ReadonlySet<string>,
+  all: boolean,
+  logger: Logger,
+): Promise<void> {
+  const cdp = await browser.target().createCDPSession();
+  try {
+    if (all) await cdp.send('Storage.clearCookies', {});
+    for (const origin of origins)
+      await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+  } finally {
+    await bounded(cdp.detach(), logger, 'detach the storage session');
+  }
 }
 
 function describe(error: unknown): string {

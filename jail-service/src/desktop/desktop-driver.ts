@@ -2,7 +2,7 @@
 // encoded by the process's image codec), input by chained xdotool invocations. The device pixel ratio is 1, so the
 // viewport is the screen and the model's coordinates are X pixels. There is no page to navigate.
 import type { ElementsResponse, PageState } from '../api/index.js';
-import { ActionFailedError, BrowserUnavailableError } from '../errors.js';
+import { ActionFailedError, BrowserUnavailableError, FocusMismatchError } from '../errors.js';
 import type { ImageCodec } from '../images/image-codec.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
 import { type CommandRunner, CommandTimeoutError, type RunResult } from '../runner/index.js';
@@ -150,6 +150,18 @@ export async function createDesktopDriver(options: DesktopDriverOptions): Promis
     },
     navigate: () => unsupported('navigate'),
     goBack: () => unsupported('navigate_back'),
+    landing: () =>
+      Promise.reject(
+        new ActionFailedError(`UNSUPPORTED_ON_DESKTOP: landing needs a browser (${display})`),
+      ),
+    // A secret needs a field whose origin can be verified; an X11 desktop has none: fail closed.
+    typeSecret: () =>
+      Promise.reject(
+        new FocusMismatchError(
+          `the desktop ${display} has no field a secret can be verified against`,
+        ),
+      ),
+    reset: async () => undefined,
     interrupt: async () => undefined,
     close: async () => undefined,
   };

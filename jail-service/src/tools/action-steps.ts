@@ -61,12 +61,24 @@ export function scrollSteps(action: Extract<Action, { type: 'scroll' }>): InputS
   ];
 }
 
+/** The text without one trailing newline, and whether there was one (pressed as Enter). */
+export function splitTrailingNewline(value: string): { text: string; enter: boolean } {
+  const match = /\r?\n$/.exec(value);
+  return match ? { text: value.slice(0, match.index), enter: true } : { text: value, enter: false };
+}
+
+export function enterSteps(): InputStep[] {
+  return [
+    { kind: 'key-down', key: 'Enter' },
+    { kind: 'key-up', key: 'Enter' },
+  ];
+}
+
 /** Types the text; one trailing newline is not typed but pressed as Enter (submits forms). */
 export function typeSteps(action: Extract<Action, { type: 'type' }>): InputStep[] {
-  const match = /\r?\n$/.exec(action.text);
-  const text = match ? action.text.slice(0, match.index) : action.text;
+  const { text, enter } = splitTrailingNewline(action.text);
   const steps: InputStep[] = text === '' ? [] : [{ kind: 'type-text', text }];
-  if (match) steps.push({ kind: 'key-down', key: 'Enter' }, { kind: 'key-up', key: 'Enter' });
+  if (enter) steps.push(...enterSteps());
   return steps;
 }
 

@@ -24,12 +24,15 @@ import type { InputOutcome, InputStep, PageDriver, PerformOptions } from '../pag
 import { sleep } from '../timing/sleep.js';
 import {
   dragSteps,
+  enterSteps,
   keySteps,
   normalizeUrl,
   pointerSteps,
   scrollSteps,
+  splitTrailingNewline,
   typeSteps,
 } from './action-steps.js';
+import { checkLanding } from './landing-check.js';
 import { navigationBudget, type Tool, type ToolContext } from './tool.js';
 
 export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
@@ -61,12 +64,23 @@ export function createActionTools(options: ActionToolOptions): ActionTools {
     description,
     timeoutMs: actionTimeoutMs,
     inputSchema: schema,
-    run: (action, context) =>
-      driver.perform(toSteps(action), {
-        signal: context.signal,
-        settle,
-        navigationTimeoutMs: navigationBudget(context, navigationTimeoutMs),
-      }),
+    run: async (action, context) => {
+      // Immediately before the input: nothing else runs on the page in between (exclusive).
+      await checkLanding(driver, action);
+      context.signal.throwIfAborted();
+      const perform = (steps: InputStep[]) =>
+        driver.perform(steps, {
+          signal: context.signal,
+          settle,
+          navigationTimeoutMs: navigationBudget(context, navigationTimeoutMs),
+        });
+      const typed = action as Action;
+      if (typed.type !== 'type' || !typed.secret) return perform(toSteps(action));
+      // A secret goes in as one insertion into the guarded field; only a trailing Enter is keyed.
+      const { text, enter } = splitTrailingNewline(typed.text);
+      if (text !== '') await driver.typeSecret(text, typed.secret);
+      return enter ? perform(enterSteps()) : { navigated: false };
+    },
   });
 
   const navigation = <T extends 'navigate' | 'open_url' | 'navigate_back'>(

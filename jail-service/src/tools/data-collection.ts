@@ -1,6 +1,12 @@
 // The data_collection namespace: reads of the page that never change it.
 import { z } from 'zod';
-import type { ElementsResponse, PageState } from '../api/index.js';
+import {
+  type ElementsResponse,
+  type LandingRequest,
+  type LandingResponse,
+  landingRequestSchema,
+  type PageState,
+} from '../api/index.js';
 import type { PageDriver, Screenshot } from '../page-driver.js';
 import type { Tool } from './tool.js';
 
@@ -16,6 +22,7 @@ export interface DataCollectionTools {
   screenshot: Tool<ScreenshotInput, Screenshot>;
   state: Tool<NoInput, PageState>;
   elements: Tool<NoInput, ElementsResponse>;
+  landing: Tool<LandingRequest, LandingResponse>;
 }
 
 export interface DataCollectionOptions {
@@ -53,6 +60,15 @@ export function createDataCollectionTools(options: DataCollectionOptions): DataC
       timeoutMs,
       inputSchema: noInput,
       run: () => driver.elements(),
+    },
+    landing: {
+      name: 'landing',
+      namespace: 'data_collection',
+      description:
+        'Where one action would land now: the frames under its point (or holding the focus), top first, with their origins; the element; where a link or form would go (POST /landing).',
+      timeoutMs,
+      inputSchema: landingRequestSchema,
+      run: (input) => driver.landing(input.action),
     },
   };
 }

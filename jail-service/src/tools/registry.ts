@@ -46,6 +46,11 @@ export interface ToolRegistry {
   ): Promise<Output>;
   /** Runs the action's tool (the action is already validated). */
   invokeAction(action: Action, options?: InvokeOptions): Promise<InputOutcome>;
+  /**
+   * A clean browser for the next task (PageDriver.reset), bounded by the navigation timeout plus
+   * the action timeout. Call inside `exclusive`.
+   */
+  reset(): Promise<void>;
   /** Runs `fn` after every earlier exclusive operation ended: one page, one operation at a time. */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -101,6 +106,10 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       // The union of tools cannot be narrowed together with the action: the key is the action's
       // own type, so the pairing is correct by construction.
       invoke(action[act.type] as Tool<Action, InputOutcome>, act, invokeOptions),
+    reset: () =>
+      withTimeout('reset', options.navigationTimeoutMs + options.actionTimeoutMs, () =>
+        driver.reset(options.navigationTimeoutMs),
+      ),
     exclusive: (fn) => queue.run(fn),
   };
 }

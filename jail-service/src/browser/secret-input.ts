@@ -1,0 +1,66 @@
+// Adapter: a secret's `type` — into the focused field only when its frame's origin and its kind
+// (or autocomplete token) are the ones the guard allows, inserted in one step into that element
+// (never key by key to wherever focus moves next), then masked in every capture until its document
+// goes away (field-masks.ts).
+import { randomUUID } from 'node:crypto';
+import type { CDPSession, JSHandle } from 'puppeteer-core';
+import type { SecretGuard } from '../api/index.js';
+import { ActionFailedError, FocusMismatchError } from '../errors.js';
+import type { FieldMasks } from './field-masks.js';
+import { releaseGroup, unwrap, walkFrames } from './frame-walk.js';
+import { INSERT_FUNCTION, WALK_FUNCTION } from './landing-script.js';
+import type { Tab } from './page-tabs.js';
+
+/**
+ * Inserts `text` into the focused element of `tab` when `guard` allows it; else throws
+ * FocusMismatchError and nothing is typed. The message names where the focus is, never the text.
+ */
+export async function insertSecret(
+  tab: Tab,
+  masks: FieldMasks,
+  text: string,
+  guard: SecretGuard,
+): Promise<void> {
+  const group = `clawdie-secret-${randomUUID()}`;
+  const sessions = new Set<CDPSession>();
+  const handles: JSHandle[] = [];
+  let kept = false;
+  try {
+    const walk = await walkFrames(tab, 'focus', { x: 0, y: 0 }, group, sessions, handles);
+    const origin = walk.frames.at(-1)?.origin ?? 'null';
+    const where = `focus is on ${walk.element?.tag ?? 'nothing'} (${walk.element?.field ?? 'other'}) in ${origin}`;
+    if (!guard.origins.includes(origin))
+      throw new FocusMismatchError(`${where}: not an origin this secret is for`);
+    const { session, objectId: document } = walk.document;
+    const element = unwrap<string | null>(
+      await session.send('Runtime.callFunctionOn', {
+        functionDeclaration: WALK_FUNCTION,
+        objectId: document,
+        arguments: [{ value: 'focus' }, { value: 0 }, { value: 0 }, { value: true }],
+        returnByValue: false,
+        objectGroup: group,
+      }),
+      false,
+    );
+    if (!element) throw new FocusMismatchError(`${where}: nothing is focused`);
+    const tokens = guard.autocomplete.map((token) => token.toLowerCase());
+    const outcome = unwrap<string>(
+      await session.send('Runtime.callFunctionOn', {
+        functionDeclaration: INSERT_FUNCTION,
+        objectId: element,
+        arguments: [{ value: text }, { value: guard.fields }, { value: tokens }],
+        returnByValue: true,
+      }),
+      true,
+    );
+    if (outcome === 'not-focused' || outcome === 'wrong-field')
+      throw new FocusMismatchError(`${where}: not a field this secret is for (${outcome})`);
+    if (outcome !== 'inserted' && outcome !== 'set')
+      throw new ActionFailedError(`the secret could not be inserted (${outcome})`);
+    masks.add(tab, { session, objectId: element }, walk.barriers, group, sessions);
+    kept = true;
+  } finally {
+    if (!kept) void releaseGroup(sessions, group);
+    for (const handle of handles) void handle.dispose().catch(() => undefined);
+  }
+}

@@ -1,0 +1,92 @@
+// Fixture pages for landing, secrets, masks and popups (issue 20). Three sites: `a` and `b` on
+// 127.0.0.1 (two ports: same site, different origins, one renderer process) and `c` on
+// `localhost` (another site: an out-of-process iframe under site isolation).
+import type { StaticRoute } from '../support/static-site.js';
+
+export interface Sites {
+  a: string;
+  b: string;
+  c: string;
+}
+
+const box = (left: number, top: number, width: number, height: number) =>
+  `position:absolute;left:${left}px;top:${top}px;width:${width}px;height:${height}px;margin:0`;
+const frame = (src: string, left: number, top: number, width: number, height: number) =>
+  `<iframe src="${src}" style="${box(left, top, width, height)};border:0"></iframe>`;
+const page = (body: string, head = '') =>
+  `<!doctype html><html><head>${head}</head><body style="margin:0">${body}</body></html>`;
+
+/** Reports every key and input event of its inputs to the top page, which logs them in its title. */
+const REPORT = `<script>
+  for (const el of document.querySelectorAll('input')) {
+    for (const type of ['keydown', 'input']) el.addEventListener(type, (event) =>
+      top.postMessage({ id: el.id, type, value: el.value, origin: location.origin }, '*'));
+  }
+</script>`;
+const LOG = `<script>
+  const log = [];
+  addEventListener('message', (event) => { log.push(event.data); document.title = JSON.stringify(log); });
+  document.title = '[]';
+</script>`;
+
+/** Routes served by every site (each page is the same on all three). */
+export function landingRoutes(sites: Sites): Record<string, string | StaticRoute> {
+  const nest = (depth: number): string => {
+    // Level by depth: same origin as the parent, site b (same process), site c (another process).
+    const next = depth - 1;
+    const host = [sites.a, sites.b, sites.c][next % 3];
+    const child =
+      depth === 0
+        ? `<button style="${box(0, 0, 400, 400)}">deep</button>`
+        : frame(`${host}/nest/${next}`, 2, 2, 700, 500);
+    return page(child);
+  };
+  const routes: Record<string, string | StaticRoute> = {
+    '/button': page(
+      `<form action="/pay" method="post"><button style="${box(10, 10, 120, 40)}">Pay</button></form>${REPORT}`,
+    ),
+    '/frames': page(
+      frame(`${sites.a}/same`, 0, 0, 400, 300) +
+        frame(`${sites.b}/button`, 420, 0, 300, 100) +
+        frame(`${sites.c}/button`, 420, 150, 300, 100),
+    ),
+    '/same': page(frame(`${sites.b}/button`, 50, 50, 300, 100)),
+    '/shop': page(
+      `<form action="${sites.b}/pay" method="post"><input name=q style="${box(10, 70, 200, 30)}"><button style="${box(10, 10, 120, 40)}">Buy</button></form>`,
+    ),
+    '/links': page(
+      `<a href="/popup" target="_blank" style="${box(10, 10, 200, 40)};display:block">open</a>` +
+        `<button onclick="window.open('/popup')" style="${box(10, 80, 200, 40)}">window.open</button>`,
+      '<title>opener</title>',
+    ),
+    '/popup': page(
+      `<button onclick="window.close()" style="${box(10, 10, 200, 40)}">close me</button>`,
+      '<title>popup</title>',
+    ),
+    '/swap': page(
+      `<a id=l href="/safe" style="${box(10, 10, 200, 40)};display:block">go</a><script>
+        setTimeout(() => { document.getElementById('l').href = '/evil'; }, 400);
+        let clicks = 0; document.getElementById('l').addEventListener('click', (event) => {
+          event.preventDefault(); document.title = String(++clicks); });
+        document.title = '0';
+      </script>`,
+    ),
+    '/login': page(
+      `<input id=user autocomplete=username style="${box(10, 10, 300, 40)};font-size:28px">` +
+        `<input id=pass type=password autocomplete=current-password style="${box(10, 60, 300, 40)}">` +
+        `<input id=plain type=text style="${box(50, 200, 400, 60)};font-size:40px;border:0;background:#fff;color:#000">${REPORT}${LOG}`,
+    ),
+    '/foreign': page(
+      `<input id=pass type=password style="${box(10, 10, 300, 40)}">${frame(`${sites.c}/login`, 0, 120, 600, 300)}${REPORT}${LOG}`,
+    ),
+    '/scrolled': page(
+      `<div style="height:300px"></div>${frame(`${sites.c}/login`, 0, 300, 600, 300)}<div style="height:2000px"></div>${LOG}`,
+    ),
+    '/storage': page(
+      `<script>document.title = JSON.stringify({ cookie: document.cookie, stored: localStorage.getItem('k') });
+        document.cookie = 'c=1; max-age=3600'; localStorage.setItem('k', 'v');</script>`,
+    ),
+  };
+  for (let depth = 0; depth <= 20; depth++) routes[`/nest/${depth}`] = nest(depth);
+  return routes;
+}

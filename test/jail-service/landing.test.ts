@@ -1,0 +1,174 @@
+// POST /landing and the `expect` re-check against real Chromium (issue 20): frames under a point
+// or holding the focus across same-origin, same-site cross-origin and out-of-process iframes,
+// link and form destinations, history, and an action refused when the page changed meanwhile.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  type Action,
+  type LandingResponse,
+  landingResponseSchema,
+} from '@clawdie/jail-service/api';
+import { requires } from '../support/capabilities.js';
+import { type StaticSite, startStaticSite } from '../support/static-site.js';
+import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
+import { landingRoutes, type Sites } from './landing-pages.js';
+
+/** Three sites serving the same routes: a, b on 127.0.0.1 (two ports), c on localhost. */
+export async function startSites(): Promise<{ sites: Sites; close(): Promise<void> }> {
+  const servers: StaticSite[] = await Promise.all([0, 1, 2].map(() => startStaticSite({})));
+  const [a, b, c] = servers as [StaticSite, StaticSite, StaticSite];
+  const sites = { a: a.url, b: b.url, c: c.url.replace('127.0.0.1', 'localhost') };
+  for (const server of servers)
+    for (const [path, route] of Object.entries(landingRoutes(sites))) server.set(path, route);
+  return { sites, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+}
+
+export async function landing(client: JailClient, action: Action): Promise<LandingResponse> {
+  const response = await client.fetch('/landing', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action }),
+  });
+  const body: unknown = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return landingResponseSchema.parse(body);
+}
+
+const origins = (reply: LandingResponse) => reply.target?.frames.map((frame) => frame.origin);
+
+describe('POST /landing (real Chromium)', requires('chromium'), () => {
+  let sites: Sites;
+  let closeSites: () => Promise<void>;
+  let jail: TestJail;
+  let client: JailClient;
+
+  before(async () => {
+    ({ sites, close: closeSites } = await startSites());
+    jail = await startTestJail({ CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000' });
+    client = jail.client;
+  });
+  after(async () => {
+    await jail?.close();
+    await closeSites?.();
+  });
+  const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
+
+  it('reports every frame down a same-origin iframe into a same-site cross-origin one', async () => {
+    await open(`${sites.a}/frames`);
+    const reply = await landing(client, { type: 'click', x: 100, y: 80 });
+    assert.deepEqual(origins(reply), [sites.a, sites.a, sites.b]);
+    assert.equal(reply.target?.element?.tag, 'button');
+    assert.deepEqual(reply.target?.destination, {
+      kind: 'form',
+      url: `${sites.b}/pay`,
+      method: 'POST',
+      new_window: false,
+    });
+    assert.match(reply.document_id, /\S+\.\S+/);
+  });
+
+  it('enters an out-of-process iframe (localhost vs 127.0.0.1) and finds its Pay button', async () => {
+    await open(`${sites.a}/frames`);
+    const direct = await landing(client, { type: 'click', x: 480, y: 30 });
+    assert.deepEqual(origins(direct), [sites.a, sites.b]);
+    const foreign = await landing(client, { type: 'click', x: 480, y: 180 });
+    assert.deepEqual(origins(foreign), [sites.a, sites.c]);
+    assert.equal(foreign.target?.element?.tag, 'button');
+    assert.equal(foreign.target?.destination?.url, `${sites.c}/pay`);
+    assert.equal(foreign.target?.destination?.method, 'POST');
+  });
+
+  it('names the other origin a top-level form posts to, and Enter in its field', async () => {
+    await open(`${sites.a}/shop`);
+    const button = await landing(client, { type: 'click', x: 50, y: 30 });
+    assert.deepEqual(origins(button), [sites.a]);
+    assert.equal(button.target?.destination?.url, `${sites.b}/pay`);
+    assertAllOk(await client.run([{ type: 'click', x: 50, y: 85 }]));
+    const enter = await landing(client, { type: 'press', key: 'Enter' });
+    assert.equal(enter.target?.element?.field, 'text');
+    assert.equal(enter.target?.destination?.kind, 'form');
+    assert.equal(enter.target?.destination?.url, `${sites.b}/pay`);
+  });
+
+  it('reports a target=_blank link as a new window, and navigate_back its history entry', async () => {
+    await open(`${sites.a}/shop`);
+    await open(`${sites.a}/links`);
+    const link = await landing(client, { type: 'click', x: 50, y: 30 });
+    assert.deepEqual(link.target?.destination, {
+      kind: 'link',
+      url: `${sites.a}/popup`,
+      method: 'GET',
+      new_window: true,
+    });
+    const back = await landing(client, { type: 'navigate_back' });
+    assert.equal(back.target?.destination?.kind, 'history');
+    assert.equal(back.target?.destination?.url, `${sites.a}/shop`);
+  });
+
+  it('follows the focus into a foreign iframe for keyboard actions', async () => {
+    await open(`${sites.a}/foreign`);
+    assertAllOk(await client.run([{ type: 'click', x: 100, y: 150 }]));
+    const typing = await landing(client, { type: 'type', text: 'x' });
+    assert.deepEqual(origins(typing), [sites.a, sites.c]);
+    assert.equal(typing.target?.element?.autocomplete, 'username');
+    assert.equal(typing.target?.element?.field, 'text');
+  });
+
+  it('refuses a click whose link changed between landing and action (LANDING_CHANGED, not clicked)', async () => {
+    await open(`${sites.a}/swap`);
+    const decided = await landing(client, { type: 'click', x: 50, y: 30 });
+    assert.equal(decided.target?.destination?.url, `${sites.a}/safe`);
+    const expect = {
+      document_id: decided.document_id,
+      origins: origins(decided) ?? [],
+      destination: `${sites.a}/safe`,
+    };
+    // One reply of two actions: the page swaps the link while the first one runs.
+    const reply = await client.run([
+      { type: 'wait', ms: 600 },
+      { type: 'click', x: 50, y: 30, expect },
+    ]);
+    assert.equal(reply.results[1]?.status, 'error');
+    assert.equal(reply.results[1]?.error?.code, 'LANDING_CHANGED');
+    assert.equal((await client.state()).title, '0', 'the click was dispatched');
+    // Decided against the page as it is now, the same click runs.
+    const now = await landing(client, { type: 'click', x: 50, y: 30 });
+    const fresh = { ...expect, destination: now.target?.destination?.url ?? null };
+    assertAllOk(await client.run([{ type: 'click', x: 50, y: 30, expect: fresh }]));
+    assert.equal((await client.state()).title, '1');
+  });
+
+  it('refuses an action whose document changed (another page loaded)', async () => {
+    await open(`${sites.a}/shop`);
+    const decided = await landing(client, { type: 'click', x: 50, y: 30 });
+    await open(`${sites.a}/shop`);
+    const expect = {
+      document_id: decided.document_id,
+      origins: origins(decided) ?? [],
+      destination: decided.target?.destination?.url ?? null,
+    };
+    const reply = await client.run([{ type: 'click', x: 50, y: 30, expect }]);
+    assert.equal(reply.results[0]?.error?.code, 'LANDING_CHANGED');
+    assert.notEqual(reply.state.document_id, decided.document_id);
+  });
+
+  it('decides through 20 nested frames (same-origin, same-site and out-of-process mixed) in ms', async () => {
+    await open(`${sites.a}/nest/20`);
+    const first = await landing(client, { type: 'click', x: 100, y: 100 });
+    assert.equal(first.target?.frames.length, 21);
+    assert.equal(first.target?.element?.tag, 'button');
+    assert.ok(origins(first)?.includes(sites.c));
+    const times: number[] = [];
+    for (let run = 0; run < 15; run++) {
+      const started = performance.now();
+      await landing(client, { type: 'click', x: 100, y: 100 });
+      times.push(performance.now() - started);
+    }
+    times.sort((x, y) => x - y);
+    const median = times[Math.floor(times.length / 2)] ?? 0;
+    process.stdout.write(
+      `# landing through 20 nested frames: median ${median.toFixed(1)} ms, min ${times[0]?.toFixed(1)} ms, max ${times.at(-1)?.toFixed(1)} ms (HTTP round trip included)\n`,
+    );
+    assert.ok(median < 250, `median ${median} ms`);
+  });
+});
