@@ -45,7 +45,7 @@ describe('jail-service app (fake page driver)', () => {
     assert.equal(health.status, 'ok');
     assert.deepEqual(health.viewport, { width: 800, height: 600 });
     const tools = toolsResponseSchema.parse(await (await request('/tools')).json());
-    assert.equal(tools.tools.length, 18);
+    assert.equal(tools.tools.length, 19);
   });
 
   it('rejects a wrong scheme, a wrong token and a missing header with 401 JSON', async () => {
@@ -149,5 +149,64 @@ describe('jail-service app (fake page driver)', () => {
     );
     assert.equal(huge.status, 413);
     assert.equal(errorBodySchema.parse(await huge.json()).error.code, 'BAD_REQUEST');
+  });
+
+  it('checks an action’s expect against a fresh landing: LANDING_CHANGED and nothing dispatched', async () => {
+    const { driver, post } = setup();
+    const landed = (url: string) => ({
+      url: 'http://shop.test/',
+      document_id: 'doc-1',
+      target: {
+        frames: [{ url: 'http://shop.test/', origin: 'http://shop.test' }],
+        element: { tag: 'a', input_type: null, autocomplete: null, field: 'other' as const },
+        destination: { kind: 'link' as const, url, method: 'GET', new_window: false },
+      },
+      source: null,
+    });
+    driver.landings.push(landed('http://pay.test/'));
+    const expect = {
+      document_id: 'doc-1',
+      origins: ['http://shop.test'],
+      destination: 'http://shop.test/cart',
+    };
+    const refused = actionsResponseSchema.parse(
+      await (await post({ actions: [{ type: 'click', x: 10, y: 10, expect }] })).json(),
+    );
+    assert.equal(refused.results[0]?.error?.code, 'LANDING_CHANGED');
+    assert.equal(driver.performed.length, 0);
+    driver.landings.splice(0, 1, landed('http://shop.test/cart'));
+    const ran = actionsResponseSchema.parse(
+      await (await post({ actions: [{ type: 'click', x: 10, y: 10, expect }] })).json(),
+    );
+    assert.equal(ran.results[0]?.status, 'ok');
+    assert.equal(driver.performed.length, 1);
+  });
+
+  it('types a secret through the driver’s one-step insertion, keying only the trailing Enter', async () => {
+    const { driver, post } = setup();
+    const secret = { origins: ['http://bank.test'], fields: ['password'], autocomplete: [] };
+    const reply = await post({ actions: [{ type: 'type', text: 's3cret\n', secret }] });
+    assert.equal(reply.status, 200);
+    assert.deepEqual(driver.secrets, ['s3cret']);
+    assert.deepEqual(driver.performed, [
+      [
+        { kind: 'key-down', key: 'Enter' },
+        { kind: 'key-up', key: 'Enter' },
+      ],
+    ]);
+  });
+
+  it('serves POST /landing (400 outside the viewport) and POST /reset', async () => {
+    const { driver, request } = setup();
+    const landing = (action: unknown) =>
+      request('/landing', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ action }),
+      });
+    assert.equal((await landing({ type: 'click', x: 10, y: 10 })).status, 200);
+    assert.equal((await landing({ type: 'click', x: 900, y: 10 })).status, 400);
+    assert.equal((await request('/reset', { method: 'POST' })).status, 200);
+    assert.equal(driver.resets, 1);
   });
 });

@@ -1,7 +1,14 @@
 // Fixture pages for landing, secrets, masks and popups (issue 20). Three sites: `a` and `b` on
 // 127.0.0.1 (two ports: same site, different origins, one renderer process) and `c` on
 // `localhost` (another site: an out-of-process iframe under site isolation).
-import type { StaticRoute } from '../support/static-site.js';
+import assert from 'node:assert/strict';
+import {
+  type Action,
+  type LandingResponse,
+  landingResponseSchema,
+} from '@clawdie/jail-service/api';
+import { type StaticRoute, type StaticSite, startStaticSite } from '../support/static-site.js';
+import type { JailClient } from './jail-harness.js';
 
 export interface Sites {
   a: string;
@@ -89,4 +96,25 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
   };
   for (let depth = 0; depth <= 20; depth++) routes[`/nest/${depth}`] = nest(depth);
   return routes;
+}
+
+/** Three sites serving the same routes: a, b on 127.0.0.1 (two ports), c on localhost. */
+export async function startSites(): Promise<{ sites: Sites; close(): Promise<void> }> {
+  const servers: StaticSite[] = await Promise.all([0, 1, 2].map(() => startStaticSite({})));
+  const [a, b, c] = servers as [StaticSite, StaticSite, StaticSite];
+  const sites = { a: a.url, b: b.url, c: c.url.replace('127.0.0.1', 'localhost') };
+  for (const server of servers)
+    for (const [path, route] of Object.entries(landingRoutes(sites))) server.set(path, route);
+  return { sites, close: async () => void (await Promise.all(servers.map((s) => s.close()))) };
+}
+
+export async function landing(client: JailClient, action: Action): Promise<LandingResponse> {
+  const response = await client.fetch('/landing', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action }),
+  });
+  const body: unknown = await response.json();
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return landingResponseSchema.parse(body);
 }

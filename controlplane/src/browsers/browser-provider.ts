@@ -83,10 +83,10 @@ export async function resetJailBrowser(
     headers: { authorization: `Bearer ${service.token}` },
     signal: AbortSignal.timeout(RESET_TIMEOUT_MS),
   });
-  await response.body?.cancel();
+  const body = await response.text().catch(() => '');
   if (!response.ok)
     throw new OperatorError(
       'OPERATOR_UNAVAILABLE',
-      `the browser could not be reset for the task (jail-service answered ${response.status})`,
+      `the browser could not be reset for the task (jail-service answered ${response.status}: ${body.slice(0, 300)})`,
     );
 }

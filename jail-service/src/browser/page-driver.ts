@@ -70,8 +70,21 @@ export async function createPuppeteerPageDriver(
     await tabs.ready();
     return tabs.active();
   };
-  const guarded = <T>(work: (tab: Tab) => Promise<T>): Promise<T> =>
-    active().then((tab) => tab.liveness.guard(() => work(tab)));
+  /**
+   * Runs `work` on the active tab. A popup that closed itself (window.close) is gone before its
+   * tab's close event arrives: when `work` fails because its tab's target went away, it runs
+   * once more on the tab that is active once the close was seen.
+   */
+  const guarded = async <T>(work: (tab: Tab) => Promise<T>): Promise<T> => {
+    const tab = await active();
+    try {
+      return await tab.liveness.guard(() => work(tab));
+    } catch (error) {
+      if (!(await tabs.closing(tab))) throw error;
+      const next = await active();
+      return next.liveness.guard(() => work(next));
+    }
+  };
 
   const navigate = async (url: string, timeoutMs: number): Promise<InputOutcome> => {
     const { page } = await active();
@@ -134,7 +147,13 @@ export async function createPuppeteerPageDriver(
     async reset(timeoutMs) {
       await tabs.closeExtra();
       masks.clear();
-      await clearBrowsingData(browser, tabs.visitedOrigins(), options.launched, logger);
+      await clearBrowsingData(
+        browser,
+        tabs.active(),
+        tabs.visitedOrigins(),
+        options.launched,
+        logger,
+      );
       await navigate('about:blank', timeoutMs);
     },
 
@@ -211,6 +230,7 @@ async function capture(tab: Tab, quality: number): Promise<Screenshot> {
  */
 async function clearBrowsingData(
   browser: Browser,
+  root: Tab,
   origins: ReadonlySet<string>,
   all: boolean,
   logger: Logger,
@@ -218,8 +238,9 @@ async function clearBrowsingData(
   const cdp = await browser.target().createCDPSession();
   try {
     if (all) await cdp.send('Storage.clearCookies', {});
+    // Per origin on a page's session: the browser target's session answers "Internal error".
     for (const origin of origins)
-      await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+      await root.session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
   } finally {
     await bounded(cdp.detach(), logger, 'detach the storage session');
   }

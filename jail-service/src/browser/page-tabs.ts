@@ -6,6 +6,7 @@
 // opener and are not followed.
 import type { Logger } from 'pino';
 import type { Browser, CDPSession, Dialog, HTTPRequest, Page, Target } from 'puppeteer-core';
+import { sleep } from '../timing/sleep.js';
 import { bounded } from './bounded.js';
 import { isMainFrameNavigation } from './navigation-watch.js';
 import { type PageLiveness, trackLiveness } from './page-liveness.js';
@@ -24,6 +25,11 @@ export interface Tab {
   readonly opener: Tab | null;
 }
 
+/** Longest wait for an announced window's target to appear. */
+const OPEN_TIMEOUT_MS = 2000;
+/** Longest wait for a tab whose calls fail to be reported closed. */
+const CLOSE_GRACE_MS = 1000;
+
 export interface PageTabs {
   /** The tab actions, screenshots and state go to. */
   active(): Tab;
@@ -35,6 +41,11 @@ export interface PageTabs {
   onSwitch(listener: (tab: Tab) => void): void;
   /** `listener(tab)` after a tab closed (or was closed); must not throw. */
   onClose(listener: (tab: Tab) => void): void;
+  /**
+   * True when `tab` is closed or closes within CLOSE_GRACE_MS (its target already gone), after
+   * its successor became active; false when it stays open.
+   */
+  closing(tab: Tab): Promise<boolean>;
   /** Origins of every document a tab showed (top-level or framed), for clearing their storage. */
   visitedOrigins(): ReadonlySet<string>;
   /** Closes every tab but the root and makes the root active. */
@@ -55,6 +66,12 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
   const switchListeners: ((tab: Tab) => void)[] = [];
   const closeListeners: ((tab: Tab) => void)[] = [];
   const pending = new Set<Promise<unknown>>();
+  /** Windows announced (Page.windowOpen) and not adopted yet. */
+  const opening = new Set<symbol>();
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  };
   const origins = new Set<string>();
   const record = (url: string) => {
     if (!/^https?:/i.test(url)) return;
@@ -69,6 +86,16 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
     await page.setViewport(options.viewport);
     await page.bringToFront();
     const session = await page.createCDPSession();
+    // The opener's side of a popup: announced before its target exists, so `ready()` waits.
+    session.on('Page.windowOpen', () => {
+      const announced = Symbol('window');
+      opening.add(announced);
+      void sleep(OPEN_TIMEOUT_MS).then(() => {
+        opening.delete(announced);
+        wake();
+      });
+    });
+    await session.send('Page.enable');
     const inflight = new Set<HTTPRequest>();
     page.on('request', (request) => {
       if (isMainFrameNavigation(page, request)) inflight.add(request);
@@ -114,6 +141,8 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
   const adopt = async (target: Target) => {
     const opener = tabs.find((tab) => tab.page.target() === target.opener());
     if (target.type() !== 'page' || !opener) return;
+    const [oldest] = opening;
+    if (oldest) opening.delete(oldest);
     const page = await target.page();
     if (!page || page.isClosed()) return;
     const tab = await prepare(page, opener);
@@ -134,20 +163,37 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
       logger.warn({ err: error }, 'could not adopt a popup'),
     );
     pending.add(work);
-    void work.finally(() => pending.delete(work));
+    void work.finally(() => {
+      pending.delete(work);
+      wake();
+    });
   });
+
+  /** Until no window is announced or being adopted (an announced one waits OPEN_TIMEOUT_MS at most). */
+  const ready = async () => {
+    while (pending.size > 0 || opening.size > 0) {
+      const next = new Promise<void>((resolve) => waiters.push(resolve));
+      if (pending.size > 0) await Promise.race([Promise.all(pending), next]);
+      else await next;
+    }
+  };
 
   return {
     active: () => current,
     list: () => [...tabs],
-    async ready() {
-      while (pending.size > 0) await Promise.all(pending);
+    ready,
+    async closing(tab) {
+      const deadline = performance.now() + CLOSE_GRACE_MS;
+      while (tabs.includes(tab) && !tab.page.isClosed() && performance.now() < deadline)
+        await sleep(25);
+      if (tabs.includes(tab) && tab.page.isClosed()) closed(tab);
+      return !tabs.includes(tab);
     },
     onSwitch: (listener) => void switchListeners.push(listener),
     onClose: (listener) => void closeListeners.push(listener),
     visitedOrigins: () => origins,
     async closeExtra() {
-      while (pending.size > 0) await Promise.all(pending);
+      await ready();
       const root = tabs[0] as Tab;
       for (const tab of tabs.slice(1).reverse()) {
         closed(tab);
