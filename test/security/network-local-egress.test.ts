@@ -181,12 +181,12 @@ describe(
         for (const taskId of figure.auditedTo) assert.equal(taskId, figure.task, figure.class);
         // A preconnect opens a connection to the proxy only: nothing to refuse, nothing leaks.
         if (figure.class === 'preconnect') continue;
-        // A click whose landing names the attacker (a link, target=_blank) is stopped by the
-        // action gate before any request: audited as the task's refused step instead.
-        const gateStopped = platform.audit
-          .list({ type: 'step-refused', limit: 1000 })
-          .some((row) => row.taskId === figure.task && row.data.kind === 'navigation');
-        assert.ok(figure.refused > 0 || gateStopped, `${figure.class} refused and audited`);
+        // A link whose landing names the attacker (target=_blank, a plain link) is refused by
+        // the landing gate before the browser asks the proxy (issue 20): audited as a step.
+        const gated = platform.audit
+          .list({ type: 'step-refused', limit: 100, taskId: String(figure.task) })
+          .some((row) => row.data.kind === 'navigation');
+        assert.ok(figure.refused > 0 || gated, `${figure.class} refused and audited`);
       }
     });
 

@@ -4,8 +4,8 @@
 import type { Action, LandingTarget } from '@clawdie/jail-service/api';
 import { capText } from '../audit/bounded-text.js';
 import type { CredentialMode } from '../tasks/task-input.js';
-import { hostMatches, hostOf, urlAllowed } from './domain-match.js';
-import { frameHosts, navigationOf, needsLanding } from './landing-facts.js';
+import { placeMatches, placeName, urlAllowed, webOriginOf } from './domain-match.js';
+import { frameOrigins, navigationOf, needsLanding } from './landing-facts.js';
 import { compileLinearRegex, createRegexCache } from './linear-regex.js';
 import {
   type ActionRule,
@@ -67,21 +67,22 @@ export function decideAction(action: Action, context: ActionContext): Decision {
     if (asked) return asked;
   }
   const isUrlAction = action.type === 'navigate' || action.type === 'open_url';
-  const frames = isUrlAction ? [] : frameHosts(target, context.currentUrl);
+  // Frames and destinations as origins (host and port): distinct ports are distinct sites.
+  const frames = isUrlAction ? [] : frameOrigins(target, context.currentUrl);
   if (context.taskDomains && needsLanding(action) && target) {
     const foreign = frames.find(
-      (host) => !context.taskDomains?.some((pattern) => hostMatches(host, pattern)),
+      (origin) => !context.taskDomains?.some((pattern) => placeMatches(origin, pattern)),
     );
     if (foreign)
       return outside(
-        `the target is in a frame of ${foreign}, outside the task's domains (${context.taskDomains.join(', ')})`,
+        `the target is in a frame of ${placeName(foreign)}, outside the task's domains (${context.taskDomains.join(', ')})`,
         'frame_origin',
       );
   }
-  const navigationHost = navigation ? hostOf(navigation) : null;
-  const hosts = navigationHost ? [...new Set([...frames, navigationHost])] : frames;
+  const navigationOrigin = navigation ? webOriginOf(navigation) : null;
+  const places = navigationOrigin ? [...new Set([...frames, navigationOrigin])] : frames;
   const rule = policy.approvals.actions.find((candidate) =>
-    ruleMatches(candidate, action, navigation !== null, hosts),
+    ruleMatches(candidate, action, navigation !== null, places),
   );
   if (rule)
     return {
@@ -99,8 +100,8 @@ export function decideAction(action: Action, context: ActionContext): Decision {
  */
 function decideSecretField(name: string, context: ActionContext): Decision {
   const focused = context.target?.frames.at(-1) ?? null;
-  const host = focused ? (hostOf(focused.origin) ?? hostOf(focused.url)) : null;
-  const verdict = decideSecret(name, host, context);
+  const place = focused ? (webOriginOf(focused.origin) ?? webOriginOf(focused.url)) : null;
+  const verdict = decideSecret(name, place, context);
   if (verdict.decision === 'deny') return verdict;
   const entry = context.policy.credentials.secrets.find((secret) => secret.name === name);
   const element = context.target?.element ?? null;
@@ -125,10 +126,12 @@ function describeFields(fields: { kinds: string[]; autocomplete: string[] }): st
 }
 
 /**
- * Using secret `name` on `host`: the task must be in `operator_approved` mode, the secret listed
- * for the tenant on that host; then an operator must approve (or the policy denies all use).
+ * Using secret `name` at `place` (the focused frame's http(s) origin): the task must be in
+ * `operator_approved` mode, the secret listed for the tenant on that host (and port, when its
+ * pattern names one); then an operator must approve (or the policy denies all use).
  */
-export function decideSecret(name: string, host: string | null, context: ActionContext): Decision {
+export function decideSecret(name: string, place: string | null, context: ActionContext): Decision {
+  const host = place ? placeName(place) : null;
   if (context.credentialMode !== 'operator_approved') {
     return deny(`secret ${name}: the task's credential_mode is none`, 'credential');
   }
@@ -138,7 +141,7 @@ export function decideSecret(name: string, host: string | null, context: ActionC
       `secret ${capText(name, 64)} is not available to tenant ${context.policy.tenant}`,
       'credential',
     );
-  if (!host || !entry.domains.some((pattern) => hostMatches(host, pattern))) {
+  if (!place || !entry.domains.some((pattern) => placeMatches(place, pattern))) {
     return deny(
       `secret ${name} may not be used on ${host ?? 'this page'} (only ${entry.domains.join(', ')})`,
       'credential',
@@ -153,14 +156,14 @@ function ruleMatches(
   rule: ActionRule,
   action: Action,
   isNavigation: boolean,
-  hosts: readonly string[],
+  places: readonly string[],
 ): boolean {
   const typeMatches =
     rule.action === '*' ||
     rule.action === action.type ||
     (rule.action === 'navigate' && isNavigation);
   if (!typeMatches) return false;
-  if (rule.hosts && !hosts.some((host) => rule.hosts?.some((p) => hostMatches(host, p))))
+  if (rule.hosts && !places.some((place) => rule.hosts?.some((p) => placeMatches(place, p))))
     return false;
   if (rule.text !== undefined)
     return action.type === 'type' && textRuleMatches(rule.text, action.text);

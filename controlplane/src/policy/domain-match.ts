@@ -52,6 +52,38 @@ export function patternWithin(pattern: string, allowed: readonly string[]): bool
   });
 }
 
+/**
+ * Whether the http(s) origin or URL `place` (a frame, a destination) is one `pattern` names, for
+ * the gate's frame, rule and secret checks: the host as `hostMatches`; a pattern with `:port` that
+ * port only, one without every port of the host. Distinct ports are distinct origins: before this,
+ * `127.0.0.1:8443` in a policy also named every other port of 127.0.0.1 (issue 20 point 6).
+ */
+export function placeMatches(place: string, pattern: string): boolean {
+  const origin = webOriginOf(place);
+  if (origin === null) return false;
+  const url = new URL(origin);
+  if (!hostMatches(url.hostname, pattern)) return false;
+  const port = /:(\d{1,5})$/.exec(pattern.trim())?.[1];
+  const actual = Number(url.port || (url.protocol === 'http:' ? 80 : 443));
+  return port === undefined || Number(port) === actual;
+}
+
+/** The origin of an http(s) URL (`http://host:port`), or null. */
+export function webOriginOf(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `host:port` (or `host`) of an http(s) URL for messages, else the text as it is. */
+export function placeName(url: string): string {
+  const origin = webOriginOf(url);
+  return origin ? new URL(origin).host : url;
+}
+
 /** The host of an http(s) URL, or null. */
 export function hostOf(url: string): string | null {
   try {

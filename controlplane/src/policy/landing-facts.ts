@@ -8,7 +8,7 @@ import {
   type LandingTarget,
   landingExpectSchema,
 } from '@clawdie/jail-service/api';
-import { hostOf } from './domain-match.js';
+import { webOriginOf } from './domain-match.js';
 
 /** An action's landing as the loop hands it to the gate (`BrowserOperator.landing`). */
 export interface ActionLanding {
@@ -87,13 +87,13 @@ export function navigationOf(action: Action, target: LandingTarget | null): stri
 }
 
 /**
- * The hosts of every frame the target sits in, top first: by origin, and by URL too (a
- * sandboxed frame's origin is opaque, its URL still names the host that served it).
+ * The http(s) origins of every frame the target sits in, top first: by origin, and by URL too (a
+ * sandboxed frame's origin is opaque, its URL still names the host and port that served it).
  */
-export function frameHosts(target: LandingTarget | null, pageUrl: string | null): string[] {
+export function frameOrigins(target: LandingTarget | null, pageUrl: string | null): string[] {
   const frames = target?.frames ?? (pageUrl ? [{ url: pageUrl, origin: pageUrl }] : []);
-  const hosts = frames.flatMap((frame) => [hostOf(frame.origin), hostOf(frame.url)]);
-  return [...new Set(hosts.filter((host): host is string => host !== null))];
+  const origins = frames.flatMap((frame) => [webOriginOf(frame.origin), webOriginOf(frame.url)]);
+  return [...new Set(origins.filter((origin): origin is string => origin !== null))];
 }
 
 /**

@@ -193,7 +193,8 @@ async function capture(tab: Tab, quality: number): Promise<Screenshot> {
   // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor) is per
   // CDP session, and a second session would capture at scale 1. In puppeteer 24 page.screenshot
   // without a clip is exactly that one call (measured: same speed).
-  // A hidden tab (another took the foreground) gets no frames drawn: the capture would hang 15 s.
+  // A tab the page opened (window.open, target=_blank) takes the foreground, and the sandboxed
+  // browser then draws no frame of our hidden page: the capture hung 15 s.
   if (await tab.script.evaluate<boolean>('document.hidden')) await tab.page.bringToFront();
   const [geometry, jpeg] = await Promise.all([
     tab.script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
