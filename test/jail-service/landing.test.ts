@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LandingResponse } from '@clawdie/jail-service/api';
+import { sleep } from '@clawdie/jail-service/timing';
 import { requires } from '../support/capabilities.js';
 import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
 import { landing, type Sites, startSites } from './landing-pages.js';
@@ -82,7 +83,13 @@ describe('POST /landing (real Chromium)', requires('chromium'), () => {
   it('follows the focus into a foreign iframe for keyboard actions', async () => {
     await open(`${sites.a}/foreign`);
     assertAllOk(await client.run([{ type: 'click', x: 100, y: 150 }]));
-    const typing = await landing(client, { type: 'type', text: 'x' });
+    // The out-of-process frame takes the focus in its own renderer, a moment after the click
+    // returns on a loaded host: read until it has (bounded), as the gate's next landing would.
+    let typing = await landing(client, { type: 'type', text: 'x' });
+    for (let attempt = 0; attempt < 20 && !typing.target?.element; attempt += 1) {
+      await sleep(100);
+      typing = await landing(client, { type: 'type', text: 'x' });
+    }
     assert.deepEqual(origins(typing), [sites.a, sites.c]);
     assert.equal(typing.target?.element?.autocomplete, 'username');
     assert.equal(typing.target?.element?.field, 'text');
