@@ -1,7 +1,7 @@
 import type { AuditLog } from '../audit/audit-log.js';
 import { OperatorError } from '../errors.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import { secretNamesIn } from '../policy/secret-placeholders.js';
+import { secretNamesInActions } from '../policy/secret-placeholders.js';
 
 export interface PlaceholderGuardDeps {
   taskId: string;
@@ -25,11 +25,7 @@ export function refuseSecretPlaceholders(
     // Where a `type` would land does not depend on its text: the placeholder is never typed.
     landing: (action, signal) => operator.landing(action, signal),
     async execute(actions, signal) {
-      const names = [
-        ...new Set(
-          actions.flatMap((action) => (action.type === 'type' ? secretNamesIn(action.text) : [])),
-        ),
-      ];
+      const names = secretNamesInActions(actions);
       if (names.length === 0) return operator.execute(actions, signal);
       const reason = 'this task has no credential support (credential_mode none, or no policy)';
       for (const name of names)

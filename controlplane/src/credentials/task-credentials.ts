@@ -6,7 +6,7 @@ import { OperatorError } from '../errors.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { hostOf } from '../policy/domain-match.js';
 import { type SecretEntry, secretFields } from '../policy/policy-schema.js';
-import { fillSecrets, secretNamesIn } from '../policy/secret-placeholders.js';
+import { fillSecrets, secretNamesIn, secretNamesInActions } from '../policy/secret-placeholders.js';
 import type { GrantAuthority } from './grant-authority.js';
 import type { SecretVault } from './secret-vault.js';
 
@@ -53,13 +53,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
         state: (signal) => operator.state(signal),
         landing: (action, signal) => operator.landing(action, signal),
         async execute(actions, signal) {
-          const names = [
-            ...new Set(
-              actions.flatMap((action) =>
-                action.type === 'type' ? secretNamesIn(action.text) : [],
-              ),
-            ),
-          ];
+          const names = secretNamesInActions(actions);
           if (names.length === 0) return operator.execute(actions, signal);
           const values = new Map<string, string>();
           const typed: { index: number; names: string[]; origin: string; host: string }[] = [];
