@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { createBrowserRunTaskTool } from '../../../controlplane/src/mcp/browser-run-task-tool.js';
+import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-input.js';
 import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
 import { createPolicyFixture } from './policy-fixture.js';
 
@@ -60,5 +62,55 @@ describe('a task waiting for an operator approval', () => {
       ['queued', 'running', 'awaiting_approval', 'running'],
     );
     assert.equal(fixture.tasks.pendingApproval?.(id), null);
+  });
+});
+
+describe('MCP progress of a task waiting for an approval', () => {
+  it('reports awaiting_approval with the approval id between the steps', async (t) => {
+    const approvals = createApprovalsFixture();
+    t.after(approvals.close);
+    const fixture = await createPolicyFixture({
+      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+      approver: approvals.approvals,
+    });
+    t.after(fixture.close);
+    const tool = createBrowserRunTaskTool({
+      tasks: fixture.tasks,
+      principal: { tenant: 'acme', subject: 'tester', scopes: ['tasks:run'], via: 'token' },
+      defaultMaxSteps: 8,
+    });
+    const progress: { progress: number; message: string }[] = [];
+    const call = tool.handle(
+      browserRunTaskInputSchema.parse({
+        instruction: 'go elsewhere',
+        start_url: 'https://shop.example/',
+      }),
+      {
+        signal: new AbortController().signal,
+        reportProgress: async (update) => {
+          progress.push(update);
+        },
+      },
+    );
+    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && !approval; i++) {
+      await delay(10);
+      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    assert.ok(approval);
+    await delay(20);
+    assert.match(
+      progress.at(-1)?.message ?? '',
+      new RegExp(`^awaiting_approval: navigation approval ${approval.id} pending`),
+    );
+    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    const result = await call;
+    assert.equal(result.structuredContent?.status, 'finished');
+    const values = progress.map((update) => update.progress);
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => a - b),
+      'progress only increases',
+    );
   });
 });
