@@ -182,9 +182,13 @@ export class TaskRun {
       reason: record.reason,
       action: record.detail.action ?? null,
     };
-    this.#deps.repository.setAwaitingApproval(this.id, record !== null);
-    if (this.#approval) this.#status('awaiting_approval', { approval: this.#approval });
-    else if (!this.#controller.signal.aborted) this.#status('running');
+    const { repository } = this.#deps;
+    repository.setAwaitingApproval(this.id, record !== null);
+    if (this.#approval) return this.#status('awaiting_approval', { approval: this.#approval });
+    if (this.#controller.signal.aborted) return;
+    // Paused while it waited: the pause holds from here (the row could not show it before).
+    if (this.#pauses.paused) repository.setPaused(this.id, true);
+    this.#status(this.#pauses.paused ? 'paused' : 'running');
   }
 
   /** Aborted while waiting for its turn: ended at once, never started, no browser taken. */

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { LoopEvent } from '../../../controlplane/src/agent/loop-types.js';
-import { createApp } from '../../../controlplane/src/http/app.js';
 import { createProgressTracker } from '../../../controlplane/src/mcp/progress.js';
 import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import type { CompactResult } from '../../../controlplane/src/tasks/task-input.js';
-import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../../support/silent-logger.js';
+import { createTestControlplane } from '../../support/controlplane.js';
 import { submit } from '../../support/submit-task.js';
-import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
 /**
  * Answers `Action: wait()` for the first `quick` turns of each task, then holds the model call
@@ -43,27 +40,21 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function setup(quick: number) {
+/** The whole controlplane (one local fake browser: one task at a time) over the holding model. */
+async function setup(quick: number) {
   const { model, nextHold } = holdingModel(quick);
-  const test = createTestTaskDeps({ model, loop: { maxSteps: 20 } });
-  const tasks = createTaskService(test.deps);
-  after(async () => {
-    await tasks.close();
-    test.close();
+  const controlplane = await createTestControlplane({
+    model,
+    env: { CLAWDIE_MAX_STEPS: '20', CLAWDIE_WAIT_MS: '0' },
   });
-  const app = createApp({
-    tasks,
-    repository: test.repository,
-    logger: silentLogger,
-    defaultMaxSteps: 20,
-    describe: () => ({ model: { name: 'holding', replay: true }, jail: { url: 'x' } }),
-  });
-  return { tasks, repository: test.repository, app, nextHold };
+  after(() => controlplane.close());
+  const { tasks, repository, app } = controlplane;
+  return { tasks, repository, app, nextHold };
 }
 
 describe('aborting a queued task', () => {
   it('ends it at once (aborted, never started) and frees its place in the queue', async () => {
-    const { tasks, repository, app, nextHold } = setup(0);
+    const { tasks, repository, app, nextHold } = await setup(0);
     const holding = nextHold();
     const first = submit(tasks, { instruction: 'holds the only browser' });
     await within(holding, 5000, 'the first task reaching its model call');
@@ -97,7 +88,7 @@ describe('aborting a queued task', () => {
 
 describe('step counts after an abort', () => {
   it('records the unfinished step as aborted and counts it the same on REST, SSE and MCP progress', async () => {
-    const { tasks, repository, app, nextHold } = setup(2);
+    const { tasks, repository, app, nextHold } = await setup(2);
     const loopEvents: LoopEvent[] = [];
     const holding = nextHold();
     const task = submit(tasks, { instruction: 'two waits, then hangs' }, (event) =>
