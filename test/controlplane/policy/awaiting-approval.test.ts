@@ -114,3 +114,37 @@ describe('MCP progress of a task waiting for an approval', () => {
     );
   });
 });
+
+describe('pausing a task that awaits an approval', () => {
+  it('stays awaiting_approval until answered, then is paused until resumed', async (t) => {
+    const approvals = createApprovalsFixture();
+    t.after(approvals.close);
+    const fixture = await createPolicyFixture({
+      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+      approver: approvals.approvals,
+    });
+    t.after(fixture.close);
+    const response = await fixture.startTask({
+      instruction: 'go elsewhere',
+      start_url: 'https://shop.example/',
+    });
+    const { trace_id: id } = (await response.json()) as { trace_id: string };
+    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && !approval; i++) {
+      await delay(10);
+      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    assert.ok(approval);
+    assert.equal(fixture.tasks.pause?.(id), true);
+    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    await delay(50);
+    assert.equal(fixture.repository.getTask(id)?.status, 'paused');
+    const statuses = fixture.tasks.events
+      .since(id, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
+    assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval', 'paused']);
+    fixture.tasks.resume?.(id);
+    assert.equal((await fixture.waitFor(id))?.status, 'finished');
+  });
+});
