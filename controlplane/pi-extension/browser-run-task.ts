@@ -8,6 +8,7 @@ import type {
   ExtensionFactory,
   ToolDefinition,
 } from '@mariozechner/pi-coding-agent';
+import type { CompactResult } from '../src/tasks/task-input.js';
 import { type ConfigFlags, type ExtensionConfig, loadConfigFromProcess } from './config.js';
 import {
   type ControlplaneClient,
@@ -37,6 +38,8 @@ export interface BrowserRunTaskExtensionOptions {
   pollIntervalMs?: number;
   idleTimeoutMs?: number;
   stallCheckMs?: number;
+  /** How long a cancelled call waits for the aborted task's result (default 10 s). */
+  abortWaitMs?: number;
 }
 
 type Tool = ToolDefinition<typeof browserRunTaskParameters, BrowserRunTaskDetails>;
@@ -129,8 +132,14 @@ async function runTask(
     throw new TaskAbortedError(`${toolName} was cancelled while submitting the task`, null);
   }
   inFlight.set(call.toolCallId, { client, traceId });
-  const report = (progress: TaskProgress) =>
-    onUpdate?.({ content: [{ type: 'text', text: formatProgress(progress) }], details: progress });
+  // Reported at once, then again when the stream replays it: each line is sent once.
+  let last = '';
+  const report = (progress: TaskProgress) => {
+    const text = formatProgress(progress);
+    if (text === last) return;
+    last = text;
+    onUpdate?.({ content: [{ type: 'text', text }], details: progress });
+  };
   report({ trace_id: traceId, status: 'queued', step: null });
   try {
     const result = await followTask(client, traceId, {
@@ -144,7 +153,12 @@ async function runTask(
     return { content: [{ type: 'text', text: formatResultText(result) }], details: result };
   } catch (error) {
     if (!signal?.aborted) throw error;
-    throw new TaskAbortedError(await stopRemoteTask(client, traceId), traceId);
+    const stopped = await stopRemoteTask(client, traceId);
+    const ended = await abortedResult(client, traceId, options);
+    if (!ended) throw new TaskAbortedError(stopped, traceId);
+    // The aborted result as details (the tool_result hook flags it isError), like any ending.
+    const text = `${stopped}\n${formatResultText(ended)}`;
+    return { content: [{ type: 'text', text }], details: ended };
   } finally {
     inFlight.delete(call.toolCallId);
   }
@@ -160,6 +174,24 @@ async function stopRemoteTask(client: ControlplaneClient, traceId: string): Prom
       : `${prefix} had already ended on the controlplane`;
   } catch (error) {
     return `${prefix} could not be aborted remotely (${(error as Error).message}); it may still be running`;
+  }
+}
+
+/** The result of a task being aborted, once it is recorded; null when it does not come in time. */
+async function abortedResult(
+  client: ControlplaneClient,
+  traceId: string,
+  options: BrowserRunTaskExtensionOptions,
+): Promise<CompactResult | null> {
+  try {
+    return await followTask(client, traceId, {
+      signal: AbortSignal.timeout(options.abortWaitMs ?? 10_000),
+      onProgress: () => undefined,
+      ...(options.retry ? { retry: options.retry } : {}),
+      ...(options.stallCheckMs === undefined ? {} : { stallCheckMs: options.stallCheckMs }),
+    });
+  } catch {
+    return null;
   }
 }
 

@@ -118,7 +118,10 @@ function handleEvent(
           step: null,
           ...(typeof reason === 'string' ? { reason } : {}),
         });
-      else if (status === 'queued' || status === 'running' || status === 'paused')
+      else if (status === 'awaiting_approval') {
+        const approval = (data as { approval?: TaskProgress['approval'] }).approval;
+        onProgress({ trace_id: traceId, status, step: null, ...(approval ? { approval } : {}) });
+      } else if (status === 'queued' || status === 'running' || status === 'paused')
         onProgress({ trace_id: traceId, status, step: null });
       return null;
     }

@@ -1,14 +1,16 @@
 // What browser_run_task shows: one-line progress for partial updates, the compact result as JSON
 // text for the model (large fields cut to a budget), and which final statuses count as errors.
-import type { StepProgress } from '../src/tasks/task-events.js';
+import type { LiveTaskStatus, PendingApproval, StepProgress } from '../src/tasks/task-events.js';
 import type { CompactResult, TaskResultStatus } from '../src/tasks/task-input.js';
 
 /** `details` of a partial update: the task's state and its latest finished step. */
 export interface TaskProgress {
   trace_id: string;
-  status: 'queued' | 'running' | 'paused' | 'needs_user';
+  status: LiveTaskStatus;
   /** Why a person is needed (status `needs_user`). */
   reason?: string;
+  /** The approval the task waits for (status `awaiting_approval`). */
+  approval?: PendingApproval;
   /** The latest finished step, or null before the first one. */
   step: StepProgress | null;
 }
@@ -18,7 +20,7 @@ export type BrowserRunTaskDetails = TaskProgress | CompactResult;
 
 /**
  * Final statuses reported with `isError: true`: the task failed (`error`), was stopped from
- * outside the tool call (`aborted`; a cancelled tool call throws instead), or ran out of steps
+ * outside the tool call or by cancelling it (`aborted`), or ran out of steps
  * without finishing (`max_steps`). `finished` and `call_user` (the browser agent hands over to a
  * human, e.g. for a login or CAPTCHA, with the reason in `summary`) are successful calls.
  */
@@ -40,6 +42,10 @@ export function formatProgress(progress: TaskProgress): string {
   const { step } = progress;
   if (progress.status === 'needs_user')
     return `browser task ${progress.trace_id} needs a person (${progress.reason ?? 'takeover'}): an operator was asked to take over`;
+  if (progress.status === 'awaiting_approval' && progress.approval) {
+    const { approval } = progress;
+    return `browser task ${progress.trace_id} awaiting approval ${approval.id} (${approval.kind.replaceAll('_', ' ')}): ${clip(approval.reason, 200)}`;
+  }
   if (!step) return `browser task ${progress.trace_id} ${progress.status}`;
   const what = step.actions.length > 0 ? step.actions.join(', ') : step.outcome;
   return `step ${step.step}/${step.max_steps}: ${clip(what, 200)}`;

@@ -11,6 +11,7 @@ import type {
   CompactResult,
 } from '../../controlplane/src/tasks/task-input.js';
 import { allowAllPlan, type TaskPlan } from '../../controlplane/src/tasks/task-plan.js';
+import { createTaskRow } from '../../controlplane/src/tasks/task-run.js';
 import type { StartedTask, TaskService } from '../../controlplane/src/tasks/task-service.js';
 
 /** What a route handler does: admit `input` for `principal` (default loopback), then start the plan. */
@@ -28,15 +29,18 @@ export function testPlan(input: BrowserRunTaskInput, principal = loopbackPrincip
   return allowAllPlan(input, principal, 'test without a tenant policy');
 }
 
-/** runBrowserTask as the unpoliced task service runs it: `testPlan(input)`, `unpolicedGate`. */
+/**
+ * runBrowserTask as an unpoliced task run drives it, on `deps.operator` as given: the row is
+ * created first (`options.taskId`, else a new id), the gate is `unpolicedGate`.
+ */
 export function runTestTask(
   input: BrowserRunTaskInput,
   deps: RunBrowserTaskDeps,
   options: Partial<RunBrowserTaskOptions> = {},
   principal: Principal = loopbackPrincipal,
 ): Promise<CompactResult> {
-  return runBrowserTask(testPlan(input, principal), deps, {
-    gate: unpolicedGate(input.domains),
-    ...options,
-  });
+  const plan = testPlan(input, principal);
+  const taskId = options.taskId ?? deps.newId();
+  createTaskRow(taskId, plan, deps);
+  return runBrowserTask(plan, deps, { gate: unpolicedGate(input.domains), ...options, taskId });
 }

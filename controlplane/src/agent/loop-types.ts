@@ -7,7 +7,6 @@ import type { ActionGate, RefusalKind } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import type { FinalAnswerCheck } from '../tasks/result-schema.js';
 import type { PlannedStep } from '../uitars/index.js';
-import type { WaitEngine } from '../wait/wait-engine.js';
 import type { WaitCondition } from '../wait/wait-types.js';
 import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
 import type { LoopGuardOptions } from './loop-guard.js';
@@ -53,8 +52,6 @@ export interface LoopOptions {
   guard?: Partial<LoopGuardOptions> | false | undefined;
   /** Checked when the model calls finished(); unmet criteria send it back to work. */
   successCriteria?: readonly WaitCondition[] | undefined;
-  /** `wait()` watches the screen (returns early once it changed and settled) instead of sleeping. */
-  smartWait?: boolean | undefined;
   /** Hand over to a person before the first step (a failed `logged_in_check`). */
   startWithHandoff?: 'login' | undefined;
 }
@@ -78,8 +75,6 @@ export interface LoopDeps {
   waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
   /** Checks success criteria; default: the operator's URL only (see verify-done.ts). */
   verifier?: DoneVerifier;
-  /** Shared wait engine for smart `wait()`; default: one per loop run over `clock`. */
-  waits?: WaitEngine;
   /** Human takeover (policy `handoff`); absent: call_user ends the task, nothing is detected. */
   handoff?: LoopHandoff;
 }

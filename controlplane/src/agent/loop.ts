@@ -1,8 +1,6 @@
 import { AppError, isAbortError } from '../errors.js';
 import { Conversation } from '../model/conversation.js';
 import { buildSystemPrompt } from '../uitars/index.js';
-import { withSmartWait } from '../wait/smart-wait-operator.js';
-import { WaitEngine } from '../wait/wait-engine.js';
 import { createGuardHook } from './loop-guard-hook.js';
 import { handOver } from './loop-handoff.js';
 import type { LoopDeps, LoopErrorCode, LoopOptions, LoopResult } from './loop-types.js';
@@ -37,23 +35,21 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
   const conversation = new Conversation(`${prompt}${options.instruction}`, options.imageWindow);
   const state = { step: 0, unusableReplies: 0 };
   let stuckReported = false;
+  /** The step started and not yet ended: an abort or a failure ends it as such. */
+  let openStep: number | null = null;
   const observed: LoopDeps = {
     ...deps,
     emit: (event) => {
       if (event.type === 'task-stuck') stuckReported = true;
+      if (event.type === 'step-started') openStep = event.step;
+      if (event.type === 'step-ended' && event.step === openStep) openStep = null;
       return deps.emit(event);
     },
   };
   const guard = createGuardHook(options.guard, options.instruction, conversation, observed);
   const stepDeps: LoopDeps = {
-    ...deps,
+    ...observed,
     emit: guard.emit,
-    operator: options.smartWait
-      ? withSmartWait(
-          deps.operator,
-          deps.waits ?? new WaitEngine({ clock: deps.clock, images: deps.images }),
-        )
-      : deps.operator,
   };
   const handOverAt = async (reason: Parameters<typeof handOver>[0], summary: string | null) => {
     const ended = await handOver(reason, state.step, summary, conversation, stepDeps);
@@ -104,11 +100,32 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
     await captureFinal(deps);
     return { status: 'max_steps', summary: null, error: null, stepCount: state.step };
   } catch (error) {
-    if (isAbortError(error) || deps.signal?.aborted) {
-      return { status: 'user_stopped', summary: null, error: null, stepCount: state.step };
-    }
-    return failed(errorCode(error), (error as Error).message ?? String(error), state.step);
+    const ending = endingOf(error, state.step, deps.signal);
+    if (openStep !== null) await endOpenStep(openStep, ending, observed);
+    return ending;
   }
+}
+
+/**
+ * The one mapping of a run that threw to its ending: an abort (or anything thrown once the task's
+ * signal aborted) is `user_stopped`, anything else a typed `error` (unexpected ones INTERNAL).
+ */
+export function endingOf(error: unknown, stepCount: number, signal?: AbortSignal): LoopResult {
+  if (isAbortError(error) || signal?.aborted)
+    return { status: 'user_stopped', summary: null, error: null, stepCount };
+  return failed(errorCode(error), (error as Error).message ?? String(error), stepCount);
+}
+
+/** A step cut short is recorded and counted like any other: `aborted`, or `failed` with why. */
+async function endOpenStep(step: number, ending: LoopResult, deps: LoopDeps): Promise<void> {
+  const aborted = ending.status === 'user_stopped';
+  await deps.emit({
+    type: 'step-ended',
+    step,
+    outcome: aborted ? 'aborted' : 'failed',
+    message: aborted ? 'the task was aborted during this step' : (ending.error?.message ?? null),
+    at: deps.clock.now(),
+  });
 }
 
 /** The typed code of a transport failure; anything unexpected is INTERNAL. */

@@ -93,6 +93,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         answeredBy: null,
       };
       deps.store.insert(record);
+      request.onPending?.(record);
       deps.audit.append({
         type: 'approval-requested',
         actor: 'system',

@@ -11,6 +11,11 @@ export interface ApprovalRequest {
   /** The current screen, sent along to the operator chats. */
   screenshot?: Buffer | null;
   timeoutMs: number;
+  /**
+   * Called once the request is stored and pending, with its record (the task run shows it as
+   * `awaiting_approval` with the approval id); must not throw.
+   */
+  onPending?: ((approval: ApprovalRecord) => void) | undefined;
 }
 
 export type ApprovalOutcome =

@@ -56,7 +56,7 @@ function pendingCard(record: ApprovalRecord, view: ApprovalsView) {
   const left = record.expiresAt - view.now;
   return html`<li class="card approval" data-approval="${record.id}">
 <div class="approval-text">
-<h2><span class="badge s-pending">${record.kind.replaceAll('_', ' ')}</span> ${record.reason}</h2>
+<h2 id="approval-${record.id}"><span class="badge s-pending">${record.kind.replaceAll('_', ' ')}</span> ${record.reason}</h2>
 <dl class="facts">
 ${approvalFacts(record)}
 <dt>Task</dt><dd>${taskLink(record.taskId)}</dd>

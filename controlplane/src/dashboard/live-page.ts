@@ -1,6 +1,8 @@
 import { html } from 'hono/html';
 import type { ActionRecord, TaskRecord } from '../store/task-records.js';
 import { describeAction } from '../tasks/step-summary.js';
+import type { PendingApproval } from '../tasks/task-events.js';
+import { approvalNotice } from './approval-notice.js';
 import { badge } from './format.js';
 import type { StepCardData } from './step-card.js';
 
@@ -14,6 +16,8 @@ export interface LiveView {
   hasScreencast: boolean;
   /** Why a person is needed, while the task waits in needs_user and can be taken over. */
   takeover?: { reason: string } | null;
+  /** The approval the task waits for (status `awaiting_approval`). */
+  approval?: PendingApproval | null;
 }
 
 const describe = (action: ActionRecord) =>
@@ -23,15 +27,24 @@ const describe = (action: ActionRecord) =>
 
 /**
  * The outcome to show: a step still `pending` is in progress only while it is the last step of a
- * running task; once a later step exists or the task ended it never finished ("unfinished").
+ * running task (waiting for an approval when the task is `awaiting_approval`); once a later step
+ * exists or the task ended it never finished ("unfinished", rows from before steps cut short
+ * were recorded `aborted`).
  */
-export function shownOutcome(outcome: string, isLast: boolean, active: boolean): string {
-  return outcome === 'pending' && (!isLast || !active) ? 'unfinished' : outcome;
+export function shownOutcome(
+  outcome: string,
+  isLast: boolean,
+  active: boolean,
+  status?: string,
+): string {
+  if (outcome !== 'pending') return outcome;
+  if (!isLast || !active) return 'unfinished';
+  return status === 'awaiting_approval' ? 'awaiting_approval' : outcome;
 }
 
-function stepLine(card: StepCardData, isLast: boolean, active: boolean) {
+function stepLine(card: StepCardData, isLast: boolean, active: boolean, status: string) {
   const { step } = card;
-  return html`<li data-step="${step.index}">Step ${step.index} ${badge(shownOutcome(step.outcome, isLast, active))} <span class="mono">${card.actions.map(describe).join(', ')}</span>${step.thought ? html`<div class="muted">${step.thought}</div>` : ''}</li>`;
+  return html`<li data-step="${step.index}">Step ${step.index} ${badge(shownOutcome(step.outcome, isLast, active, status))} <span class="mono">${card.actions.map(describe).join(', ')}</span>${step.thought ? html`<div class="muted">${step.thought}</div>` : ''}</li>`;
 }
 
 /** The ended task's final frame (its final screenshot), or why there is none. */
@@ -98,11 +111,12 @@ ${
 <form method="post" action="${base}/takeover"><button type="submit">Take over</button></form></div>`
     : ''
 }
+${approvalNotice(view.approval ?? null)}
 </section>
 ${view.active ? '' : resultCard(task)}
 <section class="card" aria-labelledby="live-steps-title">
 <h2 id="live-steps-title">Steps</h2>
-<ol data-live-steps aria-live="polite">${view.cards.map((card, index) => stepLine(card, index === view.cards.length - 1, view.active))}</ol>
+<ol data-live-steps aria-live="polite">${view.cards.map((card, index) => stepLine(card, index === view.cards.length - 1, view.active, status))}</ol>
 </section>
 </div>
 </div>`;

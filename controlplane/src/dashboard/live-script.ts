@@ -93,6 +93,7 @@ export const liveScript = `(() => {
   source.addEventListener('status', (message) => {
     const data = JSON.parse(message.data);
     status.replaceChildren(badge(data.status));
+    showApproval(data.status === 'awaiting_approval' ? data.approval : null);
     const offered = root.querySelector('[data-live-takeover]');
     if (data.status !== 'needs_user') return void offered?.remove();
     if (offered) return;
@@ -106,8 +107,23 @@ export const liveScript = `(() => {
     notice.append(form);
     status.closest('section').append(notice);
   });
+  // awaiting_approval comes and goes like needs_user: the notice links to the approval.
+  const showApproval = (approval) => {
+    const shown = root.querySelector('[data-live-approval]');
+    if (shown && (!approval || shown.getAttribute('data-live-approval') !== approval.id)) shown.remove();
+    if (!approval || (shown && shown.isConnected)) return;
+    const notice = element('div', 'notice');
+    notice.setAttribute('data-live-approval', approval.id);
+    notice.append(element('p', '', "Waiting for an operator's approval (" + String(approval.kind).replaceAll('_', ' ') + '): ' + approval.reason));
+    if (approval.action !== null) notice.append(element('p', 'mono', JSON.stringify(approval.action)));
+    const link = element('a', '', 'Answer approval ' + approval.id.slice(0, 8));
+    link.href = '/dashboard/approvals#approval-' + approval.id;
+    notice.append(link);
+    status.closest('section').append(notice);
+  };
   source.addEventListener('result', (message) => {
     const result = JSON.parse(message.data);
+    showApproval(null);
     status.replaceChildren(badge(result.status));
     root.querySelector('[data-live-controls]')?.remove();
     root.setAttribute('data-live-ended', result.status);

@@ -25,7 +25,7 @@ tbody tr:hover{background:#f8faff}
 .instr{max-width:520px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;display:block}
 .muted{color:var(--muted)}.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.86em}
 .badge{display:inline-block;padding:1px 9px;border-radius:999px;font-size:.78rem;font-weight:600;border:1px solid currentColor;white-space:nowrap}
-.s-finished,.s-ok,.s-acted{color:var(--ok)}.s-running,.s-queued,.s-paused{color:var(--info)}.s-needs_user{color:var(--warn,#b45309);font-weight:600}
+.s-finished,.s-ok,.s-acted{color:var(--ok)}.s-running,.s-queued,.s-paused{color:var(--info)}.s-needs_user,.s-awaiting_approval{color:var(--warn,#b45309);font-weight:600}
 .s-max_steps,.s-call_user,.s-skipped,.s-refused,.s-result_invalid,.s-pending{color:var(--warn)}
 .s-approved{color:var(--ok)}.s-denied{color:var(--bad)}.s-expired{color:var(--muted)}
 .s-error,.s-aborted,.s-parse_error,.s-plan_error,.s-action_error,.s-error_env,.s-failed{color:var(--bad)}

@@ -1,6 +1,8 @@
 import { html } from 'hono/html';
-import type { TaskRecord } from '../store/task-records.js';
+import { type TaskRecord, terminalStatuses } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
+import type { PendingApproval } from '../tasks/task-events.js';
+import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
 import { shownOutcome } from './live-page.js';
 import { type StepCardData, stepCard } from './step-card.js';
@@ -38,7 +40,7 @@ ${task.startUrl ? html`<dt>Start URL</dt><dd class="mono">${task.startUrl}</dd>`
 
 /** The final answer, structured result_data and error of an ended task. */
 export function taskResult(task: TaskRecord) {
-  if (['queued', 'running', 'paused', 'needs_user'].includes(task.status)) {
+  if (!terminalStatuses.includes(task.status)) {
     return html`<p class="muted">The task has not ended yet.</p>`;
   }
   const data = prettyJson(task.resultData);
@@ -58,6 +60,8 @@ export interface TaskDetailView {
   hasRecording?: boolean;
   tenant: string;
   now: number;
+  /** The approval the task waits for (status `awaiting_approval`). */
+  approval?: PendingApproval | null;
 }
 
 /** The task page: facts, result, links to live view / replay / export, the step timeline. */
@@ -73,9 +77,10 @@ ${view.hasRecording ? html`<a class="button secondary" href="${base}/recording.m
 ${view.active ? html`<form method="post" action="${base}/abort"><button class="danger" type="submit">Abort</button></form>` : ''}
 </div>
 <section class="card" aria-labelledby="facts-title"><h2 id="facts-title">Overview</h2>${taskFacts(task, view.tenant, view.now)}</section>
+${approvalNotice(view.approval ?? null)}
 <section class="card" aria-labelledby="result-title"><h2 id="result-title">Result</h2>${taskResult(task)}
 ${task.finalScreenshotPath ? html`<details><summary>Final screen</summary><div class="shot"><img src="${base}/final.jpg" alt="The screen as the task left it"></div></details>` : ''}
 </section>
 <h2 id="timeline-title">Step timeline</h2>
-${view.cards.length ? html`<ol class="timeline" aria-labelledby="timeline-title">${view.cards.map((card, index) => html`<li>${stepCard({ ...card, shownOutcome: shownOutcome(card.step.outcome, index === view.cards.length - 1, view.active) })}</li>`)}</ol>` : html`<p class="muted">No steps recorded.</p>`}`;
+${view.cards.length ? html`<ol class="timeline" aria-labelledby="timeline-title">${view.cards.map((card, index) => html`<li>${stepCard({ ...card, shownOutcome: shownOutcome(card.step.outcome, index === view.cards.length - 1, view.active, task.status) })}</li>`)}</ol>` : html`<p class="muted">No steps recorded.</p>`}`;
 }

@@ -9,6 +9,7 @@ export const taskStatuses: readonly TaskStatus[] = [
   'running',
   'paused',
   'needs_user',
+  'awaiting_approval',
   'finished',
   'max_steps',
   'call_user',

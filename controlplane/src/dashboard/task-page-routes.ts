@@ -50,7 +50,16 @@ export function createTaskPageRoutes(context: DashboardContext) {
     const cards = loadStepCards(repository, task, screenshotUrl(task.id));
     const active = tasks.isActive(task.id);
     const hasRecording = Boolean(deps.recordingPath && existsSync(deps.recordingPath(task.id)));
-    const body = taskDetailBody({ task, cards, active, hasRecording, tenant, now: now() });
+    const approval = tasks.pendingApproval?.(task.id) ?? null;
+    const body = taskDetailBody({
+      task,
+      cards,
+      active,
+      hasRecording,
+      tenant,
+      now: now(),
+      approval,
+    });
     return render(c, `Task ${task.id.slice(0, 8)}`, 'tasks', body);
   });
 
@@ -109,6 +118,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
       canPause: Boolean(tasks.pause && tasks.resume),
       hasScreencast: Boolean(deps.screencast),
       takeover: takeoverOf(task.id),
+      approval: tasks.pendingApproval?.(task.id) ?? null,
     });
     return render(c, `Live ${task.id.slice(0, 8)}`, 'tasks', body, 'live.js');
   });

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TaskRecord } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
-import type { NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
+import type { LiveTaskStatus, NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
 
@@ -102,10 +102,8 @@ function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[
       type: 'status',
       data: {
         trace_id: task.id,
-        status:
-          task.status === 'queued' || task.status === 'paused' || task.status === 'needs_user'
-            ? task.status
-            : 'running',
+        // Unended (no result): the row's status is one of the live ones.
+        status: task.status as LiveTaskStatus,
       },
     });
   return events.map((event, index) => ({ id: index + 1, event }));

@@ -98,7 +98,8 @@ export const taskRoutes: RouteEntry[] = [
     handle: (c, _input, deps) => {
       const task = requireTask(c, deps);
       const steps = deps.repository.listSteps(task.id).map(stepView);
-      return c.json({ task: taskView(task), result: compactResultOf(task), steps });
+      const approval = deps.tasks.pendingApproval?.(task.id) ?? null;
+      return c.json({ task: taskView(task), result: compactResultOf(task), steps, approval });
     },
   }),
   route({
@@ -106,7 +107,7 @@ export const taskRoutes: RouteEntry[] = [
     path: '/v1/tasks/:id/events',
     access: 'tasks:read',
     summary:
-      'Server-Sent Events: status (queued, running, paused, needs_user with its reason), step (one per ended step, with the step_count), result; resumable with Last-Event-ID',
+      'Server-Sent Events: status (queued, running, paused, needs_user with its reason, awaiting_approval with the pending approval), step (one per step, an aborted one included, with the step_count), result; resumable with Last-Event-ID',
     params: taskParams,
     headers: [{ name: 'Last-Event-ID', schema: { type: 'integer' } }],
     responses: {

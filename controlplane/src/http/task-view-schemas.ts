@@ -23,7 +23,11 @@ export const taskViewSchema = z.object({
 
 export const stepViewSchema = z.object({
   index: z.number().int(),
-  outcome: z.string().describe('pending, acted, finished, call_user, refused or an error kind'),
+  outcome: z
+    .string()
+    .describe(
+      'pending (in progress), acted, finished, call_user, refused, needs_user, aborted (the task was aborted during it), failed (the task ended in an error during it) or an error kind',
+    ),
   outcome_message: z.string().nullable(),
   thought: z.string().nullable(),
   reflection: z.string().nullable(),
@@ -73,10 +77,21 @@ export const taskListSchema = z.object({
   offset: z.number().int(),
 });
 
+/** The approval an `awaiting_approval` task waits for; answer it at /v1/approvals/{id}. */
+export const pendingApprovalSchema = z.object({
+  id: z.string(),
+  kind: z.string().describe('credential, navigation, action or call_user'),
+  reason: z.string(),
+  action: z.unknown().describe('the action waiting for the answer (null for call_user)'),
+});
+
 export const taskDetailSchema = z.object({
   task: taskViewSchema,
   result: compactResultSchema.nullable(),
   steps: z.array(stepViewSchema),
+  approval: pendingApprovalSchema
+    .nullable()
+    .describe('the pending approval while the task is awaiting_approval, else null'),
 });
 
 export const stepDetailSchema = z.object({

@@ -61,6 +61,12 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
         const update = track(event);
         if (update) sent.push(reportProgress(update));
       });
+      // An approval wait is a status of the task run, not a loop event.
+      const unsubscribe = deps.tasks.events.subscribe(task.taskId, ({ event }) => {
+        if (event.type !== 'status' || !event.data.approval) return;
+        const update = track({ type: 'approval-pending', approval: event.data.approval });
+        if (update) sent.push(reportProgress(update));
+      });
       // The task service records the abort and resolves `done` with status `aborted`.
       const abort = () => void deps.tasks.abort(task.taskId);
       signal.addEventListener('abort', abort, { once: true });
@@ -70,6 +76,7 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
         await Promise.all(sent);
         return toToolResult(result);
       } finally {
+        unsubscribe();
         signal.removeEventListener('abort', abort);
       }
     },

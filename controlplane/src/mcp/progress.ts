@@ -2,6 +2,10 @@
 import type { LoopEvent } from '../agent/loop-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import { describeAction } from '../tasks/step-summary.js';
+import type { PendingApproval } from '../tasks/task-events.js';
+
+/** What the tracker consumes: the loop's events, and the task run's approval waits. */
+export type ProgressSource = LoopEvent | { type: 'approval-pending'; approval: PendingApproval };
 
 /** The payload of one `notifications/progress` (without the token). */
 export interface ProgressUpdate {
@@ -19,6 +23,7 @@ const outcomeWords: Partial<Record<StepOutcome, string>> = {
   parse_error: 'unreadable model reply',
   refused: 'navigation refused',
   result_invalid: 'answer does not match result_schema',
+  aborted: 'aborted during the step',
 };
 
 const outcomeText = (outcome: StepOutcome) => outcomeWords[outcome] ?? outcome.replaceAll('_', ' ');
@@ -29,10 +34,26 @@ const outcomeText = (outcome: StepOutcome) => outcomeWords[outcome] ?? outcome.r
  */
 export function createProgressTracker(
   maxSteps: number,
-): (event: LoopEvent) => ProgressUpdate | null {
+): (event: ProgressSource) => ProgressUpdate | null {
   let lastAction: string | null = null;
+  let step = 0;
+  let waits = 0;
   return (event) => {
-    if (event.type === 'step-started') lastAction = null;
+    if (event.type === 'step-started') {
+      lastAction = null;
+      step = event.step;
+      waits = 0;
+    }
+    // Inside the step it holds back (after step - 1 ended, before this one ends).
+    if (event.type === 'approval-pending') {
+      const { approval } = event;
+      waits += 1;
+      return {
+        progress: step - 0.5 + Math.min(waits, 40) / 100,
+        total: maxSteps,
+        message: `awaiting_approval: ${approval.kind.replaceAll('_', ' ')} approval ${approval.id} pending (${approval.reason})`,
+      };
+    }
     if (event.type === 'actions-executed') {
       const last = event.executed.at(-1);
       if (last) lastAction = describeAction(last.planned.action);

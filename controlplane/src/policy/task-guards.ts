@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Approver } from '../approvals/approval-types.js';
+import type { ApprovalRecord, Approver } from '../approvals/approval-types.js';
 import type { NoticeSender } from '../approvals/notice-sender.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import { refuseSecretPlaceholders } from '../credentials/placeholder-guard.js';
@@ -26,6 +26,22 @@ export interface GuardTarget {
   taskId: string;
   browser: BrowserOperator;
   events: TaskEventLog;
+  /** Told when an approval of this task is pending and when it is answered; must not throw. */
+  approvals?: ApprovalWatch | undefined;
+}
+
+export interface ApprovalWatch {
+  pending(approval: ApprovalRecord): void;
+  settled(): void;
+}
+
+/** The approver as one task sees it: each request it waits on is reported to `watch`. */
+function watched(approver: Approver | undefined, watch: ApprovalWatch | undefined) {
+  if (!approver || !watch) return approver;
+  return {
+    request: (request, signal) =>
+      approver.request({ ...request, onPending: watch.pending }, signal).finally(watch.settled),
+  } satisfies Approver;
 }
 
 export type TaskGuards = (plan: TaskPlan, target: GuardTarget) => TaskGuard;
@@ -58,7 +74,7 @@ export interface TaskGuardsDeps {
  */
 export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
   const audit = deps.audit ?? discardAuditLog;
-  return (plan, { taskId, browser, events }) => {
+  return (plan, { taskId, browser, events, approvals }) => {
     const { rules, tenant, actor } = plan;
     const guarded = (operator: BrowserOperator) =>
       refuseSecretPlaceholders(operator, { taskId, actor, audit });
@@ -82,7 +98,7 @@ export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
       operator: browser,
       audit,
       logger: deps.logger,
-      approver: deps.approver,
+      approver: watched(deps.approver, approvals),
       onSecretApproved: credentials?.onSecretApproved,
     });
     const unsubscribe = deps.notices

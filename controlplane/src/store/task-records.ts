@@ -2,13 +2,15 @@
 
 /**
  * Every task status; `paused` = the loop waits before its next step until resumed; `needs_user` =
- * a person has (or is asked to take) control of the browser and the model is not called.
+ * a person has (or is asked to take) control of the browser and the model is not called;
+ * `awaiting_approval` = the next action waits for an operator's answer to an approval request.
  */
 export const taskStatusValues = [
   'queued',
   'running',
   'paused',
   'needs_user',
+  'awaiting_approval',
   'finished',
   'max_steps',
   'error',
@@ -61,6 +63,9 @@ export type StepOutcome =
   | 'refused'
   | 'result_invalid'
   | 'needs_user'
+  /** The task was aborted (or timed out) while this step ran. */
+  | 'aborted'
+  /** The task ended in an error while this step ran (the model or the browser failed). */
   | 'failed';
 
 export interface StepRecord {

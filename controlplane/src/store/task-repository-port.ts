@@ -57,7 +57,7 @@ export interface TaskRepository {
   /** How many tasks have each status (statuses with none are absent). */
   countTasksByStatus(): Partial<Record<TaskStatus, number>>;
   /**
-   * Ends with `error`/INTERRUPTED every `queued`/`running`/`paused` task whose owner instance is
+   * Ends with `error`/INTERRUPTED every unended (queued, running, paused, waiting) task whose owner instance is
    * not in `liveOwners` (rows without an owner included), its step_count set to the steps it
    * recorded. Returns the tasks it ended.
    */
@@ -66,6 +66,8 @@ export interface TaskRepository {
   setPaused(id: string, paused: boolean): void;
   /** `needs_user` (a person is asked to take control) of a running task, or back to `running`. */
   setNeedsUser(id: string, needsUser: boolean): void;
+  /** `awaiting_approval` (an operator is asked) of a running task, or back to `running`. */
+  setAwaitingApproval(id: string, awaiting: boolean): void;
   /** Records a step and sets the task's step_count to the steps it has recorded so far. */
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;

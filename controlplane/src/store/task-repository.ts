@@ -40,7 +40,7 @@ function matches(text: string) {
   );
 }
 
-const unended = ['queued', 'running', 'paused', 'needs_user'] as const;
+const unended = ['queued', 'running', 'paused', 'needs_user', 'awaiting_approval'] as const;
 
 /**
  * Creates the drizzle-backed repository. `owner` (the instance id of this process, see
@@ -186,6 +186,15 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     },
     setNeedsUser(id, needsUser) {
       const [from, to] = needsUser ? ['running', 'needs_user'] : ['needs_user', 'running'];
+      db.update(tasks)
+        .set({ status: to })
+        .where(and(eq(tasks.id, id), eq(tasks.status, from)))
+        .run();
+    },
+    setAwaitingApproval(id, awaiting) {
+      const [from, to] = awaiting
+        ? ['running', 'awaiting_approval']
+        : ['awaiting_approval', 'running'];
       db.update(tasks)
         .set({ status: to })
         .where(and(eq(tasks.id, id), eq(tasks.status, from)))

@@ -1,13 +1,12 @@
 import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Logger } from 'pino';
 import type { LoopHandoff } from '../agent/handoff-types.js';
-import { errorCode, runAgentLoop } from '../agent/loop.js';
+import { endingOf, runAgentLoop } from '../agent/loop.js';
 import type { LoopEvent, LoopOptions, LoopResult } from '../agent/loop-types.js';
 import type { DoneVerifier } from '../agent/verify-done.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import { createTaskAudit } from '../audit/task-audit.js';
 import type { Clock } from '../clock.js';
-import { isAbortError } from '../errors.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { ActionGate } from '../policy/gate-types.js';
@@ -27,7 +26,8 @@ import {
 import type { TaskPlan } from './task-plan.js';
 import { createTraceRecorder } from './trace-recorder.js';
 
-export type LoopDefaults = Omit<LoopOptions, 'instruction'>;
+/** The configured loop options, and whether the task run wraps its operator in the smart wait. */
+export type LoopDefaults = Omit<LoopOptions, 'instruction'> & { smartWait?: boolean | undefined };
 
 export interface RunBrowserTaskDeps {
   repository: TaskRepository;
@@ -57,15 +57,11 @@ export interface RunBrowserTaskOptions {
    * without a policy. Required: a task never runs without one.
    */
   gate: ActionGate;
-  /** Wraps the loop's operator for this task (credential injection), when the plan needs it. */
-  wrapOperator?: ((operator: BrowserOperator) => BrowserOperator) | undefined;
   signal?: AbortSignal;
   /** Called after each event is recorded; must not throw (progress printing, SSE). */
   onEvent?: (event: LoopEvent, taskId: string) => void;
-  /** Called once the task row exists, before the first step. */
-  onCreated?: (taskId: string) => void;
-  /** Use this id instead of a new one (the REST API returns it before the task runs). */
-  taskId?: string;
+  /** The task's id; its `queued` row exists (task-run.ts `createTaskRow`). */
+  taskId: string;
   /** Blocks the loop at the start of a step while the task is paused (see PauseGate). */
   waitWhilePaused?: (signal?: AbortSignal) => Promise<void>;
   /** Human takeover for this task (policy `handoff`); absent: none. */
@@ -83,9 +79,11 @@ const statusMap: Record<LoopResult['status'], TaskResultStatus> = {
 };
 
 /**
- * Runs one browser task end to end and returns the compact result. Never throws for task
- * failures: every ending (including abort, timeout and a dead browser) is recorded and returned
- * with a typed status; the trace (steps, actions, screenshots) is kept whatever the ending.
+ * Drives the loop of a task whose row exists and whose browser is held (task-run.ts owns both,
+ * and gives `deps.operator` already wrapped): start_url, logged_in_check, the loop, the timeout,
+ * then the ending on the row. Never throws for task failures: every ending (including abort,
+ * timeout and a dead browser) is recorded and returned with a typed status; the trace (steps,
+ * actions, screenshots) is kept whatever the ending.
  */
 export async function runBrowserTask(
   plan: TaskPlan,
@@ -93,14 +91,12 @@ export async function runBrowserTask(
   options: RunBrowserTaskOptions,
 ): Promise<CompactResult> {
   const { input } = plan;
-  const taskId = options.taskId ?? deps.newId();
+  const { taskId } = options;
   const maxSteps = input.max_steps ?? deps.loop.maxSteps;
-  if (!deps.repository.getTask(taskId)) createTaskRow(taskId, plan, deps);
-  options.onCreated?.(taskId);
   const logger = deps.logger.child({ taskId });
   const recorder = createTraceRecorder(taskId, { ...deps, logger });
   const audit = createTaskAudit(deps.audit ?? discardAuditLog, taskId, plan.actor, logger);
-  const operator = options.wrapOperator?.(deps.operator) ?? deps.operator;
+  const { operator } = deps;
   const timeout = input.timeout_s ? AbortSignal.timeout(input.timeout_s * 1000) : null;
   const signals = [options.signal, timeout].filter(
     (s): s is AbortSignal => s !== undefined && s !== null,
@@ -153,7 +149,7 @@ export async function runBrowserTask(
         },
       ));
   } catch (error) {
-    result = abortedOrFailed(error, 0, signal);
+    result = endingOf(error, 0, signal);
   }
   if (timeout?.aborted && result.status === 'user_stopped' && !options.signal?.aborted) {
     const message = `task exceeded its timeout of ${input.timeout_s} s`;
@@ -185,25 +181,6 @@ function taskLoopOptions(input: BrowserRunTaskInput) {
   };
 }
 
-/**
- * Creates the `queued` task row; the task service calls it before the task gets its turn. The
- * row belongs to the plan's tenant and actor (the principal admission was given).
- */
-export function createTaskRow(taskId: string, plan: TaskPlan, deps: RunBrowserTaskDeps): void {
-  const { input } = plan;
-  deps.repository.createTask({
-    tenant: plan.tenant,
-    actor: plan.actor,
-    id: taskId,
-    instruction: input.instruction,
-    startUrl: input.start_url ?? null,
-    maxSteps: input.max_steps ?? deps.loop.maxSteps,
-    modelName: deps.model.isReplay ? `${deps.model.name} (replay)` : deps.model.name,
-    coordinateMode: deps.loop.coordinateMode,
-    createdAt: deps.clock.now(),
-  });
-}
-
 async function openStartUrl(
   url: string,
   operator: BrowserOperator,
@@ -219,13 +196,6 @@ async function openStartUrl(
     error: { code: 'START_URL_FAILED', message },
     stepCount: 0,
   };
-}
-
-function abortedOrFailed(error: unknown, stepCount: number, signal?: AbortSignal): LoopResult {
-  if (isAbortError(error) || signal?.aborted)
-    return { status: 'user_stopped', summary: null, error: null, stepCount };
-  const message = (error as Error).message ?? String(error);
-  return { status: 'error', summary: null, error: { code: errorCode(error), message }, stepCount };
 }
 
 function finish(

@@ -22,15 +22,29 @@ export interface StuckProgress {
   summary: string;
 }
 
+/** The approval an `awaiting_approval` task waits for (answer it at /v1/approvals/{id}). */
+export interface PendingApproval {
+  id: string;
+  kind: string;
+  reason: string;
+  /** The action waiting for the answer, as the approval card shows it (null for call_user). */
+  action: unknown;
+}
+
+/** The statuses of an unended task, as every surface reports them. */
+export type LiveTaskStatus = 'queued' | 'running' | 'paused' | 'needs_user' | 'awaiting_approval';
+
 /** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
 export type TaskStreamEvent =
   | {
       type: 'status';
       data: {
         trace_id: string;
-        status: 'queued' | 'running' | 'paused' | 'needs_user';
+        status: LiveTaskStatus;
         /** Why a person is needed (`needs_user` only): call_user, stuck, login, otp, captcha. */
         reason?: string;
+        /** The pending approval (`awaiting_approval` only). */
+        approval?: PendingApproval;
       };
     }
   | { type: 'step'; data: StepProgress }

@@ -6,23 +6,20 @@ import {
   type BrowserProvider,
   createSingleBrowserProvider,
 } from '../browsers/browser-provider.js';
-import { createKeptBrowsers, type KeptBrowser } from '../browsers/kept-browsers.js';
-import { leaseBrowser } from '../browsers/lease-browser.js';
+import { createKeptBrowsers } from '../browsers/kept-browsers.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskAdmission } from '../policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
 import type { LeasePreparer } from '../sessions/session-injector.js';
-import { handoffForTask } from '../takeover/handoff-for-task.js';
 import type { TakeoverDeps } from '../takeover/task-handoff.js';
-import { createJailPageProbe } from '../wait/jail-page-probe.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
-import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
-import { PauseGate } from './pause-gate.js';
-import { createTaskRow, type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
-import { createStepTracker, TaskEventLog } from './task-events.js';
+import type { RunBrowserTaskDeps } from './run-browser-task.js';
+import { type PendingApproval, TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
-import { defaultKeepRules, type TaskPlan } from './task-plan.js';
+import type { TaskPlan } from './task-plan.js';
+import { TaskRun } from './task-run.js';
+import { createSlots } from './task-slots.js';
 
 export interface StartedTask {
   taskId: string;
@@ -42,7 +39,10 @@ export interface TaskService {
    * (`session_id`) takes its kept browser at once, or throws SESSION_NOT_FOUND (404).
    */
   start(plan: TaskPlan, onEvent?: (event: LoopEvent) => void): StartedTask;
-  /** Aborts a queued or running task; false when it is not active. */
+  /**
+   * Aborts an unended task at once, whatever its state: a queued one ends `aborted` without
+   * starting and leaves the queue. False when it is not active.
+   */
   abort(taskId: string): boolean;
   isActive(taskId: string): boolean;
   /** Pauses a queued or running task before its next step; false when it is not active. */
@@ -50,6 +50,8 @@ export interface TaskService {
   /** Lets a paused task continue; false when it is not active. */
   resume?(taskId: string): boolean;
   isPaused?(taskId: string): boolean;
+  /** The approval an active task waits for (status `awaiting_approval`), else null. */
+  pendingApproval?(taskId: string): PendingApproval | null;
   /** Numbered status/step/result events of recent tasks, for SSE and progress. */
   readonly events: TaskEventLog;
   /** Aborts everything and waits for the running task to be recorded. */
@@ -77,156 +79,33 @@ export interface TaskServiceDeps extends RunBrowserTaskDeps {
 
 /**
  * Runs tasks on browsers from `provider`: by default the one browser in `deps.operator`, one task
- * at a time; with hostd, a fresh clone per task, `provider.concurrency` at once. The browser is
- * released (the clone destroyed) whatever the ending. A desktop task's loop drives the lease's
- * whole display while start_url (and the policy gate) use its browser. Every task gets an
- * AbortController; `close()` aborts all of them and waits until they are recorded.
+ * at a time; with hostd, a fresh clone per task, `provider.concurrency` at once. Each task is one
+ * TaskRun (task-run.ts), which owns its row, queue place, lease, guard, loop and ending; this
+ * service admits plans, hands out kept sessions and finds the active runs by id. `close()`
+ * aborts every run and waits until they are recorded.
  */
 export function createTaskService(
   deps: TaskServiceDeps,
   events = new TaskEventLog(),
   provider: BrowserProvider = createSingleBrowserProvider(deps.operator),
 ): TaskService {
-  const active = new Map<string, AbortController>();
-  const gates = new Map<string, PauseGate>();
+  const active = new Map<string, TaskRun>();
   const running = new Set<Promise<unknown>>();
-  const slots = createSlots(provider.concurrency);
   const kept = createKeptBrowsers({
     audit: deps.audit ?? discardAuditLog,
     logger: deps.logger,
     concurrency: provider.concurrency,
   });
-  const desktopOperator = deps.desktopOperator ?? ((lease) => createDesktopSurfaceOperator(lease));
-  const guards = deps.guards ?? createTaskGuards({ audit: deps.audit, logger: deps.logger });
-
-  /** The loop's operator (the lease's browser, or its display for a desktop task) and browser. */
-  function operatorsFor(input: BrowserRunTaskInput, lease: BrowserLease) {
-    const desktop = input.surface === 'desktop' && lease.display;
-    return {
-      operator: desktop
-        ? createDesktopTaskOperator(desktopOperator(lease), lease.operator)
-        : lease.operator,
-      browser: lease.operator,
-    };
-  }
-
-  function startRecording(taskId: string) {
-    if (deps.recorder) return deps.recorder.start(taskId);
-    deps.logger.warn(
-      { taskId },
-      'task asked to be recorded, but recording is unavailable (no ffmpeg at /usr/bin/ffmpeg); running it without a recording',
-    );
-    return undefined;
-  }
-
-  async function run(
-    taskId: string,
-    plan: TaskPlan,
-    controller: AbortController,
-    pauses: PauseGate,
-    held: KeptBrowser | undefined,
-    onEvent?: (event: LoopEvent) => void,
-  ) {
-    const { input } = plan;
-    const releaseSlot = held?.releaseSlot ?? (await slots.acquire());
-    const track = createStepTracker(taskId, input.max_steps ?? deps.loop.maxSteps);
-    const status = pauses.paused ? 'paused' : 'running';
-    events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
-    // The lease goes to this run directly; the registry only indexes it for readers.
-    const leased = held?.lease ?? (await leaseBrowser(provider, taskId, input, controller.signal));
-    const lease = (await deps.prepareLease?.(plan, taskId, leased, controller.signal)) ?? leased;
-    let outcome: CompactResult | undefined;
-    try {
-      const guard = guards(plan, { taskId, browser: lease.operator, events });
-      const recording = input.record ? startRecording(taskId) : undefined;
-      outcome = await runBrowserTask(
-        plan,
-        { ...deps, ...operatorsFor(input, lease) },
-        {
-          gate: guard.gate,
-          wrapOperator: guard.wrapOperator,
-          taskId,
-          signal: controller.signal,
-          waitWhilePaused: (signal) => pauses.wait(signal),
-          handoff: handoffForTask(deps.takeover, plan, { taskId, lease, events }),
-          probe: lease.service ? createJailPageProbe(lease.service) : undefined,
-          onEvent: (event) => {
-            const step = track(event);
-            // step_count as the task row has it (it advances as each step is recorded).
-            if (step) {
-              const stepCount = deps.repository.getTask(taskId)?.stepCount ?? step.step;
-              events.append(taskId, { type: 'step', data: { ...step, step_count: stepCount } });
-            }
-            if (event.type === 'task-stuck')
-              events.append(taskId, {
-                type: 'stuck',
-                data: { trace_id: taskId, step: event.step, summary: event.summary },
-              });
-            onEvent?.(event);
-          },
-        },
-      ).finally(async () => {
-        guard.close();
-        await recording?.stop();
-      });
-    } finally {
-      const session =
-        outcome && input.keep_session ? keepAfter(taskId, plan, lease, outcome, releaseSlot) : null;
-      if (!session || !('sessionId' in session)) {
-        await lease.release();
-        releaseSlot();
-      }
-      if (outcome && session) {
-        outcome =
-          'sessionId' in session
-            ? { ...outcome, session_id: session.sessionId }
-            : { ...outcome, session_id: null, session_refused: session.refused };
-      }
-    }
-    events.append(taskId, { type: 'result', data: outcome });
-    return outcome;
-  }
-
-  /** Keeps the browser of a task that asked to (`keep_session`) when it is still usable. */
-  function keepAfter(
-    taskId: string,
-    plan: TaskPlan,
-    lease: BrowserLease,
-    result: CompactResult,
-    releaseSlot: () => void,
-  ): { sessionId: string } | { refused: string } {
-    const unusable =
-      lease.id === 'none'
-        ? 'the task had no browser'
-        : result.status === 'aborted'
-          ? 'the task was aborted'
-          : result.error?.code.startsWith('OPERATOR_')
-            ? `its browser failed (${result.error.code})`
-            : null;
-    if (unusable) return { refused: unusable };
-    const rules = plan.keep ?? defaultKeepRules;
-    return kept.keep(lease, releaseSlot, {
-      tenant: plan.tenant,
-      taskId,
-      domains: plan.input.domains ?? ['*'],
-      idleTtlMs: rules.idleTtlMs,
-      maxSessions: rules.maxSessions,
-    });
-  }
-
-  /** Switches the gate, the row's status (`paused` ↔ `queued`/`running`) and tells SSE. */
-  function setPaused(taskId: string, paused: boolean): boolean {
-    const gate = gates.get(taskId);
-    if (!gate) return false;
-    if (gate.paused === paused) return true;
-    if (paused) gate.pause();
-    else gate.resume();
-    deps.repository.setPaused(taskId, paused);
-    const status = deps.repository.getTask(taskId)?.status;
-    if (status === 'queued' || status === 'running' || status === 'paused')
-      events.append(taskId, { type: 'status', data: { trace_id: taskId, status } });
-    return true;
-  }
+  const runDeps = {
+    ...deps,
+    events,
+    provider,
+    slots: createSlots(provider.concurrency),
+    kept,
+    guards: deps.guards ?? createTaskGuards({ audit: deps.audit, logger: deps.logger }),
+    desktopOperator:
+      deps.desktopOperator ?? ((lease: BrowserLease) => createDesktopSurfaceOperator(lease)),
+  };
 
   return {
     events,
@@ -244,59 +123,34 @@ export function createTaskService(
       const sessionId = plan.input.session_id;
       const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
       if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);
-      createTaskRow(taskId, plan, deps);
-      events.append(taskId, { type: 'status', data: { trace_id: taskId, status: 'queued' } });
-      const controller = new AbortController();
-      const gate = new PauseGate();
-      active.set(taskId, controller);
-      gates.set(taskId, gate);
-      const done = run(taskId, plan, controller, gate, held, onEvent).finally(() => {
-        active.delete(taskId);
-        gates.delete(taskId);
-      });
+      const run = new TaskRun(taskId, plan, runDeps, { held, onEvent });
+      active.set(taskId, run);
+      const done = run.done.finally(() => active.delete(taskId));
       const settled = done.catch(() => undefined);
       running.add(settled);
       void settled.then(() => running.delete(settled));
       return { taskId, done };
     },
     abort(taskId) {
-      const controller = active.get(taskId);
-      if (!controller) return false;
-      controller.abort();
-      return true;
+      const run = active.get(taskId);
+      run?.abort();
+      return run !== undefined;
     },
     isActive: (taskId) => active.has(taskId),
     pause: (taskId) => setPaused(taskId, true),
     resume: (taskId) => setPaused(taskId, false),
-    isPaused: (taskId) => gates.get(taskId)?.paused ?? false,
+    isPaused: (taskId) => active.get(taskId)?.paused ?? false,
+    pendingApproval: (taskId) => active.get(taskId)?.pendingApproval ?? null,
     async close() {
-      for (const controller of active.values()) controller.abort();
+      for (const run of active.values()) run.abort();
       await Promise.all(running);
       await kept.close();
     },
   };
-}
 
-/** At most `size` tasks hold a slot at once; the rest wait in order. */
-function createSlots(size: number) {
-  let free = size;
-  const waiting: (() => void)[] = [];
-  const release = () => {
-    const next = waiting.shift();
-    if (next) next();
-    else free += 1;
-  };
-  return {
-    /** Resolves with this slot's release function (call it exactly once). */
-    async acquire(): Promise<() => void> {
-      if (free > 0) free -= 1;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        release();
-      };
-    },
-  };
+  function setPaused(taskId: string, paused: boolean): boolean {
+    const run = active.get(taskId);
+    run?.setPaused(paused);
+    return run !== undefined;
+  }
 }

@@ -133,6 +133,11 @@ describe('browser_run_task against a real controlplane', () => {
 
     assert.equal(updates[0] && textOf(updates[0]), `browser task ${details.trace_id} queued`);
     const lines = updates.map(textOf);
+    assert.equal(
+      lines.filter((line) => line.endsWith(' queued')).length,
+      1,
+      `queued is reported once:\n${lines.join('\n')}`,
+    );
     assert.ok(lines.includes('step 1/5: click (640, 400)'), lines.join('\n'));
     assert.ok(lines.includes('step 2/5: type "demo"'), lines.join('\n'));
     for (const update of updates) {
@@ -154,11 +159,11 @@ describe('browser_run_task against a real controlplane', () => {
     assert.match(textOf(result), /"PARSE_FAILED"/);
   });
 
-  it('aborts the remote task when the signal aborts mid-task, then throws', async () => {
-    const { tool } = load(endless.url);
+  it('aborts the remote task when the signal aborts mid-task and returns its aborted result as details', async () => {
+    const { pi, tool } = load(endless.url);
     const controller = new AbortController();
     let traceId = '';
-    const running = execute(
+    const { result } = await execute(
       tool,
       { instruction: 'wait forever' },
       {
@@ -169,11 +174,11 @@ describe('browser_run_task against a real controlplane', () => {
         },
       },
     );
-    await assert.rejects(running, (error: Error) => {
-      assert.equal(error.name, 'AbortError');
-      assert.match(error.message, new RegExp(`browser task ${traceId} is being aborted`));
-      return true;
-    });
+    assert.match(textOf(result), new RegExp(`browser task ${traceId} is being aborted`));
+    assert.equal(result.details.trace_id, traceId);
+    assert.equal(result.details.status, 'aborted');
+    assert.equal(result.details.step_count, endless.repository.getTask(traceId)?.stepCount);
+    assert.deepEqual(await toolResultPatch(pi, result), { isError: true });
     await endless.waitForStatus(traceId, 'aborted', 2000);
   });
 

@@ -54,6 +54,15 @@ describe('formatProgress', () => {
       formatProgress({ trace_id: 't1', status: 'queued', step: null }),
       'browser task t1 queued',
     );
+    assert.equal(
+      formatProgress({
+        trace_id: 't1',
+        status: 'awaiting_approval',
+        step: null,
+        approval: { id: 'a1', kind: 'navigation', reason: 'outside the domains', action: null },
+      }),
+      'browser task t1 awaiting approval a1 (navigation): outside the domains',
+    );
   });
 });
 

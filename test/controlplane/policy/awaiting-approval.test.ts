@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { createBrowserRunTaskTool } from '../../../controlplane/src/mcp/browser-run-task-tool.js';
+import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-input.js';
+import { createApprovalsFixture } from '../approvals/approvals-fixture.js';
+import { createPolicyFixture } from './policy-fixture.js';
+
+const finish = "Action: finished(content='done')";
+
+describe('a task waiting for an operator approval', () => {
+  it('is awaiting_approval with the pending action and the approval id on REST and SSE, then running again', async (t) => {
+    const approvals = createApprovalsFixture();
+    t.after(approvals.close);
+    const fixture = await createPolicyFixture({
+      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+      approver: approvals.approvals,
+    });
+    t.after(fixture.close);
+    const response = await fixture.startTask({
+      instruction: 'go elsewhere',
+      start_url: 'https://shop.example/',
+    });
+    const { trace_id: id } = (await response.json()) as { trace_id: string };
+    let pending = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && pending.length === 0; i++) {
+      await delay(10);
+      pending = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    const [approval] = pending;
+    assert.ok(approval, 'the navigation asked for an approval');
+
+    const detail = await fixture.app.request(`/v1/tasks/${id}`, {
+      headers: { authorization: await fixture.bearer() },
+    });
+    const body = (await detail.json()) as {
+      task: { status: string };
+      approval: { id: string; kind: string; action: { type: string; url?: string } } | null;
+    };
+    assert.equal(body.task.status, 'awaiting_approval');
+    assert.equal(body.approval?.id, approval.id);
+    assert.equal(body.approval?.kind, 'navigation');
+    assert.deepEqual(body.approval?.action, {
+      type: 'navigate',
+      url: 'https://elsewhere.example/',
+    });
+
+    const statuses = () =>
+      fixture.tasks.events
+        .since(id, 0)
+        .flatMap(({ event }) => (event.type === 'status' ? [event.data] : []));
+    const waiting = statuses().at(-1);
+    assert.equal(waiting?.status, 'awaiting_approval');
+    assert.equal(waiting?.approval?.id, approval.id);
+    assert.deepEqual(waiting?.approval?.action, body.approval?.action);
+
+    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    const ended = await fixture.waitFor(id);
+    assert.equal(ended?.status, 'finished');
+    assert.deepEqual(
+      statuses().map((status) => status.status),
+      ['queued', 'running', 'awaiting_approval', 'running'],
+    );
+    assert.equal(fixture.tasks.pendingApproval?.(id), null);
+  });
+});
+
+describe('MCP progress of a task waiting for an approval', () => {
+  it('reports awaiting_approval with the approval id between the steps', async (t) => {
+    const approvals = createApprovalsFixture();
+    t.after(approvals.close);
+    const fixture = await createPolicyFixture({
+      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+      approver: approvals.approvals,
+    });
+    t.after(fixture.close);
+    const tool = createBrowserRunTaskTool({
+      tasks: fixture.tasks,
+      principal: { tenant: 'acme', subject: 'tester', scopes: ['tasks:run'], via: 'token' },
+      defaultMaxSteps: 8,
+    });
+    const progress: { progress: number; message: string }[] = [];
+    const call = tool.handle(
+      browserRunTaskInputSchema.parse({
+        instruction: 'go elsewhere',
+        start_url: 'https://shop.example/',
+      }),
+      {
+        signal: new AbortController().signal,
+        reportProgress: async (update) => {
+          progress.push(update);
+        },
+      },
+    );
+    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && !approval; i++) {
+      await delay(10);
+      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    assert.ok(approval);
+    await delay(20);
+    assert.match(
+      progress.at(-1)?.message ?? '',
+      new RegExp(`^awaiting_approval: navigation approval ${approval.id} pending`),
+    );
+    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    const result = await call;
+    assert.equal(result.structuredContent?.status, 'finished');
+    const values = progress.map((update) => update.progress);
+    assert.deepEqual(
+      values,
+      [...values].sort((a, b) => a - b),
+      'progress only increases',
+    );
+  });
+});
+
+describe('pausing a task that awaits an approval', () => {
+  it('stays awaiting_approval until answered, then is paused until resumed', async (t) => {
+    const approvals = createApprovalsFixture();
+    t.after(approvals.close);
+    const fixture = await createPolicyFixture({
+      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+      approver: approvals.approvals,
+    });
+    t.after(fixture.close);
+    const response = await fixture.startTask({
+      instruction: 'go elsewhere',
+      start_url: 'https://shop.example/',
+    });
+    const { trace_id: id } = (await response.json()) as { trace_id: string };
+    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && !approval; i++) {
+      await delay(10);
+      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    assert.ok(approval);
+    assert.equal(fixture.tasks.pause?.(id), true);
+    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    await delay(50);
+    assert.equal(fixture.repository.getTask(id)?.status, 'paused');
+    const statuses = fixture.tasks.events
+      .since(id, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
+    assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval', 'paused']);
+    fixture.tasks.resume?.(id);
+    assert.equal((await fixture.waitFor(id))?.status, 'finished');
+  });
+});
