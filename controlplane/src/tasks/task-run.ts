@@ -184,7 +184,10 @@ export class TaskRun {
     };
     const { repository } = this.#deps;
     repository.setAwaitingApproval(this.id, record !== null);
-    if (this.#approval) return this.#status('awaiting_approval', { approval: this.#approval });
+    if (this.#approval) {
+      this.#status('awaiting_approval', { approval: this.#approval });
+      return;
+    }
     if (this.#controller.signal.aborted) return;
     // Paused while it waited: the pause holds from here (the row could not show it before).
     if (this.#pauses.paused) repository.setPaused(this.id, true);
