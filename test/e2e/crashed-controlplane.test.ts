@@ -2,13 +2,11 @@
 // jail-service (listening, with its token) and that service's Chromium — may outlive it (issue
 // #19 point 3). Real processes, found in /proc by ancestry and by the run's unique browser home.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { ChildRecord } from '@clawdie/jail-service/runner';
 import { childrenDirectory } from '../../controlplane/src/runner/child-sweep.js';
 import { requires } from '../support/capabilities.js';
@@ -19,36 +17,7 @@ import {
   processesOfRun,
   waitForMarksGone,
 } from '../support/chromium-processes.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function startServer(dataDir: string) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
-  );
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...env,
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_PORT: '0',
-        CLAWDIE_HOSTD: 'off',
-        CLAWDIE_REPLAY_FILE: join(root, 'controlplane', 'demo-site', 'demo-replay.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const append = (chunk: Buffer) => {
-    output += chunk;
-  };
-  child.stdout.on('data', append);
-  child.stderr.on('data', append);
-  return { child, output: () => output };
-}
+import { demoReplayFile, startServerProcess } from '../support/server-process.js';
 
 /** The browser homes (HOME and TMPDIR of the local jail-service) of controlplane `pid`. */
 function browserHomes(pid: number): string[] {
@@ -60,7 +29,7 @@ function browserHomes(pid: number): string[] {
 describe('a local-mode controlplane killed with SIGKILL', requires('chromium'), () => {
   it('takes its jail-service and every Chromium process with it within seconds', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-crash-'));
-    const server = startServer(dataDir);
+    const server = startServerProcess(dataDir, { CLAWDIE_REPLAY_FILE: demoReplayFile });
     const pid = server.child.pid ?? -1;
     const marker = `clawdie-browser-${pid}-`;
     let before: ProcessMark[] = [];
@@ -70,12 +39,7 @@ describe('a local-mode controlplane killed with SIGKILL', requires('chromium'), 
       for (const home of browserHomes(pid)) rmSync(home, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     });
-    let url = '';
-    for (let i = 0; i < 600 && !url && server.child.exitCode === null; i++) {
-      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(server.output())?.[1] ?? '';
-      if (!url) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.ok(url, server.output());
+    assert.ok(await server.listening(), server.output());
 
     before = processesOfRun(pid, marker);
     const jailService = before.filter((found) =>

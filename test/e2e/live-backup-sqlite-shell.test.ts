@@ -1,20 +1,18 @@
-// An operator's habit, against a real running server (`npm start` in local mode, its demo task
-// running — no model is configured, so the server runs it): `sqlite3 clawdie.db ".backup …"`. The server's later writes — the demo task's end,
-// its audit rows, its heartbeat — must stay visible to other processes, the live -wal must stay,
-// and `clawdie audit verify` in another process must find the log intact (issue 19, point 1).
+// An operator's habit, against a real running server (`npm start` in local mode with no model, so
+// its demo task runs): `sqlite3 clawdie.db ".backup …"`. The server's later writes — the demo
+// task's end, its audit rows, its heartbeat — must stay visible to other processes, the live -wal
+// must stay, and `clawdie audit verify` in another process must find the log intact (issue 19,
+// point 1).
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { sleep } from '@clawdie/jail-service/timing';
 import { requires } from '../support/capabilities.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { repositoryRoot, startServerProcess } from '../support/server-process.js';
 
 /** The environment without this process's CLAWDIE_* settings. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -33,36 +31,15 @@ describe('sqlite3 .backup against a live server', requires('chromium', 'sqlite3'
   it('keeps the live WAL and every later write of the server visible', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-live-backup-'));
     const database = join(dataDir, 'clawdie.db');
-    const server = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'],
-      {
-        cwd: root,
-        env: cleanEnv({
-          CLAWDIE_DATA_DIR: dataDir,
-          CLAWDIE_PORT: '0',
-          CLAWDIE_HOSTD: 'off',
-        }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-    });
-    server.stderr.on('data', (chunk: Buffer) => {
-      output += chunk;
-    });
-    const exited = once(server, 'exit');
+    const server = startServerProcess(dataDir);
     t.after(async () => {
-      if (server.exitCode === null) {
-        server.kill('SIGTERM');
-        await exited;
+      if (server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await server.exited;
       }
       rmSync(dataDir, { recursive: true, force: true });
     });
-    for (let i = 0; i < 600 && !/listening on http/.test(output); i++) await sleep(100);
-    assert.match(output, /listening on http/);
+    assert.ok(await server.listening(), server.output());
 
     execFileSync('sqlite3', [database, `.backup ${join(dataDir, 'operator-copy.db')}`]);
     assert.ok(existsSync(`${database}-wal`), 'the live -wal must survive the backup');
@@ -77,13 +54,16 @@ describe('sqlite3 .backup against a live server', requires('chromium', 'sqlite3'
       ended = ended === '0' ? '' : ended;
       beatAfter = Number(query(database, 'select max(heartbeat_at) from instances;') || 0);
     }
-    assert.ok(beatAfter > beatBefore, `a heartbeat after the backup is visible\n${output}`);
-    assert.ok(ended, `the demo task's end is visible to another process\n${output}`);
+    assert.ok(
+      beatAfter > beatBefore,
+      `a heartbeat after the backup is visible\n${server.output()}`,
+    );
+    assert.ok(ended, `the demo task's end is visible to another process\n${server.output()}`);
 
     const verified = await promisify(execFile)(
       process.execPath,
       ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
-      { cwd: root, env: cleanEnv({ CLAWDIE_DATA_DIR: dataDir }) },
+      { cwd: repositoryRoot, env: cleanEnv({ CLAWDIE_DATA_DIR: dataDir }) },
     );
     assert.match(verified.stderr, /audit log intact/);
     assert.equal(query(database, 'pragma integrity_check;'), 'ok');

@@ -1,61 +1,24 @@
 // `npm start` twice on one data directory: the second refuses, naming the first (real processes,
 // the first with its local jail-service and Chromium); a clean shutdown deregisters the first.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../controlplane/src/store/database.js';
 import { createInstanceRepository } from '../../controlplane/src/store/instance-repository.js';
 import { requires } from '../support/capabilities.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-function startServer(dataDir: string) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
-  );
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...env,
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_PORT: '0',
-        CLAWDIE_HOSTD: 'off',
-        CLAWDIE_REPLAY_FILE: join(root, 'controlplane', 'demo-site', 'demo-replay.json'),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const append = (chunk: Buffer) => {
-    output += chunk;
-  };
-  child.stdout.on('data', append);
-  child.stderr.on('data', append);
-  const exited = once(child, 'exit') as Promise<[number | null]>;
-  return { child, exited, output: () => output };
-}
+import { demoReplayFile, startServerProcess } from '../support/server-process.js';
 
 describe('npm start twice on one data directory', requires('chromium'), () => {
   it('refuses the second with exit code 2 naming the first one pid and URL', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-twice-'));
-    const first = startServer(dataDir);
+    const first = startServerProcess(dataDir, { CLAWDIE_REPLAY_FILE: demoReplayFile });
     t.after(() => first.child.kill('SIGKILL'));
-    let url = '';
-    for (let i = 0; i < 600 && !url; i++) {
-      url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1] ?? '';
-      if (!url) await new Promise((r) => setTimeout(r, 100));
-    }
+    const url = await first.listening();
     assert.ok(url, first.output());
 
-    const second = startServer(dataDir);
+    const second = startServerProcess(dataDir, { CLAWDIE_REPLAY_FILE: demoReplayFile });
     t.after(() => second.child.kill('SIGKILL'));
     // A second server that does not refuse keeps running: give up after 60 s (code null).
     const timeout = new Promise<[null]>((resolve) =>
