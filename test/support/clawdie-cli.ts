@@ -7,8 +7,12 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs `clawdie <args>` (controlplane/src/cli.ts under tsx) as its own process. */
-export function runClawdie(args: string[], env: Record<string, string>): Promise<CliRun> {
+/** Runs `clawdie <args>` (controlplane/src/cli.ts under tsx) as its own process; `stdin` is its input. */
+export function runClawdie(
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+): Promise<CliRun> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -26,6 +30,6 @@ export function runClawdie(args: string[], env: Record<string, string>): Promise
     });
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr, ms: performance.now() - started }));
-    child.stdin.end();
+    child.stdin.end(stdin);
   });
 }

@@ -1,13 +1,13 @@
 // A policed controlplane for the gate tests (issue 20): the composition root as `npm start`
 // builds it, a tenant policy in a temp CLAWDIE_POLICY_DIR, the fake operator with a page model
 // (frames, fields, links, forms) as the browser, and approvals answered by the test.
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { sleep } from '@clawdie/jail-service/timing';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { runClawdie } from './clawdie-cli.js';
 import { createTestControlplane } from './controlplane.js';
 import { createFakeOperator, type FakeOperatorOptions } from './fake-operator.js';
 
@@ -76,23 +76,10 @@ export function answerAll(
 /** `clawdie secret set <name> --tenant default` in its own process, the value on stdin. */
 export async function secretSet(dataDir: string, name: string, value: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
-  await new Promise<void>((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        'controlplane/src/cli.ts',
-        'secret',
-        'set',
-        name,
-        '--tenant',
-        'default',
-      ],
-      { env: { PATH: process.env.PATH ?? '', CLAWDIE_DATA_DIR: dataDir } },
-      (error) => (error ? reject(error) : resolve()),
-    );
-    child.stdin?.end(`${value}\n`);
-  });
+  const run = await runClawdie(
+    ['secret', 'set', name, '--tenant', 'default'],
+    { CLAWDIE_DATA_DIR: dataDir },
+    `${value}\n`,
+  );
+  if (run.code !== 0) throw new Error(`clawdie secret set exited ${run.code}: ${run.stderr}`);
 }

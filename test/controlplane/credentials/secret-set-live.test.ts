@@ -5,7 +5,6 @@
 // composition root as `npm start` builds it, a policy from a real policy dir, the fake operator
 // as the page (it records every action that would reach the browser).
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import { sleep } from '@clawdie/jail-service/timing';
 import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
+import { secretSet } from '../../support/gate-fixture.js';
 import { submit } from '../../support/submit-task.js';
 
 const value = 'Correct-Horse-7731';
@@ -55,29 +55,6 @@ async function startControlplane() {
   return { controlplane, fake };
 }
 
-/** `clawdie secret set pw --tenant default` in its own process, the value on stdin. */
-async function secretSet(dataDir: string) {
-  await new Promise<void>((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        'controlplane/src/cli.ts',
-        'secret',
-        'set',
-        'pw',
-        '--tenant',
-        'default',
-      ],
-      { env: { PATH: process.env.PATH ?? '', CLAWDIE_DATA_DIR: dataDir } },
-      (error) => (error ? reject(error) : resolve()),
-    );
-    child.stdin?.end(`${value}\n`);
-  });
-}
-
 /** Approves every pending approval of the task as it appears, until `done` settles. */
 function approveAll(
   controlplane: Awaited<ReturnType<typeof startControlplane>>['controlplane'],
@@ -101,7 +78,7 @@ describe('a secret stored while the server runs', () => {
     const { controlplane, fake } = await startControlplane();
     t.after(controlplane.close);
     mkdirSync(controlplane.dataDir, { recursive: true });
-    await secretSet(controlplane.dataDir);
+    await secretSet(controlplane.dataDir, 'pw', value);
 
     const started = submit(controlplane.tasks, {
       instruction: 'sign in',
@@ -157,7 +134,7 @@ describe('a secret stored while the server runs', () => {
   it('refuses a placeholder in an unpoliced task (the demo service): nothing typed, audited', async (t) => {
     const { controlplane, fake } = await startControlplane();
     t.after(controlplane.close);
-    await secretSet(controlplane.dataDir);
+    await secretSet(controlplane.dataDir, 'pw', value);
     const unpoliced = controlplane.createTasks(createReplayModel(replies), { policed: false });
     t.after(() => unpoliced.close());
 
