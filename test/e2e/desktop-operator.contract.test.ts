@@ -17,6 +17,7 @@ if (!skipFile(`BrowserOperator contract: ${name}`, missingCapabilities('x11', 'c
       fixedUrl: `x11://${jail.xvfb.display}`,
       // A display has no DOM: the desktop task operator answers every landing `target: null`.
       landing: 'a desktop surface has no DOM to land in (target null by design)',
+      noDom: true,
       close: jail.close,
     };
   });

@@ -18,6 +18,8 @@ export interface OperatorUnderTest {
    * the cases register as skipped with it).
    */
   landing: LandingFixture | string;
+  /** A surface without a DOM (a desktop): every landing is `target: null`, every secret refused. */
+  noDom?: boolean;
   close(): Promise<void>;
 }
 
@@ -194,6 +196,33 @@ export function browserOperatorContract(
             secret: {
               origins: [new URL(fixture().url).origin],
               fields: ['password'],
+              autocomplete: [],
+            },
+          },
+        ]);
+        assert.equal(response.results[0]?.error?.code, 'FOCUS_MISMATCH');
+      });
+
+      it('without a DOM: lands every action nowhere known and refuses a secret, typing nothing', async (t) => {
+        if (!subject.noDom) {
+          t.skip('this operator has a DOM');
+          return;
+        }
+        const state = await subject.operator.state();
+        for (const action of [
+          { type: 'click', x: 10, y: 10 },
+          { type: 'type', text: 'x' },
+        ] as const) {
+          const landing = await subject.operator.landing(action);
+          assert.deepEqual([landing.url, landing.target, landing.source], [state.url, null, null]);
+        }
+        const response = await subject.operator.execute([
+          {
+            type: 'type',
+            text: 'hunter2',
+            secret: {
+              origins: ['http://127.0.0.1'],
+              fields: ['password', 'text'],
               autocomplete: [],
             },
           },
