@@ -8,20 +8,33 @@ import { createPolicyFixture } from './policy-fixture.js';
 
 const finish = "Action: finished(content='done')";
 
+/** A policed task service whose model navigates outside the domains first (approval needed). */
+async function navigationNeedingApproval(t: { after(fn: () => unknown): void }) {
+  const approvals = createApprovalsFixture();
+  t.after(approvals.close);
+  const fixture = await createPolicyFixture({
+    outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
+    approver: approvals.approvals,
+  });
+  t.after(fixture.close);
+  return { approvals, fixture };
+}
+
+/** Starts the task over REST; its id. */
+async function startGoingElsewhere(
+  fixture: Awaited<ReturnType<typeof createPolicyFixture>>,
+): Promise<string> {
+  const response = await fixture.startTask({
+    instruction: 'go elsewhere',
+    start_url: 'https://shop.example/',
+  });
+  return ((await response.json()) as { trace_id: string }).trace_id;
+}
+
 describe('a task waiting for an operator approval', () => {
   it('is awaiting_approval with the pending action and the approval id on REST and SSE, then running again', async (t) => {
-    const approvals = createApprovalsFixture();
-    t.after(approvals.close);
-    const fixture = await createPolicyFixture({
-      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
-      approver: approvals.approvals,
-    });
-    t.after(fixture.close);
-    const response = await fixture.startTask({
-      instruction: 'go elsewhere',
-      start_url: 'https://shop.example/',
-    });
-    const { trace_id: id } = (await response.json()) as { trace_id: string };
+    const { approvals, fixture } = await navigationNeedingApproval(t);
+    const id = await startGoingElsewhere(fixture);
     let pending = approvals.approvals.list({ status: 'pending', limit: 10 });
     for (let i = 0; i < 500 && pending.length === 0; i++) {
       await delay(10);
@@ -67,13 +80,7 @@ describe('a task waiting for an operator approval', () => {
 
 describe('MCP progress of a task waiting for an approval', () => {
   it('reports awaiting_approval with the approval id between the steps', async (t) => {
-    const approvals = createApprovalsFixture();
-    t.after(approvals.close);
-    const fixture = await createPolicyFixture({
-      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
-      approver: approvals.approvals,
-    });
-    t.after(fixture.close);
+    const { approvals, fixture } = await navigationNeedingApproval(t);
     const tool = createBrowserRunTaskTool({
       tasks: fixture.tasks,
       principal: { tenant: 'acme', subject: 'tester', scopes: ['tasks:run'], via: 'token' },
@@ -117,18 +124,8 @@ describe('MCP progress of a task waiting for an approval', () => {
 
 describe('pausing a task that awaits an approval', () => {
   it('stays awaiting_approval until answered, then is paused until resumed', async (t) => {
-    const approvals = createApprovalsFixture();
-    t.after(approvals.close);
-    const fixture = await createPolicyFixture({
-      outputs: ["Action: navigate(url='https://elsewhere.example/')", finish],
-      approver: approvals.approvals,
-    });
-    t.after(fixture.close);
-    const response = await fixture.startTask({
-      instruction: 'go elsewhere',
-      start_url: 'https://shop.example/',
-    });
-    const { trace_id: id } = (await response.json()) as { trace_id: string };
+    const { approvals, fixture } = await navigationNeedingApproval(t);
+    const id = await startGoingElsewhere(fixture);
     let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
     for (let i = 0; i < 500 && !approval; i++) {
       await delay(10);
