@@ -1,0 +1,158 @@
+// The fields of `browser_run_task` input, declared once: the REST body, the MCP tool's input, the
+// CLI flags, the OpenAPI document and the pi extension's parameters (generated as JSON Schema) all
+// come from here. Kept apart from task-input.ts so the pi extension loads zod and re2js only.
+import { z } from 'zod';
+import { urlPatternSchema } from '../wait/url-pattern.js';
+
+/** An http(s) URL; the pattern tells JSON Schema readers (pi, MCP clients) what `protocol` checks. */
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .max(8192)
+  .meta({ pattern: '^https?://' });
+
+/**
+ * A host name or a `*.`-prefixed wildcard (`example.org`, `*.example.org`): ports 80 and 443, or
+ * with `:port` that port only (`example.org:8443`). Any case is accepted and stored lowercased.
+ */
+const domainPattern = z
+  .string()
+  .trim()
+  .regex(
+    /^(\*\.)?([A-Za-z0-9-]+\.)*[A-Za-z0-9-]+(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    'must be a host name such as example.org or *.example.org, optionally with :port',
+  )
+  .toLowerCase();
+
+/** A kept browser session's id, as a task result returns it. */
+export const keptSessionId = z
+  .string()
+  .regex(
+    /^ks_[A-Za-z0-9_-]{16,64}$/,
+    'must be a session_id returned by a task that kept its browser',
+  );
+
+/** How a task may use stored credentials: none, typed secrets after approval, or a saved session. */
+export const credentialModes = ['none', 'operator_approved', 'session'] as const;
+export type CredentialMode = (typeof credentialModes)[number];
+
+/** A URL/text condition that holds while the task's site is logged in (wait-engine conditions). */
+export const loggedInCheckSchema = z
+  .strictObject({
+    url_matches: urlPatternSchema.optional(),
+    text_contains: z.string().min(1).max(500).optional(),
+    text_absent: z.string().min(1).max(500).optional(),
+    timeout_ms: z.number().int().min(0).max(30_000).optional(),
+  })
+  .refine((check) => check.url_matches || check.text_contains || check.text_absent, {
+    message: 'needs url_matches, text_contains or text_absent',
+  });
+
+/** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
+export const browserRunTaskFields = {
+  instruction: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(10_000)
+    .describe(
+      'What the browser agent should do, in plain language: one self-contained task with a clear end state and what to report back, e.g. "Open the pricing page and report the monthly price of the Pro plan".',
+    ),
+  start_url: httpUrl
+    .optional()
+    .describe(
+      'http(s) URL to open before the first step. Give it whenever you know where the task starts; it saves steps.',
+    ),
+  surface: z
+    .enum(['browser', 'desktop'])
+    .default('browser')
+    .describe(
+      'What the agent sees and drives. "browser" (default): the web page, with browser actions. "desktop": the whole X display of the task\'s clone (headful Chromium and any other window) through screen capture and xdotool mouse/keyboard input; start_url still opens in that Chromium first. Desktop tasks need hostd with displays (Linux, Xvfb); elsewhere they end with OPERATOR_UNAVAILABLE.',
+    ),
+  domains: z
+    .array(domainPattern)
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      'Host names the task may visit, e.g. ["example.org", "*.example.org"] (*. matches subdomains; :port allows a port other than 80/443); a subset of what the tenant policy allows. Omit for the policy default.',
+    ),
+  credential_mode: z
+    .enum(credentialModes)
+    .default('none')
+    .describe(
+      '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves. "session": a saved session profile (named in `session`) is injected into the fresh browser before the first step.',
+    ),
+  session: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a session profile name')
+    .optional()
+    .describe(
+      'The saved session profile to start logged in with (credential_mode: session). Its cookies and storage are injected by the controlplane; the model never sees them.',
+    ),
+  keep_session: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Keep this task's browser after it ends (bounded by the policy's idle TTL and the concurrency limit); the result then carries a session_id to continue in the same browser.",
+    ),
+  session_id: keptSessionId
+    .optional()
+    .describe(
+      "Continue in the browser a previous task of the same tenant kept (its result's session_id) instead of a fresh one: same page, same login.",
+    ),
+  record: z
+    .boolean()
+    .default(false)
+    .describe('Keep a video recording of the task (when the policy allows).'),
+  max_steps: z
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe(
+      'Step limit; one step is one screenshot plus a few actions. Default from the controlplane configuration (30 unless changed). Raise it for long flows.',
+    ),
+  result_schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      'JSON Schema (an object schema) the final answer must satisfy; the answer then comes back parsed in result_data. Use it for structured extraction.',
+    ),
+  timeout_s: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .optional()
+    .describe(
+      'Wall-clock limit for the whole task, in seconds. When exceeded the task ends with status "error" (TASK_TIMEOUT).',
+    ),
+  success_criteria: z
+    .strictObject({
+      text_contains: z.array(z.string().min(1).max(500)).max(20).optional(),
+      text_absent: z.array(z.string().min(1).max(500)).max(20).optional(),
+      url_matches: urlPatternSchema
+        .optional()
+        .describe(
+          'A `*` glob over the whole URL, or a /regex/flags literal (RE2 syntax: no backreferences or lookarounds).',
+        ),
+      visual: z
+        .string()
+        .min(1)
+        .max(1000)
+        .optional()
+        .describe(
+          'A condition on the screen judged by the vision model, e.g. "a green tick is shown".',
+        ),
+    })
+    .optional()
+    .describe(
+      'Checked when the browser agent calls finished(): text shown/absent, the URL, a visual condition. Unmet criteria send it back to work with what is missing.',
+    ),
+  logged_in_check: loggedInCheckSchema
+    .optional()
+    .describe(
+      'Checked after start_url loads, before the first model step; when it fails, a person is asked to log in (takeover, reason login) instead of a blind run.',
+    ),
+};
