@@ -1,6 +1,7 @@
 // A Server-Sent Events reader over a `fetch` body, plus a follower that reconnects with
 // Last-Event-ID (bounded retries, exponential back-off, an idle watchdog) and honours an AbortSignal.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createParser } from 'eventsource-parser';
 
 /** One dispatched SSE event (WHATWG `EventSource` semantics). */
 export interface ServerSentEvent {
@@ -31,11 +32,11 @@ export function backoffDelay(policy: RetryPolicy, failure: number): number {
 }
 
 /**
- * Parses an SSE byte stream into events: CRLF/CR/LF line ends, `:` comments, multi-line `data`,
- * chunk boundaries anywhere (also inside a multi-byte character). `onActivity` runs on every
- * received chunk, heartbeat comments included. An event not terminated by a blank line before
- * the stream ends is dropped, as the specification requires. When `signal` aborts, the body is
- * cancelled and the iteration ends, whatever the body's source.
+ * Parses an SSE byte stream into events with `eventsource-parser` (line ends, comments, multi-line
+ * `data`, chunk boundaries anywhere); the decoder keeps multi-byte characters split across chunks.
+ * `onActivity` runs on every received chunk, heartbeat comments included. An event not terminated
+ * by a blank line before the stream ends is dropped, as the specification requires. When `signal`
+ * aborts, the body is cancelled and the iteration ends, whatever the body's source.
  */
 export async function* parseServerSentEvents(
   body: ReadableStream<Uint8Array>,
@@ -46,52 +47,29 @@ export async function* parseServerSentEvents(
   const cancel = () => void reader.cancel(signal?.reason).catch(() => undefined);
   signal?.addEventListener('abort', cancel, { once: true });
   const decoder = new TextDecoder();
-  let buffer = '';
+  const parsed: ServerSentEvent[] = [];
   let lastId: string | null = null;
-  let type = '';
-  let data: string[] = [];
+  const parser = createParser({
+    onEvent(message) {
+      lastId = message.id ?? lastId;
+      parsed.push({ id: lastId, event: message.event ?? 'message', data: message.data });
+    },
+  });
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
       onActivity();
-      buffer += decoder.decode(value, { stream: true });
-      for (;;) {
-        const end = lineEnd(buffer);
-        if (!end) break;
-        const line = buffer.slice(0, end.index);
-        buffer = buffer.slice(end.index + end.length);
-        if (line === '') {
-          if (signal?.aborted) return;
-          if (data.length > 0)
-            yield { id: lastId, event: type || 'message', data: data.join('\n') };
-          type = '';
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        const raw = colon === -1 ? '' : line.slice(colon + 1);
-        const value = raw.startsWith(' ') ? raw.slice(1) : raw;
-        if (field === 'data') data.push(value);
-        else if (field === 'event') type = value;
-        else if (field === 'id' && !value.includes('\0')) lastId = value;
+      parser.feed(decoder.decode(value, { stream: true }));
+      for (const event of parsed.splice(0)) {
+        if (signal?.aborted) return;
+        yield event;
       }
     }
   } finally {
     signal?.removeEventListener('abort', cancel);
     await reader.cancel().catch(() => undefined);
   }
-}
-
-/** The first line end in `text`; a lone trailing `\r` waits for the next chunk (it may be CRLF). */
-function lineEnd(text: string): { index: number; length: number } | null {
-  const index = text.search(/[\r\n]/);
-  if (index === -1) return null;
-  if (text[index] === '\n') return { index, length: 1 };
-  if (index === text.length - 1) return null;
-  return { index, length: text[index + 1] === '\n' ? 2 : 1 };
 }
 
 /** Why the watchdog closed a silent connection. */
