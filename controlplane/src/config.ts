@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressPortList } from '@clawdie/hostd/api';
+import { bearerTokenSyntax } from '@clawdie/jail-service/auth';
 import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/jail-service/images';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
@@ -65,7 +66,11 @@ const schema = z.object({
   CLAWDIE_LOCAL_BROWSER_UID: int(0, 4_000_000).default(19_999),
   /** Host-internal address:port pairs the embedded hostd's clones may reach (audited). */
   CLAWDIE_EGRESS_ALLOW_INTERNAL: addressPortList.optional(),
-  CLAWDIE_ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  CLAWDIE_ADMIN_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(bearerTokenSyntax, 'may contain only letters, digits and -._~+/ (then = padding)')
+    .optional(),
   CLAWDIE_AUTH_JWKS_FILE: z.string().min(1).optional(),
   /** On by default (the admin token is the bearer until a JWKS file exists); `false` = off. */
   CLAWDIE_AUTH_REQUIRED: z.enum(['true', 'false', '1', '0']).default('true'),

@@ -2,8 +2,8 @@
 // error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
 // GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all. Every /clones/:name route
 // acts only under the clone's current lease, sent in the `clawdie-lease` header.
-import { timingSafeEqual } from 'node:crypto';
-import { Hono, type MiddlewareHandler } from 'hono';
+import { requireBearer } from '@clawdie/jail-service/auth';
+import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
@@ -27,7 +27,14 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
-  app.use('*', requireToken(deps.token));
+  app.use(
+    '*',
+    requireBearer({
+      token: deps.token,
+      refuse: (c) =>
+        c.json({ error: { code: 'UNAUTHORIZED', message: 'bearer token required' } }, 401),
+    }),
+  );
   app.use(
     '*',
     bodyLimit({
@@ -117,18 +124,6 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
   });
   return app;
-}
-
-function requireToken(token: string): MiddlewareHandler {
-  const expected = Buffer.from(`Bearer ${token}`);
-  return async function requireBearerToken(c, next) {
-    const given = Buffer.from(c.req.header('authorization') ?? '');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return c.json({ error: { code: 'UNAUTHORIZED', message: 'bearer token required' } }, 401);
-    }
-    await next();
-    return undefined;
-  };
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {

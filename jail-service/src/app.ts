@@ -12,7 +12,7 @@ import {
   screenshotQuerySchema,
 } from './api/index.js';
 import { requireBearer } from './auth.js';
-import { errorBody, errorHandler, parseRequest } from './error-handler.js';
+import { errorBody, errorHandler, parseRequest, unauthorized } from './error-handler.js';
 import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
 import { createSessionRoutes } from './session/session-routes.js';
@@ -44,7 +44,7 @@ export function createApp(deps: AppDeps): Hono {
   const { tools, driver } = deps;
   const logger = deps.logger.child({ module: 'http' });
   const app = new Hono();
-  app.use('*', requireBearer({ token: deps.config.token }));
+  app.use('*', requireBearer({ token: deps.config.token, refuse: unauthorized }));
 
   app.get('/health', (c) => {
     const body = health(driver, deps.images);

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { ErrorInfo } from './api/index.js';
+import type { BearerRefusal } from './auth.js';
 import { AppError, BadRequestError, UnauthorizedError } from './errors.js';
 
 /** The one place errors become HTTP: AppError → its status and `{ error: { code, message } }`. */
@@ -12,7 +13,6 @@ export function errorHandler(logger: Logger) {
     if (error instanceof AppError) {
       if (error.status >= 500)
         logger.warn({ code: error.code, message: error.message }, 'request failed');
-      if (error instanceof UnauthorizedError) c.header('www-authenticate', 'Bearer');
       return c.json(errorBody(error), error.status as ContentfulStatusCode);
     }
     if (error instanceof HTTPException) return error.getResponse();
@@ -22,6 +22,13 @@ export function errorHandler(logger: Logger) {
       500,
     );
   };
+}
+
+/** The 401 of a refused bearer token (see `requireBearer`), with a `Bearer` challenge. */
+export function unauthorized(c: Context, reason: BearerRefusal): Response {
+  const message =
+    reason === 'missing' ? 'missing Authorization: Bearer header' : 'invalid bearer token';
+  return c.json(errorBody(new UnauthorizedError(message)), 401, { 'www-authenticate': 'Bearer' });
 }
 
 export function errorBody(error: AppError): { error: ErrorInfo } {

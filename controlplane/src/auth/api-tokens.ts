@@ -34,27 +34,23 @@ export function createTokenIssuer(keys: SigningKeys, settings: TokenSettings) {
   };
 }
 
-/** Verifies bearer tokens into a Principal. */
+/** Verifies bearer tokens (read from the request by `createBearerCheck`) into a Principal. */
 export interface TokenVerifier {
-  /** Resolves the caller, or rejects with AuthError (missing, invalid, expired, wrong audience). */
-  verify(authorization: string | undefined): Promise<Principal>;
+  /** What a caller without a token is told to send after `Authorization: Bearer `. */
+  readonly tokenHint: string;
+  /** Resolves the caller, or rejects with AuthError (invalid, expired, wrong audience). */
+  verify(token: string): Promise<Principal>;
 }
 
 /** Verifies access tokens against the public JWKS (any listed `kid`), issuer and audience. */
 export function createTokenVerifier(jwks: JSONWebKeySet, settings: TokenSettings): TokenVerifier {
   const keySet = createLocalJWKSet(jwks);
   return {
-    async verify(authorization) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-      if (!match?.[1]) {
-        throw new AuthError(
-          'TOKEN_MISSING',
-          'missing bearer token: send Authorization: Bearer <token>',
-        );
-      }
+    tokenHint: '<token>',
+    async verify(token) {
       let payload: Record<string, unknown>;
       try {
-        ({ payload } = await jwtVerify(match[1], keySet, {
+        ({ payload } = await jwtVerify(token, keySet, {
           issuer: settings.issuer,
           audience: settings.audience,
           algorithms: [signingAlgorithm],

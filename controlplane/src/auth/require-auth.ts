@@ -2,8 +2,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { AuditLog } from '../audit/audit-log.js';
 import { clientAddress } from '../http/client-address.js';
 import type { TokenVerifier } from './api-tokens.js';
-import { AuthError } from './auth-errors.js';
 import { type AuthFailureLimiter, createAuthFailureLimiter } from './auth-failure-limiter.js';
+import { createBearerCheck } from './bearer-check.js';
 import { actorOf, hasScope, type Principal, type Scope } from './scopes.js';
 
 declare module 'hono' {
@@ -35,6 +35,7 @@ export function requireAuth(options: RequireAuthOptions): (scope: Scope) => Midd
   const failures =
     options.failures ??
     createAuthFailureLimiter({ audit: options.audit, limit: 30, windowMs: 60_000 });
+  const bearer = createBearerCheck(options.verifier);
   return (needed) =>
     async function requireAuthMiddleware(c, next) {
       const refuse = (status: 401 | 403, code: string, message: string, actor: string) => {
@@ -55,13 +56,11 @@ export function requireAuth(options: RequireAuthOptions): (scope: Scope) => Midd
             : `Bearer realm="${realm}", error="insufficient_scope", scope="${needed}"`;
         return c.json({ error: { code, message } }, status, { 'WWW-Authenticate': challenge });
       };
-      let principal: Principal;
-      try {
-        principal = await options.verifier.verify(c.req.header('authorization'));
-      } catch (error) {
-        if (!(error instanceof AuthError)) throw error;
-        return refuse(401, error.code, error.message, 'anonymous');
+      const outcome = await bearer(c);
+      if ('refusal' in outcome) {
+        return refuse(401, outcome.refusal.code, outcome.refusal.message, 'anonymous');
       }
+      const { principal } = outcome;
       if (!hasScope(principal, needed)) {
         return refuse(
           403,

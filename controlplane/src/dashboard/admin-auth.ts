@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameToken } from '@clawdie/jail-service/auth';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
@@ -11,8 +12,7 @@ export type VerifyAdmin = (token: string) => boolean | Promise<boolean>;
 /** A VerifyAdmin accepting exactly `adminToken` (constant-time; the length does not leak). */
 export function createStaticAdminVerifier(adminToken: string): VerifyAdmin {
   if (adminToken.length < 16) throw new Error('the admin token must have at least 16 characters');
-  const expected = digest(adminToken);
-  return (token) => timingSafeEqual(digest(token), expected);
+  return sameToken(adminToken);
 }
 
 export const SESSION_COOKIE = 'clawdie_admin';
@@ -88,8 +88,4 @@ export function requireAdmin(options: { sessions: AdminSessions }): MiddlewareHa
 /** Only a dashboard path may be a post-login target (no open redirect). */
 export function safeNext(next: string | undefined): string {
   return next && /^\/dashboard(\/|$|\?)/.test(next) && !next.includes('//') ? next : '/dashboard';
-}
-
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
 }

@@ -17,7 +17,7 @@ import type { HostsView, SettingsView } from './settings-pages.js';
 export function adminScopeVerifier(verifier: TokenVerifier): VerifyAdmin {
   return async (token) => {
     try {
-      return hasScope(await verifier.verify(`Bearer ${token}`), 'admin');
+      return hasScope(await verifier.verify(token), 'admin');
     } catch {
       return false;
     }

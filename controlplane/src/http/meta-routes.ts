@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createBearerCheck } from '../auth/bearer-check.js';
 import { hasScope } from '../auth/scopes.js';
 import { faviconSvg } from '../dashboard/assets.js';
 import { type RouteEntry, route } from './route-types.js';
@@ -18,10 +19,9 @@ export const metaRoutes: RouteEntry[] = [
     },
     // Status only; the model and browser details (internal URLs) need an admin token.
     handle: async (c, _input, deps) => {
-      const principal = await deps.auth?.verifier
-        .verify(c.req.header('authorization'))
-        .catch(() => undefined);
-      const admin = principal !== undefined && hasScope(principal, 'admin');
+      const outcome = deps.auth ? await createBearerCheck(deps.auth.verifier)(c) : undefined;
+      const admin =
+        outcome !== undefined && 'principal' in outcome && hasScope(outcome.principal, 'admin');
       return c.json(admin ? { status: 'ok', ...deps.describe() } : { status: 'ok' });
     },
   }),

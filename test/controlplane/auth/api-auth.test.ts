@@ -32,6 +32,15 @@ describe('API auth configuration', () => {
     assert.throws(() => loadConfig({ CLAWDIE_AUTH_REQUIRED: 'maybe' }), /CLAWDIE_AUTH_REQUIRED/);
   });
 
+  it('takes an admin token only if an Authorization: Bearer header can carry it', () => {
+    const token = 'Abc-123._~+/xyz0==';
+    assert.equal(loadConfig({ CLAWDIE_ADMIN_TOKEN: token }).adminToken, token);
+    assert.throws(
+      () => loadConfig({ CLAWDIE_ADMIN_TOKEN: 'correct horse battery staple' }),
+      /CLAWDIE_ADMIN_TOKEN: may contain only letters, digits/,
+    );
+  });
+
   it('is off without a key file, and a startup error when required', async () => {
     const file = join(dir(), 'missing.json');
     const settings = {

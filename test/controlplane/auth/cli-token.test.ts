@@ -41,7 +41,7 @@ describe('clawdie keys rotate / token create', () => {
     const token = created.stdout.trim();
     assert.match(token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     const auth = await loadApiAuth(loadConfig(env).auth);
-    const principal = await auth?.verifier.verify(`Bearer ${token}`);
+    const principal = await auth?.verifier.verify(token);
     assert.deepEqual(principal?.scopes, ['tasks:run', 'tasks:read']);
     assert.equal(principal?.tenant, 'acme');
     await assert.rejects(

@@ -108,8 +108,9 @@ describe('dashboard wiring', () => {
     };
     assert.equal(createDashboardOptions(base), null);
     const jwt = {
-      verify: async (header: string | undefined) => {
-        if (header !== 'Bearer good.jwt') throw new Error('bad');
+      tokenHint: '<token>',
+      verify: async (token: string) => {
+        if (token !== 'good.jwt') throw new Error('bad');
         return { tenant: 't', subject: 's', scopes: ['admin'] as const, via: 'token' as const };
       },
     };
