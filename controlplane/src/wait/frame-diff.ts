@@ -46,16 +46,6 @@ export async function thumbnailOfImage(
   return toThumbnail(await codec.reduce(image, cellSize));
 }
 
-/** Reduces raw pixels (RGB or RGBA) into a thumbnail. */
-export async function thumbnailOfRaw(
-  raw: Buffer,
-  geometry: { width: number; height: number; channels: 3 | 4 },
-  codec: ImageCodec,
-  cellSize = DEFAULT_CELL_SIZE,
-): Promise<Thumbnail> {
-  return toThumbnail(await codec.reduce({ ...geometry, data: raw }, cellSize));
-}
-
 function toThumbnail(reduced: Awaited<ReturnType<ImageCodec['reduce']>>): Thumbnail {
   const { image, sourceWidth, sourceHeight } = reduced;
   return { width: image.width, height: image.height, sourceWidth, sourceHeight, data: image.data };
