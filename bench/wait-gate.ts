@@ -1,151 +1,136 @@
-// Pixel-diff gate cost per 1920×1080 frame, and model evaluations avoided on a static screen.
-// Run: node --conditions=source --import tsx bench/wait-gate.ts
+// Pixel-diff gate cost per changed frame through the process's image codec (sharp, and the pure-JS
+// fallback), against baselines measured in the same run: sharp's fixed cost per pipeline and the
+// shortest poll interval; and model evaluations avoided on a static screen.
+// Run: npm run bench:wait
+import { performance } from 'node:perf_hooks';
+import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/jail-service/images';
 import sharp from 'sharp';
-import {
-  diffThumbnails,
-  type Thumbnail,
-  thumbnailOfImage,
-  thumbnailOfRaw,
-} from '../controlplane/src/wait/frame-diff.js';
+import { diffThumbnails, type Thumbnail } from '../controlplane/src/wait/frame-diff.js';
 import { FrameHub } from '../controlplane/src/wait/frame-hub.js';
 import { WaitEngine } from '../controlplane/src/wait/wait-engine.js';
+import { DEFAULT_POLL } from '../controlplane/src/wait/wait-job.js';
 import { createManualClock } from '../test/support/manual-clock.js';
-import { testImages } from '../test/support/test-images.js';
 
-const W = 1920;
-const H = 1080;
-const raw = Buffer.alloc(W * H * 4);
-for (let i = 0; i < raw.length; i += 4) {
-  const x = (i / 4) % W;
-  const y = Math.floor(i / 4 / W);
-  raw[i] = (x * 7 + y) & 255;
-  raw[i + 1] = (y * 3) & 255;
-  raw[i + 2] = (x ^ y) & 255;
-  raw[i + 3] = 255;
+interface Timing {
+  p50: number;
+  p95: number;
+  /** Event-loop (main-thread) time per call; sharp's decode runs on the libuv threadpool. */
+  main: number;
 }
-const jpeg = await sharp(raw, { raw: { width: W, height: H, channels: 4 } })
-  .jpeg({ quality: 80 })
-  .toBuffer();
 
 async function time(label: string, runs: number, fn: () => Promise<unknown> | unknown) {
-  for (let i = 0; i < 30; i++) await fn(); // warm-up: the JS decoder needs the optimising JIT
+  for (let i = 0; i < Math.min(30, runs); i++) await fn(); // warm-up (JIT, sharp's caches)
   const samples: number[] = [];
+  const loop = performance.eventLoopUtilization();
   for (let i = 0; i < runs; i++) {
     const t = performance.now();
     await fn();
     samples.push(performance.now() - t);
   }
+  const main = performance.eventLoopUtilization(loop).active / runs;
   samples.sort((a, b) => a - b);
-  const p = (q: number) => (samples[Math.floor(q * (samples.length - 1))] as number).toFixed(3);
-  console.log(`${label.padEnd(44)} p50 ${p(0.5)} ms  p95 ${p(0.95)} ms`);
+  const p = (q: number) => samples[Math.floor(q * (samples.length - 1))] as number;
+  const timing: Timing = { p50: p(0.5), p95: p(0.95), main };
+  const ms = (value: number) => `${value.toFixed(3)} ms`;
+  console.log(
+    `${label.padEnd(46)} p50 ${ms(timing.p50)}  p95 ${ms(timing.p95)}  main thread ${ms(main)}`,
+  );
+  return timing;
 }
 
-// A UI-like frame (flat panels, text-like stripes): what screens usually look like.
-const panels = [
-  {
-    input: await sharp({ create: { width: W, height: 40, channels: 3, background: '#2d2d2d' } })
-      .png()
-      .toBuffer(),
-    top: 0,
-    left: 0,
-  },
-  {
-    input: await sharp({ create: { width: 900, height: 600, channels: 3, background: '#ffffff' } })
-      .png()
-      .toBuffer(),
-    top: 200,
-    left: 300,
-  },
-  ...Array.from({ length: 30 }, (_, i) => ({
-    input: Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="16"><text x="0" y="13" font-size="13">Line ${i} of a document with some words in it</text></svg>`,
-    ),
-    top: 220 + i * 18,
-    left: 320,
-  })),
-];
-const ui = await sharp({ create: { width: W, height: H, channels: 3, background: '#ececec' } })
-  .composite(panels)
-  .jpeg({ quality: 80 })
-  .toBuffer();
-const u = await thumbnailOfImage(ui, testImages);
-await time('UI-like JPEG 1920×1080 → thumbnail + diff', 200, async () =>
-  diffThumbnails(u, await thumbnailOfImage(ui, testImages)),
-);
-
-// Through the FrameHub, as the wait engine captures: a static screen re-captured as the same
-// bytes reuses the previous thumbnail (no decode); a changed screen pays the scaled decode.
-const hubClock = createManualClock(0);
-const hub = new FrameHub(hubClock, testImages);
-const uiChanged = await sharp(ui)
-  .composite([
-    {
-      input: Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"><rect width="16" height="16" fill="red"/></svg>`,
-      ),
-      top: 12,
-      left: 1800,
-    },
-  ])
-  .jpeg({ quality: 80 })
-  .toBuffer();
-let flip = false;
-const staticSource = { key: 'static', capture: async () => Buffer.from(ui) };
-const changingSource = {
-  key: 'changing',
-  capture: async () => {
-    flip = !flip;
-    return flip ? uiChanged : ui;
-  },
-};
-const last = new Map<string, Thumbnail>();
-async function gate(source: typeof staticSource) {
-  hubClock.advance(1000);
-  const { thumbnail } = await hub.frame(source, 0);
-  const previous = last.get(source.key) ?? thumbnail;
-  last.set(source.key, thumbnail);
-  return diffThumbnails(previous, thumbnail);
-}
-await time('gate per frame, static UI (same bytes)', 200, () => gate(staticSource));
-await time('gate per frame, changing UI', 200, () => gate(changingSource));
-
-// Where a changed frame's time goes: the JS DC-only decode the gate uses for baseline JPEGs, the
-// sharp 1/8 shrink-on-load decode it used before (and still uses for other images), and sharp's
-// fixed cost per pipeline (an 8×8 JPEG).
-await time('changed UI: JS DC-only decode → thumbnail', 200, () =>
-  thumbnailOfImage(uiChanged, testImages),
-);
-const viaSharp = (image: Buffer) =>
-  sharp(image, { failOn: 'none' })
-    .resize(240, 135, { fit: 'fill', kernel: 'linear', fastShrinkOnLoad: true })
-    .removeAlpha()
-    .raw()
+/** A UI-like frame (flat panels, 30 lines of text), optionally with a 16×16 red icon. */
+async function uiFrame(width: number, height: number, icon = false): Promise<Buffer> {
+  const text = Array.from(
+    { length: 30 },
+    (_, i) =>
+      `<text x="320" y="${233 + i * 18}" font-size="13">Line ${i} of a document with some words in it</text>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="100%" height="40" fill="#2d2d2d"/><rect x="300" y="200" width="900" height="600" fill="#fff"/>
+    ${text}${icon ? `<rect x="${width - 120}" y="12" width="16" height="16" fill="red"/>` : ''}</svg>`;
+  return sharp({ create: { width, height, channels: 3, background: '#ececec' } })
+    .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])
+    .jpeg({ quality: 80 })
     .toBuffer();
-await time('changed UI: sharp 1/8 decode (previous path)', 200, () => viaSharp(uiChanged));
+}
+
+/** A noisy gradient: the worst case for a JPEG decoder (every block has detail). */
+async function noisyFrame(width: number, height: number): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let i = 0, p = 0; i < raw.length; i += 3, p++) {
+    const x = p % width;
+    const y = Math.floor(p / width);
+    raw[i] = (x * 7 + y) & 255;
+    raw[i + 1] = (y * 3) & 255;
+    raw[i + 2] = (x ^ y) & 255;
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+}
+
+/** The gate as the wait engine runs it: FrameHub capture → thumbnail → diff with the last one. */
+function gateOver(codec: ImageCodec, frames: Buffer[]) {
+  const clock = createManualClock(0);
+  const hub = new FrameHub(clock, codec);
+  let next = 0;
+  const source = { key: 'd', capture: async () => frames[next++ % frames.length] as Buffer };
+  let last: Thumbnail | null = null;
+  return async () => {
+    clock.advance(1000);
+    const { thumbnail } = await hub.frame(source, 0);
+    const diff = diffThumbnails(last ?? thumbnail, thumbnail);
+    last = thumbnail;
+    return diff;
+  };
+}
+
+const native = createSharpCodec(sharp);
+const js = createJsCodec();
+const big = [await uiFrame(1920, 1080), await uiFrame(1920, 1080, true)];
+const small = [await uiFrame(1280, 800), await uiFrame(1280, 800, true)];
+const noisy = await noisyFrame(1920, 1080);
+console.log(
+  `frames: UI-like JPEG q80 1920×1080 (${big[0]?.length} bytes), 1280×800 (${small[0]?.length}), noisy 1920×1080 (${noisy.length})`,
+);
+
 const tiny = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
   .jpeg()
   .toBuffer();
-await time('sharp pipeline alone (8×8 JPEG → raw)', 200, () => sharp(tiny).raw().toBuffer());
+const floor = await time('baseline: sharp pipeline alone (8×8 JPEG)', 200, () =>
+  sharp(tiny).raw().toBuffer(),
+);
+await time('static screen, same bytes (no decode)', 200, gateOver(native, [big[0] as Buffer]));
+const sharpBig = await time('sharp: changed frame 1920×1080', 200, gateOver(native, big));
+await time('sharp: changed frame 1280×800', 200, gateOver(native, small));
+await time('sharp: noisy frame 1920×1080', 100, gateOver(native, [noisy, big[0] as Buffer]));
+const jsBig = await time('pure JS: changed frame 1920×1080', 20, gateOver(js, big));
+await time('pure JS: changed frame 1280×800', 20, gateOver(js, small));
+await time('pure JS: noisy frame 1920×1080', 10, gateOver(js, [noisy, big[0] as Buffer]));
 
-const a = await thumbnailOfImage(jpeg, testImages);
-const b = await thumbnailOfImage(jpeg, testImages);
-await time('diff of two 240×135 thumbnails', 500, () => diffThumbnails(a, b));
-await time('diff, every cell differs', 500, () => diffThumbnails(a, u));
-await time('noisy JPEG: sharp 1/8 decode (previous path)', 200, () => viaSharp(jpeg));
-await time('JPEG 1920×1080 → thumbnail (scaled decode)', 200, () =>
-  thumbnailOfImage(jpeg, testImages),
+const [a, b] = await Promise.all(big.map((frame) => native.reduce(frame, 8)));
+const thumb = (r: Awaited<ReturnType<ImageCodec['reduce']>> | undefined) => ({
+  ...(r as NonNullable<typeof r>).image,
+  sourceWidth: 1920,
+  sourceHeight: 1080,
+});
+await time('diff alone, 240×135 cells, one icon changed', 500, () =>
+  diffThumbnails(thumb(a), thumb(b)),
 );
-await time('raw RGBA 1920×1080 → thumbnail', 200, () =>
-  thumbnailOfRaw(raw, { width: W, height: H, channels: 4 }, testImages),
-);
-await time('gate total (JPEG → thumbnail + diff)', 200, async () =>
-  diffThumbnails(a, await thumbnailOfImage(jpeg, testImages)),
+
+const poll = DEFAULT_POLL.minPollMs;
+const ratio = (x: number, y: number) => `${(x / y).toFixed(1)}×`;
+const share = (x: number) => `${((100 * x) / poll).toFixed(2)} %`;
+console.log(
+  `sharp changed frame / sharp pipeline alone, p50: ${ratio(sharpBig.p50, floor.p50)}\n` +
+    `js/sharp ratio, changed frame 1920×1080, p50: ${ratio(jsBig.p50, sharpBig.p50)}\n` +
+    `main-thread share of a ${poll} ms poll: sharp ${share(sharpBig.main)}, pure JS ${share(jsBig.main)}`,
 );
 
 const clock = createManualClock(0);
 let calls = 0;
 const engine = new WaitEngine({
-  images: testImages,
+  images: native,
   clock,
   judge: {
     async judge() {
@@ -157,7 +142,7 @@ const engine = new WaitEngine({
 const outcome = await engine.start({
   conditions: [{ type: 'visual', description: 'never' }],
   timeoutMs: 600_000,
-  target: { frames: { key: 'd', capture: async () => jpeg } },
+  target: { frames: { key: 'd', capture: async () => noisy } },
 }).outcome;
 const ungated1s = 600;
 const ungated500 = 1200;

@@ -209,5 +209,3 @@ export function createFakePages(pages: Record<string, FakePage> = {}, startUrl =
     },
   };
 }
-
-export type FakePages = ReturnType<typeof createFakePages>;

@@ -127,10 +127,3 @@ export function demoLoginPage(base: string, devicePixelRatio = 1): FakeJailPage 
     devicePixelRatio,
   );
 }
-
-/** The demo search page served from `base`. */
-export function demoSearchPage(base: string): FakeJailPage {
-  return jailPage(new URL('/search', base).href, 'Search · Clawdie Demo Shop', [
-    demoElements.searchBox,
-  ]);
-}

@@ -9,7 +9,6 @@ const replayFileSchema = z.object({
   description: z.string().optional(),
   outputs: z.array(z.string().min(1)).min(1),
 });
-export type ReplayFile = z.infer<typeof replayFileSchema>;
 
 /** Creates a replay model from outputs in memory. The n-th call returns the n-th output. */
 export function createReplayModel(outputs: readonly string[], name = 'replay'): VisionModel {

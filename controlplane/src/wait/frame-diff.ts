@@ -3,7 +3,6 @@
 // pixels changed", keeps small changes visible: a 16×16 status icon on a 1920×1080 screen is
 // 0.01 % of the pixels but still fully covers at least one 8×8 cell (docs/waits.md).
 import type { ImageCodec } from '@clawdie/jail-service/images';
-import { decodeJpegDc } from './jpeg-dc.js';
 
 /** A downsampled frame: `width × height` cells of 3 bytes (RGB), row-major. */
 export interface Thumbnail {
@@ -35,45 +34,16 @@ export interface FrameDiff {
 export const DEFAULT_CELL_SIZE = 8;
 
 /**
- * Decodes a JPEG/PNG into a thumbnail. A baseline JPEG (what Chrome and sharp write) with the
- * default 8-px cells is decoded in JS from its DC coefficients alone, each the mean of an 8×8
- * block (jpeg-dc.ts): no codec pipeline, no threadpool hop, about half the cost. Anything else goes
- * through the image codec (sharp: libjpeg decodes at 1/8 scale, shrink-on-load; or pure JS).
+ * Decodes a JPEG/PNG into a thumbnail with the process's image codec: sharp decodes a JPEG at 1/8
+ * scale (libjpeg's shrink-on-load) off the main thread; the pure-JS fallback decodes it whole
+ * (docs/performance.md, "Smart wait").
  */
 export async function thumbnailOfImage(
   image: Buffer,
   codec: ImageCodec,
   cellSize = DEFAULT_CELL_SIZE,
 ): Promise<Thumbnail> {
-  const fast = cellSize === DEFAULT_CELL_SIZE ? thumbnailOfJpegDc(image) : null;
-  if (fast) return fast;
   return toThumbnail(await codec.reduce(image, cellSize));
-}
-
-/** The DC-only decode, cropped to the same `round(size / 8)` geometry as the sharp path. */
-function thumbnailOfJpegDc(image: Buffer): Thumbnail | null {
-  const dc = decodeJpegDc(image);
-  if (!dc) return null;
-  // A last block column/row under half a cell wide is dropped, as rounding does on the sharp path.
-  const width = Math.max(1, Math.round(dc.sourceWidth / DEFAULT_CELL_SIZE));
-  const height = Math.max(1, Math.round(dc.sourceHeight / DEFAULT_CELL_SIZE));
-  if (width === dc.width && height === dc.height) return dc;
-  const data = new Uint8Array(width * height * 3);
-  for (let row = 0; row < height; row++) {
-    const from = row * dc.width * 3;
-    data.set(dc.data.subarray(from, from + width * 3), row * width * 3);
-  }
-  return { ...dc, width, height, data };
-}
-
-/** Reduces raw pixels (RGB or RGBA) into a thumbnail. */
-export async function thumbnailOfRaw(
-  raw: Buffer,
-  geometry: { width: number; height: number; channels: 3 | 4 },
-  codec: ImageCodec,
-  cellSize = DEFAULT_CELL_SIZE,
-): Promise<Thumbnail> {
-  return toThumbnail(await codec.reduce({ ...geometry, data: raw }, cellSize));
 }
 
 function toThumbnail(reduced: Awaited<ReturnType<ImageCodec['reduce']>>): Thumbnail {

@@ -20,7 +20,7 @@ interface Display {
 
 export class FrameHub {
   readonly #clock: Clock;
-  /** Decodes what the DC-only path cannot, and scales frames for the judge. */
+  /** Reduces frames to thumbnails, and scales them for the judge. */
   readonly images: ImageCodec;
   readonly #displays = new Map<string, Display>();
   #captures = 0;

@@ -22,7 +22,10 @@ FINAL_JSON: {"decision":"resolved|watching|partial","reason":"<short reason>"}
 - partial: it is starting to happen (loading, progress, half-rendered) but does not hold yet.
 - watching: it does not hold.`;
 
-/** Builds a judge over a vision model; each call is one chat completion. */
+/**
+ * Builds a judge over a vision model; each call is one chat completion.
+ * Not wired yet: issue #22 (the models issue) connects it; kept for that, not dead code.
+ */
 export function createModelVisualJudge(model: VisionModel): VisualJudge {
   return {
     async judge(request, signal): Promise<VisualVerdict> {

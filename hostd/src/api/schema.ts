@@ -137,7 +137,6 @@ export const EgressRefusalSchema = z.object({
 export type EgressRefusal = z.infer<typeof EgressRefusalSchema>;
 
 export const EgressRefusalListSchema = z.object({ refusals: z.array(EgressRefusalSchema) });
-export type EgressRefusalList = z.infer<typeof EgressRefusalListSchema>;
 
 export const HealthSchema = z.object({
   ok: z.boolean(),
@@ -162,4 +161,3 @@ export type Health = z.infer<typeof HealthSchema>;
 export const ErrorResponseSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }),
 });
-export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;

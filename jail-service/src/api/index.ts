@@ -68,7 +68,6 @@ export type {
   OriginStorage,
   SessionBundle,
   SessionCookie,
-  SessionExportRequest,
   SessionImportResponse,
 } from './session.js';
 export {
@@ -82,7 +81,6 @@ export {
 } from './session.js';
 export type {
   IndexedDbDatabase,
-  IndexedDbSkip,
   OriginIndexedDb,
 } from './session-indexeddb.js';
 export {
@@ -95,7 +93,6 @@ export {
 export type {
   CaptchaKind,
   InputReport,
-  InputRequest,
   OperatorInput,
   PageSignals,
 } from './takeover.js';

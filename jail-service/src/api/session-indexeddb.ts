@@ -162,7 +162,6 @@ export const indexedDbSkipSchema = z.strictObject({
    */
   count: z.number().int().min(0),
 });
-export type IndexedDbSkip = z.infer<typeof indexedDbSkipSchema>;
 
 /** One origin's IndexedDB: what was carried and what was skipped. */
 export const originIndexedDbSchema = z.strictObject({

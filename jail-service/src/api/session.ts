@@ -58,7 +58,6 @@ export type SessionBundle = z.infer<typeof sessionBundleSchema>;
 export const sessionExportRequestSchema = z.strictObject({
   origins: z.array(sessionOriginSchema).min(1).max(SESSION_LIMITS.origins),
 });
-export type SessionExportRequest = z.infer<typeof sessionExportRequestSchema>;
 
 /** `/session/import` answers with counts only, never values. */
 export const sessionImportResponseSchema = z.object({

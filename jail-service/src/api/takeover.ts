@@ -42,7 +42,6 @@ export type OperatorInput = z.infer<typeof operatorInputSchema>;
 export const inputRequestSchema = z.strictObject({
   events: z.array(operatorInputSchema).min(1).max(200),
 });
-export type InputRequest = z.infer<typeof inputRequestSchema>;
 
 /** Element kinds input went to (for the audit): counts only, never keys or text. */
 export const inputReportSchema = z.object({

@@ -121,16 +121,6 @@ export async function listCgroupLeaves(layout: CgroupLayout): Promise<Map<string
   return found;
 }
 
-/** Pids in any of the clone's cgroups. */
-export async function cgroupPids(layout: CgroupLayout, name: string): Promise<number[]> {
-  const pids = new Set<number>();
-  for (const file of procsFiles(layout, name)) {
-    const text = await readFile(file, 'utf8').catch(() => '');
-    for (const line of text.split('\n')) if (line.trim()) pids.add(Number(line));
-  }
-  return [...pids];
-}
-
 /**
  * Kills everything in the clone's cgroup, waits for the kernel's `populated 0`, then removes the
  * directories with retries: an empty cgroup.procs does not yet mean removable (§3.4).
