@@ -3,7 +3,8 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TaskRecord } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
-import type { LiveTaskStatus, NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
+import type { LiveTaskStatus } from '../tasks/live-status.js';
+import type { NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
 

@@ -145,3 +145,27 @@ describe('pausing a task that awaits an approval', () => {
     assert.equal((await fixture.waitFor(id))?.status, 'finished');
   });
 });
+
+describe('aborting a task that awaits an approval', () => {
+  it('ends it at once, without waiting for the answer', async (t) => {
+    const { approvals, fixture } = await navigationNeedingApproval(t);
+    const id = await startGoingElsewhere(fixture);
+    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    for (let i = 0; i < 500 && !approval; i++) {
+      await delay(10);
+      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    }
+    assert.ok(approval);
+    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    const started = Date.now();
+    assert.equal(fixture.tasks.abort(id), true);
+    const ended = await fixture.waitFor(id);
+    assert.ok(Date.now() - started < 2000, 'the abort did not wait for the approval timeout');
+    assert.equal(ended?.status, 'aborted');
+    assert.equal(fixture.tasks.pendingApproval?.(id), null);
+    const statuses = fixture.tasks.events
+      .since(id, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
+    assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval']);
+  });
+});
