@@ -31,25 +31,15 @@ export function testPlan(input: BrowserRunTaskInput, principal = loopbackPrincip
  * One unpoliced task run on `deps.operator` (a task service of its own, closed afterwards):
  * `onEvent` subscribes to its events, aborting `signal` aborts it.
  */
-export async function runTestTask(
+export function runTestTask(
   input: BrowserRunTaskInput,
   deps: TaskServiceDeps,
   options: { signal?: AbortSignal; onEvent?: RunListener } = {},
   principal: Principal = loopbackPrincipal,
 ): Promise<CompactResult> {
   const tasks = createTaskService(deps);
-  const { signal } = options;
-  try {
-    const { taskId, done } = tasks.start(testPlan(input, principal), options.onEvent);
-    const abort = () => tasks.abort(taskId);
-    if (signal?.aborted) abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    try {
-      return await done;
-    } finally {
-      signal?.removeEventListener('abort', abort);
-    }
-  } finally {
-    await tasks.close();
-  }
+  const { taskId, done } = tasks.start(testPlan(input, principal), options.onEvent);
+  if (options.signal?.aborted) tasks.abort(taskId);
+  options.signal?.addEventListener('abort', () => tasks.abort(taskId), { once: true });
+  return done.finally(() => tasks.close());
 }
