@@ -11,7 +11,6 @@ import { openDatabase } from '../controlplane/src/store/database.js';
 import { createTaskRepository } from '../controlplane/src/store/task-repository.js';
 import { createTakeover } from '../controlplane/src/takeover/takeover-wiring.js';
 import { createTaskHandoff } from '../controlplane/src/takeover/task-handoff.js';
-import { TaskEventLog } from '../controlplane/src/tasks/task-events.js';
 import { createTelegramNotifier } from '../controlplane/src/telegram/telegram-notifier.js';
 import { startFakeBotApi } from '../test/controlplane/telegram/fake-bot-api.js';
 import { startLoginWallSite } from '../test/support/login-wall-site.js';
@@ -76,7 +75,7 @@ try {
       tenant: 'acme',
       policy: { on: ['login'], timeout_s: 60, on_timeout: 'end_call_user' },
       endpoint: { url: jail.url, token },
-      events: new TaskEventLog(),
+      onNeedsUser: () => undefined,
       screenshot: async () => Buffer.from((await operator.screenshot()).jpeg),
     });
     const started = performance.now();

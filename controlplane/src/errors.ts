@@ -56,6 +56,17 @@ export class ConfigError extends AppError {
   }
 }
 
+/**
+ * The reason a task's signal aborts when the task ran past its `timeout_s` (tasks/task-ending.ts):
+ * named `TimeoutError` like the platform's, so every adapter treats it as the abort it is.
+ */
+export class TaskTimeoutError extends AppError {
+  constructor(seconds: number) {
+    super('TASK_TIMEOUT', `task exceeded its timeout of ${seconds} s`);
+    this.name = 'TimeoutError';
+  }
+}
+
 /** True for the errors an AbortSignal produces (fetch, timers, our own checks). */
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');

@@ -77,7 +77,7 @@ async function regionDifference(a: Buffer, b: Buffer, box: Geometry): Promise<nu
 }
 
 describe(
-  'desktop task: xedit on a fresh Xvfb through runBrowserTask',
+  'desktop task: xedit on a fresh Xvfb through a task run',
   requires('chromium', 'x11'),
   () => {
     const cleanups: Array<() => Promise<void>> = [];

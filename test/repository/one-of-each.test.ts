@@ -1,5 +1,5 @@
-// One health poller, one `sleep`, one logger factory (issue 13, point 4): a second copy of any of
-// them in a package source fails here, naming the file.
+// One health poller, one `sleep`, one logger factory (issue 13, point 4), one SSE replay loop
+// (issue 21): a second copy of any of them in a package source fails here, naming the file.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,5 +48,10 @@ describe('one of each shared helper', () => {
       'jail-service/src/logging/create-logger.ts',
     ]);
     assert.deepEqual(filesMatching(/\bredact\s*:/), []);
+  });
+
+  it('one SSE replay loop: only @clawdie/jail-service/sse replays history, then follows live', () => {
+    // The loop's marks: a heartbeat comment and a write per history-or-live entry.
+    assert.deepEqual(filesMatching(/: keep-alive/), ['jail-service/src/sse/replay-stream.ts']);
   });
 });

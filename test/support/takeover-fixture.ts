@@ -53,7 +53,7 @@ export function createTakeoverFixture(options: {
   const logger = options.logger ?? silentLogger;
   const shared = { registry, links, audit, clock, logger, publicUrl };
   return {
-    tasks: { ...shared, repository: options.repository, notify },
+    tasks: { ...shared, notify },
     app: {
       ...shared,
       repository: options.repository,

@@ -10,7 +10,7 @@ import {
   createTaskRepository,
   type TaskRepository,
 } from '../../controlplane/src/store/task-repository.js';
-import type { LoopDefaults } from '../../controlplane/src/tasks/run-browser-task.js';
+import type { LoopDefaults } from '../../controlplane/src/tasks/task-deps.js';
 import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from './fake-operator.js';
 import { createManualClock } from './manual-clock.js';
@@ -39,7 +39,7 @@ export function sequentialIds(): () => string {
 }
 
 export interface TestTaskDeps {
-  /** For runBrowserTask and createTaskService (admission without a tenant policy). */
+  /** For createTaskService and runTestTask (admission without a tenant policy). */
   deps: TaskServiceDeps;
   repository: TaskRepository;
   dataDir: string;
@@ -47,7 +47,7 @@ export interface TestTaskDeps {
 }
 
 /**
- * Everything runBrowserTask / createTaskService need, real where it can be (SQLite, files on
+ * Everything createTaskService / runTestTask need, real where it can be (SQLite, files on
  * disk) and faked where it must be (browser, model, clock): the fake operator unless one is given.
  */
 export function createTestTaskDeps(options: {

@@ -42,7 +42,7 @@ export async function finishStep(
     const resultData = check?.ok ? { resultData: check.data } : {};
     return {
       kind: 'terminal',
-      result: { status: 'end', summary: terminal.content, error: null, ...resultData },
+      result: { status: 'finished', summary: terminal.content, error: null, ...resultData },
     };
   }
   const message = `final answer does not match result_schema: ${check.message}`;

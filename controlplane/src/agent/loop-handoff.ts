@@ -33,7 +33,7 @@ export async function handOver(
     return null;
   }
   if (outcome.onTimeout === 'abort')
-    return { status: 'user_stopped', summary: `no operator took over (${reason})`, error: null };
+    return { status: 'aborted', summary: `no operator took over (${reason})`, error: null };
   return {
     status: 'call_user',
     summary: summary ?? `a person is needed (${reason}) and no operator took over in time`,

@@ -5,14 +5,19 @@ import type { VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
 import type { ActionGate, RefusalKind } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
+import type { LiveTaskStatus, PendingApproval } from '../tasks/live-status.js';
 import type { FinalAnswerCheck } from '../tasks/result-schema.js';
+import type { CompactResult, TaskResultStatus } from '../tasks/task-input.js';
 import type { PlannedStep } from '../uitars/index.js';
 import type { WaitCondition } from '../wait/wait-types.js';
 import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
 import type { LoopGuardOptions } from './loop-guard.js';
 
-/** Final loop statuses, GUIAgent semantics (`end` = finished, `user_stopped` = aborted). */
-export type LoopStatus = 'end' | 'call_user' | 'user_stopped' | 'max_steps' | 'error';
+/**
+ * How a loop ends: the task's own result statuses, so nothing maps one onto the other (a throw is
+ * mapped once, `endingOf` in tasks/task-ending.ts).
+ */
+export type LoopStatus = TaskResultStatus;
 
 export type LoopErrorCode =
   | 'MODEL_UNAVAILABLE'
@@ -62,7 +67,10 @@ export interface LoopDeps {
   clock: Clock;
   /** The process's image codec: the model's screenshots and the guard's thumbnails. */
   images: ImageCodec;
-  /** Receives every event in order; awaited. Must not throw (a throw ends the task as INTERNAL). */
+  /**
+   * The one sink of the task run's events (tasks/run-stream.ts `publish`): receives every event in
+   * order; awaited. Must not throw (a throw ends the task as INTERNAL).
+   */
   emit: (event: LoopEvent) => void | Promise<void>;
   signal?: AbortSignal;
   /**
@@ -84,7 +92,32 @@ export interface ExecutedAction {
   result: ActionResult;
 }
 
-export type LoopEvent =
+/**
+ * The one event type of a task run, in the order it happens: what the agent loop emits (steps,
+ * guard, takeover, verification) and what its owner, the task run (tasks/task-run.ts), publishes
+ * around it (`task-started`, `status-changed`, `task-ended`). Every reader — the trace, the audit,
+ * the numbered SSE log, MCP progress, stuck notices, the CLI's progress lines — subscribes to it.
+ */
+export type LoopEvent = StepEvent | RunEvent;
+
+/** What the task run publishes around the loop; the loop itself never emits these. */
+export type RunEvent =
+  /** The run holds its browser and starts (the row's started_at, the audit's task-started). */
+  | { type: 'task-started'; at: number }
+  /** The run's live status changed; it was written to the row just before. */
+  | {
+      type: 'status-changed';
+      status: LiveTaskStatus;
+      /** Why a person is needed (`needs_user` only): call_user, stuck, login, otp, captcha. */
+      reason?: HandoffReason;
+      /** The approval it waits for (`awaiting_approval` only). */
+      approval?: PendingApproval;
+    }
+  /** The run ended: its row holds the ending, the browser was kept or released. The last event. */
+  | { type: 'task-ended'; result: CompactResult };
+
+/** What the agent loop emits, step by step. */
+export type StepEvent =
   | { type: 'step-started'; step: number; at: number }
   | { type: 'screenshot-taken'; step: number; screenshot: Screenshot; captureMs: number }
   | {
@@ -139,7 +172,7 @@ export type LoopEvent =
 
 export interface LoopResult {
   status: LoopStatus;
-  /** `finished(content=…)` for `end`; the model's question for `call_user`. */
+  /** `finished(content=…)` for `finished`; the model's question for `call_user`. */
   summary: string | null;
   error: { code: LoopErrorCode; message: string } | null;
   stepCount: number;

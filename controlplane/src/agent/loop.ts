@@ -1,31 +1,17 @@
-import { AppError, isAbortError } from '../errors.js';
 import { Conversation } from '../model/conversation.js';
+import { endingOf, failed } from '../tasks/task-ending.js';
 import { buildSystemPrompt } from '../uitars/index.js';
 import { createGuardHook } from './loop-guard-hook.js';
 import { handOver } from './loop-handoff.js';
-import type { LoopDeps, LoopErrorCode, LoopOptions, LoopResult } from './loop-types.js';
+import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
 import { runStep } from './run-step.js';
 import { acceptEnding } from './verify-done.js';
-
-const passthroughCodes = new Set<string>([
-  'MODEL_UNAVAILABLE',
-  'MODEL_TIMEOUT',
-  'MODEL_REJECTED',
-  'MODEL_EMPTY_REPLY',
-  'MODEL_BAD_RESPONSE',
-  'OPERATOR_UNAVAILABLE',
-  'OPERATOR_BAD_RESPONSE',
-  // A saved session refused or not injected before the first step (sessions/session-injector.ts).
-  'APPROVAL_DENIED',
-  'SESSION_INJECT_FAILED',
-  // A secret the model was approved to type cannot be read (credentials/task-credentials.ts).
-  'SECRET_UNAVAILABLE',
-]);
 
 /**
  * The UI-TARS agent loop (GUIAgent semantics) as a function over an injected model, operator and
  * clock: screenshot → model → parse → execute, until `finished()`, `call_user()`, the step limit,
- * an abort or an error. Never throws: every ending is a LoopResult with a typed status and code.
+ * an abort or an error. Never throws: every ending is a LoopResult with a typed status and code
+ * (a throw is mapped by `endingOf`, tasks/task-ending.ts).
  */
 export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promise<LoopResult> {
   const prompt = buildSystemPrompt({
@@ -106,19 +92,10 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
   }
 }
 
-/**
- * The one mapping of a run that threw to its ending: an abort (or anything thrown once the task's
- * signal aborted) is `user_stopped`, anything else a typed `error` (unexpected ones INTERNAL).
- */
-export function endingOf(error: unknown, stepCount: number, signal?: AbortSignal): LoopResult {
-  if (isAbortError(error) || signal?.aborted)
-    return { status: 'user_stopped', summary: null, error: null, stepCount };
-  return failed(errorCode(error), (error as Error).message ?? String(error), stepCount);
-}
-
 /** A step cut short is recorded and counted like any other: `aborted`, or `failed` with why. */
 async function endOpenStep(step: number, ending: LoopResult, deps: LoopDeps): Promise<void> {
-  const aborted = ending.status === 'user_stopped';
+  // Cut by the task's signal (an abort or its timeout): aborted; else failed, with why.
+  const aborted = deps.signal?.aborted === true;
   await deps.emit({
     type: 'step-ended',
     step,
@@ -126,17 +103,6 @@ async function endOpenStep(step: number, ending: LoopResult, deps: LoopDeps): Pr
     message: aborted ? 'the task was aborted during this step' : (ending.error?.message ?? null),
     at: deps.clock.now(),
   });
-}
-
-/** The typed code of a transport failure; anything unexpected is INTERNAL. */
-export function errorCode(error: unknown): LoopErrorCode {
-  if (error instanceof AppError && passthroughCodes.has(error.code))
-    return error.code as LoopErrorCode;
-  return 'INTERNAL';
-}
-
-function failed(code: LoopErrorCode, message: string, stepCount: number): LoopResult {
-  return { status: 'error', summary: null, error: { code, message }, stepCount };
 }
 
 /** Best effort: the screen as the task left it. A failure here never changes the result. */

@@ -62,7 +62,7 @@ export function operatorVerifier(deps: LoopDeps): DoneVerifier {
 }
 
 /**
- * Decides whether a terminal step really ends the loop: any ending other than `end`, or an `end`
+ * Decides whether a terminal step really ends the loop: any ending other than `finished`, or a `finished`
  * whose criteria hold. A rejected finish adds a note for the model and emits `done-rejected`.
  */
 export async function acceptEnding(
@@ -73,7 +73,7 @@ export async function acceptEnding(
   deps: LoopDeps,
 ): Promise<boolean> {
   const criteria = options.successCriteria;
-  if (result.status !== 'end' || !criteria || criteria.length === 0) return true;
+  if (result.status !== 'finished' || !criteria || criteria.length === 0) return true;
   const verifier = deps.verifier ?? operatorVerifier(deps);
   const verdict = await verifier.verify(criteria, deps.signal);
   await deps.emit({

@@ -11,10 +11,11 @@ export interface TaskAudit {
 }
 
 /**
- * Maps loop events onto audit rows for one task: each executed action (typed text as length and
- * digest only), each refused step with its kind (`step-refused`: navigation, host rule, credential
- * field, reply limit, approval denied or expired, landing changed, …), each
- * task-stuck report, and the task's start and end. A failing append is logged at error level and never ends the task.
+ * Maps a task run's events onto audit rows for one task: each executed action (typed text as
+ * length and digest only), each refused step with its kind (`step-refused`: navigation, host rule,
+ * credential field, reply limit, approval denied or expired, landing changed, …), each task-stuck
+ * report, and the task's end (`task-ended`); its start is `started(details)`. A failing append is
+ * logged at error level and never ends the task.
  */
 export function createTaskAudit(
   audit: AuditLog,
@@ -54,6 +55,13 @@ export function createTaskAudit(
           step: event.step,
           idle_ms: event.idleMs,
           summary: capText(event.summary, 300),
+        });
+      } else if (event.type === 'task-ended') {
+        const { result } = event;
+        append('task-ended', {
+          status: result.status,
+          step_count: result.step_count,
+          error: result.error?.code ?? null,
         });
       }
     },

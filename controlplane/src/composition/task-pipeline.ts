@@ -17,7 +17,7 @@ import type { Db } from '../store/database.js';
 import { createScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import { createTakeover, type Takeover } from '../takeover/takeover-wiring.js';
-import type { LoopDefaults } from '../tasks/run-browser-task.js';
+import type { LoopDefaults } from '../tasks/task-deps.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
 import type { CloseStack } from './close-stack.js';
 

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import type { PendingApproval } from '../tasks/task-events.js';
+import type { PendingApproval } from '../tasks/live-status.js';
 
 /**
  * The approval an `awaiting_approval` task waits for: what it asks, the action held back, and a

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import type { ActionRecord, TaskRecord } from '../store/task-records.js';
+import type { PendingApproval } from '../tasks/live-status.js';
 import { describeAction } from '../tasks/step-summary.js';
-import type { PendingApproval } from '../tasks/task-events.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge } from './format.js';
 import type { StepCardData } from './step-card.js';

@@ -1,7 +1,7 @@
 import { html } from 'hono/html';
 import { type TaskRecord, terminalStatuses } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
-import type { PendingApproval } from '../tasks/task-events.js';
+import type { PendingApproval } from '../tasks/live-status.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
 import { shownOutcome } from './live-page.js';

@@ -1,12 +1,12 @@
+import { replayThenLive } from '@clawdie/jail-service/sse';
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TaskRecord } from '../store/task-records.js';
 import type { TaskRepository } from '../store/task-repository.js';
-import type { LiveTaskStatus, NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
+import type { LiveTaskStatus } from '../tasks/live-status.js';
+import type { NumberedEvent, TaskStreamEvent } from '../tasks/task-events.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
-
-const heartbeatMs = 15_000;
 
 /**
  * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step) and a
@@ -21,13 +21,6 @@ export function streamTaskEvents(
 ) {
   const lastId = Number(c.req.header('last-event-id') ?? c.req.query('last_event_id') ?? 0) || 0;
   return streamSSE(c, async (stream) => {
-    const send = (entry: NumberedEvent) =>
-      stream.writeSSE({
-        id: String(entry.id),
-        event: entry.event.type,
-        data: JSON.stringify(entry.event.data),
-      });
-
     // An ended task sends nothing more: a client resuming at or past its last event is done.
     const all = deps.tasks.events.since(task.id, 0);
     const ended = all.some((entry) => entry.event.type === 'result');
@@ -35,46 +28,27 @@ export function streamTaskEvents(
     if (!deps.tasks.events.has(task.id) || (!ended && !deps.tasks.isActive(task.id))) {
       // Not in memory (an older task, or one from before a restart): rebuild from the store.
       for (const entry of fromStore(task, deps.repository))
-        if (entry.id > lastId) await send(entry);
+        if (entry.id > lastId) await stream.writeSSE({ id: String(entry.id), ...message(entry) });
       return;
     }
-    const pending: NumberedEvent[] = [];
-    let wake: (() => void) | null = null;
-    const unsubscribe = deps.tasks.events.subscribe(task.id, (entry) => {
-      pending.push(entry);
-      wake?.();
+    const { events } = deps.tasks;
+    await replayThenLive<NumberedEvent>(stream, {
+      source: {
+        since: (id) => events.since(task.id, id),
+        subscribe: (listener) => events.subscribe(task.id, listener),
+      },
+      lastId,
+      idOf: (entry) => entry.id,
+      message,
+      isLast: (entry) => entry.event.type === 'result',
     });
-    stream.onAbort(() => wake?.());
-    const heartbeat = setInterval(
-      () => void stream.write(': keep-alive\n\n').catch(() => undefined),
-      heartbeatMs,
-    );
-    try {
-      let sent = lastId;
-      const history = deps.tasks.events.since(task.id, lastId);
-      for (;;) {
-        const batch = [...history.splice(0), ...pending.splice(0)].filter(
-          (entry) => entry.id > sent,
-        );
-        for (const entry of batch) {
-          await send(entry);
-          sent = entry.id;
-          if (entry.event.type === 'result') return;
-        }
-        if (stream.aborted) return;
-        // Events that arrived while we were sending are already queued: no need to sleep.
-        if (pending.length > 0) continue;
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        wake = null;
-      }
-    } finally {
-      clearInterval(heartbeat);
-      unsubscribe();
-    }
   });
 }
+
+const message = ({ event }: NumberedEvent) => ({
+  event: event.type,
+  data: JSON.stringify(event.data),
+});
 
 function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[] {
   const events: TaskStreamEvent[] = repository.listSteps(task.id).map((step) => ({

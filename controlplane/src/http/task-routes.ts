@@ -99,7 +99,14 @@ export const taskRoutes: RouteEntry[] = [
       const task = requireTask(c, deps);
       const steps = deps.repository.listSteps(task.id).map(stepView);
       const approval = deps.tasks.pendingApproval?.(task.id) ?? null;
-      return c.json({ task: taskView(task), result: compactResultOf(task), steps, approval });
+      const reason = deps.tasks.needsUser?.(task.id) ?? null;
+      return c.json({
+        task: taskView(task),
+        result: compactResultOf(task),
+        steps,
+        approval,
+        needs_user: reason && { reason },
+      });
     },
   }),
   route({

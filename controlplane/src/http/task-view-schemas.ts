@@ -92,6 +92,12 @@ export const taskDetailSchema = z.object({
   approval: pendingApprovalSchema
     .nullable()
     .describe('the pending approval while the task is awaiting_approval, else null'),
+  needs_user: z
+    .object({ reason: z.string().describe('call_user, stuck, login, otp or captcha') })
+    .nullable()
+    .describe(
+      'why a person is needed while the task is needs_user (as its SSE status says), else null',
+    ),
 });
 
 export const stepDetailSchema = z.object({

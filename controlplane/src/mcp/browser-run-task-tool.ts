@@ -57,14 +57,9 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
       const track = createProgressTracker(input.max_steps ?? deps.defaultMaxSteps);
       const plan = deps.tasks.admit(input, deps.principal);
       const sent: Promise<void>[] = [];
+      // One subscriber of the run's event stream: its steps and its statuses alike.
       const task = deps.tasks.start(plan, (event) => {
         const update = track(event);
-        if (update) sent.push(reportProgress(update));
-      });
-      // An approval wait is a status of the task run, not a loop event.
-      const unsubscribe = deps.tasks.events.subscribe(task.taskId, ({ event }) => {
-        if (event.type !== 'status' || !event.data.approval) return;
-        const update = track({ type: 'approval-pending', approval: event.data.approval });
         if (update) sent.push(reportProgress(update));
       });
       // The task service records the abort and resolves `done` with status `aborted`.
@@ -76,7 +71,6 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
         await Promise.all(sent);
         return toToolResult(result);
       } finally {
-        unsubscribe();
         signal.removeEventListener('abort', abort);
       }
     },

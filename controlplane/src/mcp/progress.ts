@@ -1,11 +1,8 @@
-// Turns agent-loop events into MCP progress updates: one per step, in a few words.
+// Turns a task run's events into MCP progress updates: one per step, in a few words, and the
+// waits for a person (needs_user) or an operator's approval (awaiting_approval) between steps.
 import type { LoopEvent } from '../agent/loop-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import { describeAction } from '../tasks/step-summary.js';
-import type { PendingApproval } from '../tasks/task-events.js';
-
-/** What the tracker consumes: the loop's events, and the task run's approval waits. */
-export type ProgressSource = LoopEvent | { type: 'approval-pending'; approval: PendingApproval };
 
 /** The payload of one `notifications/progress` (without the token). */
 export interface ProgressUpdate {
@@ -29,12 +26,12 @@ const outcomeWords: Partial<Record<StepOutcome, string>> = {
 const outcomeText = (outcome: StepOutcome) => outcomeWords[outcome] ?? outcome.replaceAll('_', ' ');
 
 /**
- * Returns a function that consumes a task's events in order and yields one update per ended
+ * Returns a function that consumes a task run's events (tasks/run-stream.ts) in order and yields one update per ended
  * step (`progress` = step number, so it only increases), else null. Keeps the last action of the current step; never throws.
  */
 export function createProgressTracker(
   maxSteps: number,
-): (event: ProgressSource) => ProgressUpdate | null {
+): (event: LoopEvent) => ProgressUpdate | null {
   let lastAction: string | null = null;
   let step = 0;
   let waits = 0;
@@ -45,7 +42,7 @@ export function createProgressTracker(
       waits = 0;
     }
     // Inside the step it holds back (after step - 1 ended, before this one ends).
-    if (event.type === 'approval-pending') {
+    if (event.type === 'status-changed' && event.approval) {
       const { approval } = event;
       waits += 1;
       return {
@@ -58,15 +55,19 @@ export function createProgressTracker(
       const last = event.executed.at(-1);
       if (last) lastAction = describeAction(last.planned.action);
     }
-    // Between the step it interrupted and the next one, so progress still only increases.
-    if (event.type === 'handoff-started' || event.type === 'handoff-ended') {
-      const reason = event.reason.replaceAll('_', ' ');
-      const message =
-        event.type === 'handoff-started'
-          ? `needs_user: a person is asked to take over the browser (${reason})`
-          : `running: ${event.outcome === 'handed_back' ? 'handed back by the operator' : `takeover ${event.outcome.replaceAll('_', ' ')}`}`;
-      const offset = event.type === 'handoff-started' ? 0.25 : 0.5;
-      return { progress: event.step + offset, total: maxSteps, message };
+    // Between the step it interrupted and the next one, so progress still only increases: the
+    // run's needs_user status (as REST and SSE report it), then how the takeover ended.
+    if (event.type === 'status-changed' && event.status === 'needs_user') {
+      const reason = (event.reason ?? 'unknown').replaceAll('_', ' ');
+      const message = `needs_user: a person is asked to take over the browser (${reason})`;
+      return { progress: step + 0.25, total: maxSteps, message };
+    }
+    if (event.type === 'handoff-ended') {
+      const how =
+        event.outcome === 'handed_back'
+          ? 'handed back by the operator'
+          : `takeover ${event.outcome.replaceAll('_', ' ')}`;
+      return { progress: event.step + 0.5, total: maxSteps, message: `running: ${how}` };
     }
     if (event.type !== 'step-ended') return null;
     const terminal = event.outcome === 'finished' || event.outcome === 'call_user';

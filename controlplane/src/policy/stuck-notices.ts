@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
+import type { LoopEvent } from '../agent/loop-types.js';
 import type { NoticeSender } from '../approvals/notice-sender.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { NumberedEvent, TaskEventLog } from '../tasks/task-events.js';
+import type { RunEvents } from '../tasks/run-stream.js';
 
 export interface StuckNoticeOptions {
-  events: TaskEventLog;
+  /** The task run's event stream. */
+  events: RunEvents;
   taskId: string;
   tenant: string;
   /** The task's browser: its current screen goes along with the notice when it can be taken. */
@@ -14,17 +16,14 @@ export interface StuckNoticeOptions {
 }
 
 /**
- * Sends every `stuck` event of one task to the operators exactly once — those already in the
- * log, then live ones — until the returned unsubscribe is called (when the task ends). Sending
- * happens in the background and never throws into the task.
+ * Sends each `task-stuck` event of one task run to the operators, once, until the returned
+ * unsubscribe is called (when the task ends). Sending happens in the background and never throws
+ * into the task.
  */
 export function relayStuckEvents(options: StuckNoticeOptions): () => void {
   const { events, taskId } = options;
-  let seen = 0;
-  const handle = ({ id, event }: NumberedEvent) => {
-    if (id <= seen) return;
-    seen = id;
-    if (event.type !== 'stuck') return;
+  const handle = (event: LoopEvent) => {
+    if (event.type !== 'task-stuck') return;
     void options.operator
       .screenshot()
       .then(
@@ -36,8 +35,8 @@ export function relayStuckEvents(options: StuckNoticeOptions): () => void {
           kind: 'stuck',
           taskId,
           tenant: options.tenant,
-          step: event.data.step,
-          summary: event.data.summary,
+          step: event.step,
+          summary: event.summary,
           screenshot,
         }),
       )
@@ -45,6 +44,5 @@ export function relayStuckEvents(options: StuckNoticeOptions): () => void {
         options.logger.error({ err: error, taskId }, 'stuck notice failed'),
       );
   };
-  for (const entry of events.since(taskId, 0)) handle(entry);
-  return events.subscribe(taskId, handle);
+  return events.subscribe(handle);
 }

@@ -4,7 +4,7 @@ import type { NoticeSender } from '../approvals/notice-sender.js';
 import { type AuditLog, discardAuditLog } from '../audit/audit-log.js';
 import { refuseSecretPlaceholders } from '../credentials/placeholder-guard.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { TaskEventLog } from '../tasks/task-events.js';
+import type { RunEvents } from '../tasks/run-stream.js';
 import type { TaskPlan } from '../tasks/task-plan.js';
 import { createActionGate } from './action-gate.js';
 import type { ActionGate } from './gate-types.js';
@@ -21,11 +21,11 @@ export interface TaskGuard {
   close(): void;
 }
 
-/** Where a task's guard is built: its id, the browser it leased, its event log. */
+/** Where a task's guard is built: its id, the browser it leased, its run's event stream. */
 export interface GuardTarget {
   taskId: string;
   browser: BrowserOperator;
-  events: TaskEventLog;
+  events: RunEvents;
   /** Told when an approval of this task is pending and when it is answered; must not throw. */
   approvals?: ApprovalWatch | undefined;
 }

@@ -20,13 +20,11 @@ export const taskStatusValues = [
 
 export type TaskStatus = (typeof taskStatusValues)[number];
 
-export const terminalStatuses: readonly TaskStatus[] = [
-  'finished',
-  'max_steps',
-  'error',
-  'aborted',
-  'call_user',
-];
+const terminal = ['finished', 'max_steps', 'error', 'aborted', 'call_user'] as const;
+
+/** The statuses of an ended task. */
+export type TerminalStatus = (typeof terminal)[number];
+export const terminalStatuses: readonly TaskStatus[] = terminal;
 
 export interface TaskRecord {
   id: string;

@@ -7,6 +7,7 @@ import type {
   StepRecord,
   TaskRecord,
   TaskStatus,
+  TerminalStatus,
 } from './task-records.js';
 
 export interface NewTask {
@@ -62,12 +63,11 @@ export interface TaskRepository {
    * recorded. Returns the tasks it ended.
    */
   failInterrupted(at: number, liveOwners?: readonly string[]): InterruptedTask[];
-  /** Pauses (status `paused`) or resumes (back to `queued` or `running`) an unended task. */
-  setPaused(id: string, paused: boolean): void;
-  /** `needs_user` (a person is asked to take control) of a running task, or back to `running`. */
-  setNeedsUser(id: string, needsUser: boolean): void;
-  /** `awaiting_approval` (an operator is asked) of a running task, or back to `running`. */
-  setAwaitingApproval(id: string, awaiting: boolean): void;
+  /**
+   * Sets the live status of an unended task (queued, running, paused, needs_user,
+   * awaiting_approval), as its run (tasks/task-run.ts) decided it; an ended task is left alone.
+   */
+  setLiveStatus(id: string, status: Exclude<TaskStatus, TerminalStatus>): void;
   /** Records a step and sets the task's step_count to the steps it has recorded so far. */
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;

@@ -170,34 +170,10 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .all();
       return result;
     },
-    setPaused(id, paused) {
-      const update = paused
-        ? db
-            .update(tasks)
-            .set({ status: 'paused' })
-            .where(and(eq(tasks.id, id), inArray(tasks.status, ['queued', 'running'])))
-        : db
-            .update(tasks)
-            .set({
-              status: sql`CASE WHEN ${tasks.startedAt} IS NULL THEN 'queued' ELSE 'running' END`,
-            })
-            .where(and(eq(tasks.id, id), eq(tasks.status, 'paused')));
-      update.run();
-    },
-    setNeedsUser(id, needsUser) {
-      const [from, to] = needsUser ? ['running', 'needs_user'] : ['needs_user', 'running'];
+    setLiveStatus(id, status) {
       db.update(tasks)
-        .set({ status: to })
-        .where(and(eq(tasks.id, id), eq(tasks.status, from)))
-        .run();
-    },
-    setAwaitingApproval(id, awaiting) {
-      const [from, to] = awaiting
-        ? ['running', 'awaiting_approval']
-        : ['awaiting_approval', 'running'];
-      db.update(tasks)
-        .set({ status: to })
-        .where(and(eq(tasks.id, id), eq(tasks.status, from)))
+        .set({ status })
+        .where(and(eq(tasks.id, id), isNull(tasks.endedAt)))
         .run();
     },
     insertStep(taskId, index, startedAt) {

@@ -1,6 +1,5 @@
-import type { LoopHandoff } from '../agent/handoff-types.js';
+import type { HandoffReason, LoopHandoff } from '../agent/handoff-types.js';
 import type { BrowserLease } from '../browsers/browser-provider.js';
-import type { TaskEventLog } from '../tasks/task-events.js';
 import type { TaskPlan } from '../tasks/task-plan.js';
 import { createTaskHandoff, type TakeoverDeps } from './task-handoff.js';
 
@@ -11,7 +10,11 @@ import { createTaskHandoff, type TakeoverDeps } from './task-handoff.js';
 export function handoffForTask(
   deps: TakeoverDeps | undefined,
   plan: TaskPlan,
-  context: { taskId: string; lease: BrowserLease; events: TaskEventLog },
+  context: {
+    taskId: string;
+    lease: BrowserLease;
+    onNeedsUser: (reason: HandoffReason | null) => void;
+  },
 ): LoopHandoff | undefined {
   const policy = plan.rules.kind === 'policy' ? plan.rules.policy.handoff : undefined;
   if (!deps || !policy) return undefined;
@@ -21,7 +24,7 @@ export function handoffForTask(
     tenant: plan.tenant,
     policy,
     endpoint: lease.service,
-    events: context.events,
+    onNeedsUser: context.onNeedsUser,
     screenshot: async () => Buffer.from((await lease.operator.screenshot()).jpeg),
   });
 }

@@ -38,7 +38,7 @@ export function createTakeover(options: {
   const links = createTakeoverLinks({ clock, ttlMs: options.linkTtlMs });
   const publicUrl = options.publicUrl ?? 'http://127.0.0.1';
   const shared = { registry, links, audit, clock, logger, publicUrl };
-  const tasks: TakeoverDeps = { ...shared, repository, notify: options.notify };
+  const tasks: TakeoverDeps = { ...shared, notify: options.notify };
   const app: TakeoverAppDeps = {
     ...shared,
     repository,

@@ -1,6 +1,7 @@
 // One task's takeover port for the loop (agent/handoff-types.ts): page-signal detection after each
-// screenshot, and the needs_user wait — status, SSE, the operators' Telegram message with a
-// signed link, the audit — until an operator hands back, the policy's timeout, or the task ends.
+// screenshot, and the needs_user wait — reported to the task run (which writes the row and
+// publishes the status), the operators' Telegram message with a signed link, the audit — until an
+// operator hands back, the policy's timeout, or the task ends.
 import type { PageSignals } from '@clawdie/jail-service/api';
 import type { Logger } from 'pino';
 import type { HandoffOutcome, LoopHandoff } from '../agent/handoff-types.js';
@@ -9,8 +10,6 @@ import type { AuditEvent, AuditLog } from '../audit/audit-log.js';
 import type { JailEndpoint } from '../browsers/browser-provider.js';
 import type { Clock } from '../clock.js';
 import type { HandoffPolicy, HandoffReason } from '../policy/handoff-schema.js';
-import type { TaskRepository } from '../store/task-repository.js';
-import type { TaskEventLog } from '../tasks/task-events.js';
 import { createInputAudit } from './input-audit.js';
 import { createJailTakeoverClient } from './jail-takeover-client.js';
 import type { TakeoverLinks } from './takeover-links.js';
@@ -19,7 +18,6 @@ import type { HandBack, TakeoverRegistry } from './takeover-registry.js';
 export interface TakeoverDeps {
   registry: TakeoverRegistry;
   links: TakeoverLinks;
-  repository: Pick<TaskRepository, 'setNeedsUser'>;
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
@@ -34,7 +32,11 @@ export interface TaskHandoffContext {
   tenant: string;
   policy: HandoffPolicy;
   endpoint: JailEndpoint | null;
-  events: TaskEventLog;
+  /**
+   * Tells the task run a person is needed (`needs_user`, with why) once the takeover is open, and
+   * no longer (null) when it ends without an abort. Must not throw.
+   */
+  onNeedsUser(reason: HandoffReason | null): void;
   /** The screen for the operators' message (null when it cannot be taken). */
   screenshot(): Promise<Buffer | null>;
 }
@@ -88,12 +90,6 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
     handled.add(`${reason}@${last.url_origin}`);
   }
 
-  function setStatus(status: 'needs_user' | 'running', reason: HandoffReason) {
-    deps.repository.setNeedsUser(taskId, status === 'needs_user');
-    const data = { trace_id: taskId, status, ...(status === 'needs_user' ? { reason } : {}) };
-    context.events.append(taskId, { type: 'status', data });
-  }
-
   return {
     on,
     async detect(signal) {
@@ -129,7 +125,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         inputs,
         handBack: (handBack) => resolveHandBack(handBack),
       });
-      setStatus('needs_user', reason);
+      context.onNeedsUser(reason);
       audit('takeover-started', {
         phase: 'needs_user',
         reason,
@@ -172,7 +168,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
           duration_ms: deps.clock.now() - startedAt,
           ...(ended === 'timed_out' ? { on_timeout: policy.on_timeout } : {}),
         });
-        if (!signal?.aborted) setStatus('running', reason);
+        if (!signal?.aborted) context.onNeedsUser(null);
       }
     },
   };

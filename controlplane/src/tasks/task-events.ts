@@ -1,6 +1,11 @@
 import type { LoopEvent } from '../agent/loop-types.js';
+import type { LiveTaskStatus, PendingApproval } from './live-status.js';
+import type { RunRecorder } from './run-stream.js';
 import { describeExecuted } from './step-summary.js';
 import type { CompactResult } from './task-input.js';
+
+// What the stream's status events carry, for readers of the stream's types (the pi extension).
+export type { LiveTaskStatus, PendingApproval } from './live-status.js';
 
 export interface StepProgress {
   trace_id: string;
@@ -21,18 +26,6 @@ export interface StuckProgress {
   step: number;
   summary: string;
 }
-
-/** The approval an `awaiting_approval` task waits for (answer it at /v1/approvals/{id}). */
-export interface PendingApproval {
-  id: string;
-  kind: string;
-  reason: string;
-  /** The action waiting for the answer, as the approval card shows it (null for call_user). */
-  action: unknown;
-}
-
-/** The statuses of an unended task, as every surface reports them. */
-export type LiveTaskStatus = 'queued' | 'running' | 'paused' | 'needs_user' | 'awaiting_approval';
 
 /** What a task's event stream carries (SSE on REST, progress on MCP and pi). */
 export type TaskStreamEvent =
@@ -112,8 +105,33 @@ export class TaskEventLog {
   }
 }
 
+/**
+ * The recorder (run-stream.ts) that writes a run's events to the numbered log in the shape every
+ * surface reads: each status change as `status`, each ended step as one `step` (its number is the
+ * step_count: every started step ends exactly once, an aborted one `aborted`), each stuck report
+ * as `stuck`, the ending as `result`. Nothing else of the run reaches the log.
+ */
+export function recordToEventLog(taskId: string, maxSteps: number, log: TaskEventLog): RunRecorder {
+  const track = createStepTracker(taskId, maxSteps);
+  return (event) => {
+    const step = track(event);
+    if (step) log.append(taskId, { type: 'step', data: { ...step, step_count: step.step } });
+    else if (event.type === 'status-changed') {
+      const { status, reason, approval } = event;
+      const data = { trace_id: taskId, status, ...(reason ? { reason } : {}) };
+      log.append(taskId, { type: 'status', data: approval ? { ...data, approval } : data });
+    } else if (event.type === 'task-stuck')
+      log.append(taskId, {
+        type: 'stuck',
+        data: { trace_id: taskId, step: event.step, summary: event.summary },
+      });
+    else if (event.type === 'task-ended')
+      log.append(taskId, { type: 'result', data: event.result });
+  };
+}
+
 /** Folds loop events into one `step` progress event per finished step. */
-export function createStepTracker(taskId: string, maxSteps: number) {
+function createStepTracker(taskId: string, maxSteps: number) {
   let current: StepProgress | null = null;
   return (event: LoopEvent): StepProgress | null => {
     switch (event.type) {

@@ -1,68 +1,77 @@
 // One task run, top to bottom: the row, the queue place, the browser lease, the guard, the
-// operator the loop drives (wrapped once, in one order), the loop, the ending, what is kept.
-import type { LoopEvent } from '../agent/loop-types.js';
+// operator the loop drives (wrapped once, in one order), the start, the loop, the ending, what is
+// kept — and the one event stream (run-stream.ts) every reader of the task subscribes to.
+import type { Logger } from 'pino';
+import type { HandoffReason } from '../agent/handoff-types.js';
+import { runAgentLoop } from '../agent/loop.js';
+import type { LoopResult } from '../agent/loop-types.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
-import type { BrowserLease, BrowserProvider } from '../browsers/browser-provider.js';
-import type { KeptBrowser, KeptBrowsers } from '../browsers/kept-browsers.js';
+import { discardAuditLog } from '../audit/audit-log.js';
+import { createTaskAudit } from '../audit/task-audit.js';
+import type { BrowserLease } from '../browsers/browser-provider.js';
+import type { KeptBrowser } from '../browsers/kept-browsers.js';
 import { leaseBrowser } from '../browsers/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { TaskGuard, TaskGuards } from '../policy/task-guards.js';
-import type { LeasePreparer } from '../sessions/session-injector.js';
+import type { TaskGuard } from '../policy/task-guards.js';
 import { handoffForTask } from '../takeover/handoff-for-task.js';
-import type { TakeoverDeps } from '../takeover/task-handoff.js';
 import { createJailPageProbe } from '../wait/jail-page-probe.js';
 import { withSmartWait } from '../wait/smart-wait-operator.js';
 import { WaitEngine } from '../wait/wait-engine.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
+import type { LiveTaskStatus, PendingApproval } from './live-status.js';
 import { PauseGate } from './pause-gate.js';
-import { type RunBrowserTaskDeps, runBrowserTask } from './run-browser-task.js';
-import { createStepTracker, type PendingApproval, type TaskEventLog } from './task-events.js';
+import { type RunListener, type RunRecorder, RunStream } from './run-stream.js';
+import type { TaskRunDeps } from './task-deps.js';
+import { endingOf, recordEnding, taskSignal } from './task-ending.js';
+import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
+import { keepOrRelease } from './task-keep.js';
 import { defaultKeepRules, type TaskPlan } from './task-plan.js';
-import type { TaskSlots } from './task-slots.js';
-
-/** What every run of one task service shares. */
-export interface TaskRunDeps extends RunBrowserTaskDeps {
-  events: TaskEventLog;
-  provider: BrowserProvider;
-  slots: TaskSlots;
-  kept: KeptBrowsers;
-  guards: TaskGuards;
-  /** The X display of a lease, for `surface: 'desktop'` tasks. */
-  desktopOperator: (lease: BrowserLease) => BrowserOperator;
-  prepareLease?: LeasePreparer | undefined;
-  takeover?: TakeoverDeps | undefined;
-}
+import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
+import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 
 /**
- * One task from its `queued` row to its result. The constructor creates the row and reports
- * `queued`; `done` settles with the compact result whatever the ending. Every status the task can
- * be in (queued, running, paused, awaiting_approval, needs_user — the last set by the takeover
- * port — and each ending) is written to the row and reported on the event log by this owner. An
- * abort takes effect in any state: a task aborted before it got a browser ends `aborted` at once,
- * never started.
+ * One task from its `queued` row to its result. Every status the task can be in — queued,
+ * running, paused, awaiting_approval (reported by the guard's approver), needs_user (reported by
+ * the takeover port) and each ending — is a state of this owner: it writes the row, then publishes
+ * the event. `done` settles with the compact result whatever the ending. An abort takes effect in
+ * any state: queued (ended at once, never started), paused, awaiting an approval, needing a person.
  */
 export class TaskRun {
   readonly id: string;
   readonly done: Promise<CompactResult>;
   readonly #plan: TaskPlan;
   readonly #deps: TaskRunDeps;
+  readonly #logger: Logger;
   readonly #controller = new AbortController();
   readonly #pauses = new PauseGate();
+  readonly #trace: TraceRecorder;
+  readonly #events: RunStream;
+  /** The task's signal once it runs: its abort and its timeout. */
+  #signal: AbortSignal = this.#controller.signal;
+  #started = false;
+  #ended = false;
   #approval: PendingApproval | null = null;
+  #needsUser: HandoffReason | null = null;
+  #status: LiveTaskStatus | null = null;
 
   constructor(
     id: string,
     plan: TaskPlan,
     deps: TaskRunDeps,
-    options: { held?: KeptBrowser | undefined; onEvent?: ((event: LoopEvent) => void) | undefined },
+    options: { held?: KeptBrowser | undefined; listener?: RunListener | undefined },
   ) {
     this.id = id;
     this.#plan = plan;
     this.#deps = deps;
+    this.#logger = deps.logger.child({ taskId: id });
     createTaskRow(id, plan, deps);
-    this.#status('queued');
-    this.done = this.#run(options.held, options.onEvent);
+    this.#trace = createTraceRecorder(id, { ...deps, logger: this.#logger });
+    this.#events = new RunStream(this.#recorders(), this.#logger);
+    // The caller's listener sees every event, from `queued` on.
+    if (options.listener) this.#events.subscribe(options.listener);
+    this.#setStatus();
+    this.done = this.#run(options.held);
   }
 
   get paused(): boolean {
@@ -74,69 +83,105 @@ export class TaskRun {
     return this.#approval;
   }
 
+  /** Why a person is needed (status `needs_user`), else null. */
+  get needsUser(): HandoffReason | null {
+    return this.#needsUser;
+  }
+
   abort(): void {
     this.#controller.abort();
   }
 
-  /** Pauses before the next step (or while queued), or lets it continue; tells the row and SSE. */
+  /** Pauses before the next step (or while queued), or lets it continue. */
   setPaused(paused: boolean): void {
     if (this.#pauses.paused === paused) return;
     if (paused) this.#pauses.pause();
     else this.#pauses.resume();
-    this.#deps.repository.setPaused(this.id, paused);
-    const status = this.#deps.repository.getTask(this.id)?.status;
-    if (status === 'queued' || status === 'running' || status === 'paused') this.#status(status);
+    this.#setStatus();
   }
 
-  async #run(held: KeptBrowser | undefined, onEvent?: (event: LoopEvent) => void) {
-    const { id } = this;
+  async #run(held: KeptBrowser | undefined): Promise<CompactResult> {
     const deps = this.#deps;
-    const { input } = this.#plan;
     const signal = this.#controller.signal;
     const releaseSlot = held?.releaseSlot ?? (await deps.slots.acquire(signal).catch(() => null));
-    if (!releaseSlot) return this.#endUnstarted();
-    this.#status(this.#pauses.paused ? 'paused' : 'running');
+    if (!releaseSlot) {
+      this.#logger.info('task aborted while queued');
+      return this.#end({ status: 'aborted', summary: null, error: null, stepCount: 0 }, {});
+    }
     // The lease goes to this run directly; the registry only indexes it for readers.
-    const leased = held?.lease ?? (await leaseBrowser(deps.provider, id, input, signal));
-    const lease = (await deps.prepareLease?.(this.#plan, id, leased, signal)) ?? leased;
+    const leased =
+      held?.lease ?? (await leaseBrowser(deps.provider, this.id, this.#plan.input, signal));
+    const lease = (await deps.prepareLease?.(this.#plan, this.id, leased, signal)) ?? leased;
     const guard = deps.guards(this.#plan, {
-      taskId: id,
+      taskId: this.id,
       browser: lease.operator,
-      events: deps.events,
+      events: this.#events,
       approvals: {
         pending: (record) => this.#awaiting(record),
         settled: () => this.#awaiting(null),
       },
     });
-    const recording = input.record ? this.#startRecording() : undefined;
-    let kept: Partial<CompactResult> = {};
-    let outcome: CompactResult | undefined;
+    const recording = this.#plan.input.record ? this.#startRecording() : undefined;
+    const result = await this.#drive(lease, guard);
+    guard.close();
+    await recording?.stop();
+    const kept = await keepOrRelease(lease, releaseSlot, result, this.#keepRequest()).catch(
+      (error: unknown) => {
+        this.#logger.error({ err: error }, 'the task browser could not be kept or released');
+        return {};
+      },
+    );
+    return this.#end(result, kept);
+  }
+
+  /** Marks the task started, then start_url, logged_in_check and the loop. Never throws. */
+  async #drive(lease: BrowserLease, guard: TaskGuard): Promise<LoopResult> {
+    const deps = this.#deps;
+    const { input } = this.#plan;
+    const { signal, clear } = taskSignal(this.#controller.signal, input.timeout_s);
+    this.#signal = signal;
     try {
-      outcome = await runBrowserTask(
-        this.#plan,
-        { ...deps, operator: this.#operator(lease, guard), browser: lease.operator },
+      deps.repository.markStarted(this.id, deps.clock.now());
+      this.#started = true;
+      this.#logger.info(
+        { instruction: input.instruction, startUrl: input.start_url },
+        'task-started',
+      );
+      await this.#events.publish({ type: 'task-started', at: deps.clock.now() });
+      this.#setStatus();
+      const start = await startTask(
+        input,
+        { ...deps, browser: lease.operator, probe: this.#probe(lease) },
+        signal,
+      );
+      if ('ended' in start) return start.ended;
+      if (start.startWithHandoff)
+        this.#logger.info('logged_in_check failed: asking a person to log in');
+      const handoff = handoffForTask(deps.takeover, this.#plan, {
+        taskId: this.id,
+        lease,
+        onNeedsUser: (reason) => this.#needs(reason),
+      });
+      return await runAgentLoop(
+        { ...deps.loop, ...taskLoopOptions(input), maxSteps: this.#maxSteps, ...start },
         {
-          taskId: id,
-          gate: guard.gate,
+          model: deps.model,
+          operator: this.#operator(lease, guard),
+          clock: deps.clock,
+          images: deps.images,
           signal,
-          waitWhilePaused: (s) => this.#pauses.wait(s),
-          handoff: handoffForTask(deps.takeover, this.#plan, {
-            taskId: id,
-            lease,
-            events: deps.events,
-          }),
-          probe: lease.service ? createJailPageProbe(lease.service) : undefined,
-          onEvent: this.#relay(onEvent),
+          gate: guard.gate,
+          waitWhilePaused: (abort) => this.#pauses.wait(abort),
+          ...(handoff ? { handoff } : {}),
+          ...(deps.verifier ? { verifier: deps.verifier } : {}),
+          emit: (event) => this.#events.publish(event),
         },
       );
+    } catch (error) {
+      return endingOf(error, 0, signal);
     } finally {
-      guard.close();
-      await recording?.stop();
-      kept = await this.#keepOrRelease(lease, releaseSlot, outcome);
+      clear();
     }
-    outcome = { ...outcome, ...kept };
-    deps.events.append(id, { type: 'result', data: outcome });
-    return outcome;
   }
 
   /**
@@ -155,26 +200,49 @@ export class TaskRun {
     return withSmartWait(guarded, new WaitEngine({ clock: deps.clock, images: deps.images }));
   }
 
-  /** Loop events to the step/stuck stream events, then to the caller's listener. */
-  #relay(onEvent?: (event: LoopEvent) => void) {
-    const { id } = this;
-    const deps = this.#deps;
-    const track = createStepTracker(id, this.#plan.input.max_steps ?? deps.loop.maxSteps);
-    return (event: LoopEvent) => {
-      const step = track(event);
-      // Every started step is a row and ends exactly once (an aborted one `aborted`), so the
-      // step number is the step_count every surface reports.
-      if (step) deps.events.append(id, { type: 'step', data: { ...step, step_count: step.step } });
-      if (event.type === 'task-stuck')
-        deps.events.append(id, {
-          type: 'stuck',
-          data: { trace_id: id, step: event.step, summary: event.summary },
-        });
-      onEvent?.(event);
-    };
+  /** Where `logged_in_check` reads the page: the clone's jail-service, else the browser's state. */
+  #probe(lease: BrowserLease) {
+    if (lease.service) return createJailPageProbe(lease.service);
+    return { state: (signal?: AbortSignal) => lease.operator.state(signal) };
   }
 
-  /** An approval of this task is pending (`awaiting_approval`), or was answered (`running`). */
+  /** The ending, once: the row, then `task-ended` (the audit, the SSE result, the listeners). */
+  async #end(result: LoopResult, kept: Partial<CompactResult>): Promise<CompactResult> {
+    const ending = recordEnding(this.id, result, this.#trace.lastScreenshotPath(), this.#deps);
+    this.#ended = true;
+    const { status, step_count: steps, error } = ending;
+    this.#logger.info({ status, steps, error }, 'task-ended');
+    const outcome = { ...ending, ...kept };
+    await this.#events.publish({ type: 'task-ended', result: outcome });
+    return outcome;
+  }
+
+  /** The live status, from what the run is doing; on a change: the row, then the event. */
+  #setStatus(): void {
+    if (this.#ended || this.#signal.aborted) return;
+    const status: LiveTaskStatus = this.#needsUser
+      ? 'needs_user'
+      : this.#approval
+        ? 'awaiting_approval'
+        : this.#pauses.paused
+          ? 'paused'
+          : this.#started
+            ? 'running'
+            : 'queued';
+    if (status === this.#status) return;
+    this.#status = status;
+    this.#deps.repository.setLiveStatus(this.id, status);
+    const reason = status === 'needs_user' && this.#needsUser ? { reason: this.#needsUser } : {};
+    const approval = status === 'awaiting_approval' && this.#approval;
+    void this.#events.publish({
+      type: 'status-changed',
+      status,
+      ...reason,
+      ...(approval ? { approval } : {}),
+    });
+  }
+
+  /** The guard's approver: an approval of this task is pending, or was answered (null). */
   #awaiting(record: ApprovalRecord | null): void {
     this.#approval = record && {
       id: record.id,
@@ -182,115 +250,57 @@ export class TaskRun {
       reason: record.reason,
       action: record.detail.action ?? null,
     };
-    const { repository } = this.#deps;
-    repository.setAwaitingApproval(this.id, record !== null);
-    if (this.#approval) {
-      this.#status('awaiting_approval', { approval: this.#approval });
-      return;
-    }
-    if (this.#controller.signal.aborted) return;
-    // Paused while it waited: the pause holds from here (the row could not show it before).
-    if (this.#pauses.paused) repository.setPaused(this.id, true);
-    this.#status(this.#pauses.paused ? 'paused' : 'running');
+    this.#setStatus();
   }
 
-  /** Aborted while waiting for its turn: ended at once, never started, no browser taken. */
-  #endUnstarted(): CompactResult {
-    const { id } = this;
+  /** The takeover port: a person is needed (why), or no longer (null). */
+  #needs(reason: HandoffReason | null): void {
+    this.#needsUser = reason;
+    this.#setStatus();
+  }
+
+  /** The recorders of the run's events, in order: the trace, the audit, the numbered SSE log. */
+  #recorders(): RunRecorder[] {
     const deps = this.#deps;
-    deps.repository.endTask(id, {
-      status: 'aborted',
-      summary: null,
-      resultData: null,
-      errorCode: null,
-      errorMessage: null,
-      stepCount: 0,
-      finalScreenshotPath: null,
-      endedAt: deps.clock.now(),
-    });
-    deps.logger.info({ taskId: id }, 'task aborted while queued');
-    const result: CompactResult = {
-      status: 'aborted',
-      summary: null,
-      result_data: null,
-      trace_id: id,
-      step_count: 0,
-      final_screenshot_path: null,
+    const { input, actor } = this.#plan;
+    const audit = createTaskAudit(deps.audit ?? discardAuditLog, this.id, actor, this.#logger);
+    return [
+      this.#trace.record,
+      (event) =>
+        event.type === 'task-started'
+          ? audit.started(startedDetails(input, this.#maxSteps))
+          : audit.event(event),
+      recordToEventLog(this.id, this.#maxSteps, deps.events),
+    ];
+  }
+
+  get #maxSteps(): number {
+    return this.#plan.input.max_steps ?? this.#deps.loop.maxSteps;
+  }
+
+  /** Where a kept browser goes: this task's tenant, domains and keep rules. */
+  #keepRequest() {
+    const { tenant, input, keep } = this.#plan;
+    const rules = keep ?? defaultKeepRules;
+    return {
+      asked: input.keep_session === true,
+      kept: this.#deps.kept,
+      as: {
+        tenant,
+        taskId: this.id,
+        domains: input.domains ?? ['*'],
+        idleTtlMs: rules.idleTtlMs,
+        maxSessions: rules.maxSessions,
+      },
     };
-    deps.events.append(id, { type: 'result', data: result });
-    return result;
-  }
-
-  /**
-   * Keeps the browser of a task that asked to (`keep_session`) when usable, else releases it and
-   * the queue place; returns what the result says about it (`session_id`, `session_refused`).
-   */
-  async #keepOrRelease(
-    lease: BrowserLease,
-    releaseSlot: () => void,
-    outcome: CompactResult | undefined,
-  ): Promise<Partial<CompactResult>> {
-    const asked = outcome && this.#plan.input.keep_session;
-    const session = asked ? this.#keep(lease, releaseSlot, outcome) : null;
-    if (session && 'sessionId' in session) return { session_id: session.sessionId };
-    await lease.release();
-    releaseSlot();
-    return session ? { session_id: null, session_refused: session.refused } : {};
-  }
-
-  #keep(lease: BrowserLease, releaseSlot: () => void, result: CompactResult) {
-    const unusable =
-      lease.id === 'none'
-        ? 'the task had no browser'
-        : result.status === 'aborted'
-          ? 'the task was aborted'
-          : result.error?.code.startsWith('OPERATOR_')
-            ? `its browser failed (${result.error.code})`
-            : null;
-    if (unusable) return { refused: unusable };
-    const rules = this.#plan.keep ?? defaultKeepRules;
-    return this.#deps.kept.keep(lease, releaseSlot, {
-      tenant: this.#plan.tenant,
-      taskId: this.id,
-      domains: this.#plan.input.domains ?? ['*'],
-      idleTtlMs: rules.idleTtlMs,
-      maxSessions: rules.maxSessions,
-    });
   }
 
   #startRecording() {
     const deps = this.#deps;
     if (deps.recorder) return deps.recorder.start(this.id);
-    deps.logger.warn(
-      { taskId: this.id },
+    this.#logger.warn(
       'task asked to be recorded, but recording is unavailable (no ffmpeg at /usr/bin/ffmpeg); running it without a recording',
     );
     return undefined;
   }
-
-  #status(status: 'queued' | 'running' | 'paused' | 'awaiting_approval', extra = {}): void {
-    this.#deps.events.append(this.id, {
-      type: 'status',
-      data: { trace_id: this.id, status, ...extra },
-    });
-  }
-}
-
-/**
- * Creates the `queued` task row, owned by the plan's tenant and actor (the principal admission
- * was given). The task run calls it once, when the task is queued.
- */
-export function createTaskRow(taskId: string, plan: TaskPlan, deps: RunBrowserTaskDeps): void {
-  const { input } = plan;
-  deps.repository.createTask({
-    tenant: plan.tenant,
-    actor: plan.actor,
-    id: taskId,
-    instruction: input.instruction,
-    startUrl: input.start_url ?? null,
-    maxSteps: input.max_steps ?? deps.loop.maxSteps,
-    modelName: deps.model.isReplay ? `${deps.model.name} (replay)` : deps.model.name,
-    coordinateMode: deps.loop.coordinateMode,
-    createdAt: deps.clock.now(),
-  });
 }

@@ -1,4 +1,4 @@
-import type { LoopEvent } from '../agent/loop-types.js';
+import type { HandoffReason } from '../agent/handoff-types.js';
 import { discardAuditLog } from '../audit/audit-log.js';
 import type { Principal } from '../auth/scopes.js';
 import {
@@ -14,8 +14,10 @@ import type { LeasePreparer } from '../sessions/session-injector.js';
 import type { TakeoverDeps } from '../takeover/task-handoff.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
-import type { RunBrowserTaskDeps } from './run-browser-task.js';
-import { type PendingApproval, TaskEventLog } from './task-events.js';
+import type { PendingApproval } from './live-status.js';
+import type { RunListener } from './run-stream.js';
+import type { TaskDeps } from './task-deps.js';
+import { TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
 import { TaskRun } from './task-run.js';
@@ -36,9 +38,11 @@ export interface TaskService {
   /**
    * Queues an admitted task (its row exists on return, status `queued`, under the plan's tenant
    * and actor) and runs it when a browser is free, gated by what its plan says. A follow-up
-   * (`session_id`) takes its kept browser at once, or throws SESSION_NOT_FOUND (404).
+   * (`session_id`) takes its kept browser at once, or throws SESSION_NOT_FOUND (404). `onEvent`
+   * subscribes to the run's one event stream from its first event (`queued`) to its last
+   * (`task-ended`); it must not throw.
    */
-  start(plan: TaskPlan, onEvent?: (event: LoopEvent) => void): StartedTask;
+  start(plan: TaskPlan, onEvent?: RunListener): StartedTask;
   /**
    * Aborts an unended task at once, whatever its state: a queued one ends `aborted` without
    * starting and leaves the queue. False when it is not active.
@@ -52,13 +56,21 @@ export interface TaskService {
   isPaused?(taskId: string): boolean;
   /** The approval an active task waits for (status `awaiting_approval`), else null. */
   pendingApproval?(taskId: string): PendingApproval | null;
-  /** Numbered status/step/result events of recent tasks, for SSE and progress. */
+  /** Why an active task needs a person (status `needs_user`), else null. */
+  needsUser?(taskId: string): HandoffReason | null;
+  /**
+   * The numbered status/step/stuck/result events of recent tasks (SSE, the dashboard, the
+   * screencast relay): each run's stream written in the shape every surface reads.
+   */
   readonly events: TaskEventLog;
   /** Aborts everything and waits for the running task to be recorded. */
   close(): Promise<void>;
 }
 
-export interface TaskServiceDeps extends RunBrowserTaskDeps {
+export interface TaskServiceDeps extends TaskDeps {
+  /** The one browser tasks queue for when the service is built without a provider. */
+  operator: BrowserOperator;
+  newId: () => string;
   /** Turns input into plans: `createPolicyAdmission`, or `allowAllAdmission(why)` (no policy). */
   admission: TaskAdmission;
   /**
@@ -123,7 +135,7 @@ export function createTaskService(
       const sessionId = plan.input.session_id;
       const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
       if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);
-      const run = new TaskRun(taskId, plan, runDeps, { held, onEvent });
+      const run = new TaskRun(taskId, plan, runDeps, { held, listener: onEvent });
       active.set(taskId, run);
       const done = run.done.finally(() => active.delete(taskId));
       const settled = done.catch(() => undefined);
@@ -141,6 +153,7 @@ export function createTaskService(
     resume: (taskId) => setPaused(taskId, false),
     isPaused: (taskId) => active.get(taskId)?.paused ?? false,
     pendingApproval: (taskId) => active.get(taskId)?.pendingApproval ?? null,
+    needsUser: (taskId) => active.get(taskId)?.needsUser ?? null,
     async close() {
       for (const run of active.values()) run.abort();
       await Promise.all(running);

@@ -5,15 +5,17 @@ import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskRepository } from '../store/task-repository.js';
 
 export interface TraceRecorder {
-  record(event: LoopEvent): Promise<void>;
+  /** A run recorder (run-stream.ts): a promise only while a screenshot file is written. */
+  record(event: LoopEvent): Promise<void> | undefined;
   /** Path of the last frame written (the final screenshot when one was taken). */
   lastScreenshotPath(): string | null;
 }
 
 /**
  * Writes loop events into the task trace: one step row per iteration, its screenshot file, the
- * model's raw reply, the executed actions, and log rows. Storage errors are logged, never thrown,
- * so a full disk cannot kill a running task (the loop contract: emit must not throw).
+ * model's raw reply, the executed actions, and log rows (the run's own events pass by). Storage
+ * errors are logged, never thrown, so a full disk cannot kill a running task (the loop contract:
+ * emit must not throw).
  */
 export function createTraceRecorder(
   taskId: string,
@@ -40,28 +42,14 @@ export function createTraceRecorder(
       data: data ?? null,
     });
 
-  async function handle(event: LoopEvent): Promise<void> {
+  /** SQLite writes are synchronous; only the screenshot files are awaited. */
+  function handle(event: LoopEvent): Promise<void> | undefined {
     switch (event.type) {
       case 'step-started':
         stepIds.set(event.step, repository.insertStep(taskId, event.step, event.at));
         return;
-      case 'screenshot-taken': {
-        const path = await screenshots.save(
-          taskId,
-          `step-${pad(event.step)}`,
-          event.screenshot.jpeg,
-        );
-        lastPath = path;
-        const { meta } = event.screenshot;
-        update(event.step, {
-          screenshotPath: path,
-          imageWidth: meta.imageWidth,
-          imageHeight: meta.imageHeight,
-          devicePixelRatio: meta.devicePixelRatio,
-          captureMs: event.captureMs,
-        });
-        return;
-      }
+      case 'screenshot-taken':
+        return saveStepScreenshot(event);
       case 'prediction-received':
         update(event.step, {
           rawPrediction: event.text,
@@ -83,9 +71,24 @@ export function createTraceRecorder(
         if (event.message) log(event.step, 'warn', `step-${event.outcome}`, event.message);
         return;
       case 'final-screenshot-taken':
-        lastPath = await screenshots.save(taskId, 'final', event.screenshot.jpeg);
-        return;
+        return screenshots.save(taskId, 'final', event.screenshot.jpeg).then((path) => {
+          lastPath = path;
+        });
     }
+    return undefined;
+  }
+
+  async function saveStepScreenshot(event: Extract<LoopEvent, { type: 'screenshot-taken' }>) {
+    const path = await screenshots.save(taskId, `step-${pad(event.step)}`, event.screenshot.jpeg);
+    lastPath = path;
+    const { meta } = event.screenshot;
+    update(event.step, {
+      screenshotPath: path,
+      imageWidth: meta.imageWidth,
+      imageHeight: meta.imageHeight,
+      devicePixelRatio: meta.devicePixelRatio,
+      captureMs: event.captureMs,
+    });
   }
 
   function update(step: number, patch: Parameters<TaskRepository['updateStep']>[1]): void {
@@ -121,12 +124,15 @@ export function createTraceRecorder(
     update(event.step, { executeMs: event.executeMs });
   }
 
+  const failed = (event: LoopEvent) => (error: unknown) =>
+    logger.error({ err: error, taskId, event: event.type }, 'trace write failed');
   return {
-    async record(event) {
+    record(event) {
       try {
-        await handle(event);
+        return handle(event)?.catch(failed(event));
       } catch (error) {
-        logger.error({ err: error, taskId, event: event.type }, 'trace write failed');
+        failed(event)(error);
+        return undefined;
       }
     },
     lastScreenshotPath: () => lastPath,

@@ -73,7 +73,7 @@ describe('verify-before-done', () => {
     const { result, events } = await run(vision, {
       successCriteria: [{ type: 'url_matches', pattern: 'https://shop.test/orders/*' }],
     });
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.equal(result.stepCount, 3);
     const verdicts = events.filter((e) => e.type === 'done-rejected' || e.type === 'done-verified');
     assert.deepEqual(
@@ -125,7 +125,7 @@ describe('verify-before-done', () => {
       },
       { verifier },
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.equal(result.stepCount, 3);
     assert.equal(judged, 1, 'no vision call while a cheap criterion fails');
     assert.ok(notes(vision.requests[1]).some((t) => t.includes('does not show "order confirmed"')));
@@ -138,7 +138,7 @@ describe('verify-before-done', () => {
         { type: 'visual', description: 'a tick' },
       ],
     });
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     const verified = events.find((e) => e.type === 'done-verified');
     assert.ok(verified && verified.type === 'done-verified');
     assert.equal(verified.unverified.length, 2);

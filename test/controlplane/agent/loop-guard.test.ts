@@ -96,7 +96,7 @@ describe('loop guard', () => {
           : "Action: finished(content='saved')",
     );
     const { result, events } = await run(vision, {}, { failType: 'click' });
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.equal(events.filter((e) => e.type === 'loop-nudged').length, 1);
   });
 

@@ -93,7 +93,7 @@ describe('agent loop takeover', () => {
       {},
       log,
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.deepEqual(log, ['detect', 'handoff:login', 'detect', 'model']);
     assert.equal(requests.length, 1);
     assert.match(texts(requests[0]), /The user completed: logged in as alice/);
@@ -117,7 +117,7 @@ describe('agent loop takeover', () => {
       {},
       log,
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.equal(handoff.requests[0]?.summary, 'please solve the captcha');
     assert.match(texts(requests[1]), /The user completed: no note/);
   });
@@ -139,7 +139,7 @@ describe('agent loop takeover', () => {
       [],
     );
     const aborted = await run([], aborting);
-    assert.equal(aborted.result.status, 'user_stopped');
+    assert.equal(aborted.result.status, 'aborted');
     assert.equal(aborted.requests.length, 0);
   });
 
@@ -152,7 +152,7 @@ describe('agent loop takeover', () => {
       { startWithHandoff: 'login' },
       log,
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.deepEqual(log.slice(0, 2), ['handoff:login', 'detect']);
     const without = await run(["Action: finished(content='x')"], undefined, {
       startWithHandoff: 'login',
@@ -173,7 +173,7 @@ describe('agent loop takeover', () => {
       log,
       ticking,
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.ok(log.includes('handoff:stuck'), log.join(', '));
     assert.match(texts(requests[1]), /The user completed: unstuck/);
   });

@@ -67,7 +67,7 @@ describe('agent loop', () => {
       "Thought: Click the centre.\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
       "Thought: Done.\nAction: finished(content='ORD-1')",
     ]);
-    assert.deepEqual(result, { status: 'end', summary: 'ORD-1', error: null, stepCount: 2 });
+    assert.deepEqual(result, { status: 'finished', summary: 'ORD-1', error: null, stepCount: 2 });
     assert.deepEqual(executed, [{ type: 'click', x: 640, y: 400 }]);
     const types = events.map((e) => e.type);
     assert.deepEqual(types.slice(0, 5), [
@@ -107,7 +107,7 @@ describe('agent loop', () => {
       'I am not sure what to do.',
       "Thought: ok\nAction: finished(content='x')",
     ]);
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.equal(result.stepCount, 2);
     assert.ok(notes(model.requests[1]).some((text) => text.includes('could not be used')));
   });
@@ -166,11 +166,11 @@ describe('agent loop', () => {
     assert.equal(browserDown.result.error?.code, 'OPERATOR_UNAVAILABLE');
   });
 
-  it('stops with user_stopped when aborted', async () => {
+  it('ends aborted when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
     const { result } = await run(['Action: finished()'], {}, {}, controller.signal);
-    assert.equal(result.status, 'user_stopped');
+    assert.equal(result.status, 'aborted');
   });
 
   it('reports a batch the browser rejects (HTTP 400) to the model instead of failing the task', async () => {
@@ -178,7 +178,7 @@ describe('agent loop', () => {
       ["Action: hotkey(key='hyper q')", 'Action: finished()'],
       { rejectType: 'hotkey' },
     );
-    assert.equal(result.status, 'end');
+    assert.equal(result.status, 'finished');
     assert.ok(notes(model.requests[1]).some((text) => text.includes('UNKNOWN_KEY')));
     const ended = events.find((e) => e.type === 'step-ended' && e.step === 1);
     assert.equal(ended?.type === 'step-ended' ? ended.outcome : null, 'action_error');

@@ -31,17 +31,22 @@ async function startGoingElsewhere(
   return ((await response.json()) as { trace_id: string }).trace_id;
 }
 
+/** The first pending approval, once the task has asked for it. */
+async function firstPending(approvals: ReturnType<typeof createApprovalsFixture>) {
+  let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+  for (let i = 0; i < 500 && !approval; i++) {
+    await delay(10);
+    [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+  }
+  assert.ok(approval, 'the navigation asked for an approval');
+  return approval;
+}
+
 describe('a task waiting for an operator approval', () => {
   it('is awaiting_approval with the pending action and the approval id on REST and SSE, then running again', async (t) => {
     const { approvals, fixture } = await navigationNeedingApproval(t);
     const id = await startGoingElsewhere(fixture);
-    let pending = approvals.approvals.list({ status: 'pending', limit: 10 });
-    for (let i = 0; i < 500 && pending.length === 0; i++) {
-      await delay(10);
-      pending = approvals.approvals.list({ status: 'pending', limit: 10 });
-    }
-    const [approval] = pending;
-    assert.ok(approval, 'the navigation asked for an approval');
+    const approval = await firstPending(approvals);
 
     const detail = await fixture.app.request(`/v1/tasks/${id}`, {
       headers: { authorization: await fixture.bearer() },
@@ -99,12 +104,7 @@ describe('MCP progress of a task waiting for an approval', () => {
         },
       },
     );
-    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
-    for (let i = 0; i < 500 && !approval; i++) {
-      await delay(10);
-      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
-    }
-    assert.ok(approval);
+    const approval = await firstPending(approvals);
     await delay(20);
     assert.match(
       progress.at(-1)?.message ?? '',
@@ -126,12 +126,7 @@ describe('pausing a task that awaits an approval', () => {
   it('stays awaiting_approval until answered, then is paused until resumed', async (t) => {
     const { approvals, fixture } = await navigationNeedingApproval(t);
     const id = await startGoingElsewhere(fixture);
-    let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
-    for (let i = 0; i < 500 && !approval; i++) {
-      await delay(10);
-      [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
-    }
-    assert.ok(approval);
+    const approval = await firstPending(approvals);
     assert.equal(fixture.tasks.pause?.(id), true);
     assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
     approvals.approvals.answer(approval.id, 'approve', 'api:ops');
@@ -143,5 +138,24 @@ describe('pausing a task that awaits an approval', () => {
     assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval', 'paused']);
     fixture.tasks.resume?.(id);
     assert.equal((await fixture.waitFor(id))?.status, 'finished');
+  });
+});
+
+describe('aborting a task that awaits an approval', () => {
+  it('ends it at once, without waiting for the answer', async (t) => {
+    const { approvals, fixture } = await navigationNeedingApproval(t);
+    const id = await startGoingElsewhere(fixture);
+    await firstPending(approvals);
+    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    const started = Date.now();
+    assert.equal(fixture.tasks.abort(id), true);
+    const ended = await fixture.waitFor(id);
+    assert.ok(Date.now() - started < 2000, 'the abort did not wait for the approval timeout');
+    assert.equal(ended?.status, 'aborted');
+    assert.equal(fixture.tasks.pendingApproval?.(id), null);
+    const statuses = fixture.tasks.events
+      .since(id, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
+    assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval']);
   });
 });

@@ -12,7 +12,6 @@ import { createAuditRepository } from '../../../controlplane/src/store/audit-rep
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
 import { createTaskHandoff } from '../../../controlplane/src/takeover/task-handoff.js';
-import { TaskEventLog } from '../../../controlplane/src/tasks/task-events.js';
 import { createTelegramNotifier } from '../../../controlplane/src/telegram/telegram-notifier.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { createTakeoverFixture } from '../../support/takeover-fixture.js';
@@ -60,31 +59,29 @@ function runningTask(id: string) {
   repository.markStarted(id, Date.now());
 }
 
-function handoffFor(id: string, timeoutS: number, events: TaskEventLog) {
+/** The port of task `id`; what it reports to the run lands in `reports`. */
+function handoffFor(id: string, timeoutS: number, reports: (string | null)[] = []) {
   return createTaskHandoff(fixture.tasks, {
     taskId: id,
     tenant: 'acme',
     policy: { on: ['login', 'call_user'], timeout_s: timeoutS, on_timeout: 'abort' },
     endpoint: null,
-    events,
+    onNeedsUser: (reason) => reports.push(reason),
     screenshot: async () => Buffer.alloc(2048, 7),
   });
 }
 
 describe('task handoff (needs_user)', () => {
-  it('sets needs_user with its reason, sends ONE Telegram message with the link, and resumes on hand-back', async () => {
+  it('reports needs_user with its reason to the run, sends ONE Telegram message with the link, and reports its end on hand-back', async () => {
     runningTask('t1');
-    const events = new TaskEventLog();
-    const waiting = handoffFor('t1', 60, events).request({
+    const reports: (string | null)[] = [];
+    const waiting = handoffFor('t1', 60, reports).request({
       reason: 'login',
       step: 1,
       summary: 'wall',
     });
-    assert.equal(repository.getTask('t1')?.status, 'needs_user');
-    assert.deepEqual(events.since('t1', 0)[0]?.event, {
-      type: 'status',
-      data: { trace_id: 't1', status: 'needs_user', reason: 'login' },
-    });
+    assert.deepEqual(reports, ['login'], 'reported once the takeover is open');
+    assert.ok(fixture.tasks.registry.get('t1'));
     const photo = await api.waitForCall('sendPhoto');
     assert.match(
       String(photo.params.caption),
@@ -96,11 +93,7 @@ describe('task handoff (needs_user)', () => {
     );
     fixture.tasks.registry.get('t1')?.handBack({ note: 'done', by: 'tenant:acme/op' });
     assert.deepEqual(await waiting, { kind: 'handed_back', note: 'done' });
-    assert.equal(repository.getTask('t1')?.status, 'running');
-    assert.deepEqual(events.since('t1', 1)[0]?.event, {
-      type: 'status',
-      data: { trace_id: 't1', status: 'running' },
-    });
+    assert.deepEqual(reports, ['login', null]);
     assert.equal(fixture.tasks.registry.get('t1'), undefined);
     assert.equal(api.calls.filter((call) => call.method.startsWith('send')).length, 1);
     const ended = audit
@@ -112,7 +105,7 @@ describe('task handoff (needs_user)', () => {
 
   it('times out into the policy’s choice, audited', async () => {
     runningTask('t2');
-    const outcome = await handoffFor('t2', 0.05, new TaskEventLog()).request({
+    const outcome = await handoffFor('t2', 0.05).request({
       reason: 'call_user',
       step: 2,
       summary: null,
@@ -126,7 +119,8 @@ describe('task handoff (needs_user)', () => {
 
   it('is shown on MCP progress and in pi', () => {
     const track = createProgressTracker(10);
-    const update = track({ type: 'handoff-started', step: 3, reason: 'otp', at: 0 });
+    track({ type: 'step-started', step: 3, at: 0 });
+    const update = track({ type: 'status-changed', status: 'needs_user', reason: 'otp' });
     assert.deepEqual(update, {
       progress: 3.25,
       total: 10,

@@ -131,3 +131,24 @@ describe('step counts after an abort', () => {
     assert.match(progress.at(-1)?.message ?? '', /^step 3\/20: aborted/);
   });
 });
+
+describe('aborting a paused task', () => {
+  it('ends it at once: the pause does not hold the abort back', async () => {
+    const { tasks, repository, app } = await setup(5);
+    const task = submit(tasks, { instruction: 'paused before its first step' });
+    assert.equal(tasks.pause?.(task.taskId), true);
+    for (let i = 0; i < 200 && repository.getTask(task.taskId)?.startedAt === null; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(repository.getTask(task.taskId)?.status, 'paused');
+    const response = await app.request(`/v1/tasks/${task.taskId}/abort`, { method: 'POST' });
+    assert.equal(response.status, 202);
+    const result = await within(task.done, 2000, 'the paused task ending on abort');
+    assert.equal(result.status, 'aborted');
+    assert.equal(result.step_count, 0);
+    assert.equal(repository.getTask(task.taskId)?.status, 'aborted');
+    const statuses = tasks.events
+      .since(task.taskId, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
+    assert.deepEqual(statuses, ['queued', 'paused']);
+  });
+});

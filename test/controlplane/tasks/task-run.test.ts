@@ -7,7 +7,7 @@ import { createReplayModel } from '../../../controlplane/src/model/replay-model.
 import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
-describe('runBrowserTask', () => {
+describe('a task run', () => {
   it('returns the compact result and keeps the whole trace in SQLite and on disk', async () => {
     const model = createReplayModel([
       "Thought: open it\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')\n\ntype(content='abc')",

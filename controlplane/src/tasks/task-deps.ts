@@ -1,0 +1,53 @@
+// What a task service shares with every run it starts (task-run.ts).
+import type { ImageCodec } from '@clawdie/jail-service/images';
+import type { Logger } from 'pino';
+import type { LoopOptions } from '../agent/loop-types.js';
+import type { DoneVerifier } from '../agent/verify-done.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { BrowserLease, BrowserProvider } from '../browsers/browser-provider.js';
+import type { KeptBrowsers } from '../browsers/kept-browsers.js';
+import type { Clock } from '../clock.js';
+import type { VisionModel } from '../model/chat-types.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import type { TaskGuards } from '../policy/task-guards.js';
+import type { TaskRecorder } from '../recording/task-recorder.js';
+import type { LeasePreparer } from '../sessions/session-injector.js';
+import type { ScreenshotFiles } from '../store/screenshot-files.js';
+import type { TaskRepository } from '../store/task-repository.js';
+import type { TakeoverDeps } from '../takeover/task-handoff.js';
+import type { TaskEventLog } from './task-events.js';
+import type { TaskSlots } from './task-slots.js';
+
+/** The configured loop options, and whether the task run wraps its operator in the smart wait. */
+export type LoopDefaults = Omit<LoopOptions, 'instruction'> & { smartWait?: boolean | undefined };
+
+/** What every task of a service is run with. */
+export interface TaskDeps {
+  repository: TaskRepository;
+  screenshots: ScreenshotFiles;
+  model: VisionModel;
+  clock: Clock;
+  /** The process's image codec (platform.ts selects it once: CLAWDIE_IMAGE_ENCODER). */
+  images: ImageCodec;
+  logger: Logger;
+  loop: LoopDefaults;
+  /** Where task start/end, actions and refusals are recorded (default: nowhere). */
+  audit?: AuditLog | undefined;
+  /** Checks `success_criteria` on finished(); default: the operator's URL only. */
+  verifier?: DoneVerifier | undefined;
+  /** Records `record: true` tasks (absent: they run unrecorded, warned). */
+  recorder?: TaskRecorder | undefined;
+}
+
+/** What every run of one task service shares. */
+export interface TaskRunDeps extends TaskDeps {
+  events: TaskEventLog;
+  provider: BrowserProvider;
+  slots: TaskSlots;
+  kept: KeptBrowsers;
+  guards: TaskGuards;
+  /** The X display of a lease, for `surface: 'desktop'` tasks. */
+  desktopOperator: (lease: BrowserLease) => BrowserOperator;
+  prepareLease?: LeasePreparer | undefined;
+  takeover?: TakeoverDeps | undefined;
+}

@@ -1,0 +1,115 @@
+// How a task starts: its `queued` row; before its first step, start_url opened and
+// `logged_in_check` evaluated; what the loop is told (instruction with the answer format, domains,
+// final-answer check, criteria); what the audit's `task-started` says.
+import type { ImageCodec } from '@clawdie/jail-service/images';
+import type { LoopResult } from '../agent/loop-types.js';
+import type { Clock } from '../clock.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { WaitEngine } from '../wait/wait-engine.js';
+import type { PageProbe } from '../wait/wait-types.js';
+import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
+import type { TaskDeps } from './task-deps.js';
+import { type BrowserRunTaskInput, loggedInConditions, successConditions } from './task-input.js';
+import type { TaskPlan } from './task-plan.js';
+
+/** The `queued` row, owned by the plan's tenant and actor (the principal admission was given). */
+export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): void {
+  const { input } = plan;
+  deps.repository.createTask({
+    tenant: plan.tenant,
+    actor: plan.actor,
+    id: taskId,
+    instruction: input.instruction,
+    startUrl: input.start_url ?? null,
+    maxSteps: input.max_steps ?? deps.loop.maxSteps,
+    modelName: deps.model.isReplay ? `${deps.model.name} (replay)` : deps.model.name,
+    coordinateMode: deps.loop.coordinateMode,
+    createdAt: deps.clock.now(),
+  });
+}
+
+/** How the loop starts: at once, or with a person asked to log in first; or not at all. */
+export type TaskStart = { ended: LoopResult } | { startWithHandoff?: 'login' };
+
+/**
+ * Opens start_url in the task's browser (a failed navigation ends the task START_URL_FAILED), then
+ * evaluates `logged_in_check` on `probe` (failed: the loop starts by asking a person to log in).
+ * Rejects only when `signal` aborts or the browser cannot be reached.
+ */
+export async function startTask(
+  input: BrowserRunTaskInput,
+  ports: { browser: BrowserOperator; probe: PageProbe; clock: Clock; images: ImageCodec },
+  signal: AbortSignal,
+): Promise<TaskStart> {
+  if (input.start_url) {
+    const response = await ports.browser.execute(
+      [{ type: 'navigate', url: input.start_url }],
+      signal,
+    );
+    const failure = response.results.find((result) => result.status === 'error');
+    if (failure) {
+      const why = failure.error?.message ?? 'navigation failed';
+      const message = `could not open start_url ${input.start_url}: ${why}`;
+      return {
+        ended: {
+          status: 'error',
+          summary: null,
+          error: { code: 'START_URL_FAILED', message },
+          stepCount: 0,
+        },
+      };
+    }
+  }
+  return (await passesLoggedInCheck(input, ports, signal)) ? {} : { startWithHandoff: 'login' };
+}
+
+/**
+ * Evaluates a task's `logged_in_check` with the wait engine once start_url has loaded: true when
+ * its conditions hold within `timeout_ms` (default 2 s, for a redirect to settle). No check: true.
+ */
+async function passesLoggedInCheck(
+  input: BrowserRunTaskInput,
+  ports: { probe: PageProbe; clock: Clock; images: ImageCodec },
+  signal: AbortSignal,
+): Promise<boolean> {
+  const check = input.logged_in_check;
+  if (!check) return true;
+  const engine = new WaitEngine({ clock: ports.clock, images: ports.images });
+  const handle = engine.start({
+    conditions: loggedInConditions(check),
+    timeoutMs: check.timeout_ms ?? 2000,
+    target: { probe: ports.probe },
+    signal,
+  });
+  const outcome = await handle.outcome;
+  return outcome.status === 'resolved';
+}
+
+/**
+ * The per-task loop options: instruction (plus the answer format), domains, final-answer check, and
+ * the `computer` action space (no browser navigation) for a desktop task.
+ */
+export function taskLoopOptions(input: BrowserRunTaskInput) {
+  const schema = input.result_schema;
+  return {
+    ...(input.surface === 'desktop' ? { actionSpace: 'computer' as const } : {}),
+    instruction: schema
+      ? `${input.instruction}${resultSchemaInstruction(schema)}`
+      : input.instruction,
+    allowedDomains: input.domains,
+    checkFinalAnswer: schema ? compileResultSchema(schema) : undefined,
+    successCriteria: successConditions(input.success_criteria),
+  };
+}
+
+/** What the audit's `task-started` row says about the task. */
+export function startedDetails(input: BrowserRunTaskInput, maxSteps: number) {
+  return {
+    instruction: input.instruction,
+    start_url: input.start_url ?? null,
+    domains: input.domains ?? null,
+    credential_mode: input.credential_mode ?? 'none',
+    surface: input.surface ?? 'browser',
+    max_steps: maxSteps,
+  };
+}
