@@ -89,7 +89,7 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
 
   it('retries 429 and 5xx with doubling back-off, honouring Retry-After', async () => {
     handlers = [status(429, { 'retry-after': '3' }), status(503), reply('Action: finished()')];
-    const { client, clock } = model({ backoffMs: 100 });
+    const { client, clock } = model({ backoffMs: 100, random: () => 1 });
     const result = await client.complete(request);
     assert.equal(result.text, 'Action: finished()');
     assert.deepEqual(clock.sleeps, [3000, 200]);
@@ -121,11 +121,13 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
     server.closeAllConnections();
   });
 
-  it('rejects an empty reply and a body without choices', async () => {
-    handlers = [reply('   ')];
+  it('rejects an empty reply (after one re-ask) and a body without choices (at once)', async () => {
+    handlers = [reply('   '), reply('')];
     await assert.rejects(model().client.complete(request), { code: 'MODEL_EMPTY_REPLY' });
-    handlers = [reply(undefined)];
+    handlers = [reply(undefined), reply('never asked')];
     await assert.rejects(model().client.complete(request), { code: 'MODEL_BAD_RESPONSE' });
+    assert.equal(handlers.length, 1);
+    handlers = [];
   });
 
   it('reports an unreachable server as MODEL_UNAVAILABLE', async () => {
