@@ -23,6 +23,8 @@ export interface FaultyChatServerOptions {
 export interface FaultyChatServer extends ChatServer {
   /** Answers the next requests with these outcomes, in order, before the script answers again. */
   queue(...outcomes: ModelOutcome[]): void;
+  /** Outcomes still queued. */
+  queued(): number;
   /** The script's reply for a request with `turn` assistant turns. */
   scriptReply(turn: number): string;
 }
@@ -57,6 +59,7 @@ export async function startFaultyChatServer(
   return {
     ...server,
     queue: (...outcomes) => void queued.push(...outcomes),
+    queued: () => queued.length,
     scriptReply,
   };
 }

@@ -7,7 +7,7 @@ import { failed } from './attempt-result.js';
 import type { ModelCallHooks, ModelReply, ModelRequest, VisionModel } from './chat-types.js';
 import { createEndpointLimiter, type EndpointLimiter } from './endpoint-limiter.js';
 import { attemptCompletion } from './model-attempt.js';
-import { isReask, MAX_RETRY_DELAY_MS, retryDelayMs } from './retry-policy.js';
+import { createCallRetries, MAX_RETRY_DELAY_MS } from './retry-policy.js';
 
 export interface OpenAiCompatibleModelOptions {
   /** Base URL up to and including `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
@@ -15,7 +15,10 @@ export interface OpenAiCompatibleModelOptions {
   model: string;
   apiKey?: string | null;
   timeoutMs: number;
-  /** Extra attempts per call on 429, 5xx, network errors and timeouts. */
+  /**
+   * Retries per call after 5xx, network errors, timeouts and a 429 without Retry-After; a 429/503
+   * with Retry-After may be waited out twice as often (retry-policy.ts `createCallRetries`).
+   */
   retries: number;
   maxTokens: number;
   temperature: number;
@@ -81,15 +84,14 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
       stream,
     });
     const requestBytes = Buffer.byteLength(body);
-    let retries = 0;
-    let reasked = false;
+    const retries = createCallRetries(options.retries, backoff);
     for (let attemptNo = 1; ; attemptNo++) {
       const result = await attempt(body, signal);
       if (result.ok)
         return { text: result.completion.text, requestBytes, usage: result.completion.usage };
       const { reason } = result;
-      const reask = reason !== null && isReask(reason);
-      if (reason === null || (reask ? reasked : retries >= options.retries)) throw result.error;
+      const delayMs = retries.next(result);
+      if (reason === null || delayMs === null) throw result.error;
       if (hooks.budget && hooks.budget.remaining <= 0) {
         throw new ModelError(
           result.error.code,
@@ -98,9 +100,6 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
         );
       }
       if (hooks.budget) hooks.budget.remaining -= 1;
-      if (reask) reasked = true;
-      else retries += 1;
-      const delayMs = reask ? 0 : retryDelayMs(retries, result.retryAfterMs, backoff);
       const message = result.error.message;
       await hooks.onRetry?.({
         attempt: attemptNo,

@@ -34,14 +34,13 @@ export function backoffMs(retry: number, options: BackoffOptions): number {
   return Math.round(full / 2 + (full / 2) * options.random());
 }
 
-/** The wait before retry `retry`: at least the server's Retry-After when it sent one, capped. */
-export function retryDelayMs(
-  retry: number,
-  retryAfterMs: number | null,
-  options: BackoffOptions,
-): number {
-  const backoff = backoffMs(retry, options);
-  return retryAfterMs === null ? backoff : Math.min(Math.max(retryAfterMs, backoff), options.maxMs);
+/**
+ * The wait a Retry-After asks for, plus up to half the base back-off of jitter (tasks told the
+ * same second do not all return in the same millisecond), capped.
+ */
+export function retryAfterDelayMs(retryAfterMs: number, options: BackoffOptions): number {
+  const jitter = Math.round((options.baseMs / 2) * options.random());
+  return Math.min(retryAfterMs + jitter, options.maxMs);
 }
 
 /**
@@ -56,6 +55,33 @@ export function statusRetry(
   return null;
 }
 
-/** Reasons that re-ask the same request once instead of spending a transport retry. */
-export const isReask = (reason: ModelRetryReason): boolean =>
-  reason === 'empty_reply' || reason === 'truncated_reply';
+/**
+ * The retries one call may make, by kind: `retries` after failures (5xx, dropped connections,
+ * timeouts, a 429 without Retry-After), twice as many waits the server asked for (429/503 with
+ * Retry-After: the server is up and says when), and one re-ask of an empty or truncated reply.
+ */
+export function createCallRetries(retries: number, backoff: BackoffOptions) {
+  let failures = 0;
+  let waits = 0;
+  let reasked = false;
+  return {
+    /** The wait before retrying this failure, or null when the call may not retry it. */
+    next(failure: { reason: ModelRetryReason | null; retryAfterMs: number | null }): number | null {
+      const { reason, retryAfterMs } = failure;
+      if (reason === null) return null;
+      if (reason === 'empty_reply' || reason === 'truncated_reply') {
+        if (reasked) return null;
+        reasked = true;
+        return 0;
+      }
+      if (retryAfterMs !== null) {
+        if (waits >= retries * 2) return null;
+        waits += 1;
+        return retryAfterDelayMs(retryAfterMs, backoff);
+      }
+      if (failures >= retries) return null;
+      failures += 1;
+      return backoffMs(failures, backoff);
+    },
+  };
+}

@@ -53,14 +53,14 @@ describe('model client retries (real HTTP on loopback)', () => {
     const { complete, clock, retries } = client();
     const reply = await complete();
     assert.equal(reply.text, server.scriptReply(0));
-    assert.deepEqual(clock.sleeps, [3000]);
+    assert.deepEqual(clock.sleeps, [3125], '3 s asked, plus jitter of up to half the 500 ms base');
     assert.equal(retries.length, 1);
     assert.deepEqual(
       { ...retries[0], message: undefined },
       {
         attempt: 1,
         reason: 'rate_limited',
-        delayMs: 3000,
+        delayMs: 3125,
         status: 429,
         message: undefined,
       },
@@ -78,15 +78,16 @@ describe('model client retries (real HTTP on loopback)', () => {
       { ...serverError(503), headers: { 'retry-after': inAnHour } },
     );
     await complete();
-    // 7 s as asked; one day and one hour both cut to the 30 s cap.
-    assert.deepEqual(clock.sleeps, [7000, 30_000, 30_000]);
+    // 7 s as asked (plus jitter); one day and one hour both cut to the 30 s cap.
+    assert.deepEqual(clock.sleeps, [7125, 30_000, 30_000]);
   });
 
-  it('never retries before the back-off, even when Retry-After says 0', async () => {
-    server.queue(serverError(500), tooManyRequests('0'));
-    const { complete, clock } = client({ backoffMs: 400, random: () => 0 });
+  it('jitters Retry-After by at most half the base back-off, and does not grow it', async () => {
+    const draws = [0, 0.999, 0.5];
+    server.queue(tooManyRequests('2'), tooManyRequests('2'), tooManyRequests('2'));
+    const { complete, clock } = client({ backoffMs: 400, random: () => draws.shift() ?? 0 });
     await complete();
-    assert.deepEqual(clock.sleeps, [200, 400]);
+    assert.deepEqual(clock.sleeps, [2000, 2200, 2100]);
   });
 
   it('backs off 5xx and dropped connections exponentially, jittered within [½, 1], capped', async () => {
@@ -134,6 +135,25 @@ describe('model client retries (real HTTP on loopback)', () => {
     server.queue(serverError(500));
     await assert.rejects(perTask.complete(budget), /spent/);
     assert.equal(perTask.retries.length, 1, 'a spent budget allows no retry at all');
+  });
+
+  it('waits out twice as many Retry-After answers as it retries failures', async () => {
+    const waits = Array.from({ length: 4 }, () => tooManyRequests('5'));
+    server.queue(serverError(502), ...waits);
+    const { complete, clock } = client({ retries: 2 });
+    assert.equal((await complete()).text, server.scriptReply(0));
+    assert.deepEqual(clock.sleeps, [375, 5125, 5125, 5125, 5125]);
+
+    server.queue(...waits, tooManyRequests('5'), tooManyRequests('5'));
+    await assert.rejects(client({ retries: 2 }).complete(), { message: /HTTP 429/ });
+    assert.equal(server.queued(), 1, 'the fifth 429 ended the call');
+    const noRetries = client({ retries: 0 });
+    await assert.rejects(noRetries.complete(), { message: /HTTP 429/ });
+    server.queue(serverError(502), serverError(502), serverError(502), tooManyRequests('5'));
+    await assert.rejects(client({ retries: 2 }).complete(), { message: /HTTP 502/ });
+    assert.equal(server.queued(), 1, 'the third 502 ended the call');
+    await assert.rejects(noRetries.complete(), { message: /HTTP 429/ });
+    assert.equal(noRetries.retries.length, 0);
   });
 
   it('re-asks an empty or truncated reply once, at once, then rejects it as MODEL_EMPTY_REPLY', async () => {

@@ -120,6 +120,15 @@ describe('model client streaming (real HTTP on loopback)', () => {
     await assert.rejects(client().complete(), { code: 'MODEL_BAD_RESPONSE', message: /not JSON/ });
   });
 
+  it('stops reading a stream past 4 MiB instead of buffering it', async () => {
+    const delta = JSON.stringify({ choices: [{ delta: { content: 'x'.repeat(64 * 1024) } }] });
+    server.queue(sse(...Array.from({ length: 80 }, () => delta)));
+    await assert.rejects(client().complete(), {
+      code: 'MODEL_BAD_RESPONSE',
+      message: /stream larger than 4194304 bytes/,
+    });
+  });
+
   it('reads an event stream labelled as JSON', async () => {
     const body = `data: ${JSON.stringify({ choices: [{ delta: { content: 'Action: wait()' }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
     server.queue({ kind: 'raw', status: 200, contentType: 'application/json', body });

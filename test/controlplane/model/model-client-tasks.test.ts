@@ -67,7 +67,7 @@ describe('model client under tasks', () => {
     const clock = createManualClock();
     const controlplane = await createTestControlplane({
       env: { CLAWDIE_MODEL_URL: server.baseUrl, CLAWDIE_MODEL_TASK_RETRIES: '10' },
-      adapters: { model: (config) => createConfiguredModel(config, { clock }) },
+      adapters: { model: (config) => createConfiguredModel(config, { clock, random: () => 0 }) },
     });
     after(() => controlplane.close());
     const { app, tasks } = controlplane;

@@ -88,11 +88,16 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
   });
 
   it('retries 429 and 5xx with doubling back-off, honouring Retry-After', async () => {
-    handlers = [status(429, { 'retry-after': '3' }), status(503), reply('Action: finished()')];
+    handlers = [
+      status(429, { 'retry-after': '3' }),
+      status(503),
+      status(500),
+      reply('Action: finished()'),
+    ];
     const { client, clock } = model({ backoffMs: 100, random: () => 1 });
     const result = await client.complete(request);
     assert.equal(result.text, 'Action: finished()');
-    assert.deepEqual(clock.sleeps, [3000, 200]);
+    assert.deepEqual(clock.sleeps, [3050, 100, 200]);
   });
 
   it('gives up after the retries with MODEL_UNAVAILABLE naming the status', async () => {
