@@ -37,7 +37,7 @@ const schema = z.object({
   CLAWDIE_MODEL_API_KEY: z.string().min(1).optional(),
   CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).default('1.5'),
   CLAWDIE_MODEL_TIMEOUT_MS: int(1000, 600_000).default(60_000),
-  /** Retries of one model call (429, 5xx, network, timeouts); an empty reply's re-ask aside. */
+  /** Retries of one model call after failures; twice as many Retry-After waits (docs/models.md). */
   CLAWDIE_MODEL_RETRIES: int(0, 10).default(5),
   /** Retries one task may spend on model calls over all its steps. */
   CLAWDIE_MODEL_TASK_RETRIES: int(0, 1000).default(30),
