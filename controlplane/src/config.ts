@@ -38,7 +38,16 @@ const schema = z.object({
   CLAWDIE_MODEL_API_KEY: z.string().min(1).optional(),
   CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).default('1.5'),
   CLAWDIE_MODEL_TIMEOUT_MS: int(1000, 600_000).default(60_000),
-  CLAWDIE_MODEL_RETRIES: int(0, 10).default(2),
+  /** Retries of one model call after failures; twice as many Retry-After waits (docs/models.md). */
+  CLAWDIE_MODEL_RETRIES: int(0, 10).default(5),
+  /** Retries one task may spend on model calls over all its steps. */
+  CLAWDIE_MODEL_TASK_RETRIES: int(0, 1000).default(30),
+  /** Model requests in flight at most, shared by every task (one limit per endpoint). */
+  CLAWDIE_MODEL_CONCURRENCY: int(1, 256).default(4),
+  /** Ask for streamed replies (SSE); a server that answers JSON instead still works. */
+  CLAWDIE_MODEL_STREAM: z.enum(['true', 'false', '1', '0']).default('true'),
+  /** A streamed reply's time to its first token; 0 turns the check off. */
+  CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS: int(0, 600_000).default(30_000),
   CLAWDIE_MODEL_MAX_TOKENS: int(16, 32_768).default(1024),
   CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
@@ -112,7 +121,13 @@ export interface Config {
     apiKey: string | null;
     version: '1.5' | '1.0';
     timeoutMs: number;
+    /** Per call (CLAWDIE_MODEL_RETRIES) and per task (CLAWDIE_MODEL_TASK_RETRIES). */
     retries: number;
+    taskRetries: number;
+    concurrency: number;
+    stream: boolean;
+    /** 0: off. */
+    firstTokenTimeoutMs: number;
     maxTokens: number;
     temperature: number;
     imageWindow: number;
@@ -234,6 +249,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       version: e.CLAWDIE_MODEL_VERSION,
       timeoutMs: e.CLAWDIE_MODEL_TIMEOUT_MS,
       retries: e.CLAWDIE_MODEL_RETRIES,
+      taskRetries: e.CLAWDIE_MODEL_TASK_RETRIES,
+      concurrency: e.CLAWDIE_MODEL_CONCURRENCY,
+      stream: e.CLAWDIE_MODEL_STREAM === 'true' || e.CLAWDIE_MODEL_STREAM === '1',
+      firstTokenTimeoutMs: e.CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS,
       maxTokens: e.CLAWDIE_MODEL_MAX_TOKENS,
       temperature: e.CLAWDIE_MODEL_TEMPERATURE,
       imageWindow: e.CLAWDIE_MODEL_IMAGE_WINDOW,

@@ -1,8 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type CompletionHead,
+  completionHead,
+  sendError,
+  sendJson,
+  sendStream,
+  startStream,
+  type Usage,
+} from './chat-server-writers.js';
 import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
 import { chatRequestSchema, imageUrls, messageText } from './uitars-test-model-messages.js';
 import { imageSizeFromDataUrl } from './uitars-test-model-observe.js';
@@ -28,12 +36,19 @@ export interface ModelRequestRecord {
   error: string | null;
 }
 
-/** How one request is answered. */
+/**
+ * How one request is answered. A `reply` streams (SSE) when the request asked for `stream: true`,
+ * unless `json` (a server that ignores `stream`); `finishReason` defaults to `stop`. `drop` resets
+ * the connection at once; `stall-stream` sends the event-stream head and the role chunk, then no
+ * token until the client leaves.
+ */
 export type ModelOutcome =
-  | { kind: 'reply'; content: string }
-  | { kind: 'error'; status: number; message: string }
+  | { kind: 'reply'; content: string; finishReason?: string; json?: boolean }
+  | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
   | { kind: 'raw'; status: number; contentType: string; body: string }
-  | { kind: 'hang' };
+  | { kind: 'hang' }
+  | { kind: 'drop' }
+  | { kind: 'stall-stream' };
 
 /** The pluggable core of the fake OpenAI-compatible servers. */
 export interface ChatServerOptions {
@@ -58,6 +73,8 @@ export interface ChatServer {
   readonly baseUrl: string;
   /** Every request, oldest first. */
   readonly requests: readonly ModelRequestRecord[];
+  /** Chat requests being answered now, and the most there ever were at once. */
+  readonly inFlight: { readonly now: number; readonly peak: number };
   /** Stops listening, releases hanging requests and drops connections; idempotent. */
   close(): Promise<void>;
 }
@@ -67,6 +84,7 @@ const chatPaths = new Set(['/v1/chat/completions', '/chat/completions']);
 /** Starts the fake chat-completions server on 127.0.0.1, port 0. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const requests: ModelRequestRecord[] = [];
+  const inFlight = { now: 0, peak: 0 };
   const closing = new AbortController();
   const server = createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
@@ -114,6 +132,20 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     record.messages = parsed.messages;
     record.imageCount = imageUrls(parsed.messages).length;
 
+    inFlight.now += 1;
+    inFlight.peak = Math.max(inFlight.peak, inFlight.now);
+    try {
+      await answer(record, parsed, response);
+    } finally {
+      inFlight.now -= 1;
+    }
+  }
+
+  async function answer(
+    record: ModelRequestRecord,
+    parsed: ChatRequest,
+    response: ServerResponse,
+  ): Promise<void> {
     const aborted = AbortSignal.any([closing.signal, disconnectSignal(response)]);
     const delay = options.delayMs();
     if (delay > 0) await sleep(delay, undefined, { signal: aborted }).catch(() => undefined);
@@ -125,7 +157,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       record.error = error instanceof Error ? error.message : String(error);
       outcome = { kind: 'error', status: 500, message: `test model failed: ${record.error}` };
     }
-    if (outcome.kind === 'hang') {
+    if (outcome.kind === 'drop') return void response.destroy();
+    if (outcome.kind === 'hang' || outcome.kind === 'stall-stream') {
+      if (outcome.kind === 'stall-stream') startStream(response, headOf(record, options));
       await new Promise((resolve) => aborted.addEventListener('abort', resolve, { once: true }));
       return void response.destroy();
     }
@@ -135,24 +169,22 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   async function finish(
     record: ModelRequestRecord,
     response: ServerResponse,
-    outcome: Exclude<ModelOutcome, { kind: 'hang' }>,
+    outcome: Extract<ModelOutcome, { kind: 'reply' | 'error' | 'raw' }>,
   ): Promise<void> {
     record.status = outcome.kind === 'reply' ? 200 : outcome.status;
-    if (outcome.kind === 'error') return sendError(response, outcome.status, outcome.message);
+    if (outcome.kind === 'error')
+      return sendError(response, outcome.status, outcome.message, outcome.headers);
     if (outcome.kind === 'raw') {
       response.writeHead(outcome.status, { 'content-type': outcome.contentType });
       response.end(outcome.body);
       return;
     }
     record.reply = outcome.content;
-    const completion = {
-      id: `chatcmpl-${randomUUID()}`,
-      created: Math.floor(Date.now() / 1000),
-      model: record.body?.model ?? options.modelName,
-    };
+    const completion = headOf(record, options);
     const usage = await estimateUsage(record.messages, outcome.content);
-    if (record.body?.stream === true)
-      return sendStream(response, completion, outcome.content, usage);
+    const finishReason = outcome.finishReason ?? 'stop';
+    if (record.body?.stream === true && outcome.json !== true)
+      return sendStream(response, completion, outcome.content, finishReason, usage);
     sendJson(response, 200, {
       ...completion,
       object: 'chat.completion',
@@ -160,7 +192,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
         {
           index: 0,
           message: { role: 'assistant', content: outcome.content },
-          finish_reason: 'stop',
+          finish_reason: finishReason,
         },
       ],
       usage,
@@ -177,6 +209,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     url,
     baseUrl: `${url}/v1`,
     requests,
+    inFlight,
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();
@@ -213,12 +246,6 @@ function disconnectSignal(response: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
 /** Rough token counts: 4 characters per text token, one token per 28×28 image patch. */
 async function estimateUsage(messages: readonly ReceivedMessage[], reply: string): Promise<Usage> {
   let promptTokens = Math.ceil(messages.map(messageText).join('\n').length / 4);
@@ -234,26 +261,6 @@ async function estimateUsage(messages: readonly ReceivedMessage[], reply: string
   };
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(body));
-}
-
-function sendError(response: ServerResponse, status: number, message: string): void {
-  const type = status >= 500 ? 'server_error' : 'invalid_request_error';
-  sendJson(response, status, { error: { message, type, param: null, code: null } });
-}
-
-function sendStream(
-  response: ServerResponse,
-  completion: { id: string; created: number; model: string },
-  content: string,
-  usage: Usage,
-): void {
-  const chunk = (delta: object, finishReason: string | null, extra: object = {}): string =>
-    `data: ${JSON.stringify({ ...completion, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra })}\n\n`;
-  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  response.write(chunk({ role: 'assistant', content }, null));
-  response.write(chunk({}, 'stop', { usage }));
-  response.end('data: [DONE]\n\n');
+function headOf(record: ModelRequestRecord, options: ChatServerOptions): CompletionHead {
+  return completionHead(record.body?.model ?? options.modelName);
 }

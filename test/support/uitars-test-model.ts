@@ -200,6 +200,7 @@ export async function startUiTarsTestModel(
     url: server.url,
     baseUrl: server.baseUrl,
     requests: server.requests,
+    inFlight: server.inFlight,
     replies,
     close: () => server.close(),
     get mode() {

@@ -1,7 +1,7 @@
 import type { ActionResult } from '@clawdie/jail-service/api';
 import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { Clock } from '../clock.js';
-import type { VisionModel } from '../model/chat-types.js';
+import type { ModelRetry, VisionModel } from '../model/chat-types.js';
 import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
 import type { ActionGate, RefusalKind } from '../policy/gate-types.js';
 import type { StepOutcome } from '../store/task-records.js';
@@ -59,6 +59,8 @@ export interface LoopOptions {
   successCriteria?: readonly WaitCondition[] | undefined;
   /** Hand over to a person before the first step (a failed `logged_in_check`). */
   startWithHandoff?: 'login' | undefined;
+  /** Model-call retries the whole task may spend (CLAWDIE_MODEL_TASK_RETRIES); unset: no bound. */
+  modelRetryBudget?: number | undefined;
 }
 
 export interface LoopDeps {
@@ -141,6 +143,8 @@ export type StepEvent =
       at: number;
     }
   | { type: 'final-screenshot-taken'; screenshot: Screenshot }
+  /** The model call of this step failed and is tried again (attempt, reason, delay). */
+  | ({ type: 'model-retried'; step: number } & ModelRetry)
   /** The loop guard told the model it is repeating itself (the note rides on the next screenshot). */
   | {
       type: 'loop-nudged';

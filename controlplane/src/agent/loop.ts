@@ -1,3 +1,4 @@
+import type { ModelCallHooks, VisionModel } from '../model/chat-types.js';
 import { Conversation } from '../model/conversation.js';
 import { endingOf, failed } from '../tasks/task-ending.js';
 import { buildSystemPrompt } from '../uitars/index.js';
@@ -36,6 +37,10 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
   const stepDeps: LoopDeps = {
     ...observed,
     emit: guard.emit,
+    model: withRetryHooks(deps.model, {
+      budget: { remaining: options.modelRetryBudget ?? Number.POSITIVE_INFINITY },
+      onRetry: (retry) => observed.emit({ type: 'model-retried', step: state.step, ...retry }),
+    }),
   };
   const handOverAt = async (reason: Parameters<typeof handOver>[0], summary: string | null) => {
     const ended = await handOver(reason, state.step, summary, conversation, stepDeps);
@@ -113,4 +118,13 @@ async function captureFinal(deps: LoopDeps): Promise<void> {
   } catch {
     // The step screenshots are kept; a missing final frame is not a task failure.
   }
+}
+
+/** The task's model: every call spends the task's one retry budget and reports its retries. */
+function withRetryHooks(model: VisionModel, hooks: ModelCallHooks): VisionModel {
+  return {
+    name: model.name,
+    isReplay: model.isReplay,
+    complete: (request, signal) => model.complete(request, signal, hooks),
+  };
 }

@@ -1,4 +1,5 @@
 import { elapsedMs } from '../clock.js';
+import { ModelError } from '../errors.js';
 import type { Conversation } from '../model/conversation.js';
 import { encodeForModel } from '../model/image-encoder.js';
 import type { RefusalKind } from '../policy/gate-types.js';
@@ -39,7 +40,22 @@ export async function runStep(
     await encodeForModel(screenshot, { version, jpegQuality: options.jpegQuality }, deps.images),
   );
   const messages = conversation.messages();
-  const reply = await deps.model.complete({ messages }, signal);
+  const reply = await deps.model.complete({ messages }, signal).catch((error: unknown) => {
+    // Empty or cut off at max_tokens even after the client's one re-ask: an unusable reply.
+    if (error instanceof ModelError && error.code === 'MODEL_EMPTY_REPLY') return error;
+    throw error;
+  });
+  if (reply instanceof ModelError) {
+    conversation.addReply(''); // the turn stays user/assistant alternating
+    return unusable(
+      step,
+      'parse_error',
+      reply.message,
+      formatNote(reply.message),
+      conversation,
+      deps,
+    );
+  }
   const modelMs = elapsedMs(started);
   const stored = capReply(reply.text);
   conversation.addReply(stored);
@@ -56,8 +72,8 @@ export async function runStep(
     imageCount: countImages(messages),
   });
   if (!parsed.success) {
-    const note = `Your last reply could not be used (${parsed.error.message}). Answer in the format "Thought: ...\\nAction: ..." with one of the listed actions.`;
-    return unusable(step, 'parse_error', parsed.error.message, note, conversation, deps);
+    const { message } = parsed.error;
+    return unusable(step, 'parse_error', message, formatNote(message), conversation, deps);
   }
   const excess = tooManyActions(parsed.data.actions.length);
   if (excess) {
@@ -80,6 +96,9 @@ export async function runStep(
   }
   return executePlan(step, plan.steps, conversation, options, deps);
 }
+
+const formatNote = (why: string) =>
+  `Your last reply could not be used (${why}). Answer in the format "Thought: ...\\nAction: ..." with one of the listed actions.`;
 
 async function unusable(
   step: number,

@@ -45,6 +45,7 @@ export function loopDefaults(config: Readonly<Config>): LoopDefaults {
     actionSpace: config.loop.actionSpace,
     maxSteps: config.loop.maxSteps,
     maxParseFailures: config.loop.maxParseFailures,
+    modelRetryBudget: config.model.taskRetries,
     imageWindow: config.model.imageWindow,
     jpegQuality: config.model.jpegQuality,
     waitMs: config.loop.waitMs,

@@ -54,7 +54,10 @@ export function settingsFromConfig(
           ['Model', model.name],
           ['UI-TARS version', model.version],
           ['API key', model.apiKey ? 'set (hidden)' : 'none'],
-          ['Timeout', `${model.timeoutMs} ms, ${model.retries} retries`],
+          ['Timeout', `${model.timeoutMs} ms`],
+          ['Retries', `${model.retries} per call, ${model.taskRetries} per task`],
+          ['Requests in flight', `at most ${model.concurrency}, shared by all tasks`],
+          ['Streaming', streamingRow(model)],
           ['Images per request', String(model.imageWindow)],
         ],
       },
@@ -117,4 +120,10 @@ export function createDashboardOptions(options: {
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
     hosts: options.hosts,
   };
+}
+
+function streamingRow(model: Readonly<Config>['model']): string {
+  if (!model.stream) return 'off';
+  const first = model.firstTokenTimeoutMs;
+  return first > 0 ? `on, first token within ${first} ms` : 'on, no first-token limit';
 }

@@ -19,6 +19,43 @@ export interface ModelReply {
   usage: { promptTokens: number; completionTokens: number } | null;
 }
 
+/** Why a model call was tried again (docs/models.md, "Client behaviour"). */
+export type ModelRetryReason =
+  /** HTTP 429 (its Retry-After honoured). */
+  | 'rate_limited'
+  /** HTTP 5xx (a 503's Retry-After honoured). */
+  | 'server_error'
+  /** The connection failed or broke off mid-reply. */
+  | 'network'
+  /** No complete answer within CLAWDIE_MODEL_TIMEOUT_MS. */
+  | 'timeout'
+  /** A streamed reply sent no token within CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS. */
+  | 'first_token_timeout'
+  /** The reply had no text: asked once more. */
+  | 'empty_reply'
+  /** The reply stopped at max_tokens (finish_reason `length`): asked once more. */
+  | 'truncated_reply';
+
+/** One retry of a model call, as the trace records it. */
+export interface ModelRetry {
+  /** 1 for the first retry of this call, 2 for the second, … */
+  attempt: number;
+  reason: ModelRetryReason;
+  /** How long the client waits before the retry. */
+  delayMs: number;
+  /** The HTTP status that caused it, if any. */
+  status: number | null;
+  message: string;
+}
+
+/** Per-task hooks of a model call: the task's retry budget and where its retries are reported. */
+export interface ModelCallHooks {
+  /** Retries the task may still spend; the client takes one per retry and stops at 0. */
+  budget?: { remaining: number };
+  /** Told before each retry's wait; awaited. Must not throw. */
+  onRetry?: (retry: ModelRetry) => void | Promise<void>;
+}
+
 /**
  * A vision-language model that continues a chat. Implementations: the OpenAI-compatible HTTP
  * client and the replay model. Rejects with ModelError (typed code) or an AbortError.
@@ -27,5 +64,9 @@ export interface VisionModel {
   readonly name: string;
   /** True for recorded/replayed output, so results can be labelled as such. */
   readonly isReplay: boolean;
-  complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply>;
+  complete(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    hooks?: ModelCallHooks,
+  ): Promise<ModelReply>;
 }

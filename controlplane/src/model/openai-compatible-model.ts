@@ -1,8 +1,13 @@
 // Adapter: any OpenAI-compatible chat-completions endpoint (vLLM, Ollama, llama.cpp, OpenRouter).
+// docs/models.md "Client behaviour" describes its retries, limit and streaming.
 import { type Clock, systemClock } from '../clock.js';
-import { isAbortError, ModelError } from '../errors.js';
-import { MAX_MODEL_REPLY_BYTES, readBoundedText } from './bounded-body.js';
-import type { ModelReply, ModelRequest, VisionModel } from './chat-types.js';
+import { ModelError } from '../errors.js';
+import type { AttemptResult, Completion } from './attempt-result.js';
+import { failed } from './attempt-result.js';
+import type { ModelCallHooks, ModelReply, ModelRequest, VisionModel } from './chat-types.js';
+import { createEndpointLimiter, type EndpointLimiter } from './endpoint-limiter.js';
+import { attemptCompletion } from './model-attempt.js';
+import { createCallRetries, MAX_RETRY_DELAY_MS } from './retry-policy.js';
 
 export interface OpenAiCompatibleModelOptions {
   /** Base URL up to and including `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
@@ -10,124 +15,113 @@ export interface OpenAiCompatibleModelOptions {
   model: string;
   apiKey?: string | null;
   timeoutMs: number;
-  /** Extra attempts on 429, 5xx and network errors. */
+  /**
+   * Retries per call after 5xx, network errors, timeouts and a 429 without Retry-After; a 429/503
+   * with Retry-After may be waited out twice as often (retry-policy.ts `createCallRetries`).
+   */
   retries: number;
   maxTokens: number;
   temperature: number;
   fetch?: typeof fetch;
   clock?: Clock;
-  /** First back-off in ms; doubles per attempt (default 500). */
+  /** Jitter source, uniform in [0, 1) (default Math.random). */
+  random?: () => number;
+  /** First back-off in ms before jitter; doubles per retry (default 500). */
   backoffMs?: number;
+  /** Cap on one wait, a Retry-After included (default 30 s). */
+  maxDelayMs?: number;
+  /** Requests in flight to this endpoint at most, across all tasks (default 4). */
+  concurrency?: number;
+  /** Or a limiter shared with other clients of the same endpoint. */
+  limiter?: EndpointLimiter;
+  /** Ask for a streamed reply (`stream: true`; default false). */
+  stream?: boolean;
+  /** With `stream`: request to first token, once the reply is an event stream; 0 is off. */
+  firstTokenTimeoutMs?: number;
 }
-
-interface CompletionBody {
-  choices?: { message?: { content?: unknown } }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-}
-
-const retryable = (status: number) => status === 429 || status >= 500;
 
 /** Creates the HTTP model client. Never sends more than `maxTokens` (servers reject 65535). */
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): VisionModel {
-  const doFetch = options.fetch ?? fetch;
   const clock = options.clock ?? systemClock;
-  const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  const limiter = options.limiter ?? createEndpointLimiter(options.concurrency ?? 4);
+  const stream = options.stream ?? false;
+  const backoff = {
+    baseMs: options.backoffMs ?? 500,
+    maxMs: options.maxDelayMs ?? MAX_RETRY_DELAY_MS,
+    random: options.random ?? Math.random,
+  };
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  const http = {
+    endpoint: `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+    headers,
+    fetch: options.fetch ?? fetch,
+    timeoutMs: options.timeoutMs,
+    firstTokenTimeoutMs: stream ? (options.firstTokenTimeoutMs ?? 0) : 0,
+    now: () => clock.now(),
+  };
 
-  async function attempt(body: string, signal?: AbortSignal): Promise<Response> {
-    const timeout = AbortSignal.timeout(options.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  async function attempt(body: string, signal?: AbortSignal): Promise<AttemptResult> {
+    const release = await limiter.acquire(signal);
     try {
-      return await doFetch(endpoint, { method: 'POST', headers, body, signal: combined });
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      if (timeout.aborted) {
-        throw new ModelError(
-          'MODEL_TIMEOUT',
-          `model did not answer within ${options.timeoutMs} ms`,
-        );
-      }
-      throw new ModelError(
-        'MODEL_UNAVAILABLE',
-        `cannot reach the model at ${endpoint}: ${(error as Error).message}`,
-        error,
-      );
+      const result = await attemptCompletion(http, body, signal);
+      return result.ok ? judge(result.completion) : result;
+    } finally {
+      release();
     }
   }
 
-  async function complete(request: ModelRequest, signal?: AbortSignal): Promise<ModelReply> {
+  async function complete(
+    request: ModelRequest,
+    signal?: AbortSignal,
+    hooks: ModelCallHooks = {},
+  ): Promise<ModelReply> {
     const body = JSON.stringify({
       model: options.model,
       messages: request.messages,
       max_tokens: options.maxTokens,
       temperature: options.temperature,
-      stream: false,
+      stream,
     });
     const requestBytes = Buffer.byteLength(body);
-    let lastError: ModelError | null = null;
-    for (let attemptNo = 0; attemptNo <= options.retries; attemptNo++) {
-      if (attemptNo > 0) await clock.sleep(backoff(attemptNo, lastError), signal);
-      let response: Response;
-      try {
-        response = await attempt(body, signal);
-      } catch (error) {
-        if (isAbortError(error) || !(error instanceof ModelError)) throw error;
-        if (error.code === 'MODEL_TIMEOUT' && attemptNo === options.retries) throw error;
-        lastError = error;
-        continue;
+    const retries = createCallRetries(options.retries, backoff);
+    for (let attemptNo = 1; ; attemptNo++) {
+      const result = await attempt(body, signal);
+      if (result.ok)
+        return { text: result.completion.text, requestBytes, usage: result.completion.usage };
+      const { reason } = result;
+      const delayMs = retries.next(result);
+      if (reason === null || delayMs === null) throw result.error;
+      if (hooks.budget && hooks.budget.remaining <= 0) {
+        throw new ModelError(
+          result.error.code,
+          `${result.error.message} (no retry: the task's model retries are spent)`,
+          result.error,
+        );
       }
-      if (response.ok) return readReply(response, requestBytes);
-      const detail = ((await readBoundedText(response, 64 * 1024).catch(() => '')) ?? '').slice(
-        0,
-        300,
-      );
-      lastError = new ModelError(
-        retryable(response.status) ? 'MODEL_UNAVAILABLE' : 'MODEL_REJECTED',
-        `model server answered HTTP ${response.status}${detail ? `: ${detail}` : ''}`,
-      );
-      retryAfter.set(lastError, Number(response.headers.get('retry-after')) * 1000 || 0);
-      if (!retryable(response.status)) throw lastError;
+      if (hooks.budget) hooks.budget.remaining -= 1;
+      const message = result.error.message;
+      await hooks.onRetry?.({
+        attempt: attemptNo,
+        reason,
+        delayMs,
+        status: result.status,
+        message,
+      });
+      if (delayMs > 0) await clock.sleep(delayMs, signal);
     }
-    throw lastError ?? new ModelError('MODEL_UNAVAILABLE', 'model request failed');
   }
 
-  const retryAfter = new WeakMap<ModelError, number>();
-  function backoff(attemptNo: number, error: ModelError | null): number {
-    const base = (options.backoffMs ?? 500) * 2 ** (attemptNo - 1);
-    const hinted = error ? (retryAfter.get(error) ?? 0) : 0;
-    return Math.min(Math.max(base, hinted), 30_000);
+  /** An empty reply, or one cut off at max_tokens, is worth one re-ask, then unusable. */
+  function judge(completion: Completion): AttemptResult {
+    if (completion.text.trim() === '')
+      return failed('MODEL_EMPTY_REPLY', 'model replied with empty text', 'empty_reply');
+    if (completion.finishReason === 'length') {
+      const message = `model reply stopped at max_tokens (${options.maxTokens}) before it was complete`;
+      return failed('MODEL_EMPTY_REPLY', message, 'truncated_reply');
+    }
+    return { ok: true, completion };
   }
 
   return { name: options.model, isReplay: false, complete };
-}
-
-async function readReply(response: Response, requestBytes: number): Promise<ModelReply> {
-  let body: CompletionBody;
-  try {
-    const text = await readBoundedText(response, MAX_MODEL_REPLY_BYTES);
-    if (text === null) {
-      throw new ModelError(
-        'MODEL_BAD_RESPONSE',
-        `model server sent a reply larger than ${MAX_MODEL_REPLY_BYTES} bytes`,
-      );
-    }
-    body = JSON.parse(text) as CompletionBody;
-  } catch (error) {
-    if (error instanceof ModelError) throw error;
-    throw new ModelError('MODEL_BAD_RESPONSE', 'model server sent a body that is not JSON', error);
-  }
-  const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== 'string') {
-    throw new ModelError('MODEL_BAD_RESPONSE', 'model reply has no choices[0].message.content');
-  }
-  if (content.trim() === '')
-    throw new ModelError('MODEL_EMPTY_REPLY', 'model replied with empty text');
-  const usage = body.usage
-    ? {
-        promptTokens: body.usage.prompt_tokens ?? 0,
-        completionTokens: body.usage.completion_tokens ?? 0,
-      }
-    : null;
-  return { text: content, requestBytes, usage };
 }

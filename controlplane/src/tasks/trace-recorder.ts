@@ -70,6 +70,17 @@ export function createTraceRecorder(
         });
         if (event.message) log(event.step, 'warn', `step-${event.outcome}`, event.message);
         return;
+      case 'model-retried': {
+        const { attempt, reason, delayMs, status, message } = event;
+        const text = `model call retry ${attempt} (${reason}) in ${delayMs} ms: ${message}`;
+        log(event.step, 'warn', 'model-retry', text, {
+          attempt,
+          reason,
+          delay_ms: delayMs,
+          status,
+        });
+        return;
+      }
       case 'final-screenshot-taken':
         return screenshots.save(taskId, 'final', event.screenshot.jpeg).then((path) => {
           lastPath = path;

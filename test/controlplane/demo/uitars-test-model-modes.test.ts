@@ -105,7 +105,11 @@ describe('UI-TARS test model failure modes', () => {
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
     const events = (await response.text()).split('\n\n').filter(Boolean);
     assert.equal(events.at(-1), 'data: [DONE]');
-    assert.match(events[0] ?? '', /type\(content='lamp\\\\n'\)/);
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.slice('data: '.length)));
+    assert.ok(chunks.length > 3, 'the reply arrives as several content deltas');
+    const text = chunks.map((chunk) => chunk.choices[0].delta.content ?? '').join('');
+    assert.match(text, /type\(content='lamp\\n'\)/);
+    assert.equal(chunks.at(-1).choices[0].finish_reason, 'stop');
   });
 });
 

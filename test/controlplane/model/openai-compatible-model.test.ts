@@ -88,11 +88,16 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
   });
 
   it('retries 429 and 5xx with doubling back-off, honouring Retry-After', async () => {
-    handlers = [status(429, { 'retry-after': '3' }), status(503), reply('Action: finished()')];
-    const { client, clock } = model({ backoffMs: 100 });
+    handlers = [
+      status(429, { 'retry-after': '3' }),
+      status(503),
+      status(500),
+      reply('Action: finished()'),
+    ];
+    const { client, clock } = model({ backoffMs: 100, random: () => 1 });
     const result = await client.complete(request);
     assert.equal(result.text, 'Action: finished()');
-    assert.deepEqual(clock.sleeps, [3000, 200]);
+    assert.deepEqual(clock.sleeps, [3050, 100, 200]);
   });
 
   it('gives up after the retries with MODEL_UNAVAILABLE naming the status', async () => {
@@ -121,11 +126,13 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
     server.closeAllConnections();
   });
 
-  it('rejects an empty reply and a body without choices', async () => {
-    handlers = [reply('   ')];
+  it('rejects an empty reply (after one re-ask) and a body without choices (at once)', async () => {
+    handlers = [reply('   '), reply('')];
     await assert.rejects(model().client.complete(request), { code: 'MODEL_EMPTY_REPLY' });
-    handlers = [reply(undefined)];
+    handlers = [reply(undefined), reply('never asked')];
     await assert.rejects(model().client.complete(request), { code: 'MODEL_BAD_RESPONSE' });
+    assert.equal(handlers.length, 1);
+    handlers = [];
   });
 
   it('reports an unreachable server as MODEL_UNAVAILABLE', async () => {

@@ -1,0 +1,109 @@
+// Reads a `stream: true` chat completion (server-sent events, parsed by eventsource-parser):
+// content deltas are joined, the first non-empty one is reported (the first-token timeout), and a
+// stream that breaks off or reports an error is a retryable failure.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { type AttemptResult, type Completion, failed, usageOf } from './attempt-result.js';
+
+interface StreamChunk {
+  choices?: { delta?: { content?: unknown }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  error?: { message?: unknown } | string;
+}
+
+/** Accumulates one stream; `feed` text in, then `result()`. */
+function createChatStreamState(onFirstToken: () => void) {
+  const completion: Completion = { text: '', finishReason: null, usage: null };
+  let done = false;
+  let failure: AttemptResult | null = null;
+
+  const onEvent = (event: EventSourceMessage) => {
+    if (failure || done) return;
+    if (event.data.trim() === '[DONE]') {
+      done = true;
+      return;
+    }
+    let chunk: StreamChunk;
+    try {
+      chunk = JSON.parse(event.data) as StreamChunk;
+    } catch (error) {
+      failure = failed('MODEL_BAD_RESPONSE', 'model stream sent an event that is not JSON', null, {
+        cause: error,
+      });
+      return;
+    }
+    if (chunk.error !== undefined) {
+      const message = typeof chunk.error === 'string' ? chunk.error : String(chunk.error.message);
+      failure = failed(
+        'MODEL_UNAVAILABLE',
+        `model stream reported an error: ${message}`,
+        'server_error',
+      );
+      return;
+    }
+    const choice = chunk.choices?.[0];
+    const content = choice?.delta?.content;
+    if (typeof content === 'string' && content !== '') {
+      if (completion.text === '') onFirstToken();
+      completion.text += content;
+    }
+    if (choice?.finish_reason) completion.finishReason = choice.finish_reason;
+    completion.usage = usageOf(chunk) ?? completion.usage;
+  };
+  const parser = createParser({ onEvent });
+
+  return {
+    feed: (text: string) => parser.feed(text),
+    /** True once nothing more is wanted: `[DONE]` or a failure. */
+    get settled() {
+      return done || failure !== null;
+    },
+    result(): AttemptResult {
+      if (failure) return failure;
+      if (!done && completion.finishReason === null) {
+        const message = 'the model stream ended before the reply was complete';
+        return failed('MODEL_UNAVAILABLE', message, 'network');
+      }
+      return { ok: true, completion };
+    },
+  };
+}
+
+/**
+ * Reads an event-stream body to its end (or `[DONE]`), at most `maxBytes`. Rejects only when the
+ * body itself fails (an abort, a reset connection).
+ */
+export async function readChatStream(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  onFirstToken: () => void,
+): Promise<AttemptResult> {
+  const state = createChatStreamState(onFirstToken);
+  if (!body) return state.result();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      const message = `model server sent a stream larger than ${maxBytes} bytes`;
+      return failed('MODEL_BAD_RESPONSE', message, null);
+    }
+    state.feed(decoder.decode(value, { stream: true }));
+    if (state.settled) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  state.feed(decoder.decode());
+  return state.result();
+}
+
+/** An event stream already read as text (a server that labelled it as something else). */
+export function parseChatStreamText(text: string): AttemptResult {
+  const state = createChatStreamState(() => undefined);
+  state.feed(`${text}\n\n`);
+  return state.result();
+}
