@@ -57,7 +57,7 @@ describe('model client under tasks', () => {
     );
     assert.deepEqual(
       results.map((result) => [result.status, result.summary]),
-      Array.from({ length: 8 }, () => ['end', 'ORD-1042']),
+      Array.from({ length: 8 }, () => ['finished', 'ORD-1042']),
     );
     assert.equal(server.requests.length - first, 16);
     assert.equal(server.inFlight.peak, 3, 'never more than the limit, and the limit was reached');
