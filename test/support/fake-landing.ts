@@ -3,14 +3,16 @@
 // identity that changes on every navigation or popup — with the jail-service's `expect`
 // (LANDING_CHANGED) and `secret` (FOCUS_MISMATCH) checks, so the controlplane is tested against
 // the same behaviour the real jail-service promises (jail-service/src/api/landing.ts).
-import type {
-  Action,
-  ErrorInfo,
-  FieldKind,
-  LandingDestination,
-  LandingResponse,
-  LandingTarget,
-  Point,
+import {
+  type Action,
+  actionContracts,
+  actionPoints,
+  type ErrorInfo,
+  type FieldKind,
+  type LandingDestination,
+  type LandingResponse,
+  type LandingTarget,
+  type Point,
 } from '@clawdie/jail-service/api';
 
 /** Something on a page: a box, the frames it is nested in, what it is and where it leads. */
@@ -86,28 +88,20 @@ export function createFakePages(pages: Record<string, FakePage> = {}, startUrl =
     };
   }
 
+  /** Lands where the action's contract says (`lands`): under its last point, at the focus, … */
   function landing(action: Action): LandingResponse {
     const base = { url, document_id: documentId, source: null };
-    switch (action.type) {
-      case 'click':
-      case 'left_double':
-      case 'right_single':
-      case 'hover':
-      case 'scroll':
-        return { ...base, target: targetOf(regionAt(action)) };
-      case 'drag':
-        return {
-          ...base,
-          target: targetOf(regionAt(action.to)),
-          source: targetOf(regionAt(action.from)),
-        };
-      case 'type':
-      case 'press':
-      case 'hotkey':
-      case 'keydown':
-      case 'keyup':
+    const points = actionPoints(action);
+    const last = points.at(-1);
+    switch (actionContracts[action.type].lands) {
+      case 'point': {
+        if (!last) return { ...base, target: null };
+        const source = points.length > 1 && points[0] ? targetOf(regionAt(points[0])) : null;
+        return { ...base, target: targetOf(regionAt(last)), source };
+      }
+      case 'focus':
         return { ...base, target: targetOf(focus) };
-      case 'navigate_back': {
+      case 'history': {
         const previous = history.at(-1);
         if (!previous) return { ...base, target: null };
         return {
@@ -119,7 +113,7 @@ export function createFakePages(pages: Record<string, FakePage> = {}, startUrl =
           },
         };
       }
-      default:
+      case 'nowhere':
         return { ...base, target: null };
     }
   }

@@ -1,3 +1,4 @@
+import { actionContracts, actionTypes } from '@clawdie/jail-service/api';
 import type { ActionRecord, StepRecord } from '../store/task-records.js';
 
 /** Where an executed action happened, in screenshot pixels (the image's own coordinates). */
@@ -8,7 +9,10 @@ export type Marker =
 
 type Direction = 'up' | 'down' | 'left' | 'right';
 
-const pointTypes = new Set(['click', 'left_double', 'right_single', 'hover']);
+/** Actions declared with a point at (x, y); scroll and drag get their own markers first. */
+const pointTypes: ReadonlySet<string> = new Set(
+  actionTypes.filter((type) => 'x' in actionContracts[type].schema.shape),
+);
 
 /**
  * The markers of a step's actions that have a screen point. A drag's end comes from its CSS target

@@ -3,6 +3,7 @@
 // window or goes back in history IS a navigation; host rules see every frame the target sits in.
 import {
   type Action,
+  actionContracts,
   type LandingDestination,
   type LandingExpect,
   type LandingTarget,
@@ -102,7 +103,7 @@ export function frameOrigins(target: LandingTarget | null, pageUrl: string | nul
  * `invalid` when the landing cannot be expressed within the contract's bounds.
  */
 export function expectOf(action: Action, landing: ActionLanding): LandingExpect | null | 'invalid' {
-  if (!takesExpect.has(action.type)) return null;
+  if (!actionContracts[action.type].takesExpect) return null;
   if (!landing.target || !landing.documentId) return null;
   const parsed = landingExpectSchema.safeParse({
     document_id: landing.documentId,
@@ -111,13 +112,3 @@ export function expectOf(action: Action, landing: ActionLanding): LandingExpect 
   });
   return parsed.success ? parsed.data : 'invalid';
 }
-
-const takesExpect: ReadonlySet<Action['type']> = new Set([
-  'click',
-  'left_double',
-  'right_single',
-  'drag',
-  'hotkey',
-  'type',
-  'press',
-]);

@@ -1,153 +1,158 @@
+// The actions the jail-service executes (`POST /actions`), each declared once: its name, input
+// fields, description and landing. Schemas, the `actionSchema` union, `GET /tools` and the table
+// in docs/jail-service-api.md all come from `actionContracts`; the tools/ handlers are keyed by
+// the same names (a mapped type makes a missing or extra handler a type error).
 import { z } from 'zod';
-
-/**
- * The actions the jail-service executes, in **screen pixels**: CSS pixels of the page viewport,
- * the coordinate space of CDP input events (origin top-left, x < viewport width, y < viewport
- * height). The controlplane maps model coordinates (screenshot pixels) to these by dividing by the
- * device pixel ratio that `GET /screenshot` reports.
- */
-const coordinate = z.number().finite().min(0);
-
-export const pointSchema = z.strictObject({ x: coordinate, y: coordinate });
-export type Point = z.infer<typeof pointSchema>;
-
-const keyName = z.string().min(1).max(32);
-
-/** What kind of field an element is, for the credential rule (a secret only into its field). */
-export const fieldKindSchema = z.enum(['password', 'text', 'textarea', 'editable', 'other']);
-export type FieldKind = z.infer<typeof fieldKindSchema>;
-
-/**
- * Where the controlplane decided the action would land (`POST /landing`): the jail-service checks
- * it again immediately before dispatching input and refuses with LANDING_CHANGED, running
- * nothing, when the page moved on meanwhile (another document, other frames under the point or
- * holding the focus, another link or form destination).
- */
-export const landingExpectSchema = z.strictObject({
-  document_id: z.string().min(1).max(128),
-  /** Origins of the frames from the top down to the target's (or the focused element's). */
-  origins: z.array(z.string().max(2048)).min(1).max(32),
-  destination: z.string().max(8192).nullable(),
-});
-export type LandingExpect = z.infer<typeof landingExpectSchema>;
-
-/**
- * A secret's rule: typed only into the focused element when its frame's origin is one of
- * `origins` and the element is one of `fields` or carries one of the `autocomplete` tokens;
- * else refused with FOCUS_MISMATCH and nothing typed. The text goes in as one insertion into
- * that element (never keystroke by keystroke to wherever focus moves), and the field is masked
- * in every screenshot and screencast frame until its document goes away.
- */
-export const secretGuardSchema = z.strictObject({
-  origins: z.array(z.string().min(1).max(2048)).min(1).max(16),
-  fields: z.array(fieldKindSchema).max(5),
-  autocomplete: z.array(z.string().min(1).max(64)).max(8),
-});
-export type SecretGuard = z.infer<typeof secretGuardSchema>;
-
-const expect = landingExpectSchema.optional();
-
-export const clickActionSchema = z.strictObject({
-  type: z.literal('click'),
-  x: coordinate,
-  y: coordinate,
+import {
+  coordinate,
   expect,
-});
-export const leftDoubleActionSchema = z.strictObject({
-  type: z.literal('left_double'),
-  x: coordinate,
-  y: coordinate,
-  expect,
-});
-export const rightSingleActionSchema = z.strictObject({
-  type: z.literal('right_single'),
-  x: coordinate,
-  y: coordinate,
-  expect,
-});
-export const hoverActionSchema = z.strictObject({
-  type: z.literal('hover'),
-  x: coordinate,
-  y: coordinate,
-});
-export const dragActionSchema = z.strictObject({
-  type: z.literal('drag'),
-  from: pointSchema,
-  to: pointSchema,
-  expect,
-});
-/** A chord: keys pressed in order and released in reverse, e.g. `['ctrl', 'a']`. */
-export const hotkeyActionSchema = z.strictObject({
-  type: z.literal('hotkey'),
-  keys: z.array(keyName).min(1).max(4),
-  expect,
-});
-/** Types text as-is; one trailing `\n` is not typed but submits with Enter. */
-export const typeActionSchema = z.strictObject({
-  type: z.literal('type'),
-  text: z.string().max(10_000),
-  expect,
-  /** Set by the controlplane's credential path only, never from a model reply. */
-  secret: secretGuardSchema.optional(),
-});
-/** Scrolls the element under (x, y) by `amount` CSS pixels (default 500) in `direction`. */
-export const scrollActionSchema = z.strictObject({
-  type: z.literal('scroll'),
-  x: coordinate,
-  y: coordinate,
-  direction: z.enum(['up', 'down', 'left', 'right']),
-  amount: z.number().finite().positive().max(100_000).optional(),
-});
-const urlString = z.string().min(1).max(8192);
-export const navigateActionSchema = z.strictObject({ type: z.literal('navigate'), url: urlString });
-export const openUrlActionSchema = z.strictObject({ type: z.literal('open_url'), url: urlString });
-export const navigateBackActionSchema = z.strictObject({ type: z.literal('navigate_back') });
-export const waitActionSchema = z.strictObject({
-  type: z.literal('wait'),
-  ms: z.number().int().min(0).max(60_000),
-});
-/** Taps one key (down then up). */
-export const pressActionSchema = z.strictObject({
-  type: z.literal('press'),
-  key: keyName,
-  expect,
-});
-/** Holds one key down until a matching `keyup` (UI-TARS `press`/`release` map onto these). */
-export const keydownActionSchema = z.strictObject({ type: z.literal('keydown'), key: keyName });
-export const keyupActionSchema = z.strictObject({ type: z.literal('keyup'), key: keyName });
+  keyName,
+  type Point,
+  pointSchema,
+  secretGuardSchema,
+  urlString,
+} from './action-fields.js';
+import { action, defineActions } from './define-action.js';
 
-export const actionSchema = z.discriminatedUnion('type', [
-  clickActionSchema,
-  leftDoubleActionSchema,
-  rightSingleActionSchema,
-  hoverActionSchema,
-  dragActionSchema,
-  hotkeyActionSchema,
-  typeActionSchema,
-  scrollActionSchema,
-  navigateActionSchema,
-  openUrlActionSchema,
-  navigateBackActionSchema,
-  waitActionSchema,
-  pressActionSchema,
-  keydownActionSchema,
-  keyupActionSchema,
-]);
+/** The default scroll distance in CSS pixels (UI-TARS operators use 500). */
+export const DEFAULT_SCROLL_AMOUNT = 500;
+/** The longest `wait`. */
+export const MAX_WAIT_MS = 60_000;
+
+const at = { x: 640, y: 400 };
+
+/** In declaration order, which is the order of the union (and of its error messages). */
+export const actionContracts = defineActions({
+  click: action(
+    { x: coordinate, y: coordinate, expect },
+    { description: 'Left click at (x, y) in CSS pixels.', lands: 'point', example: at },
+  ),
+  left_double: action(
+    { x: coordinate, y: coordinate, expect },
+    { description: 'Double click at (x, y).', lands: 'point', example: at },
+  ),
+  right_single: action(
+    { x: coordinate, y: coordinate, expect },
+    { description: 'Right click at (x, y).', lands: 'point', example: at },
+  ),
+  hover: action(
+    { x: coordinate, y: coordinate },
+    { description: 'Move the mouse to (x, y).', lands: 'point', example: at },
+  ),
+  drag: action(
+    { from: pointSchema, to: pointSchema, expect },
+    {
+      description: 'Press at `from`, move to `to` in small steps, release.',
+      lands: 'point',
+      example: { from: { x: 100, y: 300 }, to: { x: 500, y: 300 } },
+    },
+  ),
+  /** A chord: keys pressed in order and released in reverse. */
+  hotkey: action(
+    { keys: z.array(keyName).min(1).max(4), expect },
+    {
+      description: 'Press a chord: keys down in order, up in reverse (e.g. ["ctrl", "a"]).',
+      lands: 'focus',
+      example: { keys: ['ctrl', 'a'] },
+    },
+  ),
+  type: action(
+    {
+      text: z.string().max(10_000),
+      expect,
+      /** Set by the controlplane's credential path only, never from a model reply. */
+      secret: secretGuardSchema.optional(),
+    },
+    {
+      description: 'Type text into the focused element; one trailing newline presses Enter.',
+      lands: 'focus',
+      example: { text: 'clawdie\n' },
+    },
+  ),
+  /** Moves to (x, y) first so the wheel scrolls the element under that point. */
+  scroll: action(
+    {
+      x: coordinate,
+      y: coordinate,
+      direction: z.enum(['up', 'down', 'left', 'right']),
+      amount: z.number().finite().positive().max(100_000).optional(),
+    },
+    {
+      description: `Wheel-scroll the element under (x, y) by \`amount\` CSS pixels (default ${DEFAULT_SCROLL_AMOUNT}).`,
+      lands: 'point',
+      example: { ...at, direction: 'down' },
+    },
+  ),
+  navigate: action(
+    { url: urlString },
+    {
+      description: 'Load a URL (https:// added when there is no scheme) and wait for `load`.',
+      lands: 'nowhere',
+      example: { url: 'example.com' },
+    },
+  ),
+  open_url: action(
+    { url: urlString },
+    {
+      description: 'Same as navigate.',
+      lands: 'nowhere',
+      example: { url: 'https://example.com/' },
+    },
+  ),
+  navigate_back: action(
+    {},
+    {
+      description: 'Go back one history entry and wait for `load` (no history is not an error).',
+      lands: 'history',
+      example: {},
+    },
+  ),
+  wait: action(
+    { ms: z.number().int().min(0).max(MAX_WAIT_MS) },
+    {
+      description: `Wait \`ms\` milliseconds (at most ${MAX_WAIT_MS}).`,
+      lands: 'nowhere',
+      example: { ms: 1000 },
+    },
+  ),
+  press: action(
+    { key: keyName, expect },
+    { description: 'Tap one key (down, then up).', lands: 'focus', example: { key: 'Enter' } },
+  ),
+  /** UI-TARS `press`/`release` map onto keydown/keyup. */
+  keydown: action(
+    { key: keyName },
+    {
+      description: 'Hold a key down until a matching keyup.',
+      lands: 'focus',
+      example: { key: 'shift' },
+    },
+  ),
+  keyup: action(
+    { key: keyName },
+    { description: 'Release a held key.', lands: 'focus', example: { key: 'shift' } },
+  ),
+});
+
+type Contracts = typeof actionContracts;
+export type ActionType = keyof Contracts;
+type ActionSchema = Contracts[ActionType]['schema'];
+
+/** Every action name, in declaration order. */
+export const actionTypes = Object.keys(actionContracts) as ActionType[];
+
+export const actionSchema = z.discriminatedUnion(
+  'type',
+  actionTypes.map((type) => actionContracts[type].schema) as [ActionSchema, ...ActionSchema[]],
+);
 export type Action = z.infer<typeof actionSchema>;
-export type ActionType = Action['type'];
 
-/** Every point an action touches, for range checks against the viewport. */
+/**
+ * Every point an action touches, for range checks against the viewport: its `x`/`y`, or a
+ * drag's `from` and `to`.
+ */
 export function actionPoints(action: Action): Point[] {
-  switch (action.type) {
-    case 'click':
-    case 'left_double':
-    case 'right_single':
-    case 'hover':
-    case 'scroll':
-      return [{ x: action.x, y: action.y }];
-    case 'drag':
-      return [action.from, action.to];
-    default:
-      return [];
-  }
+  if ('from' in action) return [action.from, action.to];
+  if ('x' in action) return [{ x: action.x, y: action.y }];
+  return [];
 }

@@ -1,20 +1,21 @@
 export { JAIL_SERVICE_VARIABLES } from '../config.js';
-export type {
-  Action,
-  ActionType,
-  FieldKind,
-  LandingExpect,
-  Point,
-  SecretGuard,
-} from './actions.js';
+export type { FieldKind, LandingExpect, Point, SecretGuard } from './action-fields.js';
 export {
-  actionPoints,
-  actionSchema,
   fieldKindSchema,
   landingExpectSchema,
   pointSchema,
   secretGuardSchema,
+} from './action-fields.js';
+export type { Action, ActionType } from './actions.js';
+export {
+  actionContracts,
+  actionPoints,
+  actionSchema,
+  actionTypes,
+  DEFAULT_SCROLL_AMOUNT,
+  MAX_WAIT_MS,
 } from './actions.js';
+export type { ActionContract, ActionLands } from './define-action.js';
 export type {
   LandingDestination,
   LandingElement,

@@ -3,7 +3,8 @@
 // navigate or post. The controlplane decides each action against this just before running it
 // (issue 20); the jail-service only reports, it holds no policy.
 import { z } from 'zod';
-import { actionSchema, fieldKindSchema } from './actions.js';
+import { fieldKindSchema } from './action-fields.js';
+import { actionSchema } from './actions.js';
 
 export const landingRequestSchema = z.strictObject({ action: actionSchema });
 export type LandingRequest = z.infer<typeof landingRequestSchema>;
@@ -47,9 +48,9 @@ export const landingResponseSchema = z.object({
   url: z.string(),
   document_id: z.string(),
   /**
-   * Pointer actions: under the point (drag: under `to`); keyboard actions (`type`, `press`,
-   * `hotkey`, `keydown`): the focused element; `navigate_back`: the history entry it goes to;
-   * null for actions that land nowhere (`wait`, `navigate`, `open_url`: their URL is the action's).
+   * As the action's declared `lands` says (api/actions.ts, the table in docs/jail-service-api.md):
+   * under its last point (a drag's `to`), the focused element, the history entry it goes to, or
+   * null when it lands nowhere (a URL action's destination is its URL).
    */
   target: landingTargetSchema.nullable(),
   /** Drag only: what is under `from`. */

@@ -1,7 +1,13 @@
 // Adapter: POST /landing over CDP — where one action would land on the active tab now.
 import { randomUUID } from 'node:crypto';
 import type { CDPSession, JSHandle } from 'puppeteer-core';
-import type { Action, LandingResponse, LandingTarget } from '../api/index.js';
+import {
+  type Action,
+  actionContracts,
+  actionPoints,
+  type LandingResponse,
+  type LandingTarget,
+} from '../api/index.js';
 import { releaseGroup, type WalkMode, type WalkResult, walkFrames } from './frame-walk.js';
 import type { Tab } from './page-tabs.js';
 
@@ -11,26 +17,12 @@ export async function documentId(tab: Tab): Promise<string> {
   return `${tab.targetId}.${frameTree.frame.loaderId}`;
 }
 
-/** The walk `action` needs: a point, the focus, or none. */
+/** The walk `action` needs (its declared `lands`): its last point, the focus, or none. */
 export function walkOf(action: Action): { mode: WalkMode; x: number; y: number } | null {
-  switch (action.type) {
-    case 'click':
-    case 'left_double':
-    case 'right_single':
-    case 'hover':
-    case 'scroll':
-      return { mode: 'point', x: action.x, y: action.y };
-    case 'drag':
-      return { mode: 'point', x: action.to.x, y: action.to.y };
-    case 'type':
-    case 'press':
-    case 'hotkey':
-    case 'keydown':
-    case 'keyup':
-      return { mode: 'focus', x: 0, y: 0 };
-    default:
-      return null;
-  }
+  const lands = actionContracts[action.type].lands;
+  if (lands === 'focus') return { mode: 'focus', x: 0, y: 0 };
+  const point = lands === 'point' ? actionPoints(action).at(-1) : undefined;
+  return point ? { mode: 'point', ...point } : null;
 }
 
 /** Runs one walk and releases its objects. */
@@ -55,7 +47,7 @@ export async function landingOf(tab: Tab, action: Action): Promise<LandingRespon
   const url = tab.page.url();
   const documentIdNow = documentId(tab);
   const base = { url, document_id: '', target: null, source: null } as LandingResponse;
-  if (action.type === 'navigate_back') {
+  if (actionContracts[action.type].lands === 'history') {
     const [id, history] = await Promise.all([
       documentIdNow,
       tab.session.send('Page.getNavigationHistory'),
@@ -75,7 +67,7 @@ export async function landingOf(tab: Tab, action: Action): Promise<LandingRespon
   const [id, target, source] = await Promise.all([
     documentIdNow,
     landOnce(tab, walk.mode, walk.x, walk.y),
-    action.type === 'drag' ? landOnce(tab, 'point', action.from.x, action.from.y) : null,
+    'from' in action ? landOnce(tab, 'point', action.from.x, action.from.y) : null,
   ]);
   return { url, document_id: id, target, source };
 }

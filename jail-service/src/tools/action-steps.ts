@@ -1,11 +1,9 @@
 // Pure translation of contract actions into PageDriver input steps (no browser, no timing).
-import type { Action } from '../api/index.js';
+import { type Action, DEFAULT_SCROLL_AMOUNT } from '../api/index.js';
 import { UnknownKeyError } from '../errors.js';
 import { resolveKeys } from '../keys.js';
 import type { InputStep, MouseButton } from '../page-driver.js';
 
-/** The default scroll distance in CSS pixels (UI-TARS operators use 500). */
-export const DEFAULT_SCROLL_AMOUNT = 500;
 /** Intermediate pointer moves of a drag, so pages see a movement rather than a jump. */
 export const DRAG_MOVES = 8;
 

@@ -1,26 +1,14 @@
-// The action namespace: one tool per action type of the contract union, each bounded and each
-// waiting for a navigation only when the action caused one.
-import type { z } from 'zod';
+// The action namespace: one handler per action the contract declares (api/actions.ts), keyed by
+// its name — the mapped type `ActionHandlers` makes a missing or an undeclared handler a type
+// error. Each tool is bounded and waits for a navigation only when the action caused one.
 import {
   type Action,
   type ActionType,
-  clickActionSchema,
-  dragActionSchema,
-  hotkeyActionSchema,
-  hoverActionSchema,
-  keydownActionSchema,
-  keyupActionSchema,
-  leftDoubleActionSchema,
-  navigateActionSchema,
-  navigateBackActionSchema,
-  openUrlActionSchema,
-  pressActionSchema,
-  rightSingleActionSchema,
-  scrollActionSchema,
-  typeActionSchema,
-  waitActionSchema,
-} from '../api/actions.js';
-import type { InputOutcome, InputStep, PageDriver, PerformOptions } from '../page-driver.js';
+  actionContracts,
+  actionTypes,
+  MAX_WAIT_MS,
+} from '../api/index.js';
+import type { InputOutcome, InputStep, PerformOptions } from '../page-driver.js';
 import { sleep } from '../timing/sleep.js';
 import {
   dragSteps,
@@ -33,156 +21,97 @@ import {
   typeSteps,
 } from './action-steps.js';
 import { checkLanding } from './landing-check.js';
-import { navigationBudget, type Tool, type ToolContext } from './tool.js';
+import {
+  navigationBudget,
+  type TimeoutPolicy,
+  type ToolCall,
+  type ToolDefinition,
+} from './tool.js';
 
 export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
-export type ActionTools = { [T in ActionType]: Tool<ActionOf<T>, InputOutcome> };
 
-export interface ActionToolOptions {
-  driver: PageDriver;
-  actionTimeoutMs: number;
-  navigationTimeoutMs: number;
+/** How an action runs: its bound and its handler (the rest is its contract). */
+export interface Handler<A> {
+  timeout: TimeoutPolicy;
+  handle: (action: A, call: ToolCall) => Promise<InputOutcome>;
 }
+export type ActionHandler<T extends ActionType> = Handler<ActionOf<T>>;
+
+/** Exactly one handler for every declared action. */
+export type ActionHandlers = { [T in ActionType]: ActionHandler<T> };
 
 /** Extra bound of the navigation tools over their own navigation timeout. */
 const NAVIGATION_SLACK_MS = 1000;
-const MAX_WAIT_MS = 60_000;
 
-/** Builds every action tool over one page. */
-export function createActionTools(options: ActionToolOptions): ActionTools {
-  const { driver, actionTimeoutMs, navigationTimeoutMs } = options;
-
-  const input = <T extends ActionType>(
-    schema: z.ZodType<ActionOf<T>>,
-    name: T,
-    description: string,
-    settle: PerformOptions['settle'],
-    toSteps: (action: ActionOf<T>) => InputStep[],
-  ): Tool<ActionOf<T>, InputOutcome> => ({
-    name,
-    namespace: 'action',
-    description,
-    timeoutMs: actionTimeoutMs,
-    inputSchema: schema,
-    run: async (action, context) => {
+/** Input through the PageDriver, after the landing re-check; a secret as one insertion. */
+function input<A extends Action>(
+  settle: PerformOptions['settle'],
+  toSteps: (action: A) => InputStep[],
+): Handler<A> {
+  return {
+    timeout: { base: 'action' },
+    handle: async (action, call) => {
+      const { driver } = call;
       // Immediately before the input: nothing else runs on the page in between (exclusive).
       await checkLanding(driver, action);
-      context.signal.throwIfAborted();
+      call.signal.throwIfAborted();
       const perform = (steps: InputStep[]) =>
         driver.perform(steps, {
-          signal: context.signal,
+          signal: call.signal,
           settle,
-          navigationTimeoutMs: navigationBudget(context, navigationTimeoutMs),
+          navigationTimeoutMs: navigationBudget(call),
         });
-      const typed = action as Action;
+      const typed: Action = action;
       if (typed.type !== 'type' || !typed.secret) return perform(toSteps(action));
       // A secret goes in as one insertion into the guarded field; only a trailing Enter is keyed.
       const { text, enter } = splitTrailingNewline(typed.text);
       if (text !== '') await driver.typeSecret(text, typed.secret);
       return enter ? perform(enterSteps()) : { navigated: false };
     },
-  });
-
-  const navigation = <T extends 'navigate' | 'open_url' | 'navigate_back'>(
-    schema: z.ZodType<ActionOf<T>>,
-    name: T,
-    description: string,
-    run: (action: ActionOf<T>, context: ToolContext) => Promise<InputOutcome>,
-  ): Tool<ActionOf<T>, InputOutcome> => ({
-    name,
-    namespace: 'action',
-    description,
-    timeoutMs: navigationTimeoutMs + NAVIGATION_SLACK_MS,
-    inputSchema: schema,
-    run,
-  });
-
-  const goTo = (action: { url: string }, context: ToolContext) =>
-    driver.navigate(normalizeUrl(action.url), navigationBudget(context, navigationTimeoutMs));
-
-  return {
-    click: input(
-      clickActionSchema,
-      'click',
-      'Left click at (x, y) in CSS pixels.',
-      'task',
-      pointerSteps,
-    ),
-    left_double: input(
-      leftDoubleActionSchema,
-      'left_double',
-      'Double click at (x, y).',
-      'task',
-      pointerSteps,
-    ),
-    right_single: input(
-      rightSingleActionSchema,
-      'right_single',
-      'Right click at (x, y).',
-      'task',
-      pointerSteps,
-    ),
-    hover: input(hoverActionSchema, 'hover', 'Move the mouse to (x, y).', 'task', pointerSteps),
-    drag: input(
-      dragActionSchema,
-      'drag',
-      'Press at `from`, move to `to` in small steps, release.',
-      'frame',
-      dragSteps,
-    ),
-    scroll: input(
-      scrollActionSchema,
-      'scroll',
-      'Wheel-scroll the element under (x, y) by `amount` CSS pixels (default 500).',
-      'frame',
-      scrollSteps,
-    ),
-    type: input(
-      typeActionSchema,
-      'type',
-      'Type text into the focused element; one trailing newline presses Enter.',
-      'task',
-      typeSteps,
-    ),
-    hotkey: input(
-      hotkeyActionSchema,
-      'hotkey',
-      'Press a chord: keys down in order, up in reverse (e.g. ["ctrl", "a"]).',
-      'task',
-      keySteps,
-    ),
-    press: input(pressActionSchema, 'press', 'Tap one key (down, then up).', 'task', keySteps),
-    keydown: input(
-      keydownActionSchema,
-      'keydown',
-      'Hold a key down until a matching keyup.',
-      'task',
-      keySteps,
-    ),
-    keyup: input(keyupActionSchema, 'keyup', 'Release a held key.', 'task', keySteps),
-    navigate: navigation(
-      navigateActionSchema,
-      'navigate',
-      'Load a URL (https:// added when there is no scheme) and wait for `load`.',
-      goTo,
-    ),
-    open_url: navigation(openUrlActionSchema, 'open_url', 'Same as navigate.', goTo),
-    navigate_back: navigation(
-      navigateBackActionSchema,
-      'navigate_back',
-      'Go back one history entry and wait for `load` (no history is not an error).',
-      (_action, context) => driver.goBack(navigationBudget(context, navigationTimeoutMs)),
-    ),
-    wait: {
-      name: 'wait',
-      namespace: 'action',
-      description: 'Wait `ms` milliseconds (at most 60000).',
-      timeoutMs: MAX_WAIT_MS + actionTimeoutMs,
-      inputSchema: waitActionSchema,
-      run: async (action, context) => {
-        await sleep(action.ms, context.signal);
-        return { navigated: false };
-      },
-    },
   };
 }
+
+function navigation<A>(handle: Handler<A>['handle']): Handler<A> {
+  return { timeout: { base: 'navigation', extraMs: NAVIGATION_SLACK_MS }, handle };
+}
+
+const goTo = (action: { url: string }, call: ToolCall) =>
+  call.driver.navigate(normalizeUrl(action.url), navigationBudget(call));
+
+export const actionHandlers: ActionHandlers = {
+  click: input('task', pointerSteps),
+  left_double: input('task', pointerSteps),
+  right_single: input('task', pointerSteps),
+  hover: input('task', pointerSteps),
+  drag: input('frame', dragSteps),
+  hotkey: input('task', keySteps),
+  type: input('task', typeSteps),
+  scroll: input('frame', scrollSteps),
+  navigate: navigation(goTo),
+  open_url: navigation(goTo),
+  navigate_back: navigation((_action, call) => call.driver.goBack(navigationBudget(call))),
+  wait: {
+    timeout: { base: 'action', extraMs: MAX_WAIT_MS },
+    handle: async (action, call) => {
+      await sleep(action.ms, call.signal);
+      return { navigated: false };
+    },
+  },
+  press: input('task', keySteps),
+  keydown: input('task', keySteps),
+  keyup: input('task', keySteps),
+};
+
+export type ActionTools = { [T in ActionType]: ToolDefinition<ActionOf<T>, InputOutcome> };
+
+/**
+ * Each declared action joined with its handler, in declaration order. The entries are built by
+ * name from two records that ActionHandlers keys alike, so the pairing holds by construction.
+ */
+export const actionTools = Object.fromEntries(
+  actionTypes.map((type) => {
+    const { name, description, schema } = actionContracts[type];
+    const { timeout, handle } = actionHandlers[type];
+    return [type, { name, namespace: 'action', description, inputSchema: schema, timeout, handle }];
+  }),
+) as unknown as ActionTools;

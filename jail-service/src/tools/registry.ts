@@ -7,12 +7,29 @@ import type { Action, ToolsResponse } from '../api/index.js';
 import { ToolTimeoutError } from '../errors.js';
 import type { InputOutcome, PageDriver } from '../page-driver.js';
 import type { ScreencastSource } from '../screencast.js';
-import { type ActionTools, createActionTools } from './actions.js';
-import { createDataCollectionTools, type DataCollectionTools } from './data-collection.js';
-import { createScreencastTool, type FrameStream, type ScreencastInput } from './screencast.js';
+import { type ActionTools, actionTools } from './actions.js';
+import { dataCollectionTools } from './data-collection.js';
+import { streamTools } from './screencast.js';
 import { createSerialQueue } from './serial-queue.js';
-import type { Tool, ToolDescriptor } from './tool.js';
+import {
+  type Tool,
+  type ToolDeclaration,
+  type ToolDefinition,
+  type ToolDescriptor,
+  type ToolEnvironment,
+  timeoutOf,
+} from './tool.js';
 import { withTimeout } from './with-timeout.js';
+
+/** Every declared tool, in the order `GET /tools` lists them: data_collection, stream, action. */
+export const toolDeclarations: readonly ToolDeclaration[] = [
+  ...Object.values(dataCollectionTools),
+  ...Object.values(streamTools),
+  ...Object.values(actionTools),
+];
+
+type Bound<D> = D extends ToolDefinition<infer Input, infer Output> ? Tool<Input, Output> : never;
+type BoundFamily<F> = { [Name in keyof F]: Bound<F[Name]> };
 
 export interface ToolRegistryOptions {
   driver: PageDriver;
@@ -30,10 +47,10 @@ export interface InvokeOptions {
 }
 
 export interface ToolRegistry {
-  readonly data: DataCollectionTools;
-  readonly action: ActionTools;
-  /** Streaming tools; they never hold the page (run outside `exclusive`). */
-  readonly stream: { screencast?: Tool<ScreencastInput, FrameStream> };
+  readonly data: BoundFamily<typeof dataCollectionTools>;
+  readonly action: BoundFamily<ActionTools>;
+  /** Streaming tools, offered with a screencast source; they never hold the page. */
+  readonly stream: Partial<BoundFamily<typeof streamTools>>;
   /** Every tool, data_collection first, in a stable order. */
   list(): ToolDescriptor[];
   /** `GET /tools`: descriptors with JSON schemas of their inputs. */
@@ -58,20 +75,19 @@ export interface ToolRegistry {
 export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
   const { driver } = options;
   const logger = options.logger.child({ module: 'tools' });
-  const data = createDataCollectionTools({
+  const env: ToolEnvironment = {
     driver,
-    timeoutMs: options.actionTimeoutMs,
-    defaultQuality: options.screenshotQuality,
-  });
-  const action = createActionTools(options);
-  const stream = options.screencast
-    ? { screencast: createScreencastTool(options.screencast, options.actionTimeoutMs) }
-    : {};
-  const all: ToolDescriptor[] = [
-    ...Object.values(data),
-    ...Object.values(stream),
-    ...Object.values(action),
-  ];
+    limits: {
+      actionTimeoutMs: options.actionTimeoutMs,
+      navigationTimeoutMs: options.navigationTimeoutMs,
+      screenshotQuality: options.screenshotQuality,
+    },
+    screencast: options.screencast,
+  };
+  const data = bindFamily(dataCollectionTools, env);
+  const action = bindFamily(actionTools, env);
+  const stream = options.screencast ? bindFamily(streamTools, env) : {};
+  const all = [data, stream, action].flatMap((family) => Object.values<ToolDescriptor>(family));
   const queue = createSerialQueue();
   let described: ToolsResponse | undefined;
 
@@ -112,6 +128,24 @@ export function createToolRegistry(options: ToolRegistryOptions): ToolRegistry {
       ),
     exclusive: (fn) => queue.run(fn),
   };
+}
+
+/** The declarations of `family` bound to one page and its limits. */
+function bindFamily<F extends Record<string, ToolDeclaration>>(
+  family: F,
+  env: ToolEnvironment,
+): BoundFamily<F> {
+  const bound = Object.entries(family).map(([name, declared]) => {
+    const { description, inputSchema, namespace, timeout, handle } = declared as ToolDefinition<
+      unknown,
+      unknown
+    >;
+    const run: Tool<unknown, unknown>['run'] = (input, context) =>
+      handle(input, { ...env, ...context });
+    const timeoutMs = timeoutOf(timeout, env.limits);
+    return [name, { name: declared.name, namespace, description, timeoutMs, inputSchema, run }];
+  });
+  return Object.fromEntries(bound) as BoundFamily<F>;
 }
 
 function describeTool(tool: ToolDescriptor): ToolsResponse['tools'][number] {

@@ -1,7 +1,7 @@
 // The `screencast` tool: the page as a paced stream of JPEG frames (`stream` namespace).
 import { z } from 'zod';
-import type { ScreencastSource } from '../screencast.js';
-import type { Tool } from './tool.js';
+import { BrowserUnavailableError } from '../errors.js';
+import { defineTools, tool } from './tool.js';
 
 export const screencastInputSchema = z.strictObject({
   /** Lowest frame rate: the last frame is repeated when the page paints nothing new. */
@@ -16,21 +16,19 @@ export type ScreencastInput = z.input<typeof screencastInputSchema>;
 export type FrameStream = ReadableStream<Uint8Array>;
 
 /**
- * Builds the tool. Its bound covers starting the screencast only; the stream then runs until the
- * reader cancels it. A slow reader gets the newest frame, never a backlog.
+ * The stream namespace: only offered with a ScreencastSource. Its bound covers starting the
+ * screencast only; the stream then runs until the reader cancels it. A slow reader gets the newest
+ * frame, never a backlog.
  */
-export function createScreencastTool(
-  source: ScreencastSource,
-  timeoutMs: number,
-): Tool<ScreencastInput, FrameStream> {
-  return {
-    name: 'screencast',
-    namespace: 'stream',
+export const streamTools = defineTools('stream', {
+  screencast: tool<ScreencastInput, FrameStream>({
     description:
       'Live JPEG frames of the page (CDP screencast), repeated so at least `fps` arrive per second; served as multipart/x-mixed-replace by GET /screencast.',
-    timeoutMs,
     inputSchema: screencastInputSchema,
-    run: async (input) => {
+    timeout: { base: 'action' },
+    handle: async (input, call) => {
+      const source = call.screencast;
+      if (!source) throw new BrowserUnavailableError('this surface has no screencast source');
       const settings = screencastInputSchema.parse(input);
       let latest: Uint8Array | null = null;
       let sentSinceTick = false;
@@ -73,8 +71,8 @@ export function createScreencastTool(
       }
       return stream;
     },
-  };
-}
+  }),
+});
 
 /** Wraps a frame stream as `multipart/x-mixed-replace` parts (what `<img>` plays as MJPEG). */
 export function toMultipart(frames: FrameStream, boundary: string): ReadableStream<Uint8Array> {

@@ -16,12 +16,11 @@ export interface ViewportSize {
 export function validateBatch(actions: readonly Action[], viewport: ViewportSize): void {
   const issues: Array<RequestIssue & { kind: 'key' | 'range'; index: number }> = [];
   actions.forEach((action, index) => {
-    for (const [keyIndex, name] of keyNames(action)) {
+    for (const [field, name] of keyNames(action)) {
       const parts = splitChord([name]);
       const unknown = parts.length === 0 ? [name] : parts.filter((part) => !normalizeKey(part));
       for (const part of unknown) {
-        const path =
-          action.type === 'hotkey' ? `actions.${index}.keys.${keyIndex}` : `actions.${index}.key`;
+        const path = `actions.${index}.${field}`;
         issues.push({ kind: 'key', index, path, message: `unknown key name "${part}"` });
       }
     }
@@ -44,10 +43,9 @@ export function validateBatch(actions: readonly Action[], viewport: ViewportSize
   throw new OutOfRangeError(message, listed);
 }
 
-function keyNames(action: Action): Array<[number, string]> {
-  if (action.type === 'hotkey') return action.keys.map((key, index) => [index, key]);
-  if (action.type === 'press' || action.type === 'keydown' || action.type === 'keyup') {
-    return [[0, action.key]];
-  }
+/** The key names an action carries (its `keys` or its `key`), each with its field's path. */
+function keyNames(action: Action): Array<[string, string]> {
+  if ('keys' in action) return action.keys.map((key, index) => [`keys.${index}`, key]);
+  if ('key' in action) return [['key', action.key]];
   return [];
 }
