@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 import { runAdminCommand } from './cli/admin-commands.js';
 // `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
-import { type Command, parseCommand, usage } from './cli/args.js';
+import { parseCommand } from './cli/args.js';
 import { runAuditVerify } from './cli/audit-command.js';
 import { runBackupCommand, runRestoreCommand } from './cli/backup-command.js';
-import { createProgressPrinter, printLine, printResult } from './cli/cli-output.js';
+import { createProgressPrinter, printHelp, printLine, printResult } from './cli/cli-output.js';
+import type { Command } from './cli/command.js';
 import { demoBanner, runDemo } from './cli/demo-command.js';
 import { runMcpCommand } from './cli/mcp-command.js';
 import { runTaskCommand } from './cli/run-command.js';
 import { runSessionCommand } from './cli/session-command.js';
+import { UsageError } from './cli/usage-error.js';
 import { type Controlplane, createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
@@ -22,11 +24,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     command = parseCommand(argv);
   } catch (error) {
-    printLine(`clawdie: ${(error as Error).message}\n\n${usage}`);
+    if (!(error instanceof UsageError)) throw error;
+    printLine(`${error.where}: ${error.message}\n\n${error.usage}`);
     return 2;
   }
   if (command.name === 'help') {
-    printLine(usage);
+    printHelp(command.text);
     return 0;
   }
   if (command.name === 'serve') return serve();

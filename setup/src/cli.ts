@@ -2,7 +2,6 @@
 // command runner. Exit code 0 when every required step is done (or planned, with --dry-run).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { HostdConfig, JailDriver } from '@clawdie/hostd/host-kit';
 import {
   ChildRegistry,
@@ -11,21 +10,10 @@ import {
   type ProcessLauncher,
   SpawnLauncher,
 } from '@clawdie/jail-service/runner';
-import {
-  printError,
-  printEvent,
-  printSummary,
-  printText,
-  printUsage,
-  USAGE,
-} from './cli-output.js';
-import {
-  loadSetupConfig,
-  processEnvironment,
-  type SetupConfig,
-  SetupConfigError,
-} from './config.js';
+import { printError, printEvent, printSummary, printText, printUsage } from './cli-output.js';
+import { loadSetupConfig, processEnvironment, type SetupConfig } from './config.js';
 import { runSetup } from './run-setup.js';
+import { checkFlagsForOs, parseSetupArgs, USAGE } from './setup-args.js';
 import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
 import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
 import { linuxSteps } from './steps/linux-steps.js';
@@ -57,31 +45,14 @@ export interface CliDeps {
 export async function main(args: readonly string[], deps: CliDeps): Promise<number> {
   let config: SetupConfig;
   try {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        'dry-run': { type: 'boolean' },
-        'verify-host': { type: 'boolean' },
-        os: { type: 'string' },
-        release: { type: 'string' },
-        interface: { type: 'string' },
-        'template-ip': { type: 'string' },
-        generation: { type: 'string' },
-        'jail-service': { type: 'string' },
-        'profile-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      printUsage();
+    const parsed = parseSetupArgs(args);
+    if (parsed.mode === 'help') {
+      printUsage(USAGE);
       return 0;
     }
-    if (positionals.length > 0 && positionals.join(' ') !== 'setup') {
-      throw new SetupConfigError(`unexpected arguments: ${positionals.join(' ')}`);
-    }
-    if (values['verify-host']) return await verifyHost(deps);
-    config = loadSetupConfig(deps.env, values, deps.platform, deps.repoRoot);
+    if (parsed.mode === 'verify-host') return await verifyHost(deps);
+    config = loadSetupConfig(deps.env, parsed.flags, deps.platform, deps.repoRoot);
+    checkFlagsForOs(parsed.flags, config.os);
   } catch (error) {
     printError(`${(error as Error).message}\n\n${USAGE}`);
     return 2;

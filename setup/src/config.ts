@@ -1,6 +1,7 @@
 // The setup CLI's only reader of the environment. Merge order: defaults < environment < flags.
 // Plain validation; the FreeBSD host layout is hostd's own (hostd-layout.ts).
 import { hostdFreeBsdLayout, templateLocation } from './hostd-layout.js';
+import type { SetupFlags } from './setup-flags.js';
 
 export type HostOs = 'freebsd' | 'linux';
 
@@ -50,18 +51,6 @@ export interface SetupConfig {
   dryRun: boolean;
   freebsd: FreeBsdSetupConfig;
   linux: LinuxSetupConfig;
-}
-
-/** Flag values as node:util parseArgs returns them. */
-export interface SetupFlags {
-  'dry-run'?: boolean;
-  os?: string;
-  release?: string;
-  interface?: string;
-  'template-ip'?: string;
-  generation?: string;
-  'jail-service'?: string;
-  'profile-dir'?: string;
 }
 
 export class SetupConfigError extends Error {

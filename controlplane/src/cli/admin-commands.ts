@@ -9,8 +9,8 @@ import { AppError } from '../errors.js';
 import { createAuditRepository } from '../store/audit-repository.js';
 import { openDatabase } from '../store/database.js';
 import { createSecretRepository } from '../store/secret-repository.js';
-import type { Command } from './args.js';
 import { printLine } from './cli-output.js';
+import type { Command } from './command.js';
 
 type AdminCommand = Extract<Command, { name: 'keys-rotate' | 'token-create' | 'secret-set' }>;
 

@@ -1,193 +1,154 @@
-import { parseArgs } from 'node:util';
+// The generic layer of the CLI: finds the declared command, parses its own flags strictly (a
+// flag it does not declare is refused), checks them and its positionals, then calls its `parse`.
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
-import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
+import type { Command } from './command.js';
+import type { CliCommand, FlagSpecs, FlagValues } from './command-spec.js';
+import { adminCommands } from './commands/admin-commands.js';
+import { backupCommands } from './commands/backup-commands.js';
+import { sessionCommands } from './commands/session-commands.js';
+import { taskCommands } from './commands/task-commands.js';
+import { UsageError } from './usage-error.js';
+import { commandUsage, fullUsage, listUsage } from './usage-text.js';
 
-export const usage = `usage:
-  clawdie run "<instruction>" [--start-url URL] [--max-steps N] [--timeout SECONDS]
-              [--tenant T] [--json]   run one task under tenant T's policy (default: default)
-  clawdie demo [--json]          run the bundled demo task with the replay model
-  clawdie serve                  start the controlplane (what npm start runs)
-  clawdie mcp                    serve browser_run_task over MCP on stdin/stdout
-  clawdie audit verify [--json]  check the audit log's hash chain; names the first bad row
-  clawdie keys rotate [--keep N] add a new token-signing key to the JWKS file (keeps the last N)
-  clawdie token create --tenant T --scope S [--scope S ...] [--ttl SECONDS] [--subject NAME]
-  clawdie secret set NAME --tenant T   store a secret read from stdin (AES-256-GCM)
-  clawdie session list [--tenant T]    saved session profiles (metadata only, never values)
-  clawdie session save --task ID --name N --origin O [--origin O ...] [--ttl SECONDS]
-                                 save a running task's browser session (needs the server)
-  clawdie session revoke NAME [--tenant T]   revoke a profile and wipe its data
-  clawdie backup DEST [--data-dir DIR]   copy the data dir into the new directory DEST
-                                 (safe while the server runs)
-  clawdie restore BACKUP [--data-dir DIR]   restore a backup into an absent or empty data dir
-  clawdie help
+/** Every command, in the order `clawdie help` lists them. */
+export const commands: readonly CliCommand[] = [
+  ...taskCommands,
+  ...adminCommands,
+  ...sessionCommands,
+  ...backupCommands,
+];
 
-environment: CLAWDIE_MODEL_URL, CLAWDIE_MODEL_NAME, CLAWDIE_MODEL_API_KEY, CLAWDIE_MODEL_VERSION,
-CLAWDIE_JAIL_URL + CLAWDIE_JAIL_TOKEN, CLAWDIE_DATA_DIR, ... (see README)`;
+/** `clawdie help`. */
+export const usage = fullUsage(commands);
 
-export type Command =
-  | { name: 'run'; input: BrowserRunTaskInput; tenant: string | undefined; json: boolean }
-  | { name: 'demo'; json: boolean }
-  | { name: 'serve' }
-  | { name: 'mcp' }
-  | { name: 'audit-verify'; json: boolean }
-  | { name: 'keys-rotate'; keep: number }
-  | { name: 'token-create'; tenant: string; scopes: string[]; ttlSeconds: number; subject: string }
-  | { name: 'secret-set'; secret: string; tenant: string }
-  | { name: 'session-list'; tenant: string | undefined }
-  | {
-      name: 'session-save';
-      taskId: string;
-      session: string;
-      origins: string[];
-      ttlS: number | undefined;
-      tenant?: undefined;
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
+
+/** Parses CLI arguments; throws UsageError naming the bad argument, with the usage to show. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [first] = argv;
+  if (first === undefined || isHelp(first)) return { name: 'help', text: usage };
+  if (first === 'help') return { name: 'help', text: helpFor(argv.slice(1)) };
+  const found = lookup(argv);
+  if ('command' in found) return parseFor(found.command, found.args);
+  const text = listUsage(found.family);
+  if (isHelp(found.sub)) return { name: 'help', text };
+  const subs = found.family.map((command) => command.words[1]).join(', ');
+  throw new UsageError(
+    found.sub === undefined
+      ? `missing subcommand (${subs})`
+      : `unknown subcommand "${first} ${found.sub}"`,
+    `clawdie ${first}`,
+    text,
+  );
+}
+
+/** The command named by argv's first words, or the family of a first word. */
+function lookup(
+  argv: readonly string[],
+):
+  | { command: CliCommand; args: readonly string[] }
+  | { family: CliCommand[]; sub: string | undefined } {
+  const [first, sub] = argv;
+  const single = commands.find((command) => command.words.join(' ') === first);
+  if (single) return { command: single, args: argv.slice(1) };
+  const family = commands.filter(
+    (command) => command.words.length > 1 && command.words[0] === first,
+  );
+  if (family.length === 0) throw new UsageError(`unknown command "${first}"`, 'clawdie', usage);
+  const command = family.find((member) => member.words[1] === sub);
+  return command ? { command, args: argv.slice(2) } : { family, sub };
+}
+
+/** `clawdie help [COMMAND]`. */
+function helpFor(words: readonly string[]): string {
+  if (words.length === 0) return usage;
+  const found = lookup(words);
+  if ('family' in found && found.sub === undefined) return listUsage(found.family);
+  if ('command' in found && found.args.length === 0) return commandUsage(found.command);
+  throw new UsageError(`no command "${words.join(' ')}"`, 'clawdie help', usage);
+}
+
+function parseFor(command: CliCommand, args: readonly string[]): Command {
+  const fail = (message: string) =>
+    new UsageError(message, `clawdie ${command.words.join(' ')}`, commandUsage(command));
+  const options: ParseArgsConfig['options'] = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, spec] of Object.entries(command.flags)) {
+    options[name] = {
+      type: spec.type === 'boolean' ? 'boolean' : 'string',
+      ...(spec.multiple ? { multiple: true } : {}),
+    };
+  }
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw fail(parseArgsMessage(error as Error & { code?: string }));
+  }
+  if (parsed.values.help) return { name: 'help', text: commandUsage(command) };
+  try {
+    const values = checkFlags(command.flags, parsed.values);
+    checkPositionals(command, parsed.positionals);
+    return command.parse(values, parsed.positionals);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'USAGE') throw fail(error.message);
+    throw error;
+  }
+}
+
+/** node:util's messages, shortened to name the option. */
+function parseArgsMessage(error: Error & { code?: string }): string {
+  const option = /'(-[^'\s,]+)/.exec(error.message)?.[1];
+  if (!option) return error.message;
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+  if (/does not take an argument/.test(error.message)) return `${option}: takes no value`;
+  if (/ambiguous/.test(error.message))
+    return `${option}: needs a value (one starting with - is written ${option}=VALUE)`;
+  if (/argument missing/.test(error.message)) return `${option}: needs a value`;
+  return error.message;
+}
+
+const usageError = (message: string) => new AppError('USAGE', message);
+
+/** Required and non-empty values, positive integers, repeated flags as lists. */
+function checkFlags(flags: FlagSpecs, raw: Record<string, unknown>): FlagValues<FlagSpecs> {
+  const values: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(flags)) {
+    const given = raw[name];
+    if (spec.type === 'boolean') {
+      values[name] = given === true;
+      continue;
     }
-  | { name: 'session-revoke'; session: string; tenant: string | undefined }
-  | { name: 'backup'; destination: string; dataDir: string | undefined }
-  | { name: 'restore'; source: string; dataDir: string | undefined }
-  | { name: 'help' };
-
-/** Parses CLI arguments; throws AppError `USAGE` with a message naming the bad argument. */
-export function parseCommand(argv: string[]): Command {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      'start-url': { type: 'string' },
-      'max-steps': { type: 'string' },
-      timeout: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      tenant: { type: 'string' },
-      scope: { type: 'string', multiple: true },
-      ttl: { type: 'string' },
-      subject: { type: 'string' },
-      keep: { type: 'string' },
-      task: { type: 'string' },
-      name: { type: 'string' },
-      origin: { type: 'string', multiple: true },
-      'data-dir': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const [name, ...rest] = positionals;
-  if (values.help || name === undefined || name === 'help') return { name: 'help' };
-  if (name === 'serve') return { name: 'serve' };
-  if (name === 'mcp') return { name: 'mcp' };
-  if (name === 'demo') return { name: 'demo', json: values.json };
-  if (name === 'backup' || name === 'restore') return parseBackupCommand(name, rest, values);
-  const admin = parseAdminCommand(name, rest, values);
-  if (admin) return admin;
-  if (name === 'session') return parseSessionCommand(rest, values);
-  if (name !== 'run') throw new AppError('USAGE', `unknown command "${name}"`);
-  const parsed = browserRunTaskInputSchema.safeParse({
-    instruction: rest.join(' '),
-    ...(values['start-url'] !== undefined ? { start_url: values['start-url'] } : {}),
-    ...(values['max-steps'] !== undefined ? { max_steps: Number(values['max-steps']) } : {}),
-    ...(values.timeout !== undefined ? { timeout_s: Number(values.timeout) } : {}),
-  });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const flag = {
-      instruction: '<instruction>',
-      start_url: '--start-url',
-      max_steps: '--max-steps',
-      timeout_s: '--timeout',
-    }[String(issue?.path[0]) as 'instruction'];
-    throw new AppError('USAGE', `${flag ?? 'argument'}: ${issue?.message ?? 'invalid'}`);
+    const list = (given === undefined ? [] : Array.isArray(given) ? given : [given]) as string[];
+    if (list.includes('')) throw usageError(`--${name}: must not be empty`);
+    if (spec.required && list.length === 0)
+      throw usageError(`--${name}: ${spec.multiple ? 'at least one is required' : 'required'}`);
+    const [value] = list;
+    if (spec.multiple) values[name] = list;
+    else if (spec.type === 'string' || value === undefined) values[name] = value ?? spec.default;
+    else values[name] = positiveInteger(name, value);
   }
-  if (values.tenant === '') throw new AppError('USAGE', '--tenant: must not be empty');
-  return { name: 'run', input: parsed.data, tenant: values.tenant, json: values.json };
+  return values as FlagValues<FlagSpecs>;
 }
 
-interface AdminValues {
-  json: boolean;
-  tenant?: string | undefined;
-  scope?: string[] | undefined;
-  ttl?: string | undefined;
-  subject?: string | undefined;
-  keep?: string | undefined;
+function positiveInteger(name: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isSafeInteger(number) || number < 1)
+    throw usageError(`--${name}: must be a positive integer`);
+  return number;
 }
 
-const positiveInt = (flag: string, raw: string | undefined, fallback: number): number => {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new AppError('USAGE', `${flag}: must be a positive integer`);
-  return value;
-};
-
-/** `audit verify`, `keys rotate`, `token create`, `secret set`; null for other commands. */
-function parseAdminCommand(name: string, rest: string[], values: AdminValues): Command | null {
-  const sub = `${name} ${rest[0] ?? ''}`.trim();
-  if (sub === 'audit verify') return { name: 'audit-verify', json: values.json };
-  if (sub === 'keys rotate')
-    return { name: 'keys-rotate', keep: positiveInt('--keep', values.keep, 3) };
-  if (sub === 'token create') {
-    if (!values.tenant) throw new AppError('USAGE', '--tenant: required');
-    if (!values.scope?.length) throw new AppError('USAGE', '--scope: at least one is required');
-    return {
-      name: 'token-create',
-      tenant: values.tenant,
-      scopes: values.scope,
-      ttlSeconds: positiveInt('--ttl', values.ttl, 3600),
-      subject: values.subject ?? values.tenant,
-    };
-  }
-  if (sub === 'secret set') {
-    const secret = rest[1];
-    if (!secret || !/^[A-Za-z0-9_.-]+$/.test(secret))
-      throw new AppError('USAGE', 'secret set: NAME (letters, digits, _ . -) is required');
-    if (!values.tenant) throw new AppError('USAGE', '--tenant: required');
-    return { name: 'secret-set', secret, tenant: values.tenant };
-  }
-  if (['audit', 'keys', 'token', 'secret'].includes(name)) {
-    throw new AppError('USAGE', `unknown subcommand "${sub}"`);
-  }
-  return null;
-}
-
-/** `session list|save|revoke`. */
-function parseSessionCommand(
-  rest: string[],
-  values: AdminValues & {
-    task?: string | undefined;
-    name?: string | undefined;
-    origin?: string[] | undefined;
-  },
-): Command {
-  const [sub, session] = rest;
-  if (sub === 'list') return { name: 'session-list', tenant: values.tenant };
-  if (sub === 'revoke') {
-    if (!session) throw new AppError('USAGE', 'session revoke: NAME is required');
-    return { name: 'session-revoke', session, tenant: values.tenant };
-  }
-  if (sub === 'save') {
-    if (!values.task) throw new AppError('USAGE', '--task: required');
-    if (!values.name) throw new AppError('USAGE', '--name: required');
-    if (!values.origin?.length) throw new AppError('USAGE', '--origin: at least one is required');
-    return {
-      name: 'session-save',
-      taskId: values.task,
-      session: values.name,
-      origins: values.origin,
-      ttlS: values.ttl === undefined ? undefined : positiveInt('--ttl', values.ttl, 0),
-    };
-  }
-  throw new AppError('USAGE', `unknown subcommand "session ${sub ?? ''}"`);
-}
-
-/** `backup DEST` and `restore BACKUP`, each with an optional `--data-dir`. */
-function parseBackupCommand(
-  name: 'backup' | 'restore',
-  rest: string[],
-  values: { 'data-dir'?: string | undefined },
-): Command {
-  const [path, ...extra] = rest;
-  const what = name === 'backup' ? 'DEST' : 'BACKUP';
-  if (!path || extra.length > 0)
-    throw new AppError('USAGE', `${name}: exactly one ${what} directory is required`);
-  if (values['data-dir'] === '') throw new AppError('USAGE', '--data-dir: must not be empty');
-  const dataDir = values['data-dir'];
-  return name === 'backup' ? { name, destination: path, dataDir } : { name, source: path, dataDir };
+function checkPositionals(command: CliCommand, given: readonly string[]): void {
+  const declared = command.positionals;
+  const rest = declared.at(-1)?.rest === true;
+  if (rest ? given.length >= declared.length : given.length === declared.length) return;
+  if (declared.length === 0) throw usageError(`unexpected argument "${given[0]}"`);
+  const missing = declared[given.length];
+  if (rest && missing) throw usageError(`${missing.name} is required`);
+  const names = declared.map((arg) => arg.name).join(' ');
+  throw usageError(
+    declared.length === 1
+      ? `exactly one ${names} is required (got ${given.length})`
+      : `expects ${names} (got ${given.length} arguments)`,
+  );
 }

@@ -2,8 +2,8 @@ import { describeAudit } from '../backup/audit-check.js';
 import { createBackup } from '../backup/create-backup.js';
 import { restoreBackup } from '../backup/restore-backup.js';
 import type { Config } from '../config.js';
-import type { Command } from './args.js';
 import { printLine } from './cli-output.js';
+import type { Command } from './command.js';
 
 /**
  * `clawdie backup DEST`: safe while a server runs. Progress on stderr; the backup's path on

@@ -56,6 +56,11 @@ export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => v
   };
 }
 
+/** Asked-for help (`clawdie help`, `--help`) on stdout; usage errors go to stderr. */
+export function printHelp(text: string): void {
+  console.log(text);
+}
+
 /** A command's machine-readable answer on stdout. */
 export function printJson(value: unknown): void {
   console.log(JSON.stringify(value, null, 2));

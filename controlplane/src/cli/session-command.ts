@@ -9,8 +9,8 @@ import { sessionView } from '../sessions/session-view.js';
 import { createAuditRepository } from '../store/audit-repository.js';
 import { openDatabase } from '../store/database.js';
 import { createSessionProfileRepository } from '../store/session-profile-repository.js';
-import type { Command } from './args.js';
 import { printJson } from './cli-output.js';
+import type { Command } from './command.js';
 import { runningServerUrl } from './session-server.js';
 
 export type SessionCommand = Extract<
