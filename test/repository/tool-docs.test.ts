@@ -1,5 +1,5 @@
 // The docs' tables and lists of the jail-service's tools and actions are generated from their
-// declarations (`npm run docs:tools`, scripts/tool-docs.ts): a committed section that differs
+// declarations (`npm run docs:tools`, test/support/tool-docs.ts): a committed section that differs
 // from what the declarations say now fails here, naming the doc and the section.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import {
   generatedSections,
   sectionsOf,
   withGeneratedSections,
-} from '../../scripts/tool-docs.js';
+} from '../support/tool-docs.js';
 
 const generated = generatedSections();
 const docs = DOC_FILES.map((file) => ({ file, text: readFileSync(file, 'utf8') }));

@@ -1,6 +1,7 @@
 // `clawdie run`, `demo`, `serve` and `mcp`: the commands that run tasks.
 import { AppError } from '../../errors.js';
-import { browserRunTaskFields, browserRunTaskInputSchema } from '../../tasks/task-input.js';
+import { browserRunTaskInputSchema } from '../../tasks/task-input.js';
+import { browserRunTaskFields } from '../../tasks/task-input-fields.js';
 import { defineCommand } from '../command-spec.js';
 
 const json = {

@@ -1,4 +1,4 @@
-// `npm run docs:tools`: rewrites the generated sections of the docs (scripts/tool-docs.ts).
+// `npm run docs:tools`: rewrites the generated sections of the docs (test/support/tool-docs.ts).
 import { writeFileSync } from 'node:fs';
 import { docsWithSections } from './tool-docs.js';
 

@@ -4,9 +4,9 @@
 // writes them; test/repository/tool-docs.test.ts fails when a committed section differs.
 import { readFileSync } from 'node:fs';
 import { actionContracts, actionSchema, actionTypes } from '@clawdie/jail-service/api';
-import { needsLanding } from '../controlplane/src/policy/landing-facts.js';
-import { toolDeclarations } from '../jail-service/src/tools/registry.js';
-import type { TimeoutPolicy } from '../jail-service/src/tools/tool.js';
+import { needsLanding } from '../../controlplane/src/policy/landing-facts.js';
+import { toolDeclarations } from '../../jail-service/src/tools/registry.js';
+import type { TimeoutPolicy } from '../../jail-service/src/tools/tool.js';
 
 /** The docs that hold generated sections. */
 export const DOC_FILES = [
