@@ -1,9 +1,9 @@
 // The setup CLI's only reader of the environment. Merge order: defaults < environment < flags.
 // Plain validation; the FreeBSD host layout is hostd's own (hostd-layout.ts).
 import { hostdFreeBsdLayout, templateLocation } from './hostd-layout.js';
-import type { SetupFlags } from './setup-flags.js';
+import type { HostOs, SetupFlags } from './setup-flags.js';
 
-export type HostOs = 'freebsd' | 'linux';
+export type { HostOs } from './setup-flags.js';
 
 export interface FreeBsdSetupConfig {
   /** FreeBSD release Bastille bootstraps, e.g. `14.3-RELEASE`. */

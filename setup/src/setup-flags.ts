@@ -1,5 +1,7 @@
 // The flags of `clawdie setup`, declared once: the parser, the usage and the config read them here.
-import type { HostOs } from './config.js';
+
+/** The host operating systems setup prepares. */
+export type HostOs = 'freebsd' | 'linux';
 
 export interface SetupFlagSpec {
   readonly type: 'string' | 'boolean';
