@@ -1,4 +1,4 @@
-// npm run bench:takeover-input — input relay latency of a takeover: operator event (POST
+// npm run bench:takeover-input — input relay latency of a takeover: supervisor event (POST
 // /takeover/<task>/input on the controlplane routes, loopback) → page event (the timestamp a page
 // listener records), on a real jail-service (Chromium, device scale 2). Also the cost of one
 // `GET /signals` read (what the loop pays per step when a handoff policy is on).

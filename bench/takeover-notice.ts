@@ -1,4 +1,4 @@
-// npm run bench:takeover-notice — time from a task entering needs_user to the operators'
+// npm run bench:takeover-notice — time from a task entering needs_user to the supervisors'
 // Telegram message arriving at the local Bot API server: status change, link signing, a real
 // screenshot of a real jail-service (Chromium) and grammy's sendPhoto upload, over loopback.
 import { randomUUID } from 'node:crypto';

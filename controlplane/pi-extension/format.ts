@@ -41,7 +41,7 @@ export function isFailedTaskResult(details: unknown): boolean {
 export function formatProgress(progress: TaskProgress): string {
   const { step } = progress;
   if (progress.status === 'needs_user')
-    return `browser task ${progress.trace_id} needs a person (${progress.reason ?? 'takeover'}): an operator was asked to take over`;
+    return `browser task ${progress.trace_id} needs a person (${progress.reason ?? 'takeover'}): a supervisor was asked to take over`;
   if (progress.status === 'awaiting_approval' && progress.approval) {
     const { approval } = progress;
     return `browser task ${progress.trace_id} awaiting approval ${approval.id} (${approval.kind.replaceAll('_', ' ')}): ${clip(approval.reason, 200)}`;

@@ -26,7 +26,7 @@ const schema = z.object({
   /** Bound on every HTTP request body of the controlplane (413 past it). */
   CLAWDIE_MAX_BODY_BYTES: int(1024, 1024 ** 3).default(1024 * 1024),
   CLAWDIE_DATA_DIR: z.string().min(1).default('data'),
-  /** Base URL operators reach the controlplane at (takeover links); default its listen address. */
+  /** Base URL supervisors reach the controlplane at (takeover links); default its listen address. */
   CLAWDIE_PUBLIC_URL: z.url().optional(),
   /** Lifetime of a signed single-use takeover link, seconds. */
   CLAWDIE_TAKEOVER_LINK_TTL_S: int(30, 86_400).default(600),
@@ -177,7 +177,7 @@ export interface Config {
   secretsKeyFile: string;
   /** Default lifetime of a saved session profile (CLAWDIE_SESSION_TTL_S). */
   sessionTtlS: number;
-  /** Operator approvals over Telegram; null = API only. */
+  /** Supervisor approvals over Telegram; null = API only. */
   telegram: { token: string; chatIds: number[]; allowedUserIds: number[]; apiRoot: string } | null;
 }
 

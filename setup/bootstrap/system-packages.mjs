@@ -45,7 +45,7 @@ const NEEDS = [
     freebsd: ['/usr/local/bin/ffmpeg', 'ffmpeg'],
     modes: ['test', 'start-root'],
   },
-  // The sqlite3 shell: tests back up a live server with it, as an operator would by habit.
+  // The sqlite3 shell: tests back up a live server with it, as an admin would by habit.
   {
     linux: ['/usr/bin/sqlite3', 'sqlite3'],
     freebsd: ['/usr/local/bin/sqlite3', 'sqlite3'],

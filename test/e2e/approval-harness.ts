@@ -39,7 +39,7 @@ import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
 
 export const telegramToken = '999:e2e-token';
-export const operatorChat = 31337;
+export const supervisorChat = 31337;
 export const allowedUser = 5005;
 
 /** Inputs placed absolutely so fixed model coordinates hit them (viewport 1280×800). */
@@ -110,7 +110,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
   });
   const telegram = createTelegramNotifier({
     token: telegramToken,
-    chatIds: [operatorChat],
+    chatIds: [supervisorChat],
     allowedUserIds: [allowedUser],
     apiRoot: api.apiRoot,
     approvals,
@@ -144,7 +144,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
 domains: { allow: ["${new URL(site.url).host}"] }
 max_steps: 10
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: site_password, domains: ["127.0.0.1"] }]
 approvals: { timeout_s: ${options.timeoutS} }
 `,

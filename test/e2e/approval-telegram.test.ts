@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requires } from '../support/capabilities.js';
 import { submit } from '../support/submit-task.js';
-import { allowedUser, operatorChat, startApprovalHarness } from './approval-harness.js';
+import { allowedUser, startApprovalHarness, supervisorChat } from './approval-harness.js';
 import { everything as searchEverything } from './support/leak-search.js';
 
 // UI-TARS-1.5 coordinates for a 1280×800 viewport (model space 1288×812): the username input is
@@ -39,10 +39,10 @@ describe(
       const { taskId, done } = submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
-        credential_mode: 'operator_approved',
+        credential_mode: 'supervisor_approved',
       });
       const photo = await harness.api.waitForCall('sendPhoto', () => true, 30_000);
-      assert.equal(photo.params.chat_id, String(operatorChat));
+      assert.equal(photo.params.chat_id, String(supervisorChat));
       assert.ok((photo.photoBytes ?? 0) > 1000, 'the current screenshot is attached');
       assert.match(
         String(photo.params.caption),
@@ -52,7 +52,7 @@ describe(
       const approve =
         (photo.params.reply_markup as { inline_keyboard: { callback_data: string }[][] })
           .inline_keyboard[0]?.[0]?.callback_data ?? '';
-      const message = { chatId: operatorChat, messageId: 100 };
+      const message = { chatId: supervisorChat, messageId: 100 };
 
       harness.api.pressButton(4040, approve, message);
       await harness.api.waitForCall('answerCallbackQuery', (call) =>
@@ -105,12 +105,12 @@ describe(
       const { done } = submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
-        credential_mode: 'operator_approved',
+        credential_mode: 'supervisor_approved',
       });
       const result = await done;
       assert.equal(result.status, 'error');
       assert.equal(result.error?.code, 'APPROVAL_DENIED');
-      assert.match(result.error?.message ?? '', /no operator answered before the timeout/);
+      assert.match(result.error?.message ?? '', /no supervisor answered before the timeout/);
       assert.deepEqual(harness.site.logins, []);
       const types = harness.audit.list({ limit: 1000 }).map((row) => row.type);
       assert.ok(types.includes('approval-expired'));

@@ -81,18 +81,18 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
         domains: { allow: ['*'] },
         max_steps: 10,
         credentials: {
-          modes: ['none', 'operator_approved'],
+          modes: ['none', 'supervisor_approved'],
           secrets: [{ name: 'bank_password', domains: ['bank.example'] }],
         },
         approvals: {
           actions: [
-            { action: 'click', decision: 'needs_approval', reason: 'clicks need an operator' },
-            { action: 'type', decision: 'needs_approval', reason: 'typing needs an operator' },
+            { action: 'click', decision: 'needs_approval', reason: 'clicks need a supervisor' },
+            { action: 'type', decision: 'needs_approval', reason: 'typing needs a supervisor' },
           ],
         },
       }),
       taskDomains: undefined,
-      credentialMode: 'operator_approved',
+      credentialMode: 'supervisor_approved',
       operator,
       audit: service.audit,
       logger: silentLogger,
@@ -155,7 +155,7 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
         marker: item.querySelector('[data-marker]')?.getAttribute('data-marker') ?? null,
       })),
     );
-    const click = cards.find((entry) => entry.reason.includes('clicks need an operator'));
+    const click = cards.find((entry) => entry.reason.includes('clicks need a supervisor'));
     assert.ok(click, JSON.stringify(cards));
     assert.equal(click.action, `click at (${button.x}, ${button.y})`);
     assert.equal(click.url, PAGE_URL);

@@ -61,7 +61,7 @@ domains:
   outside: needs_approval
 max_steps: 40
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: bank_password, domains: ["bank.example:8443"] }]
 approvals:
   call_user: needs_approval
@@ -131,7 +131,7 @@ approvals:
       await rule('acme', 'Allowed domains'),
       'shop.example (ports 80, 443), bank.example:8443',
     );
-    assert.equal(await rule('acme', 'Credential modes'), 'none, operator_approved');
+    assert.equal(await rule('acme', 'Credential modes'), 'none, supervisor_approved');
     assert.equal(await rule('acme', 'Max steps'), '40');
     assert.match(await rule('acme', 'Needs approval'), /typing a stored secret/);
     assert.match(await rule('acme', 'Needs approval'), /call_user/);

@@ -1,6 +1,6 @@
 // Issue 15 (a) and (b) in real clones: the production wiring (createControlplane against a real
 // in-process hostd, root, Linux driver) with a `handoff` policy and a `shop` session profile. The
-// task's clone hits the login wall → needs_user → an operator gets a link over REST, logs in
+// task's clone hits the login wall → needs_user → a supervisor gets a link over REST, logs in
 // through the interactive live view (input relayed into the clone's Chromium), fills "Save this
 // login as: shop" and hands back on the page → the login is saved before the task resumes, the
 // task finishes. A second task with `credential_mode: session` in a fresh clone starts signed in
@@ -16,7 +16,7 @@ import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
 import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
-import { jailReader, logInThroughView, until } from './takeover-operator.js';
+import { jailReader, logInThroughView, until } from './takeover-supervisor.js';
 
 const missing = linuxDriverMissing();
 
@@ -49,7 +49,7 @@ credentials:
       await site?.close();
     });
 
-    it('hands the clone’s login wall to an operator, saves it at hand-back, and a fresh clone reuses it', async (t) => {
+    it('hands the clone’s login wall to a supervisor, saves it at hand-back, and a fresh clone reuses it', async (t) => {
       // The controlplane's own app and task service, served as `npm start` serves them.
       const served = { url: await h.controlplane.serve() };
       const post = (path: string, body: unknown) =>
@@ -106,7 +106,7 @@ credentials:
       assert.match(error, /Not handed back: the login was not saved: name: .*\(400\)/);
       assert.equal(await status(taskId), 'needs_user', 'a failed save does not hand back');
       assert.equal(h.controlplane.takeover.tasks.registry.get(taskId), active);
-      // The operator fixes the name and hands back through the page.
+      // The supervisor fixes the name and hands back through the page.
       await page.$eval('[name="session_name"]', (el) => {
         (el as HTMLInputElement).value = '';
       });

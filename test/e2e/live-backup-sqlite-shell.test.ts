@@ -1,4 +1,4 @@
-// An operator's habit, against a real running server (`npm start` in local mode with no model, so
+// An admin's habit, against a real running server (`npm start` in local mode with no model, so
 // its demo task runs): `sqlite3 clawdie.db ".backup …"`. The server's later writes — the demo
 // task's end, its audit rows, its heartbeat — must stay visible to other processes, the live -wal
 // must stay, and `clawdie audit verify` in another process must find the log intact (issue 19,
@@ -41,7 +41,7 @@ describe('sqlite3 .backup against a live server', requires('chromium', 'sqlite3'
     });
     assert.ok(await server.listening(), server.output());
 
-    execFileSync('sqlite3', [database, `.backup ${join(dataDir, 'operator-copy.db')}`]);
+    execFileSync('sqlite3', [database, `.backup ${join(dataDir, 'admin-copy.db')}`]);
     assert.ok(existsSync(`${database}-wal`), 'the live -wal must survive the backup');
 
     // The server's own writes after the backup: its heartbeat (every 5 s) and the demo task's end.

@@ -23,7 +23,7 @@ import { submit } from '../support/submit-task.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
 import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
 
-/** Drives a clone's jail-service directly, as the test's "operator". */
+/** Drives a clone's jail-service directly, as the test's "supervisor". */
 function jailDriver(service: JailEndpoint) {
   const call = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${service.url}${path}`, {
@@ -80,17 +80,17 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         recordingModel(createPerTaskScriptModel(['Action: wait()']), modelRequests),
       );
       const first = submit(waiting, {
-        instruction: 'wait while the operator signs in',
+        instruction: 'wait while the supervisor signs in',
         start_url: `${site.url}/login`,
         domains: [new URL(site.url).host],
         max_steps: 100,
       });
       const lease = await until(() => h.controlplane.source.browsers.get(first.taskId), 'lease');
       assert.ok(lease.service);
-      const operator = jailDriver(lease.service);
-      await loginThroughJail(operator, site);
+      const supervisor = jailDriver(lease.service);
+      await loginThroughJail(supervisor, site);
       const stored = Date.now() + 10_000;
-      while ((await operator.title()) !== 'Account · idb stored') {
+      while ((await supervisor.title()) !== 'Account · idb stored') {
         assert.ok(Date.now() < stored, 'the account page stored its IndexedDB note');
         await new Promise((resolve) => setTimeout(resolve, 100));
       }

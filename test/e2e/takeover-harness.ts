@@ -19,7 +19,7 @@ import { testLauncher } from '../support/test-launcher.js';
 import { capturingLogger, recordingModel } from './support/leak-search.js';
 
 export const telegramToken = '998:takeover-token';
-export const operatorChat = 41414;
+export const supervisorChat = 41414;
 
 /**
  * The root's clock, moved forward by `skew.ms` while a test checks a link past its expiry. The
@@ -85,7 +85,7 @@ handoff: { on: [${on.join(', ')}], timeout_s: ${options.timeoutS ?? 120}, on_tim
       CLAWDIE_AUTH_JWKS_FILE: auth.file,
       CLAWDIE_AUTH_FAILURE_LIMIT: '1000',
       CLAWDIE_TELEGRAM_BOT_TOKEN: telegramToken,
-      CLAWDIE_TELEGRAM_CHAT_IDS: String(operatorChat),
+      CLAWDIE_TELEGRAM_CHAT_IDS: String(supervisorChat),
       CLAWDIE_TELEGRAM_ALLOWED_USER_IDS: '1',
       CLAWDIE_TELEGRAM_API_ROOT: api.apiRoot,
       CLAWDIE_MAX_STEPS: '10',

@@ -1,21 +1,21 @@
 // Issue 15 (a), (c), (d): a task hits the login wall → needs_user → one Telegram message with a
-// signed single-use link → a scripted operator in real Chromium logs in (password and one-time
+// signed single-use link → a scripted supervisor in real Chromium logs in (password and one-time
 // code) through the interactive live view, input relayed to the task's browser over CDP → hand
-// back → the task finishes. A tenant-B operator, an expired link and a reused link are refused;
+// back → the task finishes. A tenant-B supervisor, an expired link and a reused link are refused;
 // neither the password nor the code is found in logs, traces, audit rows or model traffic.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { requires } from '../support/capabilities.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { everything } from './support/leak-search.js';
-import { operatorChat, startTakeoverHarness } from './takeover-harness.js';
-import { jailReader, logInThroughView, until } from './takeover-operator.js';
+import { startTakeoverHarness, supervisorChat } from './takeover-harness.js';
+import { jailReader, logInThroughView, until } from './takeover-supervisor.js';
 
 describe(
   'e2e: human takeover of a login wall (real Chromium, local Bot API)',
   requires('chromium'),
   () => {
-    it('hands the wall to an operator through a signed link, resumes with the note, refuses strangers, leaks nothing', async (t) => {
+    it('hands the wall to a supervisor through a signed link, resumes with the note, refuses strangers, leaks nothing', async (t) => {
       const harness = await startTakeoverHarness({
         outputs: ["Action: finished(content='signed in as alice')"],
       });
@@ -44,7 +44,7 @@ describe(
         return { status: body.task.status, summary: body.result?.summary ?? null };
       };
 
-      // needs_user on REST and SSE, the model not called, ONE operator message with the link.
+      // needs_user on REST and SSE, the model not called, ONE supervisor message with the link.
       await until('needs_user', async () => (await task()).status === 'needs_user');
       const status = harness.tasks.events
         .since(taskId, 0)
@@ -60,14 +60,14 @@ describe(
         'the model is not asked while a person is needed',
       );
       const photo = await harness.api.waitForCall('sendPhoto', () => true, 20_000);
-      assert.equal(photo.params.chat_id, String(operatorChat));
+      assert.equal(photo.params.chat_id, String(supervisorChat));
       assert.ok((photo.photoBytes ?? 0) > 1000, 'the screenshot is attached');
       const caption = String(photo.params.caption);
       assert.match(caption, /Task needs a person: login/);
       const link = /(http:\/\/127\.0\.0\.1:\d+\/takeover\/\S+)/.exec(caption)?.[1] ?? '';
       assert.ok(link.includes(taskId), caption);
 
-      // (c) A tenant-B operator and an operator without `operate` get no link; an expired one fails.
+      // (c) A tenant-B supervisor and a supervisor without `operate` get no link; an expired one fails.
       const beta = await auth.token(['operate'], 'beta');
       assert.equal(
         (await rest(`/v1/tasks/${taskId}/takeover`, beta, { method: 'POST' })).status,
@@ -75,8 +75,10 @@ describe(
       );
       const noOperate = await rest(`/v1/tasks/${taskId}/takeover`, runner, { method: 'POST' });
       assert.equal(noOperate.status, 403);
-      const operatorToken = await auth.token(['operate'], 'acme');
-      const issued = await rest(`/v1/tasks/${taskId}/takeover`, operatorToken, { method: 'POST' });
+      const supervisorToken = await auth.token(['operate'], 'acme');
+      const issued = await rest(`/v1/tasks/${taskId}/takeover`, supervisorToken, {
+        method: 'POST',
+      });
       assert.equal(issued.status, 200);
       const restLink = ((await issued.json()) as { url: string }).url;
       harness.linkSkew.ms = 11 * 60_000;
@@ -85,7 +87,7 @@ describe(
       assert.equal(expired.status, 403);
       assert.match(await expired.text(), /expired/);
 
-      // (a) The operator opens the Telegram link in Chromium and logs in through the live view.
+      // (a) The supervisor opens the Telegram link in Chromium and logs in through the live view.
       const chromium = await launchDashboardChromium();
       t.after(chromium.close);
       const page = await chromium.browser.newPage();
@@ -125,7 +127,7 @@ describe(
         'no frame from the takeover is sent',
       );
 
-      // Audit: start (needs_user, operator in control), input bursts as counts, end, refusals.
+      // Audit: start (needs_user, supervisor in control), input bursts as counts, end, refusals.
       const rows = harness.audit
         .list({ taskId, limit: 500 })
         .map((row) => ({ type: row.type, data: row.data }));

@@ -1,6 +1,6 @@
 // POST /input and GET /signals on a real jail-service (real Chromium, device scale factor 2)
 // against the local login-wall site: the detectors see the password, one-time-code and CAPTCHA
-// shapes, and relayed operator input logs in through fractions of the frame.
+// shapes, and relayed supervisor input logs in through fractions of the frame.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {

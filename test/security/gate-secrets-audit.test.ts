@@ -1,5 +1,5 @@
 // Issue 20, classes (3), (4) and (7): an approved secret goes only into the field it is for (the
-// focused field's frame origin and kind, checked before an operator is asked and again by the
+// focused field's frame origin and kind, checked before a supervisor is asked and again by the
 // jail-service), and the audit's account is exact: each refusal with its true kind, a row for
 // a reply the reply limit refused, admission rows with the task id, typed text bounded (length
 // and digest) and no row over a few hundred bytes of model-controlled content.
@@ -33,7 +33,7 @@ async function runLogin(
   const started = submit(gated.controlplane.tasks, {
     instruction: 'sign in',
     start_url: 'http://shop.test/login',
-    credential_mode: 'operator_approved',
+    credential_mode: 'supervisor_approved',
   });
   const answering = answerAll(gated.controlplane, started.done, 'approve');
   const result = await started.done;
@@ -49,7 +49,7 @@ describe('issue 20: a secret only into its field', () => {
       element: { tag: 'input', input_type: 'text', field: 'text' },
     });
     assert.deepEqual(fake.typed, []);
-    assert.equal(controlplane.approvals.list({ limit: 5 }).length, 0, 'no operator asked');
+    assert.equal(controlplane.approvals.list({ limit: 5 }).length, 0, 'no supervisor asked');
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'credential_field');
     assert.match(String(refused?.data.message), /only be typed into password fields/);
@@ -65,7 +65,7 @@ describe('issue 20: a secret only into its field', () => {
     });
     assert.deepEqual(fake.typed, []);
     const asked = controlplane.approvals.list({ limit: 5 }).map((record) => record.kind);
-    assert.ok(!asked.includes('credential'), `no operator asked about the secret: ${asked}`);
+    assert.ok(!asked.includes('credential'), `no supervisor asked about the secret: ${asked}`);
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'credential');
   });

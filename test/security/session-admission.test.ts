@@ -8,7 +8,7 @@ import {
 } from '../../controlplane/src/policy/task-admission.js';
 import type { BrowserRunTaskInput } from '../../controlplane/src/tasks/task-input.js';
 import { isDenied } from '../../controlplane/src/tasks/task-plan.js';
-import { operatorOf, origin, sessionFixture } from '../controlplane/sessions/session-fixture.js';
+import { origin, principalOf, sessionFixture } from '../controlplane/sessions/session-fixture.js';
 
 const policyText = (tenant: string, origins: string, approval = false) => `tenant: ${tenant}
 domains: { allow: ["127.0.0.1:8123", "127.0.0.2:8123"] }
@@ -31,7 +31,7 @@ const admit = (
   facts: Parameters<typeof admitTask>[4],
   policy = acme,
   task: BrowserRunTaskInput = input,
-) => admitTask(task, operatorOf('acme', ['tasks:run']), policy, { maxSteps: 10 }, facts);
+) => admitTask(task, principalOf('acme', ['tasks:run']), policy, { maxSteps: 10 }, facts);
 const reason = (outcome: ReturnType<typeof admit>) =>
   isDenied(outcome) ? outcome.decision.reason : 'admitted';
 
@@ -79,7 +79,7 @@ describe('security: credential_mode session admission', () => {
       /credential_mode session/,
     );
     assert.throws(
-      () => allowAllAdmission('demo').admit(input, operatorOf('acme')),
+      () => allowAllAdmission('demo').admit(input, principalOf('acme')),
       /needs a tenant policy/,
     );
     const { session: _dropped, ...missing } = input;
@@ -90,7 +90,7 @@ describe('security: credential_mode session admission', () => {
     const { service, audit } = sessionFixture();
     await service.saveSessionFromTask(
       { taskId: 't-acme', name: 'shop', origins: [origin] },
-      operatorOf('acme'),
+      principalOf('acme'),
     );
     const policies = policySetOf([
       acme,
@@ -103,8 +103,8 @@ describe('security: credential_mode session admission', () => {
       sessions: (tenant, name) => service.meta(tenant, name),
       now: () => 1_700_000_000_000,
     });
-    assert.ok(admission.admit(input, operatorOf('acme', ['tasks:run'])));
-    assert.throws(() => admission.admit(input, operatorOf('globex', ['tasks:run'])), {
+    assert.ok(admission.admit(input, principalOf('acme', ['tasks:run'])));
+    assert.throws(() => admission.admit(input, principalOf('globex', ['tasks:run'])), {
       code: 'POLICY_DENIED',
       message: /tenant globex has no session profile shop/,
     });

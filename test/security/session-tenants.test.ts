@@ -1,4 +1,4 @@
-// Saved sessions over REST: a tenant-B operator cannot list, save from, or revoke tenant A's
+// Saved sessions over REST: a tenant-B supervisor cannot list, save from, or revoke tenant A's
 // profiles; without the operate scope nothing answers; no response carries a cookie or storage value.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -51,7 +51,7 @@ const call = async (token: string, method: string, path: string, body?: unknown)
 const saveBody = { task_id: 't-acme', name: 'shop', origins: [origin], ttl_s: 600 };
 
 describe('security: session profiles are tenant-scoped over REST', () => {
-  it('an acme operator saves, lists and sees metadata only', async () => {
+  it('an acme supervisor saves, lists and sees metadata only', async () => {
     const saved = await call(acme, 'POST', '/v1/sessions', saveBody);
     assert.equal(saved.status, 201, JSON.stringify(saved.body));
     assert.equal(saved.body.cookie_count, 1);
@@ -63,7 +63,7 @@ describe('security: session profiles are tenant-scoped over REST', () => {
     );
   });
 
-  it('a globex operator cannot list, save from or revoke acme profiles', async () => {
+  it('a globex supervisor cannot list, save from or revoke acme profiles', async () => {
     assert.deepEqual((await call(globex, 'GET', '/v1/sessions')).body.sessions, []);
     assert.equal((await call(globex, 'POST', '/v1/sessions', saveBody)).status, 404);
     assert.equal((await call(globex, 'DELETE', '/v1/sessions/shop')).status, 404);

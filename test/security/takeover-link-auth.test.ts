@@ -3,7 +3,7 @@
 // session it opens is bound to that task; cross-site writes are refused; refusals are audited.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { InputReport, OperatorInput } from '@clawdie/jail-service/api';
+import type { InputReport, SupervisorInput } from '@clawdie/jail-service/api';
 import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
 import { createApp } from '../../controlplane/src/http/app.js';
 import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
@@ -44,7 +44,7 @@ after(async () => {
   database.close();
 });
 
-const inputs: OperatorInput[][] = [];
+const inputs: SupervisorInput[][] = [];
 const handBacks: HandBack[] = [];
 function activeTask(id: string, tenant = 'acme') {
   repository.createTask({
@@ -99,7 +99,7 @@ async function restLink(taskId: string, token: string) {
   };
 }
 const pathOf = (url: string) => url.replace('http://cp.test', '');
-/** What the operator's browser does: GET the landing page, then POST its one button. */
+/** What the supervisor's browser does: GET the landing page, then POST its one button. */
 async function open(url: string) {
   const path = pathOf(url);
   const landing = await app.request(path);
@@ -121,7 +121,7 @@ const refusals = () =>
     .map((row) => row.data.code);
 
 describe('takeover authorization', () => {
-  it('gives a link only to the task tenant’s operators and admins', async () => {
+  it('gives a link only to the task tenant’s supervisors and admins', async () => {
     assert.equal((await restLink('task-a', await auth.token(['operate'], 'beta'))).status, 404);
     assert.equal(
       (await restLink('task-a', await auth.token(['tasks:run', 'tasks:read'], 'acme'))).status,
@@ -137,13 +137,13 @@ describe('takeover authorization', () => {
       },
       body: '{}',
     });
-    assert.equal(handBack.status, 404, 'a tenant-B operator cannot hand back tenant A’s task');
+    assert.equal(handBack.status, 404, 'a tenant-B supervisor cannot hand back tenant A’s task');
     assert.equal(handBacks.length, 0);
   });
 
   it('opens a session once per link, and refuses reuse, tampering, another task and expiry', async () => {
-    const operator = await auth.token(['operate'], 'acme');
-    const { url } = await restLink('task-a', operator);
+    const supervisor = await auth.token(['operate'], 'acme');
+    const { url } = await restLink('task-a', supervisor);
     const previewed = await app.request(pathOf(url));
     assert.equal(previewed.status, 200, 'a GET (link preview, scanner) shows the page');
     assert.equal((await app.request(pathOf(url))).status, 200, '… and does not spend the link');
@@ -154,7 +154,7 @@ describe('takeover authorization', () => {
     assert.equal(again.status, 403);
     assert.match(again.text, /already used/);
 
-    const fresh = (await restLink('task-a', operator)).url;
+    const fresh = (await restLink('task-a', supervisor)).url;
     const tampered = fresh.replace(
       /t=([^.]+)\.(.)/,
       (_, payload, c) => `t=${payload}.${c === 'A' ? 'B' : 'A'}`,
@@ -162,7 +162,7 @@ describe('takeover authorization', () => {
     assert.equal((await open(tampered)).status, 403);
     assert.equal((await open(fresh.replace('/takeover/task-a/', '/takeover/task-b/'))).status, 403);
 
-    const late = (await restLink('task-a', operator)).url;
+    const late = (await restLink('task-a', supervisor)).url;
     clock.advance(11 * 60_000);
     const expired = await open(late);
     clock.advance(-11 * 60_000);

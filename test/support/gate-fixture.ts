@@ -11,17 +11,17 @@ import { runClawdie } from './clawdie-cli.js';
 import { createTestControlplane } from './controlplane.js';
 import { createFakeOperator, type FakeOperatorOptions } from './fake-operator.js';
 
-/** A shop and a payment host, both within the tenant's domains; payments need an operator. */
+/** A shop and a payment host, both within the tenant's domains; payments need a supervisor. */
 export const shopPolicy = (extra = '') => `tenant: default
 domains: { allow: [shop.test, pay.test] }
 max_steps: 6
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: pw, domains: [shop.test] }]
 approvals:
   timeout_s: 20
   actions:
-    - { action: "*", hosts: [pay.test], decision: needs_approval, reason: payments need an operator }
+    - { action: "*", hosts: [pay.test], decision: needs_approval, reason: payments need a supervisor }
 ${extra}`;
 
 /** UI-TARS 1.5 replies: `click(x, y)` in the model's pixels (≈ CSS pixels on a 1280×800 page). */
@@ -67,7 +67,7 @@ export function answerAll(
   return (async () => {
     while (!settled) {
       for (const record of controlplane.approvals.list({ status: 'pending', limit: 5 }))
-        controlplane.approvals.answer(record.id, answer, 'test operator');
+        controlplane.approvals.answer(record.id, answer, 'test supervisor');
       await sleep(20);
     }
   })();

@@ -1,7 +1,7 @@
 // Takeover wiring for tests: one registry, links, sessions and a recording notice sender, built
 // around the caller's repository and audit log (the same pieces server wiring puts together).
 import type { Logger } from 'pino';
-import type { OperatorNotice } from '../../controlplane/src/approvals/notifier.js';
+import type { SupervisorNotice } from '../../controlplane/src/approvals/notifier.js';
 import { type AuditLog, discardAuditLog } from '../../controlplane/src/audit/audit-log.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
 import type { TaskRepository } from '../../controlplane/src/store/task-repository.js';
@@ -19,7 +19,7 @@ export interface TakeoverFixture {
   /** For the HTTP app (`AppDeps.takeover`). */
   app: TakeoverAppDeps;
   /** Notices sent (when no `notify` was given). */
-  notices: OperatorNotice[];
+  notices: SupervisorNotice[];
   /** Hand-back port calls (the fake of saved sessions). */
   handBacks: Parameters<OnHandBack>[];
 }
@@ -43,11 +43,11 @@ export function createTakeoverFixture(options: {
     ...(options.linkTtlMs ? { ttlMs: options.linkTtlMs } : {}),
   });
   const publicUrl = options.publicUrl ?? 'http://127.0.0.1:7070';
-  const notices: OperatorNotice[] = [];
+  const notices: SupervisorNotice[] = [];
   const handBacks: Parameters<OnHandBack>[] = [];
   const notify =
     options.notify ??
-    (async (notice: OperatorNotice) => {
+    (async (notice: SupervisorNotice) => {
       notices.push(notice);
     });
   const logger = options.logger ?? silentLogger;

@@ -75,13 +75,13 @@ export async function executePlan(
     return { kind: 'continue' };
   }
 
-  if (terminal?.kind === 'call_user' && (await operatorHandled(step, terminal.content, deps))) {
-    conversation.addNote('An operator has handled your request. Continue the task.');
+  if (terminal?.kind === 'call_user' && (await supervisorHandled(step, terminal.content, deps))) {
+    conversation.addNote('A supervisor has handled your request. Continue the task.');
     await deps.emit({
       type: 'step-ended',
       step,
       outcome: 'acted',
-      message: 'call_user handled by an operator',
+      message: 'call_user handled by a supervisor',
       at: deps.clock.now(),
     });
     return { kind: 'continue' };
@@ -89,8 +89,8 @@ export async function executePlan(
   return finishStep(step, terminal ?? null, conversation, options, deps);
 }
 
-/** A policy may have an operator handle `call_user` (then the task goes on) instead of ending. */
-async function operatorHandled(
+/** A policy may have a supervisor handle `call_user` (then the task goes on) instead of ending. */
+async function supervisorHandled(
   step: number,
   question: string | undefined,
   deps: LoopDeps,

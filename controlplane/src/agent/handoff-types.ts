@@ -2,7 +2,7 @@ import type { HandoffReason } from '../policy/handoff-schema.js';
 
 export type { HandoffReason };
 
-/** How a takeover ended: handed back (with the operator's note), timed out, or the task ended. */
+/** How a takeover ended: handed back (with the supervisor's note), timed out, or the task ended. */
 export type HandoffOutcome =
   | { kind: 'handed_back'; note: string | null }
   | { kind: 'timed_out'; onTimeout: 'end_call_user' | 'abort' };

@@ -3,7 +3,7 @@
  * (peers.md §0.1) adapted to a pixel agent: a window of normalised action hashes, plus a
  * screen-fingerprint stagnation count (actions that leave the screen unchanged). Both escalate
  * through nudges (notes for the model) to a stop. Task level: no visible progress for
- * `stuckAfterMs` yields one stuck report (re-armed by progress) for operators.
+ * `stuckAfterMs` yields one stuck report (re-armed by progress) for supervisors.
  * Pure state over injected observations and times; no I/O.
  */
 import { diffThumbnails, type Thumbnail } from '../wait/frame-diff.js';
@@ -48,7 +48,7 @@ export type GuardVerdict =
 export interface StuckReport {
   idleMs: number;
   step: number;
-  /** What an operator needs to resume: the task, where it is, what it kept trying. */
+  /** What a supervisor needs to resume: the task, where it is, what it kept trying. */
   summary: string;
 }
 

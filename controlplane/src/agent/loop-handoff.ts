@@ -33,10 +33,10 @@ export async function handOver(
     return null;
   }
   if (outcome.onTimeout === 'abort')
-    return { status: 'aborted', summary: `no operator took over (${reason})`, error: null };
+    return { status: 'aborted', summary: `no supervisor took over (${reason})`, error: null };
   return {
     status: 'call_user',
-    summary: summary ?? `a person is needed (${reason}) and no operator took over in time`,
+    summary: summary ?? `a person is needed (${reason}) and no supervisor took over in time`,
     error: null,
   };
 }

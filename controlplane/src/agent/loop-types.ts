@@ -155,7 +155,7 @@ export type StepEvent =
       message: string;
     }
   | { type: 'loop-stopped'; step: number; reason: 'repeat' | 'stagnation'; message: string }
-  /** No visible progress for the configured time: for operators (Telegram, dashboard). */
+  /** No visible progress for the configured time: for supervisors (Telegram, dashboard). */
   | { type: 'task-stuck'; step: number; at: number; idleMs: number; summary: string }
   /** A person was asked to take over the browser; the model is not called until it ends. */
   | { type: 'handoff-started'; step: number; reason: HandoffReason; at: number }

@@ -44,7 +44,7 @@ export const approvalRoutes: RouteEntry[] = [
     path: '/v1/approvals',
     access: 'admin',
     needs: 'approvals',
-    summary: 'List operator approvals, newest first',
+    summary: 'List supervisor approvals, newest first',
     query: approvalListQuerySchema,
     responses: {
       '200': {

@@ -27,7 +27,7 @@ export interface ApprovalServiceDeps {
 }
 
 /**
- * Operator approvals: a request is stored, audited and sent to every notifier (failures are
+ * Supervisor approvals: a request is stored, audited and sent to every notifier (failures are
  * logged and audited, never fatal), then waits for an answer from any channel or the timeout,
  * which counts as a denial. Answers are audited with who and when.
  */

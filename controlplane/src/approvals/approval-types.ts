@@ -5,10 +5,10 @@ export interface ApprovalRequest {
   taskId: string | null;
   tenant: string;
   kind: ApprovalKind;
-  /** Why approval is needed, shown to the operator (never a secret value). */
+  /** Why approval is needed, shown to the supervisor (never a secret value). */
   reason: string;
   detail: Record<string, unknown>;
-  /** The current screen, sent along to the operator chats. */
+  /** The current screen, sent along to the supervisor chats. */
   screenshot?: Buffer | null;
   timeoutMs: number;
   /**
@@ -22,7 +22,7 @@ export type ApprovalOutcome =
   | { approved: true; approvalId: string; by: string }
   | { approved: false; approvalId: string; by: string | null; why: 'denied' | 'expired' };
 
-/** Asks an operator; resolves when answered or at the timeout (= denied). Rejects only on abort. */
+/** Asks a supervisor; resolves when answered or at the timeout (= denied). Rejects only on abort. */
 export interface Approver {
   request(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalOutcome>;
 }

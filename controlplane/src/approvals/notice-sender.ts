@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { Notifier, OperatorNotice } from './notifier.js';
+import type { Notifier, SupervisorNotice } from './notifier.js';
 
 /** Sends a notice to every channel; never rejects. */
-export type NoticeSender = (notice: OperatorNotice) => Promise<void>;
+export type NoticeSender = (notice: SupervisorNotice) => Promise<void>;
 
 export interface NoticeSenderDeps {
   notifiers: readonly Notifier[];
@@ -28,7 +28,7 @@ export function createNoticeSender(deps: NoticeSenderDeps): NoticeSender {
           const message = error instanceof Error ? error.message : String(error);
           logger.error(
             { err: error, taskId: notice.taskId, notifier: notifier.name, kind: notice.kind },
-            'operator notice failed',
+            'supervisor notice failed',
           );
           try {
             deps.audit.append({

@@ -1,10 +1,10 @@
 import type { ApprovalRecord } from './approval-types.js';
 
 /**
- * Something operators should know about a task, with no answer expected. `stuck`: the loop saw
+ * Something supervisors should know about a task, with no answer expected. `stuck`: the loop saw
  * no visible progress for the configured time; `summary` says what it was doing (never a secret).
  */
-export type OperatorNotice = StuckNotice | NeedsUserNotice;
+export type SupervisorNotice = StuckNotice | NeedsUserNotice;
 
 /** A task needs a person (takeover): the reason, and a signed single-use link to take control. */
 export interface NeedsUserNotice {
@@ -39,8 +39,8 @@ export interface Notifier {
   /** The approval was answered or expired: e.g. remove the buttons. Must not throw. */
   approvalClosed(record: ApprovalRecord): Promise<void>;
   /**
-   * Sends a plain notice to the operators. Rejects when the channel is unreachable; the caller
+   * Sends a plain notice to the supervisors. Rejects when the channel is unreachable; the caller
    * (notice-sender.ts) logs and audits that and never lets it reach the task.
    */
-  notify?(notice: OperatorNotice): Promise<void>;
+  notify?(notice: SupervisorNotice): Promise<void>;
 }

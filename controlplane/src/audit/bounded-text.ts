@@ -25,7 +25,7 @@ export function textDigest(text: string): string {
 }
 
 /**
- * An action as audited and shown to operators: typed text only as its length, digest and the
+ * An action as audited and shown to supervisors: typed text only as its length, digest and the
  * secret placeholders it names (never the text, never a value); URLs cut; the jail-service
  * fields the controlplane adds (`expect`, `secret`) left out.
  */

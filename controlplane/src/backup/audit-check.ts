@@ -22,7 +22,7 @@ export function verifyAuditAt(databasePath: string, keyFile: string): AuditVerif
   }
 }
 
-/** One line for the operator: intact with the head, or the first bad row. */
+/** One line for the admin: intact with the head, or the first bad row. */
 export function describeAudit(result: AuditVerifyResult): string {
   return result.ok
     ? `audit log intact: ${result.rows} rows, head seq ${result.headSeq}`

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { codeAccessProblem } from '@clawdie/hostd/code-access';
 import { type ProbeResult, probeUserNamespaces } from '../runner/user-namespace-probe.js';
 
-/** The name an operator may give the uid in /etc/passwd; any other owner makes it unusable. */
+/** The name an admin may give the uid in /etc/passwd; any other owner makes it unusable. */
 export const LOCAL_BROWSER_USER_NAME = 'clawdie-browser';
 
 export interface LocalBrowserUser {

@@ -30,7 +30,7 @@ export type CreateTasks = (
 export interface TaskPipeline {
   /** Tenant policies, validated at start. */
   policies: PolicySet;
-  /** Operator approvals (API; Telegram when configured). */
+  /** Supervisor approvals (API; Telegram when configured). */
   approvals: ApprovalService;
   /** Saved session profiles (`credential_mode: session`, /v1/sessions, hand-back). */
   sessions: SessionProfileService;

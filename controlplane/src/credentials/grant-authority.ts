@@ -3,7 +3,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../errors.js';
 
 /**
- * Grant tokens: short-lived JWTs minted only when an operator approves a secret's use, with
+ * Grant tokens: short-lived JWTs minted only when a supervisor approves a secret's use, with
  * audience = one task and claims binding one secret name and one host. Signed with a key that
  * exists only in this process's memory, so nothing outside it (least of all the model) can
  * mint or replay one.

@@ -25,7 +25,7 @@ export interface TaskCredentialsDeps {
 }
 
 /**
- * Secret injection for one task. After an operator approves, `onSecretApproved` mints a grant;
+ * Secret injection for one task. After a supervisor approves, `onSecretApproved` mints a grant;
  * the wrapped operator then replaces `{{secret:name}}` in `type` actions with the value, only
  * with a valid grant for this task, that secret and the focused field's frame host (one use
  * each), and sets the jail-service's `secret` guard: typed only into a field of that origin of
@@ -152,7 +152,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     const token = granted.get(name);
     granted.delete(name);
     try {
-      if (!token) throw new Error('no operator approval');
+      if (!token) throw new Error('no supervisor approval');
       await deps.grants.verify(token, { taskId: deps.taskId, secret: name, host });
     } catch (error) {
       throw refuse(

@@ -25,7 +25,7 @@ export interface DashboardOptions {
   screencast?: ((taskId: string) => ScreencastFeed | null) | undefined;
   /** The hash-chained audit trail; adds the Audit log page when present. */
   audit?: AuditTrail | undefined;
-  /** Operator approvals; adds the Approvals page (answers go through the same service). */
+  /** Supervisor approvals; adds the Approvals page (answers go through the same service). */
   approvals?: ApprovalService | undefined;
   /** Saved session profiles; adds the Saved sessions page (list and revoke). */
   sessionProfiles?: SessionProfileService | undefined;

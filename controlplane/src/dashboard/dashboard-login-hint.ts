@@ -1,9 +1,9 @@
-// The banner's dashboard line: how an operator logs in, whichever way auth is set up.
+// The banner's dashboard line: how an admin logs in, whichever way auth is set up.
 
 /** The `clawdie` command that mints an admin-scope API token (also a dashboard login). */
 export const ADMIN_TOKEN_COMMAND = 'npx clawdie token create --tenant default --scope admin';
 
-/** How to log in to the dashboard, for the banner: never leaves an operator without a way in. */
+/** How to log in to the dashboard, for the banner: never leaves an admin without a way in. */
 export function dashboardLogin(generated: string | null, configured: string | null): string {
   if (generated)
     return `(admin token for this run: ${generated}; set CLAWDIE_ADMIN_TOKEN to choose one)`;

@@ -114,7 +114,7 @@ export const liveScript = `(() => {
     if (!approval || (shown && shown.isConnected)) return;
     const notice = element('div', 'notice');
     notice.setAttribute('data-live-approval', approval.id);
-    notice.append(element('p', '', "Waiting for an operator's approval (" + String(approval.kind).replaceAll('_', ' ') + '): ' + approval.reason));
+    notice.append(element('p', '', "Waiting for a supervisor's approval (" + String(approval.kind).replaceAll('_', ' ') + '): ' + approval.reason));
     if (approval.action !== null) notice.append(element('p', 'mono', JSON.stringify(approval.action)));
     const link = element('a', '', 'Answer approval ' + approval.id.slice(0, 8));
     link.href = '/dashboard/approvals#approval-' + approval.id;

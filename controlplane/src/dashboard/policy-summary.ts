@@ -24,7 +24,7 @@ function ruleText(rule: ActionRule): string {
   return `${rule.action}${where}${text}: ${rule.reason}`;
 }
 
-/** What an operator must approve under this policy, one clause per rule. */
+/** What a supervisor must approve under this policy, one clause per rule. */
 function approvalsOf(policy: TenantPolicy): string {
   const { approvals, domains } = policy;
   const needs: string[] = [];

@@ -127,7 +127,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
     const active = deps.takeover?.registry.get(taskId);
     return active ? { reason: active.reason } : null;
   };
-  // The admin takes over like an operator: a fresh single-use link, spent at once.
+  // The admin takes over like a supervisor: a fresh single-use link, spent at once.
   app.post('/tasks/:id/takeover', (c) => {
     const task = requireTask(c);
     if (!task) return missing(c);

@@ -31,7 +31,7 @@ export interface AppDeps {
   trustedProxies?: readonly string[] | undefined;
   /** Where auth failures (and, through the routes, other decisions) are recorded. */
   audit?: AuditLog;
-  /** Operator approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
+  /** Supervisor approvals answerable at `/v1/approvals` (admin scope); not mounted when absent. */
   approvals?: ApprovalService | undefined;
   /** The admin dashboard at `/dashboard` (own cookie login); not mounted when absent. */
   dashboard?: DashboardOptions | undefined;

@@ -13,7 +13,7 @@ import type { McpToolDefinition } from './tool-definition.js';
 /** The ports the tool talks to. */
 export interface BrowserRunTaskToolDeps {
   tasks: TaskService;
-  /** Who the connection belongs to (the bearer token's principal, or the local operator on stdio). */
+  /** Who the connection belongs to (the bearer token's principal, or the local user on stdio). */
   principal: Principal;
   /** The configured step limit, reported as the progress `total` when the call sets none. */
   defaultMaxSteps: number;

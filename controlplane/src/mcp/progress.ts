@@ -1,5 +1,5 @@
 // Turns a task run's events into MCP progress updates: one per step, in a few words, and the
-// waits for a person (needs_user) or an operator's approval (awaiting_approval) between steps.
+// waits for a person (needs_user) or a supervisor's approval (awaiting_approval) between steps.
 import type { LoopEvent } from '../agent/loop-types.js';
 import type { StepOutcome } from '../store/task-records.js';
 import { describeAction } from '../tasks/step-summary.js';
@@ -65,7 +65,7 @@ export function createProgressTracker(
     if (event.type === 'handoff-ended') {
       const how =
         event.outcome === 'handed_back'
-          ? 'handed back by the operator'
+          ? 'handed back by the supervisor'
           : `takeover ${event.outcome.replaceAll('_', ' ')}`;
       return { progress: event.step + 0.5, total: maxSteps, message: `running: ${how}` };
     }

@@ -12,7 +12,7 @@ export interface McpStdioOptions {
   stdout?: Writable;
   /** Stops the server (e.g. on SIGINT/SIGTERM). */
   signal?: AbortSignal;
-  /** Who the tasks run for; default the local operator (`loopbackPrincipal`). */
+  /** Who the tasks run for; default the local user (`loopbackPrincipal`). */
   principal?: Principal;
 }
 

@@ -25,14 +25,14 @@ export interface ActionGateDeps {
   logger: Logger;
   /** Absent: every `needs_approval` is refused ("no approver configured"). */
   approver?: Approver | undefined;
-  /** Called after an operator approved typing secret `name` on `host` (mints the grant). */
+  /** Called after a supervisor approved typing secret `name` on `host` (mints the grant). */
   onSecretApproved?: ((name: string, host: string) => Promise<void>) | undefined;
 }
 
 /**
  * The policy check the loop runs before each action, against where it lands: the decision is
  * audited with the frame origins, the destination and the reason; `deny` refuses with the reason;
- * `needs_approval` asks an operator (the card shows the frame origin and, for typing, the field
+ * `needs_approval` asks a supervisor (the card shows the frame origin and, for typing, the field
  * kind) and refuses unless approved. Approved secret use mints a grant for the focused frame's
  * host before the action runs.
  */
@@ -71,7 +71,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
         message: `Refused by policy: ${decision.reason}.`,
         kind: decision.kind ?? 'action_rule',
       };
-    return askOperator(action, decision, landing, signal);
+    return askSupervisor(action, decision, landing, signal);
   };
 
   /** The landing with the page URL filled in when the loop did not know it yet. */
@@ -88,7 +88,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
     return deps.operator.screenshot(signal).catch(() => null);
   }
 
-  /** `call_user`: ends the task, unless the policy has an operator handle it and one approves. */
+  /** `call_user`: ends the task, unless the policy has a supervisor handle it and one approves. */
   async function handleCallUser(step: number, question: string, signal?: AbortSignal) {
     const decision = decideCallUser(deps.policy, question || null);
     audit({ subject: 'call_user', step, ...decision });
@@ -116,8 +116,8 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
     return verdict;
   }
 
-  /** Allowed when approved; else the refusal, which ends the task (an operator said no). */
-  async function askOperator(
+  /** Allowed when approved; else the refusal, which ends the task (a supervisor said no). */
+  async function askSupervisor(
     action: Action,
     decision: Decision,
     landing: ActionLanding,
@@ -126,7 +126,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
     if (!deps.approver)
       return {
         allowed: false,
-        message: `Refused: ${decision.reason} needs operator approval, and no approver is configured.`,
+        message: `Refused: ${decision.reason} needs supervisor approval, and no approver is configured.`,
         kind: 'approval_unavailable',
       };
     const secrets = action.type === 'type' ? secretNamesIn(action.text) : [];
@@ -138,7 +138,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
         tenant: deps.tenant,
         kind: kindOf(action, secrets, landing),
         reason: decision.reason,
-        // For the operator: the action (typed text only as its placeholders, never a value),
+        // For the supervisor: the action (typed text only as its placeholders, never a value),
         // the page, the frame the target is in and the field it types into, and the
         // screenshot's geometry, so the target can be drawn on it.
         detail: {
@@ -162,10 +162,10 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
     );
     if (!outcome.approved) {
       const expired = outcome.why === 'expired';
-      const why = expired ? 'no operator answered before the timeout' : `denied by ${outcome.by}`;
+      const why = expired ? 'no supervisor answered before the timeout' : `denied by ${outcome.by}`;
       return {
         allowed: false,
-        message: `Operator approval refused (${why}): ${decision.reason}.`,
+        message: `Supervisor approval refused (${why}): ${decision.reason}.`,
         kind: expired ? 'approval_expired' : 'approval_denied',
         endTask: true,
       };

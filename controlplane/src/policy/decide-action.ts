@@ -58,7 +58,7 @@ export function decideAction(action: Action, context: ActionContext): Decision {
     const reason = `navigation to ${capText(navigation)} is outside the task's domains (${context.taskDomains.join(', ')})`;
     return outside(reason, 'navigation');
   }
-  // Secrets first: a refusal here is final, whatever an operator might approve for the frame.
+  // Secrets first: a refusal here is final, whatever a supervisor might approve for the frame.
   if (action.type === 'type') {
     const secrets = secretNamesIn(action.text).map((name) => decideSecretField(name, context));
     const refused = secrets.find((verdict) => verdict.decision === 'deny');
@@ -96,7 +96,7 @@ export function decideAction(action: Action, context: ActionContext): Decision {
 /**
  * Typing secret `name` where the focus is: the focused field's frame must be on one of the
  * secret's hosts and the field one it is for (password by default; policy `fields`), checked
- * before any operator is asked; then the usual rules of `decideSecret`.
+ * before any supervisor is asked; then the usual rules of `decideSecret`.
  */
 function decideSecretField(name: string, context: ActionContext): Decision {
   const focused = context.target?.frames.at(-1) ?? null;
@@ -127,12 +127,12 @@ function describeFields(fields: { kinds: string[]; autocomplete: string[] }): st
 
 /**
  * Using secret `name` at `place` (the focused frame's http(s) origin): the task must be in
- * `operator_approved` mode, the secret listed for the tenant on that host (and port, when its
- * pattern names one); then an operator must approve (or the policy denies all use).
+ * `supervisor_approved` mode, the secret listed for the tenant on that host (and port, when its
+ * pattern names one); then a supervisor must approve (or the policy denies all use).
  */
 export function decideSecret(name: string, place: string | null, context: ActionContext): Decision {
   const host = place ? placeName(place) : null;
-  if (context.credentialMode !== 'operator_approved') {
+  if (context.credentialMode !== 'supervisor_approved') {
     return deny(`secret ${name}: the task's credential_mode is none`, 'credential');
   }
   const entry = context.policy.credentials.secrets.find((secret) => secret.name === name);

@@ -55,7 +55,7 @@ export function decideTask(
   return { decision: allow(`within tenant ${policy.tenant}'s policy`), input: admitted };
 }
 
-/** `call_user()`: end the task and hand back (allow), or ask an operator first. */
+/** `call_user()`: end the task and hand back (allow), or ask a supervisor first. */
 export function decideCallUser(policy: TenantPolicy, question: string | null): Decision {
   return policy.approvals.call_user === 'allow'
     ? allow('call_user ends the task')

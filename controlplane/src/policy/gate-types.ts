@@ -4,7 +4,7 @@ import type { ActionLanding } from './landing-facts.js';
 /**
  * Why a step was refused, as the audit records it (`step-refused`, data.kind): the policy part
  * that refused (navigation, frame origin, host rule, other action rule, credential, credential
- * field), the operator's answer (denied, expired, no approver), the reply limit, or the page
+ * field), the supervisor's answer (denied, expired, no approver), the reply limit, or the page
  * moving on between the landing and the action (`landing_changed`).
  */
 export type RefusalKind =
@@ -20,7 +20,7 @@ export type RefusalKind =
   | 'reply_limit'
   | 'landing_changed';
 
-/** `endTask`: an operator said no (or did not answer); the task ends with APPROVAL_DENIED. */
+/** `endTask`: a supervisor said no (or did not answer); the task ends with APPROVAL_DENIED. */
 export type GateVerdict =
   | { allowed: true }
   | { allowed: false; message: string; kind: RefusalKind; endTask?: boolean };
@@ -44,7 +44,7 @@ export type ActionGate = (
     step: number;
     action?: GatedAction;
     /**
-     * Set when the model called `call_user(question)`: `allowed` then means an operator handled
+     * Set when the model called `call_user(question)`: `allowed` then means a supervisor handled
      * it and the task continues; not allowed means the task ends with `call_user` as usual.
      */
     callUser?: string;

@@ -5,7 +5,7 @@ export const handoffReasons = ['call_user', 'stuck', 'login', 'otp', 'captcha'] 
 export type HandoffReason = (typeof handoffReasons)[number];
 
 /**
- * A tenant policy's `handoff` block: which situations put the task in `needs_user` (an operator
+ * A tenant policy's `handoff` block: which situations put the task in `needs_user` (a supervisor
  * takes over the browser through a signed link), how long to wait for one, and what a timeout
  * does. Absent: no takeover (call_user ends the task, as before).
  */

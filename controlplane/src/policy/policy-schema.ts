@@ -1,5 +1,6 @@
 import { type FieldKind, fieldKindSchema, sessionOriginSchema } from '@clawdie/jail-service/api';
 import { z } from 'zod';
+import { credentialModeSchema } from '../tasks/task-input-fields.js';
 import { handoffSchema } from './handoff-schema.js';
 import { compileLinearRegex } from './linear-regex.js';
 
@@ -43,17 +44,14 @@ export const policySchema = z.strictObject({
   domains: z.strictObject({
     /** Hosts tasks may visit; a task's `domains` must lie within these. */
     allow: z.array(hostPattern).min(1),
-    /** A navigation outside the task's domains: refused, or asked of an operator. */
+    /** A navigation outside the task's domains: refused, or asked of a supervisor. */
     outside: z.enum(['deny', 'needs_approval']).default('deny'),
   }),
   max_steps: z.number().int().min(1).max(500),
   recording: z.enum(['off', 'allowed', 'always']).default('allowed'),
   credentials: z
     .strictObject({
-      modes: z
-        .array(z.enum(['none', 'operator_approved', 'session']))
-        .min(1)
-        .default(['none']),
+      modes: z.array(credentialModeSchema).min(1).default(['none']),
       secrets: z
         .array(
           z.strictObject({

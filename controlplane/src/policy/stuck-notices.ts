@@ -16,7 +16,7 @@ export interface StuckNoticeOptions {
 }
 
 /**
- * Sends each `task-stuck` event of one task run to the operators, once, until the returned
+ * Sends each `task-stuck` event of one task run to the supervisors, once, until the returned
  * unsubscribe is called (when the task ends). Sending happens in the background and never throws
  * into the task.
  */

@@ -51,9 +51,9 @@ export interface TaskGuardsDeps {
   logger: Logger;
   /** Absent: every `needs_approval` is refused. */
   approver?: Approver | undefined;
-  /** Operator notices (Telegram): each `stuck` event of a policed task is sent once. */
+  /** Supervisor notices (Telegram): each `stuck` event of a policed task is sent once. */
   notices?: NoticeSender | undefined;
-  /** Credential support for `operator_approved` tasks (credentials/task-credentials.ts). */
+  /** Credential support for `supervisor_approved` tasks (credentials/task-credentials.ts). */
   credentials?:
     | ((
         taskId: string,
@@ -85,7 +85,7 @@ export function createTaskGuards(deps: TaskGuardsDeps): TaskGuards {
         close: () => undefined,
       };
     const credentials =
-      rules.credentialMode === 'operator_approved'
+      rules.credentialMode === 'supervisor_approved'
         ? deps.credentials?.(taskId, tenant, actor, rules.policy.credentials.secrets)
         : undefined;
     const gate = createActionGate({

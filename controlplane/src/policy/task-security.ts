@@ -28,7 +28,7 @@ export interface TaskSecurity {
   unpoliced: TaskAdmission;
   /** Each task's gate from its plan: action gate, approvals, credentials, stuck notices. */
   guards: TaskGuards;
-  /** Operator notices (Telegram when configured): stuck tasks, takeover requests. */
+  /** Supervisor notices (Telegram when configured): stuck tasks, takeover requests. */
   notices: NoticeSender | undefined;
   close(): Promise<void>;
 }

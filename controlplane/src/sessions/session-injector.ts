@@ -9,7 +9,7 @@ import type { SessionProfileService } from './session-profile-service.js';
 
 /**
  * Prepares a fresh lease for its task before the first step: for a plan with a session profile,
- * asks an operator first when the policy says so, then injects the profile into the clone.
+ * asks a supervisor first when the policy says so, then injects the profile into the clone.
  * Never throws: a refusal or failure returns the lease with an operator that fails every call,
  * so the task ends `error` (APPROVAL_DENIED / SESSION_INJECT_FAILED) with nothing typed or shown.
  */
@@ -42,7 +42,7 @@ export function createSessionInjector(deps: SessionInjectorDeps): LeasePreparer 
     try {
       if (session.requireApproval && !(await approved(deps.approver, plan, taskId, signal)))
         return fail(
-          new AppError('APPROVAL_DENIED', `no operator approved saved session ${session.name}`),
+          new AppError('APPROVAL_DENIED', `no supervisor approved saved session ${session.name}`),
         );
       await deps.sessions.inject(
         { tenant: plan.tenant, name: session.name, taskId, actor: plan.actor },
@@ -62,7 +62,7 @@ export function createSessionInjector(deps: SessionInjectorDeps): LeasePreparer 
   };
 }
 
-/** Asks an operator about the plan's session (no approver: refused). Rejects only on abort. */
+/** Asks a supervisor about the plan's session (no approver: refused). Rejects only on abort. */
 async function approved(
   approver: Approver | undefined,
   plan: TaskPlan,

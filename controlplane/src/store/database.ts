@@ -42,7 +42,7 @@ export function openDatabase(path: string): OpenDatabaseResult {
  * Creates `path` owner-only when it does not exist (SQLite gives -wal and -shm the same mode).
  * An existing file is never opened here: closing any descriptor of a file drops every POSIX lock
  * this process holds on it, including those of its live SQLite connections. Without them another
- * process (an operator's `sqlite3 … .backup`) takes itself for the last connection and deletes
+ * process (an admin's `sqlite3 … .backup`) takes itself for the last connection and deletes
  * the live -wal, and this process goes on writing into the unlinked file.
  */
 function createOwnerOnly(path: string): void {

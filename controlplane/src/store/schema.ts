@@ -121,7 +121,7 @@ export const auditEvents = sqliteTable('audit_events', {
   hash: text('hash').notNull(),
 });
 
-/** Operator approvals: pending until answered (Telegram or API) or expired (= denied). */
+/** Supervisor approvals: pending until answered (Telegram or API) or expired (= denied). */
 export const approvals = sqliteTable(
   'approvals',
   {

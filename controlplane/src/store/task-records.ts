@@ -3,7 +3,7 @@
 /**
  * Every task status; `paused` = the loop waits before its next step until resumed; `needs_user` =
  * a person has (or is asked to take) control of the browser and the model is not called;
- * `awaiting_approval` = the next action waits for an operator's answer to an approval request.
+ * `awaiting_approval` = the next action waits for a supervisor's answer to an approval request.
  */
 export const taskStatusValues = [
   'queued',

@@ -1,14 +1,14 @@
-// Audits an operator's input as bursts: counts per event kind and the element kinds the keys went
+// Audits a supervisor's input as bursts: counts per event kind and the element kinds the keys went
 // to, one row per burst (a pause of `quietMs` ends one). Never keys, text or coordinates.
-import type { InputReport, OperatorInput } from '@clawdie/jail-service/api';
+import type { InputReport, SupervisorInput } from '@clawdie/jail-service/api';
 
 export interface InputBurst {
-  events: Record<OperatorInput['type'], number>;
+  events: Record<SupervisorInput['type'], number>;
   targets: InputReport['targets'];
 }
 
 export interface InputAudit {
-  record(events: readonly OperatorInput[], report: InputReport): void;
+  record(events: readonly SupervisorInput[], report: InputReport): void;
   /** Writes the pending burst now (hand-back, timeout). */
   flush(): void;
 }

@@ -2,9 +2,9 @@
 import {
   type InputReport,
   inputReportSchema,
-  type OperatorInput,
   type PageSignals,
   pageSignalsSchema,
+  type SupervisorInput,
 } from '@clawdie/jail-service/api';
 import type { z } from 'zod';
 import type { JailEndpoint } from '../browsers/browser-provider.js';
@@ -12,7 +12,7 @@ import { OperatorError } from '../errors.js';
 
 export interface JailTakeoverClient {
   signals(knownOrigins: readonly string[], signal?: AbortSignal): Promise<PageSignals>;
-  input(events: readonly OperatorInput[], signal?: AbortSignal): Promise<InputReport>;
+  input(events: readonly SupervisorInput[], signal?: AbortSignal): Promise<InputReport>;
 }
 
 /** Rejects with OperatorError on transport failures and unusable replies. */

@@ -9,7 +9,7 @@ export interface LinkClaims {
   /** Task id. */
   task: string;
   tenant: string;
-  /** Who the link was issued to: `tenant:<t>/<subject>` or `telegram-operators`. */
+  /** Who the link was issued to: `tenant:<t>/<subject>` or `telegram-supervisors`. */
   user: string;
   /** Expiry, ms since the epoch. */
   exp: number;

@@ -1,7 +1,7 @@
 import type { MountEntry } from '../http/route-types.js';
 import { createTakeoverRoutes } from './takeover-routes.js';
 
-/** `/takeover/*`: the operator's interactive live view; its own auth (signed link → session). */
+/** `/takeover/*`: the supervisor's interactive live view; its own auth (signed link → session). */
 export const takeoverMount: MountEntry = {
   kind: 'mount',
   path: '/takeover',

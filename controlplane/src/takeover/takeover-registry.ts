@@ -5,7 +5,7 @@ import type { HandoffReason } from '../policy/handoff-schema.js';
 import type { InputAudit } from './input-audit.js';
 import type { JailTakeoverClient } from './jail-takeover-client.js';
 
-/** What an operator may choose to save at hand-back (wired to saved sessions by the lead). */
+/** What a supervisor may choose to save at hand-back (wired to saved sessions by the lead). */
 export interface SaveSessionRequest {
   name: string;
   origins: string[];
@@ -13,7 +13,7 @@ export interface SaveSessionRequest {
 
 export interface HandBack {
   note: string | null;
-  /** `tenant:<t>/<subject>`, `telegram-operators`, … */
+  /** `tenant:<t>/<subject>`, `telegram-supervisors`, … */
   by: string;
   saveSession?: SaveSessionRequest | undefined;
 }

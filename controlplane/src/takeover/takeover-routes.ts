@@ -1,4 +1,4 @@
-// `/takeover/<task>`: the interactive live view an operator reaches with a signed link. `open`
+// `/takeover/<task>`: the interactive live view a supervisor reaches with a signed link. `open`
 // spends the link and starts a cookie session bound to that task; every other route needs it.
 // Input bodies are relayed to the clone and never logged; the audit gets counts only.
 import { inputRequestSchema } from '@clawdie/jail-service/api';
@@ -35,7 +35,7 @@ export const handBackSchema = z.strictObject({
 
 /**
  * Called at hand-back before the loop resumes (saved sessions). Rejecting (e.g. the login could not
- * be saved) refuses the hand-back with that error: the takeover goes on, the operator can retry.
+ * be saved) refuses the hand-back with that error: the takeover goes on, the supervisor can retry.
  */
 export type OnHandBack = (
   taskId: string,
@@ -166,7 +166,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
         type: 'takeover-started',
         actor: claims.user,
         taskId,
-        data: { phase: 'operator_in_control', reason: active.reason },
+        data: { phase: 'supervisor_in_control', reason: active.reason },
       });
       return c.redirect(`/takeover/${taskId}`, 303);
     } catch (error) {
@@ -214,7 +214,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     const { active } = activeOf(c);
     if (!active.endpoint) return c.text('this browser has no live feed', 404);
     const feed = createScreencastFeed({ ...active.endpoint, fps: 10, quality: 70 });
-    // The operator's view ends with the takeover (checked twice a second).
+    // The supervisor's view ends with the takeover (checked twice a second).
     return relayFeed(c, feed, {
       watch(stop) {
         const timer = setInterval(() => {

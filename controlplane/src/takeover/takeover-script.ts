@@ -1,10 +1,10 @@
 /**
- * The interactive live view's script (takeover mode). Relays the operator's mouse (move, down,
+ * The interactive live view's script (takeover mode). Relays the supervisor's mouse (move, down,
  * up), wheel and keyboard (keydown/keyup; a paste is sent as text) on the screencast image to
  * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
  * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
  * request is in flight and go in the next one. Only input on the screen is relayed: the hand-back
- * note is sent once, when the operator presses Hand back, with `save_session` when a profile name
+ * note is sent once, when the supervisor presses Hand back, with `save_session` when a profile name
  * is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
  */
 export const takeoverScript = `(() => {
@@ -85,7 +85,7 @@ export const takeoverScript = `(() => {
     error.textContent = text;
     error.hidden = false;
   };
-  // Until the operator edits the origins, they follow the page the clone shows now.
+  // Until the supervisor edits the origins, they follow the page the clone shows now.
   let originsEdited = false;
   originsField.addEventListener('input', () => { originsEdited = true; });
   nameField.addEventListener('focus', async () => {
@@ -114,7 +114,7 @@ export const takeoverScript = `(() => {
       root.setAttribute('data-takeover-ended', 'handed-back');
       return;
     }
-    // Not handed back: the operator fixes the name or origins, or clears the name and retries.
+    // Not handed back: the supervisor fixes the name or origins, or clears the name and retries.
     const body = response ? await response.json().catch(() => null) : null;
     const message = body && body.error && body.error.message ? body.error.message : 'no answer';
     fail('Not handed back: ' + (name ? 'the login was not saved: ' : '') + message + ' (' + (response ? response.status : 'network') + ').');

@@ -13,7 +13,7 @@ export interface TakeoverSession {
 }
 
 /**
- * Operator sessions opened by redeeming a takeover link: the HttpOnly, SameSite=Strict cookie
+ * Supervisor sessions opened by redeeming a takeover link: the HttpOnly, SameSite=Strict cookie
  * (scoped to the task's /takeover path) holds only a random id; the session is bound to that
  * one task and ends with the takeover's deadline. In memory, by design.
  */

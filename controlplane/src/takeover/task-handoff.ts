@@ -1,7 +1,7 @@
 // One task's takeover port for the loop (agent/handoff-types.ts): page-signal detection after each
 // screenshot, and the needs_user wait — reported to the task run (which writes the row and
-// publishes the status), the operators' Telegram message with a signed link, the audit — until an
-// operator hands back, the policy's timeout, or the task ends.
+// publishes the status), the supervisors' Telegram message with a signed link, the audit — until an
+// supervisor hands back, the policy's timeout, or the task ends.
 import type { PageSignals } from '@clawdie/jail-service/api';
 import type { Logger } from 'pino';
 import type { HandoffOutcome, LoopHandoff } from '../agent/handoff-types.js';
@@ -21,9 +21,9 @@ export interface TakeoverDeps {
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
-  /** Base URL operators reach the controlplane at (links in the Telegram message). */
+  /** Base URL supervisors reach the controlplane at (links in the Telegram message). */
   publicUrl: string;
-  /** Sends operator notices (Telegram); never rejects. Absent: no message. */
+  /** Sends supervisor notices (Telegram); never rejects. Absent: no message. */
   notify?: NoticeSender | undefined;
 }
 
@@ -37,7 +37,7 @@ export interface TaskHandoffContext {
    * no longer (null) when it ends without an abort. Must not throw.
    */
   onNeedsUser(reason: HandoffReason | null): void;
-  /** The screen for the operators' message (null when it cannot be taken). */
+  /** The screen for the supervisors' message (null when it cannot be taken). */
   screenshot(): Promise<Buffer | null>;
 }
 
@@ -67,9 +67,9 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
     }
   };
 
-  async function notifyOperators(reason: HandoffReason, summary: string | null) {
+  async function notifySupervisors(reason: HandoffReason, summary: string | null) {
     if (!deps.notify) return;
-    const user = 'telegram-operators';
+    const user = 'telegram-supervisors';
     const { token, expiresAt } = deps.links.mint({ task: taskId, tenant: context.tenant, user });
     audit('takeover-link-issued', { via: 'telegram', user, reason, expires_at: expiresAt });
     await deps.notify({
@@ -132,7 +132,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         step: request.step,
         timeout_s: policy.timeout_s,
       });
-      void notifyOperators(reason, request.summary).catch((error: unknown) =>
+      void notifySupervisors(reason, request.summary).catch((error: unknown) =>
         logger.error({ err: error }, 'takeover notice failed'),
       );
       let timer: NodeJS.Timeout | undefined;

@@ -20,7 +20,7 @@ export interface StepProgress {
   timings_ms: { capture: number; model: number; execute: number };
 }
 
-/** The loop saw no visible progress for a while (task-stuck): what it was doing, for operators. */
+/** The loop saw no visible progress for a while (task-stuck): what it was doing, for supervisors. */
 export interface StuckProgress {
   trace_id: string;
   step: number;

@@ -32,8 +32,21 @@ export const keptSessionId = z
   );
 
 /** How a task may use stored credentials: none, typed secrets after approval, or a saved session. */
-export const credentialModes = ['none', 'operator_approved', 'session'] as const;
+export const credentialModes = ['none', 'supervisor_approved', 'session'] as const;
 export type CredentialMode = (typeof credentialModes)[number];
+
+/**
+ * The former name of `supervisor_approved` (before the person who approves was called the
+ * supervisor): still accepted in task input and policy files, always normalised to the new name.
+ */
+export const legacyCredentialMode = 'operator_approved';
+
+/** A credential mode as input accepts it (the legacy name too); it parses to the current name. */
+export const credentialModeSchema = z
+  .enum([...credentialModes, legacyCredentialMode])
+  .transform(
+    (mode): CredentialMode => (mode === legacyCredentialMode ? 'supervisor_approved' : mode),
+  );
 
 /** A URL/text condition that holds while the task's site is logged in (wait-engine conditions). */
 export const loggedInCheckSchema = z
@@ -76,11 +89,10 @@ export const browserRunTaskFields = {
     .describe(
       'Host names the task may visit, e.g. ["example.org", "*.example.org"] (*. matches subdomains; :port allows a port other than 80/443); a subset of what the tenant policy allows. Omit for the policy default.',
     ),
-  credential_mode: z
-    .enum(credentialModes)
+  credential_mode: credentialModeSchema
     .default('none')
     .describe(
-      '"none" (default): never type stored credentials. "operator_approved": stored credentials may be typed after a human operator approves. "session": a saved session profile (named in `session`) is injected into the fresh browser before the first step.',
+      '"none" (default): never type stored credentials. "supervisor_approved": stored credentials may be typed after a human supervisor approves ("operator_approved" is its former name, still accepted). "session": a saved session profile (named in `session`) is injected into the fresh browser before the first step.',
     ),
   session: z
     .string()

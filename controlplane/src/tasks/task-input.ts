@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { urlAllowed } from '../policy/domain-match.js';
 import type { WaitCondition } from '../wait/wait-types.js';
 import { compileResultSchema } from './result-schema.js';
-import { browserRunTaskFields, type loggedInCheckSchema } from './task-input-fields.js';
+import {
+  browserRunTaskFields,
+  type CredentialMode,
+  type loggedInCheckSchema,
+} from './task-input-fields.js';
 
 export type { CredentialMode } from './task-input-fields.js';
 
@@ -61,7 +65,14 @@ export const browserRunTaskInputSchema = z
       }
     }
   });
-export type BrowserRunTaskInput = z.input<typeof browserRunTaskInputSchema>;
+/**
+ * Input as code passes it: code names the current credential modes only; wire input may still
+ * say `operator_approved`, which parses to `supervisor_approved`.
+ */
+export type BrowserRunTaskInput = Omit<
+  z.input<typeof browserRunTaskInputSchema>,
+  'credential_mode'
+> & { credential_mode?: CredentialMode | undefined };
 export type BrowserRunTaskParsedInput = z.output<typeof browserRunTaskInputSchema>;
 
 export const taskResultStatusSchema = z.enum([

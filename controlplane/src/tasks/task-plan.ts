@@ -7,7 +7,7 @@ import type { BrowserRunTaskInput, CredentialMode } from './task-input.js';
 export interface SessionUse {
   readonly name: string;
   readonly origins: readonly string[];
-  /** An operator must approve the injection first (policy `require_approval`). */
+  /** A supervisor must approve the injection first (policy `require_approval`). */
   readonly requireApproval: boolean;
 }
 

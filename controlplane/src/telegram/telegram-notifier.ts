@@ -1,4 +1,4 @@
-// Approval requests to Telegram operator chats (grammy, long polling): the request with the
+// Approval requests to Telegram supervisor chats (grammy, long polling): the request with the
 // current screenshot and Approve/Deny buttons; answers only from allow-listed user ids. Also
 // plain notices (a stuck task) to the same chats.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { landingFacts } from '../approvals/approval-landing.js';
 import type { ApprovalService } from '../approvals/approval-service.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
-import type { NeedsUserNotice, Notifier, OperatorNotice } from '../approvals/notifier.js';
+import type { NeedsUserNotice, Notifier, SupervisorNotice } from '../approvals/notifier.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { AppError } from '../errors.js';
 
@@ -177,7 +177,7 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
   };
 }
 
-/** The text operators see: what, why, which task, until when. Never secret values. */
+/** The text supervisors see: what, why, which task, until when. Never secret values. */
 export function describeApproval(record: ApprovalRecord): string {
   const { frame, field } = landingFacts(record.detail);
   return [
@@ -191,10 +191,10 @@ export function describeApproval(record: ApprovalRecord): string {
 }
 
 /**
- * A notice as operators see it: which task, what it was doing (the loop's summary, as in the
+ * A notice as supervisors see it: which task, what it was doing (the loop's summary, as in the
  * audit log), where to watch and how to stop it. Fits a photo caption (1024 characters).
  */
-export function describeNotice(notice: OperatorNotice): string {
+export function describeNotice(notice: SupervisorNotice): string {
   if (notice.kind === 'needs_user') return describeNeedsUser(notice);
   const tenant = notice.tenant ? ` (tenant ${notice.tenant})` : '';
   return [

@@ -94,14 +94,14 @@ export {
 export type {
   CaptchaKind,
   InputReport,
-  OperatorInput,
   PageSignals,
+  SupervisorInput,
 } from './takeover.js';
 export {
   captchaKinds,
   inputReportSchema,
   inputRequestSchema,
-  operatorInputSchema,
   pageSignalsSchema,
   signalsQuerySchema,
+  supervisorInputSchema,
 } from './takeover.js';

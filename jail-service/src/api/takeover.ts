@@ -1,4 +1,4 @@
-// Contract of the takeover routes: `POST /input` (an operator's relayed input) and `GET /signals`
+// Contract of the takeover routes: `POST /input` (a supervisor's relayed input) and `GET /signals`
 // (login wall / one-time code / CAPTCHA detectors). Never carries field values.
 import { z } from 'zod';
 
@@ -8,7 +8,7 @@ const button = z.enum(['left', 'right', 'middle', 'none']);
 /** CDP modifier bit mask: Alt 1, Ctrl 2, Meta 4, Shift 8. */
 const modifiers = z.number().int().min(0).max(15).optional();
 
-export const operatorInputSchema = z.discriminatedUnion('type', [
+export const supervisorInputSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('mouse'),
     action: z.enum(['move', 'down', 'up']),
@@ -37,10 +37,10 @@ export const operatorInputSchema = z.discriminatedUnion('type', [
   /** Text inserted at the caret as-is: a paste, or composed (IME) text. */
   z.strictObject({ type: z.literal('text'), text: z.string().min(1).max(10_000) }),
 ]);
-export type OperatorInput = z.infer<typeof operatorInputSchema>;
+export type SupervisorInput = z.infer<typeof supervisorInputSchema>;
 
 export const inputRequestSchema = z.strictObject({
-  events: z.array(operatorInputSchema).min(1).max(200),
+  events: z.array(supervisorInputSchema).min(1).max(200),
 });
 
 /** Element kinds input went to (for the audit): counts only, never keys or text. */

@@ -1,9 +1,9 @@
 // Adapter: the TakeoverPage port over puppeteer-core — page signals evaluated in every frame, and
-// an operator's input dispatched with CDP Input.* (through puppeteer's mouse and keyboard, which
+// a supervisor's input dispatched with CDP Input.* (through puppeteer's mouse and keyboard, which
 // keep button and modifier state) at CSS pixels of the emulated viewport.
 import type { Logger } from 'pino';
 import type { Frame, KeyInput, Page } from 'puppeteer-core';
-import type { CaptchaKind, InputReport, OperatorInput, PageSignals } from '../api/index.js';
+import type { CaptchaKind, InputReport, PageSignals, SupervisorInput } from '../api/index.js';
 import type { ViewportInfo } from '../page-driver.js';
 import { captchaOfFrame, captchaOfUrl, type FrameFacts } from '../takeover/captcha-frames.js';
 import type { TakeoverPage } from '../takeover/takeover-port.js';
@@ -112,7 +112,7 @@ export function createCdpTakeover(
   };
 }
 
-async function dispatch(page: Page, event: OperatorInput, width: number, height: number) {
+async function dispatch(page: Page, event: SupervisorInput, width: number, height: number) {
   switch (event.type) {
     case 'mouse': {
       const x = event.x * width;

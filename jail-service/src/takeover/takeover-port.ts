@@ -1,7 +1,7 @@
 // The port behind `POST /input` and `GET /signals`: a person driving the page during a takeover,
 // and the detectors that tell the controlplane a person is needed. The adapter is
 // browser/cdp-takeover.ts; the routes are takeover-routes.ts.
-import type { InputReport, OperatorInput, PageSignals } from '../api/index.js';
+import type { InputReport, PageSignals, SupervisorInput } from '../api/index.js';
 
 export interface TakeoverPage {
   /**
@@ -10,8 +10,8 @@ export interface TakeoverPage {
    */
   signals(knownOrigins: readonly string[]): Promise<PageSignals>;
   /**
-   * Dispatches the operator's events in order (mouse/wheel at fractions of the viewport, keys,
+   * Dispatches the supervisor's events in order (mouse/wheel at fractions of the viewport, keys,
    * inserted text) and reports how many went where (element kinds), never what was typed.
    */
-  input(events: readonly OperatorInput[]): Promise<InputReport>;
+  input(events: readonly SupervisorInput[]): Promise<InputReport>;
 }

@@ -1,5 +1,5 @@
 // `POST /input` and `GET /signals`, mounted by app.ts behind its bearer check. Bodies are never
-// logged: they carry what an operator types.
+// logged: they carry what a supervisor types.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { inputRequestSchema, signalsQuerySchema } from '../api/index.js';

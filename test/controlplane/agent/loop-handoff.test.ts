@@ -1,6 +1,6 @@
 // The loop's side of takeover: detectors after the screenshot, call_user and a failed
 // logged_in_check hand over (the model is not called meanwhile); hand-back resumes with the
-// operator's note only; a timeout follows the policy; without a handoff port nothing changes.
+// supervisor's note only; a timeout follows the policy; without a handoff port nothing changes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type {

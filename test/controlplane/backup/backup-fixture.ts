@@ -28,7 +28,7 @@ import { createFakeOperator } from '../../support/fake-operator.js';
 import { createFakeSessionTransfer } from '../../support/fake-session-transfer.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { submit } from '../../support/submit-task.js';
-import { bundle, operatorOf, origin } from '../sessions/session-fixture.js';
+import { bundle, origin, principalOf } from '../sessions/session-fixture.js';
 
 export const SCRIPT = [
   "Action: click(start_box='(100,200)')",
@@ -123,7 +123,7 @@ export async function startLiveServer(
       });
       await sessions.saveSessionFromTask(
         { taskId, name, origins: [origin] },
-        operatorOf('default'),
+        principalOf('default'),
       );
       const secret = `secret-${randomUUID()}`;
       createSecretVault(createSecretRepository(db), key()).put('default', name, secret);

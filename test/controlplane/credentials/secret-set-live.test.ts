@@ -21,7 +21,7 @@ const policy = `tenant: default
 domains: { allow: [shop.test] }
 max_steps: 6
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: pw, domains: [shop.test] }]
 approvals: { timeout_s: 20 }
 `;
@@ -67,7 +67,7 @@ function approveAll(
   return (async () => {
     while (!settled) {
       for (const record of controlplane.approvals.list({ status: 'pending', limit: 5 }))
-        controlplane.approvals.answer(record.id, 'approve', 'test operator');
+        controlplane.approvals.answer(record.id, 'approve', 'test supervisor');
       await sleep(20);
     }
   })();
@@ -83,7 +83,7 @@ describe('a secret stored while the server runs', () => {
     const started = submit(controlplane.tasks, {
       instruction: 'sign in',
       start_url: 'http://shop.test/login',
-      credential_mode: 'operator_approved',
+      credential_mode: 'supervisor_approved',
     });
     const approving = approveAll(controlplane, started.done);
     const result = await started.done;
@@ -109,7 +109,7 @@ describe('a secret stored while the server runs', () => {
     const started = submit(controlplane.tasks, {
       instruction: 'sign in',
       start_url: 'http://shop.test/login',
-      credential_mode: 'operator_approved',
+      credential_mode: 'supervisor_approved',
     });
     const approving = approveAll(controlplane, started.done);
     const result = await started.done;

@@ -3,8 +3,8 @@ import { after, describe, it } from 'node:test';
 import {
   cookieValue,
   note,
-  operatorOf,
   origin,
+  principalOf,
   sessionFixture,
 } from '../sessions/session-fixture.js';
 import { createDashboardPagesFixture } from './dashboard-fixture.js';
@@ -17,7 +17,7 @@ describe('dashboard: saved sessions page', () => {
   it('lists every profile with origins, times and state, never a value, and revokes one', async () => {
     await sessions.service.saveSessionFromTask(
       { taskId: 't-acme', name: 'shop', origins: [origin] },
-      operatorOf('acme'),
+      principalOf('acme'),
     );
     const cookie = await fixture.login();
     const page = await fixture.app.request('/dashboard/sessions', { headers: { cookie } });
@@ -51,7 +51,7 @@ describe('dashboard: saved sessions page', () => {
     assert.ok(!(await anonymous.text()).includes('data-session'));
     await sessions.service.saveSessionFromTask(
       { taskId: 't-acme', name: 'other', origins: [origin] },
-      operatorOf('acme'),
+      principalOf('acme'),
     );
     const cookie = await fixture.login();
     const crossSite = await fixture.app.request('/dashboard/sessions/acme/other/revoke', {

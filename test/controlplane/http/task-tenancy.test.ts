@@ -47,7 +47,7 @@ after(async () => {
 });
 
 const member = (tenant: string) => auth.token(['tasks:run', 'tasks:read'], tenant);
-const admin = () => auth.token(['admin'], 'operators');
+const admin = () => auth.token(['admin'], 'admins');
 const call = async (method: string, path: string, token: string, body?: unknown) =>
   app.request(path, {
     method,

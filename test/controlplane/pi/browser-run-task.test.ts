@@ -83,8 +83,9 @@ describe('browser_run_task registration', () => {
     assert.deepEqual(schema.required, ['instruction']);
     assert.deepEqual(schema.properties.credential_mode.enum, [
       'none',
-      'operator_approved',
+      'supervisor_approved',
       'session',
+      'operator_approved', // the former name of supervisor_approved, still accepted
     ]);
     assert.deepEqual([...pi.handlers.keys()].sort(), ['session_shutdown', 'tool_result']);
   });

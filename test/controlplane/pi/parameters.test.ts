@@ -17,7 +17,7 @@ const accepted: Record<string, unknown> = {
     start_url: 'https://shop.example.org/pricing',
     surface: 'desktop',
     domains: ['Shop.Example.org', '*.cdn.example.org', 'api.example.org:8443'],
-    credential_mode: 'operator_approved',
+    credential_mode: 'supervisor_approved',
     keep_session: true,
     session_id: keptId,
     record: true,
@@ -28,6 +28,10 @@ const accepted: Record<string, unknown> = {
     logged_in_check: { text_absent: 'Sign in', timeout_ms: 30_000 },
   },
   session: { instruction: 'x', credential_mode: 'session', session: 'work.profile-1' },
+  'a former credential_mode name': {
+    instruction: 'x',
+    credential_mode: 'operator_approved', // read as supervisor_approved
+  },
 };
 
 const refused: Record<string, unknown> = {
@@ -123,8 +127,9 @@ describe('browser_run_task parameters (generated from the task input schema)', (
     }
     assert.deepEqual(schema.properties.credential_mode?.enum, [
       'none',
-      'operator_approved',
+      'supervisor_approved',
       'session',
+      'operator_approved', // the former name of supervisor_approved, still accepted
     ]);
     for (const [name, property] of Object.entries(schema.properties)) {
       assert.ok(String(property.description).length > 20, `${name} is described for the model`);

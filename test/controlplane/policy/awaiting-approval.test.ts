@@ -42,7 +42,7 @@ async function firstPending(approvals: ReturnType<typeof createApprovalsFixture>
   return approval;
 }
 
-describe('a task waiting for an operator approval', () => {
+describe('a task waiting for a supervisor approval', () => {
   it('is awaiting_approval with the pending action and the approval id on REST and SSE, then running again', async (t) => {
     const { approvals, fixture } = await navigationNeedingApproval(t);
     const id = await startGoingElsewhere(fixture);

@@ -18,7 +18,7 @@ const policy = parsePolicy(
 domains: { allow: ["127.0.0.1:9001", "127.0.0.1:9002", "pay.example"] }
 max_steps: 10
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: pw, domains: ["127.0.0.1:9001"] }]
 approvals:
   actions:
@@ -30,7 +30,7 @@ const context = (target: LandingTarget) => ({
   policy,
   taskDomains: ['127.0.0.1:9001', '127.0.0.1:9002', 'pay.example:8443'],
   currentUrl: `${shop}/page`,
-  credentialMode: 'operator_approved' as const,
+  credentialMode: 'supervisor_approved' as const,
   target,
 });
 const inFrames = (field: FieldKind, ...frames: string[]): LandingTarget => ({

@@ -12,12 +12,12 @@ domains: { allow: [shop.example, "*.shop.example", bank.example], outside: needs
 max_steps: 40
 recording: always
 credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: bank_password, domains: [bank.example] }]
 approvals:
   call_user: needs_approval
   actions:
-    - { action: "*", hosts: [pay.shop.example], decision: needs_approval, reason: payments need an operator }
+    - { action: "*", hosts: [pay.shop.example], decision: needs_approval, reason: payments need a supervisor }
     - { action: type, text: "\\\\b\\\\d{16}\\\\b", decision: deny, reason: no card numbers }
 `,
   'acme.yaml',
@@ -30,7 +30,7 @@ const context = (overrides: Partial<Parameters<typeof decideAction>[1]> = {}) =>
   policy: acme,
   taskDomains: ['shop.example', '*.shop.example', 'bank.example'],
   currentUrl: 'https://bank.example/login',
-  credentialMode: 'operator_approved' as const,
+  credentialMode: 'supervisor_approved' as const,
   ...overrides,
 });
 
@@ -89,13 +89,13 @@ describe('policy decisions', () => {
   it('refuses start URLs, credential modes, step limits and recording the policy does not allow', () => {
     const reasons = [
       decideTask({ instruction: 'x', start_url: 'https://evil.example/' }, acme),
-      decideTask({ instruction: 'x', credential_mode: 'operator_approved' }, open),
+      decideTask({ instruction: 'x', credential_mode: 'supervisor_approved' }, open),
       decideTask({ instruction: 'x', max_steps: 41 }, acme),
       decideTask({ instruction: 'x', record: true }, open),
     ].map((admission) => `${admission.decision.decision}: ${admission.decision.reason}`);
     assert.deepEqual(reasons, [
       'deny: start_url https://evil.example/ is outside the allowed domains',
-      'deny: credential_mode operator_approved is not allowed for tenant default',
+      'deny: credential_mode supervisor_approved is not allowed for tenant default',
       "deny: max_steps 41 exceeds the policy's 40",
       'deny: recording is off by policy',
     ]);
@@ -143,7 +143,7 @@ describe('policy decisions', () => {
       ),
       {
         decision: 'needs_approval',
-        reason: 'payments need an operator',
+        reason: 'payments need a supervisor',
         kind: 'host_rule',
       },
     );
@@ -221,7 +221,7 @@ describe('policy decisions', () => {
 domains: { allow: [bank.example] }
 max_steps: 5
 credentials:
-  modes: [operator_approved]
+  modes: [supervisor_approved]
   secrets: [{ name: code, domains: [bank.example], fields: { autocomplete: [one-time-code] } }]
 `,
       'acme.yaml',

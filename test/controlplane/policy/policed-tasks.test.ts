@@ -99,12 +99,12 @@ describe('tenant policy in front of tasks', () => {
     assert.equal(first?.outcome, 'refused');
     assert.match(
       first?.outcomeMessage ?? '',
-      /needs operator approval, and no approver is configured/,
+      /needs supervisor approval, and no approver is configured/,
     );
   });
 });
 
-describe('call_user under a policy that asks an operator', () => {
+describe('call_user under a policy that asks a supervisor', () => {
   const askingPolicy = (answer: boolean) => ({
     async request() {
       return answer
@@ -114,7 +114,7 @@ describe('call_user under a policy that asks an operator', () => {
   });
 
   for (const approved of [true, false]) {
-    it(`${approved ? 'continues after an operator handled it' : 'ends with call_user when the operator declines'}`, async (t) => {
+    it(`${approved ? 'continues after a supervisor handled it' : 'ends with call_user when the supervisor declines'}`, async (t) => {
       const fixture = await createPolicyFixture({
         outputs: ["Action: call_user(content='solve the captcha please')", finish],
         approver: askingPolicy(approved),

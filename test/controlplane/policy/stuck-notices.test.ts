@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Notifier, OperatorNotice } from '../../../controlplane/src/approvals/notifier.js';
+import type { Notifier, SupervisorNotice } from '../../../controlplane/src/approvals/notifier.js';
 import { submit } from '../../support/submit-task.js';
 import { createStuckFixture, eventually } from './stuck-fixture.js';
 
 /** Records notices; approval calls are not expected here and fail loudly. */
-function fakeNotifier(name: string, notify?: (notice: OperatorNotice) => Promise<void>) {
-  const notices: OperatorNotice[] = [];
+function fakeNotifier(name: string, notify?: (notice: SupervisorNotice) => Promise<void>) {
+  const notices: SupervisorNotice[] = [];
   const notifier: Notifier = {
     name,
     requestApproval: async () => assert.fail('no approval expected'),
@@ -14,7 +14,7 @@ function fakeNotifier(name: string, notify?: (notice: OperatorNotice) => Promise
     ...(notify === undefined
       ? {}
       : {
-          notify: async (notice: OperatorNotice) => {
+          notify: async (notice: SupervisorNotice) => {
             notices.push(notice);
             await notify(notice);
           },

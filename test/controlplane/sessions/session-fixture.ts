@@ -54,7 +54,7 @@ export const bundle: SessionBundle = {
   ],
 };
 
-export const operatorOf = (
+export const principalOf = (
   tenant: string,
   scopes: Principal['scopes'] = ['operate'],
 ): Principal => ({

@@ -15,7 +15,7 @@ import { createFakeSessionTransfer } from '../../support/fake-session-transfer.j
 import { silentLogger } from '../../support/silent-logger.js';
 import { submit } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
-import { bundle, operatorOf, origin, sessionFixture } from './session-fixture.js';
+import { bundle, origin, principalOf, sessionFixture } from './session-fixture.js';
 
 const policy = parsePolicy(
   `tenant: acme
@@ -34,7 +34,7 @@ async function setup(answer: boolean | null) {
   const sessions = sessionFixture();
   await sessions.service.saveSessionFromTask(
     { taskId: 't-acme', name: 'shop', origins: [origin] },
-    operatorOf('acme'),
+    principalOf('acme'),
   );
   const fresh = createFakeSessionTransfer(bundle);
   const asked: ApprovalRequest[] = [];
@@ -77,13 +77,13 @@ async function setup(answer: boolean | null) {
       tasks,
       { instruction: 'open the account', credential_mode: 'session', session: 'shop' },
       undefined,
-      operatorOf('acme', ['tasks:run']),
+      principalOf('acme', ['tasks:run']),
     ).done;
   return { sessions, fresh, asked, fake, run, close: () => tasks.close() };
 }
 
 describe('session injection before the first step', () => {
-  it('asks an operator when the policy requires it, then injects and audits the count', async () => {
+  it('asks a supervisor when the policy requires it, then injects and audits the count', async () => {
     const s = await setup(true);
     const result = await s.run();
     await s.close();
@@ -110,7 +110,7 @@ describe('session injection before the first step', () => {
 
   it('ends SESSION_INJECT_FAILED when the profile was revoked after admission', async () => {
     const s = await setup(true);
-    s.sessions.service.revoke('shop', operatorOf('acme'));
+    s.sessions.service.revoke('shop', principalOf('acme'));
     // Admission now refuses it outright; a revoke between admission and the lease is the race
     // the injector closes: it re-checks the profile itself.
     assert.throws(() => s.run(), { code: 'POLICY_DENIED' });

@@ -6,8 +6,8 @@ import {
   cookieValue,
   idbValue,
   note,
-  operatorOf,
   origin,
+  principalOf,
   sessionFixture,
 } from './session-fixture.js';
 
@@ -16,11 +16,11 @@ const save = { taskId: 't-acme', name: 'shop', origins: [origin] };
 describe('session profile service', () => {
   it('saves a live task clone sealed, lists it without values and injects it audited', async () => {
     const { service, database, audit } = sessionFixture();
-    const meta = await service.saveSessionFromTask(save, operatorOf('acme'));
+    const meta = await service.saveSessionFromTask(save, principalOf('acme'));
     assert.equal(meta.cookieCount, 1);
     assert.equal(meta.expiresAt - meta.createdAt, 3600_000);
     assert.equal(meta.createdBy, 'tenant:acme/acme-op');
-    const listed = service.list(operatorOf('acme'));
+    const listed = service.list(principalOf('acme'));
     assert.deepEqual(
       listed.map((profile) => profile.name),
       ['shop'],
@@ -67,23 +67,23 @@ describe('session profile service', () => {
 
   it('keeps tenants apart: tenant B cannot save from, list, revoke or read tenant A', async () => {
     const { service } = sessionFixture();
-    await service.saveSessionFromTask(save, operatorOf('acme'));
-    const globex = operatorOf('globex');
+    await service.saveSessionFromTask(save, principalOf('acme'));
+    const globex = principalOf('globex');
     await assert.rejects(service.saveSessionFromTask(save, globex), { code: 'SESSION_NOT_FOUND' });
     assert.deepEqual(service.list(globex), []);
     assert.throws(() => service.revoke('shop', globex, 'acme'), { code: 'SESSION_NOT_FOUND' });
     assert.throws(() => service.revoke('shop', globex), { code: 'SESSION_NOT_FOUND' });
-    assert.throws(() => service.list(operatorOf('acme', ['tasks:run'])), {
+    assert.throws(() => service.list(principalOf('acme', ['tasks:run'])), {
       code: 'SESSION_FORBIDDEN',
     });
-    assert.equal(service.list(operatorOf('root', ['admin'])).length, 1, 'admin sees every tenant');
+    assert.equal(service.list(principalOf('root', ['admin'])).length, 1, 'admin sees every tenant');
   });
 
   it('refuses to inject a revoked or expired profile, and sweeps expired bundles audited', async () => {
     const { service, clock, store, audit } = sessionFixture();
-    await service.saveSessionFromTask(save, operatorOf('acme'));
-    await service.saveSessionFromTask({ ...save, name: 'old', ttlS: 60 }, operatorOf('acme'));
-    service.revoke('shop', operatorOf('acme'));
+    await service.saveSessionFromTask(save, principalOf('acme'));
+    await service.saveSessionFromTask({ ...save, name: 'old', ttlS: 60 }, principalOf('acme'));
+    service.revoke('shop', principalOf('acme'));
     const target = { tenant: 'acme', taskId: 't3', actor: 'a' };
     const clone = createFakeSessionTransfer(bundle);
     await assert.rejects(service.inject({ ...target, name: 'shop' }, clone), {
@@ -104,7 +104,7 @@ describe('session profile service', () => {
 
   it('rejects bad names, bad origins and a task without a browser', async () => {
     const { service } = sessionFixture();
-    const acme = operatorOf('acme');
+    const acme = principalOf('acme');
     await assert.rejects(service.saveSessionFromTask({ ...save, name: '../x' }, acme), {
       code: 'SESSION_INVALID',
     });
@@ -112,15 +112,15 @@ describe('session profile service', () => {
       code: 'SESSION_INVALID',
     });
     await assert.rejects(
-      service.saveSessionFromTask({ ...save, taskId: 't-globex' }, operatorOf('globex')),
+      service.saveSessionFromTask({ ...save, taskId: 't-globex' }, principalOf('globex')),
       { code: 'SESSION_NO_BROWSER' },
     );
   });
 
   it('does not decrypt a bundle copied to another profile row', async () => {
     const { service, database } = sessionFixture();
-    await service.saveSessionFromTask(save, operatorOf('acme'));
-    await service.saveSessionFromTask({ ...save, name: 'other' }, operatorOf('acme'));
+    await service.saveSessionFromTask(save, principalOf('acme'));
+    await service.saveSessionFromTask({ ...save, name: 'other' }, principalOf('acme'));
     database.db.$client.exec(
       "UPDATE session_profiles SET (ciphertext, iv, tag) = (SELECT ciphertext, iv, tag FROM session_profiles WHERE name = 'shop') WHERE name = 'other'",
     );

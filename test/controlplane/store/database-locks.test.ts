@@ -1,4 +1,4 @@
-// The process keeps its SQLite locks however often it opens the database: an operator's
+// The process keeps its SQLite locks however often it opens the database: an admin's
 // `sqlite3 clawdie.db ".backup …"` against a live process must neither delete the live -wal nor
 // hide the process's later writes from other processes. Closing any descriptor of a file drops
 // every POSIX lock this process holds on it, so opening the file again in the same process (the
@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { openDatabase } from '../../../controlplane/src/store/database.js';
 import { requires } from '../../support/capabilities.js';
 
-/** A count read by another process, the way the operator's shell or a second server sees it. */
+/** A count read by another process, the way the admin's shell or a second server sees it. */
 function countElsewhere(path: string, table: string): number {
   return Number(execFileSync('sqlite3', [path, `select count(*) from ${table};`]).toString());
 }

@@ -1,6 +1,7 @@
 // The takeover page's "Save this login as" (takeover-routes.ts, takeover-page.ts): the origins are
 // prefilled with the origin the clone shows now (live, else the takeover's first one), escaped; a
 // failed save is answered with its error and does NOT hand back; without a name nothing is saved.
+// Redeeming the link audits `takeover-started` with the phase `supervisor_in_control`.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PageSignals } from '@clawdie/jail-service/api';
@@ -88,16 +89,16 @@ async function session(taskId: string) {
 describe('takeover page: save this login at hand-back', () => {
   it('prefills the origins with the clone’s current origin, else the takeover’s first one', async () => {
     activeTask('t-prefill');
-    const operator = await session('t-prefill');
-    const page = await (await operator.get('')).text();
+    const supervisor = await session('t-prefill');
+    const page = await (await supervisor.get('')).text();
     assert.match(page, /name="session_name"/);
     assert.match(page, /name="session_origins"[^>]*value="https:\/\/shop\.test"/);
     liveOrigin = 'about:blank';
-    assert.deepEqual(await (await operator.get('/origin')).json(), {
+    assert.deepEqual(await (await supervisor.get('/origin')).json(), {
       origin: 'https://first.test',
     });
     liveOrigin = new Error('clone busy');
-    assert.match(await (await operator.get('')).text(), /value="https:\/\/first\.test"/);
+    assert.match(await (await supervisor.get('')).text(), /value="https:\/\/first\.test"/);
     liveOrigin = 'https://shop.test';
   });
 
@@ -112,9 +113,9 @@ describe('takeover page: save this login at hand-back', () => {
 
   it('answers a failed save with its error and does not hand back; then hands back without saving', async () => {
     activeTask('t-save');
-    const operator = await session('t-save');
+    const supervisor = await session('t-save');
     const before = handBacks.length;
-    const failed = await operator.handBack({
+    const failed = await supervisor.handBack({
       note: 'done',
       save_session: { name: 'taken', origins: ['nope'] },
     });
@@ -125,17 +126,29 @@ describe('takeover page: save this login at hand-back', () => {
     assert.equal(handBacks.length, before, 'not handed back');
     assert.ok(fixture.app.registry.get('t-save'), 'the takeover goes on');
 
-    const plain = await operator.handBack({ note: 'done' });
+    const plain = await supervisor.handBack({ note: 'done' });
     assert.equal(plain.status, 200);
     assert.deepEqual(saves, [], 'nothing saved without a name');
     assert.deepEqual(handBacks.at(-1), { note: 'done', by: 'op', saveSession: undefined });
   });
 
+  it('audits a redeemed link as supervisor_in_control (formerly operator_in_control)', async () => {
+    activeTask('t-audit');
+    await session('t-audit');
+    const started = audit
+      .list({ taskId: 't-audit', limit: 10 })
+      .filter((row) => row.type === 'takeover-started');
+    assert.deepEqual(
+      started.map((row) => [row.actor, row.data]),
+      [['op', { phase: 'supervisor_in_control', reason: 'login' }]],
+    );
+  });
+
   it('saves before handing back when a name is given', async () => {
     activeTask('t-ok');
-    const operator = await session('t-ok');
+    const supervisor = await session('t-ok');
     const save = { name: 'shop', origins: ['https://shop.test'] };
-    assert.equal((await operator.handBack({ save_session: save })).status, 200);
+    assert.equal((await supervisor.handBack({ save_session: save })).status, 200);
     assert.deepEqual(saves, [save]);
     assert.deepEqual(handBacks.at(-1)?.saveSession, save);
   });

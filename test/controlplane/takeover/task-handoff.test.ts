@@ -1,5 +1,5 @@
 // One task's needs_user wait (takeover/task-handoff.ts) against a real store and audit, and its
-// operator message through the Telegram notifier at the local Bot API server; plus how MCP
+// supervisor message through the Telegram notifier at the local Bot API server; plus how MCP
 // progress and pi show the state.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';

@@ -45,7 +45,7 @@ const app = createApp({
   describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
 });
 
-describe('task-stuck reaches operators', () => {
+describe('task-stuck reaches supervisors', () => {
   it('appends a stuck event to the task stream (SSE) and audits it', async () => {
     const { taskId, done } = submit(tasks, { instruction: 'Save the document' });
     const result = await done;

@@ -81,7 +81,7 @@ export async function startFakeBotApi(token: string) {
           ok({
             message_id: nextMessageId++,
             date: Math.floor(Date.now() / 1000),
-            chat: { id: Number(params.chat_id), type: 'private', first_name: 'Operator' },
+            chat: { id: Number(params.chat_id), type: 'private', first_name: 'Supervisor' },
             from: botUser,
             ...(method === 'sendPhoto'
               ? {
@@ -128,7 +128,7 @@ export async function startFakeBotApi(token: string) {
           message: {
             message_id: message.messageId,
             date: Math.floor(Date.now() / 1000),
-            chat: { id: message.chatId, type: 'private', first_name: 'Operator' },
+            chat: { id: message.chatId, type: 'private', first_name: 'Supervisor' },
           },
         },
       });

@@ -7,7 +7,7 @@ import { createApprovalsFixture, sampleRequest } from '../approvals/approvals-fi
 import { startFakeBotApi } from './fake-bot-api.js';
 
 const token = '123456:TEST-token';
-const operatorChat = 777;
+const supervisorChat = 777;
 const allowedUser = 1001;
 const strangerUser = 666;
 
@@ -16,7 +16,7 @@ async function setUp(t: import('node:test').TestContext, apiRoot?: string) {
   const fixture = createApprovalsFixture(systemClock);
   const telegram = createTelegramNotifier({
     token,
-    chatIds: [operatorChat],
+    chatIds: [supervisorChat],
     allowedUserIds: [allowedUser],
     apiRoot: apiRoot ?? api.apiRoot,
     approvals: fixture.approvals,
@@ -39,7 +39,7 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     const { api, approvals, audit } = await setUp(t);
     const pending = approvals.request(sampleRequest);
     const photo = await api.waitForCall('sendPhoto');
-    assert.equal(photo.params.chat_id, String(operatorChat));
+    assert.equal(photo.params.chat_id, String(supervisorChat));
     assert.equal(photo.photoBytes, sampleRequest.screenshot.length);
     assert.match(
       String(photo.params.caption),
@@ -55,7 +55,7 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
       buttons.map((b) => b.text),
       ['Approve', 'Deny'],
     );
-    const message = { chatId: operatorChat, messageId: 100 };
+    const message = { chatId: supervisorChat, messageId: 100 };
 
     api.pressButton(strangerUser, buttons[0]?.callback_data ?? '', message);
     const refusal = await api.waitForCall('answerCallbackQuery');
@@ -75,7 +75,7 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     await api.waitForCall('answerCallbackQuery', (call) => call.params.text === 'Approved');
     const edited = await api.waitForCall('editMessageReplyMarkup');
     assert.deepEqual(edited.params, {
-      chat_id: operatorChat,
+      chat_id: supervisorChat,
       message_id: 100,
       reply_markup: { inline_keyboard: [] },
     });
@@ -94,7 +94,7 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     const [open] = approvals.list({ status: 'pending', limit: 1 });
     approvals.answer(open?.id ?? '', 'deny', 'api:ops');
     assert.equal((await pending).approved, false);
-    api.pressButton(allowedUser, data, { chatId: operatorChat, messageId: 100 });
+    api.pressButton(allowedUser, data, { chatId: supervisorChat, messageId: 100 });
     const answer = await api.waitForCall('answerCallbackQuery');
     assert.match(String(answer.params.text), /already denied/);
   });

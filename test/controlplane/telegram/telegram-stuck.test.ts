@@ -11,7 +11,7 @@ import { createStuckFixture, eventually } from '../policy/stuck-fixture.js';
 import { startFakeBotApi } from './fake-bot-api.js';
 
 const token = '123456:STUCK-token';
-const operatorChat = 778;
+const supervisorChat = 778;
 
 /** A stuck-prone policed task service whose notices go to Telegram at `apiRoot` (real polling). */
 function setUp(t: TestContext, apiRoot: string) {
@@ -19,7 +19,7 @@ function setUp(t: TestContext, apiRoot: string) {
   const fixture = createStuckFixture(notifiers);
   const telegram = createTelegramNotifier({
     token,
-    chatIds: [operatorChat],
+    chatIds: [supervisorChat],
     allowedUserIds: [1001],
     apiRoot,
     approvals: { answer: () => assert.fail('no approval expected'), get: () => null },
@@ -37,7 +37,7 @@ function setUp(t: TestContext, apiRoot: string) {
   return fixture;
 }
 
-describe('stuck tasks reach the Telegram operator chat (local Bot API server, real polling)', () => {
+describe('stuck tasks reach the Telegram supervisor chat (local Bot API server, real polling)', () => {
   it('sends exactly one message with the task id, the summary and where to act', async (t) => {
     const api = await startFakeBotApi(token);
     t.after(api.close);
@@ -50,7 +50,7 @@ describe('stuck tasks reach the Telegram operator chat (local Bot API server, re
 
     const sent = api.calls.filter((call) => ['sendMessage', 'sendPhoto'].includes(call.method));
     assert.equal(sent.length, 1, 'one message for one stuck event');
-    assert.equal(photo.params.chat_id, String(operatorChat));
+    assert.equal(photo.params.chat_id, String(supervisorChat));
     assert.ok((photo.photoBytes ?? 0) > 100, 'the current screen is attached');
     const caption = String(photo.params.caption);
     assert.match(caption, new RegExp(`^Task stuck: ${taskId} \\(tenant default\\)`));

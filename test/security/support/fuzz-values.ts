@@ -109,7 +109,7 @@ export function mutatedTaskInput(random: Random): unknown {
     ['start_url', () => randomString(random)],
     ['surface', () => random.pick(['browser', 'desktop', 'moon', 1])],
     ['domains', () => random.pick([[], ['*'], ['example.org'], [randomString(random)], 'x'])],
-    ['credential_mode', () => random.pick(['none', 'operator_approved', 'all'])],
+    ['credential_mode', () => random.pick(['none', 'supervisor_approved', 'all'])],
     ['record', () => randomJson(random)],
     ['max_steps', () => random.pick([0, 1, 500, 501, 1.5, '5', -1])],
     [

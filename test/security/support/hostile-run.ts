@@ -56,14 +56,14 @@ export async function runHostileCases(
   options: HostileRunOptions,
 ): Promise<CaseOutcome[]> {
   const { controlplane, sites } = options;
-  const answers = new Map<string, HostileCase['operator']>();
+  const answers = new Map<string, HostileCase['supervisor']>();
   let running = true;
   const answering = (async () => {
     while (running) {
       for (const record of controlplane.approvals.list({ status: 'pending', limit: 50 })) {
         const answer = answers.get(record.taskId ?? '');
         if (answer === 'approve' || answer === 'deny')
-          controlplane.approvals.answer(record.id, answer, 'test operator');
+          controlplane.approvals.answer(record.id, answer, 'test supervisor');
       }
       await sleep(25);
     }
@@ -77,9 +77,9 @@ export async function runHostileCases(
         start_url: `${sites.urls.shop}/c/${hostile.id}${hostile.start}`,
         domains: [sites.shop.host, sites.pay.host],
         max_steps: 6,
-        ...(hostile.credential ? { credential_mode: 'operator_approved' as const } : {}),
+        ...(hostile.credential ? { credential_mode: 'supervisor_approved' as const } : {}),
       });
-      answers.set(started.taskId, hostile.operator);
+      answers.set(started.taskId, hostile.supervisor);
       done.push({ hostile, taskId: started.taskId, result: await started.done });
     }
   };

@@ -16,7 +16,7 @@ import { type HostileSites, startHostileSites } from './hostile-sites.js';
 /** The tenant policy's sections past `domains` (shared by both modes). */
 export function hostilePolicyExtra(sites: HostileSites, timeoutS = 2): string {
   return `credentials:
-  modes: [none, operator_approved]
+  modes: [none, supervisor_approved]
   secrets: [{ name: shop_password, domains: ["${sites.shop.host}"] }]
 approvals:
   timeout_s: ${timeoutS}

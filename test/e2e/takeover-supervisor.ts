@@ -1,4 +1,4 @@
-// The scripted operator of the takeover e2e: waits, and real mouse clicks on the interactive
+// The scripted supervisor of the takeover e2e: waits, and real mouse clicks on the interactive
 // live view at the spot where a page element is shown (its CSS box in the 1280×800 page).
 import assert from 'node:assert/strict';
 import type { PageElement } from '@clawdie/jail-service/api';
@@ -51,7 +51,7 @@ export function jailReader(endpoint: { url: string; token: string }) {
   };
 }
 
-/** The operator logs in through the live view: username typed, password pasted, code typed. */
+/** The supervisor logs in through the live view: username typed, password pasted, code typed. */
 export async function logInThroughView(
   page: Page,
   jail: ReturnType<typeof jailReader>,
@@ -61,7 +61,7 @@ export async function logInThroughView(
   await clickInView(page, await jail.element((e) => e.name === 'username'));
   await page.keyboard.type(site.username);
   await clickInView(page, await jail.element((e) => e.input_type === 'password'));
-  // Pasted (the operator's clipboard), as a password manager would.
+  // Pasted (the supervisor's clipboard), as a password manager would.
   await page.$eval(
     '[data-takeover-screen]',
     (screen, text) => {
