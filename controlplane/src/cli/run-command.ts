@@ -11,7 +11,7 @@ export interface RunTaskCommandOptions {
   onEvent?: ((event: LoopEvent) => void) | undefined;
 }
 
-/** Who `clawdie run` acts as: a local operator (full scopes) under the chosen tenant. */
+/** Who `clawdie run` acts as: the local user (full scopes) under the chosen tenant. */
 export function cliPrincipal(tenant?: string): Principal {
   return tenant === undefined
     ? loopbackPrincipal
