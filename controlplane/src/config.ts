@@ -43,6 +43,14 @@ const schema = z.object({
   CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
+  /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */
+  CLAWDIE_JUDGE_URL: z.url().optional(),
+  CLAWDIE_JUDGE_NAME: z.string().min(1).optional(),
+  CLAWDIE_JUDGE_API_KEY: z.string().min(1).optional(),
+  /** Bound on one verdict (every attempt included). */
+  CLAWDIE_JUDGE_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** `true`: the task model (CLAWDIE_MODEL_URL) is also the judge. */
+  CLAWDIE_JUDGE_USE_MODEL: z.enum(['true', 'false', '1', '0']).default('false'),
   /** Image encoder: sharp when it loads (auto), sharp or refuse to start, or pure JS. */
   CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
   CLAWDIE_REPLAY_FILE: z.string().min(1).optional(),
@@ -119,6 +127,11 @@ export interface Config {
     jpegQuality: number;
     replayFile: string | null;
   };
+  /**
+   * The vision judge of `visual` conditions (waits, success_criteria, logged_in_check): its own
+   * endpoint, the task model, or none — then a task or wait that asks for one is refused (400).
+   */
+  judge: JudgeConfig | null;
   loop: {
     actionSpace: 'browser' | 'computer';
     maxSteps: number;
@@ -166,6 +179,11 @@ export interface Config {
   telegram: { token: string; chatIds: number[]; allowedUserIds: number[]; apiRoot: string } | null;
 }
 
+/** Where verdicts come from: a dedicated OpenAI-compatible endpoint, or the task model's client. */
+export type JudgeConfig =
+  | { kind: 'endpoint'; url: string; name: string; apiKey: string | null; timeoutMs: number }
+  | { kind: 'model'; timeoutMs: number };
+
 /** Reads `<NAME>_FILE` into `<NAME>` for secrets, so they need not sit in the environment. */
 function withSecretFiles(
   env: Record<string, string | undefined>,
@@ -173,6 +191,7 @@ function withSecretFiles(
   const out = { ...env };
   for (const name of [
     'CLAWDIE_MODEL_API_KEY',
+    'CLAWDIE_JUDGE_API_KEY',
     'CLAWDIE_JAIL_TOKEN',
     'CLAWDIE_TELEGRAM_BOT_TOKEN',
     'CLAWDIE_HOSTD_TOKEN',
@@ -240,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
       replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
     },
+    judge: judgeConfig(e),
     loop: {
       actionSpace: e.CLAWDIE_ACTION_SPACE,
       maxSteps: e.CLAWDIE_MAX_STEPS,
@@ -289,6 +309,40 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     sessionTtlS: e.CLAWDIE_SESSION_TTL_S,
     telegram: telegramConfig(e),
   });
+}
+
+/**
+ * The judge: CLAWDIE_JUDGE_URL + CLAWDIE_JUDGE_NAME (a dedicated endpoint), else the task model
+ * with CLAWDIE_JUDGE_USE_MODEL=true, else none. Contradictions and half settings are refused.
+ */
+function judgeConfig(e: z.infer<typeof schema>): JudgeConfig | null {
+  const useModel = e.CLAWDIE_JUDGE_USE_MODEL === 'true' || e.CLAWDIE_JUDGE_USE_MODEL === '1';
+  const timeoutMs = e.CLAWDIE_JUDGE_TIMEOUT_MS;
+  if (e.CLAWDIE_JUDGE_URL) {
+    if (useModel)
+      throw new ConfigError(
+        'set CLAWDIE_JUDGE_URL (a dedicated judge) or CLAWDIE_JUDGE_USE_MODEL=true (the task model), not both',
+      );
+    if (!e.CLAWDIE_JUDGE_NAME)
+      throw new ConfigError(
+        'CLAWDIE_JUDGE_URL needs CLAWDIE_JUDGE_NAME (the model name it serves)',
+      );
+    return {
+      kind: 'endpoint',
+      url: e.CLAWDIE_JUDGE_URL,
+      name: e.CLAWDIE_JUDGE_NAME,
+      apiKey: e.CLAWDIE_JUDGE_API_KEY ?? null,
+      timeoutMs,
+    };
+  }
+  if (e.CLAWDIE_JUDGE_NAME || e.CLAWDIE_JUDGE_API_KEY)
+    throw new ConfigError('CLAWDIE_JUDGE_NAME and CLAWDIE_JUDGE_API_KEY need CLAWDIE_JUDGE_URL');
+  if (!useModel) return null;
+  if (!e.CLAWDIE_MODEL_URL || e.CLAWDIE_REPLAY_FILE)
+    throw new ConfigError(
+      'CLAWDIE_JUDGE_USE_MODEL=true needs the task model at CLAWDIE_MODEL_URL (a replay file cannot judge)',
+    );
+  return { kind: 'model', timeoutMs };
 }
 
 function telegramConfig(e: z.infer<typeof schema>): Config['telegram'] {
