@@ -6,6 +6,13 @@ import { addressPortList } from '@clawdie/hostd/api';
 import { bearerTokenSyntax } from '@clawdie/jail-service/auth';
 import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/jail-service/images';
 import { z } from 'zod';
+import {
+  type JudgeConfig,
+  judgeConfig,
+  type ModelConfig,
+  modelConfig,
+  modelVariables,
+} from './config-model.js';
 import { ConfigError } from './errors.js';
 import { trustedProxyList } from './http/trusted-proxies.js';
 
@@ -33,28 +40,9 @@ const schema = z.object({
   CLAWDIE_LOG_LEVEL: z
     .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
     .default('info'),
-  CLAWDIE_MODEL_URL: z.url().optional(),
-  CLAWDIE_MODEL_NAME: z.string().min(1).default('ui-tars-1.5-7b'),
-  CLAWDIE_MODEL_API_KEY: z.string().min(1).optional(),
-  CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).default('1.5'),
-  CLAWDIE_MODEL_TIMEOUT_MS: int(1000, 600_000).default(60_000),
-  /** Retries of one model call after failures; twice as many Retry-After waits (docs/models.md). */
-  CLAWDIE_MODEL_RETRIES: int(0, 10).default(5),
-  /** Retries one task may spend on model calls over all its steps. */
-  CLAWDIE_MODEL_TASK_RETRIES: int(0, 1000).default(30),
-  /** Model requests in flight at most, shared by every task (one limit per endpoint). */
-  CLAWDIE_MODEL_CONCURRENCY: int(1, 256).default(4),
-  /** Ask for streamed replies (SSE); a server that answers JSON instead still works. */
-  CLAWDIE_MODEL_STREAM: z.enum(['true', 'false', '1', '0']).default('true'),
-  /** A streamed reply's time to its first token; 0 turns the check off. */
-  CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS: int(0, 600_000).default(30_000),
-  CLAWDIE_MODEL_MAX_TOKENS: int(16, 32_768).default(1024),
-  CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
-  CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
-  CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
+  ...modelVariables,
   /** Image encoder: sharp when it loads (auto), sharp or refuse to start, or pure JS. */
   CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
-  CLAWDIE_REPLAY_FILE: z.string().min(1).optional(),
   CLAWDIE_ACTION_SPACE: z.enum(['browser', 'computer']).default('browser'),
   CLAWDIE_MAX_STEPS: int(1, 500).default(30),
   CLAWDIE_MAX_PARSE_FAILURES: int(1, 20).default(3),
@@ -103,6 +91,8 @@ const schema = z.object({
   CLAWDIE_TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
 });
 
+export type { JudgeConfig, ModelConfig } from './config-model.js';
+
 export interface Config {
   host: string;
   port: number;
@@ -115,25 +105,12 @@ export interface Config {
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
   /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
   imageEncoder: ImageEncoderMode;
-  model: {
-    url: string | null;
-    name: string;
-    apiKey: string | null;
-    version: '1.5' | '1.0';
-    timeoutMs: number;
-    /** Per call (CLAWDIE_MODEL_RETRIES) and per task (CLAWDIE_MODEL_TASK_RETRIES). */
-    retries: number;
-    taskRetries: number;
-    concurrency: number;
-    stream: boolean;
-    /** 0: off. */
-    firstTokenTimeoutMs: number;
-    maxTokens: number;
-    temperature: number;
-    imageWindow: number;
-    jpegQuality: number;
-    replayFile: string | null;
-  };
+  model: ModelConfig;
+  /**
+   * The vision judge of `visual` conditions (waits, success_criteria, logged_in_check): its own
+   * endpoint, the task model, or none — then a task or wait that asks for one is refused (400).
+   */
+  judge: JudgeConfig | null;
   loop: {
     actionSpace: 'browser' | 'computer';
     maxSteps: number;
@@ -188,6 +165,7 @@ function withSecretFiles(
   const out = { ...env };
   for (const name of [
     'CLAWDIE_MODEL_API_KEY',
+    'CLAWDIE_JUDGE_API_KEY',
     'CLAWDIE_JAIL_TOKEN',
     'CLAWDIE_TELEGRAM_BOT_TOKEN',
     'CLAWDIE_HOSTD_TOKEN',
@@ -242,23 +220,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     databasePath: resolve(dataDir, 'clawdie.db'),
     logLevel: e.CLAWDIE_LOG_LEVEL,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
-    model: {
-      url: e.CLAWDIE_MODEL_URL ?? null,
-      name: e.CLAWDIE_MODEL_NAME,
-      apiKey: e.CLAWDIE_MODEL_API_KEY ?? null,
-      version: e.CLAWDIE_MODEL_VERSION,
-      timeoutMs: e.CLAWDIE_MODEL_TIMEOUT_MS,
-      retries: e.CLAWDIE_MODEL_RETRIES,
-      taskRetries: e.CLAWDIE_MODEL_TASK_RETRIES,
-      concurrency: e.CLAWDIE_MODEL_CONCURRENCY,
-      stream: e.CLAWDIE_MODEL_STREAM === 'true' || e.CLAWDIE_MODEL_STREAM === '1',
-      firstTokenTimeoutMs: e.CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS,
-      maxTokens: e.CLAWDIE_MODEL_MAX_TOKENS,
-      temperature: e.CLAWDIE_MODEL_TEMPERATURE,
-      imageWindow: e.CLAWDIE_MODEL_IMAGE_WINDOW,
-      jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
-      replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
-    },
+    model: modelConfig(e, cwd),
+    judge: judgeConfig(e),
     loop: {
       actionSpace: e.CLAWDIE_ACTION_SPACE,
       maxSteps: e.CLAWDIE_MAX_STEPS,

@@ -57,6 +57,22 @@ export class ConfigError extends AppError {
 }
 
 /**
+ * A task or wait asks for a visual condition (judged by a vision model) and no judge is
+ * configured: refused when it is admitted (400), never accepted and failed later.
+ */
+export class JudgeUnavailableError extends AppError {
+  constructor(what: string) {
+    super('JUDGE_UNAVAILABLE', judgeUnavailable(what), { status: 400 });
+    this.name = 'JudgeUnavailableError';
+  }
+}
+
+/** Why `what` (e.g. `success_criteria.visual`) is refused, naming the settings that fix it. */
+export function judgeUnavailable(what: string): string {
+  return `${what} needs a vision judge, and none is configured: set CLAWDIE_JUDGE_URL and CLAWDIE_JUDGE_NAME (a dedicated judge), or CLAWDIE_JUDGE_USE_MODEL=true (the task model judges)`;
+}
+
+/**
  * The reason a task's signal aborts when the task ran past its `timeout_s` (tasks/task-ending.ts):
  * named `TimeoutError` like the platform's, so every adapter treats it as the abort it is.
  */

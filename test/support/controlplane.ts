@@ -26,6 +26,7 @@ import {
 } from '../../controlplane/src/composition/create-controlplane.js';
 import { type Config, loadConfig } from '../../controlplane/src/config.js';
 import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import { createConfiguredJudge } from '../../controlplane/src/model/configured-judge.js';
 import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 import type { ScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
 import { createFakeOperator } from './fake-operator.js';
@@ -116,6 +117,8 @@ export async function createTestControlplane(
     newAdminToken: () => `test-admin-${randomUUID()}`,
     notice: () => undefined,
     model: async () => options.model ?? null,
+    // The judge the config names (CLAWDIE_JUDGE_*), as in production; `adapters.judge` replaces it.
+    judge: createConfiguredJudge,
     browsers: async (effective, deps) => {
       source =
         options.browsers === 'config'

@@ -2,20 +2,27 @@
  * Verify-before-done: a task's success criteria (text shown/absent, URL, a visual condition) are
  * checked once when the model calls `finished()`. Unmet criteria reject the finish and the model
  * is told what is missing; criteria this environment cannot check (no text probe, no vision
- * judge) do not block and are reported as unverified.
+ * judge, a judge that failed) do not block and are reported as unverified.
  */
 import type { Conversation } from '../model/conversation.js';
-import { byCost, checkCheap, describeCondition, isCheap, probeReads } from '../wait/conditions.js';
-import type { PageProbe, VisualJudge } from '../wait/wait-types.js';
+import {
+  byCost,
+  type CheckResult,
+  checkCheap,
+  describeCondition,
+  isCheap,
+  probeReads,
+} from '../wait/conditions.js';
+import type { VisualCheck } from '../wait/visual-check.js';
+import type { PageProbe } from '../wait/wait-types.js';
 import type { DoneVerifier, LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
 
 export type { DoneVerifier, VerifyResult } from './loop-types.js';
 
 export interface DoneVerifierDeps {
   probe: PageProbe;
-  /** The screen now (JPEG), for the visual criterion. */
-  capture?: (signal?: AbortSignal) => Promise<Buffer>;
-  judge?: VisualJudge;
+  /** Decides the visual criterion (wait/visual-check.ts: the judge on the screen); absent: none. */
+  visual?: VisualCheck | undefined;
 }
 
 export function createDoneVerifier(deps: DoneVerifierDeps): DoneVerifier {
@@ -25,39 +32,35 @@ export function createDoneVerifier(deps: DoneVerifierDeps): DoneVerifier {
       const missing: string[] = [];
       const unverified: string[] = [];
       for (const condition of byCost(criteria)) {
+        let result: CheckResult;
         if (isCheap(condition)) {
-          const result = await checkCheap(condition, reads);
-          if (result.kind === 'unmet') missing.push(result.missing);
-          if (result.kind === 'unsupported')
-            unverified.push(`${describeCondition(condition)} (${result.missing})`);
+          result = await checkCheap(condition, reads);
         } else if (condition.type === 'visual') {
           // Criteria come cheapest first: no vision call when a cheap one already failed.
           if (missing.length > 0) continue;
-          if (!deps.judge || !deps.capture) {
-            unverified.push(`${condition.description} (no vision judge configured)`);
-            continue;
-          }
-          const frame = await deps.capture(signal);
-          const verdict = await deps.judge.judge(
-            { condition: condition.description, frames: [frame], history: [] },
-            signal,
-          );
-          if (verdict.decision !== 'resolved')
-            missing.push(`${condition.description}: ${verdict.reason}`);
+          result = deps.visual
+            ? await deps.visual(condition.description, signal)
+            : { kind: 'unsupported', missing: 'no vision judge configured' };
         } else {
-          unverified.push(`${describeCondition(condition)} (not checkable at the end of a task)`);
+          result = { kind: 'unsupported', missing: 'not checkable at the end of a task' };
         }
+        if (result.kind === 'unmet') missing.push(result.missing);
+        if (result.kind === 'unsupported')
+          unverified.push(`${describeCondition(condition)} (${result.missing})`);
       }
       return missing.length === 0 ? { ok: true, unverified } : { ok: false, missing, unverified };
     },
   };
 }
 
-/** The default verifier of a loop: the operator's page state and screenshots, no text, no judge. */
-export function operatorVerifier(deps: LoopDeps): DoneVerifier {
+/** The default verifier of a loop: the operator's page state (the URL), no text, no judge. */
+export function operatorVerifier(
+  deps: Pick<LoopDeps, 'operator'>,
+  visual?: VisualCheck,
+): DoneVerifier {
   return createDoneVerifier({
     probe: { state: (signal) => deps.operator.state(signal) },
-    capture: async (signal) => (await deps.operator.screenshot(signal)).jpeg,
+    visual,
   });
 }
 

@@ -1,10 +1,11 @@
 // What `npm start` prints once it listens, and the replay demo it runs without a model.
 import type { Controlplane } from '../composition/create-controlplane.js';
 import { dashboardLogin } from '../dashboard/dashboard-login-hint.js';
+import { describeJudge } from '../model/configured-judge.js';
 import { createProgressPrinter, printLine, printResult } from './cli-output.js';
 import { demoBanner, runDemo } from './demo-command.js';
 
-/** The start-up banner: where the API, browsers, data, model, auth and dashboard are. */
+/** The start-up banner: where the API, browsers, data, model, judge, auth and dashboard are. */
 export function printServerBanner(controlplane: Controlplane, url: string): void {
   const { config, model, auth } = controlplane;
   printLine(
@@ -26,6 +27,7 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
       '  CLAWDIE_MODEL_URL=http://127.0.0.1:8000/v1 CLAWDIE_MODEL_NAME=ui-tars-1.5-7b npm start',
     );
   }
+  printLine(`judge: ${describeJudge(config)}`);
   printLine(
     auth?.warning ??
       (auth?.auth?.mode === 'jwt'

@@ -13,6 +13,7 @@ import type { RunningDemoSite } from '../demo/demo-site-server.js';
 import type { VisionModel } from '../model/chat-types.js';
 import type { ScreencastFeed } from '../operator/screencast-feed.js';
 import type { TaskRecorder } from '../recording/task-recorder.js';
+import type { VisualJudge } from '../wait/wait-types.js';
 
 /** Where a role's tasks get recorded: ffmpeg over the screencast, or undefined (no recording). */
 export type RecorderFactory = (deps: {
@@ -38,6 +39,11 @@ export interface ControlplaneAdapters {
   notice: (line: string) => void;
   /** The configured model, or null when none is configured (`npm start` then runs the demo). */
   model: (config: Readonly<Config>) => Promise<VisionModel | null>;
+  /**
+   * The vision judge of visual conditions (CLAWDIE_JUDGE_*; it may be the task `model`), built
+   * once; null: none, and tasks and waits that ask for a visual condition are refused (400).
+   */
+  judge: (config: Readonly<Config>, model: VisionModel | null) => VisualJudge | null;
   /** Where tasks get their browsers: hostd clones, a jail-service, or a local one. */
   browsers: (
     config: Readonly<Config>,

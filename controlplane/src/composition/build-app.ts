@@ -17,6 +17,7 @@ import type { TaskRepository } from '../store/task-repository.js';
 import type { Takeover } from '../takeover/takeover-wiring.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createBrowserWaitService } from '../wait/browser-wait-service.js';
+import type { VisualJudge } from '../wait/wait-types.js';
 import type { ServerAuth } from './server-auth.js';
 
 /**
@@ -36,6 +37,8 @@ export function buildApp(deps: {
   clock: Clock;
   logger: Logger;
   images: ImageCodec;
+  /** The vision judge of visual wait conditions (null: they are refused, 400). */
+  judge: VisualJudge | null;
   sessions: SessionProfileService;
   takeover: Takeover;
   /** The one failure limiter of every refusing route (the caller closes it). */
@@ -79,6 +82,7 @@ export function buildApp(deps: {
       browsers: browsers.browsers,
       local: browsers.local,
       images: deps.images,
+      judge: deps.judge ?? undefined,
     }),
     dashboard: dashboard ?? undefined,
     describe: () => ({

@@ -70,7 +70,7 @@ export interface Controlplane {
 /**
  * The composition root: builds everything once, in order — data-dir claim, the sweep of children
  * a crashed predecessor left running (and the record of ours), (server: auth, demo
- * shop, embedded hostd), store and audit, model, browsers, task security and services,
+ * shop, embedded hostd), store and audit, model and judge, browsers, task security and services,
  * recorder, app. A failed start releases what it opened and rethrows (AppError STARTUP_FAILED
  * for anything that is not already an AppError).
  */
@@ -110,6 +110,7 @@ export async function createControlplane(
     });
     stack.defer(() => refusals.close());
     const model = await adapters.model(config);
+    const judge = adapters.judge(config, model);
     const browsers = await adapters.browsers(config, { logger, audit: store.audit });
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
@@ -121,6 +122,7 @@ export async function createControlplane(
       logger,
       stack,
       images: images.codec,
+      judge,
     });
     const recorder = serving
       ? adapters.recorder?.({
@@ -145,6 +147,7 @@ export async function createControlplane(
       clock,
       logger,
       images: images.codec,
+      judge,
       refusals,
     });
     return {

@@ -8,6 +8,7 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { startDemoSite } from '../demo/demo-site-server.js';
 import { createLogger } from '../logger.js';
+import { createConfiguredJudge } from '../model/configured-judge.js';
 import { createConfiguredModel } from '../model/configured-model.js';
 import { createAvailableRecorder } from '../recording/ffmpeg-recorder.js';
 import type { ControlplaneLauncher } from '../runner/process-launcher.js';
@@ -15,7 +16,7 @@ import type { ControlplaneAdapters } from './adapters.js';
 
 /**
  * Real adapters: the pino logger on stderr at `config.logLevel`, the system clock, random ids,
- * the configured model, browsers from hostd / a jail-service / a local one, the embedded hostd,
+ * the configured model and judge, browsers from hostd / a jail-service / a local one, the embedded hostd,
  * the demo shop and ffmpeg recording (those three only used by the `server` role).
  */
 export function realAdapters(
@@ -33,6 +34,7 @@ export function realAdapters(
     newAdminToken: () => randomBytes(18).toString('base64url'),
     notice: printLine,
     model: createConfiguredModel,
+    judge: createConfiguredJudge,
     browsers: (effective, deps) => openBrowserSource(effective, { ...deps, env, launcher }),
     embeddedHostd: (effective, options) =>
       startEmbeddedHostdIfWanted(effective, {

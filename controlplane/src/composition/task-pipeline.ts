@@ -19,6 +19,7 @@ import type { TaskRepository } from '../store/task-repository.js';
 import { createTakeover, type Takeover } from '../takeover/takeover-wiring.js';
 import type { LoopDefaults } from '../tasks/task-deps.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
+import type { VisualJudge } from '../wait/wait-types.js';
 import type { CloseStack } from './close-stack.js';
 
 /** Builds further task services on the same store, browsers and security (demo, tests). */
@@ -71,6 +72,8 @@ export function createTaskPipeline(deps: {
   logger: Logger;
   stack: CloseStack;
   images: ImageCodec;
+  /** The process's vision judge: every task's visual conditions; none refuses them at admission. */
+  judge: VisualJudge | null;
 }): TaskPipeline {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
@@ -80,6 +83,7 @@ export function createTaskPipeline(deps: {
     clock: deps.clock,
     logger: deps.logger,
     newId: deps.newId,
+    visualJudge: deps.judge !== null,
   });
   deps.stack.defer(security.close);
   const sessions = createSessionProfiles({
@@ -126,6 +130,7 @@ export function createTaskPipeline(deps: {
           operator,
           clock: deps.clock,
           images: deps.images,
+          ...(deps.judge ? { judge: deps.judge } : {}),
           logger: deps.logger,
           loop,
           newId: deps.newId,

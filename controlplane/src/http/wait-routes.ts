@@ -14,7 +14,7 @@ const waitsOf = (deps: { waits?: WaitService | undefined }): WaitService => {
 /**
  * `/v1/waits` (docs/waits.md; admin scope): start a wait on the controlplane's browser screen, poll
  * or block for its outcome, cancel it. Each wait settles exactly once: resolved, timeout,
- * cancelled, failed.
+ * cancelled, failed, stalled.
  */
 export const waitRoutes: RouteEntry[] = [
   route({
@@ -31,7 +31,11 @@ export const waitRoutes: RouteEntry[] = [
         description: 'Watching (block=false)',
         schema: z.object({ wait_id: z.string(), status: z.literal('watching') }),
       },
-      '400': { description: 'Invalid request; the message names the field', ref: 'Error' },
+      '400': {
+        description:
+          'Invalid request (the message names the field), or JUDGE_UNAVAILABLE: a visual condition and no vision judge configured',
+        ref: 'Error',
+      },
       '404': { description: 'No such running task (task_id)', ref: 'Error' },
     },
     handle: async (c, { body }, deps) => {

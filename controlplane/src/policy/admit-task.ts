@@ -1,4 +1,5 @@
 import { actorOf, type Principal } from '../auth/scopes.js';
+import { judgeUnavailable } from '../errors.js';
 import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../tasks/task-input.js';
 import { type Denied, keepRulesOf, type TaskPlan } from '../tasks/task-plan.js';
 import { decideTask } from './decide.js';
@@ -8,6 +9,8 @@ import type { TenantPolicy } from './policy-schema.js';
 export interface AdmissionDefaults {
   /** The configured step limit (`config.loop.maxSteps`), capped by the policy's. */
   maxSteps: number;
+  /** A vision judge is configured; without one, visual conditions are refused (JUDGE_UNAVAILABLE). */
+  visualJudge?: boolean | undefined;
 }
 
 /** Facts read before the decision, so it stays pure: the named session profile and the time. */
@@ -32,7 +35,7 @@ export function admitTask(
 ): TaskPlan | Denied {
   const tenant = principal.tenant;
   const actor = actorOf(principal);
-  const parsed = validTaskInput(input, principal);
+  const parsed = validTaskInput(input, principal, defaults);
   if ('denied' in parsed) return parsed;
   const admission = decideTask(parsed, policy, defaults.maxSteps);
   if (admission.decision.decision !== 'allow')
@@ -64,13 +67,27 @@ export function admitTask(
   };
 }
 
-/** `input` checked against the task input schema (defaults applied), or why it is invalid. */
+/**
+ * `input` checked against the task input schema (defaults applied), or why it is invalid — or
+ * why it cannot run here: a visual condition without a vision judge.
+ */
 export function validTaskInput(
   input: BrowserRunTaskInput,
   principal: Principal,
+  environment: { visualJudge?: boolean | undefined } = {},
 ): BrowserRunTaskInput | Denied {
   const parsed = browserRunTaskInputSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const visual = visualFields(parsed.data);
+    if (visual.length === 0 || environment.visualJudge) return parsed.data;
+    return {
+      denied: true,
+      code: 'JUDGE_UNAVAILABLE',
+      tenant: principal.tenant,
+      actor: actorOf(principal),
+      decision: { decision: 'deny', reason: judgeUnavailable(visual.join(' and ')) },
+    };
+  }
   const reason = parsed.error.issues
     .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
     .join('; ');
@@ -81,4 +98,12 @@ export function validTaskInput(
     actor: actorOf(principal),
     decision: { decision: 'deny', reason: `invalid task input: ${reason}` },
   };
+}
+
+/** The fields of `input` a vision judge decides. */
+function visualFields(input: BrowserRunTaskInput): string[] {
+  return [
+    ...(input.success_criteria?.visual ? ['success_criteria.visual'] : []),
+    ...(input.logged_in_check?.visual ? ['logged_in_check.visual'] : []),
+  ];
 }

@@ -15,7 +15,7 @@ import type { Decision } from './policy-schema.js';
 
 /**
  * Turns a caller's input into a TaskPlan before anything starts. Throws AppError
- * `POLICY_DENIED` / `INVALID_INPUT` (HTTP 400) when the task may not run.
+ * `POLICY_DENIED` / `INVALID_INPUT` / `JUDGE_UNAVAILABLE` (HTTP 400) when the task may not run.
  */
 export interface TaskAdmission {
   /**
@@ -73,13 +73,17 @@ function decisionOf(outcome: TaskPlan | Denied): Decision {
 
 /**
  * Admission without a tenant policy: every valid input becomes an `allowAllPlan` (its gate is
- * `unpolicedGate`); invalid input is refused (INVALID_INPUT, 400). For the labelled demo, replays
- * and services built without a policy.
+ * `unpolicedGate`); invalid input is refused (INVALID_INPUT, 400), and so is a visual condition
+ * unless `visualJudge` (JUDGE_UNAVAILABLE, 400). For the labelled demo, replays and services
+ * built without a policy.
  */
-export function allowAllAdmission(why: string): TaskAdmission {
+export function allowAllAdmission(
+  why: string,
+  environment: { visualJudge?: boolean | undefined } = {},
+): TaskAdmission {
   return {
     admit(input, principal, taskId) {
-      const valid = validTaskInput(input, principal);
+      const valid = validTaskInput(input, principal, environment);
       if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
       if (valid.credential_mode === 'session')
         throw new AppError('POLICY_DENIED', 'credential_mode session needs a tenant policy', {

@@ -41,6 +41,8 @@ export interface TaskSecurityDeps {
   logger: Logger;
   /** Approval ids; default `randomUUID`. */
   newId?: () => string;
+  /** A vision judge is configured (else tasks with visual conditions are refused at admission). */
+  visualJudge?: boolean;
 }
 
 /**
@@ -75,11 +77,13 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     admission: createPolicyAdmission({
       policies,
       audit,
-      defaults: { maxSteps: config.loop.maxSteps },
+      defaults: { maxSteps: config.loop.maxSteps, visualJudge: deps.visualJudge },
       sessions: createSessionProfileRepository(deps.db).meta,
       now: deps.clock.now,
     }),
-    unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy'),
+    unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy', {
+      visualJudge: deps.visualJudge,
+    }),
     guards: createTaskGuards({
       audit,
       logger,

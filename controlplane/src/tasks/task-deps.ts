@@ -15,6 +15,7 @@ import type { LeasePreparer } from '../sessions/session-injector.js';
 import type { ScreenshotFiles } from '../store/screenshot-files.js';
 import type { TaskRepository } from '../store/task-repository.js';
 import type { TakeoverDeps } from '../takeover/task-handoff.js';
+import type { VisualJudge } from '../wait/wait-types.js';
 import type { TaskEventLog } from './task-events.js';
 import type { TaskSlots } from './task-slots.js';
 
@@ -33,7 +34,12 @@ export interface TaskDeps {
   loop: LoopDefaults;
   /** Where task start/end, actions and refusals are recorded (default: nowhere). */
   audit?: AuditLog | undefined;
-  /** Checks `success_criteria` on finished(); default: the operator's URL only. */
+  /**
+   * The process's vision judge: `success_criteria.visual` and a visual `logged_in_check` (absent:
+   * admission refuses them; a task that gets here anyway reports them unverified / not logged in).
+   */
+  judge?: VisualJudge | undefined;
+  /** Checks `success_criteria` on finished(); default: the operator's URL, and `judge`'s verdict. */
   verifier?: DoneVerifier | undefined;
   /** Records `record: true` tasks (absent: they run unrecorded, warned). */
   recorder?: TaskRecorder | undefined;

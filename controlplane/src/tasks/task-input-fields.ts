@@ -48,17 +48,39 @@ export const credentialModeSchema = z
     (mode): CredentialMode => (mode === legacyCredentialMode ? 'supervisor_approved' : mode),
   );
 
-/** A URL/text condition that holds while the task's site is logged in (wait-engine conditions). */
+/** A natural-language condition on the screen, decided by the vision judge (docs/models.md). */
+const visualCondition = (example: string) =>
+  z
+    .string()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      `A condition on the screen judged by the vision judge, e.g. "${example}" (needs a judge configured: CLAWDIE_JUDGE_URL or CLAWDIE_JUDGE_USE_MODEL; else the task is refused, JUDGE_UNAVAILABLE).`,
+    );
+
+/**
+ * A URL/text/visual condition that holds while the task's site is logged in (wait-engine
+ * conditions, all of which must hold).
+ */
 export const loggedInCheckSchema = z
   .strictObject({
     url_matches: urlPatternSchema.optional(),
     text_contains: z.string().min(1).max(500).optional(),
     text_absent: z.string().min(1).max(500).optional(),
-    timeout_ms: z.number().int().min(0).max(30_000).optional(),
+    visual: visualCondition('the account avatar is shown in the header'),
+    timeout_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(30_000)
+      .optional()
+      .describe('How long the conditions may take to hold: default 2000, or 15000 with visual.'),
   })
-  .refine((check) => check.url_matches || check.text_contains || check.text_absent, {
-    message: 'needs url_matches, text_contains or text_absent',
-  });
+  .refine(
+    (check) => check.url_matches || check.text_contains || check.text_absent || check.visual,
+    { message: 'needs url_matches, text_contains, text_absent or visual' },
+  );
 
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {
@@ -149,14 +171,7 @@ export const browserRunTaskFields = {
         .describe(
           'A `*` glob over the whole URL, or a /regex/flags literal (RE2 syntax: no backreferences or lookarounds).',
         ),
-      visual: z
-        .string()
-        .min(1)
-        .max(1000)
-        .optional()
-        .describe(
-          'A condition on the screen judged by the vision model, e.g. "a green tick is shown".',
-        ),
+      visual: visualCondition('a green tick is shown'),
     })
     .optional()
     .describe(

@@ -17,6 +17,7 @@ export function loggedInConditions(check: z.infer<typeof loggedInCheckSchema> | 
   if (check.url_matches) conditions.push({ type: 'url_matches', pattern: check.url_matches });
   if (check.text_contains) conditions.push({ type: 'text_contains', text: check.text_contains });
   if (check.text_absent) conditions.push({ type: 'text_absent', text: check.text_absent });
+  if (check.visual) conditions.push({ type: 'visual', description: check.visual });
   return conditions;
 }
 

@@ -66,8 +66,11 @@ export function keepRulesOf(policy: TenantPolicy): KeepRules {
 /** Admission refused the task; nothing was started. */
 export interface Denied {
   readonly denied: true;
-  /** `POLICY_DENIED` (outside the tenant's policy) or `INVALID_INPUT`. */
-  readonly code: 'POLICY_DENIED' | 'INVALID_INPUT';
+  /**
+   * `POLICY_DENIED` (outside the tenant's policy), `INVALID_INPUT`, or `JUDGE_UNAVAILABLE` (a
+   * visual condition and no vision judge configured).
+   */
+  readonly code: 'POLICY_DENIED' | 'INVALID_INPUT' | 'JUDGE_UNAVAILABLE';
   readonly tenant: string;
   readonly actor: string;
   readonly decision: Decision;

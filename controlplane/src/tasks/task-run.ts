@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/handoff-types.js';
 import { runAgentLoop } from '../agent/loop.js';
 import type { LoopResult } from '../agent/loop-types.js';
+import { operatorVerifier } from '../agent/verify-done.js';
 import type { ApprovalRecord } from '../approvals/approval-types.js';
 import { discardAuditLog } from '../audit/audit-log.js';
 import { createTaskAudit } from '../audit/task-audit.js';
@@ -14,8 +15,9 @@ import { leaseBrowser } from '../browsers/lease-browser.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import type { TaskGuard } from '../policy/task-guards.js';
 import { handoffForTask } from '../takeover/handoff-for-task.js';
-import { createJailPageProbe } from '../wait/jail-page-probe.js';
+import { createJailPageProbe, operatorFrames } from '../wait/jail-page-probe.js';
 import { withSmartWait } from '../wait/smart-wait-operator.js';
+import { visualCheck } from '../wait/visual-check.js';
 import { WaitEngine } from '../wait/wait-engine.js';
 import { createDesktopTaskOperator } from './desktop-task-operator.js';
 import type { LiveTaskStatus, PendingApproval } from './live-status.js';
@@ -134,12 +136,17 @@ export class TaskRun {
     return this.#end(result, kept);
   }
 
-  /** Marks the task started, then start_url, logged_in_check and the loop. Never throws. */
+  /**
+   * Marks the task started, then start_url, logged_in_check and the loop. Never throws. One wait
+   * engine, with the process's judge, watches for the run: logged_in_check, the smart wait and
+   * the visual success criterion.
+   */
   async #drive(lease: BrowserLease, guard: TaskGuard): Promise<LoopResult> {
     const deps = this.#deps;
     const { input } = this.#plan;
     const { signal, clear } = taskSignal(this.#controller.signal, input.timeout_s);
     this.#signal = signal;
+    const waits = new WaitEngine({ clock: deps.clock, images: deps.images, judge: deps.judge });
     try {
       deps.repository.markStarted(this.id, deps.clock.now());
       this.#started = true;
@@ -151,7 +158,7 @@ export class TaskRun {
       this.#setStatus();
       const start = await startTask(
         input,
-        { ...deps, browser: lease.operator, probe: this.#probe(lease) },
+        { browser: lease.operator, probe: this.#probe(lease), waits },
         signal,
       );
       if ('ended' in start) return start.ended;
@@ -162,18 +169,20 @@ export class TaskRun {
         lease,
         onNeedsUser: (reason) => this.#needs(reason),
       });
+      const operator = this.#operator(lease, guard, waits);
+      const screen = operatorFrames(operator, 'task-screen');
       return await runAgentLoop(
         { ...deps.loop, ...taskLoopOptions(input), maxSteps: this.#maxSteps, ...start },
         {
           model: deps.model,
-          operator: this.#operator(lease, guard),
+          operator,
           clock: deps.clock,
           images: deps.images,
           signal,
           gate: guard.gate,
           waitWhilePaused: (abort) => this.#pauses.wait(abort),
           ...(handoff ? { handoff } : {}),
-          ...(deps.verifier ? { verifier: deps.verifier } : {}),
+          verifier: deps.verifier ?? operatorVerifier({ operator }, visualCheck(waits, screen)),
           emit: (event) => this.#events.publish(event),
         },
       );
@@ -181,6 +190,7 @@ export class TaskRun {
       return endingOf(error, 0, signal);
     } finally {
       clear();
+      waits.close();
     }
   }
 
@@ -189,7 +199,7 @@ export class TaskRun {
    * whole display for a desktop task), then the guard (secret placeholders refused, or filled
    * after an approval), then the smart wait (a lone `wait` watches the screen instead of sleeping).
    */
-  #operator(lease: BrowserLease, guard: TaskGuard): BrowserOperator {
+  #operator(lease: BrowserLease, guard: TaskGuard, waits: WaitEngine): BrowserOperator {
     const deps = this.#deps;
     const desktop = this.#plan.input.surface === 'desktop' && lease.display;
     const surface = desktop
@@ -197,7 +207,7 @@ export class TaskRun {
       : lease.operator;
     const guarded = guard.wrapOperator(surface);
     if (!deps.loop.smartWait) return guarded;
-    return withSmartWait(guarded, new WaitEngine({ clock: deps.clock, images: deps.images }));
+    return withSmartWait(guarded, waits, { key: 'task-screen' });
   }
 
   /** Where `logged_in_check` reads the page: the clone's jail-service, else the browser's state. */

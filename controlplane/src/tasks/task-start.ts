@@ -1,11 +1,10 @@
 // How a task starts: its `queued` row; before its first step, start_url opened and
 // `logged_in_check` evaluated; what the loop is told (instruction with the answer format, domains,
 // final-answer check, criteria); what the audit's `task-started` says.
-import type { ImageCodec } from '@clawdie/jail-service/images';
 import type { LoopResult } from '../agent/loop-types.js';
-import type { Clock } from '../clock.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
-import { WaitEngine } from '../wait/wait-engine.js';
+import { operatorFrames } from '../wait/jail-page-probe.js';
+import type { WaitEngine } from '../wait/wait-engine.js';
 import type { PageProbe } from '../wait/wait-types.js';
 import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
 import type { TaskDeps } from './task-deps.js';
@@ -31,14 +30,21 @@ export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): v
 /** How the loop starts: at once, or with a person asked to log in first; or not at all. */
 export type TaskStart = { ended: LoopResult } | { startWithHandoff?: 'login' };
 
+/** What a task starts on: its browser, the page probe, and the run's wait engine (with the judge). */
+export interface StartPorts {
+  browser: BrowserOperator;
+  probe: PageProbe;
+  waits: WaitEngine;
+}
+
 /**
  * Opens start_url in the task's browser (a failed navigation ends the task START_URL_FAILED), then
- * evaluates `logged_in_check` on `probe` (failed: the loop starts by asking a person to log in).
- * Rejects only when `signal` aborts or the browser cannot be reached.
+ * evaluates `logged_in_check` on `probe` and the browser's screen (failed: the loop starts by
+ * asking a person to log in). Rejects only when `signal` aborts or the browser cannot be reached.
  */
 export async function startTask(
   input: BrowserRunTaskInput,
-  ports: { browser: BrowserOperator; probe: PageProbe; clock: Clock; images: ImageCodec },
+  ports: StartPorts,
   signal: AbortSignal,
 ): Promise<TaskStart> {
   if (input.start_url) {
@@ -65,20 +71,20 @@ export async function startTask(
 
 /**
  * Evaluates a task's `logged_in_check` with the wait engine once start_url has loaded: true when
- * its conditions hold within `timeout_ms` (default 2 s, for a redirect to settle). No check: true.
+ * its conditions hold within `timeout_ms` (default 2 s for a redirect to settle, 15 s when a
+ * visual condition is judged on the browser's screen). No check: true.
  */
 async function passesLoggedInCheck(
   input: BrowserRunTaskInput,
-  ports: { probe: PageProbe; clock: Clock; images: ImageCodec },
+  ports: StartPorts,
   signal: AbortSignal,
 ): Promise<boolean> {
   const check = input.logged_in_check;
   if (!check) return true;
-  const engine = new WaitEngine({ clock: ports.clock, images: ports.images });
-  const handle = engine.start({
+  const handle = ports.waits.start({
     conditions: loggedInConditions(check),
-    timeoutMs: check.timeout_ms ?? 2000,
-    target: { probe: ports.probe },
+    timeoutMs: check.timeout_ms ?? (check.visual ? 15_000 : 2000),
+    target: { probe: ports.probe, frames: operatorFrames(ports.browser, 'task-start') },
     signal,
   });
   const outcome = await handle.outcome;

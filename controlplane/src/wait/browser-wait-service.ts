@@ -8,6 +8,7 @@ import { createJailPageProbe, operatorFrames } from './jail-page-probe.js';
 import { WaitEngine } from './wait-engine.js';
 import type { JobTarget } from './wait-job.js';
 import { createWaitService, type WaitService } from './wait-service.js';
+import type { VisualJudge } from './wait-types.js';
 
 /**
  * `/v1/waits` over the browsers tasks run on: with `task_id`, the screen and page state of the
@@ -19,8 +20,14 @@ export function createBrowserWaitService(options: {
   local: { operator: BrowserOperator; jail: JailEndpoint } | null;
   /** The process's image codec. */
   images: ImageCodec;
+  /** The process's vision judge; without one a visual condition is refused (400). */
+  judge?: VisualJudge | undefined;
 }): WaitService {
-  const engine = new WaitEngine({ clock: systemClock, images: options.images });
+  const engine = new WaitEngine({
+    clock: systemClock,
+    images: options.images,
+    judge: options.judge,
+  });
   const local: JobTarget | null = options.local
     ? {
         frames: operatorFrames(options.local.operator, 'local'),

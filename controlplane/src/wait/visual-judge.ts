@@ -1,8 +1,9 @@
 // The natural-language visual condition: a vision model (any OpenAI-compatible VisionModel) sees
-// the job's recent frames and earlier verdicts and ends its reply with
+// the job's recent frames and earlier verdicts, each with its age, and ends its reply with
 // `FINAL_JSON: {"decision":"resolved|watching|partial","reason":"..."}`. Parsing is forgiving
 // (code fences, single quotes, trailing commas, synonyms) and falls back to a legacy `YES:`/`NO:`
 // line (DETM's smart-wait format); anything else counts as `watching`, never as resolved.
+import { isAbortError, ModelError } from '../errors.js';
 import type { ContentPart, VisionModel } from '../model/chat-types.js';
 import type {
   VisualDecision,
@@ -14,7 +15,7 @@ import type {
 const PROMPT = `You watch a computer screen and decide whether a condition holds.
 Condition: {condition}
 
-The images are the most recent screenshots, oldest first; the last one is the screen now.
+The images are screenshots of the same screen, oldest first, taken {ages}; the last one is the screen now.
 {history}
 Answer in one or two sentences, then end with exactly one line:
 FINAL_JSON: {"decision":"resolved|watching|partial","reason":"<short reason>"}
@@ -23,38 +24,62 @@ FINAL_JSON: {"decision":"resolved|watching|partial","reason":"<short reason>"}
 - watching: it does not hold.`;
 
 /**
- * Builds a judge over a vision model; each call is one chat completion.
- * Not wired yet: issue #22 (the models issue) connects it; kept for that, not dead code.
+ * Builds a judge over a vision model; each verdict is one chat completion, bounded by `timeoutMs`
+ * (every attempt of the model client included; ModelError MODEL_TIMEOUT past it).
  */
-export function createModelVisualJudge(model: VisionModel): VisualJudge {
+export function createModelVisualJudge(
+  model: VisionModel,
+  options: { timeoutMs?: number } = {},
+): VisualJudge {
   return {
     async judge(request, signal): Promise<VisualVerdict> {
-      const reply = await model.complete(
-        { messages: [{ role: 'user', content: parts(request) }] },
-        signal,
-      );
-      return parseVisualVerdict(reply.text);
+      const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+      const bounded = timeout && signal ? AbortSignal.any([signal, timeout]) : (timeout ?? signal);
+      try {
+        const reply = await model.complete(
+          { messages: [{ role: 'user', content: parts(request) }] },
+          bounded,
+        );
+        return parseVisualVerdict(reply.text);
+      } catch (error) {
+        if (timeout?.aborted && !signal?.aborted && isAbortError(error))
+          throw new ModelError(
+            'MODEL_TIMEOUT',
+            `the judge did not answer within ${options.timeoutMs} ms`,
+          );
+        throw error;
+      }
     },
   };
 }
 
 function parts(request: VisualJudgeRequest): ContentPart[] {
+  const ago = (at: number) => `${((request.now - at) / 1000).toFixed(1)} s ago`;
   const history =
     request.history.length === 0
       ? ''
-      : `Your earlier verdicts, oldest first: ${request.history
-          .map((entry) => `${entry.decision} (${entry.reason})`)
+      : `Your earlier verdicts on this condition, oldest first: ${request.history
+          .map((entry) => `${entry.decision} (${entry.reason}) ${ago(entry.at)}`)
           .join('; ')}.\n`;
-  const text = PROMPT.replace('{condition}', request.condition).replace('{history}', history);
+  const text = PROMPT.replace('{condition}', request.condition)
+    .replace('{ages}', listOf(request.frames.map((frame) => ago(frame.at))))
+    .replace('{history}', history);
   return [
     { type: 'text', text },
     ...request.frames.map(
-      (jpeg): ContentPart => ({
+      (frame): ContentPart => ({
         type: 'image_url',
-        image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}` },
+        image_url: { url: `data:image/jpeg;base64,${frame.jpeg.toString('base64')}` },
       }),
     ),
   ];
+}
+
+/** "a", "a and b", "a, b and c". */
+function listOf(items: string[]): string {
+  return items.length <= 1
+    ? (items[0] ?? '')
+    : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 const SYNONYMS: Record<string, VisualDecision> = {

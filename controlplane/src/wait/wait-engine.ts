@@ -1,8 +1,8 @@
 /**
  * The wait engine: many wait jobs multiplexed by one scheduler over an injected clock. Each job
  * polls at its own adaptive interval; captures are serialised and shared per display (FrameHub);
- * every job settles exactly once — resolved, timeout, cancelled or failed — whatever races
- * between its evaluation, its deadline, cancel() and the caller's signal.
+ * every job settles exactly once — resolved, timeout, cancelled, failed, stalled or unmet —
+ * whatever races between its evaluation, its deadline, cancel() and the caller's signal.
  */
 
 import type { ImageCodec } from '@clawdie/jail-service/images';
@@ -18,6 +18,11 @@ export interface WaitRequest {
   target: JobTarget;
   signal?: AbortSignal;
   settings?: Partial<PollSettings>;
+  /**
+   * A one-time check (verify-before-done): the first `resolved` verdict resolves the job, the
+   * first `watching` one settles it `unmet`; only `partial` keeps it watching until the timeout.
+   */
+  decisive?: boolean;
 }
 
 export interface WaitHandle {
@@ -31,7 +36,7 @@ export interface WaitEngineOptions {
   clock: Clock;
   /** The process's image codec (thumbnails, judge frames). */
   images: ImageCodec;
-  judge?: VisualJudge;
+  judge?: VisualJudge | undefined;
   settings?: Partial<PollSettings>;
   newId?: () => string;
   /** Consecutive failed rounds (probe/capture/judge errors) before a job fails; default 3. */
@@ -74,12 +79,19 @@ export class WaitEngine {
     return this.#hub.captures;
   }
 
+  /** Whether `visual` conditions can be judged here. */
+  get hasJudge(): boolean {
+    return this.#options.judge !== undefined;
+  }
+
   /** Starts a job. Never throws: an impossible job settles at once as `failed`. */
   start(request: WaitRequest): WaitHandle {
     const id = this.#options.newId?.() ?? `wait-${++this.#counter}`;
     const now = this.#clock.now();
     const settings = { ...DEFAULT_POLL, ...this.#options.settings, ...request.settings };
-    const job = new WaitJob(request.conditions, request.target, settings, now);
+    const job = new WaitJob(request.conditions, request.target, settings, now, {
+      decisive: request.decisive,
+    });
     let resolveOutcome!: (outcome: WaitOutcome) => void;
     const outcome = new Promise<WaitOutcome>((resolve) => {
       resolveOutcome = resolve;
@@ -117,7 +129,7 @@ export class WaitEngine {
     const problem =
       request.conditions.length === 0
         ? 'a wait needs at least one condition'
-        : job.unsupported(Boolean(this.#options.judge));
+        : job.unsupported(this.hasJudge);
     if (problem) {
       entry.settle('failed', problem);
     } else if (request.signal?.aborted) {
@@ -188,6 +200,7 @@ export class WaitEngine {
           entry.errors = 0;
           entry.lastDetail = result.detail;
           if (result.held) entry.settle('resolved', result.detail);
+          else if (result.end) entry.settle(result.end, result.detail);
         },
         (error: unknown) => {
           if (entry.abort.signal.aborted) return;

@@ -1,33 +1,21 @@
 // One wait job: evaluates its conditions cheapest first, gates model calls with the frame diff,
-// keeps a small context window (frames + verdicts) and adapts its polling interval.
-import type { ImageCodec } from '@clawdie/jail-service/images';
+// keeps a small context window (frames + verdicts) per visual condition, adapts its polling
+// interval, and ends early when a visual condition stalls (visual-watch.ts).
 import { byCost, checkCheap, describeCondition, isCheap, probeReads } from './conditions.js';
-import { type DiffOptions, diffThumbnails, type Thumbnail } from './frame-diff.js';
+import { diffThumbnails, type Thumbnail } from './frame-diff.js';
 import type { Frame, FrameHub } from './frame-hub.js';
-import type {
-  FrameSource,
-  PageProbe,
-  VisualDecision,
-  VisualJudge,
-  WaitCondition,
-} from './wait-types.js';
+import { type JudgeSettings, VisualWatch } from './visual-watch.js';
+import type { FrameSource, PageProbe, VisualJudge, WaitCondition } from './wait-types.js';
 
-export interface PollSettings {
+export interface PollSettings extends JudgeSettings {
   /** Interval of jobs without frame conditions, and the starting interval of the others. */
   pollMs: number;
   /** Interval right after a change, and during a `partial` burst. */
   minPollMs: number;
   /** Ceiling the interval grows to while the screen is static. */
   maxPollMs: number;
-  /** A model evaluation happens at least this often even when the gate sees no change. */
-  forceEvalMs: number;
-  /** Frames (at evaluation times) and verdicts sent to the judge. */
-  contextFrames: number;
   /** Polls kept at `minPollMs` after a `partial` verdict. */
   burstPolls: number;
-  /** Largest side of the frames sent to the judge (DETM: 960 px). */
-  judgeMaxSide: number;
-  diff: DiffOptions;
 }
 
 export const DEFAULT_POLL: Readonly<PollSettings> = Object.freeze({
@@ -38,6 +26,7 @@ export const DEFAULT_POLL: Readonly<PollSettings> = Object.freeze({
   contextFrames: 3,
   burstPolls: 4,
   judgeMaxSide: 960,
+  stallPolls: 20,
   diff: {},
 });
 
@@ -46,32 +35,53 @@ export interface JobTarget {
   probe?: PageProbe | undefined;
 }
 
-export type RoundResult = { held: true; detail: string } | { held: false; detail: string };
+/**
+ * One round: all conditions held, or not yet — or not ever: `end` settles the job at once
+ * (`stalled`, or `unmet` for a decisive job's `watching` verdict).
+ */
+export type RoundResult =
+  | { held: true; detail: string }
+  | { held: false; detail: string; end?: 'stalled' | 'unmet' };
 
 export class WaitJob {
   readonly conditions: WaitCondition[];
   readonly settings: PollSettings;
   readonly target: JobTarget;
   readonly startedAt: number;
+  /** The first `resolved` or `watching` verdict settles the job; only `partial` keeps watching. */
+  readonly decisive: boolean;
   interval: number;
-  evaluations = 0;
-  skipped = 0;
   #burst = 0;
   #lastThumb: Thumbnail | null = null;
   #lastChangeAt: number;
   #changedSinceStart = false;
-  #lastEval: { thumb: Thumbnail; at: number; decision: VisualDecision; reason: string } | null =
-    null;
-  readonly #context: Buffer[] = [];
-  readonly #history: { at: number; decision: VisualDecision; reason: string }[] = [];
+  /** One per visual condition: its own context window, gate and stall count. */
+  readonly #watches = new Map<string, VisualWatch>();
 
-  constructor(conditions: WaitCondition[], target: JobTarget, settings: PollSettings, now: number) {
+  constructor(
+    conditions: WaitCondition[],
+    target: JobTarget,
+    settings: PollSettings,
+    now: number,
+    options: { decisive?: boolean | undefined } = {},
+  ) {
     this.conditions = byCost(conditions);
     this.target = target;
     this.settings = settings;
     this.startedAt = now;
+    this.decisive = options.decisive === true;
     this.#lastChangeAt = now;
     this.interval = settings.pollMs;
+  }
+
+  /** Model evaluations made, over every visual condition. */
+  get evaluations(): number {
+    return [...this.#watches.values()].reduce((sum, watch) => sum + watch.evaluations, 0);
+  }
+
+  /** Evaluations the pixel-diff gate skipped. */
+  get skipped(): number {
+    return [...this.#watches.values()].reduce((sum, watch) => sum + watch.skipped, 0);
   }
 
   /** Why this job can never be evaluated here, or null. */
@@ -107,6 +117,7 @@ export class WaitJob {
   ): Promise<RoundResult> {
     const reads = this.target.probe ? probeReads(this.target.probe, signal) : null;
     let frame: Frame | null = null;
+    let judged: string | null = null;
     for (const condition of this.conditions) {
       if (isCheap(condition)) {
         const result = await checkCheap(condition, reads as NonNullable<typeof reads>);
@@ -121,20 +132,41 @@ export class WaitJob {
           return this.#unmet(`${describeCondition(condition)} (quiet for ${quiet} ms)`);
         }
       } else if (condition.type === 'visual') {
-        const verdict = await this.#judge(
-          condition.description,
+        const watch = this.#watch(condition.description);
+        const evaluated = watch.evaluations;
+        const verdict = await watch.verdict(
           frame,
           judge as VisualJudge,
-          now,
-          signal,
-          hub.images,
+          { now, signal, images: hub.images },
+          this.settings,
         );
-        if (verdict.decision !== 'resolved')
-          return this.#unmet(`${condition.description}: ${verdict.reason}`);
+        // A fresh `partial` (something is starting to happen): poll fast for a few polls.
+        if (verdict.decision === 'partial' && watch.evaluations > evaluated) {
+          this.#burst = this.settings.burstPolls;
+          this.interval = this.settings.minPollMs;
+        }
+        if (verdict.decision !== 'resolved') {
+          const detail = `${condition.description}: ${verdict.reason}`;
+          if (this.decisive && verdict.decision === 'watching')
+            return { held: false, detail, end: 'unmet' };
+          const stall = watch.stalled(this.settings, now());
+          if (stall)
+            return { held: false, detail: `${condition.description}: ${stall}`, end: 'stalled' };
+          return this.#unmet(detail);
+        }
+        judged = verdict.reason;
       }
     }
-    const last = this.#lastEval;
-    return { held: true, detail: last ? last.reason : 'all conditions hold' };
+    return { held: true, detail: judged ?? 'all conditions hold' };
+  }
+
+  #watch(condition: string): VisualWatch {
+    let watch = this.#watches.get(condition);
+    if (!watch) {
+      watch = new VisualWatch(condition);
+      this.#watches.set(condition, watch);
+    }
+    return watch;
   }
 
   async #frame(hub: FrameHub, signal: AbortSignal, now: () => number): Promise<Frame> {
@@ -160,45 +192,7 @@ export class WaitJob {
     return frame;
   }
 
-  /** The gated model call: skipped while the screen matches the last evaluated frame. */
-  async #judge(
-    condition: string,
-    frame: Frame,
-    judge: VisualJudge,
-    now: () => number,
-    signal: AbortSignal,
-    images: ImageCodec,
-  ): Promise<{ decision: VisualDecision; reason: string }> {
-    const last = this.#lastEval;
-    const stale = last === null || now() - last.at >= this.settings.forceEvalMs;
-    if (!stale && !diffThumbnails(last.thumb, frame.thumbnail, this.settings.diff).changed) {
-      this.skipped += 1;
-      return last;
-    }
-    this.evaluations += 1;
-    this.#context.push(await forJudge(frame.jpeg, this.settings.judgeMaxSide, images));
-    if (this.#context.length > this.settings.contextFrames) this.#context.shift();
-    const verdict = await judge.judge(
-      { condition, frames: [...this.#context], history: [...this.#history] },
-      signal,
-    );
-    const at = now();
-    this.#lastEval = { thumb: frame.thumbnail, at, ...verdict };
-    this.#history.push({ at, ...verdict });
-    if (this.#history.length > this.settings.contextFrames) this.#history.shift();
-    if (verdict.decision === 'partial') {
-      this.#burst = this.settings.burstPolls;
-      this.interval = this.settings.minPollMs;
-    }
-    return verdict;
-  }
-
   #unmet(detail: string): RoundResult {
     return { held: false, detail };
   }
-}
-
-/** Downscales a frame for the judge (JPEG q72, DETM's smart-wait setting). */
-function forJudge(jpeg: Buffer, maxSide: number, images: ImageCodec): Promise<Buffer> {
-  return images.resizeJpeg(jpeg, { width: maxSide, height: maxSide, fit: 'inside', quality: 72 });
 }

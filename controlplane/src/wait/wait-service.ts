@@ -1,6 +1,7 @@
 // The wait engine as a service for the REST API: input validation, a bounded table of recent
 // outcomes, and lookup/cancel by id. The screen is the local browser's or a running task's.
 import { z } from 'zod';
+import { JudgeUnavailableError } from '../errors.js';
 import { urlPatternSchema } from './url-pattern.js';
 import type { WaitEngine } from './wait-engine.js';
 import type { JobTarget } from './wait-job.js';
@@ -36,6 +37,15 @@ export const waitInputSchema = z.strictObject({
     .describe('All must hold; cheapest are checked first.'),
   timeout_ms: z.number().int().min(100).max(3_600_000).default(60_000),
   block: z.boolean().default(false).describe('Answer only once the wait has settled.'),
+  stall_polls: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .optional()
+    .describe(
+      'End a visual wait as `stalled` after this many polls of an unchanged screen the judge keeps calling `watching` (0: never; default 20, about 54 s).',
+    ),
   task_id: z
     .string()
     .min(1)
@@ -50,6 +60,7 @@ export type WaitView =
   | ({ wait_id: string } & Omit<WaitOutcome, 'id'>);
 
 export interface WaitService {
+  /** Throws JudgeUnavailableError (400) for a visual condition on an engine without a judge. */
   start(input: z.output<typeof waitInputSchema>): { id: string; outcome: Promise<WaitOutcome> };
   view(id: string): WaitView | null;
   cancel(id: string): boolean;
@@ -68,10 +79,13 @@ export function createWaitService(
   const done = new Map<string, WaitOutcome>();
   return {
     start(input) {
+      if (!engine.hasJudge && input.conditions.some((condition) => condition.type === 'visual'))
+        throw new JudgeUnavailableError('a visual wait condition');
       const handle = engine.start({
         conditions: input.conditions as WaitCondition[],
         timeoutMs: input.timeout_ms,
         target: typeof target === 'function' ? target(input.task_id) : target,
+        ...(input.stall_polls === undefined ? {} : { settings: { stallPolls: input.stall_polls } }),
       });
       running.set(handle.id, handle.cancel);
       const outcome = handle.outcome.then((result) => {

@@ -37,12 +37,29 @@ export interface VisualVerdict {
   reason: string;
 }
 
+/** One verdict of a job's judge on one condition, at the engine's clock. */
+export interface VerdictEntry extends VisualVerdict {
+  at: number;
+}
+
+/** A frame the judge sees: a JPEG of the screen and when it was captured (the engine's clock). */
+export interface JudgeFrame {
+  jpeg: Buffer;
+  at: number;
+}
+
+/**
+ * What the judge decides on, with its temporal context: the frames of the condition's last few
+ * evaluations and the verdicts it gave on them, so it can tell progress from a still screen.
+ */
 export interface VisualJudgeRequest {
   condition: string;
-  /** Recent frames, oldest first; the last is the screen now. JPEG. */
-  frames: Buffer[];
-  /** Earlier verdicts of the same job, oldest first (temporal context). */
-  history: { at: number; decision: VisualDecision; reason: string }[];
+  /** Recent frames (at evaluation times), oldest first; the last is the screen now. */
+  frames: JudgeFrame[];
+  /** Earlier verdicts on the same condition of the same job, oldest first. */
+  history: VerdictEntry[];
+  /** The engine's clock now, so the ages of frames and verdicts can be told. */
+  now: number;
 }
 
 /** A vision model deciding a natural-language condition. Rejects on transport failure. */
@@ -50,7 +67,12 @@ export interface VisualJudge {
   judge(request: VisualJudgeRequest, signal?: AbortSignal): Promise<VisualVerdict>;
 }
 
-export type WaitStatus = 'resolved' | 'timeout' | 'cancelled' | 'failed';
+/**
+ * How a wait settled. `stalled`: the screen stopped changing while the judge kept answering
+ * `watching` (a visual condition that nothing on screen is moving towards). `unmet`: a decisive
+ * check (verify-before-done) got a `watching` verdict.
+ */
+export type WaitStatus = 'resolved' | 'timeout' | 'cancelled' | 'failed' | 'stalled' | 'unmet';
 
 export interface WaitOutcome {
   id: string;

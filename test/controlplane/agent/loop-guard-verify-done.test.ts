@@ -13,6 +13,9 @@ import {
   browserRunTaskInputSchema,
   successConditions,
 } from '../../../controlplane/src/tasks/task-input.js';
+import { operatorFrames } from '../../../controlplane/src/wait/jail-page-probe.js';
+import { visualCheck } from '../../../controlplane/src/wait/visual-check.js';
+import { WaitEngine } from '../../../controlplane/src/wait/wait-engine.js';
 import type { VisualJudge } from '../../../controlplane/src/wait/wait-types.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';
@@ -98,10 +101,10 @@ describe('verify-before-done', () => {
       },
     };
     const fake = createFakeOperator();
+    const waits = new WaitEngine({ clock: createManualClock(), images: testImages, judge });
     const verifier = createDoneVerifier({
       probe: { state: () => fake.operator.state(), text: async () => text },
-      capture: async () => (await fake.operator.screenshot()).jpeg,
-      judge,
+      visual: visualCheck(waits, operatorFrames(fake.operator, 'screen')),
     });
     const vision = model([
       "Action: finished(content='x')",

@@ -57,6 +57,7 @@ describe('/v1/waits in the OpenAPI document', () => {
     assert.deepEqual(Object.keys(input.properties).sort(), [
       'block',
       'conditions',
+      'stall_polls',
       'task_id',
       'timeout_ms',
     ]);

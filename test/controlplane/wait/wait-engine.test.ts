@@ -69,6 +69,8 @@ describe('wait engine', () => {
       conditions: [{ type: 'visual', description: 'the export dialog says Done' }],
       timeoutMs: 60_000,
       target: { frames: source },
+      // The gate alone: no stall ending (visual-watch.test.ts).
+      settings: { stallPolls: 0 },
     }).outcome;
     assert.equal(outcome.status, 'timeout');
     const ungated = 60_000 / 1000;

@@ -1,0 +1,120 @@
+// The model's and the judge's CLAWDIE_MODEL_* / CLAWDIE_JUDGE_* variables: part of the
+// controlplane's one zod schema (config.ts spreads `modelVariables` into it and calls these).
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const modelVariables = {
+  CLAWDIE_MODEL_URL: z.url().optional(),
+  CLAWDIE_MODEL_NAME: z.string().min(1).default('ui-tars-1.5-7b'),
+  CLAWDIE_MODEL_API_KEY: z.string().min(1).optional(),
+  CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).default('1.5'),
+  CLAWDIE_MODEL_TIMEOUT_MS: int(1000, 600_000).default(60_000),
+  /** Retries of one model call after failures; twice as many Retry-After waits (docs/models.md). */
+  CLAWDIE_MODEL_RETRIES: int(0, 10).default(5),
+  /** Retries one task may spend on model calls over all its steps. */
+  CLAWDIE_MODEL_TASK_RETRIES: int(0, 1000).default(30),
+  /** Model requests in flight at most, shared by every task (one limit per endpoint). */
+  CLAWDIE_MODEL_CONCURRENCY: int(1, 256).default(4),
+  /** Ask for streamed replies (SSE); a server that answers JSON instead still works. */
+  CLAWDIE_MODEL_STREAM: z.enum(['true', 'false', '1', '0']).default('true'),
+  /** A streamed reply's time to its first token; 0 turns the check off. */
+  CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS: int(0, 600_000).default(30_000),
+  CLAWDIE_MODEL_MAX_TOKENS: int(16, 32_768).default(1024),
+  CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
+  CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
+  CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
+  /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */
+  CLAWDIE_JUDGE_URL: z.url().optional(),
+  CLAWDIE_JUDGE_NAME: z.string().min(1).optional(),
+  CLAWDIE_JUDGE_API_KEY: z.string().min(1).optional(),
+  /** Bound on one verdict (every attempt included). */
+  CLAWDIE_JUDGE_TIMEOUT_MS: int(1000, 600_000).default(30_000),
+  /** `true`: the task model (CLAWDIE_MODEL_URL) is also the judge. */
+  CLAWDIE_JUDGE_USE_MODEL: z.enum(['true', 'false', '1', '0']).default('false'),
+  CLAWDIE_REPLAY_FILE: z.string().min(1).optional(),
+};
+
+const modelSchema = z.object(modelVariables);
+type ModelEnv = z.infer<typeof modelSchema>;
+
+export interface ModelConfig {
+  url: string | null;
+  name: string;
+  apiKey: string | null;
+  version: '1.5' | '1.0';
+  timeoutMs: number;
+  /** Per call (CLAWDIE_MODEL_RETRIES) and per task (CLAWDIE_MODEL_TASK_RETRIES). */
+  retries: number;
+  taskRetries: number;
+  concurrency: number;
+  stream: boolean;
+  /** 0: off. */
+  firstTokenTimeoutMs: number;
+  maxTokens: number;
+  temperature: number;
+  imageWindow: number;
+  jpegQuality: number;
+  replayFile: string | null;
+}
+
+/** Where verdicts come from: a dedicated OpenAI-compatible endpoint, or the task model's client. */
+export type JudgeConfig =
+  | { kind: 'endpoint'; url: string; name: string; apiKey: string | null; timeoutMs: number }
+  | { kind: 'model'; timeoutMs: number };
+
+export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
+  return {
+    url: e.CLAWDIE_MODEL_URL ?? null,
+    name: e.CLAWDIE_MODEL_NAME,
+    apiKey: e.CLAWDIE_MODEL_API_KEY ?? null,
+    version: e.CLAWDIE_MODEL_VERSION,
+    timeoutMs: e.CLAWDIE_MODEL_TIMEOUT_MS,
+    retries: e.CLAWDIE_MODEL_RETRIES,
+    taskRetries: e.CLAWDIE_MODEL_TASK_RETRIES,
+    concurrency: e.CLAWDIE_MODEL_CONCURRENCY,
+    stream: e.CLAWDIE_MODEL_STREAM === 'true' || e.CLAWDIE_MODEL_STREAM === '1',
+    firstTokenTimeoutMs: e.CLAWDIE_MODEL_FIRST_TOKEN_TIMEOUT_MS,
+    maxTokens: e.CLAWDIE_MODEL_MAX_TOKENS,
+    temperature: e.CLAWDIE_MODEL_TEMPERATURE,
+    imageWindow: e.CLAWDIE_MODEL_IMAGE_WINDOW,
+    jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
+    replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
+  };
+}
+
+/**
+ * The judge: CLAWDIE_JUDGE_URL + CLAWDIE_JUDGE_NAME (a dedicated endpoint), else the task model
+ * with CLAWDIE_JUDGE_USE_MODEL=true, else none. Contradictions and half settings are refused.
+ */
+export function judgeConfig(e: ModelEnv): JudgeConfig | null {
+  const useModel = e.CLAWDIE_JUDGE_USE_MODEL === 'true' || e.CLAWDIE_JUDGE_USE_MODEL === '1';
+  const timeoutMs = e.CLAWDIE_JUDGE_TIMEOUT_MS;
+  if (e.CLAWDIE_JUDGE_URL) {
+    if (useModel)
+      throw new ConfigError(
+        'set CLAWDIE_JUDGE_URL (a dedicated judge) or CLAWDIE_JUDGE_USE_MODEL=true (the task model), not both',
+      );
+    if (!e.CLAWDIE_JUDGE_NAME)
+      throw new ConfigError(
+        'CLAWDIE_JUDGE_URL needs CLAWDIE_JUDGE_NAME (the model name it serves)',
+      );
+    return {
+      kind: 'endpoint',
+      url: e.CLAWDIE_JUDGE_URL,
+      name: e.CLAWDIE_JUDGE_NAME,
+      apiKey: e.CLAWDIE_JUDGE_API_KEY ?? null,
+      timeoutMs,
+    };
+  }
+  if (e.CLAWDIE_JUDGE_NAME || e.CLAWDIE_JUDGE_API_KEY)
+    throw new ConfigError('CLAWDIE_JUDGE_NAME and CLAWDIE_JUDGE_API_KEY need CLAWDIE_JUDGE_URL');
+  if (!useModel) return null;
+  if (!e.CLAWDIE_MODEL_URL || e.CLAWDIE_REPLAY_FILE)
+    throw new ConfigError(
+      'CLAWDIE_JUDGE_USE_MODEL=true needs the task model at CLAWDIE_MODEL_URL (a replay file cannot judge)',
+    );
+  return { kind: 'model', timeoutMs };
+}
