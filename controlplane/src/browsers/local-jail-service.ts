@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/api';
+import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/variables';
 import type { Logger } from 'pino';
 import { AppError } from '../errors.js';
 import {

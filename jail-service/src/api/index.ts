@@ -1,4 +1,3 @@
-export { JAIL_SERVICE_VARIABLES } from '../config.js';
 export type { FieldKind, LandingExpect, Point, SecretGuard } from './action-fields.js';
 export {
   fieldKindSchema,

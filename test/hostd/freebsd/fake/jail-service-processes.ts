@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/api';
+import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/variables';
 import { nodeEntryArgv } from '../../../../controlplane/src/browsers/child-service.js';
 import { createFetchHealthCheck } from '../../../../hostd/src/drivers/freebsd/health-check.js';
 import { type JailXvfb, startJailXvfb, xvfbArguments } from './jail-xvfb.js';
