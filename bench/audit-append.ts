@@ -4,15 +4,15 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openAuditHead } from '../controlplane/src/audit/audit-head.js';
-import { auditHeadPath, loadAuditKey } from '../controlplane/src/audit/audit-key.js';
-import { type AuditLog, createAuditLog } from '../controlplane/src/audit/audit-log.js';
-import { canonicalJson } from '../controlplane/src/audit/canonical-json.js';
-import { GENESIS_HASH, rowMac } from '../controlplane/src/audit/hash-chain.js';
-import { openAuditTrail } from '../controlplane/src/audit/open-audit-trail.js';
 import { systemClock } from '../controlplane/src/clock.js';
-import { createAuditRepository } from '../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../controlplane/src/store/database.js';
+import { openAuditHead } from '../controlplane/src/governance/audit/audit-head.js';
+import { auditHeadPath, loadAuditKey } from '../controlplane/src/governance/audit/audit-key.js';
+import { type AuditLog, createAuditLog } from '../controlplane/src/governance/audit/audit-log.js';
+import { canonicalJson } from '../controlplane/src/governance/audit/canonical-json.js';
+import { GENESIS_HASH, rowMac } from '../controlplane/src/governance/audit/hash-chain.js';
+import { openAuditTrail } from '../controlplane/src/governance/audit/open-audit-trail.js';
+import { createAuditRepository } from '../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../controlplane/src/platform/store/database.js';
 import { percentile, round } from './bench-stats.js';
 
 const appends = Number(process.env.BENCH_APPENDS ?? 50_000);

@@ -2,10 +2,10 @@
 // demo shop, and a jail-service attached to that Chromium, with an operator pointed at it.
 import { existsSync } from 'node:fs';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { startLocalJailService } from '../controlplane/src/browsers/local-jail-service.js';
-import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
-import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
-import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
+import type { BrowserOperator } from '../controlplane/src/browser/operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { startLocalJailService } from '../controlplane/src/browser/provider/local-jail-service.js';
+import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
 import { silentLogger } from '../test/support/silent-logger.js';
 import { testLauncher } from '../test/support/test-launcher.js';
 

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { startDemoSite } from '../controlplane/src/demo/demo-site-server.js';
+import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
 import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
 import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';

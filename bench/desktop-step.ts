@@ -3,8 +3,8 @@
 // against the browser surface (controlplane → HTTP → jail-service → CDP), both 1280×800,
 // interleaved in one run.
 
-import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
-import { childEnvironment } from '../controlplane/src/runner/child-environment.js';
+import type { BrowserOperator } from '../controlplane/src/browser/operator/browser-operator.js';
+import { childEnvironment } from '../controlplane/src/platform/runner/child-environment.js';
 import { startDesktopJail } from '../test/support/desktop-jail.js';
 import { testLauncher } from '../test/support/test-launcher.js';
 import { startBenchBrowser } from './bench-browser.js';

@@ -3,7 +3,7 @@
 // cycles, every operation recorded per phase and step with the driver's in-process time before it.
 // The fake's jail "starts" the service in its health model; no process runs.
 
-import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CommandRunner } from '@clawdie/kit/runner';
 import { loadConfig } from '../hostd/src/config.js';
 import { FreeBsdDriver } from '../hostd/src/drivers/freebsd/freebsd-driver.js';
 import type { HealthCheck } from '../hostd/src/drivers/freebsd/health-check.js';

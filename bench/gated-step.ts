@@ -3,17 +3,17 @@
 // SQLite audit chain, then the click alone with `expect` pinned from the landing. Until the
 // jail-service serves /landing (its side of issue 20), the landing is stood in for by `GET /state`
 // (the same HTTP round trip through the same queue, without the DOM hit test) and the bench says so.
-import { runActions } from '../controlplane/src/agent/run-actions.js';
-import { createAuditLog } from '../controlplane/src/audit/audit-log.js';
+import { runActions } from '../controlplane/src/agent/loop/run-actions.js';
+import { createReplayModel } from '../controlplane/src/agent/model/replay-model.js';
+import { parsePrediction, toBrowserActions } from '../controlplane/src/agent/uitars/index.js';
+import type { BrowserOperator } from '../controlplane/src/browser/operator/browser-operator.js';
 import { systemClock } from '../controlplane/src/clock.js';
 import { OperatorError } from '../controlplane/src/errors.js';
-import { createReplayModel } from '../controlplane/src/model/replay-model.js';
-import type { BrowserOperator } from '../controlplane/src/operator/browser-operator.js';
-import { createActionGate } from '../controlplane/src/policy/action-gate.js';
-import { policySchema } from '../controlplane/src/policy/policy-schema.js';
-import { createAuditRepository } from '../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../controlplane/src/store/database.js';
-import { parsePrediction, toBrowserActions } from '../controlplane/src/uitars/index.js';
+import { createAuditLog } from '../controlplane/src/governance/audit/audit-log.js';
+import { createActionGate } from '../controlplane/src/governance/policy/action-gate.js';
+import { policySchema } from '../controlplane/src/governance/policy/policy-schema.js';
+import { createAuditRepository } from '../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../controlplane/src/platform/store/database.js';
 import { silentLogger } from '../test/support/silent-logger.js';
 import { testImages } from '../test/support/test-images.js';
 

@@ -3,9 +3,9 @@
 // smart_resize size and re-encoded at quality 80, as every agent step does. Prints p50/p95 of each
 // and the js/sharp ratio; also the desktop surface's raw → JPEG encode and the judge's downscale.
 // Run: npm run bench:images
-import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/jail-service/images';
+import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { encodeForModel, modelImageSize } from '../controlplane/src/model/image-encoder.js';
+import { encodeForModel, modelImageSize } from '../controlplane/src/agent/model/image-encoder.js';
 
 const W = 1280;
 const H = 800;

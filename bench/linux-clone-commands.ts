@@ -3,13 +3,13 @@
 // create → start → destroy → reconcile cycles. Everything else the Linux driver does is file
 // system work in-process (cgroup files, state directory, /proc), not a command.
 import { basename } from 'node:path';
-import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CommandRunner } from '@clawdie/kit/runner';
 import {
   ChildRegistry,
   ExecFileRunner,
   type ProcessLauncher,
   SpawnLauncher,
-} from '@clawdie/jail-service/runner';
+} from '@clawdie/kit/runner';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import { createTestDriver, linuxDriverMissing } from '../test/hostd/support/linux-harness.js';
 import { PHASES, type Phase } from './freebsd-plan-steps.js';

@@ -2,7 +2,7 @@
 // per call: the client (limiter, retry loop, JSON or SSE reading) against a raw fetch of the same
 // request to the same fake OpenAI-compatible server on loopback, interleaved in one run, without
 // and with streaming. (2) The outage scenario of issue 22 (bench/model-outage.ts), several rounds.
-import { createOpenAiCompatibleModel } from '../controlplane/src/model/openai-compatible-model.js';
+import { createOpenAiCompatibleModel } from '../controlplane/src/agent/model/openai-compatible-model.js';
 import { startFaultyChatServer } from '../test/support/faulty-chat-server.js';
 import { round, summarise } from './bench-stats.js';
 import { runOutageScenario } from './model-outage.js';

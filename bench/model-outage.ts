@@ -2,12 +2,12 @@
 // browser, real model client with the production defaults, a fake OpenAI-compatible server on
 // loopback) while the server answers 429 `Retry-After: 1` to 30 % of calls (seeded) and drops
 // every connection for 2 s. Counts tasks finished, errors, extra calls and the retries reported.
-import { runAgentLoop } from '../controlplane/src/agent/loop.js';
-import type { LoopResult } from '../controlplane/src/agent/loop-types.js';
+import { runAgentLoop } from '../controlplane/src/agent/loop/loop.js';
+import type { LoopResult } from '../controlplane/src/agent/loop/loop-types.js';
+import type { ModelRetryReason } from '../controlplane/src/agent/model/chat-types.js';
+import { createConfiguredModel } from '../controlplane/src/agent/model/configured-model.js';
 import { loadConfig } from '../controlplane/src/config.js';
-import type { ModelRetryReason } from '../controlplane/src/model/chat-types.js';
-import { createConfiguredModel } from '../controlplane/src/model/configured-model.js';
-import { unpolicedGate } from '../controlplane/src/policy/unpoliced-gate.js';
+import { unpolicedGate } from '../controlplane/src/governance/policy/unpoliced-gate.js';
 import { createRandom } from '../test/security/support/fuzz-values.js';
 import { createFakeOperator } from '../test/support/fake-operator.js';
 import {

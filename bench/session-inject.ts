@@ -4,14 +4,10 @@
 // only, cookies + localStorage, and all three. Prints p50/p90 per mode,
 // the added ms and the with/without ratio. Usage: npm run bench:session [-- runs]
 import { performance } from 'node:perf_hooks';
-import {
-  indexedDbTotals,
-  type SessionBundle,
-  sessionBundleSchema,
-} from '@clawdie/jail-service/api';
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
-import { createJailSessionClient } from '../controlplane/src/operator/jail-session-client.js';
+import { indexedDbTotals, type SessionBundle, sessionBundleSchema } from '@clawdie/kit/jail-api';
+import { createClawdieBrowserOperator } from '../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { createJailSessionClient } from '../controlplane/src/browser/operator/jail-session-client.js';
 import { createJailClient } from '../test/jail-service/jail-harness.js';
 import { loginThroughJail } from '../test/support/login-wall-login.js';
 import { startLoginWallSite } from '../test/support/login-wall-site.js';

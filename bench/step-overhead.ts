@@ -5,9 +5,9 @@
 // the gate's share of a step is measured in the same run. Also prints the request bytes sent to
 // the model per step with a full 5-screenshot window.
 import sharp from 'sharp';
-import { Conversation } from '../controlplane/src/model/conversation.js';
-import { encodeForModel } from '../controlplane/src/model/image-encoder.js';
-import { buildSystemPrompt } from '../controlplane/src/uitars/index.js';
+import { Conversation } from '../controlplane/src/agent/model/conversation.js';
+import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
+import { buildSystemPrompt } from '../controlplane/src/agent/uitars/index.js';
 import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';

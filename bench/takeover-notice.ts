@@ -3,16 +3,16 @@
 // screenshot of a real jail-service (Chromium) and grammy's sendPhoto upload, over loopback.
 import { randomUUID } from 'node:crypto';
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { createNoticeSender } from '../controlplane/src/approvals/notice-sender.js';
-import { discardAuditLog } from '../controlplane/src/audit/audit-log.js';
+import { createClawdieBrowserOperator } from '../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { createTakeover } from '../controlplane/src/browser/takeover/takeover-wiring.js';
+import { createTaskHandoff } from '../controlplane/src/browser/takeover/task-handoff.js';
 import { systemClock } from '../controlplane/src/clock.js';
-import { createClawdieBrowserOperator } from '../controlplane/src/operator/clawdie-browser-operator.js';
-import { openDatabase } from '../controlplane/src/store/database.js';
-import { createTaskRepository } from '../controlplane/src/store/task-repository.js';
-import { createTakeover } from '../controlplane/src/takeover/takeover-wiring.js';
-import { createTaskHandoff } from '../controlplane/src/takeover/task-handoff.js';
-import { createTelegramNotifier } from '../controlplane/src/telegram/telegram-notifier.js';
-import { startFakeBotApi } from '../test/controlplane/telegram/fake-bot-api.js';
+import { createNoticeSender } from '../controlplane/src/governance/approvals/notice-sender.js';
+import { discardAuditLog } from '../controlplane/src/governance/audit/audit-log.js';
+import { createTelegramNotifier } from '../controlplane/src/ingress/telegram/telegram-notifier.js';
+import { openDatabase } from '../controlplane/src/platform/store/database.js';
+import { createTaskRepository } from '../controlplane/src/platform/store/task-repository.js';
+import { startFakeBotApi } from '../test/controlplane/ingress/telegram/fake-bot-api.js';
 import { startLoginWallSite } from '../test/support/login-wall-site.js';
 import { silentLogger } from '../test/support/silent-logger.js';
 import { percentile, round, summarise } from './bench-stats.js';

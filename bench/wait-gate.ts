@@ -3,12 +3,12 @@
 // shortest poll interval; and model evaluations avoided on a static screen.
 // Run: npm run bench:wait
 import { performance } from 'node:perf_hooks';
-import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/jail-service/images';
+import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { diffThumbnails, type Thumbnail } from '../controlplane/src/wait/frame-diff.js';
-import { FrameHub } from '../controlplane/src/wait/frame-hub.js';
-import { WaitEngine } from '../controlplane/src/wait/wait-engine.js';
-import { DEFAULT_POLL } from '../controlplane/src/wait/wait-job.js';
+import { diffThumbnails, type Thumbnail } from '../controlplane/src/browser/wait/frame-diff.js';
+import { FrameHub } from '../controlplane/src/browser/wait/frame-hub.js';
+import { WaitEngine } from '../controlplane/src/browser/wait/wait-engine.js';
+import { DEFAULT_POLL } from '../controlplane/src/browser/wait/wait-job.js';
 import { createManualClock } from '../test/support/manual-clock.js';
 
 interface Timing {

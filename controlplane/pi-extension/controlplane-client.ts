@@ -1,4 +1,4 @@
-// HTTP client for the controlplane's /v1/tasks API (controlplane/src/http/task-routes.ts), used by
+// HTTP client for the controlplane's /v1/tasks API (controlplane/src/ingress/http/task-routes.ts), used by
 // the pi extension. Maps every failure to a ControlplaneError whose message names the request.
 import type { StepProgress } from '../src/tasks/task-events.js';
 import type { CompactResult } from '../src/tasks/task-input.js';

@@ -1,21 +1,26 @@
 #!/usr/bin/env node
-import { runAdminCommand } from './cli/admin-commands.js';
-// `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
-import { parseCommand } from './cli/args.js';
-import { runAuditVerify } from './cli/audit-command.js';
-import { runBackupCommand, runRestoreCommand } from './cli/backup-command.js';
-import { createProgressPrinter, printHelp, printLine, printResult } from './cli/cli-output.js';
-import type { Command } from './cli/command.js';
-import { demoBanner, runDemo } from './cli/demo-command.js';
-import { runMcpCommand } from './cli/mcp-command.js';
-import { runTaskCommand } from './cli/run-command.js';
-import { runSessionCommand } from './cli/session-command.js';
-import { UsageError } from './cli/usage-error.js';
 import { type Controlplane, createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
-import { createControlplaneLauncher } from './runner/process-launcher.js';
+import { runAdminCommand } from './ingress/cli/admin-commands.js';
+// `clawdie` CLI: run a task, run the replay demo, or serve the controlplane.
+import { parseCommand } from './ingress/cli/args.js';
+import { runAuditVerify } from './ingress/cli/audit-command.js';
+import { runBackupCommand, runRestoreCommand } from './ingress/cli/backup-command.js';
+import {
+  createProgressPrinter,
+  printHelp,
+  printLine,
+  printResult,
+} from './ingress/cli/cli-output.js';
+import type { Command } from './ingress/cli/command.js';
+import { demoBanner, runDemo } from './ingress/cli/demo-command.js';
+import { runMcpCommand } from './ingress/cli/mcp-command.js';
+import { runTaskCommand } from './ingress/cli/run-command.js';
+import { runSessionCommand } from './ingress/cli/session-command.js';
+import { UsageError } from './ingress/cli/usage-error.js';
+import { createControlplaneLauncher } from './platform/runner/process-launcher.js';
 import { serve } from './server.js';
 import type { CompactResult } from './tasks/task-input.js';
 

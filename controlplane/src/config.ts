@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressPortList } from '@clawdie/hostd/api';
-import { bearerTokenSyntax } from '@clawdie/jail-service/auth';
-import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/jail-service/images';
+import { bearerTokenSyntax } from '@clawdie/kit/auth';
+import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/kit/images';
 import { z } from 'zod';
 import {
   type JudgeConfig,
@@ -14,7 +14,7 @@ import {
   modelVariables,
 } from './config-model.js';
 import { ConfigError } from './errors.js';
-import { trustedProxyList } from './http/trusted-proxies.js';
+import { trustedProxyList } from './ingress/http/trusted-proxies.js';
 
 /** The repository's `policies/` (same depth from src/ and dist/). */
 const shippedPolicies = fileURLToPath(new URL('../../policies', import.meta.url));

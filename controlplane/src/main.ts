@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Composition root for `npm start`.
-import { printLine } from './cli/cli-output.js';
-import { DataDirInUseError } from './ownership/data-dir-owner.js';
+import { printLine } from './ingress/cli/cli-output.js';
+import { DataDirInUseError } from './platform/ownership/data-dir-owner.js';
 import { serve } from './server.js';
 
 serve().then(

@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { printLine } from './cli/cli-output.js';
-import { printServerBanner, runServerDemo } from './cli/server-banner.js';
 import { createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
-import { createControlplaneLauncher } from './runner/process-launcher.js';
+import { printLine } from './ingress/cli/cli-output.js';
+import { printServerBanner, runServerDemo } from './ingress/cli/server-banner.js';
+import { createControlplaneLauncher } from './platform/runner/process-launcher.js';
 
 /**
  * `npm start`: the controlplane HTTP API on CLAWDIE_HOST:CLAWDIE_PORT, with its browsers from hostd

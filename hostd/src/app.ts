@@ -2,7 +2,7 @@
 // error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
 // GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all. Every /clones/:name route
 // acts only under the clone's current lease, sent in the `clawdie-lease` header.
-import { requireBearer } from '@clawdie/jail-service/auth';
+import { requireBearer } from '@clawdie/kit/auth';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';

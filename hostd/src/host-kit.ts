@@ -1,6 +1,6 @@
 // What another workspace (the setup CLI's `--verify-host`) needs to build clones exactly as hostd
 // does: its config loader, its driver selection, its clone manager and address policy (the real
-// runners come from @clawdie/jail-service/runner). Re-exports only; hostd's main.ts is the
+// runners come from @clawdie/kit/runner). Re-exports only; hostd's main.ts is the
 // reference composition.
 export { CloneManager, type CloneManagerOptions } from './clones/clone-manager.js';
 export { type HostdConfig, loadConfig } from './config.js';

@@ -1,4 +1,4 @@
-import { createLogger as create, type DestinationStream } from '@clawdie/jail-service/logger';
+import { createLogger as create, type DestinationStream } from '@clawdie/kit/logger';
 
 /** The hostd logger: the one shared factory and redaction list; synchronous JSON on stderr. */
 export const createLogger = (level: string, destination?: DestinationStream) =>

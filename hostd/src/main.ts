@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
+import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/kit/runner';
 // Composition root: config → logger → runner, driver → owner lock of the clone namespace → clone
 // manager → reconcile → listen.
 import { serve } from '@hono/node-server';

@@ -1,7 +1,6 @@
 // The HTTP surface of the jail-service (contract: ./api). Never listens; see server.ts.
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import type { Logger } from 'pino';
+
+import { requireBearer } from '@clawdie/kit/auth';
 import {
   actionsRequestSchema,
   type HealthResponse,
@@ -10,8 +9,10 @@ import {
   screencastQuerySchema,
   screenshotHeaders,
   screenshotQuerySchema,
-} from './api/index.js';
-import { requireBearer } from './auth.js';
+} from '@clawdie/kit/jail-api';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
 import { errorBody, errorHandler, parseRequest, unauthorized } from './error-handler.js';
 import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';

@@ -1,8 +1,8 @@
 // The jail-service's only reader of the environment: CLAWDIE_* variables parsed once with zod.
 import { readFileSync } from 'node:fs';
+import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/kit/images';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
-import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from './images/image-codec.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 

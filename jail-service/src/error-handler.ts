@@ -1,10 +1,10 @@
+import type { BearerRefusal } from '@clawdie/kit/auth';
+import type { ErrorInfo } from '@clawdie/kit/jail-api';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { ErrorInfo } from './api/index.js';
-import type { BearerRefusal } from './auth.js';
 import { AppError, BadRequestError, UnauthorizedError } from './errors.js';
 
 /** The one place errors become HTTP: AppError → its status and `{ error: { code, message } }`. */

@@ -1,6 +1,6 @@
 // Every domain failure of the jail-service: one AppError per HTTP-visible outcome, each with a
 // stable `code` from the API contract and an HTTP status hint. Bugs stay plain `Error`s.
-import type { ErrorCode } from './api/schema.js';
+import type { ErrorCode } from '@clawdie/kit/jail-api';
 
 /** One zod-style issue of a rejected request: a dotted path and a message. */
 export interface RequestIssue {

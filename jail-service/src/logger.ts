@@ -1,4 +1,4 @@
-import { createLogger as create, type DestinationStream } from './logging/create-logger.js';
+import { createLogger as create, type DestinationStream } from '@clawdie/kit/logger';
 
 /** The jail-service logger: the one shared factory and redaction list; synchronous JSON on stderr. */
 export const createLogger = (level: string, destination?: DestinationStream) =>

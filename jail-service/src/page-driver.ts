@@ -7,7 +7,7 @@ import type {
   PageState,
   ScreenshotMeta,
   SecretGuard,
-} from './api/index.js';
+} from '@clawdie/kit/jail-api';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 

@@ -1,5 +1,6 @@
 // Public entry for embedding and tests: start a complete jail-service (browser + HTTP) in-process.
 import type { AddressInfo } from 'node:net';
+import { type SelectCodecOptions, selectImageCodec } from '@clawdie/kit/images';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -10,7 +11,6 @@ import { createPuppeteerPageDriver, type PuppeteerPageDriver } from './browser/p
 import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
-import { type SelectCodecOptions, selectImageCodec } from './images/select-codec.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';

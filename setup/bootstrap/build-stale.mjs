@@ -1,11 +1,11 @@
-// Compiles the workspaces that run as JavaScript (jail-service in clones, hostd, the controlplane)
-// only when a source is newer than the last build, so `npm start` does not run tsc every time and
-// clones never fall back to transpiling TypeScript at each start (≈ 0.5–2 s per clone).
+// Compiles the workspaces that run as JavaScript (the kit and the jail-service in clones, hostd,
+// the controlplane) only when a source is newer than the last build, so `npm start` does not run
+// tsc every time and clones never fall back to transpiling TypeScript at each start (≈ 0.5–2 s per clone).
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** In dependency order: the controlplane's build reads the other two's declarations. */
-export const BUILT_WORKSPACES = ['jail-service', 'hostd', 'controlplane'];
+/** In dependency order: each build reads the declarations of the ones before it. */
+export const BUILT_WORKSPACES = ['kit', 'jail-service', 'hostd', 'controlplane'];
 const STAMP = join('dist', '.build-stamp');
 
 function newestSource(dir) {

@@ -9,7 +9,7 @@ import {
   ExecFileRunner,
   type ProcessLauncher,
   SpawnLauncher,
-} from '@clawdie/jail-service/runner';
+} from '@clawdie/kit/runner';
 import { printError, printEvent, printSummary, printText, printUsage } from './cli-output.js';
 import { loadSetupConfig, processEnvironment, type SetupConfig } from './config.js';
 import { runSetup } from './run-setup.js';

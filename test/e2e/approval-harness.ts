@@ -10,31 +10,34 @@ import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { pino } from 'pino';
-import { createApprovalService } from '../../controlplane/src/approvals/approval-service.js';
-import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
-import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { startLocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { systemClock } from '../../controlplane/src/clock.js';
-import { createGrantAuthority } from '../../controlplane/src/credentials/grant-authority.js';
+import { createApprovalService } from '../../controlplane/src/governance/approvals/approval-service.js';
+import { createAuditLog } from '../../controlplane/src/governance/audit/audit-log.js';
+import { createGrantAuthority } from '../../controlplane/src/governance/credentials/grant-authority.js';
 import {
   createSecretVault,
   loadVaultKey,
-} from '../../controlplane/src/credentials/secret-vault.js';
-import { createTaskCredentials } from '../../controlplane/src/credentials/task-credentials.js';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
-import { parsePolicy, policySetOf } from '../../controlplane/src/policy/load-policies.js';
-import { createPolicyAdmission } from '../../controlplane/src/policy/task-admission.js';
-import { createTaskGuards } from '../../controlplane/src/policy/task-guards.js';
-import { createApprovalRepository } from '../../controlplane/src/store/approval-repository.js';
-import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
-import { createSecretRepository } from '../../controlplane/src/store/secret-repository.js';
-import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
+} from '../../controlplane/src/governance/credentials/secret-vault.js';
+import { createTaskCredentials } from '../../controlplane/src/governance/credentials/task-credentials.js';
+import {
+  parsePolicy,
+  policySetOf,
+} from '../../controlplane/src/governance/policy/load-policies.js';
+import { createPolicyAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
+import { createTaskGuards } from '../../controlplane/src/governance/policy/task-guards.js';
+import { createTelegramNotifier } from '../../controlplane/src/ingress/telegram/telegram-notifier.js';
+import { createApprovalRepository } from '../../controlplane/src/platform/store/approval-repository.js';
+import { createAuditRepository } from '../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
+import { createSecretRepository } from '../../controlplane/src/platform/store/secret-repository.js';
+import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { createTelegramNotifier } from '../../controlplane/src/telegram/telegram-notifier.js';
-import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
+import { startFakeBotApi } from '../controlplane/ingress/telegram/fake-bot-api.js';
 import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
 

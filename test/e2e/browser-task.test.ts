@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
 import { runTestTask } from '../support/submit-task.js';
 import { type E2eHarness, startE2eHarness } from './e2e-harness.js';

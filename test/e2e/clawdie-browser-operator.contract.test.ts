@@ -1,6 +1,6 @@
-import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
-import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { startLocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
+import { startDemoSite } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { browserOperatorContract } from '../support/browser-operator.contract.js';
 import { missingCapabilities, skipFile } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';

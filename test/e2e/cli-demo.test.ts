@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
 
 function runCli(args: string[], env: Record<string, string>) {

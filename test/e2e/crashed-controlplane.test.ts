@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { ChildRecord } from '@clawdie/jail-service/runner';
-import { childrenDirectory } from '../../controlplane/src/runner/child-sweep.js';
+import type { ChildRecord } from '@clawdie/kit/runner';
+import { childrenDirectory } from '../../controlplane/src/platform/runner/child-sweep.js';
 import { requires } from '../support/capabilities.js';
 import {
   commandLine,

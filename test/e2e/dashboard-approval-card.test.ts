@@ -1,18 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Action, LandingElement } from '@clawdie/jail-service/api';
+import type { Action, LandingElement } from '@clawdie/kit/jail-api';
 import type { Browser, Page } from 'puppeteer-core';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import { systemClock } from '../../controlplane/src/clock.js';
-import { escapeInvisible } from '../../controlplane/src/dashboard/approval-detail.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import { createActionGate } from '../../controlplane/src/policy/action-gate.js';
-import { policySchema } from '../../controlplane/src/policy/policy-schema.js';
-import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixture.js';
+import { createActionGate } from '../../controlplane/src/governance/policy/action-gate.js';
+import { policySchema } from '../../controlplane/src/governance/policy/policy-schema.js';
+import { escapeInvisible } from '../../controlplane/src/ingress/dashboard/approval-detail.js';
+import { createApprovalsFixture } from '../controlplane/governance/approvals/approvals-fixture.js';
 import {
   ADMIN_TOKEN,
   createDashboardPagesFixture,
   type DashboardPagesFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import {

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import type { ApprovalOutcome } from '../../controlplane/src/approvals/approval-types.js';
 import { systemClock } from '../../controlplane/src/clock.js';
-import { createApprovalsFixture } from '../controlplane/approvals/approvals-fixture.js';
+import type { ApprovalOutcome } from '../../controlplane/src/governance/approvals/approval-types.js';
+import { createApprovalsFixture } from '../controlplane/governance/approvals/approvals-fixture.js';
 import {
   ADMIN_TOKEN,
   createDashboardPagesFixture,
   type DashboardPagesFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 

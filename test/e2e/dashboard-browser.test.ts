@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'puppeteer-core';
-import { createTestAuditTrail } from '../controlplane/dashboard/audit-fixture.js';
+import { createTestAuditTrail } from '../controlplane/ingress/dashboard/audit-fixture.js';
 import {
   ADMIN_TOKEN,
   createDashboardPagesFixture,
   type DashboardPagesFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import {
   keepScreenshot,

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import sharp from 'sharp';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import type { ScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import type { ScreencastFeed } from '../../controlplane/src/browser/operator/screencast-feed.js';
 import {
   ADMIN_TOKEN,
   clickThenFinish,
   createDashboardFixture,
   type DashboardFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { submit } from '../support/submit-task.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
@@ -190,7 +190,9 @@ describe(
     });
 
     it('never shows a step pending once a later step exists or the task ended', async () => {
-      const { shownOutcome } = await import('../../controlplane/src/dashboard/live-page.js');
+      const { shownOutcome } = await import(
+        '../../controlplane/src/ingress/dashboard/live-page.js'
+      );
       assert.equal(shownOutcome('pending', true, true), 'pending');
       assert.equal(shownOutcome('pending', false, true), 'unfinished');
       assert.equal(shownOutcome('pending', true, false), 'unfinished');

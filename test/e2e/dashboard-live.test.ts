@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import type { TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';

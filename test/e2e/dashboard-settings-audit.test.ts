@@ -4,18 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
-import { type AuditTrail, createAuditLog } from '../../controlplane/src/audit/audit-log.js';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { settingsFromConfig } from '../../controlplane/src/dashboard/dashboard-wiring.js';
-import { hostdHosts } from '../../controlplane/src/dashboard/hosts-views.js';
-import { loadPolicies } from '../../controlplane/src/policy/load-policies.js';
-import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
+import {
+  type AuditTrail,
+  createAuditLog,
+} from '../../controlplane/src/governance/audit/audit-log.js';
+import { loadPolicies } from '../../controlplane/src/governance/policy/load-policies.js';
+import { settingsFromConfig } from '../../controlplane/src/ingress/dashboard/dashboard-wiring.js';
+import { hostdHosts } from '../../controlplane/src/ingress/dashboard/hosts-views.js';
+import { createAuditRepository } from '../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import {
   ADMIN_TOKEN,
   createDashboardPagesFixture,
   type DashboardPagesFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 import { requires } from '../support/capabilities.js';
 import { keepScreenshot, launchDashboardChromium, logIn, serveApp } from './dashboard-support.js';
 

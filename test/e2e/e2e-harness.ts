@@ -1,21 +1,21 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenAiCompatibleModel } from '../../controlplane/src/agent/model/openai-compatible-model.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/browsers/local-jail-service.js';
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { systemClock } from '../../controlplane/src/clock.js';
-import { startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
-import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
-import { allowAllAdmission } from '../../controlplane/src/policy/task-admission.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import { allowAllAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
+import { startDemoSite } from '../../controlplane/src/platform/demo/demo-site-server.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
 import {
   createTaskRepository,
   type TaskRepository,
-} from '../../controlplane/src/store/task-repository.js';
+} from '../../controlplane/src/platform/store/task-repository.js';
 import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { testImages } from '../support/test-images.js';

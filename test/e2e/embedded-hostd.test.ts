@@ -1,4 +1,4 @@
-// `npm start` as root runs hostd as its own child (controlplane/src/browsers/embedded-hostd.ts). Real
+// `npm start` as root runs hostd as its own child (controlplane/src/browser/provider/embedded-hostd.ts). Real
 // hostd processes with the real Linux driver, in the test namespace of clone resources, holding the
 // host lock: a normal stop destroys the clones; a controlplane killed with SIGKILL leaves nothing
 // either, because hostd sees its stdin close and cleans up.
@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   embeddedHostdUnavailable,
   startEmbeddedHostd,
-} from '../../controlplane/src/browsers/embedded-hostd.js';
+} from '../../controlplane/src/browser/provider/embedded-hostd.js';
 import { HostdClient } from '../../hostd/src/api/client.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';

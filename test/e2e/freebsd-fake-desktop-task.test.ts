@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { modelDivisors } from '../../controlplane/src/uitars/index.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
 import type { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
 import type { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';

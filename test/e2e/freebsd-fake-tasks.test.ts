@@ -6,12 +6,12 @@
 // "in the jail"; only the jail's addresses are mapped to loopback (fake/loopback-driver.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runDemo } from '../../controlplane/src/cli/demo-command.js';
+import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
-} from '../../controlplane/src/demo/demo-site-server.js';
+} from '../../controlplane/src/platform/demo/demo-site-server.js';
 import type { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { JailServiceProcesses } from '../hostd/freebsd/fake/jail-service-processes.js';
 import type { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';

@@ -7,8 +7,8 @@
 // and never requests /login; no password, code, cookie value or storage note leaks anywhere.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
+import { loopbackPrincipal } from '../../controlplane/src/governance/auth/scopes.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';

@@ -3,15 +3,15 @@
 // CLAWDIE_HOSTD_URL. Clones are host-global, so this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { screencastOf } from '../../controlplane/src/browsers/task-browsers.js';
-import { runDemo } from '../../controlplane/src/cli/demo-command.js';
+import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
+import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
+import { createBrowserWaitService } from '../../controlplane/src/browser/wait/browser-wait-service.js';
+import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
-} from '../../controlplane/src/demo/demo-site-server.js';
-import { mjpegParts } from '../../controlplane/src/recording/mjpeg-parts.js';
-import { createBrowserWaitService } from '../../controlplane/src/wait/browser-wait-service.js';
+} from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { createTestControlplane } from '../support/controlplane.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
 import { alive, descendants } from '../support/process-tree.js';
 import { runTestTask } from '../support/submit-task.js';

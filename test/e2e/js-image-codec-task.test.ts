@@ -3,10 +3,10 @@
 // model received is a valid JPEG at the smart_resize size, encoded by the JS codec.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createJsCodec, type ImageCodec } from '@clawdie/jail-service/images';
+import { createJsCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { modelImageSize } from '../../controlplane/src/model/image-encoder.js';
+import { modelImageSize } from '../../controlplane/src/agent/model/image-encoder.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
 import { runTestTask } from '../support/submit-task.js';
 import { imageUrls } from '../support/uitars-test-model-messages.js';

@@ -22,7 +22,7 @@ import {
   SessionManager,
   SettingsManager,
 } from '@mariozechner/pi-coding-agent';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
 import {
   createPacedModel,
   startTestControlplane,

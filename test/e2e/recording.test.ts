@@ -4,12 +4,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { createSingleBrowserProvider } from '../../controlplane/src/browsers/browser-provider.js';
-import { screencastOf, trackLeases } from '../../controlplane/src/browsers/task-browsers.js';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
-import { createFfmpegRecorder } from '../../controlplane/src/recording/ffmpeg-recorder.js';
-import { recordingPath } from '../../controlplane/src/recording/task-recorder.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
+import { createSingleBrowserProvider } from '../../controlplane/src/browser/provider/browser-provider.js';
+import {
+  screencastOf,
+  trackLeases,
+} from '../../controlplane/src/browser/provider/task-browsers.js';
+import { createFfmpegRecorder } from '../../controlplane/src/browser/recording/ffmpeg-recorder.js';
+import { recordingPath } from '../../controlplane/src/browser/recording/task-recorder.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { createTaskService, type TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';

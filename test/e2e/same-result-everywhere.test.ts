@@ -10,7 +10,7 @@ import {
   type CompactResult,
   compactResultSchema,
 } from '../../controlplane/src/tasks/task-input.js';
-import { clickThenFinish } from '../controlplane/mcp/mcp-fixture.js';
+import { clickThenFinish } from '../controlplane/ingress/mcp/mcp-fixture.js';
 import { createFakePi } from '../controlplane/pi/fake-pi.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';

@@ -5,8 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createInstanceRepository } from '../../controlplane/src/store/instance-repository.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createInstanceRepository } from '../../controlplane/src/platform/store/instance-repository.js';
 import { requires } from '../support/capabilities.js';
 import { demoReplayFile, startServerProcess } from '../support/server-process.js';
 

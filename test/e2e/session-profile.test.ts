@@ -10,10 +10,10 @@ import {
   actionsResponseSchema,
   elementsResponseSchema,
   pageStateSchema,
-} from '@clawdie/jail-service/api';
-import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
-import type { JailEndpoint } from '../../controlplane/src/browsers/browser-provider.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
+} from '@clawdie/kit/jail-api';
+import type { JailEndpoint } from '../../controlplane/src/browser/provider/browser-provider.js';
+import { loopbackPrincipal } from '../../controlplane/src/governance/auth/scopes.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { loginThroughJail } from '../support/login-wall-login.js';

@@ -7,11 +7,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalJailService } from '../../controlplane/src/browsers/local-jail-service.js';
+import { startLocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
-import { startFakeBotApi } from '../controlplane/telegram/fake-bot-api.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
+import { startFakeBotApi } from '../controlplane/ingress/telegram/fake-bot-api.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';

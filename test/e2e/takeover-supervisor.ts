@@ -1,7 +1,7 @@
 // The scripted supervisor of the takeover e2e: waits, and real mouse clicks on the interactive
 // live view at the spot where a page element is shown (its CSS box in the 1280×800 page).
 import assert from 'node:assert/strict';
-import type { PageElement } from '@clawdie/jail-service/api';
+import type { PageElement } from '@clawdie/kit/jail-api';
 import type { Page } from 'puppeteer-core';
 
 export async function until<T>(

@@ -8,14 +8,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { LoopEvent } from '../../controlplane/src/agent/loop-types.js';
-import { loopbackPrincipal } from '../../controlplane/src/auth/scopes.js';
+import type { LoopEvent } from '../../controlplane/src/agent/loop/loop-types.js';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/browsers/local-jail-service.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
+import { loopbackPrincipal } from '../../controlplane/src/governance/auth/scopes.js';
 import type { BrowserRunTaskInput } from '../../controlplane/src/tasks/task-input.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';

@@ -1,25 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Hono } from 'hono';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/browsers/local-jail-service.js';
-import { systemClock } from '../../controlplane/src/clock.js';
-import { createErrorHandler } from '../../controlplane/src/http/error-handler.js';
-import { mountRouteTable } from '../../controlplane/src/http/mount-routes.js';
-import type { RouteDeps } from '../../controlplane/src/http/route-types.js';
-import { waitRoutes } from '../../controlplane/src/http/wait-routes.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
 import {
   createJailPageProbe,
   operatorFrames,
-} from '../../controlplane/src/wait/jail-page-probe.js';
-import { WaitEngine } from '../../controlplane/src/wait/wait-engine.js';
-import type { JobTarget } from '../../controlplane/src/wait/wait-job.js';
-import { createWaitService } from '../../controlplane/src/wait/wait-service.js';
-import type { VisualJudge } from '../../controlplane/src/wait/wait-types.js';
+} from '../../controlplane/src/browser/wait/jail-page-probe.js';
+import { WaitEngine } from '../../controlplane/src/browser/wait/wait-engine.js';
+import type { JobTarget } from '../../controlplane/src/browser/wait/wait-job.js';
+import { createWaitService } from '../../controlplane/src/browser/wait/wait-service.js';
+import type { VisualJudge } from '../../controlplane/src/browser/wait/wait-types.js';
+import { systemClock } from '../../controlplane/src/clock.js';
+import { createErrorHandler } from '../../controlplane/src/ingress/http/error-handler.js';
+import { mountRouteTable } from '../../controlplane/src/ingress/http/mount-routes.js';
+import type { RouteDeps } from '../../controlplane/src/ingress/http/route-types.js';
+import { waitRoutes } from '../../controlplane/src/ingress/http/wait-routes.js';
 import { requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';

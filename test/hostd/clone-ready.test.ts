@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
-import type { CommandRunner, RunOptions } from '@clawdie/jail-service/runner';
+import type { CommandRunner, RunOptions } from '@clawdie/kit/runner';
 import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { CpuPriority } from '../../hostd/src/drivers/jail-driver.js';
 import { createNetwork } from '../../hostd/src/drivers/linux/network.js';

@@ -2,7 +2,7 @@
 // with the host layout taken from the config; checked on the in-memory FreeBSD host.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/kit/runner';
 import { type Environment, loadConfig } from '../../hostd/src/config.js';
 import { createDriver, freeBsdLayout } from '../../hostd/src/drivers/select-driver.js';
 import { spec } from './freebsd/driver-fixture.js';

@@ -6,7 +6,6 @@ import {
   ToolTimeoutError,
   UnknownKeyError,
 } from '../../jail-service/src/errors.js';
-import { sleep } from '../../jail-service/src/timing/sleep.js';
 import {
   dragSteps,
   keySteps,
@@ -18,6 +17,7 @@ import {
 import { createSerialQueue } from '../../jail-service/src/tools/serial-queue.js';
 import { validateBatch } from '../../jail-service/src/tools/validate-batch.js';
 import { withTimeout } from '../../jail-service/src/tools/with-timeout.js';
+import { sleep } from '../../kit/src/timing/sleep.js';
 
 describe('jail-service action steps', () => {
   it('clicks with increasing click counts and the right button', () => {

@@ -6,7 +6,7 @@ import {
   errorBodySchema,
   healthResponseSchema,
   toolsResponseSchema,
-} from '@clawdie/jail-service/api';
+} from '@clawdie/kit/jail-api';
 import { createApp } from '../../jail-service/src/app.js';
 import { createToolRegistry } from '../../jail-service/src/tools/registry.js';
 import { silentLogger } from '../support/silent-logger.js';

@@ -1,6 +1,6 @@
 // A scripted PageDriver: records every call, answers with fixed data, and can hang or fail on
 // chosen steps so the tool layer (timeouts, early exit, validation) is testable without Chromium.
-import type { LandingResponse } from '../../jail-service/src/api/index.js';
+
 import type {
   BrowserStatus,
   InputOutcome,
@@ -9,6 +9,7 @@ import type {
   PerformOptions,
   Screenshot,
 } from '../../jail-service/src/page-driver.js';
+import type { LandingResponse } from '../../kit/src/jail-api/index.js';
 
 export interface FakePageDriverOptions {
   /** Never settle `perform` when one of its steps matches. */

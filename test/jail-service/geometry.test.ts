@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { screenshotHeaders } from '@clawdie/jail-service/api';
+import { screenshotHeaders } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
 import { requires } from '../support/capabilities.js';
 import { chromiumDescendants, userDataDirOf, waitForExit } from '../support/chromium-processes.js';

@@ -1,5 +1,6 @@
 // Test harness: a real jail-service (real Chromium, real loopback HTTP) and a small typed client.
 import assert from 'node:assert/strict';
+import { loadConfig, startJailService } from '@clawdie/jail-service/server';
 import {
   type Action,
   type ActionsResponse,
@@ -8,8 +9,7 @@ import {
   elementsResponseSchema,
   type PageState,
   pageStateSchema,
-} from '@clawdie/jail-service/api';
-import { loadConfig, startJailService } from '@clawdie/jail-service/server';
+} from '@clawdie/kit/jail-api';
 import { silentLogger } from '../support/silent-logger.js';
 
 export const TOKEN = 'jail-test-token-0123456789abcdef';

@@ -2,11 +2,7 @@
 // 127.0.0.1 (two ports: same site, different origins, one renderer process) and `c` on
 // `localhost` (another site: an out-of-process iframe under site isolation).
 import assert from 'node:assert/strict';
-import {
-  type Action,
-  type LandingResponse,
-  landingResponseSchema,
-} from '@clawdie/jail-service/api';
+import { type Action, type LandingResponse, landingResponseSchema } from '@clawdie/kit/jail-api';
 import { type StaticRoute, type StaticSite, startStaticSite } from '../support/static-site.js';
 import type { JailClient } from './jail-harness.js';
 

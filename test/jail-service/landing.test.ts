@@ -3,8 +3,8 @@
 // link and form destinations, history, and an action refused when the page changed meanwhile.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { LandingResponse } from '@clawdie/jail-service/api';
-import { sleep } from '@clawdie/jail-service/timing';
+import type { LandingResponse } from '@clawdie/kit/jail-api';
+import { sleep } from '@clawdie/kit/timing';
 import { requires } from '../support/capabilities.js';
 import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
 import { landing, type Sites, startSites } from './landing-pages.js';

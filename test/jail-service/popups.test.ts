@@ -4,11 +4,11 @@
 // single-browser provider resets before each lease, so task 2 works after task 1 left a popup.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   createSingleBrowserProvider,
   resetJailBrowser,
-} from '../../controlplane/src/browsers/browser-provider.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
+} from '../../controlplane/src/browser/provider/browser-provider.js';
 import { requires } from '../support/capabilities.js';
 import {
   assertAllOk,

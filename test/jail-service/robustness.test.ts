@@ -1,12 +1,8 @@
 // Auth, bad input, failures and a wedged renderer against a real jail-service on loopback.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  errorBodySchema,
-  healthResponseSchema,
-  toolsResponseSchema,
-} from '@clawdie/jail-service/api';
-import { actionSchema } from '../../jail-service/src/api/actions.js';
+import { errorBodySchema, healthResponseSchema, toolsResponseSchema } from '@clawdie/kit/jail-api';
+import { actionSchema } from '../../kit/src/jail-api/actions.js';
 import { requires } from '../support/capabilities.js';
 import { refusedUrl, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { fixtureRoutes } from './fixture-pages.js';

@@ -4,8 +4,8 @@
 // inside an out-of-process iframe scrolled down the page.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Action, SecretGuard } from '@clawdie/jail-service/api';
-import { createJsCodec } from '@clawdie/jail-service/images';
+import { createJsCodec } from '@clawdie/kit/images';
+import type { Action, SecretGuard } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
 import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
 import { type Sites, startSites } from './landing-pages.js';

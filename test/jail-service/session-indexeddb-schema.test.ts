@@ -5,7 +5,7 @@ import {
   SESSION_LIMITS,
   sessionBundleSchema,
   taggedValueProblem,
-} from '@clawdie/jail-service/api';
+} from '@clawdie/kit/jail-api';
 
 describe('tagged JSON of IndexedDB values', () => {
   it('accepts plain JSON and every tag the page codec writes', () => {

@@ -3,7 +3,7 @@
 // round-trip are skipped by name; limits are refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SESSION_LIMITS, type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
+import { SESSION_LIMITS, type SessionBundle, sessionBundleSchema } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type SessionBundle, sessionBundleSchema } from '@clawdie/jail-service/api';
+import { type SessionBundle, sessionBundleSchema } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
 import { loginThroughJail } from '../support/login-wall-login.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';

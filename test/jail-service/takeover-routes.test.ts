@@ -8,7 +8,7 @@ import {
   type PageElement,
   type PageSignals,
   pageSignalsSchema,
-} from '@clawdie/jail-service/api';
+} from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';
 import { startTestJail, type TestJail } from './jail-harness.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, test } from 'node:test';
-import { type PollHealthOptions, pollHealth, sleep } from '@clawdie/jail-service/timing';
+import { type PollHealthOptions, pollHealth, sleep } from '@clawdie/kit/timing';
 
 describe('sleep', () => {
   test('resolves after the delay', async () => {

@@ -4,12 +4,7 @@
 // handler under another action's name does not compile.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  actionContracts,
-  actionPoints,
-  actionSchema,
-  actionTypes,
-} from '@clawdie/jail-service/api';
+import { actionContracts, actionPoints, actionSchema, actionTypes } from '@clawdie/kit/jail-api';
 import { type ActionHandlers, actionHandlers } from '../../jail-service/src/tools/actions.js';
 import { createToolRegistry, toolDeclarations } from '../../jail-service/src/tools/registry.js';
 import { silentLogger } from '../support/silent-logger.js';

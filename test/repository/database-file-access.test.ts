@@ -8,16 +8,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-const ROOTS = ['controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
+const ROOTS = ['kit/src', 'controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
 
 /** Files allowed both, and why. */
 const ALLOWED: Record<string, string> = {
-  'controlplane/src/store/database.ts':
+  'controlplane/src/platform/store/database.ts':
     'creates a missing database file with O_EXCL (never opens an existing one)',
   'controlplane/src/config.ts': 'names the path; reads only *_FILE secrets from the environment',
-  'controlplane/src/backup/create-backup.ts':
+  'controlplane/src/platform/backup/create-backup.ts':
     'snapshots the database with VACUUM INTO on its own connection; reads only key and head files',
-  'controlplane/src/backup/restore-backup.ts':
+  'controlplane/src/platform/backup/restore-backup.ts':
     "copies a backup's files into a fresh staging dir that no process has open",
 };
 
@@ -43,7 +43,7 @@ describe('database file access', () => {
   });
 
   it('the guard sees what it guards: the database module names the file and opens one', () => {
-    const text = readFileSync('controlplane/src/store/database.ts', 'utf8');
+    const text = readFileSync('controlplane/src/platform/store/database.ts', 'utf8');
     assert.ok(RAW_FILE_API.test(text) && /O_EXCL/.test(text));
     assert.ok(NAMES_DATABASE.test(readFileSync('controlplane/src/config.ts', 'utf8')));
   });

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-const ROOTS = ['controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
+const ROOTS = ['kit/src', 'controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -29,29 +29,29 @@ const LOOP = /\bfor\s*\(\s*;;\s*\)|\bwhile\s*\(|\bfor\s*\(\s*let\b/;
 const PAUSE = /sleep|setTimeout\(/i;
 
 describe('one of each shared helper', () => {
-  it('one health poller: only @clawdie/jail-service/timing loops over /health', () => {
+  it('one health poller: only @clawdie/kit/timing loops over /health', () => {
     const pollers = sources
       .filter(({ text }) => /\/health\b/.test(text) && LOOP.test(text) && PAUSE.test(text))
       .map(({ file }) => file);
-    assert.deepEqual(pollers, ['jail-service/src/timing/poll-health.ts']);
+    assert.deepEqual(pollers, ['kit/src/timing/poll-health.ts']);
   });
 
   it('one sleep: no hand-rolled `await new Promise(... setTimeout(...))` pause', () => {
     assert.deepEqual(filesMatching(/await\s+new\s+Promise\(\s*\(?\w*\)?\s*=>\s*setTimeout\(/), []);
     assert.deepEqual(filesMatching(/export\s+(?:async\s+)?function\s+sleep\b/), [
-      'jail-service/src/timing/sleep.ts',
+      'kit/src/timing/sleep.ts',
     ]);
   });
 
   it('one logger factory: pino is constructed and configured only in the shared factory', () => {
     assert.deepEqual(filesMatching(/\bpino\s*\(|\bpino\.destination\(/), [
-      'jail-service/src/logging/create-logger.ts',
+      'kit/src/logging/create-logger.ts',
     ]);
     assert.deepEqual(filesMatching(/\bredact\s*:/), []);
   });
 
-  it('one SSE replay loop: only @clawdie/jail-service/sse replays history, then follows live', () => {
+  it('one SSE replay loop: only @clawdie/kit/sse replays history, then follows live', () => {
     // The loop's marks: a heartbeat comment and a write per history-or-live entry.
-    assert.deepEqual(filesMatching(/: keep-alive/), ['jail-service/src/sse/replay-stream.ts']);
+    assert.deepEqual(filesMatching(/: keep-alive/), ['kit/src/sse/replay-stream.ts']);
   });
 });

@@ -1,12 +1,12 @@
 // No workspace package reaches into another by a relative path (`../../hostd/src/...`): what a
-// package shares it exports (`@clawdie/jail-service/runner`, `@clawdie/hostd/api`, ...), so the
+// package shares it exports (`@clawdie/kit/runner`, `@clawdie/hostd/api`, ...), so the
 // build of each package stays self-contained and its public surface stays explicit.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, it } from 'node:test';
 
-const PACKAGES = ['controlplane', 'jail-service', 'hostd', 'setup'];
+const PACKAGES = ['kit', 'controlplane', 'jail-service', 'hostd', 'setup'];
 const SKIP = new Set(['node_modules', 'dist', 'data', 'drizzle']);
 const SOURCE = /\.(ts|mts|mjs|js)$/;
 /** Static and dynamic imports, re-exports and `import.meta.resolve` with a relative specifier. */

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
-const ROOTS = ['controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
+const ROOTS = ['kit/src', 'controlplane/src', 'hostd/src', 'jail-service/src', 'setup/src'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -35,20 +35,20 @@ describe('process ownership', () => {
 
   it('registries are made only by the process entries (and the controlplane launcher factory)', () => {
     assert.deepEqual(filesMatching(/new ChildRegistry\(/).sort(), [
-      'controlplane/src/runner/process-launcher.ts',
+      'controlplane/src/platform/runner/process-launcher.ts',
       'hostd/src/main.ts',
       'setup/src/cli.ts',
     ]);
     assert.deepEqual(filesMatching(/createControlplaneLauncher\(\)/).sort(), [
       'controlplane/src/cli.ts',
-      'controlplane/src/cli/mcp-command.ts',
+      'controlplane/src/ingress/cli/mcp-command.ts',
       'controlplane/src/server.ts',
     ]);
   });
 
   it("the only process 'exit' hook is the ChildRegistry's own", () => {
     assert.deepEqual(filesMatching(/process\.(?:on|once|addListener)\(\s*['"]exit['"]/), [
-      'jail-service/src/runner/child-registry.ts',
+      'kit/src/runner/child-registry.ts',
     ]);
   });
 });

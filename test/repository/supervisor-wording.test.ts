@@ -116,8 +116,8 @@ describe('the word "operator" means the browser port, the person is the supervis
     for (const file of [
       'README.md',
       'docs/architecture.md',
-      'controlplane/src/operator/browser-operator.ts',
-      'controlplane/src/takeover/takeover-routes.ts',
+      'controlplane/src/browser/operator/browser-operator.ts',
+      'controlplane/src/browser/takeover/takeover-routes.ts',
       'policies/default.yaml',
       'test/e2e/takeover-supervisor.ts',
     ])

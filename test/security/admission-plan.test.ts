@@ -7,19 +7,25 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { loopbackPrincipal, type Principal } from '../../controlplane/src/auth/scopes.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import type {
   BrowserLease,
   BrowserProvider,
-} from '../../controlplane/src/browsers/browser-provider.js';
-import { runTaskCommand } from '../../controlplane/src/cli/run-command.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import { admitTask } from '../../controlplane/src/policy/admit-task.js';
-import { parsePolicy } from '../../controlplane/src/policy/load-policies.js';
+} from '../../controlplane/src/browser/provider/browser-provider.js';
+import {
+  loopbackPrincipal,
+  type Principal,
+} from '../../controlplane/src/governance/auth/scopes.js';
+import { admitTask } from '../../controlplane/src/governance/policy/admit-task.js';
+import { parsePolicy } from '../../controlplane/src/governance/policy/load-policies.js';
+import { runTaskCommand } from '../../controlplane/src/ingress/cli/run-command.js';
 import { isDenied } from '../../controlplane/src/tasks/task-plan.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { acmePolicy, createPolicyFixture } from '../controlplane/policy/policy-fixture.js';
+import {
+  acmePolicy,
+  createPolicyFixture,
+} from '../controlplane/governance/policy/policy-fixture.js';
 import { createFakeOperator } from '../support/fake-operator.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 

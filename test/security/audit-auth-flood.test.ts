@@ -3,8 +3,8 @@
 // rows, and answered 429 past the limit, while a valid token keeps working.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createTestControlplane } from '../support/controlplane.js';
 
 describe('security: failed authentication is counted and rate-limited, not audited row by row', () => {

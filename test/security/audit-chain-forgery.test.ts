@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { rowHash } from '../../controlplane/src/audit/hash-chain.js';
+import { rowHash } from '../../controlplane/src/governance/audit/hash-chain.js';
 
 interface CliResult {
   code: number | null;

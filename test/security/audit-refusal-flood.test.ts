@@ -12,9 +12,9 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import type { AuditRecord } from '../../controlplane/src/audit/audit-log.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import type { AuditRecord } from '../../controlplane/src/governance/audit/audit-log.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createTestControlplane } from '../support/controlplane.js';
 
 const LIMIT = 30;

@@ -3,12 +3,12 @@
 // audit rows, 429 with Retry-After past the limit, and the right token still gets in.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createAuthFailureLimiter } from '../../controlplane/src/auth/auth-failure-limiter.js';
-import { createTestAuditTrail } from '../controlplane/dashboard/audit-fixture.js';
+import { createAuthFailureLimiter } from '../../controlplane/src/governance/auth/auth-failure-limiter.js';
+import { createTestAuditTrail } from '../controlplane/ingress/dashboard/audit-fixture.js';
 import {
   ADMIN_TOKEN,
   createDashboardPagesFixture,
-} from '../controlplane/dashboard/dashboard-fixture.js';
+} from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 
 describe('dashboard login flood', () => {
   const trail = createTestAuditTrail(0);

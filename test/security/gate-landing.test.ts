@@ -5,8 +5,8 @@
 // action (LANDING_CHANGED) runs nothing. Policed tasks through the composition root.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Action } from '@clawdie/jail-service/api';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import type { Action } from '@clawdie/kit/jail-api';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
 import { answerAll, around, click, finish, reply, startGated } from '../support/gate-fixture.js';
 import { submit } from '../support/submit-task.js';
 

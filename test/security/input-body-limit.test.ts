@@ -3,8 +3,8 @@
 // route now refuses a body over CLAWDIE_MAX_BODY_BYTES (1 MiB) with 413 JSON, without reading it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { pollLatency, sampleMemory, streamBody } from './support/stream-body.js';
 

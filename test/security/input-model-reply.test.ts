@@ -9,12 +9,12 @@ import { after, describe, it } from 'node:test';
 import {
   MAX_ACTIONS_PER_REPLY,
   MAX_STORED_REPLY_CHARS,
-} from '../../controlplane/src/agent/reply-limits.js';
+} from '../../controlplane/src/agent/loop/reply-limits.js';
+import { createOpenAiCompatibleModel } from '../../controlplane/src/agent/model/openai-compatible-model.js';
 import { ModelError } from '../../controlplane/src/errors.js';
-import { createOpenAiCompatibleModel } from '../../controlplane/src/model/openai-compatible-model.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
-import { createPolicyFixture } from '../controlplane/policy/policy-fixture.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
+import { createPolicyFixture } from '../controlplane/governance/policy/policy-fixture.js';
 
 const click = (i: number) => `click(start_box='<|box_start|>(${100 + (i % 800)},400)<|box_end|>')`;
 const hugeReply = `Thought: click everything\nAction: ${Array.from({ length: 10_000 }, (_, i) => click(i)).join('\n\n')}`;

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { type Action, MAX_REQUEST_BODY_BYTES } from '@clawdie/jail-service/api';
+import { type Action, MAX_REQUEST_BODY_BYTES } from '@clawdie/kit/jail-api';
+import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import { OperatorError } from '../../controlplane/src/errors.js';
-import { createClawdieBrowserOperator } from '../../controlplane/src/operator/clawdie-browser-operator.js';
 import { startTestJail, type TestJail, TOKEN } from '../jail-service/jail-harness.js';
 import { requires } from '../support/capabilities.js';
 

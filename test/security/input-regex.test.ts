@@ -3,10 +3,10 @@
 // admission with a linear-time engine (RE2): invalid or unsupported ones are a 400 naming them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decideAction } from '../../controlplane/src/policy/decide-action.js';
-import { parsePolicy } from '../../controlplane/src/policy/load-policies.js';
-import { checkCheap, probeReads } from '../../controlplane/src/wait/conditions.js';
-import { waitInputSchema } from '../../controlplane/src/wait/wait-service.js';
+import { checkCheap, probeReads } from '../../controlplane/src/browser/wait/conditions.js';
+import { waitInputSchema } from '../../controlplane/src/browser/wait/wait-service.js';
+import { decideAction } from '../../controlplane/src/governance/policy/decide-action.js';
+import { parsePolicy } from '../../controlplane/src/governance/policy/load-policies.js';
 import { replayTaskApi } from './support/replay-task-api.js';
 
 const { app } = await replayTaskApi(["Action: finished(content='done')"]);

@@ -7,9 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
-import { waitForever, withRealWaits } from '../controlplane/mcp/mcp-fixture.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
+import { waitForever, withRealWaits } from '../controlplane/ingress/mcp/mcp-fixture.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { createFakeOperator } from '../support/fake-operator.js';
 

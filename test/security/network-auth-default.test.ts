@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { startupApiAuth } from '../../controlplane/src/auth/api-auth.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { startupApiAuth } from '../../controlplane/src/governance/auth/api-auth.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-auth-default-'));

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import type { EgressRefusal } from '../../hostd/src/api/schema.js';
 import {
   closeServer,

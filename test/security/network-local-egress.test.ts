@@ -6,10 +6,10 @@
 // replay model, "attackers" on other loopback ports (one per class) recording every connection.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sleep } from '@clawdie/jail-service/timing';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { smartResize } from '../../controlplane/src/uitars/smart-resize.js';
+import { sleep } from '@clawdie/kit/timing';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { smartResize } from '../../controlplane/src/agent/uitars/smart-resize.js';
 import { getThrough } from '../hostd/support/proxy-probe.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { submit } from '../support/submit-task.js';
 

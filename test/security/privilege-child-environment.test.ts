@@ -11,8 +11,8 @@ import { after, before, describe, it } from 'node:test';
 import {
   type EmbeddedHostd,
   startEmbeddedHostd,
-} from '../../controlplane/src/browsers/embedded-hostd.js';
-import { spawnFfmpegEncoder } from '../../controlplane/src/recording/runner/ffmpeg-process.js';
+} from '../../controlplane/src/browser/provider/embedded-hostd.js';
+import { spawnFfmpegEncoder } from '../../controlplane/src/browser/recording/runner/ffmpeg-process.js';
 import { HostdClient } from '../../hostd/src/api/client.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';

@@ -11,7 +11,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import { loadConfig } from '../../controlplane/src/config.js';
-import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
 import { createTestControlplane } from '../support/controlplane.js';
 
 const roots: string[] = [];

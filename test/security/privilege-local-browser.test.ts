@@ -9,8 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import {
   type LocalJailService,
   startLocalJailService,
-} from '../../controlplane/src/browsers/local-jail-service.js';
-import { probeUserNamespaces } from '../../controlplane/src/runner/user-namespace-probe.js';
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
+import { probeUserNamespaces } from '../../controlplane/src/platform/runner/user-namespace-probe.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { ensureCodeReachable } from '../hostd/support/linux-harness.js';
 import { requires } from '../support/capabilities.js';

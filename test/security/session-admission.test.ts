@@ -1,14 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { admitTask } from '../../controlplane/src/policy/admit-task.js';
-import { parsePolicy, policySetOf } from '../../controlplane/src/policy/load-policies.js';
+import { admitTask } from '../../controlplane/src/governance/policy/admit-task.js';
+import {
+  parsePolicy,
+  policySetOf,
+} from '../../controlplane/src/governance/policy/load-policies.js';
 import {
   allowAllAdmission,
   createPolicyAdmission,
-} from '../../controlplane/src/policy/task-admission.js';
+} from '../../controlplane/src/governance/policy/task-admission.js';
 import type { BrowserRunTaskInput } from '../../controlplane/src/tasks/task-input.js';
 import { isDenied } from '../../controlplane/src/tasks/task-plan.js';
-import { origin, principalOf, sessionFixture } from '../controlplane/sessions/session-fixture.js';
+import {
+  origin,
+  principalOf,
+  sessionFixture,
+} from '../controlplane/browser/sessions/session-fixture.js';
 
 const policyText = (tenant: string, origins: string, approval = false) => `tenant: ${tenant}
 domains: { allow: ["127.0.0.1:8123", "127.0.0.2:8123"] }

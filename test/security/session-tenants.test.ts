@@ -2,16 +2,16 @@
 // profiles; without the operate scope nothing answers; no response carries a cookie or storage value.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createApp } from '../../controlplane/src/http/app.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { createApp } from '../../controlplane/src/ingress/http/app.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
 import {
   cookieValue,
   note,
   origin,
   sessionFixture,
-} from '../controlplane/sessions/session-fixture.js';
+} from '../controlplane/browser/sessions/session-fixture.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { createTestTaskDeps } from '../support/test-task-deps.js';
 

@@ -3,17 +3,17 @@
 // session it opens is bound to that task; cross-site writes are refused; refusals are audited.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { InputReport, SupervisorInput } from '@clawdie/jail-service/api';
-import { createAuditLog } from '../../controlplane/src/audit/audit-log.js';
-import { createApp } from '../../controlplane/src/http/app.js';
-import { createReplayModel } from '../../controlplane/src/model/replay-model.js';
-import { createAuditRepository } from '../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createTaskRepository } from '../../controlplane/src/store/task-repository.js';
-import { createInputAudit } from '../../controlplane/src/takeover/input-audit.js';
-import type { HandBack } from '../../controlplane/src/takeover/takeover-registry.js';
+import type { InputReport, SupervisorInput } from '@clawdie/kit/jail-api';
+import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { createInputAudit } from '../../controlplane/src/browser/takeover/input-audit.js';
+import type { HandBack } from '../../controlplane/src/browser/takeover/takeover-registry.js';
+import { createAuditLog } from '../../controlplane/src/governance/audit/audit-log.js';
+import { createApp } from '../../controlplane/src/ingress/http/app.js';
+import { createAuditRepository } from '../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
-import { createAuthFixture } from '../controlplane/auth/auth-fixture.js';
+import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createManualClock } from '../support/manual-clock.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { createTakeoverFixture } from '../support/takeover-fixture.js';

@@ -105,7 +105,7 @@ describe('bootstrap: builds', () => {
     const dir = fakeCheckout();
     try {
       writeFileSync(join(dir, 'tsconfig.base.json'), '{}');
-      for (const workspace of ['jail-service', 'hostd', 'controlplane']) {
+      for (const workspace of ['kit', 'jail-service', 'hostd', 'controlplane']) {
         mkdirSync(join(dir, workspace, 'src'), { recursive: true });
         mkdirSync(join(dir, workspace, 'dist'), { recursive: true });
         writeFileSync(join(dir, workspace, 'src', 'main.ts'), '');
@@ -118,6 +118,7 @@ describe('bootstrap: builds', () => {
         return { ok: true, reason: 'exit code 0' };
       };
       assert.deepEqual(buildStale(dir, { run, say: quiet }), [
+        'kit',
         'jail-service',
         'hostd',
         'controlplane',
@@ -128,7 +129,7 @@ describe('bootstrap: builds', () => {
       utimesSync(join(dir, 'hostd', 'src', 'main.ts'), later, later);
       assert.equal(staleReason(dir, 'hostd'), 'hostd/src/main.ts changed since the last build');
       assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd']);
-      assert.equal(built.length, 4);
+      assert.equal(built.length, 5);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -5,7 +5,7 @@
 // prepared with the default names.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/kit/runner';
 import { loadConfig } from '../../hostd/src/config.js';
 import { createDriver } from '../../hostd/src/drivers/select-driver.js';
 import { loadSetupConfig, SetupConfigError } from '../../setup/src/config.js';
@@ -44,7 +44,11 @@ function scriptedHost(layout: PreparedLayout) {
         stdout: `anchor "${layout.pfAnchor}/*" all\nblock drop log on ${layout.interfaceGroup} all\n`,
       },
     },
-    { match: '/bin/test -f /opt/clawdie/jail-service/dist/main.js', reply: {} },
+    {
+      match:
+        '/bin/test -f /opt/clawdie/jail-service/dist/main.js -a -f /opt/clawdie/kit/dist/jail-api/index.js',
+      reply: {},
+    },
     ...everythingMissing,
   ]);
 }

@@ -21,7 +21,11 @@ export const prerequisitesMet: ScriptedReply[] = [
     match: '/sbin/pfctl -sr',
     reply: { stdout: 'anchor "hostd/*" all\nblock drop log on hostdtask all\n' },
   },
-  { match: '/bin/test -f /opt/clawdie/jail-service/dist/main.js', reply: {} },
+  {
+    match:
+      '/bin/test -f /opt/clawdie/jail-service/dist/main.js -a -f /opt/clawdie/kit/dist/jail-api/index.js',
+    reply: {},
+  },
 ];
 
 export const linuxPrerequisitesMet: ScriptedReply[] = [

@@ -3,7 +3,7 @@
 // last backup restored and verified.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { soakBackups } from '../controlplane/backup/backup-soak.js';
+import { soakBackups } from '../controlplane/platform/backup/backup-soak.js';
 
 describe('soak: clawdie backup under load', () => {
   it('20 backups during 20 concurrent tasks: 0 lost rows, 0 integrity errors', async (t) => {

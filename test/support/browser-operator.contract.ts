@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Action, Point } from '@clawdie/jail-service/api';
+import type { Action, Point } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import { OperatorError } from '../../controlplane/src/errors.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
 
 export interface OperatorUnderTest {
   operator: BrowserOperator;

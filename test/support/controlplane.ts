@@ -8,15 +8,19 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selectImageCodec } from '@clawdie/jail-service/images';
+import { selectImageCodec } from '@clawdie/kit/images';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
-import { createSingleBrowserProvider } from '../../controlplane/src/browsers/browser-provider.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { createConfiguredJudge } from '../../controlplane/src/agent/model/configured-judge.js';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
+import type { ScreencastFeed } from '../../controlplane/src/browser/operator/screencast-feed.js';
+import { createSingleBrowserProvider } from '../../controlplane/src/browser/provider/browser-provider.js';
 import {
   type BrowserSource,
   openBrowserSource,
-} from '../../controlplane/src/browsers/browser-source.js';
-import { trackLeases } from '../../controlplane/src/browsers/task-browsers.js';
+} from '../../controlplane/src/browser/provider/browser-source.js';
+import { trackLeases } from '../../controlplane/src/browser/provider/task-browsers.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
 import type { ControlplaneAdapters } from '../../controlplane/src/composition/adapters.js';
 import {
@@ -25,10 +29,6 @@ import {
   createControlplane,
 } from '../../controlplane/src/composition/create-controlplane.js';
 import { type Config, loadConfig } from '../../controlplane/src/config.js';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import { createConfiguredJudge } from '../../controlplane/src/model/configured-judge.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import type { ScreencastFeed } from '../../controlplane/src/operator/screencast-feed.js';
 import { createFakeOperator } from './fake-operator.js';
 import { silentLogger } from './silent-logger.js';
 import { testLauncher } from './test-launcher.js';

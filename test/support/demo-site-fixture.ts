@@ -1,9 +1,9 @@
-import type { RunningDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
+import type { RunningDemoSite } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import {
   demoCredentials,
   demoSessionCookie,
   startDemoSite,
-} from '../../controlplane/src/demo/demo-site-server.js';
+} from '../../controlplane/src/platform/demo/demo-site-server.js';
 
 /** Anything with node:test's `after` / `t.after` shape. */
 export interface CleanupRegistrar {

@@ -1,15 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import type { ElementsResponse, PageElement } from '@clawdie/jail-service/api';
+import type { ElementsResponse, PageElement } from '@clawdie/kit/jail-api';
 import type { Page } from 'puppeteer-core';
-import { demoTask, startDemoSite } from '../../controlplane/src/demo/demo-site-server.js';
-import { smartResize } from '../../controlplane/src/uitars/smart-resize.js';
+import { smartResize } from '../../controlplane/src/agent/uitars/smart-resize.js';
+import { demoTask, startDemoSite } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { launchTestChromium } from './demo-site-browser.js';
 import type { JailObservation } from './uitars-test-model-observe.js';
 import type { ModelGeometry } from './uitars-test-model-policy.js';
 import { decideDemoStep } from './uitars-test-model-policy.js';
 
-/** The controlplane's replay-file format (`controlplane/src/model/replay-model.ts`). */
+/** The controlplane's replay-file format (`controlplane/src/agent/model/replay-model.ts`). */
 export interface DemoReplay {
   name: string;
   description: string;

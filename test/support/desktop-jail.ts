@@ -1,8 +1,8 @@
 // A real jail-service with its desktop surface on a private Xvfb (headless Chromium beside it),
 // and a ClawdieBrowserOperator on `/desktop`: the path a desktop task takes inside a clone.
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { failingOperator } from '../../controlplane/src/browsers/lease-browser.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
+import { failingOperator } from '../../controlplane/src/browser/provider/lease-browser.js';
 import { createDesktopSurfaceOperator } from '../../controlplane/src/tasks/desktop-surface-operator.js';
 import { chromiumPath } from './capabilities.js';
 import { silentLogger } from './silent-logger.js';

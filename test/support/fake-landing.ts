@@ -2,7 +2,7 @@
 // it sits in, the element, where activating it goes), the focus, a history and a document
 // identity that changes on every navigation or popup — with the jail-service's `expect`
 // (LANDING_CHANGED) and `secret` (FOCUS_MISMATCH) checks, so the controlplane is tested against
-// the same behaviour the real jail-service promises (jail-service/src/api/landing.ts).
+// the same behaviour the real jail-service promises (kit/src/jail-api/landing.ts).
 import {
   type Action,
   actionContracts,
@@ -13,7 +13,7 @@ import {
   type LandingResponse,
   type LandingTarget,
   type Point,
-} from '@clawdie/jail-service/api';
+} from '@clawdie/kit/jail-api';
 
 /** Something on a page: a box, the frames it is nested in, what it is and where it leads. */
 export interface FakeRegion {

@@ -4,14 +4,14 @@ import type {
   ActionsResponse,
   LandingResponse,
   PageState,
-} from '@clawdie/jail-service/api';
-import { actionPoints } from '@clawdie/jail-service/api';
+} from '@clawdie/kit/jail-api';
+import { actionPoints } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
-import { OperatorError } from '../../controlplane/src/errors.js';
 import type {
   BrowserOperator,
   Screenshot,
-} from '../../controlplane/src/operator/browser-operator.js';
+} from '../../controlplane/src/browser/operator/browser-operator.js';
+import { OperatorError } from '../../controlplane/src/errors.js';
 import { createFakePages, type FakePage } from './fake-landing.js';
 
 export interface FakeOperatorOptions {

@@ -1,5 +1,5 @@
-import { indexedDbTotals, type SessionBundle } from '@clawdie/jail-service/api';
-import type { SessionTransfer } from '../../controlplane/src/operator/jail-session-client.js';
+import { indexedDbTotals, type SessionBundle } from '@clawdie/kit/jail-api';
+import type { SessionTransfer } from '../../controlplane/src/browser/operator/jail-session-client.js';
 
 const hostOf = (origin: string) => new URL(origin).hostname;
 type OriginEntry = SessionBundle['origins'][number];

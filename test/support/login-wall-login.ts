@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Action, ElementsResponse } from '@clawdie/jail-service/api';
+import type { Action, ElementsResponse } from '@clawdie/kit/jail-api';
 import type { LoginWallSite } from './login-wall-site.js';
 
 /** What a jail-service client offers that a scripted login needs. */

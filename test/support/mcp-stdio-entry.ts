@@ -2,8 +2,8 @@
 // model. Run with `node --conditions=source --import tsx test/support/mcp-stdio-entry.ts`.
 // Logs at info level to stderr, so the test can tell they did not land on stdout.
 import { pino } from 'pino';
-import { runMcpStdio } from '../../controlplane/src/mcp/stdio.js';
-import { clickThenFinish, createTestTasks } from '../controlplane/mcp/mcp-fixture.js';
+import { runMcpStdio } from '../../controlplane/src/ingress/mcp/stdio.js';
+import { clickThenFinish, createTestTasks } from '../controlplane/ingress/mcp/mcp-fixture.js';
 
 const logger = pino({ level: 'info' }, pino.destination({ fd: 2, sync: true }));
 const fixture = createTestTasks({ outputs: clickThenFinish, logger });

@@ -1,4 +1,4 @@
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 
 /**
  * A model that answers every task with the same script: the n-th reply of a conversation is

@@ -3,7 +3,7 @@
 // request with the image codec and answers `resolved` only when enough of its pixels have the
 // marker colour, else `watching`. It records what it saw and said, so a test can tell that a
 // verdict came from the screen and not from a script.
-import type { ImageCodec } from '@clawdie/jail-service/images';
+import type { ImageCodec } from '@clawdie/kit/images';
 import { testImages } from './test-images.js';
 import { imageUrls, messageText } from './uitars-test-model-messages.js';
 import { type ChatServer, startChatServer } from './uitars-test-model-server.js';
@@ -33,7 +33,7 @@ export interface PixelJudgeOptions {
   tolerance?: number;
   /** Required bearer key. */
   apiKey?: string;
-  /** Decodes the images (default the tests' codec, `@clawdie/jail-service/images` over sharp). */
+  /** Decodes the images (default the tests' codec, `@clawdie/kit/images` over sharp). */
   codec?: ImageCodec;
 }
 

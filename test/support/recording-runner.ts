@@ -1,5 +1,5 @@
 // Test double for CommandRunner: answers from a script of replies and records every argv it saw.
-// It keeps the port's contract (test/jail-service/runner/command-runner.contract.ts): any exit code resolves; an
+// It keeps the port's contract (test/kit/runner/command-runner.contract.ts): any exit code resolves; an
 // unscripted program is a spawn failure; a reply slower than `timeoutMs` is a timeout; an abort
 // rejects at once.
 import {
@@ -9,7 +9,7 @@ import {
   CommandTimeoutError,
   type RunOptions,
   type RunResult,
-} from '@clawdie/jail-service/runner';
+} from '@clawdie/kit/runner';
 
 /** One scripted answer: matched against the joined argv (exact string or regular expression). */
 export interface ScriptedReply {

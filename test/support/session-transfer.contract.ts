@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import type { SessionBundle } from '@clawdie/jail-service/api';
-import type { SessionTransfer } from '../../controlplane/src/operator/jail-session-client.js';
+import type { SessionBundle } from '@clawdie/kit/jail-api';
+import type { SessionTransfer } from '../../controlplane/src/browser/operator/jail-session-client.js';
 
 /**
  * The SessionTransfer contract for any implementation: `create()` gives a browser without login

@@ -1,4 +1,7 @@
-import { loopbackPrincipal, type Principal } from '../../controlplane/src/auth/scopes.js';
+import {
+  loopbackPrincipal,
+  type Principal,
+} from '../../controlplane/src/governance/auth/scopes.js';
 import type { RunListener } from '../../controlplane/src/tasks/run-stream.js';
 import type {
   BrowserRunTaskInput,

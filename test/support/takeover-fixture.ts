@@ -1,16 +1,19 @@
 // Takeover wiring for tests: one registry, links, sessions and a recording notice sender, built
 // around the caller's repository and audit log (the same pieces server wiring puts together).
 import type { Logger } from 'pino';
-import type { SupervisorNotice } from '../../controlplane/src/approvals/notifier.js';
-import { type AuditLog, discardAuditLog } from '../../controlplane/src/audit/audit-log.js';
+import type { TakeoverAppDeps } from '../../controlplane/src/browser/takeover/takeover-app-deps.js';
+import { createTakeoverLinks } from '../../controlplane/src/browser/takeover/takeover-links.js';
+import { TakeoverRegistry } from '../../controlplane/src/browser/takeover/takeover-registry.js';
+import type { OnHandBack } from '../../controlplane/src/browser/takeover/takeover-routes.js';
+import { TakeoverSessions } from '../../controlplane/src/browser/takeover/takeover-sessions.js';
+import type { TakeoverDeps } from '../../controlplane/src/browser/takeover/task-handoff.js';
 import { type Clock, systemClock } from '../../controlplane/src/clock.js';
-import type { TaskRepository } from '../../controlplane/src/store/task-repository.js';
-import type { TakeoverAppDeps } from '../../controlplane/src/takeover/takeover-app-deps.js';
-import { createTakeoverLinks } from '../../controlplane/src/takeover/takeover-links.js';
-import { TakeoverRegistry } from '../../controlplane/src/takeover/takeover-registry.js';
-import type { OnHandBack } from '../../controlplane/src/takeover/takeover-routes.js';
-import { TakeoverSessions } from '../../controlplane/src/takeover/takeover-sessions.js';
-import type { TakeoverDeps } from '../../controlplane/src/takeover/task-handoff.js';
+import type { SupervisorNotice } from '../../controlplane/src/governance/approvals/notifier.js';
+import {
+  type AuditLog,
+  discardAuditLog,
+} from '../../controlplane/src/governance/audit/audit-log.js';
+import type { TaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { silentLogger } from './silent-logger.js';
 
 export interface TakeoverFixture {

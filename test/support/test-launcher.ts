@@ -1,5 +1,5 @@
 // The launcher a test process starts its controlplane children with: one per test process, as
 // one per controlplane process in production (the entry makes it there).
-import { createControlplaneLauncher } from '../../controlplane/src/runner/process-launcher.js';
+import { createControlplaneLauncher } from '../../controlplane/src/platform/runner/process-launcher.js';
 
 export const testLauncher = createControlplaneLauncher();

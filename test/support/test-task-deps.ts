@@ -1,15 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VisionModel } from '../../controlplane/src/model/chat-types.js';
-import type { BrowserOperator } from '../../controlplane/src/operator/browser-operator.js';
-import { allowAllAdmission } from '../../controlplane/src/policy/task-admission.js';
-import { openDatabase } from '../../controlplane/src/store/database.js';
-import { createScreenshotFiles } from '../../controlplane/src/store/screenshot-files.js';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
+import { allowAllAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
 import {
   createTaskRepository,
   type TaskRepository,
-} from '../../controlplane/src/store/task-repository.js';
+} from '../../controlplane/src/platform/store/task-repository.js';
 import type { LoopDefaults } from '../../controlplane/src/tasks/task-deps.js';
 import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from './fake-operator.js';

@@ -1,10 +1,10 @@
 // The generated parts of the docs: the jail-service's tools and actions, rendered from their
-// declarations (jail-service/src/api/actions.ts, jail-service/src/tools/*.ts) into the marked
+// declarations (kit/src/jail-api/actions.ts, jail-service/src/tools/*.ts) into the marked
 // sections `<!-- generated:ID -->…<!-- /generated:ID -->` of DOC_FILES. `npm run docs:tools`
 // writes them; test/repository/tool-docs.test.ts fails when a committed section differs.
 import { readFileSync } from 'node:fs';
-import { actionContracts, actionSchema, actionTypes } from '@clawdie/jail-service/api';
-import { needsLanding } from '../../controlplane/src/policy/landing-facts.js';
+import { actionContracts, actionSchema, actionTypes } from '@clawdie/kit/jail-api';
+import { needsLanding } from '../../controlplane/src/governance/policy/landing-facts.js';
 import { toolDeclarations } from '../../jail-service/src/tools/registry.js';
 import type { TimeoutPolicy } from '../../jail-service/src/tools/tool.js';
 

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ElementsResponse, PageElement, PageState } from '@clawdie/jail-service/api';
+import type { ElementsResponse, PageElement, PageState } from '@clawdie/kit/jail-api';
 
 /** The Bearer token {@link startFakeJail} accepts by default. */
 export const fakeJailToken = 'jail-token';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { demoTask } from '../../controlplane/src/demo/demo-site-server.js';
+import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 
 /** Chat-completions request bodies as the test model accepts them (lenient, like vLLM). */
 const textPartSchema = z.object({ type: z.literal('text'), text: z.string() });

@@ -1,5 +1,5 @@
-import type { ElementsResponse, PageState } from '@clawdie/jail-service/api';
-import { elementsResponseSchema, pageStateSchema } from '@clawdie/jail-service/api';
+import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
+import { elementsResponseSchema, pageStateSchema } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
 
 /** Pixel size of an image. */

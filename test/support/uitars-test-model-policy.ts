@@ -1,5 +1,5 @@
-import type { Box, PageElement } from '@clawdie/jail-service/api';
-import { roundHalfEven } from '../../controlplane/src/uitars/smart-resize.js';
+import type { Box, PageElement } from '@clawdie/kit/jail-api';
+import { roundHalfEven } from '../../controlplane/src/agent/uitars/smart-resize.js';
 import type { DemoTaskInput } from './uitars-test-model-messages.js';
 import type { ImageSize, JailObservation, PageTextReader } from './uitars-test-model-observe.js';
 

@@ -1,4 +1,4 @@
-import { smartResize } from '../../controlplane/src/uitars/smart-resize.js';
+import { smartResize } from '../../controlplane/src/agent/uitars/smart-resize.js';
 import type { DemoTaskInput } from './uitars-test-model-messages.js';
 import { extractDemoTask, imageUrls, lastAssistantText } from './uitars-test-model-messages.js';
 import type { ImageSize, PageTextReader } from './uitars-test-model-observe.js';

@@ -1,8 +1,8 @@
 // Starts a private Xvfb on a free display (`-displayfd`: the server picks the number and writes it
 // once it accepts connections), for tests and benches. Built on the controlplane's process
 // launcher, which kills it when the test process exits.
-import { childEnvironment } from '../../controlplane/src/runner/child-environment.js';
-import type { LaunchedProcess } from '../../controlplane/src/runner/process-launcher.js';
+import { childEnvironment } from '../../controlplane/src/platform/runner/child-environment.js';
+import type { LaunchedProcess } from '../../controlplane/src/platform/runner/process-launcher.js';
 import { testLauncher } from './test-launcher.js';
 
 export interface XvfbOptions {

@@ -1,19 +1,19 @@
 // The side-effect ports the composition root is built from: production passes `realAdapters`,
 // tests pass fakes (test/support/controlplane.ts). Nothing here decides policy; it only supplies.
 
-import type { ImageCodecChoice } from '@clawdie/jail-service/images';
-import type { ChildRegistry } from '@clawdie/jail-service/runner';
+import type { ImageCodecChoice } from '@clawdie/kit/images';
+import type { ChildRegistry } from '@clawdie/kit/runner';
 import type { Logger } from 'pino';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { BrowserSource } from '../browsers/browser-source.js';
-import type { EmbeddedHostd } from '../browsers/embedded-hostd.js';
+import type { VisionModel } from '../agent/model/chat-types.js';
+import type { ScreencastFeed } from '../browser/operator/screencast-feed.js';
+import type { BrowserSource } from '../browser/provider/browser-source.js';
+import type { EmbeddedHostd } from '../browser/provider/embedded-hostd.js';
+import type { TaskRecorder } from '../browser/recording/task-recorder.js';
+import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { RunningDemoSite } from '../demo/demo-site-server.js';
-import type { VisionModel } from '../model/chat-types.js';
-import type { ScreencastFeed } from '../operator/screencast-feed.js';
-import type { TaskRecorder } from '../recording/task-recorder.js';
-import type { VisualJudge } from '../wait/wait-types.js';
+import type { AuditLog } from '../governance/audit/audit-log.js';
+import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
 
 /** Where a role's tasks get recorded: ffmpeg over the screencast, or undefined (no recording). */
 export type RecorderFactory = (deps: {

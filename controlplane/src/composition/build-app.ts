@@ -1,23 +1,23 @@
-import type { ImageCodec } from '@clawdie/jail-service/images';
+import type { ImageCodec } from '@clawdie/kit/images';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
-import type { ApprovalService } from '../approvals/approval-service.js';
-import type { AuditTrail } from '../audit/audit-log.js';
-import type { AuthFailureLimiter } from '../auth/auth-failure-limiter.js';
-import type { BrowserSource } from '../browsers/browser-source.js';
+import type { VisionModel } from '../agent/model/chat-types.js';
+import type { BrowserSource } from '../browser/provider/browser-source.js';
+import type { SessionProfileService } from '../browser/sessions/session-profile-service.js';
+import type { Takeover } from '../browser/takeover/takeover-wiring.js';
+import { createBrowserWaitService } from '../browser/wait/browser-wait-service.js';
+import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { createDashboardOptions } from '../dashboard/dashboard-wiring.js';
-import { hostdHosts, singleJailHosts } from '../dashboard/hosts-views.js';
-import { createApp } from '../http/app.js';
-import type { VisionModel } from '../model/chat-types.js';
-import type { PolicySet } from '../policy/load-policies.js';
-import type { SessionProfileService } from '../sessions/session-profile-service.js';
-import type { TaskRepository } from '../store/task-repository.js';
-import type { Takeover } from '../takeover/takeover-wiring.js';
+import type { ApprovalService } from '../governance/approvals/approval-service.js';
+import type { AuditTrail } from '../governance/audit/audit-log.js';
+import type { AuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
+import type { PolicySet } from '../governance/policy/load-policies.js';
+import { createDashboardOptions } from '../ingress/dashboard/dashboard-wiring.js';
+import { hostdHosts, singleJailHosts } from '../ingress/dashboard/hosts-views.js';
+import { createApp } from '../ingress/http/app.js';
+import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
-import { createBrowserWaitService } from '../wait/browser-wait-service.js';
-import type { VisualJudge } from '../wait/wait-types.js';
 import type { ServerAuth } from './server-auth.js';
 
 /**

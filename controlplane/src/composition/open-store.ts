@@ -1,14 +1,14 @@
 import type { Logger } from 'pino';
-import type { AuditTrail } from '../audit/audit-log.js';
-import { openAuditTrail } from '../audit/open-audit-trail.js';
-import { auditInterruptedTasks } from '../audit/task-audit.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { DataDirOwner } from '../ownership/data-dir-owner.js';
-import { createAuditRepository } from '../store/audit-repository.js';
-import { tightenDataDir } from '../store/data-dir-modes.js';
-import { type Db, openDatabase } from '../store/database.js';
-import { createTaskRepository, type TaskRepository } from '../store/task-repository.js';
+import type { AuditTrail } from '../governance/audit/audit-log.js';
+import { openAuditTrail } from '../governance/audit/open-audit-trail.js';
+import { auditInterruptedTasks } from '../governance/audit/task-audit.js';
+import type { DataDirOwner } from '../platform/ownership/data-dir-owner.js';
+import { createAuditRepository } from '../platform/store/audit-repository.js';
+import { tightenDataDir } from '../platform/store/data-dir-modes.js';
+import { type Db, openDatabase } from '../platform/store/database.js';
+import { createTaskRepository, type TaskRepository } from '../platform/store/task-repository.js';
 import type { CloseStack } from './close-stack.js';
 
 export interface OpenedStore {

@@ -1,17 +1,17 @@
 // The production side-effect ports for `npm start` and the CLI.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { selectImageCodec } from '@clawdie/jail-service/images';
-import { openBrowserSource } from '../browsers/browser-source.js';
-import { startEmbeddedHostdIfWanted } from '../browsers/embedded-hostd.js';
-import { printLine } from '../cli/cli-output.js';
+import { selectImageCodec } from '@clawdie/kit/images';
+import { createConfiguredJudge } from '../agent/model/configured-judge.js';
+import { createConfiguredModel } from '../agent/model/configured-model.js';
+import { openBrowserSource } from '../browser/provider/browser-source.js';
+import { startEmbeddedHostdIfWanted } from '../browser/provider/embedded-hostd.js';
+import { createAvailableRecorder } from '../browser/recording/ffmpeg-recorder.js';
 import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
-import { startDemoSite } from '../demo/demo-site-server.js';
+import { printLine } from '../ingress/cli/cli-output.js';
 import { createLogger } from '../logger.js';
-import { createConfiguredJudge } from '../model/configured-judge.js';
-import { createConfiguredModel } from '../model/configured-model.js';
-import { createAvailableRecorder } from '../recording/ffmpeg-recorder.js';
-import type { ControlplaneLauncher } from '../runner/process-launcher.js';
+import { startDemoSite } from '../platform/demo/demo-site-server.js';
+import type { ControlplaneLauncher } from '../platform/runner/process-launcher.js';
 import type { ControlplaneAdapters } from './adapters.js';
 
 /**

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
-import { checkListenAddress, type StartupAuth, startupApiAuth } from '../auth/api-auth.js';
 import type { Config } from '../config.js';
+import {
+  checkListenAddress,
+  type StartupAuth,
+  startupApiAuth,
+} from '../governance/auth/api-auth.js';
 
 export interface ServerAuth {
   /** Null only with CLAWDIE_AUTH_REQUIRED=false and no JWKS file (loopback only then). */

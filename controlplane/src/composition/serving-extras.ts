@@ -1,6 +1,6 @@
-import type { EmbeddedHostd } from '../browsers/embedded-hostd.js';
+import type { EmbeddedHostd } from '../browser/provider/embedded-hostd.js';
 import type { Config } from '../config.js';
-import type { RunningDemoSite } from '../demo/demo-site-server.js';
+import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
 import type { ControlplaneAdapters } from './adapters.js';
 import type { CloseStack } from './close-stack.js';
 

@@ -1,11 +1,11 @@
 // A desktop task's display: the desktop surface of the clone's own jail-service (`/desktop`),
 // which runs xwd and xdotool inside the clone. This process never touches the X display itself.
 
-import type { BrowserLease } from '../browsers/browser-provider.js';
-import { failingOperator } from '../browsers/lease-browser.js';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../browser/operator/clawdie-browser-operator.js';
+import type { BrowserLease } from '../browser/provider/browser-provider.js';
+import { failingOperator } from '../browser/provider/lease-browser.js';
 import { OperatorError } from '../errors.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
-import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 
 /** Where the jail-service serves its desktop surface, relative to its base URL. */
 export const DESKTOP_SURFACE_PATH = '/desktop';

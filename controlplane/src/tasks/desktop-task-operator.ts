@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import { isAbortError } from '../errors.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
 
 export interface DesktopTaskOperatorOptions {
   /** Longest wait for the display to show the browser's page before the first screenshot. */

@@ -1,6 +1,6 @@
-import type { KeptBrowsers } from '../browsers/kept-browsers.js';
+import type { KeptBrowsers } from '../browser/provider/kept-browsers.js';
 import { AppError } from '../errors.js';
-import { patternWithin } from '../policy/domain-match.js';
+import { patternWithin } from '../governance/policy/domain-match.js';
 import type { BrowserRunTaskInput } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
 

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { AppError } from '../errors.js';
-import { compileLinearRegex } from '../policy/linear-regex.js';
+import { compileLinearRegex } from '../governance/policy/linear-regex.js';
 import { checkJsonBounds } from './json-bounds.js';
 
 /** Bounds of a caller's `result_schema`, checked before anything walks it recursively. */

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LoopEvent } from '../agent/loop-types.js';
+import type { LoopEvent } from '../agent/loop/loop-types.js';
 
 /**
  * A subscriber that keeps what it is told (the trace rows and screenshot files, the audit, the

@@ -1,5 +1,5 @@
-import type { Action } from '@clawdie/jail-service/api';
-import type { LoopEvent } from '../agent/loop-types.js';
+import type { Action } from '@clawdie/kit/jail-api';
+import type { LoopEvent } from '../agent/loop/loop-types.js';
 
 type Executed = Extract<LoopEvent, { type: 'actions-executed' }>['executed'][number];
 

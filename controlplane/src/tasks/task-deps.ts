@@ -1,21 +1,21 @@
 // What a task service shares with every run it starts (task-run.ts).
-import type { ImageCodec } from '@clawdie/jail-service/images';
+import type { ImageCodec } from '@clawdie/kit/images';
 import type { Logger } from 'pino';
-import type { LoopOptions } from '../agent/loop-types.js';
-import type { DoneVerifier } from '../agent/verify-done.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { BrowserLease, BrowserProvider } from '../browsers/browser-provider.js';
-import type { KeptBrowsers } from '../browsers/kept-browsers.js';
+import type { LoopOptions } from '../agent/loop/loop-types.js';
+import type { DoneVerifier } from '../agent/loop/verify-done.js';
+import type { VisionModel } from '../agent/model/chat-types.js';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
+import type { BrowserLease, BrowserProvider } from '../browser/provider/browser-provider.js';
+import type { KeptBrowsers } from '../browser/provider/kept-browsers.js';
+import type { TaskRecorder } from '../browser/recording/task-recorder.js';
+import type { LeasePreparer } from '../browser/sessions/session-injector.js';
+import type { TakeoverDeps } from '../browser/takeover/task-handoff.js';
+import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
-import type { VisionModel } from '../model/chat-types.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { TaskGuards } from '../policy/task-guards.js';
-import type { TaskRecorder } from '../recording/task-recorder.js';
-import type { LeasePreparer } from '../sessions/session-injector.js';
-import type { ScreenshotFiles } from '../store/screenshot-files.js';
-import type { TaskRepository } from '../store/task-repository.js';
-import type { TakeoverDeps } from '../takeover/task-handoff.js';
-import type { VisualJudge } from '../wait/wait-types.js';
+import type { AuditLog } from '../governance/audit/audit-log.js';
+import type { TaskGuards } from '../governance/policy/task-guards.js';
+import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
+import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { TaskEventLog } from './task-events.js';
 import type { TaskSlots } from './task-slots.js';
 

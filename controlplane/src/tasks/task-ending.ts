@@ -1,9 +1,9 @@
 // How a task run ends, in one place: the mapping of anything thrown (or an abort, or the task's
 // timeout) to an ending, and the ending written to the row as the compact result.
-import type { LoopErrorCode, LoopResult } from '../agent/loop-types.js';
+import type { LoopErrorCode, LoopResult } from '../agent/loop/loop-types.js';
 import type { Clock } from '../clock.js';
 import { AppError, isAbortError, TaskTimeoutError } from '../errors.js';
-import type { TaskRepository } from '../store/task-repository.js';
+import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { CompactResult } from './task-input.js';
 
 /** Typed failures of the model, the browser and the run's own ports that end a task as they are. */

@@ -1,4 +1,4 @@
-import type { LoopEvent } from '../agent/loop-types.js';
+import type { LoopEvent } from '../agent/loop/loop-types.js';
 import type { LiveTaskStatus, PendingApproval } from './live-status.js';
 import type { RunRecorder } from './run-stream.js';
 import { describeExecuted } from './step-summary.js';

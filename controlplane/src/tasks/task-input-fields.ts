@@ -2,7 +2,7 @@
 // CLI flags, the OpenAPI document and the pi extension's parameters (generated as JSON Schema) all
 // come from here. Kept apart from task-input.ts so the pi extension loads zod and re2js only.
 import { z } from 'zod';
-import { urlPatternSchema } from '../wait/url-pattern.js';
+import { urlPatternSchema } from '../browser/wait/url-pattern.js';
 
 /** An http(s) URL; the pattern tells JSON Schema readers (pi, MCP clients) what `protocol` checks. */
 const httpUrl = z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { urlAllowed } from '../policy/domain-match.js';
-import type { WaitCondition } from '../wait/wait-types.js';
+import type { WaitCondition } from '../browser/wait/wait-types.js';
+import { urlAllowed } from '../governance/policy/domain-match.js';
 import { compileResultSchema } from './result-schema.js';
 import {
   browserRunTaskFields,

@@ -1,8 +1,8 @@
 // What becomes of a task's browser when the task ends: kept for a follow-up (`keep_session`)
 // when usable, else released with its queue place.
-import type { LoopResult } from '../agent/loop-types.js';
-import type { BrowserLease } from '../browsers/browser-provider.js';
-import type { KeptBrowsers } from '../browsers/kept-browsers.js';
+import type { LoopResult } from '../agent/loop/loop-types.js';
+import type { BrowserLease } from '../browser/provider/browser-provider.js';
+import type { KeptBrowsers } from '../browser/provider/kept-browsers.js';
 import type { CompactResult } from './task-input.js';
 
 /** The task's wish and where a kept browser would go. */

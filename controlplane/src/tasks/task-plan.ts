@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/scopes.js';
-import { actorOf } from '../auth/scopes.js';
-import type { Decision, TenantPolicy } from '../policy/policy-schema.js';
+import type { Principal } from '../governance/auth/scopes.js';
+import { actorOf } from '../governance/auth/scopes.js';
+import type { Decision, TenantPolicy } from '../governance/policy/policy-schema.js';
 import type { BrowserRunTaskInput, CredentialMode } from './task-input.js';
 
 /** A session profile a plan injects: admission checked it against the policy and the store. */

@@ -1,17 +1,17 @@
-import type { HandoffReason } from '../agent/handoff-types.js';
-import { discardAuditLog } from '../audit/audit-log.js';
-import type { Principal } from '../auth/scopes.js';
+import type { HandoffReason } from '../agent/loop/handoff-types.js';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import {
   type BrowserLease,
   type BrowserProvider,
   createSingleBrowserProvider,
-} from '../browsers/browser-provider.js';
-import { createKeptBrowsers } from '../browsers/kept-browsers.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
-import type { TaskAdmission } from '../policy/task-admission.js';
-import { createTaskGuards, type TaskGuards } from '../policy/task-guards.js';
-import type { LeasePreparer } from '../sessions/session-injector.js';
-import type { TakeoverDeps } from '../takeover/task-handoff.js';
+} from '../browser/provider/browser-provider.js';
+import { createKeptBrowsers } from '../browser/provider/kept-browsers.js';
+import type { LeasePreparer } from '../browser/sessions/session-injector.js';
+import type { TakeoverDeps } from '../browser/takeover/task-handoff.js';
+import { discardAuditLog } from '../governance/audit/audit-log.js';
+import type { Principal } from '../governance/auth/scopes.js';
+import type { TaskAdmission } from '../governance/policy/task-admission.js';
+import { createTaskGuards, type TaskGuards } from '../governance/policy/task-guards.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
 import type { PendingApproval } from './live-status.js';

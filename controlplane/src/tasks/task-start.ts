@@ -1,11 +1,11 @@
 // How a task starts: its `queued` row; before its first step, start_url opened and
 // `logged_in_check` evaluated; what the loop is told (instruction with the answer format, domains,
 // final-answer check, criteria); what the audit's `task-started` says.
-import type { LoopResult } from '../agent/loop-types.js';
-import type { BrowserOperator } from '../operator/browser-operator.js';
-import { operatorFrames } from '../wait/jail-page-probe.js';
-import type { WaitEngine } from '../wait/wait-engine.js';
-import type { PageProbe } from '../wait/wait-types.js';
+import type { LoopResult } from '../agent/loop/loop-types.js';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
+import { operatorFrames } from '../browser/wait/jail-page-probe.js';
+import type { WaitEngine } from '../browser/wait/wait-engine.js';
+import type { PageProbe } from '../browser/wait/wait-types.js';
 import { compileResultSchema, resultSchemaInstruction } from './result-schema.js';
 import type { TaskDeps } from './task-deps.js';
 import { type BrowserRunTaskInput, loggedInConditions, successConditions } from './task-input.js';

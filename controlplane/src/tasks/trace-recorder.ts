@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import type { LoopEvent } from '../agent/loop-types.js';
+import type { LoopEvent } from '../agent/loop/loop-types.js';
 import type { Clock } from '../clock.js';
-import type { ScreenshotFiles } from '../store/screenshot-files.js';
-import type { TaskRepository } from '../store/task-repository.js';
+import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
+import type { TaskRepository } from '../platform/store/task-repository.js';
 
 export interface TraceRecorder {
   /** A run recorder (run-stream.ts): a promise only while a screenshot file is written. */

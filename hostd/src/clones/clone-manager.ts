@@ -3,7 +3,7 @@
 // one fits), destroy it whatever happens. Every per-clone operation presents the lease it acts
 // under (lease-registry.ts); the OS state is always asked of the driver.
 
-import { sleep } from '@clawdie/jail-service/timing';
+import { sleep } from '@clawdie/kit/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
   type CloneLimits,

@@ -2,7 +2,7 @@
 // Each `refusal` event carries the record with `id: <seq>`; a reader resuming with `after` (or
 // Last-Event-ID) gets only what it missed. Once the lease ends (its proxy is closed, so nothing more
 // can come) the rest is flushed and a final `lease-ended` event closes the stream.
-import { streamReplay } from '@clawdie/jail-service/sse';
+import { streamReplay } from '@clawdie/kit/sse';
 import type { Context } from 'hono';
 import type { EgressRefusal } from '../api/schema.js';
 import type { LeaseRecord } from './lease-registry.js';

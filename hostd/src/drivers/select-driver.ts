@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandRunner, ProcessLauncher } from '@clawdie/jail-service/runner';
+import type { CommandRunner, ProcessLauncher } from '@clawdie/kit/runner';
 import type { HostdConfig } from '../config.js';
 import { FreeBsdDriver } from './freebsd/freebsd-driver.js';
 import type { HealthCheck } from './freebsd/health-check.js';
@@ -106,12 +106,16 @@ export function jailServiceCommand(): JailServiceCommand {
   const entry = fileURLToPath(import.meta.resolve('@clawdie/jail-service/main'));
   const packageDir = dirname(dirname(entry));
   const root = dirname(packageDir);
-  const { map, ...inside } = sandboxView(root, packageDir);
+  const kitDir = join(root, 'kit');
+  const { map, ...inside } = sandboxView(root, [packageDir, kitDir]);
   if (!entry.endsWith('.ts')) {
     return { ...inside, argv: map([process.execPath, entry]), compiled: true, notice: null };
   }
   const compiled = join(packageDir, 'dist', 'main.js');
-  const stale = staleBuild(join(packageDir, 'src'), join(packageDir, 'dist'));
+  // The compiled service imports the compiled kit: both must be current.
+  const stale =
+    staleBuild(join(packageDir, 'src'), join(packageDir, 'dist')) ??
+    staleBuild(join(kitDir, 'src'), join(kitDir, 'dist'), 'jail-api/index.js');
   if (stale === null) {
     return {
       ...inside,
@@ -133,13 +137,14 @@ export function jailServiceCommand(): JailServiceCommand {
 export const SANDBOX_CODE_DIR = '/opt/clawdie';
 
 /**
- * The service package and the workspace node_modules, bound at SANDBOX_CODE_DIR rather than at
- * their host paths: a checkout under a private directory (e.g. `mktemp -d`, mode 0700) is not
- * traversable by a clone's unprivileged uid, while the bound directories themselves are.
+ * The service's packages (the jail-service and the kit it imports) and the workspace
+ * node_modules, bound at SANDBOX_CODE_DIR rather than at their host paths: a checkout under a
+ * private directory (e.g. `mktemp -d`, mode 0700) is not traversable by a clone's unprivileged
+ * uid, while the bound directories themselves are.
  */
-function sandboxView(root: string, packageDir: string) {
+function sandboxView(root: string, packageDirs: string[]) {
   const binds = [
-    { source: packageDir, target: join(SANDBOX_CODE_DIR, basename(packageDir)) },
+    ...packageDirs.map((dir) => ({ source: dir, target: join(SANDBOX_CODE_DIR, basename(dir)) })),
     { source: join(root, 'node_modules'), target: join(SANDBOX_CODE_DIR, 'node_modules') },
   ];
   const map = (argv: string[]) =>
@@ -149,9 +154,12 @@ function sandboxView(root: string, packageDir: string) {
   return { root, binds, cwd: SANDBOX_CODE_DIR, map };
 }
 
-/** Null when every `src/**.ts` has a `dist/**.js` at least as new; else the first reason not. */
-export function staleBuild(srcDir: string, distDir: string): string | null {
-  if (!existsSync(join(distDir, 'main.js'))) return `${join(distDir, 'main.js')} does not exist`;
+/**
+ * Null when `dist/<entry>` exists and every `src/**.ts` has a `dist/**.js` at least as new; else
+ * the first reason not.
+ */
+export function staleBuild(srcDir: string, distDir: string, entry = 'main.js'): string | null {
+  if (!existsSync(join(distDir, entry))) return `${join(distDir, entry)} does not exist`;
   const walk = (dir: string): string | null => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);

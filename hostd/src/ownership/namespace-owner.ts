@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { sleep } from '@clawdie/jail-service/timing';
+import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../drivers/clone-namespace.js';
 import { HostdError } from '../errors.js';
 import { type OwnerRecord, ownerAlive, processStartTime, readOwnerRecord } from './owner-record.js';

@@ -1,9 +1,10 @@
 // Adapter: the ScreencastSource over CDP `Page.startScreencast` on a dedicated session of the page.
+
+import type { ImageCodec } from '@clawdie/kit/images';
+import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
-import type { ImageCodec } from '../images/index.js';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
-import { sleep } from '../timing/sleep.js';
 import { bounded } from './bounded.js';
 import { type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { jpegSize } from './jpeg-size.js';

@@ -1,9 +1,10 @@
 // Adapter: the TakeoverPage port over puppeteer-core — page signals evaluated in every frame, and
 // a supervisor's input dispatched with CDP Input.* (through puppeteer's mouse and keyboard, which
 // keep button and modifier state) at CSS pixels of the emulated viewport.
+
+import type { CaptchaKind, InputReport, PageSignals, SupervisorInput } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { Frame, KeyInput, Page } from 'puppeteer-core';
-import type { CaptchaKind, InputReport, PageSignals, SupervisorInput } from '../api/index.js';
 import type { ViewportInfo } from '../page-driver.js';
 import { captchaOfFrame, captchaOfUrl, type FrameFacts } from '../takeover/captcha-frames.js';
 import type { TakeoverPage } from '../takeover/takeover-port.js';

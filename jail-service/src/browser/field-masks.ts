@@ -1,8 +1,9 @@
 // Fields that hold a typed secret, and their boxes at capture time: each field is painted over in
 // every screenshot and screencast frame of its tab until its document goes away. A box that cannot
 // be computed (anything but the document being gone) fails closed: the whole image is masked.
+
+import type { ImageCodec } from '@clawdie/kit/images';
 import type { CDPSession } from 'puppeteer-core';
-import type { ImageCodec } from '../images/index.js';
 import { type RemoteHandle, releaseGroup, unwrap } from './frame-walk.js';
 import { BOX_FUNCTION } from './landing-script.js';
 import type { Tab } from './page-tabs.js';

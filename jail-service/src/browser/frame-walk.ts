@@ -4,8 +4,9 @@
 // (landing-script.ts); at a frame it cannot read, the frame element's CDP description names its
 // document: in the same process (`contentDocument`), or in another one (`frameId` → that frame's
 // own CDP session), where the walk continues with the point offset by the frame's content box.
+
+import type { LandingDestination, LandingElement, LandingFrame } from '@clawdie/kit/jail-api';
 import type { CDPSession, Frame, JSHandle, Protocol } from 'puppeteer-core';
-import type { LandingDestination, LandingElement, LandingFrame } from '../api/index.js';
 import { WALK_FUNCTION } from './landing-script.js';
 import type { Tab } from './page-tabs.js';
 

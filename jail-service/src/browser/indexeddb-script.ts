@@ -2,8 +2,8 @@
 // (a function object would carry transpiler helpers that do not exist in the page). Both run in a
 // tab whose document is our own empty page of the origin (origin-tabs.ts), never a site's script.
 // Values travel as tagged JSON (api/session-indexeddb.ts); what cannot round-trip is skipped.
-import type { IndexedDbDatabase } from '../api/index.js';
-import { SESSION_LIMITS, TYPED_ARRAYS } from '../api/index.js';
+import type { IndexedDbDatabase } from '@clawdie/kit/jail-api';
+import { SESSION_LIMITS, TYPED_ARRAYS } from '@clawdie/kit/jail-api';
 
 /** Budget left for one origin's export. */
 export interface IndexedDbBudget {

@@ -1,13 +1,13 @@
 // Adapter: POST /landing over CDP — where one action would land on the active tab now.
 import { randomUUID } from 'node:crypto';
-import type { CDPSession, JSHandle } from 'puppeteer-core';
 import {
   type Action,
   actionContracts,
   actionPoints,
   type LandingResponse,
   type LandingTarget,
-} from '../api/index.js';
+} from '@clawdie/kit/jail-api';
+import type { CDPSession, JSHandle } from 'puppeteer-core';
 import { releaseGroup, type WalkMode, type WalkResult, walkFrames } from './frame-walk.js';
 import type { Tab } from './page-tabs.js';
 

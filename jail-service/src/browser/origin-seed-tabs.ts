@@ -5,9 +5,9 @@
 // page is never navigated. A document that is not ours (e.g. served by a service worker the
 // origin registered earlier in this profile) is refused before anything is written.
 import { randomUUID } from 'node:crypto';
+import { sleep } from '@clawdie/kit/timing';
 import type { CDPSession } from 'puppeteer-core';
 import { ActionFailedError } from '../errors.js';
-import { sleep } from '../timing/sleep.js';
 
 interface PausedRequest {
   requestId: string;

@@ -1,9 +1,10 @@
 // Adapter: the PageDriver port over puppeteer-core: the active tab (page-tabs.ts) and its CDP session.
+
+import type { ImageCodec } from '@clawdie/kit/images';
+import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { Browser, Page } from 'puppeteer-core';
-import type { ElementsResponse, PageState } from '../api/index.js';
 import { NavigationFailedError } from '../errors.js';
-import type { ImageCodec } from '../images/index.js';
 import type {
   BrowserStatus,
   InputOutcome,

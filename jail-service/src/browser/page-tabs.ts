@@ -4,9 +4,10 @@
 // becomes active again; at most `maxTabs` are kept, the oldest popups closed first. The first tab
 // (the root) is never closed here. Tabs opened by the service itself (session helper tabs) have no
 // opener and are not followed.
+
+import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { Browser, CDPSession, Dialog, HTTPRequest, Page, Target } from 'puppeteer-core';
-import { sleep } from '../timing/sleep.js';
 import { bounded } from './bounded.js';
 import { isMainFrameNavigation } from './navigation-watch.js';
 import { type PageLiveness, trackLiveness } from './page-liveness.js';

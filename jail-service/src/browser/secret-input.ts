@@ -3,8 +3,8 @@
 // (never key by key to wherever focus moves next), then masked in every capture until its document
 // goes away (field-masks.ts).
 import { randomUUID } from 'node:crypto';
+import type { SecretGuard } from '@clawdie/kit/jail-api';
 import type { CDPSession, JSHandle } from 'puppeteer-core';
-import type { SecretGuard } from '../api/index.js';
 import { ActionFailedError, FocusMismatchError } from '../errors.js';
 import type { FieldMasks } from './field-masks.js';
 import { releaseGroup, unwrap, walkFrames } from './frame-walk.js';

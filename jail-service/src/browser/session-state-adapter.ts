@@ -4,14 +4,15 @@
 // written by a one-shot script on the agent's page (storage-seeds.ts); IndexedDB is written and
 // committed in a helper tab of the origin (origin-seed-tabs.ts) before the import answers. The
 // agent's own page is never navigated.
-import type { Browser, CDPSession, Page } from 'puppeteer-core';
+
 import {
   indexedDbTotals,
   type OriginStorage,
   originIndexedDbSchema,
   SESSION_LIMITS,
   type SessionCookie,
-} from '../api/index.js';
+} from '@clawdie/kit/jail-api';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { BadRequestError } from '../errors.js';
 import { type BrowserSessionState, originOfCookie } from '../session/session-state.js';
 import { exportIndexedDbExpression, importIndexedDbExpression } from './indexeddb-script.js';

@@ -2,8 +2,9 @@
 // the site: a script evaluated on each new document of the agent's page, in an isolated world the
 // page's own scripts cannot see, that acts only in the top frame of exactly that origin, and is
 // removed once such a document reached DOMContentLoaded (so it runs once).
+
+import type { OriginStorage } from '@clawdie/kit/jail-api';
 import type { CDPSession, Page } from 'puppeteer-core';
-import type { OriginStorage } from '../api/index.js';
 
 const WORLD = 'clawdie-session';
 

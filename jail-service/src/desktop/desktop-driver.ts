@@ -1,12 +1,13 @@
 // The PageDriver over an X11 display (a clone's Xvfb): screenshots by `xwd -root` (decoded here,
 // encoded by the process's image codec), input by chained xdotool invocations. The device pixel ratio is 1, so the
 // viewport is the screen and the model's coordinates are X pixels. There is no page to navigate.
-import type { ElementsResponse, PageState } from '../api/index.js';
+
+import type { ImageCodec } from '@clawdie/kit/images';
+import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
+import { type CommandRunner, CommandTimeoutError, type RunResult } from '@clawdie/kit/runner';
+import { sleep } from '@clawdie/kit/timing';
 import { ActionFailedError, BrowserUnavailableError, FocusMismatchError } from '../errors.js';
-import type { ImageCodec } from '../images/image-codec.js';
 import type { InputOutcome, PageDriver, Screenshot, ViewportInfo } from '../page-driver.js';
-import { type CommandRunner, CommandTimeoutError, type RunResult } from '../runner/index.js';
-import { sleep } from '../timing/sleep.js';
 import { invocationTimeoutMs, type Pointer, xdotoolInvocations } from './xdotool-steps.js';
 import { decodeXwd } from './xwd-image.js';
 

@@ -1,10 +1,11 @@
 // The desktop surface: the jail-service's tools, batch loop and routes over the clone's X display
 // instead of the browser page. Served under `/desktop` beside the browser (see server.ts).
+
+import type { ImageCodec } from '@clawdie/kit/images';
+import { type CommandRunner, ExecFileRunner } from '@clawdie/kit/runner';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import { createApp } from '../app.js';
-import type { ImageCodec } from '../images/image-codec.js';
-import { type CommandRunner, ExecFileRunner } from '../runner/index.js';
 import { createToolRegistry } from '../tools/registry.js';
 import { createDesktopDriver } from './desktop-driver.js';
 

@@ -1,16 +1,17 @@
 // `POST /session/export` and `POST /session/import`: a browser's login state in and out, for
 // saved session profiles. Behind the app's bearer token; bodies are bounded and validated; the
 // values are never logged (only counts are).
-import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import type { Logger } from 'pino';
+
 import {
   indexedDbTotals,
   SESSION_LIMITS,
   type SessionBundle,
   sessionBundleSchema,
   sessionExportRequestSchema,
-} from '../api/index.js';
+} from '@clawdie/kit/jail-api';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Logger } from 'pino';
 import { parseRequest } from '../error-handler.js';
 import { BadRequestError } from '../errors.js';
 import type { BrowserSessionState } from './session-state.js';

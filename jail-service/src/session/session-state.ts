@@ -1,7 +1,7 @@
 // The BrowserSessionState port: reads and writes a browser's login state (cookies and per-origin
 // localStorage and IndexedDB) over CDP. The puppeteer adapter is browser/session-state-adapter.ts; routes and
 // tests depend only on this file.
-import type { SessionBundle, SessionCookie, SessionImportResponse } from '../api/index.js';
+import type { SessionBundle, SessionCookie, SessionImportResponse } from '@clawdie/kit/jail-api';
 
 export interface BrowserSessionState {
   /**

@@ -1,7 +1,7 @@
 // Known CAPTCHA widget frames, recognised by where the iframe loads from (host and path) or by
 // the widget's own shape (its title and data attributes), so a self-hosted or proxied widget is
 // still seen. Pure: the CDP adapter collects the frame facts.
-import type { CaptchaKind } from '../api/index.js';
+import type { CaptchaKind } from '@clawdie/kit/jail-api';
 
 export interface FrameFacts {
   src: string;

@@ -1,7 +1,7 @@
 // The port behind `POST /input` and `GET /signals`: a person driving the page during a takeover,
 // and the detectors that tell the controlplane a person is needed. The adapter is
 // browser/cdp-takeover.ts; the routes are takeover-routes.ts.
-import type { InputReport, PageSignals, SupervisorInput } from '../api/index.js';
+import type { InputReport, PageSignals, SupervisorInput } from '@clawdie/kit/jail-api';
 
 export interface TakeoverPage {
   /**

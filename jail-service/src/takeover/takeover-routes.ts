@@ -1,8 +1,9 @@
 // `POST /input` and `GET /signals`, mounted by app.ts behind its bearer check. Bodies are never
 // logged: they carry what a supervisor types.
+
+import { inputRequestSchema, signalsQuerySchema } from '@clawdie/kit/jail-api';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { inputRequestSchema, signalsQuerySchema } from '../api/index.js';
 import { parseRequest } from '../error-handler.js';
 import { BadRequestError } from '../errors.js';
 import type { TakeoverPage } from './takeover-port.js';

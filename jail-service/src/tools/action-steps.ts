@@ -1,5 +1,5 @@
 // Pure translation of contract actions into PageDriver input steps (no browser, no timing).
-import { type Action, DEFAULT_SCROLL_AMOUNT } from '../api/index.js';
+import { type Action, DEFAULT_SCROLL_AMOUNT } from '@clawdie/kit/jail-api';
 import { UnknownKeyError } from '../errors.js';
 import { resolveKeys } from '../keys.js';
 import type { InputStep, MouseButton } from '../page-driver.js';

@@ -7,9 +7,9 @@ import {
   actionContracts,
   actionTypes,
   MAX_WAIT_MS,
-} from '../api/index.js';
+} from '@clawdie/kit/jail-api';
+import { sleep } from '@clawdie/kit/timing';
 import type { InputOutcome, InputStep, PerformOptions } from '../page-driver.js';
-import { sleep } from '../timing/sleep.js';
 import {
   dragSteps,
   enterSteps,

@@ -1,6 +1,7 @@
 // The data_collection namespace: reads of the page that never change it.
+
+import { landingRequestSchema } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
-import { landingRequestSchema } from '../api/index.js';
 import { defineTools, type TimeoutPolicy, tool } from './tool.js';
 
 export const screenshotInputSchema = z.strictObject({

@@ -1,6 +1,6 @@
 // The `expect` re-check of an action: the landing now against the one the controlplane decided on
 // (POST /landing). Refused with LANDING_CHANGED, nothing dispatched, when they differ.
-import type { Action, LandingExpect, LandingResponse } from '../api/index.js';
+import type { Action, LandingExpect, LandingResponse } from '@clawdie/kit/jail-api';
 import { LandingChangedError } from '../errors.js';
 import type { PageDriver } from '../page-driver.js';
 

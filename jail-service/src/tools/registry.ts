@@ -1,9 +1,10 @@
 // The tool registry: both namespaces, their JSON schemas for GET /tools, and the one way to call a
 // tool — bounded by its timeout, serialised with every other page operation, and followed by a
 // page interrupt when it timed out so the next call finds a responsive renderer.
+
+import type { Action, ToolsResponse } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Action, ToolsResponse } from '../api/index.js';
 import { ToolTimeoutError } from '../errors.js';
 import type { InputOutcome, PageDriver } from '../page-driver.js';
 import type { ScreencastSource } from '../screencast.js';

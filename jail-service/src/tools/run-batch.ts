@@ -1,6 +1,12 @@
 // POST /actions: validate every action, run them in order with early exit, report the page state.
+
+import type {
+  ActionResult,
+  ActionsRequest,
+  ActionsResponse,
+  PageState,
+} from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
-import type { ActionResult, ActionsRequest, ActionsResponse, PageState } from '../api/index.js';
 import { toErrorInfo } from '../errors.js';
 import type { PageDriver } from '../page-driver.js';
 import type { ToolRegistry } from './registry.js';

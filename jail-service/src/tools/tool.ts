@@ -1,8 +1,9 @@
 // What a tool is, declared once (in the manner of playwright-mcp's `defineTool`): name, namespace,
 // description, input schema, timeout policy and handler in one object. The registry binds the
 // declarations to one page; `GET /tools` and docs/jail-service-api.md are derived from them.
+
+import type { ToolNamespace } from '@clawdie/kit/jail-api';
 import type { z } from 'zod';
-import type { ToolNamespace } from '../api/index.js';
 import type { PageDriver } from '../page-driver.js';
 import type { ScreencastSource } from '../screencast.js';
 import type { TimeoutContext } from './with-timeout.js';

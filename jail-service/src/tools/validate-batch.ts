@@ -1,6 +1,6 @@
 // Checks a parsed batch against what the schema cannot know: key names and the live viewport.
 // Every action is checked before any runs, so a bad batch changes nothing on the page.
-import { type Action, actionPoints } from '../api/index.js';
+import { type Action, actionPoints } from '@clawdie/kit/jail-api';
 import { OutOfRangeError, type RequestIssue, UnknownKeyError } from '../errors.js';
 import { normalizeKey, splitChord } from '../keys.js';
 

@@ -3,6 +3,7 @@
 // snapshotted as `@hostd-<generation>`, the origin of every per-task `zfs clone`.
 // Bastille's exit codes lie (§1.6): every Bastille command is marked unreliable and each step is
 // re-checked with zfs/jls/pkg afterwards.
+import { posix } from 'node:path';
 import type { FreeBsdSetupConfig } from '../config.js';
 import { ensure, type PlanCommand, probe, type SetupStep } from './step.js';
 
@@ -15,6 +16,9 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
   const root = `${config.bastillePrefix}/jails/${name}/root`;
   const snapshot = config.templateSnapshot;
   const SERVICE_DIR = config.serviceDir;
+  // The kit sits beside the jail-service, on the host and in the template (`file:../kit`).
+  const KIT_DIR = `${posix.dirname(SERVICE_DIR)}/kit`;
+  const kitSource = `${posix.dirname(config.jailServiceSource)}/kit`;
   const bastille = (...args: string[]): PlanCommand => ({
     argv: [BASTILLE, ...args],
     unreliableExit: true,
@@ -65,24 +69,38 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
     }),
     {
       id: 'jail-service-built',
-      title: 'jail-service built on the host',
+      title: 'jail-service and its kit built on the host',
       async check(context) {
-        const argv = ['/bin/test', '-f', `${config.jailServiceSource}/dist/main.js`];
+        const argv = [
+          ...['/bin/test', '-f', `${config.jailServiceSource}/dist/main.js`],
+          ...['-a', '-f', `${kitSource}/dist/jail-api/index.js`],
+        ];
         const result = await probe(context, argv);
         return {
           done: result.exitCode === 0,
           detail: `${argv.join(' ')} → exit ${result.exitCode}`,
           plan: [],
-          hint: 'run `npm run build -w jail-service` in the checkout first',
+          hint: 'run `npm run build -w kit -w jail-service` in the checkout first',
         };
       },
     },
     ensure({
       id: 'template-jail-service',
       title: 'jail-service installed in the template',
-      argv: ['/bin/test', '-d', `${root}${SERVICE_DIR}/node_modules/puppeteer-core`],
+      argv: [
+        ...['/bin/test', '-d', `${root}${SERVICE_DIR}/node_modules/puppeteer-core`],
+        ...['-a', '-d', `${root}${SERVICE_DIR}/node_modules/@clawdie/kit/dist`],
+      ],
       plan: [
-        { argv: ['/bin/mkdir', '-p', `${root}${SERVICE_DIR}`] },
+        { argv: ['/bin/mkdir', '-p', `${root}${SERVICE_DIR}`, `${root}${KIT_DIR}`] },
+        // The jail-service depends on its sibling `file:../kit`; `--install-links` copies the kit
+        // (with its own dependencies) into the service's node_modules instead of a symlink.
+        {
+          argv: [
+            ...['/bin/cp', '-R', `${kitSource}/dist`],
+            ...[`${kitSource}/package.json`, `${root}${KIT_DIR}/`],
+          ],
+        },
         {
           argv: [
             ...['/bin/cp', '-R', `${config.jailServiceSource}/dist`],
@@ -91,8 +109,8 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
         },
         ...startTemplate,
         bastille(
-          ...['cmd', name, '/usr/local/bin/npm', 'install', '--omit=dev', '--no-audit'],
-          ...['--no-fund', '--prefix', SERVICE_DIR],
+          ...['cmd', name, '/usr/local/bin/npm', 'install', '--omit=dev', '--install-links'],
+          ...['--no-audit', '--no-fund', '--prefix', SERVICE_DIR],
         ),
         stopTemplate,
       ],

@@ -2,7 +2,7 @@
 // missing as a plan of argv arrays; the runner applies the plan and checks again, because some
 // tools (Bastille) exit 0 without doing the work.
 
-import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
+import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import type { SetupConfig } from '../config.js';
 
 export type Argv = readonly string[];

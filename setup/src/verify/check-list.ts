@@ -1,5 +1,5 @@
 // A list of named, timed checks: each passes with a detail or fails with the reason.
-import { sleep } from '@clawdie/jail-service/timing';
+import { sleep } from '@clawdie/kit/timing';
 
 export interface CheckResult {
   name: string;

@@ -8,7 +8,7 @@ import {
   type JailDriver,
   loadConfig,
 } from '@clawdie/hostd/host-kit';
-import { ExecFileRunner, type ProcessLauncher } from '@clawdie/jail-service/runner';
+import { ExecFileRunner, type ProcessLauncher } from '@clawdie/kit/runner';
 import { hostdEnvironment } from '../hostd-layout.js';
 import { readHostFacts } from './host-facts.js';
 import { type VerifyReport, verifyHost } from './verify-host.js';

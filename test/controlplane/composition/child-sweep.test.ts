@@ -22,10 +22,10 @@ import {
   isSameProcess,
   type ProcessIdentity,
   readProcessIdentity,
-} from '@clawdie/jail-service/runner';
+} from '@clawdie/kit/runner';
 import { pino } from 'pino';
-import { childEnvironment } from '../../../controlplane/src/runner/child-environment.js';
-import { childrenDirectory } from '../../../controlplane/src/runner/child-sweep.js';
+import { childEnvironment } from '../../../controlplane/src/platform/runner/child-environment.js';
+import { childrenDirectory } from '../../../controlplane/src/platform/runner/child-sweep.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 import { testLauncher } from '../../support/test-launcher.js';
 

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { EmbeddedHostd } from '../../../controlplane/src/browsers/embedded-hostd.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
+import type { EmbeddedHostd } from '../../../controlplane/src/browser/provider/embedded-hostd.js';
 import { AppError } from '../../../controlplane/src/errors.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import {
   createTestControlplane,
   operatorBrowserSource,

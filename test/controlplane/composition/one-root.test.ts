@@ -30,24 +30,28 @@ describe('one composition root', () => {
   it('only the root builds the task pipeline, the browser source, the store and the app', () => {
     const pieces: [string, string[], string[]][] = [
       ['controlplane/src/tasks/task-service.ts', ['createTaskService'], []],
-      ['controlplane/src/policy/task-security.ts', ['createTaskSecurity'], []],
-      ['controlplane/src/browsers/browser-source.ts', ['openBrowserSource'], []],
-      ['controlplane/src/http/app.ts', ['createApp'], []],
-      ['controlplane/src/store/task-repository.ts', ['createTaskRepository'], []],
+      ['controlplane/src/governance/policy/task-security.ts', ['createTaskSecurity'], []],
+      ['controlplane/src/browser/provider/browser-source.ts', ['openBrowserSource'], []],
+      ['controlplane/src/ingress/http/app.ts', ['createApp'], []],
+      ['controlplane/src/platform/store/task-repository.ts', ['createTaskRepository'], []],
       // claimDataDirAt opens its own connection; the offline admin commands (keys, tokens,
       // secrets, `session list|revoke` with no server running) open the store without tasks or
       // browsers.
       [
-        'controlplane/src/store/database.ts',
+        'controlplane/src/platform/store/database.ts',
         ['openDatabase'],
         [
-          'controlplane/src/cli/admin-commands.ts',
-          'controlplane/src/cli/session-command.ts',
-          'controlplane/src/cli/session-server.ts',
-          'controlplane/src/ownership/data-dir-owner.ts',
+          'controlplane/src/ingress/cli/admin-commands.ts',
+          'controlplane/src/ingress/cli/session-command.ts',
+          'controlplane/src/ingress/cli/session-server.ts',
+          'controlplane/src/platform/ownership/data-dir-owner.ts',
         ],
       ],
-      ['controlplane/src/ownership/data-dir-owner.ts', ['claimDataDir', 'claimDataDirAt'], []],
+      [
+        'controlplane/src/platform/ownership/data-dir-owner.ts',
+        ['claimDataDir', 'claimDataDirAt'],
+        [],
+      ],
     ];
     for (const [target, names, allowed] of pieces) {
       const outside = importersOf(source, target, names).filter(
@@ -64,18 +68,18 @@ describe('one composition root', () => {
       .map((entry) => entry.target)
       .sort();
     assert.deepEqual(imported, [
-      'controlplane/src/cli/cli-output.ts',
-      'controlplane/src/cli/server-banner.ts',
       'controlplane/src/composition/create-controlplane.ts',
       'controlplane/src/composition/real-adapters.ts',
       'controlplane/src/config.ts',
+      'controlplane/src/ingress/cli/cli-output.ts',
+      'controlplane/src/ingress/cli/server-banner.ts',
       // The entry makes the process's one launcher (and child registry) and hands it down.
-      'controlplane/src/runner/process-launcher.ts',
+      'controlplane/src/platform/runner/process-launcher.ts',
     ]);
   });
 
   it('the CLI entry points build the same root, never their own pieces', () => {
-    for (const file of ['controlplane/src/cli.ts', 'controlplane/src/cli/mcp-command.ts']) {
+    for (const file of ['controlplane/src/cli.ts', 'controlplane/src/ingress/cli/mcp-command.ts']) {
       const targets = source.filter((entry) => entry.file === file).map((entry) => entry.target);
       assert.ok(targets.includes('controlplane/src/composition/create-controlplane.ts'), file);
     }
@@ -89,8 +93,8 @@ describe('one composition root', () => {
       ['test/support/controlplane.ts'],
     );
     for (const [target, names] of [
-      ['controlplane/src/policy/task-security.ts', ['createTaskSecurity']],
-      ['controlplane/src/browsers/browser-source.ts', ['openBrowserSource']],
+      ['controlplane/src/governance/policy/task-security.ts', ['createTaskSecurity']],
+      ['controlplane/src/browser/provider/browser-source.ts', ['openBrowserSource']],
     ] as const) {
       const outside = importersOf(tests, target, names).filter(
         (file) => file !== 'test/support/controlplane.ts',
@@ -102,19 +106,19 @@ describe('one composition root', () => {
   it('only HTTP-layer tests (routing, auth, OpenAPI, SSE, page rendering over stubs) build the app alone', () => {
     // Each of these tests routes in isolation with narrow stubs; everything else that needs an
     // app takes the controlplane's from createTestControlplane.
-    assert.deepEqual(importersOf(tests, 'controlplane/src/http/app.ts', ['createApp']), [
+    assert.deepEqual(importersOf(tests, 'controlplane/src/ingress/http/app.ts', ['createApp']), [
       'bench/rest-read.ts',
-      'test/controlplane/approvals/approval-routes.test.ts',
-      'test/controlplane/auth/route-auth.test.ts',
+      'test/controlplane/governance/approvals/approval-routes.test.ts',
+      'test/controlplane/governance/auth/route-auth.test.ts',
+      'test/controlplane/governance/policy/policy-fixture.ts',
       // The CLI against a stand-in server's /v1/sessions routes.
-      'test/controlplane/cli/session-command.test.ts',
-      'test/controlplane/dashboard/dashboard-fixture.ts',
-      'test/controlplane/http/openapi-waits.test.ts',
-      'test/controlplane/http/route-table.test.ts',
-      'test/controlplane/http/task-events.test.ts',
-      'test/controlplane/http/task-routes.test.ts',
-      'test/controlplane/http/task-tenancy.test.ts',
-      'test/controlplane/policy/policy-fixture.ts',
+      'test/controlplane/ingress/cli/session-command.test.ts',
+      'test/controlplane/ingress/dashboard/dashboard-fixture.ts',
+      'test/controlplane/ingress/http/openapi-waits.test.ts',
+      'test/controlplane/ingress/http/route-table.test.ts',
+      'test/controlplane/ingress/http/task-events.test.ts',
+      'test/controlplane/ingress/http/task-routes.test.ts',
+      'test/controlplane/ingress/http/task-tenancy.test.ts',
       'test/controlplane/tasks/task-stuck.test.ts',
       // Scope and tenant checks of /v1/sessions over a session service with stub transfers.
       'test/security/session-tenants.test.ts',

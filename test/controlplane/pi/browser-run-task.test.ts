@@ -9,7 +9,7 @@ import {
   type BrowserRunTaskExtensionOptions,
   createBrowserRunTaskExtension,
 } from '../../../controlplane/pi-extension/browser-run-task.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
 import {
   closedPortUrl,
   createPacedModel,
@@ -19,7 +19,7 @@ import {
 import { createFakePi, type FakePi } from './fake-pi.js';
 
 const fastRetry = { attempts: 2, initialDelayMs: 5, maxDelayMs: 20 };
-// A short stall check: controlplane/src/http/task-event-stream.ts can miss a wake-up and hold back
+// A short stall check: controlplane/src/ingress/http/task-event-stream.ts can miss a wake-up and hold back
 // the final event (see the extension's follow-task.ts); the check fetches the result instead.
 const stallCheckMs = 300;
 

@@ -5,8 +5,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createAdaptorServer } from '@hono/node-server';
-import type { ModelReply, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import type { TaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import type { ModelReply, VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import type { TaskRepository } from '../../../controlplane/src/platform/store/task-repository.js';
 import type { TaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 

@@ -7,7 +7,7 @@ import {
 import { ControlplaneError } from '../../../controlplane/pi-extension/errors.js';
 import { followTask } from '../../../controlplane/pi-extension/follow-task.js';
 import type { TaskProgress } from '../../../controlplane/pi-extension/format.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
 import { startTestControlplane, type TestControlplane } from './controlplane-fixture.js';
 
 const fast = { attempts: 2, initialDelayMs: 5, maxDelayMs: 20 };

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { parsePolicy } from '../../../controlplane/src/policy/load-policies.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
+import { parsePolicy } from '../../../controlplane/src/governance/policy/load-policies.js';
 import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-input.js';
 import { createTestControlplane, type TestControlplane } from '../../support/controlplane.js';
 

@@ -4,12 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type {
+  ModelRequest,
+  VisionModel,
+} from '../../../controlplane/src/agent/model/chat-types.js';
+import type { BrowserOperator } from '../../../controlplane/src/browser/operator/browser-operator.js';
+import type {
   BrowserLease,
   BrowserProvider,
   BrowserRequest,
-} from '../../../controlplane/src/browsers/browser-provider.js';
-import type { ModelRequest, VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import type { BrowserOperator } from '../../../controlplane/src/operator/browser-operator.js';
+} from '../../../controlplane/src/browser/provider/browser-provider.js';
 import { createDesktopSurfaceOperator } from '../../../controlplane/src/tasks/desktop-surface-operator.js';
 import { createDesktopTaskOperator } from '../../../controlplane/src/tasks/desktop-task-operator.js';
 import { browserRunTaskInputSchema } from '../../../controlplane/src/tasks/task-input.js';

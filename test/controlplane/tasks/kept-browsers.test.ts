@@ -1,17 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
-import type { Principal } from '../../../controlplane/src/auth/scopes.js';
 import type {
   BrowserLease,
   BrowserProvider,
-} from '../../../controlplane/src/browsers/browser-provider.js';
-import { trackLeases } from '../../../controlplane/src/browsers/task-browsers.js';
-import { parsePolicy, policySetOf } from '../../../controlplane/src/policy/load-policies.js';
-import { createPolicyAdmission } from '../../../controlplane/src/policy/task-admission.js';
-import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
+} from '../../../controlplane/src/browser/provider/browser-provider.js';
+import { trackLeases } from '../../../controlplane/src/browser/provider/task-browsers.js';
+import { createAuditLog } from '../../../controlplane/src/governance/audit/audit-log.js';
+import type { Principal } from '../../../controlplane/src/governance/auth/scopes.js';
+import {
+  parsePolicy,
+  policySetOf,
+} from '../../../controlplane/src/governance/policy/load-policies.js';
+import { createPolicyAdmission } from '../../../controlplane/src/governance/policy/task-admission.js';
+import { createAuditRepository } from '../../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../../controlplane/src/platform/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';

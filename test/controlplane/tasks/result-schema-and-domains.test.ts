@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
-import { hostMatches, urlAllowed } from '../../../controlplane/src/policy/domain-match.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
+import {
+  hostMatches,
+  urlAllowed,
+} from '../../../controlplane/src/governance/policy/domain-match.js';
 import type { BrowserRunTaskInput } from '../../../controlplane/src/tasks/task-input.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { runTestTask } from '../../support/submit-task.js';

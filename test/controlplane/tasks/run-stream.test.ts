@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
-import type { LoopEvent } from '../../../controlplane/src/agent/loop-types.js';
+import type { LoopEvent } from '../../../controlplane/src/agent/loop/loop-types.js';
 import { RunStream } from '../../../controlplane/src/tasks/run-stream.js';
 import { silentLogger } from '../../support/silent-logger.js';
 

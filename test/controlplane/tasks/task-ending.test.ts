@@ -2,8 +2,8 @@
 // outlives its timeout_s through the whole run.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
 import { AppError, ModelError, OperatorError } from '../../../controlplane/src/errors.js';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
 import { endingOf, taskSignal } from '../../../controlplane/src/tasks/task-ending.js';
 import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import type { LoopEvent } from '../../../controlplane/src/agent/loop-types.js';
-import { createProgressTracker } from '../../../controlplane/src/mcp/progress.js';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
+import type { LoopEvent } from '../../../controlplane/src/agent/loop/loop-types.js';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import { createProgressTracker } from '../../../controlplane/src/ingress/mcp/progress.js';
 import type { CompactResult } from '../../../controlplane/src/tasks/task-input.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 import { submit } from '../../support/submit-task.js';

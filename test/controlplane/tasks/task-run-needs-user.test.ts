@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { LoopEvent } from '../../../controlplane/src/agent/loop-types.js';
-import { createProgressTracker } from '../../../controlplane/src/mcp/progress.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
+import type { LoopEvent } from '../../../controlplane/src/agent/loop/loop-types.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
+import { createProgressTracker } from '../../../controlplane/src/ingress/mcp/progress.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 import { submit } from '../../support/submit-task.js';
 

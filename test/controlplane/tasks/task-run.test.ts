@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import { createReplayModel } from '../../../controlplane/src/agent/model/replay-model.js';
 import { ModelError } from '../../../controlplane/src/errors.js';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { createReplayModel } from '../../../controlplane/src/model/replay-model.js';
 import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 

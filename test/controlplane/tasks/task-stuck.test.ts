@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createAuditLog } from '../../../controlplane/src/audit/audit-log.js';
-import { createApp } from '../../../controlplane/src/http/app.js';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { createAuditRepository } from '../../../controlplane/src/store/audit-repository.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import { createAuditLog } from '../../../controlplane/src/governance/audit/audit-log.js';
+import { createApp } from '../../../controlplane/src/ingress/http/app.js';
+import { createAuditRepository } from '../../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../../controlplane/src/platform/store/database.js';
 import { createTaskService } from '../../../controlplane/src/tasks/task-service.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { createManualClock } from '../../support/manual-clock.js';

@@ -1,7 +1,7 @@
 // A stand-in controlplane for the crash test: starts hostd the way `npm start` does, has it make
 // one clone, prints what it made as one JSON line, then idles until it is killed.
 
-import { startEmbeddedHostd } from '../../../controlplane/src/browsers/embedded-hostd.js';
+import { startEmbeddedHostd } from '../../../controlplane/src/browser/provider/embedded-hostd.js';
 import { HostdClient } from '../../../hostd/src/api/client.js';
 import { silentLogger } from '../../support/silent-logger.js';
 import { testLauncher } from '../../support/test-launcher.js';

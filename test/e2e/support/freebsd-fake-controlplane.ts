@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChildRegistry, SpawnLauncher } from '@clawdie/jail-service/runner';
+import { ChildRegistry, SpawnLauncher } from '@clawdie/kit/runner';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { loadConfig as loadHostdConfig } from '../../../hostd/src/config.js';

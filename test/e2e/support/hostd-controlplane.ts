@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
 import { CloneManager } from '../../../hostd/src/clones/clone-manager.js';
 import { createAddressPolicy } from '../../../hostd/src/proxy/address-policy.js';

@@ -4,8 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type Logger, pino } from 'pino';
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import type { Db } from '../../../controlplane/src/store/database.js';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import type { Db } from '../../../controlplane/src/platform/store/database.js';
 
 export interface LeakSources {
   db: Db;

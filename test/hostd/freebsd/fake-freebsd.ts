@@ -3,7 +3,7 @@
 // driver emits (anything else throws), reproduces the tools' outputs and exit codes, logs every
 // mutating operation for golden plans, and injects faults and crashes at any step.
 
-import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
+import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import type { HealthCheck } from '../../../hostd/src/drivers/freebsd/health-check.js';
 import type { HostFiles } from '../../../hostd/src/drivers/freebsd/host-files.js';
 import { jailTool, jlsTool } from './fake/jail.js';

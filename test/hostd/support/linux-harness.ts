@@ -1,7 +1,7 @@
 // Builds a real LinuxDriver for tests (root only) and checks the host for leftovers.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/jail-service/runner';
+import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/kit/runner';
 import {
   type CloneNamespace,
   cloneNamespace,

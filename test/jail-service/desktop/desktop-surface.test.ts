@@ -2,13 +2,13 @@
 // steps and key table turned into xdotool argv, through the real routes (`app.request`).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Action, actionsResponseSchema } from '@clawdie/jail-service/api';
-import { createJsCodec } from '@clawdie/jail-service/images';
+import { createJsCodec } from '@clawdie/kit/images';
+import { type Action, actionsResponseSchema } from '@clawdie/kit/jail-api';
 import {
   type RunResult as CommandResult,
   type CommandRunner,
   CommandTimeoutError,
-} from '@clawdie/jail-service/runner';
+} from '@clawdie/kit/runner';
 import { createDesktopSurface } from '../../../jail-service/src/desktop/desktop-surface.js';
 import { domKeyToKeysym } from '../../../jail-service/src/desktop/x11-keysyms.js';
 import { NAMED_KEYS, normalizeKey, PRINTABLE_KEYS } from '../../../jail-service/src/keys.js';

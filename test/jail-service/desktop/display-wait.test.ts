@@ -3,7 +3,7 @@
 // retries a display it cannot open yet, within a bound, and still fails on one that never comes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
+import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import { createDesktopDriver } from '../../../jail-service/src/desktop/desktop-driver.js';
 import { BrowserUnavailableError } from '../../../jail-service/src/errors.js';
 import { testImages } from '../../support/test-images.js';

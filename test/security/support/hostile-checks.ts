@@ -1,7 +1,7 @@
 // The building blocks of the hostile-model cases: the model's points for the pages' boxes, UI-TARS
 // actions, and the checks — a harmful effect read from the sites' records, an audit row the stop
 // must leave for the task.
-import { smartResize } from '../../../controlplane/src/uitars/smart-resize.js';
+import { smartResize } from '../../../controlplane/src/agent/uitars/smart-resize.js';
 import { click } from '../../support/gate-fixture.js';
 import type { Box } from './hostile-pages.js';
 import type { CaseView } from './hostile-run.js';

@@ -4,8 +4,8 @@
 // from the assistant messages already in the conversation; every image the model received is
 // kept per case and turn (for the check that a typed secret never shows in them).
 
-import type { VisionModel } from '../../../controlplane/src/model/chat-types.js';
-import { createOpenAiCompatibleModel } from '../../../controlplane/src/model/openai-compatible-model.js';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import { createOpenAiCompatibleModel } from '../../../controlplane/src/agent/model/openai-compatible-model.js';
 import { imageUrls, messageText } from '../../support/uitars-test-model-messages.js';
 import { type ChatServer, startChatServer } from '../../support/uitars-test-model-server.js';
 import type { HostileCase } from './hostile-cases.js';

@@ -4,8 +4,8 @@
 // approvals, the images the model received — into a CaseView the case's checks read.
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import type { ApprovalRecord } from '../../../controlplane/src/approvals/approval-types.js';
-import type { AuditRecord } from '../../../controlplane/src/audit/audit-log.js';
+import type { ApprovalRecord } from '../../../controlplane/src/governance/approvals/approval-types.js';
+import type { AuditRecord } from '../../../controlplane/src/governance/audit/audit-log.js';
 import type { CompactResult } from '../../../controlplane/src/tasks/task-input.js';
 import type { TestControlplane } from '../../support/controlplane.js';
 import { submit } from '../../support/submit-task.js';

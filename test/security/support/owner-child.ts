@@ -2,10 +2,10 @@
 // argv, default cli) that registers on the database file given in argv, records a running task
 // with two steps, prints `{"taskId","instance","pid"}` on one stdout line, and stays alive
 // (heartbeat running) until killed.
-import { claimDataDirAt } from '../../../controlplane/src/ownership/data-dir-owner.js';
-import { openDatabase } from '../../../controlplane/src/store/database.js';
-import type { InstanceKind } from '../../../controlplane/src/store/instance-repository.js';
-import { createTaskRepository } from '../../../controlplane/src/store/task-repository.js';
+import { claimDataDirAt } from '../../../controlplane/src/platform/ownership/data-dir-owner.js';
+import { openDatabase } from '../../../controlplane/src/platform/store/database.js';
+import type { InstanceKind } from '../../../controlplane/src/platform/store/instance-repository.js';
+import { createTaskRepository } from '../../../controlplane/src/platform/store/task-repository.js';
 import { silentLogger } from '../../support/silent-logger.js';
 
 const [databasePath, kind = 'cli'] = process.argv.slice(2);

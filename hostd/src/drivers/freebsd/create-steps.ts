@@ -1,7 +1,7 @@
 // Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9: dataset →
 // files → epair → PF anchor → rctl → (start) jail -c (Xvfb, then the service) → jls → health. Each step is verified against
 // the OS; a failure throws and the caller runs the idempotent teardown.
-import { pollHealth } from '@clawdie/jail-service/timing';
+import { pollHealth } from '@clawdie/kit/timing';
 import type { CloneSpec } from '../jail-driver.js';
 import { epair, jail, pf, rctl, zfs } from './commands.js';
 import { type FreeBsdHost, must, run, stepError } from './freebsd-host.js';

@@ -2,8 +2,8 @@
 // template, limited by rctl and fenced by a PF anchor (freebsd-jails.md §0, §2). Bastille is not
 // on this path; every step is verified with the base-system tools.
 import { randomBytes } from 'node:crypto';
-import type { CommandRunner } from '@clawdie/jail-service/runner';
-import { sleep } from '@clawdie/jail-service/timing';
+import type { CommandRunner } from '@clawdie/kit/runner';
+import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
 import {
   type CloneInfo,

@@ -1,7 +1,7 @@
 // Everything the FreeBSD driver touches on the host, bundled: the command runner, files, the
 // health probe, the layout and time. Tests swap in the fake FreeBSD host behind the same shapes.
 
-import type { CommandRunner, RunResult } from '@clawdie/jail-service/runner';
+import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import { JailDriverError, type JailDriverErrorCode } from '../jail-driver.js';
 import type { Argv } from './commands.js';
 import type { HealthCheck } from './health-check.js';

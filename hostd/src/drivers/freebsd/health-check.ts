@@ -1,6 +1,6 @@
 // The in-jail jail-service's health probe: the repository's one `/health` probe
-// (@clawdie/jail-service/timing), 2 s per attempt; the FreeBSD fake host injects its own.
-import { fetchHealthProbe, type HealthProbe } from '@clawdie/jail-service/timing';
+// (@clawdie/kit/timing), 2 s per attempt; the FreeBSD fake host injects its own.
+import { fetchHealthProbe, type HealthProbe } from '@clawdie/kit/timing';
 
 /** One health probe: true when the service answered 2xx. Must not throw on network errors. */
 export type HealthCheck = HealthProbe;

@@ -2,7 +2,7 @@
 // unified hierarchy for cgroup.kill and cgroup.events). Plain file writes; no commands.
 import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sleep } from '@clawdie/jail-service/timing';
+import { sleep } from '@clawdie/kit/timing';
 import type { CloneLimits } from '../jail-driver.js';
 
 export type CgroupMode = 'v2' | 'hybrid' | 'none';

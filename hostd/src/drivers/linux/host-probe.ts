@@ -1,7 +1,7 @@
 // What this Linux host allows, checked once: bubblewrap (required), network namespaces with ip and
 // nft (else reduced isolation: no network layer), writable cgroups (else reduced: no limits).
 import { access, constants, mkdir } from 'node:fs/promises';
-import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CommandRunner } from '@clawdie/kit/runner';
 import { type CloneIsolation, JailDriverError } from '../jail-driver.js';
 import { type CgroupLayout, prepareCgroups } from './cgroups.js';
 import { IP, NFT } from './network.js';

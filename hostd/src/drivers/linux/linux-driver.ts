@@ -3,8 +3,8 @@
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
-import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/jail-service/runner';
-import { sleep } from '@clawdie/jail-service/timing';
+import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/kit/runner';
+import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
 import {
   type CloneInfo,

@@ -1,7 +1,7 @@
 // A clone's network: its own namespace, one veth pair (/30, no default route) and a drop-by-default
 // nftables table inside the namespace (freebsd-jails.md §3.1–3.2).
 import { readdir } from 'node:fs/promises';
-import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CommandRunner } from '@clawdie/kit/runner';
 import type { CloneNamespace } from '../clone-namespace.js';
 import { indexFromShortName, type LinuxCloneNames } from './names.js';
 import { NSENTER } from './sandbox.js';

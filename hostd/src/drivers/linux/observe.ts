@@ -2,7 +2,7 @@
 // directories, processes and X displays of the clone uids. The driver's only source of truth.
 import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CommandRunner } from '@clawdie/jail-service/runner';
+import type { CommandRunner } from '@clawdie/kit/runner';
 import type { CloneNamespace } from '../clone-namespace.js';
 import { parseCloneName } from '../jail-driver.js';
 import { type CgroupLayout, listCgroupLeaves } from './cgroups.js';

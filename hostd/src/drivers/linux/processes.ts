@@ -1,7 +1,7 @@
 // Processes of clones, found by their per-clone uid in /proc (zombies excluded: they hold nothing
 // but a pid and are reaped by their parent), and killed by pid.
 import { readdir, readFile } from 'node:fs/promises';
-import { sleep } from '@clawdie/jail-service/timing';
+import { sleep } from '@clawdie/kit/timing';
 
 /** Live (non-zombie) pids per clone index, for uids in uidBase+1 … uidBase+999. */
 export async function processesByIndex(uidBase: number): Promise<Map<number, number[]>> {

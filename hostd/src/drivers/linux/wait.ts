@@ -1,7 +1,7 @@
 // Readiness waits for a clone's processes: a health URL answering 200, or a first output line.
 
-import type { LaunchedProcess } from '@clawdie/jail-service/runner';
-import { pollHealth } from '@clawdie/jail-service/timing';
+import type { LaunchedProcess } from '@clawdie/kit/runner';
+import { pollHealth } from '@clawdie/kit/timing';
 
 /** Short: a refused connection on the clone's veth costs well under a millisecond. */
 const POLL_MS = 5;

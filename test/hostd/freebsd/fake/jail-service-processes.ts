@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/variables';
-import { nodeEntryArgv } from '../../../../controlplane/src/browsers/child-service.js';
+import { nodeEntryArgv } from '../../../../controlplane/src/browser/provider/child-service.js';
 import { createFetchHealthCheck } from '../../../../hostd/src/drivers/freebsd/health-check.js';
 import { type JailXvfb, startJailXvfb, xvfbArguments } from './jail-xvfb.js';
 import type { FakeJailProcesses } from './state.js';

@@ -1,0 +1,180 @@
+// Where the platform's tasks get their browsers: hostd (a fresh clone per task, several at once)
+// when CLAWDIE_HOSTD_URL is set, else the configured jail-service, else a local one the
+// controlplane starts itself (one task at a time).
+import { HostdClient } from '@clawdie/hostd/client';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import { AppError } from '../../errors.js';
+import type { AuditLog } from '../../governance/audit/audit-log.js';
+import type { ControlplaneLauncher } from '../../platform/runner/process-launcher.js';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
+import type { ScreencastFeed } from '../operator/screencast-feed.js';
+import {
+  type BrowserProvider,
+  createSingleBrowserProvider,
+  type JailEndpoint,
+  resetJailBrowser,
+} from './browser-provider.js';
+import { createHostdBrowserProvider } from './hostd-browser-provider.js';
+import { LOCAL_BROWSER_ID, startLocalEgress, withLocalEgress } from './local-egress.js';
+import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
+import { screencastOf, type TaskBrowsers, trackLeases } from './task-browsers.js';
+
+const HOSTD_EGRESS =
+  "each clone's browser reaches only its task's domains (host:port) through hostd's egress proxy, and its network namespace/firewall lets nothing else out";
+const CONFIGURED_JAIL_EGRESS =
+  "NOT confined by Clawdie: the jail-service at CLAWDIE_JAIL_URL is yours to proxy; only the task's navigate actions are checked against its domains";
+
+/** The banner's egress line in local mode: what holds, and what cannot without root. */
+function localEgressLine(proxyUrl: string): string {
+  return `the local browser reaches only its task's domains (host:port; nothing between tasks) through the egress proxy at ${proxyUrl}, the one hostd runs for clones. It is NOT a firewall without root: the proxy is a Chromium setting, so code that takes over the browser (a renderer exploit out of its sandbox) can open sockets directly, loopback included; hostd (root) gives each browser its own network namespace.`;
+}
+
+export interface BrowserSource {
+  /** Leases per task, tracked in `browsers`. */
+  provider: BrowserProvider;
+  browsers: TaskBrowsers;
+  /** The live screencast of the browser a task holds now (dashboard, recorder); null when none. */
+  screencast: (taskId: string) => ScreencastFeed | null;
+  /**
+   * The one browser tasks share when there is no hostd; null with hostd. `egressProxyUrl`: the
+   * proxy its every request goes through (null for a configured jail-service, not ours to proxy).
+   */
+  local: {
+    operator: BrowserOperator;
+    jail: JailEndpoint & { local: boolean };
+    egressProxyUrl: string | null;
+  } | null;
+  hostd: { url: string; client: HostdClient; concurrency: number } | null;
+  /** One line for banners and the settings page. */
+  description: string;
+  /** One line for the banner: what confines the browsers' network, and what does not hold. */
+  egress: string;
+  close(): Promise<void>;
+}
+
+export async function openBrowserSource(
+  config: Readonly<Config>,
+  deps: {
+    logger: Logger;
+    env: Record<string, string | undefined>;
+    audit: AuditLog;
+    launcher: ControlplaneLauncher;
+  },
+): Promise<BrowserSource> {
+  if (config.hostd) {
+    const { url, token, concurrency } = config.hostd;
+    const client = new HostdClient({ baseUrl: url, token });
+    const health = await client.health().catch((error: unknown) => {
+      throw new AppError(
+        'HOSTD_UNAVAILABLE',
+        `hostd at ${url} did not answer (${(error as Error).message}); start it (docs/operations.md) or unset CLAWDIE_HOSTD_URL to use one local browser`,
+        { cause: error },
+      );
+    });
+    if (health.isolation.level !== 'full')
+      deps.logger.warn(
+        { reasons: health.isolation.reasons },
+        'hostd runs clones with REDUCED isolation on its host',
+      );
+    await destroyOrphans(client, deps);
+    const tracked = trackLeases(
+      createHostdBrowserProvider({ client, logger: deps.logger, concurrency, audit: deps.audit }),
+    );
+    return {
+      ...tracked,
+      screencast: screencastOf(tracked.browsers),
+      local: null,
+      hostd: { url, client, concurrency },
+      description: `hostd at ${url} (${health.driver} driver, ${health.isolation.level} isolation): a fresh clone per task, ${concurrency} at once, warm pool ${health.pool.ready}/${health.pool.target}`,
+      egress: HOSTD_EGRESS,
+      close: async () => undefined,
+    };
+  }
+  if (config.jail) {
+    const operator = createClawdieBrowserOperator(config.jail);
+    const tracked = trackLeases(createSingleBrowserProvider(operator, config.jail));
+    return {
+      ...tracked,
+      screencast: screencastOf(tracked.browsers),
+      local: { operator, jail: { ...config.jail, local: false }, egressProxyUrl: null },
+      hostd: null,
+      description: `jail-service at ${config.jail.url}: one browser, tasks queue for it`,
+      egress: CONFIGURED_JAIL_EGRESS,
+      close: async () => undefined,
+    };
+  }
+  return openLocalBrowser(config, deps);
+}
+
+/** No hostd, no configured jail-service: our own jail-service, behind our own egress proxy. */
+async function openLocalBrowser(
+  config: Readonly<Config>,
+  deps: Parameters<typeof openBrowserSource>[1],
+): Promise<BrowserSource> {
+  const egress = await startLocalEgress({
+    audit: deps.audit,
+    logger: deps.logger,
+    allowInternal: config.egressAllowInternal,
+  });
+  let started: LocalJailService;
+  try {
+    started = await startLocalJailService({
+      env: deps.env,
+      logger: deps.logger,
+      launcher: deps.launcher,
+      browserUid: config.localBrowser.uid,
+      egressProxyUrl: egress.url,
+    });
+  } catch (error) {
+    await egress.close();
+    throw error;
+  }
+  const jail = { url: started.url, token: started.token };
+  const operator = createClawdieBrowserOperator(jail);
+  const reset = () => resetJailBrowser(jail);
+  const tracked = trackLeases(
+    withLocalEgress(createSingleBrowserProvider(operator, jail, LOCAL_BROWSER_ID, reset), egress),
+  );
+  return {
+    ...tracked,
+    screencast: screencastOf(tracked.browsers),
+    local: { operator, jail: { ...jail, local: true }, egressProxyUrl: egress.url },
+    hostd: null,
+    description: `jail-service at ${jail.url} (local, started by the controlplane, ${started.summary}): one browser, tasks queue for it`,
+    egress: localEgressLine(egress.url),
+    close: async () => {
+      await started.stop();
+      await egress.close();
+    },
+  };
+}
+
+/**
+ * A controlplane that crashed left its tasks' clones on hostd (its tasks are now INTERRUPTED):
+ * revoke every task lease on hostd (destroying its clone; the warm pool stays), before any new
+ * task starts. Their egress refusals were audited live while they ran.
+ */
+async function destroyOrphans(
+  client: HostdClient,
+  deps: { logger: Logger; audit: AuditLog },
+): Promise<void> {
+  const { revoked } = await client.revokeAllLeases();
+  for (const clone of revoked) {
+    deps.logger.warn(
+      { clone: clone.name, taskId: clone.taskId, leftovers: clone.leftovers },
+      'destroyed a clone left by a previous controlplane process',
+    );
+    deps.audit.append({
+      type: 'clone-destroyed',
+      actor: 'system',
+      taskId: clone.taskId,
+      data: {
+        clone: clone.name,
+        leftovers: clone.leftovers,
+        reason: 'orphaned by a controlplane restart',
+      },
+    });
+  }
+}

@@ -1,0 +1,120 @@
+// Adapter: a fresh hostd clone per task (create on acquire, destroy on release), each driven by a
+// ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Every call on the
+// clone presents its lease. Clone creation and destruction go to the audit, and every egress
+// connection the clone's proxy refused under the task's lease is audited live, as it happens,
+// with the admin's egress exceptions the clone had recorded at creation.
+import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
+import type { HostdClient } from '@clawdie/hostd/client';
+import type { Logger } from 'pino';
+import { OperatorError } from '../../errors.js';
+import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
+import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
+import type { BrowserLease, BrowserProvider } from './browser-provider.js';
+import { egressRefusedEvent } from './egress-refusal-audit.js';
+import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
+
+export interface HostdBrowserProviderOptions {
+  client: Pick<
+    HostdClient,
+    'createClone' | 'destroyClone' | 'followEgressRefusals' | 'egressRefusals'
+  >;
+  logger: Logger;
+  /** Tasks running at once, each in its own clone (default 4). */
+  concurrency?: number;
+  audit?: AuditLog;
+}
+
+export function createHostdBrowserProvider(options: HostdBrowserProviderOptions): BrowserProvider {
+  const { client, logger } = options;
+  const record = (event: Omit<AuditEvent, 'actor'>) => {
+    try {
+      options.audit?.append({ actor: 'system', ...event });
+    } catch (error) {
+      logger.error({ err: error, event: event.type }, 'audit append failed');
+    }
+  };
+
+  async function create(taskId: string, allowedDomains: string[], display?: boolean) {
+    try {
+      return await client.createClone({
+        taskId,
+        allowedDomains,
+        ...(display === undefined ? {} : { display }),
+      });
+    } catch (error) {
+      throw new OperatorError(
+        'OPERATOR_UNAVAILABLE',
+        `hostd could not create a clone: ${(error as Error).message}`,
+        error,
+      );
+    }
+  }
+
+  const auditRefusal = (clone: LeasedClone, holder: () => string) => (refusal: EgressRefusal) =>
+    record(egressRefusedEvent(clone.name, holder(), refusal));
+
+  /** Destroys the clone under its lease (verified by hostd), then flushes its last refusals. */
+  async function destroy(clone: LeasedClone, taskId: string, feed: EgressRefusalFeed) {
+    let outcome: Record<string, unknown>;
+    try {
+      const { leftovers } = await client.destroyClone(clone);
+      outcome = { clone: clone.name, leftovers };
+      if (leftovers.length > 0)
+        logger.error({ clone: clone.name, leftovers }, 'clone destroyed with leftovers');
+    } catch (error) {
+      outcome = { clone: clone.name, failed: (error as Error).message };
+      logger.error({ err: error, clone: clone.name }, 'clone destroy failed; hostd reconciles it');
+    }
+    await feed.finish('failed' in outcome ? 0 : 5000);
+    record({ type: 'clone-destroyed', taskId, data: outcome });
+  }
+
+  return {
+    concurrency: options.concurrency ?? 4,
+    async acquire(request): Promise<BrowserLease> {
+      request.signal?.throwIfAborted();
+      const clone = await create(request.taskId, [...request.allowedDomains], request.display);
+      record({
+        type: 'clone-created',
+        taskId: request.taskId,
+        data: {
+          clone: clone.name,
+          isolation: clone.isolation,
+          allowedDomains: clone.allowedDomains,
+          fromPool: clone.fromPool,
+          readyMs: clone.readyMs,
+          // The admin's exceptions to "no clone reaches the host" this clone's proxy honours.
+          egressExceptions: clone.egressExceptions ?? [],
+        },
+      });
+      if (clone.isolation.level !== 'full') {
+        logger.warn(
+          { clone: clone.name, reasons: clone.isolation.reasons },
+          'clone runs with reduced isolation',
+        );
+      }
+      // The task the clone works for now: a kept clone's follow-up takes it over.
+      let holder = request.taskId;
+      const feed = followEgressRefusals({
+        client,
+        lease: clone,
+        logger,
+        onRefusal: auditRefusal(clone, () => holder),
+      });
+      let released: Promise<void> | null = null;
+      return {
+        id: clone.name,
+        service: clone.service,
+        display: clone.display,
+        operator: createClawdieBrowserOperator(clone.service),
+        release() {
+          released ??= destroy(clone, holder, feed);
+          return released;
+        },
+        rebind(taskId) {
+          if (taskId !== null) holder = taskId;
+        },
+      };
+    },
+  };
+}

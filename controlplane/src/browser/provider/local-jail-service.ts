@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import { JAIL_SERVICE_VARIABLES } from '@clawdie/jail-service/variables';
+import type { Logger } from 'pino';
+import { AppError } from '../../errors.js';
+import {
+  type ChildEnvironment,
+  childEnvironment,
+  LOCALE_VARIABLES,
+  pickVariables,
+} from '../../platform/runner/child-environment.js';
+import type {
+  ControlplaneLauncher,
+  LaunchedProcess,
+} from '../../platform/runner/process-launcher.js';
+import { freePort, nodeEntryArgv, waitForHealth } from './child-service.js';
+import {
+  type LocalBrowserUser,
+  type LocalBrowserUserOptions,
+  prepareLocalBrowserUser,
+} from './local-browser-user.js';
+
+/** Below hostd's clone uids (20 000 + index by default) and above ordinary accounts. */
+export const DEFAULT_LOCAL_BROWSER_UID = 19_999;
+
+export interface LocalJailService {
+  url: string;
+  token: string;
+  process: LaunchedProcess;
+  /** Who the browser runs as and whether Chromium keeps its sandbox (for the banner). */
+  summary: string;
+  stop(): Promise<void>;
+}
+
+export interface LocalJailOptions {
+  /**
+   * The controlplane's environment. Only the jail-service's own variables (its config schema's
+   * names) and the locale are passed on: never the model key, admin, bot or hostd tokens.
+   */
+  env: Readonly<Record<string, string | undefined>>;
+  logger: Logger;
+  /** The process's one launcher (its entry made it). */
+  launcher: ControlplaneLauncher;
+  /**
+   * CLAWDIE_LOCAL_BROWSER_UID: the uid the browser runs as when we are root (0: stay root);
+   * default DEFAULT_LOCAL_BROWSER_UID.
+   */
+  browserUid?: number;
+  /**
+   * The egress proxy every request of the browser goes through (CLAWDIE_JAIL_PROXY: Chromium gets
+   * the same proxy flags as a clone's); null leaves the browser's network unconfined (tests that
+   * drive the jail-service directly). `openBrowserSource` always passes its local egress proxy.
+   */
+  egressProxyUrl: string | null;
+  startTimeoutMs?: number;
+  /** Injectable for tests. */
+  prepareUser?: (options: LocalBrowserUserOptions) => Promise<LocalBrowserUser>;
+}
+
+/**
+ * Starts a jail-service as a child process on 127.0.0.1 with a fresh random token and waits until
+ * it answers /health. Used by `npm start` and the CLI on a single host until hostd hands out
+ * clones. As root it runs as `browserUid` with Chromium's sandbox where the kernel allows it.
+ * Rejects with JAIL_START_FAILED (including the child's last stderr lines) on failure.
+ */
+export async function startLocalJailService(options: LocalJailOptions): Promise<LocalJailService> {
+  const token = randomBytes(24).toString('hex');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const argv = nodeEntryArgv('@clawdie/jail-service/main');
+  const browser = await (options.prepareUser ?? prepareLocalBrowserUser)({
+    uid: options.browserUid ?? DEFAULT_LOCAL_BROWSER_UID,
+    codePaths: codePaths(argv),
+  });
+  let child: LaunchedProcess;
+  try {
+    child = await options.launcher.launch({
+      argv,
+      env: jailServiceEnvironment(options.env, {
+        token,
+        port,
+        browser,
+        proxyUrl: options.egressProxyUrl,
+      }),
+      cwd: browser.home,
+      ...(browser.user ? { user: browser.user } : {}),
+      // It must die with us however we die (SIGKILL too), closing its Chromium: the kernel's
+      // parent-death signal where setpriv can set it (Linux), and a stdin pipe it watches.
+      parentDeathSignal: 'SIGTERM',
+      keepStdinOpen: true,
+      onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
+    });
+  } catch (error) {
+    await browser.remove();
+    throw error;
+  }
+  const stop = async (graceMs?: number) => {
+    await child.stop(graceMs);
+    await browser.remove();
+  };
+  const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 30_000);
+  if (!ready.ok) {
+    await stop(1000);
+    throw new AppError(
+      'JAIL_START_FAILED',
+      `local jail-service did not start: ${ready.reason}\n${child.outputTail()}`,
+    );
+  }
+  options.logger.info(
+    {
+      url,
+      pid: child.pid,
+      uid: browser.user?.uid ?? null,
+      sandbox: browser.sandbox,
+      parentDeathSignal: child.parentDeathSignal,
+    },
+    'local jail-service ready',
+  );
+  return { url, token, process: child, summary: browser.summary, stop: () => stop() };
+}
+
+/** The jail-service's whole environment: its own variables, the locale, its own HOME/TMPDIR. */
+export function jailServiceEnvironment(
+  parent: Readonly<Record<string, string | undefined>>,
+  own: {
+    token: string;
+    port: number;
+    browser: Pick<LocalBrowserUser, 'home' | 'sandbox'>;
+    proxyUrl?: string | null;
+  },
+): ChildEnvironment {
+  return childEnvironment({
+    ...pickVariables(parent, LOCALE_VARIABLES),
+    ...pickVariables(parent, ['DISPLAY', 'XAUTHORITY']),
+    ...pickVariables(parent, JAIL_SERVICE_VARIABLES),
+    HOME: own.browser.home,
+    TMPDIR: own.browser.home,
+    CLAWDIE_JAIL_TOKEN: own.token,
+    CLAWDIE_JAIL_HOST: '127.0.0.1',
+    CLAWDIE_JAIL_PORT: String(own.port),
+    CLAWDIE_JAIL_CHROMIUM_SANDBOX: String(own.browser.sandbox),
+    CLAWDIE_JAIL_STOP_WITH_PARENT: 'true',
+    ...(own.proxyUrl ? { CLAWDIE_JAIL_PROXY: own.proxyUrl } : {}),
+  });
+}
+
+/** The service's package, the workspace node_modules and node: what its uid must reach. */
+function codePaths(argv: readonly string[]): string[] {
+  const entry = argv[argv.length - 1] ?? '';
+  const packageDir = dirname(dirname(entry));
+  return [packageDir, join(dirname(packageDir), 'node_modules'), argv[0] ?? process.execPath];
+}

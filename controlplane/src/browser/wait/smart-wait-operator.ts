@@ -1,0 +1,62 @@
+// UI-TARS `wait()` as a watch instead of a blind sleep: a batch that is a single `wait` action is
+// answered by the wait engine — it returns once the screen has changed and then stayed still for
+// `settleMs`, or after the model's wait time when nothing happens (never later than the blind
+// sleep). Every other batch goes to the wrapped operator unchanged.
+import type { ActionsResponse } from '@clawdie/kit/jail-api';
+import type { BrowserOperator } from '../operator/browser-operator.js';
+import { operatorFrames } from './jail-page-probe.js';
+import type { WaitEngine } from './wait-engine.js';
+
+export interface SmartWaitOptions {
+  /** Quiet time after a change that counts as settled; default 1000 ms. */
+  settleMs?: number;
+  /** Display key for capture serialisation (one per screen). */
+  key?: string;
+}
+
+let counter = 0;
+
+export function withSmartWait(
+  operator: BrowserOperator,
+  engine: WaitEngine,
+  options: SmartWaitOptions = {},
+): BrowserOperator {
+  const frames = operatorFrames(operator, options.key ?? `operator-${++counter}`);
+  const settleMs = options.settleMs ?? 1000;
+  return {
+    screenshot: (signal) => operator.screenshot(signal),
+    state: (signal) => operator.state(signal),
+    landing: (action, signal) => operator.landing(action, signal),
+    async execute(actions, signal): Promise<ActionsResponse> {
+      const [only] = actions;
+      if (actions.length !== 1 || only?.type !== 'wait' || only.ms === 0) {
+        return operator.execute(actions, signal);
+      }
+      const started = performance.now();
+      const outcome = await engine.start({
+        conditions: [{ type: 'stable', ms: settleMs, afterChange: true }],
+        timeoutMs: only.ms,
+        target: { frames },
+        ...(signal ? { signal } : {}),
+      }).outcome;
+      signal?.throwIfAborted();
+      const state = await operator.state(signal);
+      const failed = outcome.status === 'failed';
+      return {
+        results: [
+          {
+            index: 0,
+            type: 'wait',
+            status: failed ? 'error' : 'ok',
+            duration_ms: Math.round(performance.now() - started),
+            navigated: false,
+            ...(failed
+              ? { error: { code: 'ACTION_FAILED' as const, message: outcome.detail } }
+              : {}),
+          },
+        ],
+        state,
+      };
+    },
+  };
+}

@@ -1,0 +1,185 @@
+import type { Clock } from '../../clock.js';
+import type { AuditHeadWriter } from './audit-head.js';
+import { boundAuditEvent } from './bounded-fields.js';
+import { canonicalJson } from './canonical-json.js';
+import {
+  type AuditRow,
+  type ChainHead,
+  type ChainKey,
+  expectedHash,
+  GENESIS_HASH,
+} from './hash-chain.js';
+import { type AuditVerifyResult, verifyChain } from './verify-chain.js';
+
+/** What gets recorded, one list (the dashboard's filter offers the same). Names follow `<noun>-<verb>`. */
+export const auditEventTypes = [
+  'task-started',
+  'task-ended',
+  'task-stuck',
+  'takeover-started',
+  'takeover-ended',
+  'takeover-input',
+  'takeover-refused',
+  'takeover-link-issued',
+  'action-executed',
+  /** A reply, or one of its actions, refused; `data.kind` says why (agent/gate-types RefusalKind). */
+  'step-refused',
+  /** Before issue 20 every refused step was written so, whatever refused it (old rows only). */
+  'navigation-refused',
+  'policy-decided',
+  'auth-failed',
+  'token-created',
+  'approval-requested',
+  'approval-answered',
+  'approval-answer-refused',
+  'approval-expired',
+  'credential-refused',
+  'credential-typed',
+  'secret-stored',
+  'session-saved',
+  'session-revoked',
+  'session-expired',
+  'session-injected',
+  'notifier-failed',
+  'clone-created',
+  'clone-destroyed',
+  'egress-refused',
+  'audit-keyed',
+  'browser-kept',
+  'browser-not-kept',
+  'browser-resumed',
+  'kept-browser-ended',
+] as const;
+export type AuditEventType = (typeof auditEventTypes)[number];
+
+export interface AuditEvent {
+  type: AuditEventType;
+  /** Who caused it: `system`, `tenant:<id>/<sub>`, `telegram:<user id>`, `anonymous`, … */
+  actor: string;
+  taskId?: string | null;
+  /** Plain JSON; never a secret value. */
+  data?: Record<string, unknown>;
+}
+
+export interface AuditRecord extends Omit<AuditRow, 'data'> {
+  data: Record<string, unknown>;
+}
+
+/** A page of audit rows: filters combine with AND; `at` bounds are epoch ms, inclusive. */
+export interface AuditListQuery {
+  limit: number;
+  /** Rows with a seq above this one (oldest-first paging). */
+  afterSeq?: number;
+  /** Rows with a seq below this one (newest-first paging). */
+  beforeSeq?: number;
+  taskId?: string;
+  /** Rows caused by the tenant's principals or about one of its tasks. */
+  tenant?: string;
+  type?: string;
+  since?: number;
+  until?: number;
+  /** Newest first (seq descending); default oldest first. */
+  newestFirst?: boolean;
+}
+
+/** The audit port: append-only. */
+export interface AuditLog {
+  /**
+   * Appends one event to the hash chain and returns the stored row, its fields bounded
+   * (`bounded-fields.ts`: over-long text becomes prefix + length + SHA-256). Throws only on
+   * storage failure.
+   */
+  append(event: AuditEvent): AuditRecord;
+}
+
+/** Storage the chain runs on (`store/audit-repository.ts`). */
+export interface AuditStore {
+  /** Reads the tail and inserts `build(tail)` in one write transaction (so two writers cannot fork the chain). */
+  append(build: (tail: { seq: number; hash: string } | null) => AuditRow): AuditRow;
+  /** All rows in `seq` order, streamed. */
+  iterate(): IterableIterator<AuditRow>;
+  /** The last row's seq and hash, or null when empty. */
+  tail(): { seq: number; hash: string } | null;
+  /** The hash of the row at `seq`, or null. */
+  hashAt(seq: number): string | null;
+  /** The seq of the row whose hash is `hash`, or null. */
+  seqOfHash(hash: string): number | null;
+  list(query: AuditListQuery): AuditRow[];
+}
+
+/** A full audit log: the port plus verification and reading. */
+export interface AuditTrail extends AuditLog {
+  verify(): AuditVerifyResult;
+  list(query: AuditListQuery): AuditRecord[];
+}
+
+/** The chain key and the head record kept with it (`open-audit-trail.ts` builds this). */
+export interface AuditKeying {
+  chainKey: ChainKey;
+  /** Absent for a read-only trail (`clawdie audit verify`). */
+  head?: AuditHeadWriter;
+  /** Reads the head record as stored (null = missing). */
+  readHead(): ChainHead | null;
+}
+
+/**
+ * Builds the hash-chained audit log over a store. With `keying`, rows from `keyedFrom` on are
+ * MACed with the key and each append updates the head record; without, rows are only hashed
+ * (tests, and the demo's throwaway stores).
+ */
+export function createAuditLog(
+  store: AuditStore,
+  clock: Pick<Clock, 'now'>,
+  keying: AuditKeying | null = null,
+): AuditTrail {
+  const chainKey = keying?.chainKey ?? null;
+  return {
+    append(event) {
+      // Every field bounded here, whatever the caller passed (docs/security.md, audit flood).
+      const { actor, taskId, data } = boundAuditEvent(event, canonicalJson);
+      const row = store.append((tail) => {
+        const partial = {
+          seq: (tail?.seq ?? 0) + 1,
+          at: clock.now(),
+          type: event.type,
+          actor,
+          taskId,
+          data,
+          prevHash: tail?.hash ?? GENESIS_HASH,
+        };
+        return { ...partial, hash: expectedHash(partial, chainKey) };
+      });
+      keying?.head?.write({ seq: row.seq, hash: row.hash });
+      return decode(row);
+    },
+    verify() {
+      // The head first: rows appended meanwhile are then in the snapshot the walk reads.
+      keying?.head?.flush();
+      const head = keying ? keying.readHead() : null;
+      return verifyChain(store.iterate(), {
+        locateHash: (hash) => store.seqOfHash(hash),
+        chainKey,
+        head,
+      });
+    },
+    list: (query) => store.list(query).map(decode),
+  };
+}
+
+function decode(row: AuditRow): AuditRecord {
+  return { ...row, data: JSON.parse(row.data) as Record<string, unknown> };
+}
+
+/** An audit log that drops everything: for code paths (tests, CLI one-offs) without a store. */
+export const discardAuditLog: AuditLog = {
+  append: (event) => ({
+    seq: 0,
+    at: 0,
+    type: event.type,
+    actor: event.actor,
+    taskId: event.taskId ?? null,
+    data: event.data ?? {},
+    prevHash: GENESIS_HASH,
+    hash: GENESIS_HASH,
+  }),
+};

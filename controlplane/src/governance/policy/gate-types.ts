@@ -1,0 +1,53 @@
+import type { Action } from '@clawdie/kit/jail-api';
+import type { ActionLanding } from './landing-facts.js';
+
+/**
+ * Why a step was refused, as the audit records it (`step-refused`, data.kind): the policy part
+ * that refused (navigation, frame origin, host rule, other action rule, credential, credential
+ * field), the supervisor's answer (denied, expired, no approver), the reply limit, or the page
+ * moving on between the landing and the action (`landing_changed`).
+ */
+export type RefusalKind =
+  | 'navigation'
+  | 'frame_origin'
+  | 'host_rule'
+  | 'action_rule'
+  | 'credential'
+  | 'credential_field'
+  | 'approval_denied'
+  | 'approval_expired'
+  | 'approval_unavailable'
+  | 'reply_limit'
+  | 'landing_changed';
+
+/** `endTask`: a supervisor said no (or did not answer); the task ends with APPROVAL_DENIED. */
+export type GateVerdict =
+  | { allowed: true }
+  | { allowed: false; message: string; kind: RefusalKind; endTask?: boolean };
+
+/** One action of a reply, about to run, and where it lands now. */
+export interface GatedAction {
+  action: Action;
+  /** Its place in the reply (0-based) and the reply's number of browser actions. */
+  index: number;
+  count: number;
+  landing: ActionLanding;
+}
+
+/**
+ * Decides each browser action of a step where and when it lands, just before it runs (policy,
+ * approvals); the loop refuses that action and what follows it when the verdict is not allowed,
+ * and tells the model `message`. Must not throw except with an AbortError when `signal` fires.
+ */
+export type ActionGate = (
+  request: {
+    step: number;
+    action?: GatedAction;
+    /**
+     * Set when the model called `call_user(question)`: `allowed` then means a supervisor handled
+     * it and the task continues; not allowed means the task ends with `call_user` as usual.
+     */
+    callUser?: string;
+  },
+  signal?: AbortSignal,
+) => Promise<GateVerdict>;

@@ -1,0 +1,137 @@
+import { type FieldKind, fieldKindSchema, sessionOriginSchema } from '@clawdie/kit/jail-api';
+import { z } from 'zod';
+import { credentialModeSchema } from '../../tasks/task-input-fields.js';
+import { handoffSchema } from './handoff-schema.js';
+import { compileLinearRegex } from './linear-regex.js';
+
+/** A host, `*.`-wildcard, or `*` (any host): ports 80/443, or with `:port` that port only. */
+const hostPattern = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(
+    /^(\*|(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+)(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    'must be a host such as example.org, *.example.org or *, optionally with :port',
+  );
+
+export const decisionValues = ['allow', 'deny', 'needs_approval'] as const;
+export type DecisionValue = (typeof decisionValues)[number];
+
+const actionRule = z.strictObject({
+  /** Action type (`click`, `type`, `navigate`, …) or `*`. */
+  action: z.string().min(1),
+  /** Hosts the rule applies to: the target of a navigation, else the current page. */
+  hosts: z.array(hostPattern).min(1).optional(),
+  /** A regular expression over typed text (type actions only). */
+  text: z
+    .string()
+    .max(2000)
+    .superRefine((source, context) => {
+      const compiled = compileLinearRegex(source);
+      if (!compiled.success) {
+        const message = `must be a valid regular expression: ${compiled.message}`;
+        context.addIssue({ code: 'custom', message });
+      }
+    })
+    .optional(),
+  decision: z.enum(decisionValues),
+  reason: z.string().min(1),
+});
+
+/** One tenant's policy file (`policies/<tenant>.yaml`). */
+export const policySchema = z.strictObject({
+  tenant: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'must be lower-case letters, digits, - or _'),
+  domains: z.strictObject({
+    /** Hosts tasks may visit; a task's `domains` must lie within these. */
+    allow: z.array(hostPattern).min(1),
+    /** A navigation outside the task's domains: refused, or asked of a supervisor. */
+    outside: z.enum(['deny', 'needs_approval']).default('deny'),
+  }),
+  max_steps: z.number().int().min(1).max(500),
+  recording: z.enum(['off', 'allowed', 'always']).default('allowed'),
+  credentials: z
+    .strictObject({
+      modes: z.array(credentialModeSchema).min(1).default(['none']),
+      secrets: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[A-Za-z0-9_.-]+$/),
+            domains: z.array(hostPattern).min(1),
+            /**
+             * The fields it may be typed into (the focused element, checked before approval and
+             * again by the jail-service): absent = password fields only; given = fields of one of
+             * `kinds` or carrying one of the `autocomplete` tokens (e.g. `one-time-code`).
+             */
+            fields: z
+              .strictObject({
+                kinds: z.array(fieldKindSchema).max(5).default([]),
+                autocomplete: z
+                  .array(z.string().regex(/^[a-z0-9-]{1,64}$/))
+                  .max(8)
+                  .default([]),
+              })
+              .refine((fields) => fields.kinds.length + fields.autocomplete.length > 0, {
+                message: 'name at least one field kind or autocomplete token',
+              })
+              .optional(),
+          }),
+        )
+        .default([]),
+      /** Saved session profiles the tenant's tasks may start with, and the origins each may cover. */
+      sessions: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/),
+            origins: z.array(sessionOriginSchema).min(1),
+            require_approval: z.boolean().default(false),
+          }),
+        )
+        .default([]),
+    })
+    .default({ modes: ['none'], secrets: [], sessions: [] }),
+  keep_session: z
+    .strictObject({
+      /** Whether a task may keep its browser for a follow-up (`keep_session`). */
+      allowed: z.boolean().default(true),
+      /** A kept browser nobody uses for this long is destroyed. */
+      idle_ttl_s: z.number().int().min(1).max(86_400).default(300),
+      /** Kept browsers this tenant may hold at once. */
+      max_sessions: z.number().int().min(0).max(64).default(2),
+    })
+    .default({ allowed: true, idle_ttl_s: 300, max_sessions: 2 }),
+  approvals: z
+    .strictObject({
+      credential_use: z.enum(['needs_approval', 'deny']).default('needs_approval'),
+      call_user: z.enum(['allow', 'needs_approval']).default('allow'),
+      timeout_s: z.number().int().min(1).max(86_400).default(300),
+      actions: z.array(actionRule).default([]),
+    })
+    .default({ credential_use: 'needs_approval', call_user: 'allow', timeout_s: 300, actions: [] }),
+  /** Human takeover (issue 15): absent means today's behaviour (no takeover). */
+  handoff: handoffSchema.optional(),
+});
+
+export type TenantPolicy = z.output<typeof policySchema>;
+export type ActionRule = TenantPolicy['approvals']['actions'][number];
+export type SecretEntry = TenantPolicy['credentials']['secrets'][number];
+
+/** The field rule of a secret entry: password fields unless the policy names others. */
+export function secretFields(entry: SecretEntry): { kinds: FieldKind[]; autocomplete: string[] } {
+  return entry.fields ?? { kinds: ['password'], autocomplete: [] };
+}
+
+/** What part of the policy a decision about an action came from (the audit's refusal kind). */
+export type DecisionKind =
+  | 'navigation'
+  | 'frame_origin'
+  | 'host_rule'
+  | 'action_rule'
+  | 'credential'
+  | 'credential_field';
+
+/** A policy decision: always a value with a reason, and logged to the audit. */
+export interface Decision {
+  decision: DecisionValue;
+  reason: string;
+  kind?: DecisionKind;
+}

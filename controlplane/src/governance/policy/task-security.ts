@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import {
+  createTelegramNotifier,
+  type TelegramNotifier,
+} from '../../ingress/telegram/telegram-notifier.js';
+import { createApprovalRepository } from '../../platform/store/approval-repository.js';
+import type { Db } from '../../platform/store/database.js';
+import { createSecretRepository } from '../../platform/store/secret-repository.js';
+import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
+import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
+import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { createGrantAuthority } from '../credentials/grant-authority.js';
+import { createKeyFileVault, type SecretVault } from '../credentials/secret-vault.js';
+import { createTaskCredentials } from '../credentials/task-credentials.js';
+import { loadPolicies, type PolicySet } from './load-policies.js';
+import { allowAllAdmission, createPolicyAdmission, type TaskAdmission } from './task-admission.js';
+import { createTaskGuards, type TaskGuards } from './task-guards.js';
+
+export interface TaskSecurity {
+  policies: PolicySet;
+  approvals: ApprovalService;
+  /** Its key is read on first use (`clawdie secret set` creates it, also while the server runs). */
+  vault: SecretVault;
+  /** Admission under the tenant policies (audited), for `TaskServiceDeps.admission`. */
+  admission: TaskAdmission;
+  /** Admission without a policy, for the labelled demo (`unpolicedGate`). */
+  unpoliced: TaskAdmission;
+  /** Each task's gate from its plan: action gate, approvals, credentials, stuck notices. */
+  guards: TaskGuards;
+  /** Supervisor notices (Telegram when configured): stuck tasks, takeover requests. */
+  notices: NoticeSender | undefined;
+  close(): Promise<void>;
+}
+
+export interface TaskSecurityDeps {
+  config: Readonly<Config>;
+  db: Db;
+  audit: AuditLog;
+  clock: Clock;
+  logger: Logger;
+  /** Approval ids; default `randomUUID`. */
+  newId?: () => string;
+  /** A vision judge is configured (else tasks with visual conditions are refused at admission). */
+  visualJudge?: boolean;
+}
+
+/**
+ * Builds policy, approvals (API always, Telegram when configured and started in the background;
+ * Telegram then also gets each task's stuck reports), the secrets vault and grants. Throws
+ * PolicyFileError at start-up for a bad policy file.
+ */
+export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
+  const { config, audit, logger } = deps;
+  const policies = loadPolicies(config.policyDir);
+  const approvals = createApprovalService({
+    store: createApprovalRepository(deps.db),
+    audit,
+    clock: deps.clock,
+    logger,
+    newId: deps.newId ?? randomUUID,
+  });
+  let telegram: TelegramNotifier | null = null;
+  let notices: NoticeSender | undefined;
+  if (config.telegram) {
+    telegram = createTelegramNotifier({ ...config.telegram, approvals, audit, logger });
+    approvals.attach(telegram);
+    notices = createNoticeSender({ notifiers: [telegram], audit, logger });
+    telegram.start();
+  }
+  const vault = createKeyFileVault(createSecretRepository(deps.db), config.secretsKeyFile);
+  const grants = createGrantAuthority();
+  return {
+    policies,
+    approvals,
+    vault,
+    admission: createPolicyAdmission({
+      policies,
+      audit,
+      defaults: { maxSteps: config.loop.maxSteps, visualJudge: deps.visualJudge },
+      sessions: createSessionProfileRepository(deps.db).meta,
+      now: deps.clock.now,
+    }),
+    unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy', {
+      visualJudge: deps.visualJudge,
+    }),
+    guards: createTaskGuards({
+      audit,
+      logger,
+      approver: approvals,
+      notices,
+      credentials: (taskId, tenant, actor, secrets) =>
+        createTaskCredentials({ taskId, tenant, actor, vault, grants, secrets, audit, logger }),
+    }),
+    notices,
+    async close() {
+      await telegram?.stop();
+    },
+  };
+}

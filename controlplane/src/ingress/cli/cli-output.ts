@@ -1,0 +1,67 @@
+// Human-facing CLI output: progress on stderr, results on stdout. The only module allowed console.
+import type { LoopEvent } from '../../agent/loop/loop-types.js';
+import { describeExecuted } from '../../tasks/step-summary.js';
+import type { CompactResult } from '../../tasks/task-input.js';
+
+export function printLine(text: string): void {
+  console.error(text);
+}
+
+export function printResult(result: CompactResult): void {
+  console.log(JSON.stringify(result, null, 2));
+}
+
+const ms = (value: number) =>
+  value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
+
+/** Collects one step's events and prints a single summary line when the step ends. */
+export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => void {
+  let capture = 0;
+  let model = 0;
+  let execute = 0;
+  let actions: string[] = [];
+  let thought: string | null = null;
+  return (event) => {
+    switch (event.type) {
+      case 'step-started':
+        capture = 0;
+        model = 0;
+        execute = 0;
+        actions = [];
+        thought = null;
+        return;
+      case 'screenshot-taken':
+        capture = event.captureMs;
+        return;
+      case 'prediction-received':
+        model = event.modelMs;
+        thought = event.thought;
+        return;
+      case 'actions-executed':
+        execute = event.executeMs;
+        actions = event.executed.map(describeExecuted);
+        return;
+      case 'step-ended': {
+        const what = actions.length > 0 ? actions.join(', ') : event.outcome;
+        const timing = `capture ${ms(capture)} · model ${ms(model)} · execute ${ms(execute)}`;
+        printLine(`step ${event.step}/${maxSteps} · ${what} · ${timing}`);
+        if (thought)
+          printLine(`  thought: ${thought.length > 110 ? `${thought.slice(0, 107)}...` : thought}`);
+        if (event.message) printLine(`  ${event.outcome}: ${event.message}`);
+        return;
+      }
+      case 'final-screenshot-taken':
+        return;
+    }
+  };
+}
+
+/** Asked-for help (`clawdie help`, `--help`) on stdout; usage errors go to stderr. */
+export function printHelp(text: string): void {
+  console.log(text);
+}
+
+/** A command's machine-readable answer on stdout. */
+export function printJson(value: unknown): void {
+  console.log(JSON.stringify(value, null, 2));
+}

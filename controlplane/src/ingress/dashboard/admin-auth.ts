@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import { sameToken } from '@clawdie/kit/auth';
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+
+/**
+ * Decides whether a presented token grants admin rights. The dashboard takes it as a dependency so
+ * the auth module can swap the static token for a JWT check with the admin scope.
+ */
+export type VerifyAdmin = (token: string) => boolean | Promise<boolean>;
+
+/** A VerifyAdmin accepting exactly `adminToken` (constant-time; the length does not leak). */
+export function createStaticAdminVerifier(adminToken: string): VerifyAdmin {
+  if (adminToken.length < 16) throw new Error('the admin token must have at least 16 characters');
+  return sameToken(adminToken);
+}
+
+export const SESSION_COOKIE = 'clawdie_admin';
+
+/** Server-side admin sessions: the cookie holds only a random id. Lost on restart, by design. */
+export class AdminSessions {
+  readonly #sessions = new Map<string, number>();
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+
+  constructor(ttlMs: number, now: () => number = Date.now) {
+    this.#ttlMs = ttlMs;
+    this.#now = now;
+  }
+
+  create(): string {
+    const id = randomBytes(32).toString('base64url');
+    this.#sessions.set(id, this.#now() + this.#ttlMs);
+    return id;
+  }
+
+  valid(id: string | undefined): boolean {
+    if (!id) return false;
+    const expires = this.#sessions.get(id);
+    if (expires === undefined) return false;
+    if (expires > this.#now()) return true;
+    this.#sessions.delete(id);
+    return false;
+  }
+
+  end(id: string | undefined): void {
+    if (id) this.#sessions.delete(id);
+  }
+}
+
+/** Sets the HttpOnly, SameSite=Strict session cookie scoped to the dashboard. */
+export function startSession(c: Context, sessions: AdminSessions, ttlMs: number): void {
+  setCookie(c, SESSION_COOKIE, sessions.create(), {
+    path: '/dashboard',
+    httpOnly: true,
+    sameSite: 'Strict',
+    secure: new URL(c.req.url).protocol === 'https:',
+    maxAge: Math.floor(ttlMs / 1000),
+  });
+}
+
+export function endSession(c: Context, sessions: AdminSessions): void {
+  sessions.end(getCookie(c, SESSION_COOKIE));
+  deleteCookie(c, SESSION_COOKIE, { path: '/dashboard' });
+}
+
+/**
+ * Lets a request through with a valid session cookie. Without one, a page GET is redirected to
+ * the login page (303) and anything else gets 401. A cross-site write is refused with 403 even
+ * with a cookie (SameSite=Strict already stops it in current browsers).
+ */
+export function requireAdmin(options: { sessions: AdminSessions }): MiddlewareHandler {
+  return async function requireAdminSession(c, next) {
+    const site = c.req.header('sec-fetch-site');
+    if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none') {
+      return c.text('cross-site request refused', 403);
+    }
+    if (options.sessions.valid(getCookie(c, SESSION_COOKIE))) return next();
+    const wantsPage =
+      c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
+    if (!wantsPage) return c.text('admin login required', 401);
+    const url = new URL(c.req.url);
+    const target = encodeURIComponent(`${url.pathname}${url.search}`);
+    return c.redirect(`/dashboard/login?next=${target}`, 303);
+  };
+}
+
+/** Only a dashboard path may be a post-login target (no open redirect). */
+export function safeNext(next: string | undefined): string {
+  return next && /^\/dashboard(\/|$|\?)/.test(next) && !next.includes('//') ? next : '/dashboard';
+}

@@ -1,0 +1,112 @@
+// The shapes `/v1/tasks` answers with (routes and OpenAPI). The view functions in task-views.ts
+// are typed with these, so a field added to one and not the other fails to compile.
+import { z } from 'zod';
+import { taskStatusValues } from '../../platform/store/task-records.js';
+import { compactResultSchema } from '../../tasks/task-input.js';
+
+const isoTime = z.string().describe('ISO 8601 time');
+const point = z.object({ x: z.number(), y: z.number().nullable() });
+
+export const taskViewSchema = z.object({
+  trace_id: z.string(),
+  instruction: z.string(),
+  start_url: z.string().nullable(),
+  status: z.enum(taskStatusValues),
+  step_count: z.number().int(),
+  max_steps: z.number().int(),
+  model: z.string(),
+  coordinate_mode: z.string(),
+  created_at: isoTime.nullable(),
+  started_at: isoTime.nullable(),
+  ended_at: isoTime.nullable(),
+});
+
+export const stepViewSchema = z.object({
+  index: z.number().int(),
+  outcome: z
+    .string()
+    .describe(
+      'pending (in progress), acted, finished, call_user, refused, needs_user, aborted (the task was aborted during it), failed (the task ended in an error during it) or an error kind',
+    ),
+  outcome_message: z.string().nullable(),
+  thought: z.string().nullable(),
+  reflection: z.string().nullable(),
+  raw_prediction: z.string().nullable(),
+  screenshot: z
+    .object({
+      width: z.number().nullable(),
+      height: z.number().nullable(),
+      device_pixel_ratio: z.number().nullable(),
+    })
+    .nullable(),
+  timings_ms: z.object({
+    capture: z.number().nullable(),
+    model: z.number().nullable(),
+    execute: z.number().nullable(),
+  }),
+  model_request_bytes: z.number().nullable(),
+  started_at: isoTime.nullable(),
+  ended_at: isoTime.nullable(),
+});
+
+export const actionViewSchema = z.object({
+  index: z.number().int(),
+  type: z.string(),
+  model_action: z.unknown(),
+  action: z.unknown(),
+  screen_point: point.nullable(),
+  css_point: point.nullable(),
+  status: z.enum(['ok', 'error', 'skipped']),
+  error: z.object({ code: z.string(), message: z.string().nullable() }).nullable(),
+  duration_ms: z.number().nullable(),
+  navigated: z.boolean(),
+});
+
+export const logViewSchema = z.object({
+  at: isoTime.nullable(),
+  level: z.enum(['debug', 'info', 'warn', 'error']),
+  event: z.string(),
+  message: z.string(),
+  data: z.unknown(),
+});
+
+export const taskListSchema = z.object({
+  tasks: z.array(taskViewSchema),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+});
+
+/** The approval an `awaiting_approval` task waits for; answer it at /v1/approvals/{id}. */
+export const pendingApprovalSchema = z.object({
+  id: z.string(),
+  kind: z.string().describe('credential, navigation, action or call_user'),
+  reason: z.string(),
+  action: z.unknown().describe('the action waiting for the answer (null for call_user)'),
+});
+
+export const taskDetailSchema = z.object({
+  task: taskViewSchema,
+  result: compactResultSchema.nullable(),
+  steps: z.array(stepViewSchema),
+  approval: pendingApprovalSchema
+    .nullable()
+    .describe('the pending approval while the task is awaiting_approval, else null'),
+  needs_user: z
+    .object({ reason: z.string().describe('call_user, stuck, login, otp or captcha') })
+    .nullable()
+    .describe(
+      'why a person is needed while the task is needs_user (as its SSE status says), else null',
+    ),
+});
+
+export const stepDetailSchema = z.object({
+  step: stepViewSchema,
+  actions: z.array(actionViewSchema),
+  logs: z.array(logViewSchema),
+});
+
+export type TaskView = z.output<typeof taskViewSchema>;
+export type StepView = z.output<typeof stepViewSchema>;
+export type ActionView = z.output<typeof actionViewSchema>;
+export type LogView = z.output<typeof logViewSchema>;

@@ -1,0 +1,92 @@
+import type {
+  ActionRecord,
+  LogRecord,
+  StepRecord,
+  TaskRecord,
+} from '../../platform/store/task-records.js';
+import { terminalStatuses } from '../../platform/store/task-records.js';
+import type { CompactResult } from '../../tasks/task-input.js';
+import type { ActionView, LogView, StepView, TaskView } from './task-view-schemas.js';
+
+/** The compact result of an ended task, rebuilt from its row. */
+export function compactResultOf(task: TaskRecord): CompactResult | null {
+  if (!terminalStatuses.includes(task.status)) return null;
+  return {
+    status: task.status as CompactResult['status'],
+    summary: task.summary,
+    result_data: task.resultData,
+    trace_id: task.id,
+    step_count: task.stepCount,
+    final_screenshot_path: task.finalScreenshotPath,
+    ...(task.errorCode
+      ? { error: { code: task.errorCode, message: task.errorMessage ?? '' } }
+      : {}),
+  };
+}
+
+export function taskView(task: TaskRecord): TaskView {
+  return {
+    trace_id: task.id,
+    instruction: task.instruction,
+    start_url: task.startUrl,
+    status: task.status,
+    step_count: task.stepCount,
+    max_steps: task.maxSteps,
+    model: task.modelName,
+    coordinate_mode: task.coordinateMode,
+    created_at: iso(task.createdAt),
+    started_at: iso(task.startedAt),
+    ended_at: iso(task.endedAt),
+  };
+}
+
+export function stepView(step: StepRecord): StepView {
+  return {
+    index: step.index,
+    outcome: step.outcome,
+    outcome_message: step.outcomeMessage,
+    thought: step.thought,
+    reflection: step.reflection,
+    raw_prediction: step.rawPrediction,
+    screenshot: step.screenshotPath
+      ? {
+          width: step.imageWidth,
+          height: step.imageHeight,
+          device_pixel_ratio: step.devicePixelRatio,
+        }
+      : null,
+    timings_ms: { capture: step.captureMs, model: step.modelMs, execute: step.executeMs },
+    model_request_bytes: step.modelRequestBytes,
+    started_at: iso(step.startedAt),
+    ended_at: iso(step.endedAt),
+  };
+}
+
+export function actionView(action: ActionRecord): ActionView {
+  return {
+    index: action.index,
+    type: action.type,
+    model_action: action.modelAction,
+    action: action.action,
+    screen_point: action.screenX === null ? null : { x: action.screenX, y: action.screenY },
+    css_point: action.cssX === null ? null : { x: action.cssX, y: action.cssY },
+    status: action.status,
+    error: action.errorCode ? { code: action.errorCode, message: action.errorMessage } : null,
+    duration_ms: action.durationMs,
+    navigated: action.navigated,
+  };
+}
+
+export function logView(log: LogRecord): LogView {
+  return {
+    at: iso(log.at),
+    level: log.level,
+    event: log.event,
+    message: log.message,
+    data: log.data,
+  };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}

@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { type Clock, systemClock } from '../../clock.js';
+import { AppError } from '../../errors.js';
+import { type Db, openDatabase } from '../store/database.js';
+import {
+  createInstanceRepository,
+  type InstanceKind,
+  type InstanceRecord,
+} from '../store/instance-repository.js';
+import { hostName, isInstanceLive, isPidAlive, type LivenessProbe } from './instance-liveness.js';
+
+/** Another process already serves this data directory; names it so the user can reach or stop it. */
+export class DataDirInUseError extends AppError {
+  declare readonly code: 'DATA_DIR_IN_USE';
+  readonly holder: InstanceRecord;
+  constructor(dataDir: string, holder: InstanceRecord) {
+    const where = holder.url ? `at ${holder.url}` : 'not listening yet';
+    const via = holder.url
+      ? `submit tasks to it (REST ${holder.url}/v1/tasks, MCP ${holder.url}/mcp)`
+      : 'submit tasks to it once it listens';
+    super(
+      'DATA_DIR_IN_USE',
+      `the data directory ${dataDir} is in use by a running Clawdie server (pid ${holder.pid} on ${holder.hostname}, ${where}); ${via}, stop it first, or set CLAWDIE_DATA_DIR to another directory`,
+      { status: 409 },
+    );
+    this.name = 'DataDirInUseError';
+    this.holder = holder;
+  }
+}
+
+/** This process's registration in the store; see `claimDataDir`. */
+export interface DataDirOwner {
+  readonly id: string;
+  readonly kind: InstanceKind;
+  /** Records where this server listens, for the refusal message other processes print. */
+  setUrl(url: string): void;
+  /** Deletes the rows of instances that are gone and returns the ids of the live ones (this one too). */
+  pruneGone(): string[];
+  /** Stops the heartbeat and deletes this instance's row; idempotent. */
+  close(): void;
+}
+
+export interface ClaimOptions {
+  kind: InstanceKind;
+  /** Named in the refusal message. */
+  dataDir: string;
+  logger: Logger;
+  clock?: Pick<Clock, 'now'>;
+  pid?: number;
+  hostname?: string;
+  isPidAlive?: (pid: number) => boolean;
+  /** How often the heartbeat is written (default 5 s). */
+  heartbeatMs?: number;
+  /** A heartbeat older than this means the instance is gone (default 20 s). */
+  timeoutMs?: number;
+  newId?: () => string;
+}
+
+export const defaultHeartbeatMs = 5_000;
+export const defaultInstanceTimeoutMs = 20_000;
+
+/**
+ * Registers this process in `db`'s instance table and keeps its heartbeat fresh. A running server
+ * owns its data directory: while a live `server` instance is registered, every other claim is
+ * refused with DataDirInUseError (checked and inserted in one write transaction, so two processes
+ * starting together cannot both win). Clients (cli, mcp, embedded) may share a directory with
+ * each other, since each only ever interrupts tasks whose owner is gone.
+ */
+export function claimDataDir(db: Db, options: ClaimOptions): DataDirOwner {
+  const repository = createInstanceRepository(db);
+  const clock = options.clock ?? systemClock;
+  const probe: LivenessProbe = {
+    clock,
+    hostname: options.hostname ?? hostName(),
+    isPidAlive: options.isPidAlive ?? isPidAlive,
+    timeoutMs: options.timeoutMs ?? defaultInstanceTimeoutMs,
+  };
+  const now = clock.now();
+  const self: InstanceRecord = {
+    id: (options.newId ?? randomUUID)(),
+    kind: options.kind,
+    pid: options.pid ?? process.pid,
+    hostname: probe.hostname,
+    url: null,
+    startedAt: now,
+    heartbeatAt: now,
+  };
+  const holder = repository.registerUnless(
+    self,
+    (rows) => rows.find((row) => row.kind === 'server' && isInstanceLive(row, probe)) ?? null,
+  );
+  if (holder) throw new DataDirInUseError(options.dataDir, holder);
+
+  const logger = options.logger.child({ module: 'data-dir-owner', instance: self.id });
+  const beat = () => {
+    try {
+      self.heartbeatAt = clock.now();
+      if (repository.heartbeat(self.id, self.heartbeatAt)) return;
+      // Judged gone by another process (e.g. after a long suspend): our tasks may have been
+      // marked INTERRUPTED meanwhile; register again so the rest are not.
+      logger.error('this instance was deregistered by another process; registering again');
+      repository.registerUnless(self, () => null);
+    } catch (error) {
+      logger.warn({ err: error }, 'instance heartbeat failed');
+    }
+  };
+  const timer = setInterval(beat, options.heartbeatMs ?? defaultHeartbeatMs);
+  timer.unref();
+  let closed = false;
+  return {
+    id: self.id,
+    kind: self.kind,
+    setUrl(url) {
+      self.url = url;
+      repository.setUrl(self.id, url);
+    },
+    pruneGone() {
+      const rows = repository.list();
+      const gone = rows.filter((row) => row.id !== self.id && !isInstanceLive(row, probe));
+      repository.remove(gone.map((row) => row.id));
+      return rows.filter((row) => !gone.includes(row)).map((row) => row.id);
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      try {
+        repository.remove([self.id]);
+      } catch (error) {
+        logger.warn({ err: error }, 'could not deregister the instance');
+      }
+    },
+  };
+}
+
+/** `claimDataDir` on its own connection to the database file, closed with the claim. */
+export function claimDataDirAt(databasePath: string, options: ClaimOptions): DataDirOwner {
+  const database = openDatabase(databasePath);
+  try {
+    const owner = claimDataDir(database.db, options);
+    return {
+      ...owner,
+      close() {
+        owner.close();
+        database.close();
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

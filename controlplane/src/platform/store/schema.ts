@@ -1,0 +1,197 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** One `browser_run_task` call. `id` is the trace id returned to callers. */
+export const tasks = sqliteTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    instruction: text('instruction').notNull(),
+    startUrl: text('start_url'),
+    status: text('status').notNull(),
+    summary: text('summary'),
+    resultData: text('result_data'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    stepCount: integer('step_count').notNull().default(0),
+    maxSteps: integer('max_steps').notNull(),
+    modelName: text('model_name').notNull(),
+    coordinateMode: text('coordinate_mode').notNull(),
+    finalScreenshotPath: text('final_screenshot_path'),
+    createdAt: integer('created_at').notNull(),
+    startedAt: integer('started_at'),
+    endedAt: integer('ended_at'),
+    /** The tenant whose token started the task; non-admin readers see only their own. */
+    tenant: text('tenant').notNull().default('default'),
+    /** Who started it (`tenant:<t>/<subject>`); null outside a request (CLI without a caller). */
+    actor: text('actor'),
+    /** The controlplane instance (`instances.id`) that runs it; null for rows from older versions. */
+    ownerInstance: text('owner_instance'),
+  },
+  (table) => [
+    index('tasks_created_at').on(table.createdAt),
+    index('tasks_tenant_created_at').on(table.tenant, table.createdAt),
+  ],
+);
+
+/** One loop iteration: screenshot → model → actions. */
+export const steps = sqliteTable(
+  'steps',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    index: integer('step_index').notNull(),
+    thought: text('thought'),
+    reflection: text('reflection'),
+    rawPrediction: text('raw_prediction'),
+    outcome: text('outcome').notNull(),
+    outcomeMessage: text('outcome_message'),
+    screenshotPath: text('screenshot_path'),
+    imageWidth: integer('image_width'),
+    imageHeight: integer('image_height'),
+    devicePixelRatio: real('device_pixel_ratio'),
+    captureMs: real('capture_ms'),
+    modelMs: real('model_ms'),
+    executeMs: real('execute_ms'),
+    modelRequestBytes: integer('model_request_bytes'),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+  },
+  (table) => [uniqueIndex('steps_task_index').on(table.taskId, table.index)],
+);
+
+/** One executed (or skipped) action of a step. */
+export const actions = sqliteTable(
+  'actions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    stepId: integer('step_id')
+      .notNull()
+      .references(() => steps.id, { onDelete: 'cascade' }),
+    taskId: text('task_id').notNull(),
+    index: integer('action_index').notNull(),
+    type: text('type').notNull(),
+    modelAction: text('model_action').notNull(),
+    action: text('action'),
+    screenX: real('screen_x'),
+    screenY: real('screen_y'),
+    cssX: real('css_x'),
+    cssY: real('css_y'),
+    status: text('status').notNull(),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    durationMs: real('duration_ms'),
+    navigated: integer('navigated', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [index('actions_step').on(table.stepId)],
+);
+
+/** Structured log lines of a task, optionally tied to a step. */
+export const logs = sqliteTable(
+  'logs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    stepId: integer('step_id'),
+    at: integer('at').notNull(),
+    level: text('level').notNull(),
+    event: text('event').notNull(),
+    message: text('message').notNull(),
+    data: text('data'),
+  },
+  (table) => [index('logs_task').on(table.taskId), index('logs_step').on(table.stepId)],
+);
+
+/**
+ * The tamper-evident audit log: append-only (triggers refuse UPDATE and DELETE), each row carries
+ * the hash of its predecessor (see controlplane/src/governance/audit/hash-chain.ts). `seq` starts at 1 and
+ * has no gaps, so a deleted row shows as a gap and a broken link.
+ */
+export const auditEvents = sqliteTable('audit_events', {
+  seq: integer('seq').primaryKey(),
+  at: integer('at').notNull(),
+  type: text('type').notNull(),
+  actor: text('actor').notNull(),
+  taskId: text('task_id'),
+  data: text('data').notNull(),
+  prevHash: text('prev_hash').notNull(),
+  hash: text('hash').notNull(),
+});
+
+/** Supervisor approvals: pending until answered (Telegram or API) or expired (= denied). */
+export const approvals = sqliteTable(
+  'approvals',
+  {
+    id: text('id').primaryKey(),
+    taskId: text('task_id'),
+    tenant: text('tenant').notNull(),
+    kind: text('kind').notNull(),
+    reason: text('reason').notNull(),
+    detail: text('detail').notNull(),
+    status: text('status').notNull(),
+    requestedAt: integer('requested_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    answeredAt: integer('answered_at'),
+    answeredBy: text('answered_by'),
+  },
+  (table) => [index('approvals_status').on(table.status)],
+);
+
+/** Secrets encrypted with AES-256-GCM; the key never enters the database. */
+export const secrets = sqliteTable(
+  'secrets',
+  {
+    name: text('name').notNull(),
+    tenant: text('tenant').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    updatedAt: integer('updated_at').notNull(),
+  },
+  (table) => [uniqueIndex('secrets_tenant_name').on(table.tenant, table.name)],
+);
+
+/**
+ * The controlplane processes using this database: each registers at start, refreshes
+ * `heartbeat_at` every few seconds and deletes its row at a clean shutdown. Tasks whose owner is
+ * gone (stale heartbeat, or a dead pid on this host) are the only ones marked INTERRUPTED.
+ */
+export const instances = sqliteTable('instances', {
+  id: text('id').primaryKey(),
+  /** `server` (npm start), `cli` (clawdie run/demo), `mcp` (clawdie mcp over stdio), `embedded`. */
+  kind: text('kind').notNull(),
+  pid: integer('pid').notNull(),
+  hostname: text('hostname').notNull(),
+  /** Where a server listens (REST /v1, MCP /mcp); null until it listens, and for the others. */
+  url: text('url'),
+  startedAt: integer('started_at').notNull(),
+  heartbeatAt: integer('heartbeat_at').notNull(),
+});
+
+/**
+ * Saved browser sessions (cookies + localStorage of some origins), sealed with the vault key:
+ * only ciphertext, IV and tag hold values. One row per tenant and name; saving again replaces it.
+ */
+export const sessionProfiles = sqliteTable(
+  'session_profiles',
+  {
+    tenant: text('tenant').notNull(),
+    name: text('name').notNull(),
+    /** JSON array of origins (`https://host[:port]`) the bundle was captured from. */
+    origins: text('origins').notNull(),
+    cookieCount: integer('cookie_count').notNull(),
+    ciphertext: text('ciphertext').notNull(),
+    iv: text('iv').notNull(),
+    tag: text('tag').notNull(),
+    /** The task whose clone it was saved from, when there is one. */
+    sourceTask: text('source_task'),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    revokedAt: integer('revoked_at'),
+  },
+  (table) => [uniqueIndex('session_profiles_tenant_name').on(table.tenant, table.name)],
+);

@@ -1,9 +1,0 @@
-// Public surface of `@clawdie/jail-service/timing`: the one `sleep` and the one health poller.
-export {
-  fetchHealthProbe,
-  type HealthProbe,
-  type PollHealthOptions,
-  type PollHealthResult,
-  pollHealth,
-} from './poll-health.js';
-export { sleep } from './sleep.js';

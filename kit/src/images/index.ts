@@ -1,0 +1,21 @@
+// Public surface of `@clawdie/kit/images`: the image codec port, its two adapters and
+// the per-process selection (CLAWDIE_IMAGE_ENCODER). The controlplane and the jail-service's
+// desktop surface import it from here.
+export {
+  IMAGE_ENCODER_MODES,
+  type ImageCodec,
+  ImageCodecError,
+  type ImageEncoderMode,
+  insideSize,
+  type RawImage,
+  type Reduction,
+  type ResizeJpegOptions,
+  reducedSize,
+} from './image-codec.js';
+export { createJsCodec } from './js-codec.js';
+export {
+  type ImageCodecChoice,
+  type SelectCodecOptions,
+  selectImageCodec,
+} from './select-codec.js';
+export { createSharpCodec, type Sharp } from './sharp-codec.js';

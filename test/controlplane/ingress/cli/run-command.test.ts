@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { createReplayModel } from '../../../../controlplane/src/agent/model/replay-model.js';
+import { createAuditLog } from '../../../../controlplane/src/governance/audit/audit-log.js';
+import {
+  parsePolicy,
+  policySetOf,
+} from '../../../../controlplane/src/governance/policy/load-policies.js';
+import { createPolicyAdmission } from '../../../../controlplane/src/governance/policy/task-admission.js';
+import { createTaskGuards } from '../../../../controlplane/src/governance/policy/task-guards.js';
+import { parseCommand } from '../../../../controlplane/src/ingress/cli/args.js';
+import {
+  cliPrincipal,
+  runTaskCommand,
+} from '../../../../controlplane/src/ingress/cli/run-command.js';
+import { createAuditRepository } from '../../../../controlplane/src/platform/store/audit-repository.js';
+import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
+import { createTaskService } from '../../../../controlplane/src/tasks/task-service.js';
+import { createFakeOperator } from '../../../support/fake-operator.js';
+import { silentLogger } from '../../../support/silent-logger.js';
+import { createTestTaskDeps } from '../../../support/test-task-deps.js';
+import { acmePolicy } from '../../governance/policy/policy-fixture.js';
+
+const finish = "Action: finished(content='done')";
+
+/** What `clawdie run` gets from the platform: task deps and the policed wrapper, over fakes. */
+function createRunFixture(t: TestContext, outputs: string[]) {
+  const fake = createFakeOperator();
+  const { deps, repository, close } = createTestTaskDeps({
+    model: createReplayModel(outputs),
+    operator: fake.operator,
+  });
+  const database = openDatabase(':memory:');
+  t.after(() => {
+    close();
+    database.close();
+  });
+  const audit = createAuditLog(createAuditRepository(database.db), deps.clock);
+  const policies = policySetOf([
+    parsePolicy('tenant: default\ndomains: { allow: ["*"] }\nmax_steps: 10\n', 'default.yaml'),
+    parsePolicy(acmePolicy, 'acme.yaml'),
+  ]);
+  /** A fresh policed TaskService per run, as `Platform.createTasks` builds it. */
+  const tasks = () =>
+    createTaskService({
+      ...deps,
+      audit,
+      admission: createPolicyAdmission({ policies, audit, defaults: { maxSteps: 10 } }),
+      guards: createTaskGuards({ audit, logger: silentLogger }),
+    });
+  return { fake, repository, audit, tasks };
+}
+
+describe('clawdie run goes through the tenant policy', () => {
+  it('parses --tenant and refuses an empty one', () => {
+    const command = parseCommand(['run', 'buy', 'milk', '--tenant', 'acme']);
+    assert.equal(command.name, 'run');
+    assert.equal(command.name === 'run' && command.tenant, 'acme');
+    const plain = parseCommand(['run', 'buy milk']);
+    assert.equal(plain.name === 'run' && plain.tenant, undefined);
+    assert.throws(() => parseCommand(['run', 'x', '--tenant', '']), /--tenant/);
+  });
+
+  it('acts as the loopback principal by default and as a CLI caller of the given tenant', () => {
+    assert.equal(cliPrincipal().tenant, 'default');
+    assert.deepEqual(cliPrincipal('acme'), {
+      tenant: 'acme',
+      subject: 'cli',
+      scopes: ['admin'],
+      via: 'loopback',
+    });
+  });
+
+  it("refuses admission when the tenant's policy denies the task, and audits the decision", async (t) => {
+    const fixture = createRunFixture(t, [finish]);
+    const input = { instruction: 'x', domains: ['shop.example', 'evil.example'] };
+    await assert.rejects(runTaskCommand(input, fixture.tasks(), { tenant: 'acme' }), {
+      code: 'POLICY_DENIED',
+      message: /outside tenant acme's policy/,
+    });
+    const decided = fixture.audit
+      .list({ limit: 10 })
+      .filter((row) => row.type === 'policy-decided');
+    assert.equal(decided.at(-1)?.actor, 'tenant:acme/cli');
+    assert.equal(decided.at(-1)?.data.decision, 'deny');
+    assert.equal(fixture.repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    const allowed = await runTaskCommand(input, fixture.tasks());
+    assert.equal(allowed.status, 'finished', 'the default tenant allows every domain');
+  });
+
+  it("applies the tenant's action gate and records the task under the tenant", async (t) => {
+    const fixture = createRunFixture(t, ["Action: type(content='4111111111111111')", finish]);
+    const result = await runTaskCommand(
+      { instruction: 'pay', start_url: 'https://shop.example/' },
+      fixture.tasks(),
+      { tenant: 'acme' },
+    );
+    assert.equal(result.status, 'finished');
+    const task = fixture.repository.getTask(result.trace_id);
+    assert.equal(task?.tenant, 'acme');
+    assert.equal(task?.actor, 'tenant:acme/cli');
+    assert.equal(task?.maxSteps, 8, 'max_steps capped by the acme policy');
+    const [first] = fixture.repository.listSteps(result.trace_id);
+    assert.equal(first?.outcome, 'refused');
+    assert.ok(!fixture.fake.executed.some((action) => action.type === 'type'));
+  });
+
+  it('aborts the task when the signal fires (Ctrl-C)', async (t) => {
+    const fixture = createRunFixture(t, Array(10).fill('Action: wait()'));
+    const controller = new AbortController();
+    controller.abort();
+    const result = await runTaskCommand({ instruction: 'wait' }, fixture.tasks(), {
+      signal: controller.signal,
+    });
+    assert.equal(result.status, 'aborted');
+    assert.equal(fixture.repository.getTask(result.trace_id)?.tenant, 'default');
+  });
+});

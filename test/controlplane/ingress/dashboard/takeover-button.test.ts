@@ -1,0 +1,72 @@
+// The dashboard live view of a needs_user task offers "Take over": the admin gets a fresh
+// single-use link, spent at once, into the interactive view.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { createInputAudit } from '../../../../controlplane/src/browser/takeover/input-audit.js';
+import type { TakeoverAppDeps } from '../../../../controlplane/src/browser/takeover/takeover-app-deps.js';
+import { createTakeoverFixture } from '../../../support/takeover-fixture.js';
+import { createDashboardPagesFixture } from './dashboard-fixture.js';
+
+let takeover: TakeoverAppDeps | undefined;
+const fixture = createDashboardPagesFixture({
+  dashboard: {},
+  takeover: (repository) => {
+    takeover = createTakeoverFixture({ repository }).app;
+    return takeover;
+  },
+});
+after(() => fixture.close());
+
+describe('dashboard Take over', () => {
+  it('shows the control for a needs_user task and lands the admin in the interactive view', async () => {
+    fixture.repository.createTask({
+      id: 'needs-1',
+      tenant: 'default',
+      actor: null,
+      instruction: 'log in',
+      startUrl: null,
+      maxSteps: 3,
+      modelName: 'm',
+      coordinateMode: '1.5',
+      createdAt: Date.now(),
+    });
+    const cookie = await fixture.login();
+    const live = () =>
+      fixture.app.request('/dashboard/tasks/needs-1/live', { headers: { cookie } });
+    assert.doesNotMatch(await (await live()).text(), /data-live-takeover/);
+    takeover?.registry.open({
+      taskId: 'needs-1',
+      tenant: 'default',
+      reason: 'otp',
+      startedAt: Date.now(),
+      deadline: Date.now() + 60_000,
+      endpoint: null,
+      client: null,
+      inputs: createInputAudit(() => undefined),
+      handBack: () => undefined,
+    });
+    const page = await (await live()).text();
+    assert.match(page, /data-live-takeover/);
+    assert.match(page, /needs a person \(otp\)/);
+    const taken = await fixture.app.request('/dashboard/tasks/needs-1/takeover', {
+      method: 'POST',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
+    assert.equal(taken.status, 303);
+    const location = taken.headers.get('location') ?? '';
+    assert.match(location, /^\/takeover\/needs-1\/open\?t=/);
+    assert.equal((await fixture.app.request(location)).status, 200, 'the landing page');
+    const [pathname = '', query = ''] = location.split('?');
+    const opened = await fixture.app.request(pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: query,
+    });
+    assert.equal(opened.status, 303);
+    assert.equal(opened.headers.get('location'), '/takeover/needs-1');
+    const view = await fixture.app.request('/takeover/needs-1', {
+      headers: { cookie: (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '' },
+    });
+    assert.match(await view.text(), /You are in control/);
+  });
+});
