@@ -18,18 +18,34 @@ export async function readBoundedText(
     await response.body.cancel().catch(() => undefined);
     return null;
   }
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
+  const read = await readBoundedChunks(response.body, maxBytes, (chunk) => {
+    chunks.push(chunk);
+    return false;
+  });
+  return read === 'too-large' ? null : Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Hands `body`'s chunks to `onChunk` until the body ends (`ended`), `onChunk` returns true
+ * (`stopped`), or more than `maxBytes` arrived (`too-large`, the chunk past the bound is not
+ * handed over); the rest of the body is cancelled whenever reading stops early.
+ */
+export async function readBoundedChunks(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  onChunk: (chunk: Uint8Array) => boolean,
+): Promise<'ended' | 'stopped' | 'too-large'> {
+  const reader = body.getReader();
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return 'ended';
     size += value.byteLength;
-    if (size > maxBytes) {
+    const ending = size > maxBytes ? 'too-large' : onChunk(value) ? 'stopped' : null;
+    if (ending) {
       await reader.cancel().catch(() => undefined);
-      return null;
+      return ending;
     }
-    chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

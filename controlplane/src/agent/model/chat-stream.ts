@@ -3,6 +3,7 @@
 // stream that breaks off or reports an error is a retryable failure.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type AttemptResult, type Completion, failed, usageOf } from './attempt-result.js';
+import { readBoundedChunks } from './bounded-body.js';
 
 interface StreamChunk {
   choices?: { delta?: { content?: unknown }; finish_reason?: string | null }[];
@@ -79,23 +80,14 @@ export async function readChatStream(
 ): Promise<AttemptResult> {
   const state = createChatStreamState(onFirstToken);
   if (!body) return state.result();
-  const reader = body.getReader();
   const decoder = new TextDecoder();
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      const message = `model server sent a stream larger than ${maxBytes} bytes`;
-      return failed('MODEL_BAD_RESPONSE', message, null);
-    }
-    state.feed(decoder.decode(value, { stream: true }));
-    if (state.settled) {
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
+  const read = await readBoundedChunks(body, maxBytes, (chunk) => {
+    state.feed(decoder.decode(chunk, { stream: true }));
+    return state.settled;
+  });
+  if (read === 'too-large') {
+    const message = `model server sent a stream larger than ${maxBytes} bytes`;
+    return failed('MODEL_BAD_RESPONSE', message, null);
   }
   state.feed(decoder.decode());
   return state.result();

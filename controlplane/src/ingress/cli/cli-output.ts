@@ -14,8 +14,14 @@ export function printResult(result: CompactResult): void {
 const ms = (value: number) =>
   value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
 
-/** Collects one step's events and prints a single summary line when the step ends. */
-export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => void {
+/**
+ * Collects one step's events and prints a single summary line when the step ends, and one line
+ * per status the run reports (the same statuses REST, SSE, MCP and the dashboard show).
+ */
+export function createProgressPrinter(
+  maxSteps: number,
+  write: (line: string) => void = printLine,
+): (event: LoopEvent) => void {
   let capture = 0;
   let model = 0;
   let execute = 0;
@@ -44,16 +50,26 @@ export function createProgressPrinter(maxSteps: number): (event: LoopEvent) => v
       case 'step-ended': {
         const what = actions.length > 0 ? actions.join(', ') : event.outcome;
         const timing = `capture ${ms(capture)} · model ${ms(model)} · execute ${ms(execute)}`;
-        printLine(`step ${event.step}/${maxSteps} · ${what} · ${timing}`);
+        write(`step ${event.step}/${maxSteps} · ${what} · ${timing}`);
         if (thought)
-          printLine(`  thought: ${thought.length > 110 ? `${thought.slice(0, 107)}...` : thought}`);
-        if (event.message) printLine(`  ${event.outcome}: ${event.message}`);
+          write(`  thought: ${thought.length > 110 ? `${thought.slice(0, 107)}...` : thought}`);
+        if (event.message) write(`  ${event.outcome}: ${event.message}`);
         return;
       }
+      case 'status-changed':
+        write(`status: ${describeStatus(event)}`);
+        return;
       case 'final-screenshot-taken':
         return;
     }
   };
+}
+
+function describeStatus(event: Extract<LoopEvent, { type: 'status-changed' }>): string {
+  if (event.status === 'needs_user') return `needs_user (${event.reason ?? 'call_user'})`;
+  if (event.status === 'awaiting_approval' && event.approval)
+    return `awaiting_approval (${event.approval.reason}; answer at /v1/approvals/${event.approval.id})`;
+  return event.status;
 }
 
 /** Asked-for help (`clawdie help`, `--help`) on stdout; usage errors go to stderr. */

@@ -9,6 +9,7 @@ import {
 import { createPolicyAdmission } from '../../../../controlplane/src/governance/policy/task-admission.js';
 import { createTaskGuards } from '../../../../controlplane/src/governance/policy/task-guards.js';
 import { parseCommand } from '../../../../controlplane/src/ingress/cli/args.js';
+import { createProgressPrinter } from '../../../../controlplane/src/ingress/cli/cli-output.js';
 import {
   cliPrincipal,
   runTaskCommand,
@@ -114,5 +115,39 @@ describe('clawdie run goes through the tenant policy', () => {
     });
     assert.equal(result.status, 'aborted');
     assert.equal(fixture.repository.getTask(result.trace_id)?.tenant, 'default');
+  });
+});
+
+describe('clawdie run prints the statuses every other surface reports', () => {
+  it('prints each status the run publishes, in the order SSE carries them', async (t) => {
+    const fixture = createRunFixture(t, [finish]);
+    const tasks = fixture.tasks();
+    const lines: string[] = [];
+    const result = await runTaskCommand({ instruction: 'x' }, tasks, {
+      onEvent: createProgressPrinter(10, (line) => lines.push(line)),
+    });
+    assert.equal(result.status, 'finished');
+    const printed = lines.filter((line) => line.startsWith('status: '));
+    const streamed = tasks.events
+      .since(result.trace_id, 0)
+      .flatMap(({ event }) => (event.type === 'status' ? [`status: ${event.data.status}`] : []));
+    assert.ok(printed.includes('status: running'), lines.join('\n'));
+    // The CLI subscribes after the row is queued; from then on it prints what SSE carries.
+    assert.deepEqual(printed, streamed.slice(streamed.length - printed.length));
+  });
+
+  it('names the approval an awaiting task waits for and why a person is needed', () => {
+    const lines: string[] = [];
+    const print = createProgressPrinter(10, (line) => lines.push(line));
+    print({
+      type: 'status-changed',
+      status: 'awaiting_approval',
+      approval: { id: 'ap-1', kind: 'action', reason: 'typing into a payment field', action: null },
+    });
+    print({ type: 'status-changed', status: 'needs_user', reason: 'login' });
+    assert.deepEqual(lines, [
+      'status: awaiting_approval (typing into a payment field; answer at /v1/approvals/ap-1)',
+      'status: needs_user (login)',
+    ]);
   });
 });
