@@ -84,9 +84,10 @@ describe('POST /landing (real Chromium)', requires('chromium'), () => {
     await open(`${sites.a}/foreign`);
     assertAllOk(await client.run([{ type: 'click', x: 100, y: 150 }]));
     // The out-of-process frame takes the focus in its own renderer, a moment after the click
-    // returns on a loaded host: read until it has (bounded), as the gate's next landing would.
+    // returns on a loaded host — first the frame (its body), then the field: read until the
+    // field holds it (bounded), as the gate's next landing would.
     let typing = await landing(client, { type: 'type', text: 'x' });
-    for (let attempt = 0; attempt < 20 && !typing.target?.element; attempt += 1) {
+    for (let attempt = 0; attempt < 40 && typing.target?.element?.field !== 'text'; attempt += 1) {
       await sleep(100);
       typing = await landing(client, { type: 'type', text: 'x' });
     }
