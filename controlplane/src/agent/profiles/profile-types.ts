@@ -68,7 +68,13 @@ export interface ModelTurn {
  * feedback to the model (a parse error, a refused action, a failed step).
  */
 export type HistoryTurn =
-  | { kind: 'observation'; image: ProfileImage; notes: readonly string[] }
+  | {
+      kind: 'observation';
+      image: ProfileImage;
+      notes: readonly string[];
+      /** Safety signals of the previous reply that a supervisor approved (echoed where the API wants it). */
+      acknowledged: readonly SafetySignal[];
+    }
   | { kind: 'reply'; turn: ModelTurn };
 
 /** What a profile needs to build one request. */
