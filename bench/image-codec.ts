@@ -5,7 +5,8 @@
 // Run: npm run bench:images
 import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { encodeForModel, modelImageSize } from '../controlplane/src/agent/model/image-encoder.js';
+import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
+import { uiTars15 } from '../controlplane/src/agent/profiles/ui-tars.js';
 
 const W = 1280;
 const H = 800;
@@ -52,7 +53,7 @@ const shot = {
   jpeg: screenshot,
   meta: { viewportWidth: W, viewportHeight: H, devicePixelRatio: 1, imageWidth: W, imageHeight: H },
 };
-const target = modelImageSize(W, H, '1.5');
+const target = uiTars15.image.size(W, H);
 console.log(
   `screenshot ${W}×${H} JPEG q80 (${screenshot.length} bytes) → model ${target.width}×${target.height} q80`,
 );
@@ -62,7 +63,7 @@ const model: Record<string, number> = {};
 for (const codec of codecs) {
   const name = codec.kind;
   model[name] = await time(`${name}: model screenshot encode`, 20, () =>
-    encodeForModel(shot, { version: '1.5', jpegQuality: 80 }, codec),
+    encodeForModel(shot, { image: uiTars15.image, jpegQuality: 80 }, codec),
   );
   await time(`${name}: desktop raw ${W}×${H} → JPEG q80`, 20, () => codec.encodeJpeg(raw, 80));
   await time(`${name}: judge downscale to 768 q72`, 20, () =>

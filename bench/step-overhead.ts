@@ -7,7 +7,7 @@
 import sharp from 'sharp';
 import { Conversation } from '../controlplane/src/agent/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
-import { buildSystemPrompt } from '../controlplane/src/agent/uitars/index.js';
+import { uiTars15 } from '../controlplane/src/agent/profiles/ui-tars.js';
 import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
@@ -80,21 +80,24 @@ try {
 
   // Model request size per step with the full 5-image window (1280×800 → 1288×812 JPEG q80).
   const shot = await operator.screenshot();
-  const image = await encodeForModel(shot, { version: '1.5', jpegQuality: 80 }, testImages);
-  const conversation = new Conversation(
-    `${buildSystemPrompt({ mode: '1.5', actionSpace: 'browser' })}Do the demo task`,
-    5,
-  );
+  const image = await encodeForModel(shot, { image: uiTars15.image, jpegQuality: 80 }, testImages);
+  const conversation = new Conversation({
+    profile: uiTars15,
+    instruction: 'Do the demo task',
+    actionSpace: 'browser',
+    imageWindow: 5,
+  });
   for (let i = 0; i < 5; i++) {
     conversation.addScreenshot(image);
     if (i < 4)
-      conversation.addReply(
-        "Thought: I will click the search box.\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
-      );
+      conversation.addReply({
+        raw: "Thought: I will click the search box.\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
+        text: '',
+      });
   }
   const body = JSON.stringify({
     model: 'ui-tars-1.5-7b',
-    messages: conversation.messages(),
+    ...conversation.request(),
     max_tokens: 1024,
     temperature: 0,
   });

@@ -2,6 +2,7 @@
 // controlplane's one zod schema (config.ts spreads `modelVariables` into it and calls these).
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { PROFILE_NAMES, type ProfileName } from './agent/profiles/profile-types.js';
 import { ConfigError } from './errors.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -10,7 +11,10 @@ export const modelVariables = {
   CLAWDIE_MODEL_URL: z.url().optional(),
   CLAWDIE_MODEL_NAME: z.string().min(1).default('ui-tars-1.5-7b'),
   CLAWDIE_MODEL_API_KEY: z.string().min(1).optional(),
-  CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).default('1.5'),
+  /** The model profile (docs/models.md, "Model profiles"); default ui-tars-1.5. */
+  CLAWDIE_MODEL_PROFILE: z.enum(PROFILE_NAMES).optional(),
+  /** Before profiles: `1.0` is the profile ui-tars-1.0, `1.5` ui-tars-1.5. */
+  CLAWDIE_MODEL_VERSION: z.enum(['1.5', '1.0']).optional(),
   CLAWDIE_MODEL_TIMEOUT_MS: int(1000, 600_000).default(60_000),
   /** Retries of one model call after failures; twice as many Retry-After waits (docs/models.md). */
   CLAWDIE_MODEL_RETRIES: int(0, 10).default(5),
@@ -44,7 +48,8 @@ export interface ModelConfig {
   url: string | null;
   name: string;
   apiKey: string | null;
-  version: '1.5' | '1.0';
+  /** CLAWDIE_MODEL_PROFILE (or the profile CLAWDIE_MODEL_VERSION names). */
+  profile: ProfileName;
   timeoutMs: number;
   /** Per call (CLAWDIE_MODEL_RETRIES) and per task (CLAWDIE_MODEL_TASK_RETRIES). */
   retries: number;
@@ -70,7 +75,7 @@ export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
     url: e.CLAWDIE_MODEL_URL ?? null,
     name: e.CLAWDIE_MODEL_NAME,
     apiKey: e.CLAWDIE_MODEL_API_KEY ?? null,
-    version: e.CLAWDIE_MODEL_VERSION,
+    profile: profileOf(e),
     timeoutMs: e.CLAWDIE_MODEL_TIMEOUT_MS,
     retries: e.CLAWDIE_MODEL_RETRIES,
     taskRetries: e.CLAWDIE_MODEL_TASK_RETRIES,
@@ -83,6 +88,19 @@ export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
     jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
     replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
   };
+}
+
+/** CLAWDIE_MODEL_PROFILE, or the UI-TARS profile CLAWDIE_MODEL_VERSION names; both must agree. */
+function profileOf(e: ModelEnv): ProfileName {
+  const fromVersion: ProfileName | null = e.CLAWDIE_MODEL_VERSION
+    ? `ui-tars-${e.CLAWDIE_MODEL_VERSION}`
+    : null;
+  const profile = e.CLAWDIE_MODEL_PROFILE ?? fromVersion ?? 'ui-tars-1.5';
+  if (fromVersion && profile !== fromVersion)
+    throw new ConfigError(
+      `CLAWDIE_MODEL_VERSION=${e.CLAWDIE_MODEL_VERSION} contradicts CLAWDIE_MODEL_PROFILE=${profile}; set only CLAWDIE_MODEL_PROFILE`,
+    );
+  return profile;
 }
 
 /**

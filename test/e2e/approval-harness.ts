@@ -12,6 +12,7 @@ import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
+import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import { startLocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { systemClock } from '../../controlplane/src/clock.js';
@@ -162,7 +163,7 @@ approvals: { timeout_s: ${options.timeoutS} }
     images: testImages,
     logger,
     loop: {
-      coordinateMode: '1.5',
+      profile: uiTars15,
       actionSpace: 'browser',
       maxSteps: 10,
       maxParseFailures: 3,

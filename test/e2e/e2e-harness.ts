@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenAiCompatibleModel } from '../../controlplane/src/agent/model/openai-compatible-model.js';
+import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   type LocalJailService,
@@ -82,7 +83,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
       images: testImages,
       logger: silentLogger,
       loop: {
-        coordinateMode: '1.5',
+        profile: uiTars15,
         actionSpace: 'browser',
         maxSteps: 15,
         maxParseFailures: 3,

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createJsCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { modelImageSize } from '../../controlplane/src/agent/model/image-encoder.js';
+import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
 import { runTestTask } from '../support/submit-task.js';
@@ -48,7 +48,7 @@ describe('e2e: a replayed demo task with the pure-JS image codec', requires('chr
     );
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(result.summary, demoTask.expectedValue);
-    const expected = modelImageSize(1280, 800, '1.5');
+    const expected = uiTars15.image.size(1280, 800);
     assert.notDeepEqual(expected, { width: 1280, height: 800 }, 'the screenshots are re-encoded');
     assert.equal(codec.resizes, result.step_count, 'every step re-encoded by the JS codec');
     const urls = h.model.requests.slice(first).flatMap((request) => imageUrls(request.messages));

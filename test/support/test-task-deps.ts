@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import { allowAllAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
@@ -20,7 +21,7 @@ import { testImages } from './test-images.js';
 /** Loop options for tests: UI-TARS-1.5 coordinates, browser action space, instant waits. */
 export function testLoopOptions(overrides: Partial<LoopDefaults> = {}): LoopDefaults {
   return {
-    coordinateMode: '1.5',
+    profile: uiTars15,
     actionSpace: 'browser',
     maxSteps: 10,
     maxParseFailures: 3,

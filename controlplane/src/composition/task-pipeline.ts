@@ -1,6 +1,7 @@
 import type { ImageCodec } from '@clawdie/kit/images';
 import type { Logger } from 'pino';
 import type { VisionModel } from '../agent/model/chat-types.js';
+import { configuredProfile } from '../agent/model/configured-model.js';
 import type { BrowserSource } from '../browser/provider/browser-source.js';
 import { failingOperator } from '../browser/provider/lease-browser.js';
 import type { TaskRecorder } from '../browser/recording/task-recorder.js';
@@ -42,7 +43,7 @@ export interface TaskPipeline {
 
 export function loopDefaults(config: Readonly<Config>): LoopDefaults {
   return {
-    coordinateMode: config.model.version,
+    profile: configuredProfile(config),
     actionSpace: config.loop.actionSpace,
     maxSteps: config.loop.maxSteps,
     maxParseFailures: config.loop.maxParseFailures,

@@ -2,6 +2,7 @@
 // CLI flags, the OpenAPI document and the pi extension's parameters (generated as JSON Schema) all
 // come from here. Kept apart from task-input.ts so the pi extension loads zod and re2js only.
 import { z } from 'zod';
+import { PROFILE_NAMES } from '../agent/profiles/profile-types.js';
 import { urlPatternSchema } from '../browser/wait/url-pattern.js';
 
 /** An http(s) URL; the pattern tells JSON Schema readers (pi, MCP clients) what `protocol` checks. */
@@ -133,6 +134,12 @@ export const browserRunTaskFields = {
     .optional()
     .describe(
       "Continue in the browser a previous task of the same tenant kept (its result's session_id) instead of a fresh one: same page, same login.",
+    ),
+  model_profile: z
+    .enum(PROFILE_NAMES)
+    .optional()
+    .describe(
+      'The model profile to run this task with (docs/models.md), when not the configured one; the tenant policy must list it (models.profiles).',
     ),
   record: z
     .boolean()

@@ -28,6 +28,7 @@ import { endingOf, recordEnding, taskSignal } from './task-ending.js';
 import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 import { keepOrRelease } from './task-keep.js';
+import { taskModel } from './task-model.js';
 import { defaultKeepRules, type TaskPlan } from './task-plan.js';
 import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
@@ -148,13 +149,18 @@ export class TaskRun {
     this.#signal = signal;
     const waits = new WaitEngine({ clock: deps.clock, images: deps.images, judge: deps.judge });
     try {
+      const { profile, model } = taskModel(input, {
+        profile: deps.loop.profile,
+        model: deps.model,
+      });
+      const modelFacts = { name: model.name, profile: profile.name };
       deps.repository.markStarted(this.id, deps.clock.now());
       this.#started = true;
       this.#logger.info(
-        { instruction: input.instruction, startUrl: input.start_url },
+        { instruction: input.instruction, startUrl: input.start_url, model: modelFacts },
         'task-started',
       );
-      await this.#events.publish({ type: 'task-started', at: deps.clock.now() });
+      await this.#events.publish({ type: 'task-started', at: deps.clock.now(), model: modelFacts });
       this.#setStatus();
       const start = await startTask(
         input,
@@ -172,9 +178,9 @@ export class TaskRun {
       const operator = this.#operator(lease, guard, waits);
       const screen = operatorFrames(operator, 'task-screen');
       return await runAgentLoop(
-        { ...deps.loop, ...taskLoopOptions(input), maxSteps: this.#maxSteps, ...start },
+        { ...deps.loop, ...taskLoopOptions(input), profile, maxSteps: this.#maxSteps, ...start },
         {
-          model: deps.model,
+          model,
           operator,
           clock: deps.clock,
           images: deps.images,
@@ -278,7 +284,7 @@ export class TaskRun {
       this.#trace.record,
       (event) =>
         event.type === 'task-started'
-          ? audit.started(startedDetails(input, this.#maxSteps))
+          ? audit.started({ ...startedDetails(input, this.#maxSteps), model: event.model ?? null })
           : audit.event(event),
       recordToEventLog(this.id, this.#maxSteps, deps.events),
     ];

@@ -22,7 +22,7 @@ export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): v
     startUrl: input.start_url ?? null,
     maxSteps: input.max_steps ?? deps.loop.maxSteps,
     modelName: deps.model.isReplay ? `${deps.model.name} (replay)` : deps.model.name,
-    coordinateMode: deps.loop.coordinateMode,
+    coordinateMode: input.model_profile ?? deps.loop.profile.name,
     createdAt: deps.clock.now(),
   });
 }

@@ -9,6 +9,7 @@ import type { LiveTaskStatus, PendingApproval } from '../../tasks/live-status.js
 import type { FinalAnswerCheck } from '../../tasks/result-schema.js';
 import type { CompactResult, TaskResultStatus } from '../../tasks/task-input.js';
 import type { ModelRetry, VisionModel } from '../model/chat-types.js';
+import type { ModelProfile } from '../profiles/profile-types.js';
 import type { PlannedStep } from '../uitars/index.js';
 import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
 import type { LoopGuardOptions } from './loop-guard.js';
@@ -40,7 +41,8 @@ export type LoopErrorCode =
 
 export interface LoopOptions {
   instruction: string;
-  coordinateMode: '1.5' | '1.0';
+  /** The model profile: request shape, reply parser, coordinates, image policy. */
+  profile: ModelProfile;
   actionSpace: 'browser' | 'computer';
   maxSteps: number;
   /** Consecutive unusable replies (unparseable or unmappable) before the task ends in error. */
@@ -105,7 +107,7 @@ export type LoopEvent = StepEvent | RunEvent;
 /** What the task run publishes around the loop; the loop itself never emits these. */
 export type RunEvent =
   /** The run holds its browser and starts (the row's started_at, the audit's task-started). */
-  | { type: 'task-started'; at: number }
+  | { type: 'task-started'; at: number; model?: { name: string; profile: string } }
   /** The run's live status changed; it was written to the row just before. */
   | {
       type: 'status-changed';

@@ -1,7 +1,6 @@
 import { endingOf, failed } from '../../tasks/task-ending.js';
 import type { ModelCallHooks, VisionModel } from '../model/chat-types.js';
 import { Conversation } from '../model/conversation.js';
-import { buildSystemPrompt } from '../uitars/index.js';
 import { createGuardHook } from './loop-guard-hook.js';
 import { handOver } from './loop-handoff.js';
 import type { LoopDeps, LoopOptions, LoopResult } from './loop-types.js';
@@ -15,11 +14,12 @@ import { acceptEnding } from './verify-done.js';
  * (a throw is mapped by `endingOf`, tasks/task-ending.ts).
  */
 export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promise<LoopResult> {
-  const prompt = buildSystemPrompt({
-    mode: options.coordinateMode,
+  const conversation = new Conversation({
+    profile: options.profile,
+    instruction: options.instruction,
     actionSpace: options.actionSpace,
+    imageWindow: options.imageWindow,
   });
-  const conversation = new Conversation(`${prompt}${options.instruction}`, options.imageWindow);
   const state = { step: 0, unusableReplies: 0 };
   let stuckReported = false;
   /** The step started and not yet ended: an abort or a failure ends it as such. */

@@ -2,9 +2,10 @@ import { elapsedMs } from '../../clock.js';
 import { ModelError } from '../../errors.js';
 import type { RefusalKind } from '../../governance/policy/gate-types.js';
 import type { StepOutcome } from '../../platform/store/task-records.js';
+import type { ChatMessage } from '../model/chat-types.js';
 import type { Conversation } from '../model/conversation.js';
 import { encodeForModel } from '../model/image-encoder.js';
-import { parsePrediction, toBrowserActions } from '../uitars/index.js';
+import { toBrowserActions } from '../uitars/index.js';
 import { executePlan } from './execute-plan.js';
 import type { LoopDeps, LoopOptions, StepResult } from './loop-types.js';
 import { capReply, tooManyActions } from './reply-limits.js';
@@ -35,55 +36,75 @@ export async function runStep(
   }
 
   started = performance.now();
-  const version = options.coordinateMode;
-  conversation.addScreenshot(
-    await encodeForModel(screenshot, { version, jpegQuality: options.jpegQuality }, deps.images),
+  const { profile } = options;
+  const image = await encodeForModel(
+    screenshot,
+    { image: profile.image, jpegQuality: options.jpegQuality },
+    deps.images,
   );
-  const messages = conversation.messages();
-  const reply = await deps.model.complete({ messages }, signal).catch((error: unknown) => {
+  conversation.addScreenshot(image);
+  const body = conversation.request();
+  const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
+  const reply = await deps.model.complete({ messages, body }, signal).catch((error: unknown) => {
     // Empty or cut off at max_tokens even after the client's one re-ask: an unusable reply.
     if (error instanceof ModelError && error.code === 'MODEL_EMPTY_REPLY') return error;
     throw error;
   });
   if (reply instanceof ModelError) {
-    conversation.addReply(''); // the turn stays user/assistant alternating
-    return unusable(
-      step,
-      'parse_error',
-      reply.message,
-      formatNote(reply.message),
-      conversation,
-      deps,
-    );
+    conversation.addReply({ raw: '', text: '' }); // the turn stays observation/reply alternating
+    const note = profile.unusableNote(reply.message);
+    return unusable(step, 'parse_error', reply.message, note, conversation, deps);
   }
   const modelMs = elapsedMs(started);
-  const stored = capReply(reply.text);
-  conversation.addReply(stored);
+  const { turn, parsed } = profile.readReply({ text: reply.text, body: reply.body ?? null });
+  conversation.addReply(typeof turn.raw === 'string' ? { ...turn, raw: capReply(turn.raw) } : turn);
 
-  const parsed = parsePrediction(reply.text);
+  const stored = capReply(turn.text);
   await emit({
     type: 'prediction-received',
     step,
     text: stored,
-    thought: parsed.success ? parsed.data.thought : null,
-    reflection: parsed.success ? parsed.data.reflection : null,
+    thought: parsed.ok ? parsed.reply.thought : null,
+    reflection: parsed.ok ? parsed.reply.reflection : null,
     modelMs,
     requestBytes: reply.requestBytes,
-    imageCount: countImages(messages),
+    imageCount: conversation.imagesSent(),
   });
-  if (!parsed.success) {
-    const { message } = parsed.error;
-    return unusable(step, 'parse_error', message, formatNote(message), conversation, deps);
+  if (!parsed.ok) {
+    const { message } = parsed;
+    return unusable(
+      step,
+      'parse_error',
+      message,
+      profile.unusableNote(message),
+      conversation,
+      deps,
+    );
   }
-  const excess = tooManyActions(parsed.data.actions.length);
+  const { actions, refused, safety } = parsed.reply;
+  for (const refusal of refused) conversation.addNote(refusal.note);
+  if (actions.length === 0) {
+    const message = refused.map((refusal) => refusal.note).join(' ') || 'the reply has no action';
+    return unusable(step, 'plan_error', message, null, conversation, deps);
+  }
+  const excess = tooManyActions(actions.length);
   if (excess) {
     const note = `Your last reply could not be executed: ${excess}. Reply with one action.`;
     return unusable(step, 'plan_error', excess, note, conversation, deps, 'reply_limit');
   }
+  if (safety.length > 0) {
+    // The provider's own safety signal: a supervisor decides before anything of the reply runs.
+    const verdict = await deps.gate({ step, safety }, signal);
+    if (!verdict.allowed) return refusedBySafety(step, verdict.message, verdict.kind, deps);
+    conversation.acknowledge(safety);
+  }
 
   const { meta } = screenshot;
-  const plan = toBrowserActions(parsed.data.actions, {
-    mode: version,
+  const plan = toBrowserActions(actions, {
+    mode:
+      profile.coordinates.kind === 'relative'
+        ? profile.coordinates
+        : { kind: 'image-pixels', width: image.width, height: image.height },
     screenshot: { width: meta.imageWidth, height: meta.imageHeight },
     devicePixelRatio: meta.devicePixelRatio,
     viewport: { width: meta.viewportWidth, height: meta.viewportHeight },
@@ -97,19 +118,37 @@ export async function runStep(
   return executePlan(step, plan.steps, conversation, options, deps);
 }
 
-const formatNote = (why: string) =>
-  `Your last reply could not be used (${why}). Answer in the format "Thought: ...\\nAction: ..." with one of the listed actions.`;
+/** A flagged reply the supervisor did not approve (or nobody could): the task ends. */
+async function refusedBySafety(
+  step: number,
+  message: string,
+  refusal: RefusalKind,
+  deps: LoopDeps,
+): Promise<StepResult> {
+  await deps.emit({
+    type: 'step-ended',
+    step,
+    outcome: 'refused',
+    message,
+    refusal,
+    at: deps.clock.now(),
+  });
+  return {
+    kind: 'terminal',
+    result: { status: 'error', summary: null, error: { code: 'APPROVAL_DENIED', message } },
+  };
+}
 
 async function unusable(
   step: number,
   outcome: StepOutcome,
   message: string,
-  note: string,
+  note: string | null,
   conversation: Conversation,
   deps: LoopDeps,
   refusal?: RefusalKind,
 ): Promise<StepResult> {
-  conversation.addNote(note);
+  if (note !== null) conversation.addNote(note);
   await deps.emit({
     type: 'step-ended',
     step,
@@ -119,16 +158,4 @@ async function unusable(
     at: deps.clock.now(),
   });
   return { kind: 'unusable', message };
-}
-
-function countImages(messages: { content: unknown }[]): number {
-  let images = 0;
-  for (const message of messages) {
-    if (Array.isArray(message.content)) {
-      images += message.content.filter(
-        (part: { type?: string }) => part.type === 'image_url',
-      ).length;
-    }
-  }
-  return images;
 }

@@ -3,12 +3,16 @@
 import { ModelError, type ModelErrorCode } from '../../errors.js';
 import type { ModelRetryReason } from './chat-types.js';
 
-/** A chat completion as read from a JSON body or an event stream. */
+/** A model reply as read from a JSON body or an event stream. */
 export interface Completion {
   text: string;
   /** `stop`, `length`, … or null when the server sent none. */
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;
+  /** The reply body as JSON (a streamed chat reply reassembled into a completion's shape). */
+  body?: unknown;
+  /** Neither text nor a call (default: the text is blank). */
+  empty?: boolean;
 }
 
 export interface AttemptFailure {

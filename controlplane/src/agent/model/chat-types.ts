@@ -1,3 +1,5 @@
+import type { Wire } from './wires/wire-types.js';
+
 /** The subset of the OpenAI chat-completions message format Clawdie sends. */
 export type ContentPart =
   | { type: 'text'; text: string }
@@ -8,12 +10,20 @@ export interface ChatMessage {
   content: string | ContentPart[];
 }
 
+/**
+ * One model call. `body`, when set, is what a model profile built for its wire (agent/profiles/)
+ * and is what is sent; `messages` is then its chat messages where it has them (chat profiles),
+ * else empty. Without `body` (the judge) the messages are sent as a chat completion.
+ */
 export interface ModelRequest {
   messages: ChatMessage[];
+  body?: Record<string, unknown>;
 }
 
 export interface ModelReply {
   text: string;
+  /** The reply body as JSON (what a profile reads tool calls from); absent for a replayed reply. */
+  body?: unknown;
   /** Size of the JSON body sent to the model server, in bytes. */
   requestBytes: number;
   usage: { promptTokens: number; completionTokens: number } | null;
@@ -69,4 +79,9 @@ export interface VisionModel {
     signal?: AbortSignal,
     hooks?: ModelCallHooks,
   ): Promise<ModelReply>;
+  /**
+   * The same endpoint, model name, key and concurrency limit spoken in another wire (a task's own
+   * model profile, e.g. through a proxy that serves several APIs); absent for a replay.
+   */
+  forWire?(wire: Wire): VisionModel;
 }

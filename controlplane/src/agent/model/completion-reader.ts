@@ -1,13 +1,9 @@
 // Reads a 200 reply to a chat-completions request: an event stream when the server streams, a
 // JSON completion when it ignored `stream: true` (or was not asked), both bounded in size.
-import { type AttemptResult, failed, usageOf } from './attempt-result.js';
+import { type AttemptResult, failed } from './attempt-result.js';
 import { MAX_MODEL_REPLY_BYTES, readBoundedText } from './bounded-body.js';
 import { parseChatStreamText, readChatStream } from './chat-stream.js';
-
-interface CompletionBody {
-  choices?: { message?: { content?: unknown }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number };
-}
+import type { Wire } from './wires/wire-types.js';
 
 export interface ReadHooks {
   /** The reply is an event stream: the first-token timeout starts to count. */
@@ -17,42 +13,53 @@ export interface ReadHooks {
 }
 
 /** The completion in `response`, or why there is none. Rejects only when the body read fails. */
-export async function readCompletion(response: Response, hooks: ReadHooks): Promise<AttemptResult> {
+export async function readCompletion(
+  response: Response,
+  hooks: ReadHooks,
+  wire: Wire,
+): Promise<AttemptResult> {
   const type = response.headers.get('content-type') ?? '';
-  if (type.includes('text/event-stream')) {
+  if (wire.streams && type.includes('text/event-stream')) {
     hooks.onStream();
-    return readChatStream(response.body, MAX_MODEL_REPLY_BYTES, hooks.onFirstToken);
+    return withBody(await readChatStream(response.body, MAX_MODEL_REPLY_BYTES, hooks.onFirstToken));
   }
   const text = await readBoundedText(response, MAX_MODEL_REPLY_BYTES);
   if (text === null) {
     const message = `model server sent a reply larger than ${MAX_MODEL_REPLY_BYTES} bytes`;
     return failed('MODEL_BAD_RESPONSE', message, null);
   }
-  if (text.trimStart().startsWith('data:')) return parseChatStreamText(text);
-  return parseCompletionJson(text);
+  if (wire.streams && text.trimStart().startsWith('data:'))
+    return withBody(parseChatStreamText(text));
+  return parseReplyJson(text, wire);
 }
 
-function parseCompletionJson(text: string): AttemptResult {
-  let body: CompletionBody;
+function parseReplyJson(text: string, wire: Wire): AttemptResult {
+  let json: unknown;
   try {
-    body = JSON.parse(text) as CompletionBody;
+    json = JSON.parse(text);
   } catch (error) {
     return failed('MODEL_BAD_RESPONSE', 'model server sent a body that is not JSON', null, {
       cause: error,
     });
   }
-  const choice = body.choices?.[0];
-  // `null` content (some servers, on a refusal or an empty generation) is an empty reply.
-  const content = choice?.message?.content === null ? '' : choice?.message?.content;
-  if (typeof content !== 'string') {
-    return failed('MODEL_BAD_RESPONSE', 'model reply has no choices[0].message.content', null);
-  }
+  const read = wire.read(json);
+  if (!read.ok) return failed('MODEL_BAD_RESPONSE', read.message, null);
+  const { reply, finishReason, usage, empty } = read;
   return {
     ok: true,
-    completion: {
-      text: content,
-      finishReason: choice?.finish_reason ?? null,
-      usage: usageOf(body),
-    },
+    completion: { text: reply.text, finishReason, usage, body: reply.body, empty },
   };
+}
+
+/** A streamed chat reply, given the body a JSON completion of the same reply would have. */
+function withBody(result: AttemptResult): AttemptResult {
+  if (!result.ok || result.completion.body !== undefined) return result;
+  const { text, finishReason, usage } = result.completion;
+  const body = {
+    choices: [{ message: { role: 'assistant', content: text }, finish_reason: finishReason }],
+    ...(usage
+      ? { usage: { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens } }
+      : {}),
+  };
+  return { ok: true, completion: { ...result.completion, body } };
 }

@@ -3,6 +3,7 @@ import type { VisualJudge } from '../../browser/wait/wait-types.js';
 import type { Config } from '../../config.js';
 import { ConfigError } from '../../errors.js';
 import type { VisionModel } from './chat-types.js';
+import { configuredProfile } from './configured-model.js';
 import { createOpenAiCompatibleModel } from './openai-compatible-model.js';
 
 /**
@@ -20,6 +21,10 @@ export function createConfiguredJudge(
     if (!model || model.isReplay)
       throw new ConfigError(
         'CLAWDIE_JUDGE_USE_MODEL=true, but there is no task model to judge with (CLAWDIE_MODEL_URL)',
+      );
+    if (!configuredProfile(config).canJudge)
+      throw new ConfigError(
+        `CLAWDIE_JUDGE_USE_MODEL=true, but a ${config.model.profile} model cannot judge (it answers with tool calls, not text); set CLAWDIE_JUDGE_URL + CLAWDIE_JUDGE_NAME`,
       );
     return createModelVisualJudge(model, { timeoutMs: judge.timeoutMs });
   }

@@ -1,25 +1,36 @@
-import type { ChatMessage, ContentPart } from './chat-types.js';
-import type { ModelImage } from './image-encoder.js';
-
-type Turn =
-  | { kind: 'image'; image: ModelImage; notes: string[] }
-  | { kind: 'assistant'; text: string };
+import type {
+  HistoryTurn,
+  ModelProfile,
+  ModelTurn,
+  ProfileImage,
+  SafetySignal,
+} from '../profiles/profile-types.js';
 
 /**
- * The UI-TARS conversation: the prompt (system prompt merged with the instruction, as UI-TARS
- * expects it in the first user message), then per step a screenshot and the model's reply.
- * Only the newest `imageWindow` screenshots are sent (vLLM's --limit-mm-per-prompt); every reply
- * is kept. Feedback for the model (a parse error, a failed action) rides on the next screenshot.
+ * One task's conversation with its model, provider-neutral: per step a screenshot (with Clawdie's
+ * notes to the model and the safety signals a supervisor approved) and the model's reply. The
+ * profile renders it into its wire's request; only the newest `imageWindow` screenshots are sent.
+ * Feedback for the model (a parse error, a failed action) rides on the next screenshot.
  */
 export class Conversation {
-  readonly #prompt: string;
+  readonly #profile: ModelProfile;
+  readonly #instruction: string;
+  readonly #actionSpace: 'browser' | 'computer';
   readonly #imageWindow: number;
-  readonly #turns: Turn[] = [];
+  readonly #history: HistoryTurn[] = [];
   #pendingNotes: string[] = [];
+  #acknowledged: SafetySignal[] = [];
 
-  constructor(prompt: string, imageWindow: number) {
-    this.#prompt = prompt;
-    this.#imageWindow = imageWindow;
+  constructor(options: {
+    profile: ModelProfile;
+    instruction: string;
+    actionSpace: 'browser' | 'computer';
+    imageWindow: number;
+  }) {
+    this.#profile = options.profile;
+    this.#instruction = options.instruction;
+    this.#actionSpace = options.actionSpace;
+    this.#imageWindow = Math.min(options.imageWindow, options.profile.image.maxImages);
   }
 
   /** Queues a note shown to the model with the next screenshot. */
@@ -27,31 +38,39 @@ export class Conversation {
     this.#pendingNotes.push(text);
   }
 
-  addScreenshot(image: ModelImage): void {
-    this.#turns.push({ kind: 'image', image, notes: this.#pendingNotes });
+  /** Safety signals of the last reply that a supervisor approved, echoed with the next screenshot. */
+  acknowledge(signals: readonly SafetySignal[]): void {
+    this.#acknowledged.push(...signals);
+  }
+
+  addScreenshot(image: ProfileImage): void {
+    this.#history.push({
+      kind: 'observation',
+      image,
+      notes: this.#pendingNotes,
+      acknowledged: this.#acknowledged,
+    });
     this.#pendingNotes = [];
+    this.#acknowledged = [];
   }
 
-  addReply(text: string): void {
-    this.#turns.push({ kind: 'assistant', text });
+  addReply(turn: ModelTurn): void {
+    this.#history.push({ kind: 'reply', turn });
   }
 
-  /** The chat messages for the next model call. */
-  messages(): ChatMessage[] {
-    const imageTurns = this.#turns.filter((turn) => turn.kind === 'image');
-    const firstKept = imageTurns[Math.max(0, imageTurns.length - this.#imageWindow)];
-    let keeping = false;
-    const out: ChatMessage[] = [{ role: 'user', content: this.#prompt }];
-    for (const turn of this.#turns) {
-      if (turn === firstKept) keeping = true;
-      if (turn.kind === 'assistant') {
-        out.push({ role: 'assistant', content: turn.text });
-        continue;
-      }
-      const parts: ContentPart[] = turn.notes.map((text) => ({ type: 'text', text }));
-      if (keeping) parts.push({ type: 'image_url', image_url: { url: turn.image.dataUrl } });
-      if (parts.length > 0) out.push({ role: 'user', content: parts });
-    }
-    return out;
+  /** Screenshots the next request carries. */
+  imagesSent(): number {
+    const observations = this.#history.filter((turn) => turn.kind === 'observation').length;
+    return Math.min(observations, this.#imageWindow);
+  }
+
+  /** The body of the next model request, as the profile builds it. */
+  request(): Record<string, unknown> {
+    return this.#profile.buildRequest({
+      instruction: this.#instruction,
+      history: this.#history,
+      actionSpace: this.#actionSpace,
+      imageWindow: this.#imageWindow,
+    });
   }
 }

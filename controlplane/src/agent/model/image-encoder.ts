@@ -1,36 +1,18 @@
-// Prepares screenshots for the model once per step: resize to the size the model server will use
-// (smart_resize for UI-TARS-1.5, a pixel cap for 1.0) and JPEG-encode; history is never re-encoded.
+// Prepares screenshots for the model once per step: resize to the size the profile sends
+// (smart_resize for UI-TARS-1.5 and Qwen, a pixel cap for UI-TARS-1.0, a display size for the
+// hosted APIs) and JPEG-encode; history is never re-encoded.
 import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
-import { smartResize } from '../uitars/smart-resize.js';
+import type { ImagePolicy, ProfileImage } from '../profiles/profile-types.js';
 
-/** Pixel cap UI-TARS 1.0 servers apply (2700 visual tokens of 28×28). */
-const MAX_PIXELS_V1_0 = 2700 * 28 * 28;
-
-export interface ModelImage {
-  dataUrl: string;
-  width: number;
-  height: number;
-  bytes: number;
+export interface ModelImage extends ProfileImage {
   /** False when the screenshot already had the target size and its JPEG was reused as-is. */
   reencoded: boolean;
 }
 
 export interface EncodeOptions {
-  version: '1.5' | '1.0';
+  image: ImagePolicy;
   jpegQuality: number;
-}
-
-/** The size the model sees for a screenshot of `width × height` device pixels. */
-export function modelImageSize(
-  width: number,
-  height: number,
-  version: '1.5' | '1.0',
-): { width: number; height: number } {
-  if (version === '1.5') return smartResize(width, height) ?? { width, height };
-  if (width * height <= MAX_PIXELS_V1_0) return { width, height };
-  const scale = Math.sqrt(MAX_PIXELS_V1_0 / (width * height));
-  return { width: Math.floor(width * scale), height: Math.floor(height * scale) };
 }
 
 /** Encodes one screenshot for the model. Rejects only if the JPEG is undecodable. */
@@ -40,7 +22,7 @@ export async function encodeForModel(
   codec: ImageCodec,
 ): Promise<ModelImage> {
   const { imageWidth, imageHeight } = shot.meta;
-  const target = modelImageSize(imageWidth, imageHeight, options.version);
+  const target = options.image.size(imageWidth, imageHeight);
   let jpeg = shot.jpeg;
   let reencoded = false;
   if (target.width !== imageWidth || target.height !== imageHeight) {
@@ -51,8 +33,11 @@ export async function encodeForModel(
     });
     reencoded = true;
   }
+  const base64 = jpeg.toString('base64');
   return {
-    dataUrl: `data:image/jpeg;base64,${jpeg.toString('base64')}`,
+    dataUrl: `data:image/jpeg;base64,${base64}`,
+    base64,
+    mediaType: 'image/jpeg',
     width: target.width,
     height: target.height,
     bytes: jpeg.length,

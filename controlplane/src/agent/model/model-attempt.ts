@@ -1,9 +1,10 @@
-// One HTTP attempt at a chat completion: the request, its overall timeout, the first-token
+// One HTTP attempt at a model reply: the request, its overall timeout, the first-token
 // timeout of a streamed reply, and what the answer was, as a value the retry loop can judge.
 import { type AttemptResult, failed } from './attempt-result.js';
 import { readBoundedText } from './bounded-body.js';
 import { readCompletion } from './completion-reader.js';
 import { parseRetryAfter, statusRetry } from './retry-policy.js';
+import type { Wire } from './wires/wire-types.js';
 
 export interface AttemptOptions {
   endpoint: string;
@@ -18,6 +19,8 @@ export interface AttemptOptions {
   firstTokenTimeoutMs: number;
   /** Wall-clock now, for a Retry-After HTTP-date. */
   now: () => number;
+  /** How a 2xx reply reads. */
+  wire: Wire;
 }
 
 /** Runs one attempt. Rejects only with the caller's abort; every other ending is a value. */
@@ -45,7 +48,7 @@ export async function attemptCompletion(
     const init = { method: 'POST', headers: options.headers, body, signal: combined };
     const response = await options.fetch(options.endpoint, init);
     if (!response.ok) return await refused(response, options.now());
-    return await readCompletion(response, hooks);
+    return await readCompletion(response, hooks, options.wire);
   } catch (error) {
     if (signal?.aborted) throw error;
     if (firstToken.signal.aborted) {

@@ -1,4 +1,5 @@
-// Adapter: any OpenAI-compatible chat-completions endpoint (vLLM, Ollama, llama.cpp, OpenRouter).
+// Adapter: the model client over one wire — an OpenAI-compatible chat-completions endpoint (vLLM,
+// Ollama, llama.cpp, OpenRouter) by default, or a hosted computer-use API (agent/model/wires/).
 // docs/models.md "Client behaviour" describes its retries, limit and streaming.
 import { type Clock, systemClock } from '../../clock.js';
 import { ModelError } from '../../errors.js';
@@ -8,10 +9,14 @@ import type { ModelCallHooks, ModelReply, ModelRequest, VisionModel } from './ch
 import { createEndpointLimiter, type EndpointLimiter } from './endpoint-limiter.js';
 import { attemptCompletion } from './model-attempt.js';
 import { createCallRetries, MAX_RETRY_DELAY_MS } from './retry-policy.js';
+import { chatCompletionsWire } from './wires/chat-completions.js';
+import type { Wire } from './wires/wire-types.js';
 
 export interface OpenAiCompatibleModelOptions {
   /** Base URL up to and including `/v1`, e.g. `http://127.0.0.1:8000/v1`. */
   baseUrl: string;
+  /** The provider dialect (default chat completions). */
+  wire?: Wire;
   model: string;
   apiKey?: string | null;
   timeoutMs: number;
@@ -44,17 +49,17 @@ export interface OpenAiCompatibleModelOptions {
 export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOptions): VisionModel {
   const clock = options.clock ?? systemClock;
   const limiter = options.limiter ?? createEndpointLimiter(options.concurrency ?? 4);
-  const stream = options.stream ?? false;
+  const wire = options.wire ?? chatCompletionsWire;
+  const stream = wire.streams && (options.stream ?? false);
   const backoff = {
     baseMs: options.backoffMs ?? 500,
     maxMs: options.maxDelayMs ?? MAX_RETRY_DELAY_MS,
     random: options.random ?? Math.random,
   };
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
   const http = {
-    endpoint: `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`,
-    headers,
+    endpoint: wire.endpoint(options.baseUrl, options.model),
+    headers: wire.headers(options.apiKey ?? null),
+    wire,
     fetch: options.fetch ?? fetch,
     timeoutMs: options.timeoutMs,
     firstTokenTimeoutMs: stream ? (options.firstTokenTimeoutMs ?? 0) : 0,
@@ -76,19 +81,23 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     signal?: AbortSignal,
     hooks: ModelCallHooks = {},
   ): Promise<ModelReply> {
-    const body = JSON.stringify({
-      model: options.model,
-      messages: request.messages,
-      max_tokens: options.maxTokens,
-      temperature: options.temperature,
-      stream,
-    });
+    const profileBody = request.body ?? { messages: request.messages };
+    const body = JSON.stringify(
+      wire.body(profileBody, {
+        model: options.model,
+        maxTokens: options.maxTokens,
+        temperature: options.temperature,
+        stream,
+      }),
+    );
     const requestBytes = Buffer.byteLength(body);
     const retries = createCallRetries(options.retries, backoff);
     for (let attemptNo = 1; ; attemptNo++) {
       const result = await attempt(body, signal);
-      if (result.ok)
-        return { text: result.completion.text, requestBytes, usage: result.completion.usage };
+      if (result.ok) {
+        const { text, usage } = result.completion;
+        return { text, body: result.completion.body ?? null, requestBytes, usage };
+      }
       const { reason } = result;
       const delayMs = retries.next(result);
       if (reason === null || delayMs === null) throw result.error;
@@ -114,7 +123,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
 
   /** An empty reply, or one cut off at max_tokens, is worth one re-ask, then unusable. */
   function judge(completion: Completion): AttemptResult {
-    if (completion.text.trim() === '')
+    if (completion.empty ?? completion.text.trim() === '')
       return failed('MODEL_EMPTY_REPLY', 'model replied with empty text', 'empty_reply');
     if (completion.finishReason === 'length') {
       const message = `model reply stopped at max_tokens (${options.maxTokens}) before it was complete`;
@@ -123,5 +132,12 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     return { ok: true, completion };
   }
 
-  return { name: options.model, isReplay: false, complete };
+  const client: VisionModel = {
+    name: options.model,
+    isReplay: false,
+    complete,
+    forWire: (other) =>
+      other === wire ? client : createOpenAiCompatibleModel({ ...options, wire: other, limiter }),
+  };
+  return client;
 }

@@ -123,6 +123,8 @@ export const PLANNERS: Readonly<Record<string, Planner>> = {
   open_url: navigate,
   navigate_back: (action) => browser({ type: 'navigate_back' }, action),
   wait: (action, context) => browser({ type: 'wait', ms: context.waitMs }, action),
+  // A profile's "look again" (a hosted API's `screenshot`): no delay, the next step's screenshot.
+  screenshot: (action) => browser({ type: 'wait', ms: 0 }, action),
   press: singleKey('keydown'),
   release: singleKey('keyup'),
   finished: (action) => ({ kind: 'finished', content: action.args.content ?? '' }),

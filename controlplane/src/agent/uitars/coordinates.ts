@@ -12,6 +12,14 @@ import type { Position, Size } from './types.js';
  */
 export type CoordinateMode = '1.0' | '1.5';
 
+/**
+ * A model profile's coordinate space resolved for one image: relative 0…divisor, or pixels of an
+ * image of `width × height` (the image as sent, after the profile's resize).
+ */
+export type ResolvedSpace =
+  | { kind: 'relative'; divisor: number }
+  | { kind: 'image-pixels'; width: number; height: number };
+
 /** The divisor of relative (0–1000) coordinates. */
 export const RELATIVE_DIVISOR = 1000;
 
@@ -26,7 +34,11 @@ export const MODEL_RANGE_TOLERANCE = 0.05;
  * the smart-resized size for `'1.5'` (1000×1000 when smart_resize rejects the aspect ratio, as the
  * reference does).
  */
-export function modelDivisors(mode: CoordinateMode, screenshot: Size): Size {
+export function modelDivisors(mode: CoordinateMode | ResolvedSpace, screenshot: Size): Size {
+  if (typeof mode === 'object')
+    return mode.kind === 'relative'
+      ? { width: mode.divisor, height: mode.divisor }
+      : { width: mode.width, height: mode.height };
   const resized = mode === '1.5' ? smartResize(screenshot.width, screenshot.height) : null;
   return resized ?? { width: RELATIVE_DIVISOR, height: RELATIVE_DIVISOR };
 }
@@ -34,7 +46,7 @@ export function modelDivisors(mode: CoordinateMode, screenshot: Size): Size {
 /** Maps a point in model units to screenshot (device) pixels. */
 export function modelPointToScreenshot(
   point: Position,
-  mode: CoordinateMode,
+  mode: CoordinateMode | ResolvedSpace,
   screenshot: Size,
 ): Position {
   const divisors = modelDivisors(mode, screenshot);
@@ -61,7 +73,8 @@ export function clampToViewport(
 
 /** Everything needed to map model points onto the page. */
 export interface CoordinateContext {
-  mode: CoordinateMode;
+  /** A UI-TARS mode, or a profile's space resolved for the image sent. */
+  mode: CoordinateMode | ResolvedSpace;
   /** Decoded screenshot size in device pixels. */
   screenshot: Size;
   devicePixelRatio: number;

@@ -18,7 +18,12 @@ export type {
   BrowserPlanResult,
   PlannedStep,
 } from './browser-plan-types.js';
-export type { CoordinateContext, CoordinateMode, MappedPoint } from './coordinates.js';
+export type {
+  CoordinateContext,
+  CoordinateMode,
+  MappedPoint,
+  ResolvedSpace,
+} from './coordinates.js';
 export {
   clampToViewport,
   MODEL_RANGE_TOLERANCE,

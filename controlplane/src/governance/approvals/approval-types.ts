@@ -1,4 +1,5 @@
-export type ApprovalKind = 'credential' | 'navigation' | 'action' | 'call_user';
+/** `model_safety`: the model provider's own safety signal (OpenAI, Gemini) on a reply. */
+export type ApprovalKind = 'credential' | 'navigation' | 'action' | 'call_user' | 'model_safety';
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
 
 export interface ApprovalRequest {

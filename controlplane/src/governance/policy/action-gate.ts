@@ -44,8 +44,9 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       deps.logger.error({ err: error }, 'audit append failed');
     }
   };
-  return async function gate({ step, action: gated, callUser }, signal) {
+  return async function gate({ step, action: gated, callUser, safety }, signal) {
     if (callUser !== undefined) return handleCallUser(step, callUser, signal);
+    if (safety !== undefined) return handleSafety(step, safety, signal);
     if (!gated) return { allowed: true };
     const landing = await withUrl(gated.landing, signal);
     const { action } = gated;
@@ -114,6 +115,44 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
           kind: outcome.why === 'expired' ? 'approval_expired' : 'approval_denied',
         };
     return verdict;
+  }
+
+  /** A provider's safety signal: only a supervisor's approval lets the reply run. */
+  async function handleSafety(
+    step: number,
+    signals: readonly { code: string; message: string }[],
+    signal?: AbortSignal,
+  ): Promise<GateVerdict> {
+    const reason = `the model provider flagged this step: ${signals.map((s) => `${s.code}: ${s.message}`).join('; ')}`;
+    audit({ subject: 'model_safety', step, decision: 'needs_approval', reason: capText(reason) });
+    if (!deps.approver)
+      return {
+        allowed: false,
+        message: `Refused: ${reason}; it needs supervisor approval, and no approver is configured.`,
+        kind: 'approval_unavailable',
+        endTask: true,
+      };
+    const outcome = await deps.approver.request(
+      {
+        screenshot: await currentShot(signal).then((shot) => shot?.jpeg ?? null),
+        taskId: deps.taskId,
+        tenant: deps.tenant,
+        kind: 'model_safety',
+        reason: capText(reason),
+        detail: {
+          checks: signals.map(({ code, message }) => ({ code, message: capText(message) })),
+        },
+        timeoutMs: deps.policy.approvals.timeout_s * 1000,
+      },
+      signal,
+    );
+    if (outcome.approved) return { allowed: true };
+    return {
+      allowed: false,
+      message: `Refused: ${reason} (${outcome.why})`,
+      kind: outcome.why === 'expired' ? 'approval_expired' : 'approval_denied',
+      endTask: true,
+    };
   }
 
   /** Allowed when approved; else the refusal, which ends the task (a supervisor said no). */

@@ -1,3 +1,4 @@
+import type { ProfileName } from '../../agent/profiles/profile-types.js';
 import { judgeUnavailable } from '../../errors.js';
 import { type BrowserRunTaskInput, browserRunTaskInputSchema } from '../../tasks/task-input.js';
 import { type Denied, keepRulesOf, type TaskPlan } from '../../tasks/task-plan.js';
@@ -11,6 +12,8 @@ export interface AdmissionDefaults {
   maxSteps: number;
   /** A vision judge is configured; without one, visual conditions are refused (JUDGE_UNAVAILABLE). */
   visualJudge?: boolean | undefined;
+  /** The configured model profile (CLAWDIE_MODEL_PROFILE): a task may name it without a policy entry. */
+  profile?: ProfileName | undefined;
 }
 
 /** Facts read before the decision, so it stays pure: the named session profile and the time. */
@@ -51,6 +54,17 @@ export function admitTask(
     : undefined;
   if (session && session.decision.decision === 'deny')
     return { denied: true, code: 'POLICY_DENIED', tenant, actor, decision: session.decision };
+  const chosen = parsed.model_profile;
+  if (chosen && chosen !== defaults.profile && !policy.models.profiles.includes(chosen)) {
+    const reason = `model profile ${chosen} is not listed in the tenant policy (models.profiles)`;
+    return {
+      denied: true,
+      code: 'POLICY_DENIED',
+      tenant,
+      actor,
+      decision: { decision: 'deny', reason },
+    };
+  }
   return {
     tenant,
     actor,

@@ -48,6 +48,11 @@ export type ActionGate = (
      * it and the task continues; not allowed means the task ends with `call_user` as usual.
      */
     callUser?: string;
+    /**
+     * Set when the model provider flagged the reply (its own safety signal): `allowed` means a
+     * supervisor approved going on; nothing else may allow it.
+     */
+    safety?: readonly { code: string; message: string }[];
   },
   signal?: AbortSignal,
 ) => Promise<GateVerdict>;

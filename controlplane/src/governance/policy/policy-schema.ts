@@ -1,5 +1,6 @@
 import { type FieldKind, fieldKindSchema, sessionOriginSchema } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
+import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import { credentialModeSchema } from '../../tasks/task-input-fields.js';
 import { handoffSchema } from './handoff-schema.js';
 import { compileLinearRegex } from './linear-regex.js';
@@ -107,6 +108,10 @@ export const policySchema = z.strictObject({
       actions: z.array(actionRule).default([]),
     })
     .default({ credential_use: 'needs_approval', call_user: 'allow', timeout_s: 300, actions: [] }),
+  /** Model profiles a task may choose besides the configured one (`model_profile`). */
+  models: z
+    .strictObject({ profiles: z.array(z.enum(PROFILE_NAMES)).default([]) })
+    .default({ profiles: [] }),
   /** Human takeover (issue 15): absent means today's behaviour (no takeover). */
   handoff: handoffSchema.optional(),
 });

@@ -79,7 +79,7 @@ function decisionOf(outcome: TaskPlan | Denied): Decision {
  */
 export function allowAllAdmission(
   why: string,
-  environment: { visualJudge?: boolean | undefined } = {},
+  environment: Partial<AdmissionDefaults> = {},
 ): TaskAdmission {
   return {
     admit(input, principal, taskId) {
@@ -89,6 +89,12 @@ export function allowAllAdmission(
         throw new AppError('POLICY_DENIED', 'credential_mode session needs a tenant policy', {
           status: 400,
         });
+      if (valid.model_profile && valid.model_profile !== environment.profile)
+        throw new AppError(
+          'POLICY_DENIED',
+          `model profile ${valid.model_profile}: choosing a model profile needs a tenant policy that lists it`,
+          { status: 400 },
+        );
       const plan = allowAllPlan(valid, principal, why);
       return taskId ? { ...plan, taskId } : plan;
     },

@@ -80,12 +80,18 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     admission: createPolicyAdmission({
       policies,
       audit,
-      defaults: { maxSteps: config.loop.maxSteps, visualJudge: deps.visualJudge },
+      defaults: {
+        maxSteps: config.loop.maxSteps,
+        visualJudge: deps.visualJudge,
+        profile: config.model.profile,
+      },
       sessions: createSessionProfileRepository(deps.db).meta,
       now: deps.clock.now,
     }),
     unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy', {
+      maxSteps: config.loop.maxSteps,
       visualJudge: deps.visualJudge,
+      profile: config.model.profile,
     }),
     guards: createTaskGuards({
       audit,

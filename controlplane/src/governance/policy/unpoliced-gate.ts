@@ -22,6 +22,14 @@ export function unpolicedGate(domains: readonly string[] | undefined): ActionGat
   return async function unpoliced(request) {
     if (request.callUser !== undefined)
       return { allowed: false, message: 'call_user ends the task', kind: 'action_rule' };
+    if (request.safety !== undefined)
+      return {
+        allowed: false,
+        message:
+          'the model provider flagged this step, and a task without a policy has no supervisor to approve it',
+        kind: 'approval_unavailable',
+        endTask: true,
+      };
     if (!request.action) return { allowed: true };
     const { action, landing } = request.action;
     // Typed text decides nothing here: placeholders are the placeholder guard's to refuse.

@@ -59,6 +59,9 @@ export function createProgressPrinter(
       case 'status-changed':
         write(`status: ${describeStatus(event)}`);
         return;
+      case 'task-started':
+        if (event.model) write(`model: ${event.model.name} (profile ${event.model.profile})`);
+        return;
       case 'final-screenshot-taken':
         return;
     }

@@ -52,7 +52,7 @@ export function settingsFromConfig(
             model.url ?? (model.replayFile ? `replay file ${model.replayFile}` : 'not configured'),
           ],
           ['Model', model.name],
-          ['UI-TARS version', model.version],
+          ['Model profile', model.profile],
           ['API key', model.apiKey ? 'set (hidden)' : 'none'],
           ['Timeout', `${model.timeoutMs} ms`],
           ['Retries', `${model.retries} per call, ${model.taskRetries} per task`],

@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import { type TaskRecord, terminalStatuses } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { PendingApproval } from '../../tasks/live-status.js';
+import { profileOfRecord } from '../http/task-views.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
 import { shownOutcome } from './live-page.js';
@@ -29,7 +30,7 @@ export function taskFacts(task: TaskRecord, tenant: string, now: number) {
 <dt>Trace id</dt><dd class="mono">${task.id}</dd>
 ${task.startUrl ? html`<dt>Start URL</dt><dd class="mono">${task.startUrl}</dd>` : ''}
 <dt>Tenant</dt><dd>${tenant}</dd>
-<dt>Model</dt><dd>${task.modelName} <span class="muted">(coordinates ${task.coordinateMode})</span></dd>
+<dt>Model</dt><dd>${task.modelName} <span class="muted">(profile ${profileOfRecord(task.coordinateMode)})</span></dd>
 <dt>Steps</dt><dd>${task.stepCount} of at most ${task.maxSteps}</dd>
 <dt>Created</dt><dd>${timestamp(task.createdAt)}</dd>
 <dt>Started</dt><dd>${timestamp(task.startedAt)}</dd>

@@ -15,7 +15,10 @@ export const taskViewSchema = z.object({
   step_count: z.number().int(),
   max_steps: z.number().int(),
   model: z.string(),
+  /** `1.5` / `1.0` (UI-TARS), else the profile's convention: `image-pixels`, `relative-1000`. */
   coordinate_mode: z.string(),
+  /** The model profile the task ran with (docs/models.md). */
+  model_profile: z.string(),
   created_at: isoTime.nullable(),
   started_at: isoTime.nullable(),
   ended_at: isoTime.nullable(),

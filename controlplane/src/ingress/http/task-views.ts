@@ -1,3 +1,5 @@
+import { profileNamed } from '../../agent/profiles/index.js';
+import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import type {
   ActionRecord,
   LogRecord,
@@ -33,7 +35,8 @@ export function taskView(task: TaskRecord): TaskView {
     step_count: task.stepCount,
     max_steps: task.maxSteps,
     model: task.modelName,
-    coordinate_mode: task.coordinateMode,
+    coordinate_mode: coordinateModeOf(profileOfRecord(task.coordinateMode)),
+    model_profile: profileOfRecord(task.coordinateMode),
     created_at: iso(task.createdAt),
     started_at: iso(task.startedAt),
     ended_at: iso(task.endedAt),
@@ -89,4 +92,23 @@ export function logView(log: LogRecord): LogView {
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
+}
+
+/** The task's model profile; rows from before profiles hold the UI-TARS version (`1.5`, `1.0`). */
+export function profileOfRecord(coordinateMode: string): string {
+  return coordinateMode === '1.5' || coordinateMode === '1.0'
+    ? `ui-tars-${coordinateMode}`
+    : coordinateMode;
+}
+
+/**
+ * How the task's model wrote coordinates: `1.5` / `1.0` for the UI-TARS profiles (as before
+ * profiles), else the profile's convention (`image-pixels`, `relative-1000`).
+ */
+function coordinateModeOf(profileName: string): string {
+  if (profileName.startsWith('ui-tars-')) return profileName.slice('ui-tars-'.length);
+  const profile = PROFILE_NAMES.find((name) => name === profileName);
+  const space = profile ? profileNamed(profile)?.coordinates : undefined;
+  if (!space) return 'unknown';
+  return space.kind === 'relative' ? `relative-${space.divisor}` : space.kind;
 }

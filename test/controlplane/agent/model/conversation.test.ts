@@ -1,58 +1,67 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { ChatMessage } from '../../../../controlplane/src/agent/model/chat-types.js';
 import { Conversation } from '../../../../controlplane/src/agent/model/conversation.js';
 import type { ModelImage } from '../../../../controlplane/src/agent/model/image-encoder.js';
+import { uiTars15 } from '../../../../controlplane/src/agent/profiles/ui-tars.js';
 
+const conversationOf = (instruction: string, imageWindow: number) =>
+  new Conversation({ profile: uiTars15, instruction, actionSpace: 'browser', imageWindow });
+const messagesOf = (conversation: Conversation) => conversation.request().messages as ChatMessage[];
+const reply = (text: string) => ({ raw: text, text });
 const image = (n: number): ModelImage => ({
   dataUrl: `data:image/jpeg;base64,IMG${n}`,
+  base64: `IMG${n}`,
+  mediaType: 'image/jpeg',
   width: 28,
   height: 28,
   bytes: 4,
   reencoded: false,
 });
 const urls = (conversation: Conversation) =>
-  conversation
-    .messages()
+  messagesOf(conversation)
     .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
     .flatMap((part) => (part.type === 'image_url' ? [part.image_url.url.slice(-4)] : []));
 
 describe('Conversation', () => {
   it('starts with the prompt and alternates screenshots and replies', () => {
-    const conversation = new Conversation('PROMPT', 5);
+    const conversation = conversationOf('PROMPT', 5);
     conversation.addScreenshot(image(1));
-    conversation.addReply('reply 1');
+    conversation.addReply(reply('reply 1'));
     conversation.addScreenshot(image(2));
-    const messages = conversation.messages();
+    const messages = messagesOf(conversation);
     assert.deepEqual(
       messages.map((m) => m.role),
       ['user', 'user', 'assistant', 'user'],
     );
-    assert.equal(messages[0]?.content, 'PROMPT');
+    assert.match(
+      String(messages[0]?.content),
+      /^You are a GUI agent\.[\s\S]*## User Instruction\nPROMPT$/,
+    );
     assert.equal(messages[2]?.content, 'reply 1');
   });
 
   it('sends only the newest N screenshots but keeps every reply', () => {
-    const conversation = new Conversation('P', 3);
+    const conversation = conversationOf('P', 3);
     for (let n = 1; n <= 7; n++) {
       conversation.addScreenshot(image(n));
-      conversation.addReply(`r${n}`);
+      conversation.addReply(reply(`r${n}`));
     }
     conversation.addScreenshot(image(8));
     assert.deepEqual(urls(conversation), ['IMG6', 'IMG7', 'IMG8']);
-    const replies = conversation.messages().filter((m) => m.role === 'assistant');
+    const replies = messagesOf(conversation).filter((m) => m.role === 'assistant');
     assert.equal(replies.length, 7);
   });
 
   it('attaches notes to the next screenshot and keeps them after the image leaves the window', () => {
-    const conversation = new Conversation('P', 1);
+    const conversation = conversationOf('P', 1);
     conversation.addScreenshot(image(1));
-    conversation.addReply('bad');
+    conversation.addReply(reply('bad'));
     conversation.addNote('your last reply could not be used');
     conversation.addScreenshot(image(2));
-    conversation.addReply('ok');
+    conversation.addReply(reply('ok'));
     conversation.addScreenshot(image(3));
-    const texts = conversation
-      .messages()
+    const texts = messagesOf(conversation)
       .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
       .filter((part) => part.type === 'text');
     assert.equal(texts.length, 1);

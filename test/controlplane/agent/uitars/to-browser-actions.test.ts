@@ -270,6 +270,15 @@ describe('toBrowserActions: terminal steps and errors', () => {
     }
   });
 
+  it('plans screenshot() (a profile\'s "look again") as a wait of 0 ms', () => {
+    const result = toBrowserActions([{ name: 'screenshot', args: {} }], CONTEXT);
+    assert.ok(result.success);
+    assert.deepEqual(result.steps[0]?.kind === 'browser' && result.steps[0].action, {
+      type: 'wait',
+      ms: 0,
+    });
+  });
+
   it('lists every mapped name in SUPPORTED_ACTION_NAMES', () => {
     assert.deepEqual([...SUPPORTED_ACTION_NAMES].sort(), [
       'call_user',
@@ -292,6 +301,7 @@ describe('toBrowserActions: terminal steps and errors', () => {
       'release',
       'right_click',
       'right_single',
+      'screenshot',
       'scroll',
       'select',
       'type',

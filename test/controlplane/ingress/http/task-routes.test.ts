@@ -133,6 +133,7 @@ describe('OpenAPI document', () => {
       'keep_session',
       'logged_in_check',
       'max_steps',
+      'model_profile',
       'record',
       'result_schema',
       'session',
@@ -179,6 +180,7 @@ describe('OpenAPI document', () => {
       'navigation',
       'action',
       'call_user',
+      'model_safety',
     ]);
   });
 

@@ -70,6 +70,7 @@ describe('MCP server (in-memory transport)', () => {
       'keep_session',
       'logged_in_check',
       'max_steps',
+      'model_profile',
       'record',
       'result_schema',
       'session',

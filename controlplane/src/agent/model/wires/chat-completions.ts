@@ -1,0 +1,48 @@
+// The OpenAI chat-completions wire (vLLM, Ollama, llama.cpp, OpenRouter, LiteLLM): the only one
+// that streams (chat-stream.ts). UI-TARS and the Qwen profiles speak it.
+import { usageOf } from '../attempt-result.js';
+import type { Wire, WireRead } from './wire-types.js';
+
+interface CompletionBody {
+  choices?: {
+    message?: { content?: unknown; tool_calls?: unknown };
+    finish_reason?: string | null;
+  }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+export const chatCompletionsWire: Wire = {
+  name: 'chat-completions',
+  streams: true,
+  endpoint: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
+  headers(apiKey) {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+    return headers;
+  },
+  body: (profileBody, fields) => ({
+    model: fields.model,
+    ...profileBody,
+    max_tokens: fields.maxTokens,
+    temperature: fields.temperature,
+    stream: fields.stream,
+  }),
+  read(json): WireRead {
+    const body = (json ?? {}) as CompletionBody;
+    const choice = body.choices?.[0];
+    const message = choice?.message;
+    // `null` content (some servers, on a refusal or an empty generation) is an empty reply.
+    const content = message?.content === null ? '' : message?.content;
+    if (typeof content !== 'string') {
+      return { ok: false, message: 'model reply has no choices[0].message.content' };
+    }
+    const calls = Array.isArray(message?.tool_calls) ? message.tool_calls.length : 0;
+    return {
+      ok: true,
+      reply: { text: content, body: json },
+      finishReason: choice?.finish_reason ?? null,
+      empty: content.trim() === '' && calls === 0,
+      usage: usageOf(body),
+    };
+  },
+};

@@ -1,0 +1,31 @@
+// The model a task runs with: the configured profile and client, or the profile the task chose
+// (`model_profile`, admitted only where its tenant policy lists it) spoken to the same endpoint.
+import type { VisionModel } from '../agent/model/chat-types.js';
+import { wireOf } from '../agent/model/configured-model.js';
+import { profileNamed } from '../agent/profiles/index.js';
+import type { ModelProfile } from '../agent/profiles/profile-types.js';
+import { ModelError } from '../errors.js';
+import type { BrowserRunTaskInput } from './task-input.js';
+
+export interface TaskModel {
+  profile: ModelProfile;
+  model: VisionModel;
+}
+
+/** Throws ModelError when the chosen profile's wire cannot be spoken (a replayed model). */
+export function taskModel(
+  input: BrowserRunTaskInput,
+  configured: { profile: ModelProfile; model: VisionModel },
+): TaskModel {
+  const name = input.model_profile;
+  if (!name || name === configured.profile.name) return configured;
+  const profile = profileNamed(name);
+  if (!profile) throw new ModelError('MODEL_UNAVAILABLE', `model profile ${name} is not built in`);
+  if (profile.wire === configured.profile.wire) return { profile, model: configured.model };
+  if (!configured.model.forWire)
+    throw new ModelError(
+      'MODEL_UNAVAILABLE',
+      `model profile ${name} speaks ${profile.wire}, and ${configured.model.name} cannot`,
+    );
+  return { profile, model: configured.model.forWire(wireOf(profile)) };
+}
