@@ -42,7 +42,13 @@ export async function runStep(
     { image: profile.image, jpegQuality: options.jpegQuality },
     deps.images,
   );
-  conversation.addScreenshot(image);
+  const url = profile.observesUrl
+    ? await deps.operator.state(signal).then(
+        (state) => state.url,
+        () => null,
+      )
+    : null;
+  conversation.addScreenshot(image, url);
   const body = conversation.request();
   const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
   const reply = await deps.model.complete({ messages, body }, signal).catch((error: unknown) => {

@@ -43,12 +43,13 @@ export class Conversation {
     this.#acknowledged.push(...signals);
   }
 
-  addScreenshot(image: ProfileImage): void {
+  addScreenshot(image: ProfileImage, url?: string | null): void {
     this.#history.push({
       kind: 'observation',
       image,
       notes: this.#pendingNotes,
       acknowledged: this.#acknowledged,
+      ...(url ? { url } : {}),
     });
     this.#pendingNotes = [];
     this.#acknowledged = [];

@@ -124,11 +124,13 @@ const scrollAt: Mapper = (args, raw) => {
   if (magnitude !== undefined && (typeof magnitude !== 'number' || !(magnitude > 0))) {
     return invalid('scroll_at magnitude must be a positive number on the 0–999 grid');
   }
-  // The magnitude (a share of the screen, /1000) stays in args.magnitude: a profile does not know
-  // the CSS viewport, so the distance is the planner's scroll amount (see the doc's limits).
+  // The magnitude is a share of the screen on the 0–999 grid: the planner scales it to the
+  // viewport along the scroll axis (screen_fraction). Absent: the configured scroll amount.
+  const scrollArgs: Record<string, string> = { direction: dir };
+  if (typeof magnitude === 'number') scrollArgs.screen_fraction = String(magnitude / 1000);
   return {
     kind: 'actions',
-    actions: [action('scroll', raw, { start: at, args: { direction: dir } })],
+    actions: [action('scroll', raw, { start: at, args: scrollArgs })],
   };
 };
 

@@ -10,7 +10,7 @@ import { mapGeminiCall } from './gemini-computer-use-calls.js';
 import type { HistoryTurn, ProfileImage, RequestInput, SafetySignal } from './profile-types.js';
 
 type Json = Record<string, unknown>;
-type Observation = Extract<HistoryTurn, { kind: 'observation' }> & { url?: string };
+type Observation = Extract<HistoryTurn, { kind: 'observation' }>;
 
 /** Functions left out of the tool: Clawdie cannot go forward; a desktop has no navigation. */
 export function excludedFunctions(actionSpace: RequestInput['actionSpace']): string[] {

@@ -89,9 +89,10 @@ export const geminiComputerUseProfile: ModelProfile = {
   coordinates: { kind: 'relative', divisor: 1000 },
   image: { size: geminiImageSize, maxImages: GEMINI_MAX_IMAGES },
   canJudge: false,
+  observesUrl: true,
   limits: [
     'go_forward is refused (and left out of the tool); search opens https://www.google.com/.',
-    "scroll_at's magnitude is not honoured: the scroll distance is the configured scroll amount.",
+    "scroll_at's magnitude is a share of the viewport; scroll_document scrolls the configured amount.",
     'wait_5_seconds waits CLAWDIE_WAIT_MS (default 5000 ms).',
     `One function call becomes up to ${MAX_ACTIONS_PER_CALL} actions (type_text_at: click, ctrl a, backspace, type).`,
     'Only the function set of gemini-2.5-computer-use-preview-10-2025 / gemini-3-flash-preview is mapped; gemini-3.5-flash names are refused.',

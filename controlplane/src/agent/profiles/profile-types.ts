@@ -74,6 +74,8 @@ export type HistoryTurn =
       notes: readonly string[];
       /** Safety signals of the previous reply that a supervisor approved (echoed where the API wants it). */
       acknowledged: readonly SafetySignal[];
+      /** The page's URL when the screenshot was taken (profiles with `observesUrl` only). */
+      url?: string;
     }
   | { kind: 'reply'; turn: ModelTurn };
 
@@ -126,6 +128,8 @@ export interface ModelProfile {
   readonly image: ImagePolicy;
   /** Whether a model of this profile can be the judge (answers free text over chat completions). */
   readonly canJudge: boolean;
+  /** The protocol sends the page's URL with each screenshot (one more call to the browser per step). */
+  readonly observesUrl?: boolean;
   /** What the profile cannot do, one line each (docs and the start-up banner). */
   readonly limits: readonly string[];
   /**

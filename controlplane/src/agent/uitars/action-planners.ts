@@ -71,8 +71,7 @@ const scroll: Planner = (action, context) => {
   if (direction === undefined) {
     return missing(`${action.name} needs direction='up', 'down', 'left' or 'right'.`);
   }
-  const amountText = action.args.amount;
-  const amount = amountText === undefined ? context.scrollAmount : Number(amountText.trim());
+  const amount = scrollDistance(action, direction, context);
   if (!Number.isFinite(amount) || amount <= 0) {
     return missing(`${action.name} amount must be a positive number of pixels.`);
   }
@@ -95,6 +94,23 @@ const scroll: Planner = (action, context) => {
     at.clamped,
   );
 };
+
+/**
+ * CSS px to scroll: `amount` (px), or `screen_fraction` (a share of the viewport along the scroll
+ * axis, for a profile that cannot see the CSS viewport), else the configured amount.
+ */
+function scrollDistance(
+  action: ModelAction,
+  direction: (typeof DIRECTIONS)[number],
+  context: BrowserPlanContext,
+): number {
+  const { amount, screen_fraction: fraction } = action.args;
+  if (amount !== undefined) return Number(amount.trim());
+  if (fraction === undefined) return context.scrollAmount;
+  const axis =
+    direction === 'up' || direction === 'down' ? context.viewport.height : context.viewport.width;
+  return Number(fraction.trim()) * axis;
+}
 
 const navigate: Planner = (action) => {
   const url = (action.args.url ?? action.args.content ?? '').trim();

@@ -18,7 +18,7 @@ function actionsOf(name: string, args: Record<string, unknown> = {}) {
 /** Name, the planner's arguments (not the raw copies) and the points. */
 function shape(action: ModelAction) {
   const { name, start, end } = action;
-  const keys = ['content', 'key', 'direction', 'magnitude'] as const;
+  const keys = ['content', 'key', 'direction', 'magnitude', 'screen_fraction'] as const;
   const args = Object.fromEntries(
     keys.flatMap((k) => (action.args[k] === undefined ? [] : [[k, action.args[k]]])),
   );
@@ -66,7 +66,11 @@ describe('gemini-computer-use replies', () => {
       { name: 'scroll', args: { direction: 'down' } },
     ]);
     assert.deepEqual(shapes('scroll_at', { x: 500, y: 600, direction: 'UP', magnitude: 400 }), [
-      { name: 'scroll', args: { direction: 'up', magnitude: '400' }, start: { x: 500, y: 600 } },
+      {
+        name: 'scroll',
+        args: { direction: 'up', magnitude: '400', screen_fraction: '0.4' },
+        start: { x: 500, y: 600 },
+      },
     ]);
   });
 
