@@ -1,3 +1,4 @@
+import { keptImages } from '../profiles/image-window.js';
 import type {
   HistoryTurn,
   ModelProfile,
@@ -61,8 +62,7 @@ export class Conversation {
 
   /** Screenshots the next request carries. */
   imagesSent(): number {
-    const observations = this.#history.filter((turn) => turn.kind === 'observation').length;
-    return Math.min(observations, this.#imageWindow);
+    return keptImages(this.#history, this.#imageWindow).size;
   }
 
   /** The body of the next model request, as the profile builds it. */

@@ -12,6 +12,7 @@ import {
   systemPrompt,
   toolDeclarations,
 } from './anthropic-computer-use-tools.js';
+import { keptImages } from './image-window.js';
 import type { HistoryTurn, ProfileImage, RequestInput } from './profile-types.js';
 
 type Block = Record<string, unknown>;
@@ -83,21 +84,6 @@ function answer(reply: Block[], screen: Block, notes: readonly string[]): Block[
     result.content = index === calls.length - 1 ? [...body, ...tail] : body;
     return result;
   });
-}
-
-/**
- * Indices of the observations whose screenshot is sent: the newest `window`, older ones dropped
- * in chunks of half the window, so the cached prefix changes once every few steps rather than
- * every step (computer_use_demo/loop.py `_maybe_filter_to_n_most_recent_images` removes in
- * chunks for the same reason).
- */
-export function keptImages(history: readonly HistoryTurn[], window: number): Set<number> {
-  const shots = history.flatMap((turn, index) => (turn.kind === 'observation' ? [index] : []));
-  const limit = Math.max(1, Math.floor(window));
-  const excess = shots.length - limit;
-  if (excess <= 0) return new Set(shots);
-  const chunk = Math.max(1, Math.floor(limit / 2));
-  return new Set(shots.slice(Math.ceil(excess / chunk) * chunk));
 }
 
 function imageBlock(image: ProfileImage): Block {

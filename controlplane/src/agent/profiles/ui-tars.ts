@@ -55,13 +55,13 @@ function uiTarsMessages(mode: '1.5' | '1.0', input: RequestInput): ChatMessage[]
   const prompt = buildSystemPrompt({ mode, actionSpace: input.actionSpace });
   const out: ChatMessage[] = [{ role: 'user', content: `${prompt}${input.instruction}` }];
   const kept = keptImages(input.history, input.imageWindow);
-  for (const turn of input.history) {
+  for (const [index, turn] of input.history.entries()) {
     if (turn.kind === 'reply') {
       out.push({ role: 'assistant', content: String(turn.turn.raw) });
       continue;
     }
     const parts: ContentPart[] = turn.notes.map((text) => ({ type: 'text', text }));
-    if (kept.has(turn)) parts.push({ type: 'image_url', image_url: { url: turn.image.dataUrl } });
+    if (kept.has(index)) parts.push({ type: 'image_url', image_url: { url: turn.image.dataUrl } });
     if (parts.length > 0) out.push({ role: 'user', content: parts });
   }
   return out;

@@ -155,7 +155,8 @@ describe('agent loop', () => {
           .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
           .filter((p) => p.type === 'image_url').length,
     );
-    assert.deepEqual(images, [1, 2, 3, 4, 5, 5, 5, 5]);
+    // Full at 5, then the oldest leave two at a time (profiles/image-window.ts).
+    assert.deepEqual(images, [1, 2, 3, 4, 5, 4, 5, 4]);
   });
 
   it('turns model and browser outages into typed errors', async () => {

@@ -53,6 +53,24 @@ describe('Conversation', () => {
     assert.equal(replies.length, 7);
   });
 
+  it('lets older screenshots leave in chunks of half the window, so the prefix holds for steps', () => {
+    const conversation = conversationOf('P', 4);
+    const sent: string[][] = [];
+    for (let n = 1; n <= 8; n++) {
+      conversation.addScreenshot(image(n));
+      sent.push(urls(conversation));
+      conversation.addReply(reply(`r${n}`));
+    }
+    assert.deepEqual(sent.slice(3), [
+      ['IMG1', 'IMG2', 'IMG3', 'IMG4'],
+      ['IMG3', 'IMG4', 'IMG5'],
+      ['IMG3', 'IMG4', 'IMG5', 'IMG6'],
+      ['IMG5', 'IMG6', 'IMG7'],
+      ['IMG5', 'IMG6', 'IMG7', 'IMG8'],
+    ]);
+    assert.equal(conversation.imagesSent(), 4);
+  });
+
   it('attaches notes to the next screenshot and keeps them after the image leaves the window', () => {
     const conversation = conversationOf('P', 1);
     conversation.addScreenshot(image(1));
