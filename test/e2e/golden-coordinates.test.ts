@@ -5,11 +5,10 @@
 // lands the click off the 24 px marker.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ProfileName } from '../../controlplane/src/agent/profiles/profile-types.js';
 import type { LocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../support/capabilities.js';
-import { startAnthropicMessagesGolden } from '../support/golden/fake-anthropic-messages-server.js';
-import { startGeminiGolden } from '../support/golden/fake-gemini-server.js';
-import { startUiTarsGolden } from '../support/golden/fake-uitars-server.js';
+import { GOLDEN_FAKES } from '../support/golden/golden-fakes.js';
 import {
   GOLDEN_SCREENS,
   type GoldenProfile,
@@ -19,28 +18,11 @@ import {
 } from '../support/golden/golden-run.js';
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
 
-const PROFILES: readonly GoldenProfile[] = [
-  {
-    profile: 'ui-tars-1.5',
-    modelName: 'ui-tars-1.5-7b',
-    start: (options) => startUiTarsGolden('1.5', options),
-  },
-  {
-    profile: 'ui-tars-1.0',
-    modelName: 'ui-tars-72b-dpo',
-    start: (options) => startUiTarsGolden('1.0', options),
-  },
-  {
-    profile: 'anthropic-computer-use',
-    modelName: 'claude-sonnet-4-5',
-    start: startAnthropicMessagesGolden,
-  },
-  {
-    profile: 'gemini-computer-use',
-    modelName: 'gemini-2.5-computer-use-preview-10-2025',
-    start: startGeminiGolden,
-  },
-];
+const PROFILES: readonly GoldenProfile[] = Object.entries(GOLDEN_FAKES).map(([profile, fake]) => ({
+  profile: profile as ProfileName,
+  modelName: fake.modelName,
+  start: fake.start,
+}));
 
 /** Half the marker, less a pixel: a click this close to the centre is on the marker. */
 const TOLERANCE = 3;

@@ -7,6 +7,7 @@
 // reference drops them: the response keeps its JSON, loses its `parts`.
 
 import { mapGeminiCall } from './gemini-computer-use-calls.js';
+import { keptImages } from './image-window.js';
 import type { HistoryTurn, ProfileImage, RequestInput, SafetySignal } from './profile-types.js';
 
 type Json = Record<string, unknown>;
@@ -80,10 +81,7 @@ function modelContent(raw: unknown): Json | null {
 
 /** Builds `contents` and `tools`; deterministic, append-only but for images leaving the window. */
 export function buildGeminiRequest(input: RequestInput): Record<string, unknown> {
-  const observationIndexes = input.history.flatMap((turn, i) =>
-    turn.kind === 'observation' ? [i] : [],
-  );
-  const windowed = new Set(observationIndexes.slice(-Math.max(0, input.imageWindow)));
+  const windowed = keptImages(input.history, input.imageWindow);
   const contents: Json[] = [];
   let reply: unknown = null;
   let first = true;
