@@ -91,6 +91,35 @@ describe('the judge role', () => {
     assert.throws(() => createConfiguredJudge(config, null), /no task model to judge with/);
   });
 
+  it('refuses the task model as the judge where its profile answers with tool calls', () => {
+    const config = loadConfig({
+      CLAWDIE_MODEL_URL: 'http://127.0.0.1:9/v1',
+      CLAWDIE_MODEL_PROFILE: 'anthropic-computer-use',
+      CLAWDIE_JUDGE_USE_MODEL: 'true',
+    });
+    assert.throws(() => createConfiguredJudge(config, model('unused')), {
+      code: 'CONFIG_INVALID',
+      message: /anthropic-computer-use model cannot judge/,
+    });
+  });
+
+  it('reads the profile from CLAWDIE_MODEL_PROFILE, or from CLAWDIE_MODEL_VERSION, never both at odds', () => {
+    assert.equal(loadConfig({}).model.profile, 'ui-tars-1.5');
+    assert.equal(loadConfig({ CLAWDIE_MODEL_VERSION: '1.0' }).model.profile, 'ui-tars-1.0');
+    assert.equal(
+      loadConfig({ CLAWDIE_MODEL_PROFILE: 'gemini-computer-use' }).model.profile,
+      'gemini-computer-use',
+    );
+    assert.throws(
+      () => loadConfig({ CLAWDIE_MODEL_VERSION: '1.0', CLAWDIE_MODEL_PROFILE: 'qwen3-vl' }),
+      { code: 'CONFIG_INVALID', message: /contradicts CLAWDIE_MODEL_PROFILE=qwen3-vl/ },
+    );
+    assert.throws(() => loadConfig({ CLAWDIE_MODEL_PROFILE: 'gpt-4o' }), {
+      code: 'CONFIG_INVALID',
+      message: /CLAWDIE_MODEL_PROFILE/,
+    });
+  });
+
   it('refuses contradictions and half settings at start', () => {
     const cases: [Record<string, string>, RegExp][] = [
       [

@@ -132,6 +132,10 @@ describe('clawdie run prints the statuses every other surface reports', () => {
       .since(result.trace_id, 0)
       .flatMap(({ event }) => (event.type === 'status' ? [`status: ${event.data.status}`] : []));
     assert.ok(printed.includes('status: running'), lines.join('\n'));
+    // The model and its profile, as the trace and REST record them.
+    assert.ok(lines.includes('model: replay (profile ui-tars-1.5)'), lines.join('\n'));
+    const view = fixture.repository.getTask(result.trace_id);
+    assert.equal(view?.coordinateMode, 'ui-tars-1.5');
     // The CLI subscribes after the row is queued; from then on it prints what SSE carries.
     assert.deepEqual(printed, streamed.slice(streamed.length - printed.length));
   });
