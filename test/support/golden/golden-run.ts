@@ -15,6 +15,7 @@ import {
 import { loopbackPrincipal } from '../../../controlplane/src/governance/auth/scopes.js';
 import type { CompactResult } from '../../../controlplane/src/tasks/task-input.js';
 import { createTestControlplane } from '../controlplane.js';
+import { answerAll } from '../gate-fixture.js';
 import { silentLogger } from '../silent-logger.js';
 import { htmlPage, type StaticSite } from '../static-site.js';
 import { testLauncher } from '../test-launcher.js';
@@ -81,7 +82,7 @@ export function startGoldenJail(screen: GoldenScreen): Promise<LocalJailService>
 export interface GoldenProfile {
   profile: ProfileName;
   modelName: string;
-  start(options: GoldenServerOptions): Promise<GoldenServer>;
+  start(options: GoldenServerOptions & Record<string, unknown>): Promise<GoldenServer>;
 }
 
 export interface GoldenOutcome {
@@ -91,15 +92,23 @@ export interface GoldenOutcome {
   requests: readonly GoldenRequest[];
 }
 
+export interface GoldenRunOptions {
+  /** Options for the fake provider beyond its key (e.g. a safety signal on the click). */
+  fake?: Record<string, unknown>;
+  /** Answers every supervisor approval the task asks for (default: none is answered). */
+  answer?: 'approve' | 'deny';
+}
+
 /** Runs one task of `profile` on `screen` through `jail`, the page served by `site`. */
 export async function runGolden(
   entry: GoldenProfile,
   screen: GoldenScreen,
   jail: LocalJailService,
   site: StaticSite,
-): Promise<GoldenOutcome> {
+  options: GoldenRunOptions = {},
+): Promise<GoldenOutcome & { approvals: { kind: string; reason: string }[] }> {
   const apiKey = `golden-key-${entry.profile}`;
-  const server = await entry.start({ apiKey });
+  const server = await entry.start({ ...options.fake, apiKey });
   const policyDir = mkdtempSync(join(tmpdir(), 'clawdie-golden-'));
   const path = `/golden-${entry.profile}-${screen.width}x${screen.height}@${screen.dpr}`;
   site.set(path, goldenPage(screen));
@@ -130,7 +139,13 @@ export async function runGolden(
       { instruction: 'Click the magenta square.', start_url: `${site.url}${path}` },
       loopbackPrincipal,
     );
-    const result = await controlplane.tasks.start(plan).done;
+    const done = controlplane.tasks.start(plan).done;
+    const answering = options.answer ? answerAll(controlplane, done, options.answer) : null;
+    const result = await done;
+    await answering;
+    const approvals = controlplane.approvals
+      .list({ limit: 10 })
+      .map(({ kind, reason }) => ({ kind, reason }));
     const clicks = site.requests
       .slice(seen)
       .filter((request) => request.startsWith('/clicked?'))
@@ -142,7 +157,7 @@ export async function runGolden(
           hit: query.get('hit') === '1',
         };
       });
-    return { result, clicks, requests: server.requests };
+    return { result, clicks, requests: server.requests, approvals };
   } finally {
     await controlplane.close();
     await server.close();
