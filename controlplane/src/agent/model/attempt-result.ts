@@ -3,9 +3,19 @@
 import { ModelError, type ModelErrorCode } from '../../errors.js';
 import type { ModelRetryReason } from './chat-types.js';
 
+/** One tool call of a reply (`message.tool_calls`, or its streamed deltas joined). */
+export interface CompletionToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the server sent them: a JSON text, not parsed here. */
+  arguments: string;
+}
+
 /** A chat completion as read from a JSON body or an event stream. */
 export interface Completion {
   text: string;
+  /** `message.tool_calls` (a server that parses tool calls out of the text); [] when none. */
+  toolCalls: CompletionToolCall[];
   /** `stop`, `length`, … or null when the server sent none. */
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;

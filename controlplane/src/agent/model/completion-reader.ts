@@ -1,11 +1,14 @@
 // Reads a 200 reply to a chat-completions request: an event stream when the server streams, a
 // JSON completion when it ignored `stream: true` (or was not asked), both bounded in size.
-import { type AttemptResult, failed, usageOf } from './attempt-result.js';
+import { type AttemptResult, type CompletionToolCall, failed, usageOf } from './attempt-result.js';
 import { MAX_MODEL_REPLY_BYTES, readBoundedText } from './bounded-body.js';
 import { parseChatStreamText, readChatStream } from './chat-stream.js';
 
 interface CompletionBody {
-  choices?: { message?: { content?: unknown }; finish_reason?: string | null }[];
+  choices?: {
+    message?: { content?: unknown; tool_calls?: unknown };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number };
 }
 
@@ -42,8 +45,10 @@ function parseCompletionJson(text: string): AttemptResult {
     });
   }
   const choice = body.choices?.[0];
-  // `null` content (some servers, on a refusal or an empty generation) is an empty reply.
-  const content = choice?.message?.content === null ? '' : choice?.message?.content;
+  const toolCalls = toolCallsOf(choice?.message?.tool_calls);
+  // `null` content (a refusal, an empty generation, a pure tool-call reply) is empty text.
+  const raw = choice?.message?.content;
+  const content = raw === null || (raw === undefined && toolCalls.length > 0) ? '' : raw;
   if (typeof content !== 'string') {
     return failed('MODEL_BAD_RESPONSE', 'model reply has no choices[0].message.content', null);
   }
@@ -51,8 +56,23 @@ function parseCompletionJson(text: string): AttemptResult {
     ok: true,
     completion: {
       text: content,
+      toolCalls,
       finishReason: choice?.finish_reason ?? null,
       usage: usageOf(body),
     },
   };
+}
+
+/** `message.tool_calls` as OpenAI writes them; arguments sent as an object (Ollama) are re-serialised. */
+function toolCallsOf(value: unknown): CompletionToolCall[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap(
+    (call: { id?: unknown; function?: { name?: unknown; arguments?: unknown } }) => {
+      const name = call?.function?.name;
+      if (typeof name !== 'string') return [];
+      const args = call.function?.arguments;
+      const text = typeof args === 'string' ? args : JSON.stringify(args ?? {});
+      return [{ id: typeof call.id === 'string' ? call.id : '', name, arguments: text }];
+    },
+  );
 }
