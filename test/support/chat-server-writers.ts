@@ -1,6 +1,7 @@
 // How the fake OpenAI-compatible server (uitars-test-model-server.ts) writes its answers: JSON
 // bodies, OpenAI-shaped errors, and `stream: true` replies as server-sent events chunked the way
-// vLLM streams them (a role chunk, content deltas, a finish chunk with usage, `[DONE]`).
+// vLLM streams them (a role chunk, content deltas, tool-call deltas — id and name first, then the
+// arguments in pieces — a finish chunk with usage, `[DONE]`).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
@@ -19,6 +20,22 @@ export interface CompletionHead {
 
 /** Characters per streamed content delta (real servers send a token or a few per chunk). */
 const DELTA_CHARS = 12;
+
+/** One tool call of an answer, as `message.tool_calls` carries it. */
+export interface ToolCallOut {
+  id: string;
+  name: string;
+  /** JSON text. */
+  arguments: string;
+}
+
+/** `message.tool_calls` of a JSON completion. */
+export const toolCallsJson = (calls: readonly ToolCallOut[]) =>
+  calls.map((call) => ({
+    id: call.id,
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
 
 export function completionHead(model: string): CompletionHead {
   return { id: `chatcmpl-${randomUUID()}`, created: Math.floor(Date.now() / 1000), model };
@@ -60,10 +77,26 @@ export function sendStream(
   content: string,
   finishReason: string,
   usage: Usage,
+  toolCalls: readonly ToolCallOut[] = [],
 ): void {
   startStream(response, head);
   for (let at = 0; at < content.length; at += DELTA_CHARS)
     response.write(chunk(head, { content: content.slice(at, at + DELTA_CHARS) }, null));
+  toolCalls.forEach((call, index) => {
+    const first = {
+      index,
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: '' },
+    };
+    response.write(chunk(head, { tool_calls: [first] }, null));
+    for (let at = 0; at < call.arguments.length; at += DELTA_CHARS) {
+      const piece = call.arguments.slice(at, at + DELTA_CHARS);
+      response.write(
+        chunk(head, { tool_calls: [{ index, function: { arguments: piece } }] }, null),
+      );
+    }
+  });
   response.write(chunk(head, {}, finishReason, { usage }));
   response.end('data: [DONE]\n\n');
 }

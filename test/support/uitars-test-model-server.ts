@@ -9,6 +9,8 @@ import {
   sendJson,
   sendStream,
   startStream,
+  type ToolCallOut,
+  toolCallsJson,
   type Usage,
 } from './chat-server-writers.js';
 import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
@@ -38,12 +40,19 @@ export interface ModelRequestRecord {
 
 /**
  * How one request is answered. A `reply` streams (SSE) when the request asked for `stream: true`,
- * unless `json` (a server that ignores `stream`); `finishReason` defaults to `stop`. `drop` resets
+ * unless `json` (a server that ignores `stream`); `finishReason` defaults to `stop` (`tool_calls`
+ * when the reply has `toolCalls`, sent as `message.tool_calls` or streamed deltas). `drop` resets
  * the connection at once; `stall-stream` sends the event-stream head and the role chunk, then no
  * token until the client leaves.
  */
 export type ModelOutcome =
-  | { kind: 'reply'; content: string; finishReason?: string; json?: boolean }
+  | {
+      kind: 'reply';
+      content: string;
+      finishReason?: string;
+      json?: boolean;
+      toolCalls?: readonly ToolCallOut[];
+    }
   | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
   | { kind: 'raw'; status: number; contentType: string; body: string }
   | { kind: 'hang' }
@@ -182,16 +191,19 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     record.reply = outcome.content;
     const completion = headOf(record, options);
     const usage = await estimateUsage(record.messages, outcome.content);
-    const finishReason = outcome.finishReason ?? 'stop';
+    const toolCalls = outcome.toolCalls ?? [];
+    const finishReason = outcome.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     if (record.body?.stream === true && outcome.json !== true)
-      return sendStream(response, completion, outcome.content, finishReason, usage);
+      return sendStream(response, completion, outcome.content, finishReason, usage, toolCalls);
+    const calls = toolCalls.length > 0 ? { tool_calls: toolCallsJson(toolCalls) } : {};
+    const content = outcome.content === '' && toolCalls.length > 0 ? null : outcome.content;
     sendJson(response, 200, {
       ...completion,
       object: 'chat.completion',
       choices: [
         {
           index: 0,
-          message: { role: 'assistant', content: outcome.content },
+          message: { role: 'assistant', content, ...calls },
           finish_reason: finishReason,
         },
       ],

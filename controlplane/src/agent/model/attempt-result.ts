@@ -3,9 +3,22 @@
 import { ModelError, type ModelErrorCode } from '../../errors.js';
 import type { ModelRetryReason } from './chat-types.js';
 
+/** One tool call of a reply (`message.tool_calls`, or its streamed deltas joined). */
+export interface CompletionToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the server sent them: a JSON text, not parsed here. */
+  arguments: string;
+}
+
 /** A model reply as read from a JSON body or an event stream. */
 export interface Completion {
   text: string;
+  /**
+   * A streamed reply's tool calls, joined from their deltas (`[]` when none); a JSON reply keeps
+   * them in `body` (`choices[0].message.tool_calls`), where the profiles read them.
+   */
+  toolCalls: CompletionToolCall[];
   /** `stop`, `length`, … or null when the server sent none. */
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;

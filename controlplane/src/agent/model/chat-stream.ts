@@ -1,21 +1,36 @@
 // Reads a `stream: true` chat completion (server-sent events, parsed by eventsource-parser):
-// content deltas are joined, the first non-empty one is reported (the first-token timeout), and a
+// content deltas are joined, tool-call deltas are joined per `index` (id and name from the first,
+// argument text appended), the first non-empty delta is reported (the first-token timeout), and a
 // stream that breaks off or reports an error is a retryable failure.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { type AttemptResult, type Completion, failed, usageOf } from './attempt-result.js';
 import { readBoundedChunks } from './bounded-body.js';
 
+interface ToolCallDelta {
+  index?: number;
+  id?: unknown;
+  function?: { name?: unknown; arguments?: unknown };
+}
+
 interface StreamChunk {
-  choices?: { delta?: { content?: unknown }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: unknown; tool_calls?: ToolCallDelta[] };
+    finish_reason?: string | null;
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
   error?: { message?: unknown } | string;
 }
 
 /** Accumulates one stream; `feed` text in, then `result()`. */
 function createChatStreamState(onFirstToken: () => void) {
-  const completion: Completion = { text: '', finishReason: null, usage: null };
+  const completion: Completion = { text: '', toolCalls: [], finishReason: null, usage: null };
   let done = false;
   let failure: AttemptResult | null = null;
+  let started = false;
+  const first = () => {
+    if (!started) onFirstToken();
+    started = true;
+  };
 
   const onEvent = (event: EventSourceMessage) => {
     if (failure || done) return;
@@ -44,8 +59,12 @@ function createChatStreamState(onFirstToken: () => void) {
     const choice = chunk.choices?.[0];
     const content = choice?.delta?.content;
     if (typeof content === 'string' && content !== '') {
-      if (completion.text === '') onFirstToken();
+      first();
       completion.text += content;
+    }
+    for (const delta of choice?.delta?.tool_calls ?? []) {
+      first();
+      joinToolCall(completion.toolCalls, delta);
     }
     if (choice?.finish_reason) completion.finishReason = choice.finish_reason;
     completion.usage = usageOf(chunk) ?? completion.usage;
@@ -64,9 +83,30 @@ function createChatStreamState(onFirstToken: () => void) {
         const message = 'the model stream ended before the reply was complete';
         return failed('MODEL_UNAVAILABLE', message, 'network');
       }
-      return { ok: true, completion };
+      // A stream whose indexes skipped one leaves a hole: keep the calls that arrived.
+      return {
+        ok: true,
+        completion: { ...completion, toolCalls: completion.toolCalls.filter(Boolean) },
+      };
     },
   };
+}
+
+/** Adds one streamed tool-call delta to the call at its `index` (a new call when none is there). */
+function joinToolCall(calls: Completion['toolCalls'], delta: ToolCallDelta): void {
+  const index = typeof delta.index === 'number' ? delta.index : calls.length;
+  let call = calls[index];
+  if (call === undefined) {
+    call = { id: '', name: '', arguments: '' };
+    calls[index] = call;
+  }
+  if (typeof delta.id === 'string' && delta.id !== '') call.id = delta.id;
+  const name = delta.function?.name;
+  // OpenAI and vLLM send the name once; a server that repeats it whole must not double it.
+  if (typeof name === 'string' && name !== call.name) call.name += name;
+  const args = delta.function?.arguments;
+  if (typeof args === 'string') call.arguments += args;
+  else if (args !== undefined && args !== null) call.arguments += JSON.stringify(args);
 }
 
 /**

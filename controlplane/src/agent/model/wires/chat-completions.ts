@@ -31,12 +31,13 @@ export const chatCompletionsWire: Wire = {
     const body = (json ?? {}) as CompletionBody;
     const choice = body.choices?.[0];
     const message = choice?.message;
-    // `null` content (some servers, on a refusal or an empty generation) is an empty reply.
-    const content = message?.content === null ? '' : message?.content;
+    const calls = Array.isArray(message?.tool_calls) ? message.tool_calls.length : 0;
+    // `null` content (a refusal, an empty generation) is empty text; so is none beside tool calls.
+    const raw = message?.content;
+    const content = raw === null || (raw === undefined && calls > 0) ? '' : raw;
     if (typeof content !== 'string') {
       return { ok: false, message: 'model reply has no choices[0].message.content' };
     }
-    const calls = Array.isArray(message?.tool_calls) ? message.tool_calls.length : 0;
     return {
       ok: true,
       reply: { text: content, body: json },
