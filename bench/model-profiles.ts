@@ -12,7 +12,6 @@ import { Conversation } from '../controlplane/src/agent/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
 import { createOpenAiCompatibleModel } from '../controlplane/src/agent/model/openai-compatible-model.js';
 import { profileNamed } from '../controlplane/src/agent/profiles/index.js';
-import type { ProfileName } from '../controlplane/src/agent/profiles/profile-types.js';
 import type { Screenshot } from '../controlplane/src/browser/operator/browser-operator.js';
 import { GOLDEN_FAKES } from '../test/support/golden/golden-fakes.js';
 import { testImages } from '../test/support/test-images.js';
@@ -53,13 +52,10 @@ function changedBytes(previous: string, next: string): number {
 const shots = await Promise.all(Array.from({ length: STEPS }, (_, step) => screenshotAt(step)));
 const rows: Record<string, unknown>[] = [];
 
-for (const [name, fake] of Object.entries(GOLDEN_FAKES) as [
-  ProfileName,
-  (typeof GOLDEN_FAKES)[ProfileName],
-][]) {
-  const profile = profileNamed(name);
-  if (!profile || !fake) continue;
-  const apiKey = `bench-${name}`;
+for (const fake of GOLDEN_FAKES) {
+  const profile = profileNamed(fake.profile, fake.modelName);
+  if (!profile) continue;
+  const apiKey = `bench-${fake.profile}`;
   const server = await fake.start({ apiKey });
   const wire = wireOf(profile);
   const fields = { model: fake.modelName, maxTokens: 1024, temperature: 0, stream: false };
@@ -112,7 +108,7 @@ for (const [name, fake] of Object.entries(GOLDEN_FAKES) as [
   const totals = summarise(bytes.slice(1));
   const deltas = summarise(changed);
   rows.push({
-    profile: name,
+    profile: fake.label,
     image: imageSize,
     'first request kB': round(bytes[0]! / 1024, 1),
     'request kB p50': round(totals.p50 / 1024, 1),

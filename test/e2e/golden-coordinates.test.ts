@@ -5,7 +5,6 @@
 // lands the click off the 24 px marker.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProfileName } from '../../controlplane/src/agent/profiles/profile-types.js';
 import type { LocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../support/capabilities.js';
 import { GOLDEN_FAKES } from '../support/golden/golden-fakes.js';
@@ -18,11 +17,7 @@ import {
 } from '../support/golden/golden-run.js';
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
 
-const PROFILES: readonly GoldenProfile[] = Object.entries(GOLDEN_FAKES).map(([profile, fake]) => ({
-  profile: profile as ProfileName,
-  modelName: fake.modelName,
-  start: fake.start,
-}));
+const PROFILES: readonly GoldenProfile[] = GOLDEN_FAKES;
 
 /** Half the marker, less a pixel: a click this close to the centre is on the marker. */
 const TOLERANCE = 3;
@@ -47,7 +42,7 @@ describe('e2e: golden coordinates per model profile on a real page', requires('c
       });
 
       for (const entry of PROFILES) {
-        it(`${entry.profile}: the click lands on the marker`, async () => {
+        it(`${entry.label}: the click lands on the marker`, async () => {
           const { result, clicks, requests } = await runGolden(entry, screen, jail, site);
           const expected = markerBox(screen).centre;
           assert.equal(result.status, 'finished', JSON.stringify(result));
@@ -56,7 +51,7 @@ describe('e2e: golden coordinates per model profile on a real page', requires('c
           const off = Math.hypot(click.x - expected.x, click.y - expected.y);
           assert.ok(
             off <= TOLERANCE && click.hit,
-            `${entry.profile} clicked (${click.x}, ${click.y}), the marker's centre is (${expected.x}, ${expected.y}); the fake saw ${JSON.stringify(requests[0]?.image)} and answered ${JSON.stringify(requests[0]?.answered)}`,
+            `${entry.label} clicked (${click.x}, ${click.y}), the marker's centre is (${expected.x}, ${expected.y}); the fake saw ${JSON.stringify(requests[0]?.image)} and answered ${JSON.stringify(requests[0]?.answered)}`,
           );
         });
       }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { LocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../support/capabilities.js';
-import { GOLDEN_FAKES } from '../support/golden/golden-fakes.js';
+import { goldenFake } from '../support/golden/golden-fakes.js';
 import {
   type GoldenProfile,
   type GoldenScreen,
@@ -17,15 +17,14 @@ import {
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
 
 const screen: GoldenScreen = { width: 1280, height: 800, dpr: 1 };
-const gemini = GOLDEN_FAKES['gemini-computer-use'];
+const gemini = goldenFake('gemini-computer-use');
 
 describe('e2e: a provider safety signal is a supervisor approval', requires('chromium'), () => {
   let site: StaticSite;
   let jail: LocalJailService;
   let entry: GoldenProfile;
   before(async () => {
-    assert.ok(gemini, 'the Gemini golden fake');
-    entry = { profile: 'gemini-computer-use', ...gemini };
+    entry = gemini;
     site = await startStaticSite({});
     jail = await startGoldenJail(screen);
   });

@@ -19,7 +19,7 @@ export function taskModel(
 ): TaskModel {
   const name = input.model_profile;
   if (!name || name === configured.profile.name) return configured;
-  const profile = profileNamed(name);
+  const profile = profileNamed(name, configured.model.name);
   if (!profile) throw new ModelError('MODEL_UNAVAILABLE', `model profile ${name} is not built in`);
   if (profile.wire === configured.profile.wire) return { profile, model: configured.model };
   if (!configured.model.forWire)

@@ -80,6 +80,7 @@ export function startGoldenJail(screen: GoldenScreen): Promise<LocalJailService>
 
 /** A profile under test: its fake provider and how Clawdie is configured to reach it. */
 export interface GoldenProfile {
+  label: string;
   profile: ProfileName;
   modelName: string;
   start(options: GoldenServerOptions & Record<string, unknown>): Promise<GoldenServer>;
@@ -108,9 +109,10 @@ export async function runGolden(
   options: GoldenRunOptions = {},
 ): Promise<GoldenOutcome & { approvals: { kind: string; reason: string }[] }> {
   const apiKey = `golden-key-${entry.profile}`;
+  const slug = entry.label.replace(/[^a-z0-9.]+/gi, '-');
   const server = await entry.start({ ...options.fake, apiKey });
   const policyDir = mkdtempSync(join(tmpdir(), 'clawdie-golden-'));
-  const path = `/golden-${entry.profile}-${screen.width}x${screen.height}@${screen.dpr}`;
+  const path = `/golden-${slug}-${screen.width}x${screen.height}@${screen.dpr}`;
   site.set(path, goldenPage(screen));
   writeFileSync(
     join(policyDir, 'default.yaml'),

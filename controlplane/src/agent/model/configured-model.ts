@@ -11,7 +11,7 @@ import type { Wire } from './wires/wire-types.js';
 
 /** The profile CLAWDIE_MODEL_PROFILE names. */
 export function configuredProfile(config: Readonly<Config>): ModelProfile {
-  const profile = profileNamed(config.model.profile);
+  const profile = profileNamed(config.model.profile, config.model.name);
   if (!profile) throw new ConfigError(`model profile ${config.model.profile} is not built in`);
   return profile;
 }
