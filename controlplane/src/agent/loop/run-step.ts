@@ -2,6 +2,7 @@ import { elapsedMs } from '../../clock.js';
 import { ModelError } from '../../errors.js';
 import type { RefusalKind } from '../../governance/policy/gate-types.js';
 import type { StepOutcome } from '../../platform/store/task-records.js';
+import { callUsageOf } from '../model/call-usage.js';
 import type { Conversation } from '../model/conversation.js';
 import { encodeForModel } from '../model/image-encoder.js';
 import { parsePrediction, toBrowserActions } from '../uitars/index.js';
@@ -70,6 +71,7 @@ export async function runStep(
     modelMs,
     requestBytes: reply.requestBytes,
     imageCount: countImages(messages),
+    usage: callUsageOf(reply, { messages }, deps.model.name, modelMs),
   });
   if (!parsed.success) {
     const { message } = parsed.error;

@@ -9,6 +9,8 @@ export interface Completion {
   /** `stop`, `length`, … or null when the server sent none. */
   finishReason: string | null;
   usage: { promptTokens: number; completionTokens: number } | null;
+  /** Request sent → first content delta, for a streamed reply (model-attempt.ts sets it). */
+  firstTokenMs?: number | null;
 }
 
 export interface AttemptFailure {
