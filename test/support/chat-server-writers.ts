@@ -1,6 +1,7 @@
 // How the fake OpenAI-compatible server (uitars-test-model-server.ts) writes its answers: JSON
 // bodies, OpenAI-shaped errors, and `stream: true` replies as server-sent events chunked the way
-// vLLM streams them (a role chunk, content deltas, a finish chunk with usage, `[DONE]`).
+// vLLM streams them (a role chunk, content deltas, a finish chunk with usage unless it is null,
+// `[DONE]`).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
@@ -59,11 +60,11 @@ export function sendStream(
   head: CompletionHead,
   content: string,
   finishReason: string,
-  usage: Usage,
+  usage: Usage | null,
 ): void {
   startStream(response, head);
   for (let at = 0; at < content.length; at += DELTA_CHARS)
     response.write(chunk(head, { content: content.slice(at, at + DELTA_CHARS) }, null));
-  response.write(chunk(head, {}, finishReason, { usage }));
+  response.write(chunk(head, {}, finishReason, usage ? { usage } : {}));
   response.end('data: [DONE]\n\n');
 }

@@ -43,7 +43,14 @@ export interface ModelRequestRecord {
  * token until the client leaves.
  */
 export type ModelOutcome =
-  | { kind: 'reply'; content: string; finishReason?: string; json?: boolean }
+  | {
+      kind: 'reply';
+      content: string;
+      finishReason?: string;
+      json?: boolean;
+      /** The `usage` sent: default an estimate of the request; null sends none (as some servers). */
+      usage?: Usage | null;
+    }
   | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
   | { kind: 'raw'; status: number; contentType: string; body: string }
   | { kind: 'hang' }
@@ -181,7 +188,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
     record.reply = outcome.content;
     const completion = headOf(record, options);
-    const usage = await estimateUsage(record.messages, outcome.content);
+    const usage =
+      outcome.usage === undefined
+        ? await estimateUsage(record.messages, outcome.content)
+        : outcome.usage;
     const finishReason = outcome.finishReason ?? 'stop';
     if (record.body?.stream === true && outcome.json !== true)
       return sendStream(response, completion, outcome.content, finishReason, usage);
@@ -195,7 +205,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
           finish_reason: finishReason,
         },
       ],
-      usage,
+      ...(usage ? { usage } : {}),
     });
   }
 

@@ -101,3 +101,27 @@ export function meteredJudge(
 const tenth = (ms: number) => Math.round(ms * 10) / 10;
 /** Costs are kept to a millionth of the currency unit. */
 const micro = (value: number) => Math.round(value * 1_000_000) / 1_000_000;
+
+/**
+ * The totals in one line (`clawdie run`'s stderr, the MCP text, the dashboard), e.g. `3 model
+ * calls · 4210 prompt + 96 completion tokens (estimated) · 3 images, 182 KB · queue 0 ms · model
+ * 1.42 s · cost 0.0086 USD`.
+ */
+export function describeUsage(usage: TaskUsage): string {
+  const calls = `${usage.model_calls} model call${usage.model_calls === 1 ? '' : 's'}${usage.judge_calls ? ` + ${usage.judge_calls} judge` : ''}`;
+  const tokens = `${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens${usage.estimated ? ' (estimated)' : ''}`;
+  const images = `${usage.images} image${usage.images === 1 ? '' : 's'}, ${kilobytes(usage.image_bytes)}`;
+  const cost = usage.cost ? `cost ${usage.cost.amount} ${usage.cost.currency}` : 'cost unknown';
+  return [
+    calls,
+    tokens,
+    images,
+    `queue ${ms(usage.queue_ms)}`,
+    `model ${ms(usage.model_ms)}`,
+    cost,
+  ].join(' · ');
+}
+
+const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
+const ms = (value: number) =>
+  value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
