@@ -87,6 +87,8 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
       max_tokens: options.maxTokens,
       temperature: options.temperature,
       stream,
+      // Streamed replies carry `usage` only when asked (OpenAI, vLLM, Ollama); others ignore it.
+      ...(stream ? { stream_options: { include_usage: true } } : {}),
     };
     const body = JSON.stringify(payload);
     const requestBytes = Buffer.byteLength(body);

@@ -61,6 +61,9 @@ describe('model call usage (a fake OpenAI-compatible server on loopback)', () =>
     usage = { prompt_tokens: 1500, completion_tokens: 9, total_tokens: 1509 };
     delayMs = 0;
     const reply = await client({ stream: true }).complete(request());
+    // A streamed request asks for the usage chunk (OpenAI, vLLM and Ollama send it only then).
+    const sent = server.requests.at(-1)?.body as { stream_options?: unknown } | undefined;
+    assert.deepEqual(sent?.stream_options, { include_usage: true });
     assert.deepEqual(reply.usage, { promptTokens: 1500, completionTokens: 9, estimated: false });
     assert.deepEqual(reply.images, { count: 1, bytes: jpeg.length });
     const timing = reply.timing;
@@ -74,6 +77,10 @@ describe('model call usage (a fake OpenAI-compatible server on loopback)', () =>
     usage = null;
     delayMs = 0;
     const reply = await client({ stream: false }).complete(request());
+    assert.equal(
+      (server.requests.at(-1)?.body as { stream_options?: unknown })?.stream_options,
+      undefined,
+    );
     // 400 characters of text / 4 = 100, plus ⌈1288/28⌉ × ⌈812/28⌉ = 46 × 29 = 1334 image tokens.
     assert.deepEqual(reply.usage, {
       promptTokens: 100 + 1334,
