@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { PROFILE_NAMES, type ProfileName } from './agent/profiles/profile-types.js';
+import { type ModelPrices, parseModelPrices } from './config-prices.js';
 import { ConfigError } from './errors.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -39,6 +40,8 @@ export const modelVariables = {
   /** `true`: the task model (CLAWDIE_MODEL_URL) is also the judge. */
   CLAWDIE_JUDGE_USE_MODEL: z.enum(['true', 'false', '1', '0']).default('false'),
   CLAWDIE_REPLAY_FILE: z.string().min(1).optional(),
+  /** Prices per model name, per million tokens: inline JSON or a file (config-prices.ts). */
+  CLAWDIE_MODEL_PRICES: z.string().min(1).optional(),
 };
 
 const modelSchema = z.object(modelVariables);
@@ -63,6 +66,8 @@ export interface ModelConfig {
   imageWindow: number;
   jpegQuality: number;
   replayFile: string | null;
+  /** CLAWDIE_MODEL_PRICES: a task's cost where the table names its models ({} = no costs). */
+  prices: ModelPrices;
 }
 
 /** Where verdicts come from: a dedicated OpenAI-compatible endpoint, or the task model's client. */
@@ -87,6 +92,7 @@ export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
     imageWindow: e.CLAWDIE_MODEL_IMAGE_WINDOW,
     jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
     replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
+    prices: parseModelPrices(e.CLAWDIE_MODEL_PRICES, cwd),
   };
 }
 

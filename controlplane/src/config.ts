@@ -184,7 +184,8 @@ function withSecretFiles(
 }
 
 /**
- * Parses the environment into a frozen Config. Pure apart from reading `*_FILE` secrets.
+ * Parses the environment into a frozen Config. Pure apart from reading `*_FILE` secrets and a
+ * CLAWDIE_MODEL_PRICES file.
  * Throws ConfigError naming every bad variable.
  */
 export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): Readonly<Config> {

@@ -94,6 +94,8 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
     };
     const essence = (result: CompactResult) => ({
       keys: Object.keys(result).sort(),
+      calls: result.usage?.model_calls,
+      estimated: result.usage?.estimated,
       status: result.status,
       summary: result.summary,
       result_data: result.result_data,
@@ -102,12 +104,23 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
     });
     const expected = essence(results.rest);
     assert.deepEqual(expected, {
-      keys: ['final_screenshot_path', 'result_data', 'status', 'step_count', 'summary', 'trace_id'],
+      // The six keys, and `usage` (model totals, here estimated: the script model reports none).
+      keys: [
+        'final_screenshot_path',
+        'result_data',
+        'status',
+        'step_count',
+        'summary',
+        'trace_id',
+        'usage',
+      ],
       status: 'finished',
       summary: '42',
       result_data: null,
       step_count: 3,
       screenshot: true,
+      calls: 3,
+      estimated: true,
     });
     for (const [surface, result] of Object.entries(results))
       assert.deepEqual(essence(result), expected, surface);

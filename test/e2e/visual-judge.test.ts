@@ -150,6 +150,7 @@ describe(
     });
 
     it('verifies success_criteria.visual from the screen, and rejects the finish without it', async () => {
+      const before = judge.verdicts.length;
       const shown = await run({
         instruction: 'Check the order status',
         start_url: `${site.url}/shown`,
@@ -162,6 +163,12 @@ describe(
         [['done-verified', []]],
       );
       assert.equal(judge.verdicts.at(-1)?.decision, 'resolved');
+      // The judge's calls count in the task's usage, beside the model's.
+      assert.deepEqual(
+        [shown.result.usage?.model_calls, shown.result.usage?.judge_calls],
+        [1, judge.verdicts.length - before],
+      );
+      assert.ok(judge.verdicts.length > before, 'the judge was asked');
 
       const plain = await run({
         instruction: 'Check the order status',
@@ -195,6 +202,11 @@ describe(
       assert.equal(loggedOut.result.step_count, 0, 'no blind run: the model was never asked');
       assert.match(loggedOut.result.summary ?? '', /logged_in_check failed/);
       assert.ok(judge.verdicts.length > asked, 'the judge looked at the start page');
+      assert.deepEqual(
+        [loggedOut.result.usage?.model_calls, loggedOut.result.usage?.judge_calls],
+        [0, judge.verdicts.length - asked],
+        'only the judge was called',
+      );
       assert.equal(judge.verdicts.at(-1)?.decision, 'watching');
     });
   },

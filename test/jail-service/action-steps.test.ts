@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { jpegSize } from '../../jail-service/src/browser/jpeg-size.js';
+import { jpegSize } from '@clawdie/kit/images';
 import {
   OutOfRangeError,
   ToolTimeoutError,

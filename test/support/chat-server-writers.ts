@@ -1,7 +1,7 @@
 // How the fake OpenAI-compatible server (uitars-test-model-server.ts) writes its answers: JSON
 // bodies, OpenAI-shaped errors, and `stream: true` replies as server-sent events chunked the way
 // vLLM streams them (a role chunk, content deltas, tool-call deltas — id and name first, then the
-// arguments in pieces — a finish chunk with usage, `[DONE]`).
+// arguments in pieces — a finish chunk with usage unless it is null, `[DONE]`).
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 
@@ -76,7 +76,7 @@ export function sendStream(
   head: CompletionHead,
   content: string,
   finishReason: string,
-  usage: Usage,
+  usage: Usage | null,
   toolCalls: readonly ToolCallOut[] = [],
 ): void {
   startStream(response, head);
@@ -97,6 +97,6 @@ export function sendStream(
       );
     }
   });
-  response.write(chunk(head, {}, finishReason, { usage }));
+  response.write(chunk(head, {}, finishReason, usage ? { usage } : {}));
   response.end('data: [DONE]\n\n');
 }

@@ -52,6 +52,8 @@ export type ModelOutcome =
       finishReason?: string;
       json?: boolean;
       toolCalls?: readonly ToolCallOut[];
+      /** The `usage` sent: default an estimate of the request; null sends none (as some servers). */
+      usage?: Usage | null;
     }
   | { kind: 'error'; status: number; message: string; headers?: Record<string, string> }
   | { kind: 'raw'; status: number; contentType: string; body: string }
@@ -190,7 +192,10 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     }
     record.reply = outcome.content;
     const completion = headOf(record, options);
-    const usage = await estimateUsage(record.messages, outcome.content);
+    const usage =
+      outcome.usage === undefined
+        ? await estimateUsage(record.messages, outcome.content)
+        : outcome.usage;
     const toolCalls = outcome.toolCalls ?? [];
     const finishReason = outcome.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
     if (record.body?.stream === true && outcome.json !== true)
@@ -207,7 +212,7 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
           finish_reason: finishReason,
         },
       ],
-      usage,
+      ...(usage ? { usage } : {}),
     });
   }
 

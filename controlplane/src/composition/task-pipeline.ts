@@ -132,6 +132,7 @@ export function createTaskPipeline(deps: {
           clock: deps.clock,
           images: deps.images,
           ...(deps.judge ? { judge: deps.judge } : {}),
+          prices: config.model.prices,
           logger: deps.logger,
           loop,
           newId: deps.newId,

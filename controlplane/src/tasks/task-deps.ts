@@ -12,6 +12,7 @@ import type { LeasePreparer } from '../browser/sessions/session-injector.js';
 import type { TakeoverDeps } from '../browser/takeover/task-handoff.js';
 import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
+import type { ModelPrices } from '../config-prices.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { TaskGuards } from '../governance/policy/task-guards.js';
 import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
@@ -43,6 +44,8 @@ export interface TaskDeps {
   verifier?: DoneVerifier | undefined;
   /** Records `record: true` tasks (absent: they run unrecorded, warned). */
   recorder?: TaskRecorder | undefined;
+  /** CLAWDIE_MODEL_PRICES: prices a task's usage (absent: no cost). */
+  prices?: ModelPrices | undefined;
 }
 
 /** What every run of one task service shares. */

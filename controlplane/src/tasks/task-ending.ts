@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { AppError, isAbortError, TaskTimeoutError } from '../errors.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { CompactResult } from './task-input.js';
+import type { TraceRecorder } from './trace-recorder.js';
 
 /** Typed failures of the model, the browser and the run's own ports that end a task as they are. */
 const passthroughCodes = new Set<string>([
@@ -70,14 +71,17 @@ export function taskSignal(abort: AbortSignal, timeoutSeconds: number | undefine
 
 /**
  * Writes the ending to the row (status, summary, structured result, error, step_count, final
- * screenshot, ended_at) and returns it as the compact result.
+ * screenshot, ended_at) and returns it as the compact result, with the trace's usage totals
+ * when the task called a model.
  */
 export function recordEnding(
   taskId: string,
   result: LoopResult,
-  finalScreenshotPath: string | null,
+  trace: Pick<TraceRecorder, 'lastScreenshotPath' | 'usage'>,
   deps: { repository: TaskRepository; clock: Clock },
 ): CompactResult {
+  const finalScreenshotPath = trace.lastScreenshotPath();
+  const usage = trace.usage();
   const resultData = 'resultData' in result ? result.resultData : parseResultData(result.summary);
   deps.repository.endTask(taskId, {
     status: result.status,
@@ -97,6 +101,7 @@ export function recordEnding(
     step_count: result.stepCount,
     final_screenshot_path: finalScreenshotPath,
     ...(result.error ? { error: result.error } : {}),
+    ...(usage ? { usage } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type CredentialMode,
   type loggedInCheckSchema,
 } from './task-input-fields.js';
+import { taskUsageSchema } from './task-usage.js';
 
 export type { CredentialMode } from './task-input-fields.js';
 
@@ -98,5 +99,7 @@ export const compactResultSchema = z.object({
   session_id: z.string().nullable().optional(),
   /** Why `keep_session` was not honoured. */
   session_refused: z.string().optional(),
+  /** Model usage totals and cost (tasks/task-usage.ts); absent when no model was called. */
+  usage: taskUsageSchema.optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

@@ -147,7 +147,8 @@ export class TaskRun {
     const { input } = this.#plan;
     const { signal, clear } = taskSignal(this.#controller.signal, input.timeout_s);
     this.#signal = signal;
-    const waits = new WaitEngine({ clock: deps.clock, images: deps.images, judge: deps.judge });
+    const judge = this.#trace.judge(deps.judge);
+    const waits = new WaitEngine({ clock: deps.clock, images: deps.images, judge });
     try {
       const { profile, model } = taskModel(input, {
         profile: deps.loop.profile,
@@ -224,7 +225,7 @@ export class TaskRun {
 
   /** The ending, once: the row, then `task-ended` (the audit, the SSE result, the listeners). */
   async #end(result: LoopResult, kept: Partial<CompactResult>): Promise<CompactResult> {
-    const ending = recordEnding(this.id, result, this.#trace.lastScreenshotPath(), this.#deps);
+    const ending = recordEnding(this.id, result, this.#trace, this.#deps);
     this.#ended = true;
     const { status, step_count: steps, error } = ending;
     this.#logger.info({ status, steps, error }, 'task-ended');

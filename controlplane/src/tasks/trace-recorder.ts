@@ -1,27 +1,50 @@
 import type { Logger } from 'pino';
 import type { LoopEvent } from '../agent/loop/loop-types.js';
+import type { CallUsage } from '../agent/model/call-usage.js';
+import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
+import type { ModelPrices } from '../config-prices.js';
 import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { createUsageMeter, meteredJudge, type TaskUsage } from './task-usage.js';
 
 export interface TraceRecorder {
   /** A run recorder (run-stream.ts): a promise only while a screenshot file is written. */
   record(event: LoopEvent): Promise<void> | undefined;
   /** Path of the last frame written (the final screenshot when one was taken). */
   lastScreenshotPath(): string | null;
+  /** The task's model usage totals so far (null before the first call). */
+  usage(): TaskUsage | null;
+  /** The process's judge as this task uses it: each verdict's call counts in `usage()`. */
+  judge(judge: VisualJudge | undefined): VisualJudge | undefined;
 }
 
 /**
  * Writes loop events into the task trace: one step row per iteration, its screenshot file, the
- * model's raw reply, the executed actions, and log rows (the run's own events pass by). Storage
+ * model's raw reply and usage, the executed actions, log rows (the run's own events pass by), and
+ * the task's usage totals (priced by `prices`, CLAWDIE_MODEL_PRICES). Storage
  * errors are logged, never thrown, so a full disk cannot kill a running task (the loop contract:
  * emit must not throw).
  */
 export function createTraceRecorder(
   taskId: string,
-  deps: { repository: TaskRepository; screenshots: ScreenshotFiles; clock: Clock; logger: Logger },
+  deps: {
+    repository: TaskRepository;
+    screenshots: ScreenshotFiles;
+    clock: Clock;
+    logger: Logger;
+    prices?: ModelPrices | undefined;
+  },
 ): TraceRecorder {
   const { repository, screenshots, clock, logger } = deps;
+  const meter = createUsageMeter(deps.prices ?? {});
+  const count = (call: CallUsage, role: 'model' | 'judge') => {
+    try {
+      repository.setUsage(taskId, meter.add(call, role));
+    } catch (error) {
+      logger.error({ err: error, taskId }, 'usage write failed');
+    }
+  };
   const stepIds = new Map<number, number>();
   let lastPath: string | null = null;
   const stepId = (step: number) => stepIds.get(step) ?? null;
@@ -57,7 +80,9 @@ export function createTraceRecorder(
           reflection: event.reflection,
           modelMs: event.modelMs,
           modelRequestBytes: event.requestBytes,
+          modelUsage: event.usage,
         });
+        count(event.usage, 'model');
         return;
       case 'actions-executed':
         recordActions(event);
@@ -147,6 +172,8 @@ export function createTraceRecorder(
       }
     },
     lastScreenshotPath: () => lastPath,
+    usage: () => meter.totals(),
+    judge: (judge) => meteredJudge(judge, (call) => count(call, 'judge')),
   };
 }
 

@@ -1,13 +1,12 @@
 // Adapter: the ScreencastSource over CDP `Page.startScreencast` on a dedicated session of the page.
 
-import type { ImageCodec } from '@clawdie/kit/images';
+import { type ImageCodec, jpegSize } from '@clawdie/kit/images';
 import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
 import { bounded } from './bounded.js';
 import { type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
-import { jpegSize } from './jpeg-size.js';
 import type { PageTabs, Tab } from './page-tabs.js';
 
 /** What the feed follows: the active tab, and the fields to paint over in its frames. */

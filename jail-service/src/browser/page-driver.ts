@@ -1,6 +1,6 @@
 // Adapter: the PageDriver port over puppeteer-core: the active tab (page-tabs.ts) and its CDP session.
 
-import type { ImageCodec } from '@clawdie/kit/images';
+import { type ImageCodec, jpegSize } from '@clawdie/kit/images';
 import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { Browser, Page } from 'puppeteer-core';
@@ -16,7 +16,6 @@ import { bounded } from './bounded.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { performInput } from './input-runner.js';
-import { jpegSize } from './jpeg-size.js';
 import { documentId, landingOf } from './landing.js';
 import { createPageTabs, type PageTabs, type Tab } from './page-tabs.js';
 import { insertSecret } from './secret-input.js';

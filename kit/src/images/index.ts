@@ -12,6 +12,8 @@ export {
   type ResizeJpegOptions,
   reducedSize,
 } from './image-codec.js';
+export { imageSize } from './image-size.js';
+export { jpegSize } from './jpeg-size.js';
 export { createJsCodec } from './js-codec.js';
 export {
   type ImageCodecChoice,

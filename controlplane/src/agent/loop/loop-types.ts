@@ -8,6 +8,7 @@ import type { StepOutcome } from '../../platform/store/task-records.js';
 import type { LiveTaskStatus, PendingApproval } from '../../tasks/live-status.js';
 import type { FinalAnswerCheck } from '../../tasks/result-schema.js';
 import type { CompactResult, TaskResultStatus } from '../../tasks/task-input.js';
+import type { CallUsage } from '../model/call-usage.js';
 import type { ModelRetry, VisionModel } from '../model/chat-types.js';
 import type { ModelProfile } from '../profiles/profile-types.js';
 import type { PlannedStep } from '../uitars/index.js';
@@ -133,6 +134,8 @@ export type StepEvent =
       modelMs: number;
       requestBytes: number;
       imageCount: number;
+      /** The call's tokens (the server's, or estimated), images and latency split. */
+      usage: CallUsage;
     }
   | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
   | {

@@ -2,6 +2,7 @@ import { elapsedMs } from '../../clock.js';
 import { ModelError } from '../../errors.js';
 import type { RefusalKind } from '../../governance/policy/gate-types.js';
 import type { StepOutcome } from '../../platform/store/task-records.js';
+import { callUsageOf } from '../model/call-usage.js';
 import type { ChatMessage } from '../model/chat-types.js';
 import type { Conversation } from '../model/conversation.js';
 import { encodeForModel } from '../model/image-encoder.js';
@@ -75,6 +76,7 @@ export async function runStep(
     modelMs,
     requestBytes: reply.requestBytes,
     imageCount: conversation.imagesSent(),
+    usage: callUsageOf(reply, body, deps.model.name, modelMs),
   });
   if (!parsed.ok) {
     const { message } = parsed;

@@ -26,6 +26,8 @@ export interface Completion {
   body?: unknown;
   /** Neither text nor a call (default: the text is blank). */
   empty?: boolean;
+  /** Request sent → first content delta, for a streamed reply (model-attempt.ts sets it). */
+  firstTokenMs?: number | null;
 }
 
 export interface AttemptFailure {

@@ -26,7 +26,25 @@ export interface ModelReply {
   body?: unknown;
   /** Size of the JSON body sent to the model server, in bytes. */
   requestBytes: number;
-  usage: { promptTokens: number; completionTokens: number } | null;
+  /**
+   * Tokens of the call: the server's `usage`, or estimated (`estimated: true`, docs/models.md
+   * "Usage and cost"); null only from clients that neither read nor estimate them (test fakes).
+   */
+  usage: { promptTokens: number; completionTokens: number; estimated: boolean } | null;
+  /** Where the call's time went (the HTTP client sets it; see call-usage.ts). */
+  timing?: ModelTiming;
+  /** The images the request carried (count, decoded bytes). */
+  images?: { count: number; bytes: number };
+}
+
+/** The latency split of one model call, in ms. */
+export interface ModelTiming {
+  /** Waiting for the endpoint's concurrency slot (every attempt's wait summed). */
+  queueMs: number;
+  /** Request sent → first content delta of the answering attempt; null when not streamed. */
+  firstTokenMs: number | null;
+  /** The whole call: queue, every attempt and every retry's wait. */
+  totalMs: number;
 }
 
 /** Why a model call was tried again (docs/models.md, "Client behaviour"). */

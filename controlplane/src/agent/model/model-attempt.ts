@@ -36,19 +36,24 @@ export async function attemptCompletion(
   );
   const started = performance.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let firstTokenMs: number | null = null;
   const hooks = {
     onStream() {
       if (options.firstTokenTimeoutMs <= 0) return;
       const left = options.firstTokenTimeoutMs - (performance.now() - started);
       timer = setTimeout(() => firstToken.abort(), Math.max(0, left));
     },
-    onFirstToken: () => clearTimeout(timer),
+    onFirstToken() {
+      firstTokenMs = performance.now() - started;
+      clearTimeout(timer);
+    },
   };
   try {
     const init = { method: 'POST', headers: options.headers, body, signal: combined };
     const response = await options.fetch(options.endpoint, init);
     if (!response.ok) return await refused(response, options.now());
-    return await readCompletion(response, hooks, options.wire);
+    const result = await readCompletion(response, hooks, options.wire);
+    return result.ok ? { ok: true, completion: { ...result.completion, firstTokenMs } } : result;
   } catch (error) {
     if (signal?.aborted) throw error;
     if (firstToken.signal.aborted) {

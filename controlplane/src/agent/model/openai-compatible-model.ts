@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../../clock.js';
 import { ModelError } from '../../errors.js';
 import type { AttemptResult, Completion } from './attempt-result.js';
 import { failed } from './attempt-result.js';
+import { type CallTiming, replyOf, startCallTiming } from './call-usage.js';
 import type { ModelCallHooks, ModelReply, ModelRequest, VisionModel } from './chat-types.js';
 import { createEndpointLimiter, type EndpointLimiter } from './endpoint-limiter.js';
 import { attemptCompletion } from './model-attempt.js';
@@ -66,8 +67,12 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     now: () => clock.now(),
   };
 
-  async function attempt(body: string, signal?: AbortSignal): Promise<AttemptResult> {
-    const release = await limiter.acquire(signal);
+  async function attempt(
+    body: string,
+    timing: CallTiming,
+    signal?: AbortSignal,
+  ): Promise<AttemptResult> {
+    const release = await timing.queued(limiter.acquire(signal));
     try {
       const result = await attemptCompletion(http, body, signal);
       return result.ok ? judge(result.completion) : result;
@@ -82,22 +87,19 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     hooks: ModelCallHooks = {},
   ): Promise<ModelReply> {
     const profileBody = request.body ?? { messages: request.messages };
-    const body = JSON.stringify(
-      wire.body(profileBody, {
-        model: options.model,
-        maxTokens: options.maxTokens,
-        temperature: options.temperature,
-        stream,
-      }),
-    );
+    const payload = wire.body(profileBody, {
+      model: options.model,
+      maxTokens: options.maxTokens,
+      temperature: options.temperature,
+      stream,
+    });
+    const body = JSON.stringify(payload);
     const requestBytes = Buffer.byteLength(body);
+    const timing = startCallTiming();
     const retries = createCallRetries(options.retries, backoff);
     for (let attemptNo = 1; ; attemptNo++) {
-      const result = await attempt(body, signal);
-      if (result.ok) {
-        const { text, usage } = result.completion;
-        return { text, body: result.completion.body ?? null, requestBytes, usage };
-      }
+      const result = await attempt(body, timing, signal);
+      if (result.ok) return replyOf(result.completion, payload, requestBytes, timing);
       const { reason } = result;
       const delayMs = retries.next(result);
       if (reason === null || delayMs === null) throw result.error;

@@ -4,6 +4,7 @@
 // (code fences, single quotes, trailing commas, synonyms) and falls back to a legacy `YES:`/`NO:`
 // line (DETM's smart-wait format); anything else counts as `watching`, never as resolved.
 
+import { callUsageOf } from '../../agent/model/call-usage.js';
 import type { ContentPart, VisionModel } from '../../agent/model/chat-types.js';
 import { isAbortError, ModelError } from '../../errors.js';
 import type {
@@ -33,14 +34,14 @@ export function createModelVisualJudge(
   options: { timeoutMs?: number } = {},
 ): VisualJudge {
   return {
-    async judge(request, signal): Promise<VisualVerdict> {
+    async judge(request, signal, hooks): Promise<VisualVerdict> {
       const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       const bounded = timeout && signal ? AbortSignal.any([signal, timeout]) : (timeout ?? signal);
       try {
-        const reply = await model.complete(
-          { messages: [{ role: 'user', content: parts(request) }] },
-          bounded,
-        );
+        const started = performance.now();
+        const asked = { messages: [{ role: 'user' as const, content: parts(request) }] };
+        const reply = await model.complete(asked, bounded);
+        hooks?.onUsage?.(callUsageOf(reply, asked, model.name, performance.now() - started));
         return parseVisualVerdict(reply.text);
       } catch (error) {
         if (timeout?.aborted && !signal?.aborted && isAbortError(error))

@@ -1,5 +1,7 @@
 /** Types of the wait engine: conditions, the ports it watches through, and job outcomes. */
+
 import type { PageElement, PageState } from '@clawdie/kit/jail-api';
+import type { CallUsage } from '../../agent/model/call-usage.js';
 
 /** One condition; a wait holds when all of its conditions hold. Cheapest are checked first. */
 export type WaitCondition =
@@ -64,7 +66,16 @@ export interface VisualJudgeRequest {
 
 /** A vision model deciding a natural-language condition. Rejects on transport failure. */
 export interface VisualJudge {
-  judge(request: VisualJudgeRequest, signal?: AbortSignal): Promise<VisualVerdict>;
+  judge(
+    request: VisualJudgeRequest,
+    signal?: AbortSignal,
+    hooks?: VisualJudgeHooks,
+  ): Promise<VisualVerdict>;
+}
+
+export interface VisualJudgeHooks {
+  /** Told the usage of the verdict's model call (tokens, images, timing). Must not throw. */
+  onUsage?: (call: CallUsage) => void;
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { LoopEvent } from '../../agent/loop/loop-types.js';
 import { describeExecuted } from '../../tasks/step-summary.js';
 import type { CompactResult } from '../../tasks/task-input.js';
+import { describeUsage } from '../../tasks/task-usage.js';
 
 export function printLine(text: string): void {
   console.error(text);
@@ -15,8 +16,9 @@ const ms = (value: number) =>
   value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`;
 
 /**
- * Collects one step's events and prints a single summary line when the step ends, and one line
- * per status the run reports (the same statuses REST, SSE, MCP and the dashboard show).
+ * Collects one step's events and prints a single summary line when the step ends, one line per
+ * status the run reports (the same statuses REST, SSE, MCP and the dashboard show), and at the
+ * end one line of the task's model usage and cost.
  */
 export function createProgressPrinter(
   maxSteps: number,
@@ -61,6 +63,9 @@ export function createProgressPrinter(
         return;
       case 'task-started':
         if (event.model) write(`model: ${event.model.name} (profile ${event.model.profile})`);
+        return;
+      case 'task-ended':
+        if (event.result.usage) write(`usage: ${describeUsage(event.result.usage)}`);
         return;
       case 'final-screenshot-taken':
         return;

@@ -80,6 +80,16 @@ export function timingSplit(step: StepRecord) {
 </div>`;
 }
 
+/** The step's model call: tokens (marked when estimated), images, queue / first token / total. */
+export function callUsageLine(step: StepRecord) {
+  const call = step.modelUsage;
+  if (!call) return '';
+  const estimated = call.estimated ? ' (estimated)' : '';
+  const firstToken =
+    call.firstTokenMs === null ? '' : ` · first token ${duration(call.firstTokenMs)}`;
+  return html`<p class="muted usage">Model call: ${call.promptTokens} prompt + ${call.completionTokens} completion tokens${estimated} · ${call.images} image${call.images === 1 ? '' : 's'}, ${Math.round(call.imageBytes / 1024)} KB · queue ${duration(call.queueMs)}${firstToken} · total ${duration(call.totalMs)}</p>`;
+}
+
 function actionLine(action: ActionRecord) {
   const planned = action.action as Parameters<typeof describeAction>[0] | null;
   const model = action.modelAction as { name?: string; args?: Record<string, string> } | null;
@@ -109,6 +119,7 @@ ${logs
   .filter((log) => log.message !== step.outcomeMessage)
   .map((log) => html`<p class="muted">${badge(log.level)} ${log.event}: ${log.message}</p>`)}
 ${timingSplit(step)}
+${callUsageLine(step)}
 <details><summary>Raw model reply</summary><pre class="mono">${step.rawPrediction ?? '(none)'}</pre></details>
 </div>
 </article>`;

@@ -2,6 +2,7 @@ import { html } from 'hono/html';
 import { type TaskRecord, terminalStatuses } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { PendingApproval } from '../../tasks/live-status.js';
+import { describeUsage } from '../../tasks/task-usage.js';
 import { profileOfRecord } from '../http/task-views.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
@@ -36,6 +37,7 @@ ${task.startUrl ? html`<dt>Start URL</dt><dd class="mono">${task.startUrl}</dd>`
 <dt>Started</dt><dd>${timestamp(task.startedAt)}</dd>
 <dt>Ended</dt><dd>${timestamp(task.endedAt)}</dd>
 <dt>Duration</dt><dd>${taskDuration(task, now)}</dd>
+<dt>Model usage</dt><dd id="usage">${task.usage ? describeUsage(task.usage) : html`<span class="muted">no model call yet</span>`}</dd>
 </dl>`;
 }
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { taskStatusValues } from '../../platform/store/task-records.js';
 import { compactResultSchema } from '../../tasks/task-input.js';
+import { taskUsageSchema } from '../../tasks/task-usage.js';
 
 const isoTime = z.string().describe('ISO 8601 time');
 const point = z.object({ x: z.number(), y: z.number().nullable() });
@@ -22,6 +23,24 @@ export const taskViewSchema = z.object({
   created_at: isoTime.nullable(),
   started_at: isoTime.nullable(),
   ended_at: isoTime.nullable(),
+  usage: taskUsageSchema
+    .nullable()
+    .describe('model usage totals so far (updated per call); null before the first call'),
+});
+
+/** A step's model call (docs/models.md, "Usage and cost"). */
+export const stepUsageSchema = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  estimated: z.boolean().describe('true when the server sent no usage: the tokens are estimated'),
+  images: z.number().int(),
+  image_bytes: z.number().int(),
+  queue_ms: z.number().describe("waiting for the model endpoint's concurrency slot"),
+  first_token_ms: z
+    .number()
+    .nullable()
+    .describe('request sent to first content delta; null when the reply was not streamed'),
+  total_ms: z.number().describe('the whole call: queue, attempts, retry waits'),
 });
 
 export const stepViewSchema = z.object({
@@ -48,6 +67,7 @@ export const stepViewSchema = z.object({
     execute: z.number().nullable(),
   }),
   model_request_bytes: z.number().nullable(),
+  usage: stepUsageSchema.nullable().describe("the step's model call; null when it got no reply"),
   started_at: isoTime.nullable(),
   ended_at: isoTime.nullable(),
 });
@@ -111,5 +131,6 @@ export const stepDetailSchema = z.object({
 
 export type TaskView = z.output<typeof taskViewSchema>;
 export type StepView = z.output<typeof stepViewSchema>;
+export type StepUsageView = z.output<typeof stepUsageSchema>;
 export type ActionView = z.output<typeof actionViewSchema>;
 export type LogView = z.output<typeof logViewSchema>;

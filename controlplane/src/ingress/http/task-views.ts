@@ -1,3 +1,4 @@
+import type { CallUsage } from '../../agent/model/call-usage.js';
 import { profileNamed } from '../../agent/profiles/index.js';
 import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import type {
@@ -8,7 +9,13 @@ import type {
 } from '../../platform/store/task-records.js';
 import { terminalStatuses } from '../../platform/store/task-records.js';
 import type { CompactResult } from '../../tasks/task-input.js';
-import type { ActionView, LogView, StepView, TaskView } from './task-view-schemas.js';
+import type {
+  ActionView,
+  LogView,
+  StepUsageView,
+  StepView,
+  TaskView,
+} from './task-view-schemas.js';
 
 /** The compact result of an ended task, rebuilt from its row. */
 export function compactResultOf(task: TaskRecord): CompactResult | null {
@@ -23,6 +30,7 @@ export function compactResultOf(task: TaskRecord): CompactResult | null {
     ...(task.errorCode
       ? { error: { code: task.errorCode, message: task.errorMessage ?? '' } }
       : {}),
+    ...(task.usage ? { usage: task.usage } : {}),
   };
 }
 
@@ -40,6 +48,7 @@ export function taskView(task: TaskRecord): TaskView {
     created_at: iso(task.createdAt),
     started_at: iso(task.startedAt),
     ended_at: iso(task.endedAt),
+    usage: task.usage,
   };
 }
 
@@ -60,8 +69,22 @@ export function stepView(step: StepRecord): StepView {
       : null,
     timings_ms: { capture: step.captureMs, model: step.modelMs, execute: step.executeMs },
     model_request_bytes: step.modelRequestBytes,
+    usage: step.modelUsage && stepUsageView(step.modelUsage),
     started_at: iso(step.startedAt),
     ended_at: iso(step.endedAt),
+  };
+}
+
+function stepUsageView(call: CallUsage): StepUsageView {
+  return {
+    prompt_tokens: call.promptTokens,
+    completion_tokens: call.completionTokens,
+    estimated: call.estimated,
+    images: call.images,
+    image_bytes: call.imageBytes,
+    queue_ms: call.queueMs,
+    first_token_ms: call.firstTokenMs,
+    total_ms: call.totalMs,
   };
 }
 

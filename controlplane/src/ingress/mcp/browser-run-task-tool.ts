@@ -7,6 +7,7 @@ import {
   compactResultSchema,
 } from '../../tasks/task-input.js';
 import type { TaskService } from '../../tasks/task-service.js';
+import { describeUsage } from '../../tasks/task-usage.js';
 import { createProgressTracker } from './progress.js';
 import type { McpToolDefinition } from './tool-definition.js';
 
@@ -89,7 +90,7 @@ export function toToolResult(result: CompactResult): CallToolResult {
   };
 }
 
-/** `status`, `summary`, `error`, `trace_id` and `steps`, one per line; never screenshots. */
+/** `status`, `summary`, `error`, `trace_id`, `steps` and `usage`, one per line; never screenshots. */
 export function renderResultText(result: CompactResult): string {
   return [
     `status: ${result.status}`,
@@ -97,5 +98,6 @@ export function renderResultText(result: CompactResult): string {
     ...(result.error ? [`error: ${result.error.code}: ${result.error.message}`] : []),
     `trace_id: ${result.trace_id}`,
     `steps: ${result.step_count}`,
+    ...(result.usage ? [`usage: ${describeUsage(result.usage)}`] : []),
   ].join('\n');
 }

@@ -26,6 +26,8 @@ export const tasks = sqliteTable(
     actor: text('actor'),
     /** The controlplane instance (`instances.id`) that runs it; null for rows from older versions. */
     ownerInstance: text('owner_instance'),
+    /** JSON: the task's model usage totals and cost (tasks/task-usage.ts), null before a call. */
+    usage: text('usage'),
   },
   (table) => [
     index('tasks_created_at').on(table.createdAt),
@@ -55,6 +57,8 @@ export const steps = sqliteTable(
     modelMs: real('model_ms'),
     executeMs: real('execute_ms'),
     modelRequestBytes: integer('model_request_bytes'),
+    /** JSON: the step's model call — tokens, images, latency split (agent/model/call-usage.ts). */
+    modelUsage: text('model_usage'),
     startedAt: integer('started_at').notNull(),
     endedAt: integer('ended_at'),
   },

@@ -1,4 +1,6 @@
 /** Plain records the store returns; JSON columns are decoded. */
+import type { CallUsage } from '../../agent/model/call-usage.js';
+import type { TaskUsage } from '../../tasks/task-usage.js';
 
 /**
  * Every task status; `paused` = the loop waits before its next step until resumed; `needs_user` =
@@ -47,6 +49,8 @@ export interface TaskRecord {
   tenant: string;
   /** Who started it (`tenant:<t>/<subject>`), null when unknown. */
   actor: string | null;
+  /** Model usage totals so far (updated per call), null before the first call. */
+  usage: TaskUsage | null;
 }
 
 export type StepOutcome =
@@ -83,6 +87,8 @@ export interface StepRecord {
   modelMs: number | null;
   executeMs: number | null;
   modelRequestBytes: number | null;
+  /** The step's model call: tokens, images, latency split; null when it got no reply. */
+  modelUsage: CallUsage | null;
   startedAt: number;
   endedAt: number | null;
 }

@@ -1,4 +1,5 @@
 // The task-trace store port and its value types (the adapter is task-repository.ts).
+import type { TaskUsage } from '../../tasks/task-usage.js';
 import type {
   ActionRecord,
   LogRecord,
@@ -71,6 +72,8 @@ export interface TaskRepository {
   /** Records a step and sets the task's step_count to the steps it has recorded so far. */
   insertStep(taskId: string, index: number, startedAt: number): number;
   updateStep(stepId: number, patch: StepPatch): void;
+  /** Sets the task's model usage totals (tasks/task-usage.ts), as each call adds to them. */
+  setUsage(taskId: string, usage: TaskUsage): void;
   listSteps(taskId: string): StepRecord[];
   getStep(taskId: string, index: number): StepRecord | null;
   insertActions(rows: NewAction[]): void;

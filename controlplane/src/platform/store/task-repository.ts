@@ -51,10 +51,12 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     ...row,
     status: row.status as TaskStatus,
     resultData: parse(row.resultData),
+    usage: parse(row.usage) as TaskRecord['usage'],
   });
   const toStep = (row: typeof steps.$inferSelect): StepRecord => ({
     ...row,
     outcome: row.outcome as StepOutcome,
+    modelUsage: parse(row.modelUsage) as StepRecord['modelUsage'],
   });
 
   // Prepared once: drizzle's query building costs ~130 µs per call, a prepared read ~10 µs.
@@ -179,8 +181,18 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     insertStep(taskId, index, startedAt) {
       return insertStepCounted(taskId, index, startedAt);
     },
-    updateStep(stepId, patch) {
-      db.update(steps).set(patch).where(eq(steps.id, stepId)).run();
+    updateStep(stepId, { modelUsage, ...patch }) {
+      const usage = modelUsage === undefined ? {} : { modelUsage: json(modelUsage) };
+      db.update(steps)
+        .set({ ...patch, ...usage })
+        .where(eq(steps.id, stepId))
+        .run();
+    },
+    setUsage(taskId, usage) {
+      db.update(tasks)
+        .set({ usage: json(usage) })
+        .where(eq(tasks.id, taskId))
+        .run();
     },
     listSteps(taskId) {
       return stepsByTask.all({ taskId }).map(toStep);

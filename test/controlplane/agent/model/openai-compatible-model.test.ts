@@ -78,7 +78,7 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
     headers.length = 0;
     const result = await model().client.complete(request);
     assert.equal(result.text, 'Thought: ok\nAction: wait()');
-    assert.deepEqual(result.usage, { promptTokens: 7, completionTokens: 3 });
+    assert.deepEqual(result.usage, { promptTokens: 7, completionTokens: 3, estimated: false });
     const sent = JSON.parse(bodies[0] ?? '{}');
     assert.equal(sent.model, 'ui-tars-test');
     assert.equal(sent.max_tokens, 1024);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { createReplayModel } from '../../../../controlplane/src/agent/model/replay-model.js';
+import type { ModelPrices } from '../../../../controlplane/src/config-prices.js';
 import { createAuditLog } from '../../../../controlplane/src/governance/audit/audit-log.js';
 import {
   parsePolicy,
@@ -17,6 +18,7 @@ import {
 import { createAuditRepository } from '../../../../controlplane/src/platform/store/audit-repository.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createTaskService } from '../../../../controlplane/src/tasks/task-service.js';
+import { describeUsage } from '../../../../controlplane/src/tasks/task-usage.js';
 import { createFakeOperator } from '../../../support/fake-operator.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../../support/test-task-deps.js';
@@ -25,7 +27,7 @@ import { acmePolicy } from '../../governance/policy/policy-fixture.js';
 const finish = "Action: finished(content='done')";
 
 /** What `clawdie run` gets from the platform: task deps and the policed wrapper, over fakes. */
-function createRunFixture(t: TestContext, outputs: string[]) {
+function createRunFixture(t: TestContext, outputs: string[], prices: ModelPrices = {}) {
   const fake = createFakeOperator();
   const { deps, repository, close } = createTestTaskDeps({
     model: createReplayModel(outputs),
@@ -45,6 +47,7 @@ function createRunFixture(t: TestContext, outputs: string[]) {
   const tasks = () =>
     createTaskService({
       ...deps,
+      prices,
       audit,
       admission: createPolicyAdmission({ policies, audit, defaults: { maxSteps: 10 } }),
       guards: createTaskGuards({ audit, logger: silentLogger }),
@@ -138,6 +141,35 @@ describe('clawdie run prints the statuses every other surface reports', () => {
     assert.equal(view?.coordinateMode, 'ui-tars-1.5');
     // The CLI subscribes after the row is queued; from then on it prints what SSE carries.
     assert.deepEqual(printed, streamed.slice(streamed.length - printed.length));
+  });
+
+  it("ends with one line of the task's model usage and its cost", async (t) => {
+    const prices = { replay: { input_per_million: 2, output_per_million: 8, currency: 'EUR' } };
+    const fixture = createRunFixture(t, ['Action: wait()', finish], prices);
+    const lines: string[] = [];
+    const result = await runTaskCommand({ instruction: 'x' }, fixture.tasks(), {
+      onEvent: createProgressPrinter(10, (line) => lines.push(line)),
+    });
+    const usage = result.usage;
+    assert.ok(usage, 'the compact result carries the usage');
+    const calls = fixture.repository.listSteps(result.trace_id).map((step) => step.modelUsage);
+    const prompt = calls.reduce((sum, call) => sum + (call?.promptTokens ?? 0), 0);
+    const completion = calls.reduce((sum, call) => sum + (call?.completionTokens ?? 0), 0);
+    assert.deepEqual(
+      [usage.model_calls, usage.prompt_tokens, usage.completion_tokens, usage.estimated],
+      [2, prompt, completion, true],
+    );
+    const amount = Math.round(prompt * 2 + completion * 8) / 1_000_000;
+    assert.deepEqual(usage.cost, { amount, currency: 'EUR' });
+    assert.equal(lines.at(-1), `usage: ${describeUsage(usage)}`);
+    // Step 1 sends one screenshot, step 2 two (the image window).
+    assert.match(
+      lines.at(-1) ?? '',
+      new RegExp(
+        `^usage: 2 model calls · ${prompt} prompt \\+ ${completion} completion tokens \\(estimated\\) · 3 images, \\d+ KB · queue 0 ms · model \\d+ ms · cost ${amount} EUR$`,
+      ),
+    );
+    assert.equal(lines.filter((line) => line.startsWith('usage: ')).length, 1);
   });
 
   it('names the approval an awaiting task waits for and why a person is needed', () => {

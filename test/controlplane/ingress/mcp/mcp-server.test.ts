@@ -7,6 +7,7 @@ import { loopbackPrincipal } from '../../../../controlplane/src/governance/auth/
 import { createMcpServer } from '../../../../controlplane/src/ingress/mcp/mcp-server.js';
 import { compactResultSchema } from '../../../../controlplane/src/tasks/task-input.js';
 import type { TaskService } from '../../../../controlplane/src/tasks/task-service.js';
+import { describeUsage, type TaskUsage } from '../../../../controlplane/src/tasks/task-usage.js';
 import { createUnavailableTaskService } from '../../../../controlplane/src/tasks/unavailable-task-service.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import {
@@ -102,7 +103,13 @@ describe('MCP server (in-memory transport)', () => {
     assert.equal(compact.step_count, 3);
     assert.equal(repository.getTask(compact.trace_id)?.status, 'finished');
     const text = textOf(result);
-    assert.equal(text, `status: finished\nsummary: 42\ntrace_id: ${compact.trace_id}\nsteps: 3`);
+    // The replay model reports no usage: the estimate, marked, rides beside the six keys.
+    assert.equal(compact.usage?.model_calls, 3);
+    assert.equal(compact.usage?.estimated, true);
+    assert.equal(
+      text,
+      `status: finished\nsummary: 42\ntrace_id: ${compact.trace_id}\nsteps: 3\nusage: ${describeUsage(compact.usage as TaskUsage)}`,
+    );
     assert.deepEqual(progress, [
       { progress: 1, total: 5, message: 'step 1/5: click (640, 400)' },
       { progress: 2, total: 5, message: 'step 2/5: type "demo"' },

@@ -26,6 +26,8 @@ export const chatCompletionsWire: Wire = {
     max_tokens: fields.maxTokens,
     temperature: fields.temperature,
     stream: fields.stream,
+    // Streamed replies carry `usage` only when asked (OpenAI, vLLM, Ollama); others ignore it.
+    ...(fields.stream ? { stream_options: { include_usage: true } } : {}),
   }),
   read(json): WireRead {
     const body = (json ?? {}) as CompletionBody;
