@@ -110,7 +110,7 @@ for (const fake of GOLDEN_FAKES) {
   rows.push({
     profile: fake.label,
     image: imageSize,
-    'first request kB': round(bytes[0]! / 1024, 1),
+    'first request kB': round((bytes[0] ?? 0) / 1024, 1),
     'request kB p50': round(totals.p50 / 1024, 1),
     'changed kB p50': round(deltas.p50 / 1024, 1),
     'changed kB max': round(Math.max(...changed) / 1024, 1),

@@ -3,6 +3,8 @@
 // `previous_response_id`: docs/models.md "openai-computer-use" gives the reasons. Output items
 // are echoed without their `id` (items are not persisted under `store: false`), the way OpenAI's
 // own stateless client does it (openai/codex `ResponseItem`, `id` skip_serializing).
+
+import { imagesLeftOut } from './image-window.js';
 import { computerCalls } from './openai-computer-use-reply.js';
 import type { HistoryTurn, ProfileImage, RequestInput, SafetySignal } from './profile-types.js';
 
@@ -18,7 +20,7 @@ export function buildOpenAiRequest(
   const observations = input.history.filter((turn) => turn.kind === 'observation');
   const newest = observations.at(-1);
   if (newest === undefined) throw new Error('a request needs at least one observation');
-  const firstShown = observations.length - Math.max(1, input.imageWindow);
+  const firstShown = imagesLeftOut(observations.length, input.imageWindow);
   const items: unknown[] = [];
   let seen = 0;
   let lastCalls: Item[] = [];

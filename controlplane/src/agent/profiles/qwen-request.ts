@@ -3,6 +3,8 @@
 // reply as an assistant turn with its `<tool_call>` blocks, and each later screenshot as a user
 // turn answering those calls with `<tool_response>` blocks (qwen-agent `NousFnCallPrompt`). Only
 // the newest `imageWindow` screenshots are sent; older turns keep their text.
+
+import { imagesLeftOut } from './image-window.js';
 import type { HistoryTurn, ProfileImage, RequestInput } from './profile-types.js';
 
 /** What a profile keeps of a reply (`ModelTurn.raw`): the assistant text to repeat, and its calls. */
@@ -27,7 +29,7 @@ export function buildQwenMessages(
   );
   const newest = observations.at(-1);
   if (!newest) throw new Error('a request needs at least one observation');
-  const firstWithImage = observations.length - Math.max(1, input.imageWindow);
+  const firstWithImage = imagesLeftOut(observations.length, input.imageWindow);
   const messages: Message[] = [{ role: 'system', content: systemPrompt(newest.image) }];
   let seen = 0;
   let lastCalls = 0;

@@ -155,8 +155,8 @@ describe('agent loop', () => {
           .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
           .filter((p) => p.type === 'image_url').length,
     );
-    // Full at 5, then the oldest leave two at a time (profiles/image-window.ts).
-    assert.deepEqual(images, [1, 2, 3, 4, 5, 4, 5, 4]);
+    // Full at 5, then the oldest leave three at a time (profiles/image-window.ts).
+    assert.deepEqual(images, [1, 2, 3, 4, 5, 3, 4, 5]);
   });
 
   it('turns model and browser outages into typed errors', async () => {
