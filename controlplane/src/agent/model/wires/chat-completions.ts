@@ -11,15 +11,18 @@ interface CompletionBody {
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
+/** JSON, with the key as a bearer token (chat completions, the OpenAI Responses API). */
+export function bearerJsonHeaders(apiKey: string | null): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
+  return headers;
+}
+
 export const chatCompletionsWire: Wire = {
   name: 'chat-completions',
   streams: true,
   endpoint: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/chat/completions`,
-  headers(apiKey) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    return headers;
-  },
+  headers: bearerJsonHeaders,
   body: (profileBody, fields) => ({
     model: fields.model,
     ...profileBody,

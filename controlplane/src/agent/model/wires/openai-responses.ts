@@ -2,6 +2,8 @@
 // `Response` back (not streamed). `status: 'incomplete'` with `incomplete_details.reason:
 // 'max_output_tokens'` is a token-limit stop; usage is `input_tokens` / `output_tokens` (openai SDK
 // types `Response`, `ResponseUsage`, `ResponseCreateParamsNonStreaming`).
+
+import { bearerJsonHeaders } from './chat-completions.js';
 import type { Wire, WireRead } from './wire-types.js';
 
 type Json = Record<string, unknown>;
@@ -10,11 +12,7 @@ export const openAiResponsesWire: Wire = {
   name: 'openai-responses',
   streams: false,
   endpoint: (baseUrl) => `${baseUrl.replace(/\/+$/, '')}/responses`,
-  headers(apiKey) {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-    return headers;
-  },
+  headers: bearerJsonHeaders,
   // Transport fields first, so a task's bodies share a byte prefix up to the history. No
   // `temperature`: the computer-use models are reasoning models, which reject it.
   body: (profileBody, fields) => ({
