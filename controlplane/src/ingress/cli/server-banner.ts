@@ -1,6 +1,7 @@
 // What `npm start` prints once it listens, and the replay demo it runs without a model.
 
 import { describeJudge } from '../../agent/model/configured-judge.js';
+import { configuredProfile } from '../../agent/model/configured-model.js';
 import type { Controlplane } from '../../composition/create-controlplane.js';
 import { dashboardLogin } from '../dashboard/dashboard-login-hint.js';
 import { createProgressPrinter, printLine, printResult } from './cli-output.js';
@@ -18,11 +19,12 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
   printLine(`images: ${controlplane.images.summary}`);
   if (model) {
     printLine(
-      `model: ${model.name}${model.isReplay ? ' (REPLAY)' : ''} at ${config.model.url ?? config.model.replayFile}`,
+      `model: ${model.name}${model.isReplay ? ' (REPLAY)' : ''} at ${config.model.url ?? config.model.replayFile}, profile ${config.model.profile}`,
     );
+    for (const limit of configuredProfile(config).limits) printLine(`  cannot: ${limit}`);
   } else {
     printLine(
-      'model: not configured. Point Clawdie at any OpenAI-compatible server that serves UI-TARS:',
+      'model: not configured. Point Clawdie at a model server or API (README.md, "Connecting a model"), e.g. vLLM serving UI-TARS:',
     );
     printLine(
       '  CLAWDIE_MODEL_URL=http://127.0.0.1:8000/v1 CLAWDIE_MODEL_NAME=ui-tars-1.5-7b npm start',

@@ -1,0 +1,43 @@
+// The start-up banner names the model's profile and what that profile cannot do (issue 22, 1).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { printServerBanner } from '../../../../controlplane/src/ingress/cli/server-banner.js';
+import { createTestControlplane } from '../../../support/controlplane.js';
+import { createPerTaskScriptModel } from '../../../support/per-task-script-model.js';
+
+async function bannerOf(env: Record<string, string>): Promise<string[]> {
+  const controlplane = await createTestControlplane({
+    model: createPerTaskScriptModel([]),
+    env: { CLAWDIE_MODEL_URL: 'http://127.0.0.1:9/v1', ...env },
+  });
+  const lines: string[] = [];
+  const original = console.error;
+  console.error = (line: string) => void lines.push(String(line));
+  try {
+    printServerBanner(controlplane, 'http://127.0.0.1:8700');
+  } finally {
+    console.error = original;
+    await controlplane.close();
+  }
+  return lines;
+}
+
+describe('the start-up banner', () => {
+  it('names the profile and lists what it cannot do', async () => {
+    const lines = await bannerOf({ CLAWDIE_MODEL_PROFILE: 'gemini-computer-use' });
+    const model = lines.find((line) => line.startsWith('model: '));
+    assert.match(model ?? '', /, profile gemini-computer-use$/);
+    assert.ok(
+      lines.some((line) => /^ {2}cannot: go_forward is refused/.test(line)),
+      lines.join('\n'),
+    );
+  });
+
+  it('says ui-tars-1.5 by default', async () => {
+    const lines = await bannerOf({});
+    assert.ok(
+      lines.some((line) => line.endsWith(', profile ui-tars-1.5')),
+      lines.join('\n'),
+    );
+  });
+});
