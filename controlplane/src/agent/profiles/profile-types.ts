@@ -1,7 +1,7 @@
 // A model profile: how one family of computer-use models is asked (request body, prompt or tool
 // declaration, images), how its replies read (parser), where its coordinates live, and what it
 // cannot do. Every profile yields the same internal action plan (`ModelAction`s in the UI-TARS
-// vocabulary of action-planners.ts), so the gate, approvals, audit, takeover and the operators
+// vocabulary of action-planners.ts), so the gate, approvals, audit, takeover and the browser operators
 // never see which model spoke. docs/models.md, "Model profiles".
 import type { ModelAction, Size } from '../uitars/types.js';
 

@@ -270,35 +270,6 @@ describe('toBrowserActions: terminal steps and errors', () => {
     }
   });
 
-  it('scrolls a screen_fraction of the viewport along the scroll axis', () => {
-    const down = toBrowserActions(
-      [{ name: 'scroll', args: { direction: 'down', screen_fraction: '0.4' } }],
-      CONTEXT,
-    );
-    const left = toBrowserActions(
-      [{ name: 'scroll', args: { direction: 'left', screen_fraction: '0.5' } }],
-      CONTEXT,
-    );
-    assert.ok(down.success && left.success);
-    const amountOf = (result: typeof down) =>
-      result.success &&
-      result.steps[0]?.kind === 'browser' &&
-      result.steps[0].action.type === 'scroll'
-        ? result.steps[0].action.amount
-        : null;
-    assert.equal(amountOf(down), 320); // 0.4 × 800
-    assert.equal(amountOf(left), 640); // 0.5 × 1280
-  });
-
-  it('plans screenshot() (a profile\'s "look again") as a wait of 0 ms', () => {
-    const result = toBrowserActions([{ name: 'screenshot', args: {} }], CONTEXT);
-    assert.ok(result.success);
-    assert.deepEqual(result.steps[0]?.kind === 'browser' && result.steps[0].action, {
-      type: 'wait',
-      ms: 0,
-    });
-  });
-
   it('lists every mapped name in SUPPORTED_ACTION_NAMES', () => {
     assert.deepEqual([...SUPPORTED_ACTION_NAMES].sort(), [
       'call_user',
