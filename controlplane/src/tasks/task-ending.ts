@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { AppError, isAbortError, TaskTimeoutError } from '../errors.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { CompactResult } from './task-input.js';
+import type { TaskVerification } from './task-verification.js';
 
 /** Typed failures of the model, the browser and the run's own ports that end a task as they are. */
 const passthroughCodes = new Set<string>([
@@ -77,6 +78,7 @@ export function recordEnding(
   result: LoopResult,
   finalScreenshotPath: string | null,
   deps: { repository: TaskRepository; clock: Clock },
+  verification?: TaskVerification,
 ): CompactResult {
   const resultData = 'resultData' in result ? result.resultData : parseResultData(result.summary);
   deps.repository.endTask(taskId, {
@@ -88,6 +90,7 @@ export function recordEnding(
     stepCount: result.stepCount,
     finalScreenshotPath,
     endedAt: deps.clock.now(),
+    verification: verification ?? null,
   });
   return {
     status: result.status,
@@ -97,6 +100,7 @@ export function recordEnding(
     step_count: result.stepCount,
     final_screenshot_path: finalScreenshotPath,
     ...(result.error ? { error: result.error } : {}),
+    ...(verification ? { verification } : {}),
   };
 }
 

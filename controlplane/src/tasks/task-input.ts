@@ -7,6 +7,7 @@ import {
   type CredentialMode,
   type loggedInCheckSchema,
 } from './task-input-fields.js';
+import { taskVerificationSchema } from './task-verification.js';
 
 export type { CredentialMode } from './task-input-fields.js';
 
@@ -98,5 +99,10 @@ export const compactResultSchema = z.object({
   session_id: z.string().nullable().optional(),
   /** Why `keep_session` was not honoured. */
   session_refused: z.string().optional(),
+  /**
+   * A `finished` task checked against the requests it made (tasks/task-verification.ts):
+   * `unverified` when the last state-changing request failed or a claimed change was never sent.
+   */
+  verification: taskVerificationSchema.optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

@@ -1,5 +1,5 @@
 import type { ImageCodec } from '@clawdie/kit/images';
-import type { ActionResult } from '@clawdie/kit/jail-api';
+import type { ActionResult, NetworkEvidence } from '@clawdie/kit/jail-api';
 import type { BrowserOperator, Screenshot } from '../../browser/operator/browser-operator.js';
 import type { WaitCondition } from '../../browser/wait/wait-types.js';
 import type { Clock } from '../../clock.js';
@@ -134,7 +134,14 @@ export type StepEvent =
       requestBytes: number;
       imageCount: number;
     }
-  | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
+  | {
+      type: 'actions-executed';
+      step: number;
+      executed: ExecutedAction[];
+      executeMs: number;
+      /** The requests the step's actions caused (absent where the surface reports none). */
+      network?: NetworkEvidence;
+    }
   | {
       type: 'step-ended';
       step: number;

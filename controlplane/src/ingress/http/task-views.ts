@@ -1,3 +1,4 @@
+import { type NetworkEvidence, networkEvidenceSchema } from '@clawdie/kit/jail-api';
 import { profileNamed } from '../../agent/profiles/index.js';
 import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import type {
@@ -8,6 +9,7 @@ import type {
 } from '../../platform/store/task-records.js';
 import { terminalStatuses } from '../../platform/store/task-records.js';
 import type { CompactResult } from '../../tasks/task-input.js';
+import { taskVerificationSchema } from '../../tasks/task-verification.js';
 import type { ActionView, LogView, StepView, TaskView } from './task-view-schemas.js';
 
 /** The compact result of an ended task, rebuilt from its row. */
@@ -23,7 +25,14 @@ export function compactResultOf(task: TaskRecord): CompactResult | null {
     ...(task.errorCode
       ? { error: { code: task.errorCode, message: task.errorMessage ?? '' } }
       : {}),
+    ...verificationOf(task.verification),
   };
+}
+
+/** The stored verification, when the row holds one that parses. */
+function verificationOf(stored: unknown): Pick<CompactResult, 'verification'> {
+  const parsed = taskVerificationSchema.safeParse(stored);
+  return parsed.success ? { verification: parsed.data } : {};
 }
 
 export function taskView(task: TaskRecord): TaskView {
@@ -60,6 +69,7 @@ export function stepView(step: StepRecord): StepView {
       : null,
     timings_ms: { capture: step.captureMs, model: step.modelMs, execute: step.executeMs },
     model_request_bytes: step.modelRequestBytes,
+    network: networkOf(step.network),
     started_at: iso(step.startedAt),
     ended_at: iso(step.endedAt),
   };
@@ -88,6 +98,11 @@ export function logView(log: LogRecord): LogView {
     message: log.message,
     data: log.data,
   };
+}
+
+function networkOf(stored: unknown): NetworkEvidence | null {
+  const parsed = networkEvidenceSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
 }
 
 function iso(ms: number | null): string | null {

@@ -26,6 +26,8 @@ export const tasks = sqliteTable(
     actor: text('actor'),
     /** The controlplane instance (`instances.id`) that runs it; null for rows from older versions. */
     ownerInstance: text('owner_instance'),
+    /** JSON: the verdict of a finished task against its network evidence; null for the others. */
+    verification: text('verification'),
   },
   (table) => [
     index('tasks_created_at').on(table.createdAt),
@@ -55,6 +57,8 @@ export const steps = sqliteTable(
     modelMs: real('model_ms'),
     executeMs: real('execute_ms'),
     modelRequestBytes: integer('model_request_bytes'),
+    /** JSON: the requests the step's actions caused (method, URL, status, timing, bytes). */
+    network: text('network'),
     startedAt: integer('started_at').notNull(),
     endedAt: integer('ended_at'),
   },

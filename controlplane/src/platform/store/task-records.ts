@@ -47,6 +47,8 @@ export interface TaskRecord {
   tenant: string;
   /** Who started it (`tenant:<t>/<subject>`), null when unknown. */
   actor: string | null;
+  /** The verification of a finished task (tasks/task-verification.ts), parsed JSON; else null. */
+  verification: unknown;
 }
 
 export type StepOutcome =
@@ -83,6 +85,8 @@ export interface StepRecord {
   modelMs: number | null;
   executeMs: number | null;
   modelRequestBytes: number | null;
+  /** The step's network evidence (`NetworkEvidence`), parsed JSON; null when none was reported. */
+  network: unknown;
   startedAt: number;
   endedAt: number | null;
 }

@@ -51,10 +51,12 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     ...row,
     status: row.status as TaskStatus,
     resultData: parse(row.resultData),
+    verification: parse(row.verification),
   });
   const toStep = (row: typeof steps.$inferSelect): StepRecord => ({
     ...row,
     outcome: row.outcome as StepOutcome,
+    network: parse(row.network),
   });
 
   // Prepared once: drizzle's query building costs ~130 µs per call, a prepared read ~10 µs.
@@ -114,7 +116,11 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     },
     endTask(id, end) {
       db.update(tasks)
-        .set({ ...end, resultData: json(end.resultData) })
+        .set({
+          ...end,
+          resultData: json(end.resultData),
+          verification: end.verification == null ? null : json(end.verification),
+        })
         .where(eq(tasks.id, id))
         .run();
     },
@@ -180,7 +186,9 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
       return insertStepCounted(taskId, index, startedAt);
     },
     updateStep(stepId, patch) {
-      db.update(steps).set(patch).where(eq(steps.id, stepId)).run();
+      const { network, ...rest } = patch;
+      const set = network === undefined ? rest : { ...rest, network: json(network) };
+      db.update(steps).set(set).where(eq(steps.id, stepId)).run();
     },
     listSteps(taskId) {
       return stepsByTask.all({ taskId }).map(toStep);
