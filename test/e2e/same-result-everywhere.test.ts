@@ -99,15 +99,27 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
       result_data: result.result_data,
       step_count: result.step_count,
       screenshot: result.final_screenshot_path?.endsWith('final.jpg'),
+      verdict: result.verification?.verdict,
     });
     const expected = essence(results.rest);
     assert.deepEqual(expected, {
-      keys: ['final_screenshot_path', 'result_data', 'status', 'step_count', 'summary', 'trace_id'],
+      // The six keys, and the verification every finished task carries (issue 23): a read-only
+      // answer with no state-changing request and no criteria is `unchecked`.
+      keys: [
+        'final_screenshot_path',
+        'result_data',
+        'status',
+        'step_count',
+        'summary',
+        'trace_id',
+        'verification',
+      ],
       status: 'finished',
       summary: '42',
       result_data: null,
       step_count: 3,
       screenshot: true,
+      verdict: 'unchecked',
     });
     for (const [surface, result] of Object.entries(results))
       assert.deepEqual(essence(result), expected, surface);

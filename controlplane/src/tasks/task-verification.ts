@@ -129,3 +129,8 @@ function evidenceFrom(requests: readonly Seen[], index: number): VerificationEvi
     step,
   }));
 }
+
+/** One line for people: `unverified — the last state-changing request (POST …) failed: HTTP 500`. */
+export function describeVerification(verification: TaskVerification): string {
+  return `${verification.verdict} — ${verification.reason}`;
+}

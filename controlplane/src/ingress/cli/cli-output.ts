@@ -2,6 +2,7 @@
 import type { LoopEvent } from '../../agent/loop/loop-types.js';
 import { describeExecuted } from '../../tasks/step-summary.js';
 import type { CompactResult } from '../../tasks/task-input.js';
+import { describeVerification } from '../../tasks/task-verification.js';
 
 export function printLine(text: string): void {
   console.error(text);
@@ -61,6 +62,10 @@ export function createProgressPrinter(
         return;
       case 'task-started':
         if (event.model) write(`model: ${event.model.name} (profile ${event.model.profile})`);
+        return;
+      case 'task-ended':
+        if (event.result.verification)
+          write(`verification: ${describeVerification(event.result.verification)}`);
         return;
       case 'final-screenshot-taken':
         return;

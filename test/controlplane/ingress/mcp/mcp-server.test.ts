@@ -102,7 +102,12 @@ describe('MCP server (in-memory transport)', () => {
     assert.equal(compact.step_count, 3);
     assert.equal(repository.getTask(compact.trace_id)?.status, 'finished');
     const text = textOf(result);
-    assert.equal(text, `status: finished\nsummary: 42\ntrace_id: ${compact.trace_id}\nsteps: 3`);
+    // A finished task says how far its answer was checked against its requests (issue 23).
+    assert.equal(compact.verification?.verdict, 'unchecked');
+    assert.equal(
+      text,
+      `status: finished\nsummary: 42\nverification: unchecked — no state-changing request and no success criteria to check\ntrace_id: ${compact.trace_id}\nsteps: 3`,
+    );
     assert.deepEqual(progress, [
       { progress: 1, total: 5, message: 'step 1/5: click (640, 400)' },
       { progress: 2, total: 5, message: 'step 2/5: type "demo"' },
