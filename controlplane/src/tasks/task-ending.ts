@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import { AppError, isAbortError, TaskTimeoutError } from '../errors.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { CompactResult } from './task-input.js';
-import type { TaskVerification } from './task-verification.js';
+import type { TaskVerification } from './verification-schema.js';
 
 /** Typed failures of the model, the browser and the run's own ports that end a task as they are. */
 const passthroughCodes = new Set<string>([

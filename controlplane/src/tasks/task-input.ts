@@ -7,7 +7,7 @@ import {
   type CredentialMode,
   type loggedInCheckSchema,
 } from './task-input-fields.js';
-import { taskVerificationSchema } from './task-verification.js';
+import { taskVerificationSchema } from './verification-schema.js';
 
 export type { CredentialMode } from './task-input-fields.js';
 

@@ -12,29 +12,15 @@
 // | no state-changing request, and the answer claims a change was made       | `unverified` |
 // |   ("Payment … completed", "submitted", "order placed", …)               |              |
 // | anything else (a read-only task, a surface without a network view)       | `unchecked`  |
-import {
-  type NetworkEntry,
-  networkEntrySchema,
-  STATE_CHANGING_METHODS,
-} from '@clawdie/kit/jail-api';
-import { z } from 'zod';
+import { type NetworkEntry, STATE_CHANGING_METHODS } from '@clawdie/kit/jail-api';
 import type { LoopEvent } from '../agent/loop/loop-types.js';
+import {
+  MAX_VERIFICATION_EVIDENCE,
+  type TaskVerification,
+  type VerificationEvidence,
+} from './verification-schema.js';
 
-/** Evidence items a verification carries at most. */
-export const MAX_VERIFICATION_EVIDENCE = 3;
-
-export const verificationEvidenceSchema = networkEntrySchema
-  .pick({ method: true, url: true, status: true, error: true })
-  .extend({ step: z.number().int().min(1) });
-export type VerificationEvidence = z.infer<typeof verificationEvidenceSchema>;
-
-export const taskVerificationSchema = z.object({
-  verdict: z.enum(['verified', 'unverified', 'unchecked']),
-  /** One sentence: why this verdict. */
-  reason: z.string(),
-  evidence: z.array(verificationEvidenceSchema).max(MAX_VERIFICATION_EVIDENCE),
-});
-export type TaskVerification = z.infer<typeof taskVerificationSchema>;
+export type { TaskVerification } from './verification-schema.js';
 
 /** What a finished answer claims when it says a change was made. */
 const CLAIMS_A_CHANGE =

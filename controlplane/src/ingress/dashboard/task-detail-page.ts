@@ -2,7 +2,7 @@ import { html } from 'hono/html';
 import { type TaskRecord, terminalStatuses } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { PendingApproval } from '../../tasks/live-status.js';
-import { taskVerificationSchema } from '../../tasks/task-verification.js';
+import { taskVerificationSchema } from '../../tasks/verification-schema.js';
 import { profileOfRecord } from '../http/task-views.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';

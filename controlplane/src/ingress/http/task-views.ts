@@ -9,7 +9,7 @@ import type {
 } from '../../platform/store/task-records.js';
 import { terminalStatuses } from '../../platform/store/task-records.js';
 import type { CompactResult } from '../../tasks/task-input.js';
-import { taskVerificationSchema } from '../../tasks/task-verification.js';
+import { taskVerificationSchema } from '../../tasks/verification-schema.js';
 import type { ActionView, LogView, StepView, TaskView } from './task-view-schemas.js';
 
 /** The compact result of an ended task, rebuilt from its row. */
