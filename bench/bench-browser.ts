@@ -18,6 +18,8 @@ export interface BenchBrowser {
 
 export async function startBenchBrowser(
   viewport = { width: 1280, height: 800 },
+  /** Extra jail-service variables (CLAWDIE_JAIL_EVIDENCE=off for the evidence comparison). */
+  jailEnv: Record<string, string> = {},
 ): Promise<BenchBrowser> {
   const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
   if (!existsSync(chromiumPath)) throw new Error(`Chromium not found at ${chromiumPath}`);
@@ -43,6 +45,7 @@ export async function startBenchBrowser(
       ...process.env,
       CLAWDIE_JAIL_CDP_URL: browser.wsEndpoint(),
       CLAWDIE_JAIL_VIEWPORT: `${viewport.width}x${viewport.height}`,
+      ...jailEnv,
     },
     logger: silentLogger,
   });

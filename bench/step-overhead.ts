@@ -2,8 +2,9 @@
 // controlplane → HTTP → jail-service → CDP, against the same two operations as raw CDP calls on
 // the same page of the same Chromium, interleaved in one run; and the same step gated as the loop
 // runs it (landing, policy decision audited, the click pinned with `expect`: gated-step.ts), so
-// the gate's share of a step is measured in the same run. Also prints the request bytes sent to
-// the model per step with a full 5-screenshot window.
+// the gate's share of a step is measured in the same run; then a step with network evidence
+// recorded against the same step without it (CLAWDIE_JAIL_EVIDENCE=off, evidence-step.ts). Also
+// prints the request bytes sent to the model per step with a full 5-screenshot window.
 import sharp from 'sharp';
 import { Conversation } from '../controlplane/src/agent/model/conversation.js';
 import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
@@ -11,6 +12,7 @@ import { uiTars15 } from '../controlplane/src/agent/profiles/ui-tars.js';
 import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
 import { round, summarise } from './bench-stats.js';
+import { measureEvidenceOverhead } from './evidence-step.js';
 import { createGatedStep, landingMode } from './gated-step.js';
 
 const iterations = Number(process.env.BENCH_ITERATIONS ?? 200);
@@ -136,3 +138,10 @@ try {
 } finally {
   await bench.close();
 }
+
+// Network evidence on and off, the same step interleaved (bench/evidence-step.ts).
+const evidence = await measureEvidenceOverhead(Math.min(iterations, 100), warmup);
+console.log(JSON.stringify({ evidence }, null, 2));
+console.log(
+  `network evidence: execute p50 ${evidence.with_evidence.execute_ms.p50} ms with vs ${evidence.without_evidence.execute_ms.p50} ms without → ${round(evidence.execute_share_p50 * 100, 1)} % of the execute time (goal ≤ 5 %)`,
+);

@@ -48,6 +48,8 @@ const schema = z.object({
    * parent died, and the service closes Chromium and exits.
    */
   CLAWDIE_JAIL_STOP_WITH_PARENT: z.enum(['true', 'false']).default('false'),
+  /** Off: `POST /actions` reports no network evidence (only to measure what recording costs). */
+  CLAWDIE_JAIL_EVIDENCE: z.enum(['on', 'off']).default('on'),
   /** Desktop screenshots' JPEG encoder: sharp when it loads (auto), sharp or fail, or pure JS. */
   CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
   CLAWDIE_LOG_LEVEL: z
@@ -102,6 +104,8 @@ export interface JailConfig {
   imageEncoder: ImageEncoderMode;
   /** Stop (closing Chromium) when stdin reaches EOF: the parent that holds it open is gone. */
   stopWithParent: boolean;
+  /** Record each batch's requests as evidence (CLAWDIE_JAIL_EVIDENCE, default on). */
+  evidence: boolean;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -153,6 +157,7 @@ export function loadConfig(
     desktopDisplay: e.CLAWDIE_JAIL_DESKTOP === 'true' ? desktopDisplay(env.DISPLAY) : null,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
     stopWithParent: e.CLAWDIE_JAIL_STOP_WITH_PARENT === 'true',
+    evidence: e.CLAWDIE_JAIL_EVIDENCE === 'on',
   });
 }
 

@@ -4,6 +4,7 @@ import type {
   Action,
   ElementsResponse,
   LandingResponse,
+  NetworkEvidence,
   PageState,
   ScreenshotMeta,
   SecretGuard,
@@ -56,6 +57,17 @@ export interface BrowserStatus {
   pageAlive: boolean;
 }
 
+/** The requests a batch caused (browser/network-log.ts); absent on a surface without a network view. */
+export interface NetworkEvidenceSource {
+  /** Marks a batch's start; earlier requests are never reported again. Returns the mark. */
+  mark(): number;
+  /**
+   * The requests started since `mark`, after waiting up to `settleMs` for those still running
+   * (they are reported `pending` when they have not ended by then). Never rejects.
+   */
+  since(mark: number, settleMs: number): Promise<NetworkEvidence>;
+}
+
 /**
  * The one page the jail-service drives. Methods may hang while the renderer is busy; callers bound
  * every call (tools/with-timeout.ts) and then call `interrupt()`. `viewport()` and `status()` never
@@ -94,6 +106,8 @@ export interface PageDriver {
    * storage of every origin seen cleared, masks forgotten, the first tab on about:blank.
    */
   reset(timeoutMs: number): Promise<void>;
+  /** The network evidence of every tab (and its frames); absent: none is reported. */
+  readonly network?: NetworkEvidenceSource | undefined;
   /** Stops JavaScript running in the page (`Runtime.terminateExecution`). Must not throw. */
   interrupt(): Promise<void>;
   /** Stops the browser it launched, or disconnects from an attached one. Idempotent. */

@@ -64,6 +64,7 @@ export async function startJailService(
       deviceScaleFactor: config.deviceScaleFactor,
       codec: images.codec,
       logger,
+      evidence: config.evidence,
     });
     await openStartUrl(driver, config, logger);
     const tools = createToolRegistry({

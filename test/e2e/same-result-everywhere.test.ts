@@ -101,10 +101,13 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
       result_data: result.result_data,
       step_count: result.step_count,
       screenshot: result.final_screenshot_path?.endsWith('final.jpg'),
+      verdict: result.verification?.verdict,
     });
     const expected = essence(results.rest);
     assert.deepEqual(expected, {
-      // The six keys, and `usage` (model totals, here estimated: the script model reports none).
+      // The six keys, `usage` (model totals, here estimated: the script model reports none) and the
+      // verification every finished task carries (issue 23): a read-only answer with no
+      // state-changing request and no criteria is `unchecked`.
       keys: [
         'final_screenshot_path',
         'result_data',
@@ -113,6 +116,7 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
         'summary',
         'trace_id',
         'usage',
+        'verification',
       ],
       status: 'finished',
       summary: '42',
@@ -121,6 +125,7 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
       screenshot: true,
       calls: 3,
       estimated: true,
+      verdict: 'unchecked',
     });
     for (const [surface, result] of Object.entries(results))
       assert.deepEqual(essence(result), expected, surface);

@@ -29,6 +29,7 @@ describe('jail-service loadConfig', () => {
         desktopDisplay: null,
         imageEncoder: 'auto',
         stopWithParent: false,
+        evidence: true,
       },
     );
     assert.equal(Object.isFrozen(config), true);

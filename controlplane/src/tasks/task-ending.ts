@@ -6,6 +6,7 @@ import { AppError, isAbortError, TaskTimeoutError } from '../errors.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { CompactResult } from './task-input.js';
 import type { TraceRecorder } from './trace-recorder.js';
+import type { TaskVerification } from './verification-schema.js';
 
 /** Typed failures of the model, the browser and the run's own ports that end a task as they are. */
 const passthroughCodes = new Set<string>([
@@ -79,6 +80,7 @@ export function recordEnding(
   result: LoopResult,
   trace: Pick<TraceRecorder, 'lastScreenshotPath' | 'usage'>,
   deps: { repository: TaskRepository; clock: Clock },
+  verification?: TaskVerification,
 ): CompactResult {
   const finalScreenshotPath = trace.lastScreenshotPath();
   const usage = trace.usage();
@@ -92,6 +94,7 @@ export function recordEnding(
     stepCount: result.stepCount,
     finalScreenshotPath,
     endedAt: deps.clock.now(),
+    verification: verification ?? null,
   });
   return {
     status: result.status,
@@ -102,6 +105,7 @@ export function recordEnding(
     final_screenshot_path: finalScreenshotPath,
     ...(result.error ? { error: result.error } : {}),
     ...(usage ? { usage } : {}),
+    ...(verification ? { verification } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type loggedInCheckSchema,
 } from './task-input-fields.js';
 import { taskUsageSchema } from './task-usage.js';
+import { taskVerificationSchema } from './verification-schema.js';
 
 export type { CredentialMode } from './task-input-fields.js';
 
@@ -101,5 +102,10 @@ export const compactResultSchema = z.object({
   session_refused: z.string().optional(),
   /** Model usage totals and cost (tasks/task-usage.ts); absent when no model was called. */
   usage: taskUsageSchema.optional(),
+  /**
+   * A `finished` task checked against the requests it made (tasks/task-verification.ts):
+   * `unverified` when the last state-changing request failed or a claimed change was never sent.
+   */
+  verification: taskVerificationSchema.optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

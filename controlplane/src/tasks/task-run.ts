@@ -31,6 +31,7 @@ import { keepOrRelease } from './task-keep.js';
 import { taskModel } from './task-model.js';
 import { defaultKeepRules, type TaskPlan } from './task-plan.js';
 import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
+import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 
 /**
@@ -50,6 +51,8 @@ export class TaskRun {
   readonly #pauses = new PauseGate();
   readonly #trace: TraceRecorder;
   readonly #events: RunStream;
+  /** The requests the steps caused and the criteria's check: what `finished` is checked against. */
+  readonly #evidence: EvidenceLedger;
   /** The task's signal once it runs: its abort and its timeout. */
   #signal: AbortSignal = this.#controller.signal;
   #started = false;
@@ -70,6 +73,7 @@ export class TaskRun {
     this.#logger = deps.logger.child({ taskId: id });
     createTaskRow(id, plan, deps);
     this.#trace = createTraceRecorder(id, { ...deps, logger: this.#logger });
+    this.#evidence = createEvidenceLedger(plan.input.surface !== 'desktop');
     this.#events = new RunStream(this.#recorders(), this.#logger);
     // The caller's listener sees every event, from `queued` on.
     if (options.listener) this.#events.subscribe(options.listener);
@@ -225,10 +229,12 @@ export class TaskRun {
 
   /** The ending, once: the row, then `task-ended` (the audit, the SSE result, the listeners). */
   async #end(result: LoopResult, kept: Partial<CompactResult>): Promise<CompactResult> {
-    const ending = recordEnding(this.id, result, this.#trace, this.#deps);
+    const verification =
+      result.status === 'finished' ? this.#evidence.verdict(result.summary) : undefined;
+    const ending = recordEnding(this.id, result, this.#trace, this.#deps, verification);
     this.#ended = true;
     const { status, step_count: steps, error } = ending;
-    this.#logger.info({ status, steps, error }, 'task-ended');
+    this.#logger.info({ status, steps, error, verdict: verification?.verdict }, 'task-ended');
     const outcome = { ...ending, ...kept };
     await this.#events.publish({ type: 'task-ended', result: outcome });
     return outcome;
@@ -283,6 +289,7 @@ export class TaskRun {
     const audit = createTaskAudit(deps.audit ?? discardAuditLog, this.id, actor, this.#logger);
     return [
       this.#trace.record,
+      this.#evidence.record,
       (event) =>
         event.type === 'task-started'
           ? audit.started({ ...startedDetails(input, this.#maxSteps), model: event.model ?? null })

@@ -157,7 +157,10 @@ export function createTraceRecorder(
         };
       }),
     );
-    update(event.step, { executeMs: event.executeMs });
+    update(event.step, {
+      executeMs: event.executeMs,
+      ...(event.network ? { network: event.network } : {}),
+    });
   }
 
   const failed = (event: LoopEvent) => (error: unknown) =>

@@ -17,6 +17,7 @@ import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { performInput } from './input-runner.js';
 import { documentId, landingOf } from './landing.js';
+import { createNetworkLog } from './network-log.js';
 import { createPageTabs, type PageTabs, type Tab } from './page-tabs.js';
 import { insertSecret } from './secret-input.js';
 
@@ -32,6 +33,8 @@ export interface PuppeteerPageDriverOptions {
   /** Paints masks over screenshots of fields holding a secret. */
   codec: ImageCodec;
   logger: Logger;
+  /** Records each batch's requests (default: on); off only to measure what it costs. */
+  evidence?: boolean | undefined;
 }
 
 /** Tabs kept open at most (the first tab and the newest popups). */
@@ -56,12 +59,14 @@ export async function createPuppeteerPageDriver(
     ...options.viewport,
     deviceScaleFactor: options.deviceScaleFactor,
   };
+  const network = options.evidence === false ? undefined : createNetworkLog();
   const tabs = await createPageTabs({
     browser,
     root: options.page,
     viewport,
     maxTabs: MAX_TABS,
     logger,
+    onPage: network ? (page) => network.watch(page) : undefined,
   });
   const masks = createFieldMasks();
   tabs.onClose((tab) => masks.clear(tab));
@@ -100,6 +105,7 @@ export async function createPuppeteerPageDriver(
   return {
     tabs,
     masks,
+    network,
     viewport: () => ({ ...viewport }),
     status: (): BrowserStatus => ({
       connected: browser.connected,

@@ -16,7 +16,15 @@ export interface RunBatchDeps {
   tools: ToolRegistry;
   driver: PageDriver;
   logger: Logger;
+  /** How long the batch's response waits for requests it started to end (default 2 s). */
+  evidenceSettleMs?: number | undefined;
 }
+
+/**
+ * A request a click started (a fetch, a form POST answered slowly) still running when the batch
+ * settled is waited for this long at most before it is reported `pending`.
+ */
+export const EVIDENCE_SETTLE_MS = 2000;
 
 /**
  * Runs a parsed batch. Throws (400) only when validation fails, before anything ran; an action
@@ -28,6 +36,8 @@ export async function runBatch(
   deps: RunBatchDeps,
 ): Promise<ActionsResponse> {
   validateBatch(request.actions, deps.driver.viewport());
+  const network = deps.driver.network;
+  const mark = network?.mark();
   const results: ActionResult[] = [];
   let failed = false;
   for (const [index, action] of request.actions.entries()) {
@@ -68,7 +78,10 @@ export async function runBatch(
       });
     }
   }
-  return { results, state: await stateAfter(deps) };
+  const state = await stateAfter(deps);
+  if (!network || mark === undefined) return { results, state };
+  const evidence = await network.since(mark, deps.evidenceSettleMs ?? EVIDENCE_SETTLE_MS);
+  return { results, state, evidence };
 }
 
 /** The state after the batch; if even that times out, what is known without the renderer. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionSchema } from './actions.js';
+import { networkEvidenceSchema } from './evidence.js';
 
 /** Header names carrying the geometry of a `GET /screenshot` JPEG body. */
 export const screenshotHeaders = {
@@ -96,6 +97,11 @@ export type ActionResult = z.infer<typeof actionResultSchema>;
 export const actionsResponseSchema = z.object({
   results: z.array(actionResultSchema),
   state: pageStateSchema,
+  /**
+   * The requests the batch caused (started between its start and its settle): absent where the
+   * surface has no network view (the desktop).
+   */
+  evidence: networkEvidenceSchema.optional(),
 });
 export type ActionsResponse = z.infer<typeof actionsResponseSchema>;
 

@@ -1,5 +1,5 @@
 import type { ImageCodec } from '@clawdie/kit/images';
-import type { ActionResult } from '@clawdie/kit/jail-api';
+import type { ActionResult, NetworkEvidence } from '@clawdie/kit/jail-api';
 import type { BrowserOperator, Screenshot } from '../../browser/operator/browser-operator.js';
 import type { WaitCondition } from '../../browser/wait/wait-types.js';
 import type { Clock } from '../../clock.js';
@@ -137,7 +137,14 @@ export type StepEvent =
       /** The call's tokens (the server's, or estimated), images and latency split. */
       usage: CallUsage;
     }
-  | { type: 'actions-executed'; step: number; executed: ExecutedAction[]; executeMs: number }
+  | {
+      type: 'actions-executed';
+      step: number;
+      executed: ExecutedAction[];
+      executeMs: number;
+      /** The requests the step's actions caused (absent where the surface reports none). */
+      network?: NetworkEvidence;
+    }
   | {
       type: 'step-ended';
       step: number;

@@ -3,7 +3,8 @@
 // from the landing (the jail-service re-checks it right before input). When the page changed
 // (a navigation, a new document, a popup) the rest of the reply is dropped: it was written for a
 // page that is gone.
-import type { Action, ActionResult } from '@clawdie/kit/jail-api';
+import type { Action, ActionResult, NetworkEvidence } from '@clawdie/kit/jail-api';
+import { mergeEvidence } from '../../browser/operator/network-evidence.js';
 import { elapsedMs } from '../../clock.js';
 import { OperatorError } from '../../errors.js';
 import type { RefusalKind } from '../../governance/policy/gate-types.js';
@@ -37,6 +38,7 @@ export async function runActions(
 ): Promise<ActionsOutcome> {
   const started = performance.now();
   const executed: ExecutedAction[] = [];
+  let network: NetworkEvidence | undefined;
   let seen = await baseline(batch, deps);
   let outcome: ActionsOutcome = { kind: 'done' };
   try {
@@ -75,7 +77,8 @@ export async function runActions(
       const action: Action = pinned
         ? ({ ...planned.action, expect: pinned } as Action)
         : planned.action;
-      const { result, state } = await runOne(action, index, deps);
+      const { result, state, evidence } = await runOne(action, index, deps);
+      network = mergeEvidence(network, evidence);
       executed.push({ planned, result: { ...result, index } });
       if (result.status === 'error') {
         outcome = failure(planned, result, index, batch.length);
@@ -100,7 +103,13 @@ export async function runActions(
     for (const [index, planned] of batch.entries())
       if (index >= sent) executed.push({ planned, result: skipped(planned, index) });
     if (sent > 0)
-      await deps.emit({ type: 'actions-executed', step, executed, executeMs: elapsedMs(started) });
+      await deps.emit({
+        type: 'actions-executed',
+        step,
+        executed,
+        executeMs: elapsedMs(started),
+        ...(network ? { network } : {}),
+      });
   }
   return outcome;
 }
@@ -129,10 +138,10 @@ async function runOne(action: Action, index: number, deps: LoopDeps) {
   try {
     const response = await deps.operator.execute([action], deps.signal);
     const result = response.results[0] ?? skippedResult(action, index);
-    return { result, state: response.state };
+    return { result, state: response.state, evidence: response.evidence };
   } catch (error) {
     if (!(error instanceof OperatorError && error.code === 'OPERATOR_REJECTED')) throw error;
-    return { result: rejected(action, index, error), state: null };
+    return { result: rejected(action, index, error), state: null, evidence: undefined };
   }
 }
 

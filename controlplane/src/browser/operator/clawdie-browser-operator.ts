@@ -7,6 +7,7 @@ import {
   errorBodySchema,
   type LandingResponse,
   landingResponseSchema,
+  type NetworkEvidence,
   type PageState,
   pageStateSchema,
   screenshotHeaders,
@@ -16,6 +17,7 @@ import type { z } from 'zod';
 import { isAbortError, OperatorError } from '../../errors.js';
 import { skippedResults, splitActionBatches } from './action-batches.js';
 import type { BrowserOperator, Screenshot } from './browser-operator.js';
+import { mergeEvidence } from './network-evidence.js';
 
 export interface ClawdieBrowserOperatorOptions {
   /** Base URL of the jail-service, e.g. `http://127.0.0.1:9230`. */
@@ -120,8 +122,10 @@ export function createClawdieBrowserOperator(
     async execute(actions: Action[], signal): Promise<ActionsResponse> {
       const results: ActionResult[] = [];
       let last: ActionsResponse | null = null;
+      let evidence: NetworkEvidence | undefined;
       for (const batch of splitActionBatches(actions)) {
         last = await postActions(batch.actions, signal);
+        evidence = mergeEvidence(evidence, last.evidence);
         results.push(
           ...last.results.map((result) => ({ ...result, index: result.index + batch.offset })),
         );
@@ -131,7 +135,7 @@ export function createClawdieBrowserOperator(
         }
       }
       if (!last) return postActions(actions, signal);
-      return { results, state: last.state };
+      return { results, state: last.state, ...(evidence ? { evidence } : {}) };
     },
     async landing(action: Action, signal): Promise<LandingResponse> {
       const response = await request(

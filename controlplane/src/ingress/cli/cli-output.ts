@@ -3,6 +3,7 @@ import type { LoopEvent } from '../../agent/loop/loop-types.js';
 import { describeExecuted } from '../../tasks/step-summary.js';
 import type { CompactResult } from '../../tasks/task-input.js';
 import { describeUsage } from '../../tasks/task-usage.js';
+import { describeVerification } from '../../tasks/task-verification.js';
 
 export function printLine(text: string): void {
   console.error(text);
@@ -66,6 +67,8 @@ export function createProgressPrinter(
         return;
       case 'task-ended':
         if (event.result.usage) write(`usage: ${describeUsage(event.result.usage)}`);
+        if (event.result.verification)
+          write(`verification: ${describeVerification(event.result.verification)}`);
         return;
       case 'final-screenshot-taken':
         return;

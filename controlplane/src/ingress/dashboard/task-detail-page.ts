@@ -3,6 +3,7 @@ import { type TaskRecord, terminalStatuses } from '../../platform/store/task-rec
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { PendingApproval } from '../../tasks/live-status.js';
 import { describeUsage } from '../../tasks/task-usage.js';
+import { taskVerificationSchema } from '../../tasks/verification-schema.js';
 import { profileOfRecord } from '../http/task-views.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
@@ -50,9 +51,22 @@ export function taskResult(task: TaskRecord) {
   return html`<dl class="facts">
 <dt>Status</dt><dd>${badge(task.status)}</dd>
 <dt>Final answer</dt><dd>${task.summary ?? html`<span class="muted">none</span>`}</dd>
+${verificationRow(task.verification)}
 ${task.errorCode ? html`<dt>Error</dt><dd class="error-text"><span class="mono">${task.errorCode}</span>: ${task.errorMessage ?? ''}</dd>` : ''}
 </dl>
 ${data ? html`<h3>result_data</h3><pre class="mono" id="result-data">${data}</pre>` : ''}`;
+}
+
+/** A finished task's verdict against its requests, with the requests it rests on. */
+function verificationRow(stored: unknown) {
+  const parsed = taskVerificationSchema.safeParse(stored);
+  if (!parsed.success) return '';
+  const { verdict, reason, evidence } = parsed.data;
+  const requests = evidence.map(
+    (entry) =>
+      html`<li class="mono">step ${entry.step}: ${entry.method} ${entry.url} → ${entry.status ?? entry.error ?? 'no response'}</li>`,
+  );
+  return html`<dt>Verification</dt><dd id="verification" class="${verdict === 'unverified' ? 'error-text' : ''}"><strong>${verdict}</strong>: ${reason}${requests.length ? html`<ul>${requests}</ul>` : ''}</dd>`;
 }
 
 export interface TaskDetailView {

@@ -1,5 +1,6 @@
 // The shapes `/v1/tasks` answers with (routes and OpenAPI). The view functions in task-views.ts
 // are typed with these, so a field added to one and not the other fails to compile.
+import { networkEvidenceSchema } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
 import { taskStatusValues } from '../../platform/store/task-records.js';
 import { compactResultSchema } from '../../tasks/task-input.js';
@@ -68,6 +69,11 @@ export const stepViewSchema = z.object({
   }),
   model_request_bytes: z.number().nullable(),
   usage: stepUsageSchema.nullable().describe("the step's model call; null when it got no reply"),
+  network: networkEvidenceSchema
+    .nullable()
+    .describe(
+      'the document, form and XHR/fetch requests the step caused (method, URL without query values, status, timing, bytes), the newest 50; null when none were reported',
+    ),
   started_at: isoTime.nullable(),
   ended_at: isoTime.nullable(),
 });

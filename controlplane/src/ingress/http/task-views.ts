@@ -1,4 +1,5 @@
 import type { CallUsage } from '../../agent/model/call-usage.js';
+import { type NetworkEvidence, networkEvidenceSchema } from '@clawdie/kit/jail-api';
 import { profileNamed } from '../../agent/profiles/index.js';
 import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import type {
@@ -9,6 +10,7 @@ import type {
 } from '../../platform/store/task-records.js';
 import { terminalStatuses } from '../../platform/store/task-records.js';
 import type { CompactResult } from '../../tasks/task-input.js';
+import { taskVerificationSchema } from '../../tasks/verification-schema.js';
 import type {
   ActionView,
   LogView,
@@ -31,7 +33,14 @@ export function compactResultOf(task: TaskRecord): CompactResult | null {
       ? { error: { code: task.errorCode, message: task.errorMessage ?? '' } }
       : {}),
     ...(task.usage ? { usage: task.usage } : {}),
+    ...verificationOf(task.verification),
   };
+}
+
+/** The stored verification, when the row holds one that parses. */
+function verificationOf(stored: unknown): Pick<CompactResult, 'verification'> {
+  const parsed = taskVerificationSchema.safeParse(stored);
+  return parsed.success ? { verification: parsed.data } : {};
 }
 
 export function taskView(task: TaskRecord): TaskView {
@@ -70,6 +79,7 @@ export function stepView(step: StepRecord): StepView {
     timings_ms: { capture: step.captureMs, model: step.modelMs, execute: step.executeMs },
     model_request_bytes: step.modelRequestBytes,
     usage: step.modelUsage && stepUsageView(step.modelUsage),
+    network: networkOf(step.network),
     started_at: iso(step.startedAt),
     ended_at: iso(step.endedAt),
   };
@@ -111,6 +121,11 @@ export function logView(log: LogRecord): LogView {
     message: log.message,
     data: log.data,
   };
+}
+
+function networkOf(stored: unknown): NetworkEvidence | null {
+  const parsed = networkEvidenceSchema.safeParse(stored);
+  return parsed.success ? parsed.data : null;
 }
 
 function iso(ms: number | null): string | null {

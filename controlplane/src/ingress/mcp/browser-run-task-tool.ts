@@ -8,6 +8,7 @@ import {
 } from '../../tasks/task-input.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import { describeUsage } from '../../tasks/task-usage.js';
+import { describeVerification } from '../../tasks/task-verification.js';
 import { createProgressTracker } from './progress.js';
 import type { McpToolDefinition } from './tool-definition.js';
 
@@ -90,11 +91,15 @@ export function toToolResult(result: CompactResult): CallToolResult {
   };
 }
 
-/** `status`, `summary`, `error`, `trace_id`, `steps` and `usage`, one per line; never screenshots. */
+/**
+ * `status`, `summary`, `verification` (a finished task checked against its requests), `error`,
+ * `trace_id`, `steps` and `usage`, one per line; never screenshots.
+ */
 export function renderResultText(result: CompactResult): string {
   return [
     `status: ${result.status}`,
     `summary: ${result.summary ?? '(none)'}`,
+    ...(result.verification ? [`verification: ${describeVerification(result.verification)}`] : []),
     ...(result.error ? [`error: ${result.error.code}: ${result.error.message}`] : []),
     `trace_id: ${result.trace_id}`,
     `steps: ${result.step_count}`,

@@ -28,6 +28,8 @@ export const tasks = sqliteTable(
     ownerInstance: text('owner_instance'),
     /** JSON: the task's model usage totals and cost (tasks/task-usage.ts), null before a call. */
     usage: text('usage'),
+    /** JSON: the verdict of a finished task against its network evidence; null for the others. */
+    verification: text('verification'),
   },
   (table) => [
     index('tasks_created_at').on(table.createdAt),
@@ -59,6 +61,8 @@ export const steps = sqliteTable(
     modelRequestBytes: integer('model_request_bytes'),
     /** JSON: the step's model call — tokens, images, latency split (agent/model/call-usage.ts). */
     modelUsage: text('model_usage'),
+    /** JSON: the requests the step's actions caused (method, URL, status, timing, bytes). */
+    network: text('network'),
     startedAt: integer('started_at').notNull(),
     endedAt: integer('ended_at'),
   },

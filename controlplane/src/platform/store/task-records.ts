@@ -51,6 +51,8 @@ export interface TaskRecord {
   actor: string | null;
   /** Model usage totals so far (updated per call), null before the first call. */
   usage: TaskUsage | null;
+  /** The verification of a finished task (tasks/task-verification.ts), parsed JSON; else null. */
+  verification: unknown;
 }
 
 export type StepOutcome =
@@ -89,6 +91,8 @@ export interface StepRecord {
   modelRequestBytes: number | null;
   /** The step's model call: tokens, images, latency split; null when it got no reply. */
   modelUsage: CallUsage | null;
+  /** The step's network evidence (`NetworkEvidence`), parsed JSON; null when none was reported. */
+  network: unknown;
   startedAt: number;
   endedAt: number | null;
 }

@@ -34,6 +34,8 @@ export interface TaskEnd {
   stepCount: number;
   finalScreenshotPath: string | null;
   endedAt: number;
+  /** The verification of a finished task; absent or null for the others. */
+  verification?: unknown;
 }
 
 export type StepPatch = Partial<Omit<StepRecord, 'id' | 'taskId' | 'index' | 'startedAt'>>;

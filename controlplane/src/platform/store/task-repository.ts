@@ -52,11 +52,13 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     status: row.status as TaskStatus,
     resultData: parse(row.resultData),
     usage: parse(row.usage) as TaskRecord['usage'],
+    verification: parse(row.verification),
   });
   const toStep = (row: typeof steps.$inferSelect): StepRecord => ({
     ...row,
     outcome: row.outcome as StepOutcome,
     modelUsage: parse(row.modelUsage) as StepRecord['modelUsage'],
+    network: parse(row.network),
   });
 
   // Prepared once: drizzle's query building costs ~130 µs per call, a prepared read ~10 µs.
@@ -116,7 +118,11 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     },
     endTask(id, end) {
       db.update(tasks)
-        .set({ ...end, resultData: json(end.resultData) })
+        .set({
+          ...end,
+          resultData: json(end.resultData),
+          verification: end.verification == null ? null : json(end.verification),
+        })
         .where(eq(tasks.id, id))
         .run();
     },
@@ -181,10 +187,11 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
     insertStep(taskId, index, startedAt) {
       return insertStepCounted(taskId, index, startedAt);
     },
-    updateStep(stepId, { modelUsage, ...patch }) {
+    updateStep(stepId, { modelUsage, network, ...patch }) {
       const usage = modelUsage === undefined ? {} : { modelUsage: json(modelUsage) };
+      const evidence = network === undefined ? {} : { network: json(network) };
       db.update(steps)
-        .set({ ...patch, ...usage })
+        .set({ ...patch, ...usage, ...evidence })
         .where(eq(steps.id, stepId))
         .run();
     },

@@ -106,9 +106,11 @@ describe('MCP server (in-memory transport)', () => {
     // The replay model reports no usage: the estimate, marked, rides beside the six keys.
     assert.equal(compact.usage?.model_calls, 3);
     assert.equal(compact.usage?.estimated, true);
+    // A finished task says how far its answer was checked against its requests (issue 23).
+    assert.equal(compact.verification?.verdict, 'unchecked');
     assert.equal(
       text,
-      `status: finished\nsummary: 42\ntrace_id: ${compact.trace_id}\nsteps: 3\nusage: ${describeUsage(compact.usage as TaskUsage)}`,
+      `status: finished\nsummary: 42\nverification: unchecked — no state-changing request and no success criteria to check\ntrace_id: ${compact.trace_id}\nsteps: 3\nusage: ${describeUsage(compact.usage as TaskUsage)}`,
     );
     assert.deepEqual(progress, [
       { progress: 1, total: 5, message: 'step 1/5: click (640, 400)' },
