@@ -4,6 +4,7 @@ import type { LoopResult } from '../agent/loop/loop-types.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import type { KeptBrowsers } from '../browser/provider/kept-browsers.js';
 import type { CompactResult } from './task-input.js';
+import { defaultKeepRules, type TaskPlan } from './task-plan.js';
 
 /** The task's wish and where a kept browser would go. */
 export interface KeepRequest {
@@ -12,6 +13,23 @@ export interface KeepRequest {
   kept: KeptBrowsers;
   /** Its tenant, task, domains and keep rules. */
   as: Parameters<KeptBrowsers['keep']>[2];
+}
+
+/** Where a kept browser of the task `taskId` of `plan` goes: its tenant, domains and keep rules. */
+export function keepRequestOf(plan: TaskPlan, taskId: string, kept: KeptBrowsers): KeepRequest {
+  const { tenant, input, keep } = plan;
+  const rules = keep ?? defaultKeepRules;
+  return {
+    asked: input.keep_session === true,
+    kept,
+    as: {
+      tenant,
+      taskId,
+      domains: input.domains ?? ['*'],
+      idleTtlMs: rules.idleTtlMs,
+      maxSessions: rules.maxSessions,
+    },
+  };
 }
 
 /**

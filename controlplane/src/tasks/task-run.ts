@@ -27,9 +27,10 @@ import type { TaskRunDeps } from './task-deps.js';
 import { endingOf, recordEnding, taskSignal } from './task-ending.js';
 import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
-import { keepOrRelease } from './task-keep.js';
+import { keepOrRelease, keepRequestOf } from './task-keep.js';
 import { taskModel } from './task-model.js';
-import { defaultKeepRules, type TaskPlan } from './task-plan.js';
+import { taskOperator, taskProbe } from './task-operator.js';
+import type { TaskPlan } from './task-plan.js';
 import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
 import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
@@ -132,12 +133,15 @@ export class TaskRun {
     const result = await this.#drive(lease, guard);
     guard.close();
     await recording?.stop();
-    const kept = await keepOrRelease(lease, releaseSlot, result, this.#keepRequest()).catch(
-      (error: unknown) => {
-        this.#logger.error({ err: error }, 'the task browser could not be kept or released');
-        return {};
-      },
-    );
+    const kept = await keepOrRelease(
+      lease,
+      releaseSlot,
+      result,
+      keepRequestOf(this.#plan, this.id, this.#deps.kept),
+    ).catch((error: unknown) => {
+      this.#logger.error({ err: error }, 'the task browser could not be kept or released');
+      return {};
+    });
     return this.#end(result, kept);
   }
 
@@ -169,7 +173,7 @@ export class TaskRun {
       this.#setStatus();
       const start = await startTask(
         input,
-        { browser: lease.operator, probe: this.#probe(lease), waits },
+        { browser: lease.operator, probe: taskProbe(lease), waits },
         signal,
       );
       if ('ended' in start) return start.ended;
@@ -180,7 +184,11 @@ export class TaskRun {
         lease,
         onNeedsUser: (reason) => this.#needs(reason),
       });
-      const operator = this.#operator(lease, guard, waits);
+      const operator = taskOperator(lease, guard, waits, {
+        desktop: input.surface === 'desktop',
+        smartWait: deps.loop.smartWait === true,
+        desktopOperator: deps.desktopOperator,
+      });
       const screen = operatorFrames(operator, 'task-screen');
       return await runAgentLoop(
         { ...deps.loop, ...taskLoopOptions(input), profile, maxSteps: this.#maxSteps, ...start },
@@ -203,28 +211,6 @@ export class TaskRun {
       clear();
       waits.close();
     }
-  }
-
-  /**
-   * The operator the loop drives, wrapped once and in this order: the lease's browser (or its
-   * whole display for a desktop task), then the guard (secret placeholders refused, or filled
-   * after an approval), then the smart wait (a lone `wait` watches the screen instead of sleeping).
-   */
-  #operator(lease: BrowserLease, guard: TaskGuard, waits: WaitEngine): BrowserOperator {
-    const deps = this.#deps;
-    const desktop = this.#plan.input.surface === 'desktop' && lease.display;
-    const surface = desktop
-      ? createDesktopTaskOperator(deps.desktopOperator(lease), lease.operator)
-      : lease.operator;
-    const guarded = guard.wrapOperator(surface);
-    if (!deps.loop.smartWait) return guarded;
-    return withSmartWait(guarded, waits, { key: 'task-screen' });
-  }
-
-  /** Where `logged_in_check` reads the page: the clone's jail-service, else the browser's state. */
-  #probe(lease: BrowserLease) {
-    if (lease.service) return createJailPageProbe(lease.service);
-    return { state: (signal?: AbortSignal) => lease.operator.state(signal) };
   }
 
   /** The ending, once: the row, then `task-ended` (the audit, the SSE result, the listeners). */
@@ -300,23 +286,6 @@ export class TaskRun {
 
   get #maxSteps(): number {
     return this.#plan.input.max_steps ?? this.#deps.loop.maxSteps;
-  }
-
-  /** Where a kept browser goes: this task's tenant, domains and keep rules. */
-  #keepRequest() {
-    const { tenant, input, keep } = this.#plan;
-    const rules = keep ?? defaultKeepRules;
-    return {
-      asked: input.keep_session === true,
-      kept: this.#deps.kept,
-      as: {
-        tenant,
-        taskId: this.id,
-        domains: input.domains ?? ['*'],
-        idleTtlMs: rules.idleTtlMs,
-        maxSessions: rules.maxSessions,
-      },
-    };
   }
 
   #startRecording() {

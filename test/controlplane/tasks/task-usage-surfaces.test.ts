@@ -141,6 +141,7 @@ describe('task usage and cost on every surface', () => {
         'summary',
         'trace_id',
         'usage',
+        'verification',
       ]);
       assert.doesNotMatch(JSON.stringify(result), /base64|data:image/);
       const html = await dashboardPage(compact.trace_id);

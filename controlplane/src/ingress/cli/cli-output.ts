@@ -66,9 +66,9 @@ export function createProgressPrinter(
         if (event.model) write(`model: ${event.model.name} (profile ${event.model.profile})`);
         return;
       case 'task-ended':
-        if (event.result.usage) write(`usage: ${describeUsage(event.result.usage)}`);
         if (event.result.verification)
           write(`verification: ${describeVerification(event.result.verification)}`);
+        if (event.result.usage) write(`usage: ${describeUsage(event.result.usage)}`);
         return;
       case 'final-screenshot-taken':
         return;

@@ -1,5 +1,5 @@
-import type { CallUsage } from '../../agent/model/call-usage.js';
 import { type NetworkEvidence, networkEvidenceSchema } from '@clawdie/kit/jail-api';
+import type { CallUsage } from '../../agent/model/call-usage.js';
 import { profileNamed } from '../../agent/profiles/index.js';
 import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import type {
