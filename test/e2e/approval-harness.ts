@@ -132,7 +132,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
     name: replay.name,
     isReplay: replay.isReplay,
     complete: (request, signal) => {
-      modelRequests.push(JSON.stringify(request));
+      modelRequests.push(JSON.stringify(request.body ?? { messages: request.messages }));
       return replay.complete(request, signal);
     },
   };

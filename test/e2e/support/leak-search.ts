@@ -67,7 +67,8 @@ export function recordingModel(model: VisionModel, texts: string[]): VisionModel
   return {
     ...model,
     async complete(request, signal) {
-      texts.push(JSON.stringify(request));
+      // What goes to the server: the profile's body (its `messages` repeat it for chat profiles).
+      texts.push(JSON.stringify(request.body ?? { messages: request.messages }));
       const reply = await model.complete(request, signal);
       texts.push(JSON.stringify(reply));
       return reply;

@@ -26,7 +26,11 @@ export function createReplayModel(outputs: readonly string[], name = 'replay'): 
         );
       }
       next += 1;
-      return { text, requestBytes: Buffer.byteLength(JSON.stringify(request)), usage: null };
+      return {
+        text,
+        requestBytes: Buffer.byteLength(JSON.stringify(request.body ?? request.messages)),
+        usage: null,
+      };
     },
   };
 }
