@@ -16,6 +16,25 @@ export {
 } from './actions.js';
 export type { ActionContract, ActionLands } from './define-action.js';
 export type {
+  DownloadEntry,
+  DownloadKind,
+  DownloadList,
+  DownloadPolicy,
+  DownloadRefusal,
+} from './downloads.js';
+export {
+  DEFAULT_DOWNLOAD_KINDS,
+  downloadEntrySchema,
+  downloadKinds,
+  downloadListSchema,
+  downloadNameSchema,
+  downloadPolicySchema,
+  downloadRefusals,
+  downloadRoutes,
+  isControlChar,
+  MAX_DOWNLOAD_NAME_CHARS,
+} from './downloads.js';
+export type {
   LandingDestination,
   LandingElement,
   LandingFrame,
