@@ -85,6 +85,16 @@ export const taskResultStatusSchema = z.enum([
 ]);
 export type TaskResultStatus = z.infer<typeof taskResultStatusSchema>;
 
+/** One stored download: its name (a plain file name), size, SHA-256, sniffed type and path. */
+export const artifactSchema = z.object({
+  name: z.string(),
+  bytes: z.number().int().min(0),
+  sha256: z.string(),
+  mime: z.string(),
+  path: z.string(),
+});
+export type Artifact = z.infer<typeof artifactSchema>;
+
 /** The compact result every surface returns. Never contains screenshots. */
 export const compactResultSchema = z.object({
   status: taskResultStatusSchema,
@@ -98,5 +108,7 @@ export const compactResultSchema = z.object({
   session_id: z.string().nullable().optional(),
   /** Why `keep_session` was not honoured. */
   session_refused: z.string().optional(),
+  /** Files the browser downloaded, stored beside the trace (never their content). */
+  artifacts: z.array(artifactSchema).optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

@@ -1,0 +1,182 @@
+// Issue 23 (1, 4): download traps in local mode, through the one composition root and a real
+// Chromium. A scripted model clicks a link to a PDF (sent as image/png), a form whose POST answers
+// a Content-Disposition CSV, a blob: URL, an executable (sent as application/pdf) and a 50 MiB
+// file: the three allowed files come back intact (hash checked) beside the trace, in the result,
+// audited with the step that caused them; the model is told in one line; the executable and the
+// oversize file are refused and audited; a tenant whose policy says off gets nothing; the
+// browser's download directory is empty after each task.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
+import {
+  type LocalJailService,
+  startLocalJailService,
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
+import {
+  loopbackPrincipal,
+  type Principal,
+} from '../../controlplane/src/governance/auth/scopes.js';
+import { requires } from '../support/capabilities.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
+import {
+  type DownloadSite,
+  startDownloadSite,
+  TRAP_POINTS,
+  type Trap,
+} from '../support/download-site.js';
+import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
+
+const WIDTH = 1280;
+const HEIGHT = 800;
+const divisors = modelDivisors('1.5', { width: WIDTH, height: HEIGHT });
+const click = (trap: Trap) => {
+  const { x, y } = TRAP_POINTS[trap];
+  const point = `(${Math.round((x / WIDTH) * divisors.width)},${Math.round((y / HEIGHT) * divisors.height)})`;
+  return `Thought: Download it.\nAction: click(start_box='<|box_start|>${point}<|box_end|>')`;
+};
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** The scripted model, keeping the text of every request it got. */
+function recordingModel(script: string[]): { model: VisionModel; requests: string[] } {
+  const inner = createPerTaskScriptModel(script);
+  const requests: string[] = [];
+  return {
+    requests,
+    model: {
+      ...inner,
+      complete(request, signal, hooks) {
+        requests.push(JSON.stringify(request.messages));
+        return inner.complete(request, signal, hooks);
+      },
+    },
+  };
+}
+
+describe('e2e: download traps in local mode (real Chromium)', requires('chromium'), () => {
+  let site: DownloadSite;
+  let jail: LocalJailService;
+  let controlplane: TestControlplane;
+  let policyDir = '';
+  let downloadRoot = '';
+  const script = [
+    click('pdf'),
+    click('post'),
+    click('blob'),
+    click('exe'),
+    click('big'),
+    "Thought: All files are saved.\nAction: finished(content='downloaded')",
+  ];
+  const recorded = recordingModel(script);
+
+  before(async () => {
+    site = await startDownloadSite();
+    downloadRoot = mkdtempSync(join(tmpdir(), 'clawdie-e2e-downloads-'));
+    // As root the local browser runs as its own uid: it must be able to make its directories here.
+    chmodSync(downloadRoot, 0o777);
+    jail = await startLocalJailService({
+      egressProxyUrl: null,
+      launcher: testLauncher,
+      env: { ...process.env, CLAWDIE_JAIL_DOWNLOAD_DIR: downloadRoot },
+      logger: silentLogger,
+    });
+    policyDir = mkdtempSync(join(tmpdir(), 'clawdie-download-policies-'));
+    const host = new URL(site.url).host;
+    writeFileSync(
+      join(policyDir, 'default.yaml'),
+      `tenant: default\ndomains: { allow: ["${host}"] }\nmax_steps: 8\nfiles: { download: allowed, max_file_bytes: 10485760 }\n`,
+    );
+    writeFileSync(
+      join(policyDir, 'closed.yaml'),
+      `tenant: closed\ndomains: { allow: ["${host}"] }\nmax_steps: 8\n`,
+    );
+    controlplane = await createTestControlplane({
+      browsers: 'config',
+      model: recorded.model,
+      env: {
+        CLAWDIE_JAIL_URL: jail.url,
+        CLAWDIE_JAIL_TOKEN: jail.token,
+        CLAWDIE_POLICY_DIR: policyDir,
+        CLAWDIE_JAIL_VIEWPORT: `${WIDTH}x${HEIGHT}`,
+      },
+    });
+  });
+  after(async () => {
+    await controlplane?.close();
+    await jail?.stop();
+    await site?.close();
+    for (const dir of [policyDir, downloadRoot])
+      if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const run = (principal: Principal) => {
+    const input = { instruction: 'Download the files', start_url: `${site.url}/` };
+    const plan = controlplane.tasks.admit(input, principal);
+    return controlplane.tasks.start(plan).done;
+  };
+  const audited = (taskId: string, type: string) =>
+    controlplane.audit.list({ limit: 100, taskId, type }).map((row) => row.data);
+  const leftovers = () =>
+    readdirSync(downloadRoot).flatMap((dir) => readdirSync(join(downloadRoot, dir)));
+
+  it('keeps the allowed files intact, refuses the executable and the 50 MiB file, and says so', async () => {
+    const result = await run(loopbackPrincipal);
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    const artifacts = result.artifacts ?? [];
+    assert.deepEqual(
+      artifacts.map((artifact) => artifact.name),
+      ['report.pdf', 'orders.csv', 'data.json'],
+    );
+    for (const [index, trap] of (['pdf', 'post', 'blob'] as const).entries()) {
+      const artifact = artifacts[index];
+      const expected = site.expected[trap];
+      assert.ok(artifact);
+      assert.equal(artifact.bytes, expected.bytes);
+      assert.equal(artifact.sha256, expected.sha256);
+      assert.equal(artifact.mime, expected.mime);
+      assert.equal(sha256(readFileSync(artifact.path)), expected.sha256, `${trap}: intact on disk`);
+      assert.ok(artifact.path.startsWith(join(controlplane.dataDir, 'traces', result.trace_id)));
+    }
+    const stored = audited(result.trace_id, 'artifact-stored');
+    assert.deepEqual(
+      stored.map((row) => [row.name, row.step, row.sha256]),
+      [
+        ['report.pdf', 1, site.expected.pdf.sha256],
+        ['orders.csv', 2, site.expected.post.sha256],
+        ['data.json', 3, site.expected.blob.sha256],
+      ],
+    );
+    assert.equal(stored[0]?.source_url, `${site.url}/files/report.pdf`);
+    const refused = audited(result.trace_id, 'download-refused');
+    assert.deepEqual(
+      refused.map((row) => [row.name, row.refusal, row.step]),
+      [
+        ['tool.exe', 'type_not_allowed', 4],
+        ['big.bin', 'file_too_large', 5],
+      ],
+    );
+    assert.ok(
+      recorded.requests.some((text) => text.includes('The download \\"report.pdf\\" finished')),
+      'the model is told a download finished, with its name and size',
+    );
+    assert.deepEqual(leftovers(), [], 'the browser download directory is empty after the task');
+  });
+
+  it('denies every download of a tenant whose policy leaves downloads off, and audits it', async () => {
+    const result = await run({ ...loopbackPrincipal, tenant: 'closed' });
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    assert.equal(result.artifacts, undefined);
+    const refused = audited(result.trace_id, 'download-refused');
+    assert.deepEqual(
+      refused.map((row) => row.refusal),
+      ['downloads_off', 'downloads_off', 'downloads_off', 'downloads_off', 'downloads_off'],
+    );
+    assert.deepEqual(leftovers(), []);
+  });
+});
