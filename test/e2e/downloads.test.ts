@@ -166,6 +166,26 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
       'the model is told a download finished, with its name and size',
     );
     assert.deepEqual(leftovers(), [], 'the browser download directory is empty after the task');
+
+    const base = await controlplane.serve();
+    const listed = (await (
+      await fetch(`${base}/v1/tasks/${result.trace_id}/artifacts`)
+    ).json()) as {
+      artifacts: { name: string; step: number; source_url: string }[];
+    };
+    assert.deepEqual(
+      listed.artifacts.map((artifact) => [artifact.name, artifact.step]),
+      [
+        ['report.pdf', 1],
+        ['orders.csv', 2],
+        ['data.json', 3],
+      ],
+    );
+    const file = await fetch(`${base}/v1/tasks/${result.trace_id}/artifacts/orders.csv`);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'text/csv');
+    assert.match(file.headers.get('content-disposition') ?? '', /^attachment/);
+    assert.equal(sha256(new Uint8Array(await file.arrayBuffer())), site.expected.post.sha256);
   });
 
   it('denies every download of a tenant whose policy leaves downloads off, and audits it', async () => {
