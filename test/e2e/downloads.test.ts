@@ -11,6 +11,8 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
 import {
@@ -198,5 +200,34 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
       ['downloads_off', 'downloads_off', 'downloads_off', 'downloads_off', 'downloads_off'],
     );
     assert.deepEqual(leftovers(), []);
+  });
+
+  it('links each file in the MCP result, and the client reads its bytes', async () => {
+    const base = await controlplane.serve();
+    const client = new Client({ name: 'downloads', version: '0.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    try {
+      const result = await client.callTool({
+        name: 'browser_run_task',
+        arguments: { instruction: 'Download the files', start_url: `${site.url}/` },
+      });
+      const content = result.content as { type: string; uri?: string; name?: string }[];
+      const links = content.filter((item) => item.type === 'resource_link');
+      assert.deepEqual(
+        links.map((link) => link.name),
+        ['report.pdf', 'orders.csv', 'data.json'],
+      );
+      const read = await client.readResource({ uri: links[0]?.uri ?? '' });
+      const [first] = read.contents as { blob?: string; mimeType?: string }[];
+      assert.equal(first?.mimeType, 'application/pdf');
+      assert.equal(sha256(Buffer.from(first?.blob ?? '', 'base64')), site.expected.pdf.sha256);
+      const foreign = (links[0]?.uri ?? '').replace(
+        /tasks\/[^/]+/,
+        'tasks/00000000-0000-4000-8000-000000000000',
+      );
+      await assert.rejects(client.readResource({ uri: foreign ?? '' }), /no such artifact/);
+    } finally {
+      await client.close();
+    }
   });
 });

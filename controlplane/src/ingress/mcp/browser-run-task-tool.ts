@@ -7,6 +7,7 @@ import {
   compactResultSchema,
 } from '../../tasks/task-input.js';
 import type { TaskService } from '../../tasks/task-service.js';
+import { artifactLinks } from './artifact-resources.js';
 import { createProgressTracker } from './progress.js';
 import type { McpToolDefinition } from './tool-definition.js';
 
@@ -83,13 +84,19 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
  */
 export function toToolResult(result: CompactResult): CallToolResult {
   return {
-    content: [{ type: 'text', text: renderResultText(result) }],
+    content: [
+      { type: 'text', text: renderResultText(result) },
+      ...artifactLinks(result.trace_id, result.artifacts ?? []),
+    ],
     structuredContent: result,
     ...(result.status === 'error' ? { isError: true } : {}),
   };
 }
 
-/** `status`, `summary`, `error`, `trace_id` and `steps`, one per line; never screenshots. */
+/**
+ * `status`, `summary`, `error`, `trace_id`, `steps` and each artifact's name, size and type, one
+ * per line; never screenshots or file content.
+ */
 export function renderResultText(result: CompactResult): string {
   return [
     `status: ${result.status}`,
@@ -97,5 +104,8 @@ export function renderResultText(result: CompactResult): string {
     ...(result.error ? [`error: ${result.error.code}: ${result.error.message}`] : []),
     `trace_id: ${result.trace_id}`,
     `steps: ${result.step_count}`,
+    ...(result.artifacts ?? []).map(
+      (artifact) => `artifact: ${artifact.name} (${artifact.bytes} bytes, ${artifact.mime})`,
+    ),
   ].join('\n');
 }
