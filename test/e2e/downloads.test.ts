@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
-import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
 import {
   type LocalJailService,
   startLocalJailService,
@@ -25,41 +23,12 @@ import {
 } from '../../controlplane/src/governance/auth/scopes.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
-import {
-  type DownloadSite,
-  startDownloadSite,
-  TRAP_POINTS,
-  type Trap,
-} from '../support/download-site.js';
-import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { recordingTrapModel, TRAP_VIEWPORT } from '../support/download-script.js';
+import { type DownloadSite, startDownloadSite } from '../support/download-site.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { testLauncher } from '../support/test-launcher.js';
 
-const WIDTH = 1280;
-const HEIGHT = 800;
-const divisors = modelDivisors('1.5', { width: WIDTH, height: HEIGHT });
-const click = (trap: Trap) => {
-  const { x, y } = TRAP_POINTS[trap];
-  const point = `(${Math.round((x / WIDTH) * divisors.width)},${Math.round((y / HEIGHT) * divisors.height)})`;
-  return `Thought: Download it.\nAction: click(start_box='<|box_start|>${point}<|box_end|>')`;
-};
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
-
-/** The scripted model, keeping the text of every request it got. */
-function recordingModel(script: string[]): { model: VisionModel; requests: string[] } {
-  const inner = createPerTaskScriptModel(script);
-  const requests: string[] = [];
-  return {
-    requests,
-    model: {
-      ...inner,
-      complete(request, signal, hooks) {
-        requests.push(JSON.stringify(request.messages));
-        return inner.complete(request, signal, hooks);
-      },
-    },
-  };
-}
 
 describe('e2e: download traps in local mode (real Chromium)', requires('chromium'), () => {
   let site: DownloadSite;
@@ -67,15 +36,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
   let controlplane: TestControlplane;
   let policyDir = '';
   let downloadRoot = '';
-  const script = [
-    click('pdf'),
-    click('post'),
-    click('blob'),
-    click('exe'),
-    click('big'),
-    "Thought: All files are saved.\nAction: finished(content='downloaded')",
-  ];
-  const recorded = recordingModel(script);
+  const recorded = recordingTrapModel();
 
   before(async () => {
     site = await startDownloadSite();
@@ -105,7 +66,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
         CLAWDIE_JAIL_URL: jail.url,
         CLAWDIE_JAIL_TOKEN: jail.token,
         CLAWDIE_POLICY_DIR: policyDir,
-        CLAWDIE_JAIL_VIEWPORT: `${WIDTH}x${HEIGHT}`,
+        CLAWDIE_JAIL_VIEWPORT: `${TRAP_VIEWPORT.width}x${TRAP_VIEWPORT.height}`,
       },
     });
   });
