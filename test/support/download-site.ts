@@ -27,8 +27,11 @@ export interface DownloadSite {
   url: string;
   /** The files the allowed traps deliver, by trap. */
   expected: Readonly<Record<'pdf' | 'post' | 'blob', ExpectedFile>>;
-  /** A PDF of `bytes` bytes at `/files/sized.pdf?bytes=N` (made once per size, kept). */
-  sized(bytes: number): { url: string; sha256: string };
+  /**
+   * A PDF of `bytes` bytes at `/files/sized.pdf?bytes=N` (made once per size, kept), and a page
+   * linking it at the pdf trap's point.
+   */
+  sized(bytes: number): { url: string; page: string; sha256: string };
   close(): Promise<void>;
 }
 
@@ -85,6 +88,11 @@ export async function startDownloadSite(): Promise<DownloadSite> {
     if (url.pathname === '/') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       response.end(page());
+    } else if (url.pathname === '/sized') {
+      // A page whose pdf trap links a PDF of ?bytes=N (the bench's 20 MiB file).
+      const link = `<a href="/files/sized.pdf?bytes=${Number(url.searchParams.get('bytes'))}" ${STYLE}>file</a>`;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(htmlPage('sized', link));
     } else if (url.pathname === '/files/report.pdf') {
       attachment(response, 'report.pdf', 'image/png', report);
     } else if (request.method === 'POST' && url.pathname === '/export') {
@@ -119,6 +127,7 @@ export async function startDownloadSite(): Promise<DownloadSite> {
     },
     sized: (bytes) => ({
       url: `${base}/files/sized.pdf?bytes=${bytes}`,
+      page: `${base}/sized?bytes=${bytes}`,
       sha256: sha(sizedFile(bytes)),
     }),
     close: () =>

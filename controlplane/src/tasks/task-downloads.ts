@@ -85,8 +85,10 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
       const signal = AbortSignal.timeout(COPY_TIMEOUT_MS);
       const body = await deps.browser.read(entry.id, signal);
       const saved = await deps.store.save(deps.taskId, entry.name, body, entry.bytes);
-      if (saved.sha256 !== entry.sha256 || saved.bytes !== entry.bytes)
+      if (saved.sha256 !== entry.sha256 || saved.bytes !== entry.bytes) {
+        await deps.store.remove(saved.path);
         throw new Error(`copied ${saved.bytes} bytes whose SHA-256 differs from the browser's`);
+      }
       const artifact: StoredArtifact = {
         name: entry.name,
         bytes: saved.bytes,

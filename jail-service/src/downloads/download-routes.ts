@@ -27,7 +27,9 @@ export function createDownloadRoutes(store: DownloadStore): Hono {
   app.get('/downloads/:id', (c) => {
     const found = store.file(c.req.param('id'));
     if (!found) throw new NotFoundError(`no completed download ${c.req.param('id')}`);
-    const stream = Readable.toWeb(createReadStream(found.path)) as ReadableStream<Uint8Array>;
+    const stream = Readable.toWeb(
+      createReadStream(found.path, { highWaterMark: 1024 * 1024 }),
+    ) as ReadableStream<Uint8Array>;
     return new Response(stream, {
       headers: {
         'content-type': 'application/octet-stream',

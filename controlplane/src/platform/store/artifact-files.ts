@@ -39,6 +39,8 @@ export interface ArtifactFiles {
     body: ReadableStream<Uint8Array>,
     maxBytes: number,
   ): Promise<{ path: string; bytes: number; sha256: string }>;
+  /** Deletes a stored file (one that failed its check). Never throws. */
+  remove(path: string): Promise<void>;
   /** Records the task's artifacts (replacing any earlier record). */
   record(taskId: string, artifacts: readonly StoredArtifact[]): Promise<void>;
   /** The task's stored artifacts, in the order they were stored; [] when none. */
@@ -82,6 +84,9 @@ export function createArtifactFiles(dataDir: string): ArtifactFiles {
           : new ArtifactCopyError(`${safe}: ${(error as Error).message}`, { cause: error });
       }
       return { path, bytes, sha256: hash.digest('hex') };
+    },
+    async remove(path) {
+      await rm(path, { force: true }).catch(() => undefined);
     },
     async record(taskId, artifacts) {
       const dir = traceDir(taskId);
