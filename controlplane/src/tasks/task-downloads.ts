@@ -51,6 +51,8 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
   const seen = new Map<string, { step: number; reported: boolean }>();
   let pending: string[] = [];
   let lastStep = 0;
+  /** False when the policy could not be set (an older or unreachable jail-service): not asked again. */
+  let reachable = true;
 
   const refused = (entry: DownloadEntry, step: number, why: string) => {
     deps.audit('download-refused', {
@@ -114,11 +116,13 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
       try {
         await deps.browser.configure(policy);
       } catch (error) {
+        reachable = false;
         logger.warn({ err: error }, 'the download policy could not be set; downloads stay denied');
       }
     },
     async afterStep(step) {
       lastStep = step;
+      if (!reachable) return;
       await look(step).catch((error: unknown) =>
         logger.warn({ err: error }, 'the browser downloads could not be listed'),
       );
@@ -129,6 +133,7 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
       return lines;
     },
     async collect(settle) {
+      if (!reachable) return [];
       const artifacts: StoredArtifact[] = [];
       try {
         let entries = await look(lastStep);

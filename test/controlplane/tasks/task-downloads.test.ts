@@ -119,4 +119,21 @@ describe('task downloads', () => {
       [['download-refused', 'downloads_off', 1]],
     );
   });
+
+  it('asks nothing more of a browser whose policy could not be set', async () => {
+    const { downloads, fake } = run('task-e', [entry({})], BODY);
+    let listed = 0;
+    fake.browser.configure = async () => {
+      throw new Error('no /downloads here');
+    };
+    fake.browser.list = async () => {
+      listed += 1;
+      return [];
+    };
+    await downloads.open();
+    await downloads.afterStep(1);
+    assert.deepEqual(await downloads.collect(true), []);
+    assert.equal(listed, 0);
+    assert.deepEqual(fake.calls, []);
+  });
 });

@@ -18,7 +18,7 @@ export const storedArtifactSchema = z.object({
   mime: z.string(),
   path: z.string(),
   source_url: z.string(),
-  /** The step after which the download was first seen (0: before the first step). */
+  /** The step after which the download was first seen (a download start_url caused: step 1). */
   step: z.number().int().min(0),
   stored_at: z.number().int(),
 });
