@@ -13,6 +13,8 @@ import {
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Logger } from 'pino';
+import { createDownloadRoutes } from './downloads/download-routes.js';
+import type { DownloadStore } from './downloads/download-store.js';
 import { errorBody, errorHandler, parseRequest, unauthorized } from './error-handler.js';
 import { BadRequestError, NotFoundError } from './errors.js';
 import type { PageDriver } from './page-driver.js';
@@ -38,6 +40,8 @@ export interface AppDeps {
   session?: BrowserSessionState;
   /** Human takeover: `POST /input` and `GET /signals` (takeover/takeover-routes.ts). */
   takeover?: TakeoverPage;
+  /** The task's downloads (`/downloads*`), cleared by `/reset` too. */
+  downloads?: DownloadStore;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -118,6 +122,7 @@ export function createApp(deps: AppDeps): Hono {
   // Between tasks sharing this browser (the controlplane's local mode): a clean browser.
   app.post('/reset', async (c) => {
     await tools.exclusive(() => tools.reset());
+    await deps.downloads?.clear();
     return c.json({ ok: true });
   });
 
@@ -132,6 +137,7 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.desktop) app.mount('/desktop', deps.desktop.fetch);
   if (deps.session) app.route('/session', sessionRoutes(deps.session, tools, logger));
   if (deps.takeover) app.route('/', createTakeoverRoutes(deps.takeover));
+  if (deps.downloads) app.route('/', createDownloadRoutes(deps.downloads));
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);

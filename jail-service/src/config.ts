@@ -33,6 +33,8 @@ const schema = z.object({
   CLAWDIE_JAIL_ACTION_TIMEOUT_MS: int(100, 600_000).default(15_000),
   CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: int(100, 600_000).default(15_000),
   CLAWDIE_JAIL_USER_DATA_DIR: z.string().min(1).optional(),
+  /** Where per-task download directories are made; default a fresh temporary directory. */
+  CLAWDIE_JAIL_DOWNLOAD_DIR: z.string().min(1).optional(),
   CLAWDIE_JAIL_START_URL: z.string().min(1).default('about:blank'),
   CLAWDIE_JAIL_PROXY: z
     .string()
@@ -85,6 +87,8 @@ export interface JailConfig {
   navigationTimeoutMs: number;
   /** A fresh temporary profile (removed on close) when null. */
   userDataDir: string | null;
+  /** Parent of the per-task download directories; a fresh temporary one (removed on close) when null. */
+  downloadDir: string | null;
   startUrl: string;
   logLevel: LogLevel;
   /** hostd's egress proxy for this clone: all browser traffic goes through it, no local DNS. */
@@ -145,6 +149,7 @@ export function loadConfig(
     actionTimeoutMs: e.CLAWDIE_JAIL_ACTION_TIMEOUT_MS,
     navigationTimeoutMs: e.CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS,
     userDataDir: e.CLAWDIE_JAIL_USER_DATA_DIR ?? null,
+    downloadDir: e.CLAWDIE_JAIL_DOWNLOAD_DIR ?? null,
     startUrl: e.CLAWDIE_JAIL_START_URL,
     logLevel: e.CLAWDIE_LOG_LEVEL,
     proxyUrl: e.CLAWDIE_JAIL_PROXY ?? null,

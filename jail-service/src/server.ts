@@ -4,6 +4,7 @@ import { type SelectCodecOptions, selectImageCodec } from '@clawdie/kit/images';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
+import { createCdpDownloads } from './browser/cdp-downloads.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { createCdpTakeover } from './browser/cdp-takeover.js';
 import { openBrowser } from './browser/launch.js';
@@ -11,6 +12,7 @@ import { createPuppeteerPageDriver, type PuppeteerPageDriver } from './browser/p
 import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
+import { openDownloadStore } from './downloads/open-download-store.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';
@@ -57,6 +59,7 @@ export async function startJailService(
     logger,
   );
   let driver: PuppeteerPageDriver | undefined;
+  let downloads: Awaited<ReturnType<typeof openDownloadStore>> | undefined;
   try {
     driver = await createPuppeteerPageDriver({
       ...opened,
@@ -66,6 +69,11 @@ export async function startJailService(
       logger,
       evidence: config.evidence,
     });
+    downloads = await openDownloadStore(
+      await createCdpDownloads(opened.browser, logger),
+      config.downloadDir,
+      logger,
+    );
     await openStartUrl(driver, config, logger);
     const tools = createToolRegistry({
       driver,
@@ -98,6 +106,7 @@ export async function startJailService(
       session,
       images: images.summary,
       takeover,
+      downloads: downloads.store,
       ...(desktop ? { desktop } : {}),
     });
     const server = createAdaptorServer({ fetch: app.fetch });
@@ -105,6 +114,7 @@ export async function startJailService(
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     const url = `http://${host}:${address.port}`;
     const ownDriver = driver;
+    const ownDownloads = downloads;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -114,6 +124,7 @@ export async function startJailService(
             server.close(() => resolve());
             if ('closeAllConnections' in server) server.closeAllConnections();
           });
+          await ownDownloads.close();
           await ownDriver.close();
           logger.info({ url }, 'jail-service stopped');
         })();
@@ -121,6 +132,7 @@ export async function startJailService(
       },
     };
   } catch (error) {
+    await downloads?.close();
     await (driver ?? opened).close();
     throw error;
   }

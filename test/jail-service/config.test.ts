@@ -20,6 +20,7 @@ describe('jail-service loadConfig', () => {
         actionTimeoutMs: 15_000,
         navigationTimeoutMs: 15_000,
         userDataDir: null,
+        downloadDir: null,
         startUrl: 'about:blank',
         logLevel: 'info',
         proxyUrl: null,

@@ -16,6 +16,7 @@ import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createDashboardOptions } from '../ingress/dashboard/dashboard-wiring.js';
 import { hostdHosts, singleJailHosts } from '../ingress/dashboard/hosts-views.js';
 import { createApp } from '../ingress/http/app.js';
+import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { ServerAuth } from './server-auth.js';
@@ -70,6 +71,7 @@ export function buildApp(deps: {
     repository: deps.repository,
     logger: deps.logger,
     defaultMaxSteps: config.loop.maxSteps,
+    artifacts: createArtifactFiles(config.dataDir),
     maxBodyBytes: config.maxBodyBytes,
     auth: verifier ? { verifier } : null,
     refusals: deps.refusals,

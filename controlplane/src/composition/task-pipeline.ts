@@ -16,6 +16,7 @@ import type { ApprovalService } from '../governance/approvals/approval-service.j
 import type { AuditTrail } from '../governance/audit/audit-log.js';
 import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createTaskSecurity } from '../governance/policy/task-security.js';
+import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import type { Db } from '../platform/store/database.js';
 import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
@@ -127,6 +128,7 @@ export function createTaskPipeline(deps: {
         {
           repository: deps.repository,
           screenshots,
+          artifacts: createArtifactFiles(config.dataDir),
           model,
           operator,
           clock: deps.clock,

@@ -15,6 +15,7 @@ import type { Clock } from '../clock.js';
 import type { ModelPrices } from '../config-prices.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { TaskGuards } from '../governance/policy/task-guards.js';
+import type { ArtifactFiles } from '../platform/store/artifact-files.js';
 import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { TaskEventLog } from './task-events.js';
@@ -42,6 +43,8 @@ export interface TaskDeps {
   judge?: VisualJudge | undefined;
   /** Checks `success_criteria` on finished(); default: the operator's URL, and `judge`'s verdict. */
   verifier?: DoneVerifier | undefined;
+  /** Where downloaded files are stored (absent: every download is denied). */
+  artifacts?: ArtifactFiles | undefined;
   /** Records `record: true` tasks (absent: they run unrecorded, warned). */
   recorder?: TaskRecorder | undefined;
   /** CLAWDIE_MODEL_PRICES: prices a task's usage (absent: no cost). */

@@ -87,6 +87,16 @@ export const taskResultStatusSchema = z.enum([
 ]);
 export type TaskResultStatus = z.infer<typeof taskResultStatusSchema>;
 
+/** One stored download: its name (a plain file name), size, SHA-256, sniffed type and path. */
+export const artifactSchema = z.object({
+  name: z.string(),
+  bytes: z.number().int().min(0),
+  sha256: z.string(),
+  mime: z.string(),
+  path: z.string(),
+});
+export type Artifact = z.infer<typeof artifactSchema>;
+
 /** The compact result every surface returns. Never contains screenshots. */
 export const compactResultSchema = z.object({
   status: taskResultStatusSchema,
@@ -107,5 +117,7 @@ export const compactResultSchema = z.object({
    * `unverified` when the last state-changing request failed or a claimed change was never sent.
    */
   verification: taskVerificationSchema.optional(),
+  /** Files the browser downloaded, stored beside the trace (never their content). */
+  artifacts: z.array(artifactSchema).optional(),
 });
 export type CompactResult = z.infer<typeof compactResultSchema>;

@@ -21,6 +21,7 @@ import type { LiveTaskStatus, PendingApproval } from './live-status.js';
 import { PauseGate } from './pause-gate.js';
 import { type RunListener, type RunRecorder, RunStream } from './run-stream.js';
 import type { TaskRunDeps } from './task-deps.js';
+import { downloadsOf, type TaskDownloads } from './task-downloads.js';
 import { endingOf, recordEnding, taskSignal } from './task-ending.js';
 import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
@@ -127,9 +128,13 @@ export class TaskRun {
       },
     });
     const recording = this.#plan.input.record ? this.#startRecording() : undefined;
-    const result = await this.#drive(lease, guard);
+    const downloads = downloadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
+    await downloads?.open();
+    const result = await this.#drive(lease, guard, downloads);
     guard.close();
     await recording?.stop();
+    // Copied out of the clone while the task still holds it.
+    const artifacts = (await downloads?.collect(result.status !== 'aborted')) ?? [];
     const kept = await keepOrRelease(
       lease,
       releaseSlot,
@@ -139,7 +144,7 @@ export class TaskRun {
       this.#logger.error({ err: error }, 'the task browser could not be kept or released');
       return {};
     });
-    return this.#end(result, kept);
+    return this.#end(result, artifacts.length > 0 ? { ...kept, artifacts } : kept);
   }
 
   /**
@@ -147,7 +152,11 @@ export class TaskRun {
    * engine, with the process's judge, watches for the run: logged_in_check, the smart wait and
    * the visual success criterion.
    */
-  async #drive(lease: BrowserLease, guard: TaskGuard): Promise<LoopResult> {
+  async #drive(
+    lease: BrowserLease,
+    guard: TaskGuard,
+    downloads: TaskDownloads | null,
+  ): Promise<LoopResult> {
     const deps = this.#deps;
     const { input } = this.#plan;
     const { signal, clear } = taskSignal(this.#controller.signal, input.timeout_s);
@@ -199,7 +208,11 @@ export class TaskRun {
           waitWhilePaused: (abort) => this.#pauses.wait(abort),
           ...(handoff ? { handoff } : {}),
           verifier: deps.verifier ?? operatorVerifier({ operator }, visualCheck(waits, screen)),
-          emit: (event) => this.#events.publish(event),
+          emit: async (event) => {
+            await this.#events.publish(event);
+            if (event.type === 'step-ended') await downloads?.afterStep(event.step);
+          },
+          ...(downloads ? { notes: () => downloads.notes() } : {}),
         },
       );
     } catch (error) {

@@ -24,6 +24,25 @@ export {
   STATE_CHANGING_METHODS,
 } from './evidence.js';
 export type {
+  DownloadEntry,
+  DownloadKind,
+  DownloadList,
+  DownloadPolicy,
+  DownloadRefusal,
+} from './downloads.js';
+export {
+  DEFAULT_DOWNLOAD_KINDS,
+  downloadEntrySchema,
+  downloadKinds,
+  downloadListSchema,
+  downloadNameSchema,
+  downloadPolicySchema,
+  downloadRefusals,
+  downloadRoutes,
+  isControlChar,
+  MAX_DOWNLOAD_NAME_CHARS,
+} from './downloads.js';
+export type {
   LandingDestination,
   LandingElement,
   LandingFrame,

@@ -90,6 +90,11 @@ export interface LoopDeps {
   verifier?: DoneVerifier;
   /** Human takeover (policy `handoff`); absent: call_user ends the task, nothing is detected. */
   handoff?: LoopHandoff;
+  /**
+   * Lines for the model from outside the loop (a download finished), taken at the start of each
+   * step and shown with its screenshot. Must not throw.
+   */
+  notes?: () => readonly string[];
 }
 
 export interface ExecutedAction {

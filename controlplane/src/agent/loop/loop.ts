@@ -58,6 +58,7 @@ export async function runAgentLoop(options: LoopOptions, deps: LoopDeps): Promis
       await deps.waitWhilePaused?.(deps.signal);
       deps.signal?.throwIfAborted();
       state.step += 1;
+      for (const note of deps.notes?.() ?? []) conversation.addNote(note);
       const outcome = await runStep(state.step, conversation, options, stepDeps);
       state.unusableReplies = outcome.kind === 'unusable' ? state.unusableReplies + 1 : 0;
       if (outcome.kind === 'handoff') {

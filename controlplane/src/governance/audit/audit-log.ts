@@ -49,6 +49,10 @@ export const auditEventTypes = [
   'browser-not-kept',
   'browser-resumed',
   'kept-browser-ended',
+  /** A finished download copied out of the clone and stored beside the trace (issue 23). */
+  'artifact-stored',
+  /** A download the policy refused (off, too large, type), or one that could not be copied out. */
+  'download-refused',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

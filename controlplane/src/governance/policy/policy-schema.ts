@@ -1,4 +1,10 @@
-import { type FieldKind, fieldKindSchema, sessionOriginSchema } from '@clawdie/kit/jail-api';
+import {
+  DEFAULT_DOWNLOAD_KINDS,
+  downloadKinds,
+  type FieldKind,
+  fieldKindSchema,
+  sessionOriginSchema,
+} from '@clawdie/kit/jail-api';
 import { z } from 'zod';
 import { PROFILE_NAMES } from '../../agent/profiles/profile-types.js';
 import { credentialModeSchema } from '../../tasks/task-input-fields.js';
@@ -14,6 +20,9 @@ const hostPattern = z
     /^(\*|(\*\.)?([a-z0-9-]+\.)*[a-z0-9-]+)(:([1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
     'must be a host such as example.org, *.example.org or *, optionally with :port',
   );
+
+/** A policy's per-file download limit unless it names one: 25 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
 
 export const decisionValues = ['allow', 'deny', 'needs_approval'] as const;
 export type DecisionValue = (typeof decisionValues)[number];
@@ -112,6 +121,36 @@ export const policySchema = z.strictObject({
   models: z
     .strictObject({ profiles: z.array(z.enum(PROFILE_NAMES)).default([]) })
     .default({ profiles: [] }),
+  /** Files the browser downloads (issue 23): off unless the policy allows them. */
+  files: z
+    .strictObject({
+      download: z.enum(['off', 'allowed']).default('off'),
+      /** One file over this is cancelled while it arrives and deleted. */
+      max_file_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 40)
+        .default(DEFAULT_MAX_FILE_BYTES),
+      /** All of a task's downloads together. */
+      max_task_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(2 ** 40)
+        .default(4 * DEFAULT_MAX_FILE_BYTES),
+      /** Types allowed, sniffed from the bytes; default every known type (not `binary`). */
+      types: z
+        .array(z.enum(downloadKinds))
+        .min(1)
+        .default([...DEFAULT_DOWNLOAD_KINDS]),
+    })
+    .default({
+      download: 'off',
+      max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+      max_task_bytes: 4 * DEFAULT_MAX_FILE_BYTES,
+      types: [...DEFAULT_DOWNLOAD_KINDS],
+    }),
   /** Human takeover (issue 15): absent means today's behaviour (no takeover). */
   handoff: handoffSchema.optional(),
 });

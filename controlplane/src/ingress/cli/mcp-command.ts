@@ -2,6 +2,7 @@ import { createControlplane } from '../../composition/create-controlplane.js';
 import { realAdapters } from '../../composition/real-adapters.js';
 import { loadConfig, processEnv } from '../../config.js';
 import { createControlplaneLauncher } from '../../platform/runner/process-launcher.js';
+import { createArtifactFiles } from '../../platform/store/artifact-files.js';
 import { runMcpStdio } from '../mcp/stdio.js';
 
 /**
@@ -20,7 +21,15 @@ export async function runMcpCommand(): Promise<number> {
   process.once('SIGTERM', () => stop.abort());
   try {
     await runMcpStdio(
-      { tasks, logger: adapters.logger, defaultMaxSteps: config.loop.maxSteps },
+      {
+        tasks,
+        logger: adapters.logger,
+        defaultMaxSteps: config.loop.maxSteps,
+        artifacts: {
+          repository: controlplane.repository,
+          files: createArtifactFiles(config.dataDir),
+        },
+      },
       { signal: stop.signal },
     );
   } finally {

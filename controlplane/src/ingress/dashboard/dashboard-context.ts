@@ -8,6 +8,7 @@ import type { TakeoverAppDeps } from '../../browser/takeover/takeover-app-deps.j
 import type { ApprovalService } from '../../governance/approvals/approval-service.js';
 import type { AuditTrail } from '../../governance/audit/audit-log.js';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
+import type { ArtifactFiles } from '../../platform/store/artifact-files.js';
 import { type TaskRecord, taskStatusValues } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { TaskService } from '../../tasks/task-service.js';
@@ -31,6 +32,8 @@ export interface DashboardOptions {
   sessionProfiles?: SessionProfileService | undefined;
   /** Where a task's MP4 recording would be; adds the Recording link when that file exists. */
   recordingPath?: ((taskId: string) => string) | undefined;
+  /** Tasks' downloaded files; adds the Downloads list to the task page. */
+  artifacts?: Pick<ArtifactFiles, 'list'> | undefined;
   settings?: (() => SettingsView) | undefined;
   hosts?: (() => HostsView | Promise<HostsView>) | undefined;
   /** Tenant label shown for every task until tenants exist. */

@@ -8,6 +8,7 @@ import type { AuditTrail } from '../../governance/audit/audit-log.js';
 import type { TokenVerifier } from '../../governance/auth/api-tokens.js';
 import { hasScope } from '../../governance/auth/scopes.js';
 import type { PolicySet } from '../../governance/policy/load-policies.js';
+import { createArtifactFiles } from '../../platform/store/artifact-files.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
 import { policySummaries } from './policy-summary.js';
@@ -116,6 +117,7 @@ export function createDashboardOptions(options: {
     approvals: options.approvals,
     sessionProfiles: options.sessionProfiles,
     recordingPath: (taskId) => recordingPath(options.config.dataDir, taskId),
+    artifacts: createArtifactFiles(options.config.dataDir),
     settings: () =>
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
     hosts: options.hosts,

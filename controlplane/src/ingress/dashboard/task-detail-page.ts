@@ -1,4 +1,5 @@
 import { html } from 'hono/html';
+import type { StoredArtifact } from '../../platform/store/artifact-files.js';
 import { type TaskRecord, terminalStatuses } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { PendingApproval } from '../../tasks/live-status.js';
@@ -79,6 +80,17 @@ export interface TaskDetailView {
   now: number;
   /** The approval the task waits for (status `awaiting_approval`). */
   approval?: PendingApproval | null;
+  /** The files the task downloaded. */
+  artifacts?: readonly StoredArtifact[];
+}
+
+/** The task's downloaded files: name (a download link), size, type, SHA-256, source and step. */
+function downloadsList(base: string, artifacts: readonly StoredArtifact[]) {
+  if (artifacts.length === 0) return '';
+  return html`<section class="card" aria-labelledby="downloads-title"><h2 id="downloads-title">Downloads</h2>
+<table><thead><tr><th>File</th><th>Size</th><th>Type</th><th>SHA-256</th><th>Step</th><th>From</th></tr></thead><tbody>
+${artifacts.map((artifact) => html`<tr><td><a href="${base}/artifacts/${encodeURIComponent(artifact.name)}" download>${artifact.name}</a></td><td>${artifact.bytes} bytes</td><td class="mono">${artifact.mime}</td><td class="mono">${artifact.sha256.slice(0, 16)}…</td><td>${artifact.step}</td><td class="mono">${artifact.source_url}</td></tr>`)}
+</tbody></table></section>`;
 }
 
 /** The task page: facts, result, links to live view / replay / export, the step timeline. */
@@ -98,6 +110,7 @@ ${approvalNotice(view.approval ?? null)}
 <section class="card" aria-labelledby="result-title"><h2 id="result-title">Result</h2>${taskResult(task)}
 ${task.finalScreenshotPath ? html`<details><summary>Final screen</summary><div class="shot"><img src="${base}/final.jpg" alt="The screen as the task left it"></div></details>` : ''}
 </section>
+${downloadsList(base, view.artifacts ?? [])}
 <h2 id="timeline-title">Step timeline</h2>
 ${view.cards.length ? html`<ol class="timeline" aria-labelledby="timeline-title">${view.cards.map((card, index) => html`<li>${stepCard({ ...card, shownOutcome: shownOutcome(card.step.outcome, index === view.cards.length - 1, view.active, task.status) })}</li>`)}</ol>` : html`<p class="muted">No steps recorded.</p>`}`;
 }

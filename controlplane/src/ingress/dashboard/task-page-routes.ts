@@ -44,7 +44,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
     return render(c, 'Tasks', 'tasks', body);
   });
 
-  app.get('/tasks/:id', (c) => {
+  app.get('/tasks/:id', async (c) => {
     const task = requireTask(c);
     if (!task) return missing(c);
     const cards = loadStepCards(repository, task, screenshotUrl(task.id));
@@ -59,6 +59,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
       tenant,
       now: now(),
       approval,
+      artifacts: (await deps.artifacts?.list(task.id)) ?? [],
     });
     return render(c, `Task ${task.id.slice(0, 8)}`, 'tasks', body);
   });
@@ -73,6 +74,19 @@ export function createTaskPageRoutes(context: DashboardContext) {
   app.get('/tasks/:id/final.jpg', async (c) => {
     const jpeg = await readJpeg(requireTask(c)?.finalScreenshotPath ?? null);
     return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no final screenshot', 404);
+  });
+
+  app.get('/tasks/:id/artifacts/:name', async (c) => {
+    const task = requireTask(c);
+    const stored = task ? ((await deps.artifacts?.list(task.id)) ?? []) : [];
+    const artifact = stored.find((entry) => entry.name === c.req.param('name'));
+    const bytes = artifact ? await readFile(artifact.path).catch(() => null) : null;
+    if (!artifact || !bytes) return c.text('no such download', 404);
+    return c.body(new Uint8Array(bytes), 200, {
+      'content-type': 'application/octet-stream',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(artifact.name)}`,
+      'x-content-type-options': 'nosniff',
+    });
   });
 
   app.get('/tasks/:id/recording.mp4', async (c) => {

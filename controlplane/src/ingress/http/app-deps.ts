@@ -6,6 +6,7 @@ import type { ApprovalService } from '../../governance/approvals/approval-servic
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 import type { TokenVerifier } from '../../governance/auth/api-tokens.js';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
+import type { ArtifactFiles } from '../../platform/store/artifact-files.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
@@ -41,6 +42,8 @@ export interface AppDeps {
   sessions?: SessionProfileService | undefined;
   /** Human takeover: `/v1/tasks/:id/takeover`, `/hand-back` and `/takeover/*`; off when absent. */
   takeover?: TakeoverAppDeps | undefined;
+  /** Tasks' downloaded files (`/v1/tasks/:id/artifacts`); absent: every task lists none. */
+  artifacts?: ArtifactFiles | undefined;
   /** Bound on every request body (413 past it); default 1 MiB. */
   maxBodyBytes?: number | undefined;
 }

@@ -23,6 +23,9 @@ export const mountedApps: MountEntry[] = [
         tasks: deps.tasks,
         logger: deps.logger,
         defaultMaxSteps: deps.defaultMaxSteps,
+        ...(deps.artifacts
+          ? { artifacts: { repository: deps.repository, files: deps.artifacts } }
+          : {}),
       }),
   },
   {

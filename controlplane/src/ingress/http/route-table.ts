@@ -6,6 +6,7 @@ import { sessionRoutes } from '../../browser/sessions/session-routes.js';
 import { takeoverMount } from '../../browser/takeover/takeover-mount.js';
 import { takeoverRestRoutes } from '../../browser/takeover/takeover-rest-routes.js';
 import { approvalRoutes } from '../../governance/approvals/approval-routes.js';
+import { artifactRoutes } from './artifact-routes.js';
 import { metaRoutes } from './meta-routes.js';
 import { mountedApps } from './mounted-apps.js';
 import type { TableEntry } from './route-types.js';
@@ -15,6 +16,7 @@ import { waitRoutes } from './wait-routes.js';
 export const routeTable: readonly TableEntry[] = [
   ...metaRoutes,
   ...taskRoutes,
+  ...artifactRoutes,
   ...approvalRoutes,
   ...waitRoutes,
   ...sessionRoutes,

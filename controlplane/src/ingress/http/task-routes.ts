@@ -15,9 +15,9 @@ const listQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).default(0),
   status: z.enum(taskStatusValues).optional(),
 });
-const taskParams = z.object({ id: z.string().describe('trace_id') });
+export const taskParams = z.object({ id: z.string().describe('trace_id') });
 const stepParams = taskParams.extend({ index: z.coerce.number().int().min(1) });
-const errors = {
+export const errors = {
   '400': { description: 'Invalid request; the message names the field', ref: 'Error' },
   '404': { description: 'No such task or step', ref: 'Error' },
 };
@@ -38,7 +38,7 @@ function tenantOf(c: Context): string | undefined {
 }
 
 /** Another tenant's task answers 404 exactly like an unknown id, so trace ids do not leak. */
-function requireTask(c: Context, deps: RouteDeps) {
+export function requireTask(c: Context, deps: RouteDeps) {
   const id = c.req.param('id') ?? '';
   const task = deps.repository.getTask(id, tenantOf(c));
   if (!task) throw new NotFoundError(`no task with trace_id ${id}`);

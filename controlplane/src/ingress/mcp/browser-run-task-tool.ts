@@ -9,6 +9,7 @@ import {
 import type { TaskService } from '../../tasks/task-service.js';
 import { describeUsage } from '../../tasks/task-usage.js';
 import { describeVerification } from '../../tasks/task-verification.js';
+import { artifactLinks } from './artifact-resources.js';
 import { createProgressTracker } from './progress.js';
 import type { McpToolDefinition } from './tool-definition.js';
 
@@ -85,7 +86,10 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
  */
 export function toToolResult(result: CompactResult): CallToolResult {
   return {
-    content: [{ type: 'text', text: renderResultText(result) }],
+    content: [
+      { type: 'text', text: renderResultText(result) },
+      ...artifactLinks(result.trace_id, result.artifacts ?? []),
+    ],
     structuredContent: result,
     ...(result.status === 'error' ? { isError: true } : {}),
   };
@@ -93,7 +97,8 @@ export function toToolResult(result: CompactResult): CallToolResult {
 
 /**
  * `status`, `summary`, `verification` (a finished task checked against its requests), `error`,
- * `trace_id`, `steps` and `usage`, one per line; never screenshots.
+ * `trace_id`, `steps`, `usage` and each artifact's name, size and type, one per line; never
+ * screenshots or file content.
  */
 export function renderResultText(result: CompactResult): string {
   return [
@@ -104,5 +109,8 @@ export function renderResultText(result: CompactResult): string {
     `trace_id: ${result.trace_id}`,
     `steps: ${result.step_count}`,
     ...(result.usage ? [`usage: ${describeUsage(result.usage)}`] : []),
+    ...(result.artifacts ?? []).map(
+      (artifact) => `artifact: ${artifact.name} (${artifact.bytes} bytes, ${artifact.mime})`,
+    ),
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { Principal } from '../../governance/auth/scopes.js';
 import type { TaskService } from '../../tasks/task-service.js';
+import { type McpArtifactSource, registerArtifactResources } from './artifact-resources.js';
 import { createBrowserRunTaskTool } from './browser-run-task-tool.js';
 import type { McpToolDefinition, ToolContext } from './tool-definition.js';
 
@@ -20,6 +21,8 @@ export interface McpDeps {
   logger: Logger;
   /** The configured step limit (`config.loop.maxSteps`), the progress `total` by default. */
   defaultMaxSteps: number;
+  /** Tasks' downloaded files as resources (`clawdie://tasks/{id}/artifacts/{name}`); absent: none. */
+  artifacts?: McpArtifactSource | undefined;
 }
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -33,9 +36,11 @@ export const mcpServerInfo = { name: 'clawdie', title: 'Clawdie', version: '0.1.
  */
 export function createMcpServer(deps: McpDeps, principal: Principal): McpServer {
   const logger = deps.logger.child({ module: 'mcp' });
-  const server = new McpServer(mcpServerInfo, { capabilities: { tools: {} } });
+  const capabilities = deps.artifacts ? { tools: {}, resources: {} } : { tools: {} };
+  const server = new McpServer(mcpServerInfo, { capabilities });
   server.server.onerror = (error) => logger.warn({ err: error }, 'mcp-protocol-error');
   registerDefinition(server, createBrowserRunTaskTool({ ...deps, principal }), logger);
+  if (deps.artifacts) registerArtifactResources(server, deps.artifacts, principal);
   return server;
 }
 

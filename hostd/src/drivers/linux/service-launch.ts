@@ -20,6 +20,8 @@ export function serviceEnvironment(
     CLAWDIE_JAIL_HOST: clone.address,
     CLAWDIE_JAIL_PORT: String(clone.port),
     CLAWDIE_JAIL_USER_DATA_DIR: '/profile/chromium',
+    // Downloads stay inside the clone's own writable area, destroyed with it.
+    CLAWDIE_JAIL_DOWNLOAD_DIR: '/profile/downloads',
   };
   if (clone.proxyUrl) env.CLAWDIE_JAIL_PROXY = clone.proxyUrl;
   if (clone.display) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createArtifactFiles } from '../../../../controlplane/src/platform/store/artifact-files.js';
 import { createFakeOperator } from '../../../support/fake-operator.js';
 import { createDashboardFixture } from './dashboard-fixture.js';
 
@@ -46,6 +47,27 @@ describe('dashboard task pages', () => {
     );
     const image = await get(`/dashboard/tasks/${taskId}/steps/1/screenshot.jpg`);
     assert.equal(image.headers.get('content-type'), 'image/jpeg');
+  });
+
+  it('lists the files a task downloaded, each a download link', async () => {
+    const files = createArtifactFiles(fixture.dataDir);
+    const saved = await files.save(
+      taskId,
+      'orders <1>.csv',
+      new Blob(['a,b\n1,2\n']).stream(),
+      100,
+    );
+    const facts = { source_url: 'http://shop/export', step: 2, stored_at: 0, mime: 'text/csv' };
+    await files.record(taskId, [{ name: 'orders <1>.csv', ...saved, ...facts }]);
+    const page = await (await get(`/dashboard/tasks/${taskId}`)).text();
+    assert.match(page, /<h2 id="downloads-title">Downloads<\/h2>/);
+    const href = `/dashboard/tasks/${taskId}/artifacts/orders%20%3C1%3E.csv`;
+    assert.ok(page.includes(`href="${href}" download>orders &lt;1&gt;.csv</a>`), 'escaped');
+    assert.match(page, /<td>8 bytes<\/td><td class="mono">text\/csv<\/td>/);
+    const file = await get(href);
+    assert.equal(file.status, 200);
+    assert.equal(await file.text(), 'a,b\n1,2\n');
+    assert.equal((await get(`/dashboard/tasks/${taskId}/artifacts/other.csv`)).status, 404);
   });
 
   it('escapes instructions and model text', async () => {

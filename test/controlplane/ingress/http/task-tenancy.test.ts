@@ -4,6 +4,7 @@ import type { VisionModel } from '../../../../controlplane/src/agent/model/chat-
 import type { WaitService } from '../../../../controlplane/src/browser/wait/wait-service.js';
 import type { Scope } from '../../../../controlplane/src/governance/auth/scopes.js';
 import { createApp } from '../../../../controlplane/src/ingress/http/app.js';
+import { createArtifactFiles } from '../../../../controlplane/src/platform/store/artifact-files.js';
 import { createTaskService } from '../../../../controlplane/src/tasks/task-service.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../../support/test-task-deps.js';
@@ -31,8 +32,16 @@ const model: VisionModel = {
 };
 
 const auth = await createAuthFixture();
-const { deps, repository, close } = createTestTaskDeps({ model, loop: { maxSteps: 5 } });
+const { deps, repository, close, dataDir } = createTestTaskDeps({ model, loop: { maxSteps: 5 } });
 const tasks = createTaskService(deps);
+const artifacts = createArtifactFiles(dataDir);
+/** Stores `report.txt` as a task's downloaded file. */
+const storeArtifact = async (taskId: string) => {
+  const body = new Blob(['a downloaded report\n']).stream();
+  const saved = await artifacts.save(taskId, 'report.txt', body, 1000);
+  const facts = { source_url: 'http://x/report.txt', step: 1, stored_at: 0, mime: 'text/plain' };
+  await artifacts.record(taskId, [{ name: 'report.txt', ...saved, ...facts }]);
+};
 const app = createApp({
   tasks,
   repository,
@@ -40,6 +49,7 @@ const app = createApp({
   defaultMaxSteps: 5,
   describe: () => ({ model: { name: 'tenancy', replay: true }, jail: { url: 'x' } }),
   auth: { verifier: auth.verifier },
+  artifacts,
 });
 after(async () => {
   await tasks.close();
@@ -68,6 +78,8 @@ const reads = (id: string) => [
   `/v1/tasks/${id}/events`,
   `/v1/tasks/${id}/steps/1`,
   `/v1/tasks/${id}/steps/1/screenshot`,
+  `/v1/tasks/${id}/artifacts`,
+  `/v1/tasks/${id}/artifacts/report.txt`,
 ];
 
 describe('tenant isolation of task reads', () => {
@@ -78,6 +90,7 @@ describe('tenant isolation of task reads', () => {
     await settle(acmeTask);
     globexTask = await start(await member('globex'));
     await settle(globexTask);
+    await Promise.all([storeArtifact(acmeTask), storeArtifact(globexTask)]);
   });
 
   it('records the starting tenant and actor on the task row', () => {
