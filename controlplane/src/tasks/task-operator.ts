@@ -1,7 +1,9 @@
-// What a task run drives and reads: the operator the loop drives, wrapped once, and the page probe
-// of its logged_in_check.
+// What a task run drives, reads and records: the operator the loop drives, wrapped once, the page
+// probe of its logged_in_check, and its video recording.
+import type { Logger } from 'pino';
 import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
+import type { TaskRecorder } from '../browser/recording/task-recorder.js';
 import { createJailPageProbe } from '../browser/wait/jail-page-probe.js';
 import { withSmartWait } from '../browser/wait/smart-wait-operator.js';
 import type { WaitEngine } from '../browser/wait/wait-engine.js';
@@ -40,4 +42,17 @@ export function taskOperator(
 export function taskProbe(lease: BrowserLease) {
   if (lease.service) return createJailPageProbe(lease.service);
   return { state: (signal?: AbortSignal) => lease.operator.state(signal) };
+}
+
+/** A `record: true` task's recording, or none (warned) where recording is unavailable. */
+export function startRecording(
+  recorder: TaskRecorder | undefined,
+  taskId: string,
+  logger: Logger,
+): ReturnType<TaskRecorder['start']> | undefined {
+  if (recorder) return recorder.start(taskId);
+  logger.warn(
+    'task asked to be recorded, but recording is unavailable (no ffmpeg at /usr/bin/ffmpeg); running it without a recording',
+  );
+  return undefined;
 }

@@ -27,7 +27,7 @@ import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 import { keepOrRelease, keepRequestOf } from './task-keep.js';
 import { taskModel } from './task-model.js';
-import { taskOperator, taskProbe } from './task-operator.js';
+import { startRecording, taskOperator, taskProbe } from './task-operator.js';
 import type { TaskPlan } from './task-plan.js';
 import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
 import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
@@ -127,7 +127,9 @@ export class TaskRun {
         settled: () => this.#awaiting(null),
       },
     });
-    const recording = this.#plan.input.record ? this.#startRecording() : undefined;
+    const recording = this.#plan.input.record
+      ? startRecording(deps.recorder, this.id, this.#logger)
+      : undefined;
     const downloads = downloadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
     await downloads?.open();
     const result = await this.#drive(lease, guard, downloads);
@@ -296,14 +298,5 @@ export class TaskRun {
 
   get #maxSteps(): number {
     return this.#plan.input.max_steps ?? this.#deps.loop.maxSteps;
-  }
-
-  #startRecording() {
-    const deps = this.#deps;
-    if (deps.recorder) return deps.recorder.start(this.id);
-    this.#logger.warn(
-      'task asked to be recorded, but recording is unavailable (no ffmpeg at /usr/bin/ffmpeg); running it without a recording',
-    );
-    return undefined;
   }
 }

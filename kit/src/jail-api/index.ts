@@ -15,14 +15,6 @@ export {
   MAX_WAIT_MS,
 } from './actions.js';
 export type { ActionContract, ActionLands } from './define-action.js';
-export type { NetworkEntry, NetworkEvidence, NetworkRequestKind } from './evidence.js';
-export {
-  evidenceUrl,
-  MAX_EVIDENCE_ENTRIES,
-  networkEntrySchema,
-  networkEvidenceSchema,
-  STATE_CHANGING_METHODS,
-} from './evidence.js';
 export type {
   DownloadEntry,
   DownloadKind,
@@ -42,6 +34,14 @@ export {
   isControlChar,
   MAX_DOWNLOAD_NAME_CHARS,
 } from './downloads.js';
+export type { NetworkEntry, NetworkEvidence, NetworkRequestKind } from './evidence.js';
+export {
+  evidenceUrl,
+  MAX_EVIDENCE_ENTRIES,
+  networkEntrySchema,
+  networkEvidenceSchema,
+  STATE_CHANGING_METHODS,
+} from './evidence.js';
 export type {
   LandingDestination,
   LandingElement,

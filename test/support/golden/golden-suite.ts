@@ -1,0 +1,67 @@
+// Issue 22 (2): for each model profile, a fake server that speaks the provider's real wire format
+// drives a real task through the one composition root and the profile's real adapter; where each
+// click lands is read from the page in Chromium, at 1280×800, 1366×768 and 1920×1080, each at
+// DPR 1 and 2 (test/e2e/golden-coordinates-dpr1.test.ts and -dpr2.test.ts). A wrong convention
+// (pixels vs 0–1000, the resize, the declared display, the DPR) lands the click off the marker.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { LocalJailService } from '../../../controlplane/src/browser/provider/local-jail-service.js';
+import { requires } from '../capabilities.js';
+import { type StaticSite, startStaticSite } from '../static-site.js';
+import { GOLDEN_FAKES } from './golden-fakes.js';
+import {
+  GOLDEN_SCREENS,
+  type GoldenProfile,
+  markerBox,
+  runGolden,
+  startGoldenJail,
+} from './golden-run.js';
+
+const PROFILES: readonly GoldenProfile[] = GOLDEN_FAKES;
+
+/** Half the marker, less a pixel: a click this close to the centre is on the marker. */
+const TOLERANCE = 3;
+
+/** The golden suite for the screens of one device pixel ratio (one test file each, for time). */
+export function goldenSuite(dpr: 1 | 2): void {
+  describe(
+    `e2e: golden coordinates per model profile on a real page, DPR ${dpr}`,
+    requires('chromium'),
+    () => {
+      let site: StaticSite;
+      before(async () => {
+        site = await startStaticSite({});
+      });
+      after(async () => {
+        await site?.close();
+      });
+
+      for (const screen of GOLDEN_SCREENS.filter((candidate) => candidate.dpr === dpr)) {
+        describe(`${screen.width}×${screen.height} at DPR ${screen.dpr}`, () => {
+          let jail: LocalJailService;
+          before(async () => {
+            jail = await startGoldenJail(screen);
+          });
+          after(async () => {
+            await jail?.stop();
+          });
+
+          for (const entry of PROFILES) {
+            it(`${entry.label}: the click lands on the marker`, async () => {
+              const { result, clicks, requests } = await runGolden(entry, screen, jail, site);
+              const expected = markerBox(screen).centre;
+              assert.equal(result.status, 'finished', JSON.stringify(result));
+              assert.equal(clicks.length, 1, `clicks seen by the page: ${JSON.stringify(clicks)}`);
+              const [click] = clicks as [(typeof clicks)[number]];
+              const off = Math.hypot(click.x - expected.x, click.y - expected.y);
+              assert.ok(
+                off <= TOLERANCE && click.hit,
+                `${entry.label} clicked (${click.x}, ${click.y}), the marker's centre is (${expected.x}, ${expected.y}); the fake saw ${JSON.stringify(requests[0]?.image)} and answered ${JSON.stringify(requests[0]?.answered)}`,
+              );
+            });
+          }
+        });
+      }
+    },
+  );
+}
