@@ -10,6 +10,7 @@ import { createApprovalRepository } from '../../platform/store/approval-reposito
 import type { Db } from '../../platform/store/database.js';
 import { createSecretRepository } from '../../platform/store/secret-repository.js';
 import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
+import { createTaskRepository } from '../../platform/store/task-repository.js';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
 import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -56,6 +57,7 @@ export interface TaskSecurityDeps {
 export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   const { config, audit, logger } = deps;
   const policies = loadPolicies(config.policyDir);
+  const tasks = createTaskRepository(deps.db);
   const approvals = createApprovalService({
     store: createApprovalRepository(deps.db),
     audit,
@@ -86,6 +88,10 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
         profile: config.model.profile,
       },
       sessions: createSessionProfileRepository(deps.db).meta,
+      artifacts: {
+        ownsTask: (tenant, id) => tasks.getTask(id, tenant) !== null,
+        dataDir: config.dataDir,
+      },
       now: deps.clock.now,
     }),
     unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy', {
