@@ -97,20 +97,26 @@ const uploadName = z
   );
 
 /** A file the task provides for the page's file choosers: a host file, or an earlier task's artifact. */
-export const taskFileSchema = z.union([
-  z.strictObject({
-    name: uploadName,
+export const taskFileSchema = z
+  .strictObject({
+    name: uploadName.describe(
+      'What the model and the page see; with artifact_of_task, the artifact.',
+    ),
     path: z
       .string()
       .min(1)
       .max(4096)
+      .optional()
       .describe('Absolute host path inside a directory of the policy (files.upload_dirs).'),
-  }),
-  z.strictObject({
-    name: uploadName.describe('The artifact of that task with this name.'),
-    artifact_of_task: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a task id'),
-  }),
-]);
+    artifact_of_task: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a task id')
+      .optional()
+      .describe('An earlier task of the same tenant whose artifact `name` is the file.'),
+  })
+  .refine((file) => (file.path === undefined) !== (file.artifact_of_task === undefined), {
+    message: 'needs exactly one of path and artifact_of_task',
+  });
 
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {

@@ -17,8 +17,10 @@ const originOf = (url: string) => {
 export function answerFileChoosers(store: UploadStore, logger: Logger) {
   return (page: Page, session: CDPSession): void => {
     session.on('Page.fileChooserOpened', (event) => {
-      void answer(page, session, event.backendNodeId).catch((error: unknown) =>
-        logger.warn({ err: error }, 'a file chooser could not be answered'),
+      store.track(
+        answer(page, session, event.backendNodeId).catch((error: unknown) =>
+          logger.warn({ err: error }, 'a file chooser could not be answered'),
+        ),
       );
     });
     void session

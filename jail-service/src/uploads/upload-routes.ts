@@ -19,7 +19,8 @@ export function createUploadRoutes(store: UploadStore): Hono {
     return c.json(await store.add(name, body, MAX_UPLOAD_BYTES));
   });
 
-  app.get('/uploads', (c) => {
+  app.get('/uploads', async (c) => {
+    await store.settled();
     const body: UploadList = store.list();
     return c.json(body, 200, { 'cache-control': 'no-store' });
   });

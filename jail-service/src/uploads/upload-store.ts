@@ -20,6 +20,10 @@ export interface UploadStore {
   /** The file for a chooser with this `accept`, recorded as its answer; null: cancelled. */
   choose(chooser: { accept: string; origin: string }): { file: UploadFile; path: string } | null;
   list(): { files: UploadFile[]; events: UploadEvent[] };
+  /** Holds `list` answers until `work` (a chooser being answered) is done. */
+  track(work: Promise<void>): void;
+  /** Resolves once every tracked chooser is answered. */
+  settled(): Promise<void>;
   /** Deletes the directory and forgets the files and choosers. */
   clear(): Promise<void>;
 }
@@ -67,6 +71,7 @@ export function createUploadStore(options: {
   const used = new Set<string>();
   let events: UploadEvent[] = [];
   let seq = 0;
+  const answering = new Set<Promise<void>>();
 
   const record = (event: Omit<UploadEvent, 'seq' | 'at'>) => {
     seq += 1;
@@ -124,6 +129,13 @@ export function createUploadStore(options: {
       return { file, path: join(dir, file.name) };
     },
     list: () => ({ files: [...files.values()], events: events.map((event) => ({ ...event })) }),
+    track(work) {
+      const done = work.finally(() => answering.delete(done));
+      answering.add(done);
+    },
+    async settled() {
+      await Promise.allSettled([...answering]);
+    },
     async clear() {
       const previous = dir;
       dir = null;

@@ -35,7 +35,10 @@ export function resolveTaskFiles(
     const where = `files[${index}] (${file.name})`;
     if (names.has(file.name)) return { reason: `${where}: the name is given twice` };
     names.add(file.name);
-    const found = 'path' in file ? hostFile(file.path, policy) : artifact(file, tenant, lookup);
+    const found =
+      file.path !== undefined
+        ? hostFile(file.path, policy)
+        : artifact(file.name, file.artifact_of_task ?? '', tenant, lookup);
     if ('reason' in found) return { reason: `${where}: ${found.reason}` };
     const bytes = statSync(found.path).size;
     if (bytes > policy.max_upload_bytes)
@@ -76,20 +79,21 @@ function hostFile(
 }
 
 function artifact(
-  file: { name: string; artifact_of_task: string },
+  name: string,
+  taskId: string,
   tenant: string,
   lookup: ArtifactLookup | undefined,
 ): { path: string } | { reason: string } {
-  const missing = { reason: `no artifact ${file.name} of task ${file.artifact_of_task}` };
-  if (!lookup?.ownsTask(tenant, file.artifact_of_task)) return missing;
-  const traceDir = join(lookup.dataDir, 'traces', file.artifact_of_task);
+  const missing = { reason: `no artifact ${name} of task ${taskId}` };
+  if (!lookup?.ownsTask(tenant, taskId)) return missing;
+  const traceDir = join(lookup.dataDir, 'traces', taskId);
   let stored: z.infer<typeof storedSchema>;
   try {
     stored = storedSchema.parse(JSON.parse(readFileSync(join(traceDir, 'artifacts.json'), 'utf8')));
   } catch {
     return missing;
   }
-  const entry = stored.find((candidate) => candidate.name === file.name);
+  const entry = stored.find((candidate) => candidate.name === name);
   if (!entry) return missing;
   // The recorded path is checked to lie in that task's artifact directory.
   try {
