@@ -154,6 +154,22 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     assert.deepEqual(readdirSync(uploadRoot), [], 'the clone upload directory is gone');
   });
 
+  it('cancels a chooser when the task provides no file, and says so', async () => {
+    const before = site.received.length;
+    const plan = controlplane.tasks.admit(
+      { instruction: 'Upload the note', start_url: `${site.url}/` },
+      loopbackPrincipal,
+    );
+    const result = await controlplane.tasks.start(plan).done;
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    assert.equal(site.received.length, before, 'nothing was sent');
+    const cancelled = controlplane.audit
+      .list({ limit: 100, taskId: result.trace_id, type: 'upload-cancelled' })
+      .map((row) => [row.data.origin, row.data.step]);
+    assert.deepEqual(cancelled, [[site.url, 1]]);
+    assert.match(requests.join('\n'), /A file chooser opened and was cancelled/);
+  });
+
   it('refuses a path outside the allowlist, by .. or by a symlink out of it, at admission', () => {
     const outside = [
       join(scratch, 'secret.txt'),

@@ -91,17 +91,23 @@ const refuse = () =>
 /** A browser without a jail-service (a fake): the task ends before its first step. */
 const noUploads: BrowserUploads = { send: refuse, list: refuse, clear: () => Promise.resolve() };
 
-/** A task's provided files through its browser's jail-service; null when it provides none. */
+/**
+ * A task's provided files through its browser's jail-service; null when it provides none and its
+ * policy does not allow uploads (no chooser is reported then; the jail-service still cancels it).
+ */
 export function uploadsOf(
   lease: BrowserLease,
   plan: TaskPlan,
   taskId: string,
   deps: Pick<TaskDeps, 'audit' | 'logger'>,
 ): TaskUploads | null {
-  if (!plan.uploads || plan.uploads.length === 0) return null;
+  const allowed = plan.rules.kind === 'policy' && plan.rules.policy.files.upload === 'allowed';
+  const files = plan.uploads ?? [];
+  // Under a policy that allows uploads a chooser with no file provided is still reported.
+  if (files.length === 0 && !(allowed && lease.service)) return null;
   const audit = deps.audit ?? discardAuditLog;
   return createTaskUploads({
-    files: plan.uploads,
+    files,
     browser: lease.service ? jailUploads(lease.service) : noUploads,
     audit: (type, data) => {
       try {
