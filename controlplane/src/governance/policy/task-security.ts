@@ -10,7 +10,7 @@ import { createApprovalRepository } from '../../platform/store/approval-reposito
 import type { Db } from '../../platform/store/database.js';
 import { createSecretRepository } from '../../platform/store/secret-repository.js';
 import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
-import { createTaskRepository } from '../../platform/store/task-repository.js';
+import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
 import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -47,6 +47,8 @@ export interface TaskSecurityDeps {
   newId?: () => string;
   /** A vision judge is configured (else tasks with visual conditions are refused at admission). */
   visualJudge?: boolean;
+  /** The task store: `files[].artifact_of_task` must name a task of the same tenant (absent: none does). */
+  tasks?: Pick<TaskRepository, 'getTask'>;
 }
 
 /**
@@ -57,7 +59,6 @@ export interface TaskSecurityDeps {
 export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   const { config, audit, logger } = deps;
   const policies = loadPolicies(config.policyDir);
-  const tasks = createTaskRepository(deps.db);
   const approvals = createApprovalService({
     store: createApprovalRepository(deps.db),
     audit,
@@ -89,7 +90,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       },
       sessions: createSessionProfileRepository(deps.db).meta,
       artifacts: {
-        ownsTask: (tenant, id) => tasks.getTask(id, tenant) !== null,
+        ownsTask: (tenant, id) => deps.tasks?.getTask(id, tenant) != null,
         dataDir: config.dataDir,
       },
       now: deps.clock.now,
