@@ -26,6 +26,8 @@ import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
 import { validateBatch } from './tools/validate-batch.js';
+import { createUploadRoutes } from './uploads/upload-routes.js';
+import type { UploadStore } from './uploads/upload-store.js';
 
 export interface AppDeps {
   tools: ToolRegistry;
@@ -42,6 +44,8 @@ export interface AppDeps {
   takeover?: TakeoverPage;
   /** The task's downloads (`/downloads*`), cleared by `/reset` too. */
   downloads?: DownloadStore;
+  /** The task's files for upload (`/uploads*`), cleared by `/reset` too. */
+  uploads?: UploadStore;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -123,6 +127,7 @@ export function createApp(deps: AppDeps): Hono {
   app.post('/reset', async (c) => {
     await tools.exclusive(() => tools.reset());
     await deps.downloads?.clear();
+    await deps.uploads?.clear();
     return c.json({ ok: true });
   });
 
@@ -138,6 +143,7 @@ export function createApp(deps: AppDeps): Hono {
   if (deps.session) app.route('/session', sessionRoutes(deps.session, tools, logger));
   if (deps.takeover) app.route('/', createTakeoverRoutes(deps.takeover));
   if (deps.downloads) app.route('/', createDownloadRoutes(deps.downloads));
+  if (deps.uploads) app.route('/', createUploadRoutes(deps.uploads));
 
   app.notFound((c) => {
     const error = new NotFoundError(`no route ${c.req.method} ${c.req.path}`);

@@ -35,6 +35,8 @@ const schema = z.object({
   CLAWDIE_JAIL_USER_DATA_DIR: z.string().min(1).optional(),
   /** Where per-task download directories are made; default a fresh temporary directory. */
   CLAWDIE_JAIL_DOWNLOAD_DIR: z.string().min(1).optional(),
+  /** Where per-task upload directories are made; default a fresh temporary directory. */
+  CLAWDIE_JAIL_UPLOAD_DIR: z.string().min(1).optional(),
   CLAWDIE_JAIL_START_URL: z.string().min(1).default('about:blank'),
   CLAWDIE_JAIL_PROXY: z
     .string()
@@ -89,6 +91,8 @@ export interface JailConfig {
   userDataDir: string | null;
   /** Parent of the per-task download directories; a fresh temporary one (removed on close) when null. */
   downloadDir: string | null;
+  /** Parent of the per-task upload directories; a fresh temporary one (removed on close) when null. */
+  uploadDir: string | null;
   startUrl: string;
   logLevel: LogLevel;
   /** hostd's egress proxy for this clone: all browser traffic goes through it, no local DNS. */
@@ -150,6 +154,7 @@ export function loadConfig(
     navigationTimeoutMs: e.CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS,
     userDataDir: e.CLAWDIE_JAIL_USER_DATA_DIR ?? null,
     downloadDir: e.CLAWDIE_JAIL_DOWNLOAD_DIR ?? null,
+    uploadDir: e.CLAWDIE_JAIL_UPLOAD_DIR ?? null,
     startUrl: e.CLAWDIE_JAIL_START_URL,
     logLevel: e.CLAWDIE_LOG_LEVEL,
     proxyUrl: e.CLAWDIE_JAIL_PROXY ?? null,

@@ -5,6 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
 import { createCdpDownloads } from './browser/cdp-downloads.js';
+import { answerFileChoosers } from './browser/cdp-file-chooser.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { createCdpTakeover } from './browser/cdp-takeover.js';
 import { openBrowser } from './browser/launch.js';
@@ -16,6 +17,7 @@ import { openDownloadStore } from './downloads/open-download-store.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';
+import { openUploadStore } from './uploads/open-upload-store.js';
 
 export type { Environment, JailConfig, LoadConfigOptions, LogLevel } from './config.js';
 export { loadConfig } from './config.js';
@@ -60,7 +62,9 @@ export async function startJailService(
   );
   let driver: PuppeteerPageDriver | undefined;
   let downloads: Awaited<ReturnType<typeof openDownloadStore>> | undefined;
+  let uploads: Awaited<ReturnType<typeof openUploadStore>> | undefined;
   try {
+    uploads = await openUploadStore(config.uploadDir, logger);
     driver = await createPuppeteerPageDriver({
       ...opened,
       viewport: config.viewport,
@@ -68,6 +72,7 @@ export async function startJailService(
       codec: images.codec,
       logger,
       evidence: config.evidence,
+      onTab: answerFileChoosers(uploads.store, logger),
     });
     downloads = await openDownloadStore(
       await createCdpDownloads(opened.browser, logger),
@@ -107,6 +112,7 @@ export async function startJailService(
       images: images.summary,
       takeover,
       downloads: downloads.store,
+      uploads: uploads.store,
       ...(desktop ? { desktop } : {}),
     });
     const server = createAdaptorServer({ fetch: app.fetch });
@@ -115,6 +121,7 @@ export async function startJailService(
     const url = `http://${host}:${address.port}`;
     const ownDriver = driver;
     const ownDownloads = downloads;
+    const ownUploads = uploads;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -125,6 +132,7 @@ export async function startJailService(
             if ('closeAllConnections' in server) server.closeAllConnections();
           });
           await ownDownloads.close();
+          await ownUploads.close();
           await ownDriver.close();
           logger.info({ url }, 'jail-service stopped');
         })();
@@ -133,6 +141,7 @@ export async function startJailService(
     };
   } catch (error) {
     await downloads?.close();
+    await uploads?.close();
     await (driver ?? opened).close();
     throw error;
   }

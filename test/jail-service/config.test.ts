@@ -21,6 +21,7 @@ describe('jail-service loadConfig', () => {
         navigationTimeoutMs: 15_000,
         userDataDir: null,
         downloadDir: null,
+        uploadDir: null,
         startUrl: 'about:blank',
         logLevel: 'info',
         proxyUrl: null,

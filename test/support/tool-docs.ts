@@ -3,7 +3,13 @@
 // sections `<!-- generated:ID -->…<!-- /generated:ID -->` of DOC_FILES. `npm run docs:tools`
 // writes them; test/repository/tool-docs.test.ts fails when a committed section differs.
 import { readFileSync } from 'node:fs';
-import { actionContracts, actionSchema, actionTypes, downloadRoutes } from '@clawdie/kit/jail-api';
+import {
+  actionContracts,
+  actionSchema,
+  actionTypes,
+  downloadRoutes,
+  uploadRoutes,
+} from '@clawdie/kit/jail-api';
 import { needsLanding } from '../../controlplane/src/governance/policy/landing-facts.js';
 import { toolDeclarations } from '../../jail-service/src/tools/registry.js';
 import type { TimeoutPolicy } from '../../jail-service/src/tools/tool.js';
@@ -63,9 +69,9 @@ function noLandingCall(): string {
   return types.map(code).join(', ');
 }
 
-/** The download routes (kit/src/jail-api/downloads.ts). */
-function downloadRouteTable(): string {
-  const rows = downloadRoutes.map((route) =>
+/** The download or upload routes (kit/src/jail-api/downloads.ts, uploads.ts). */
+function routeTable(routes: typeof downloadRoutes | typeof uploadRoutes): string {
+  const rows = routes.map((route) =>
     [code(`${route.method} ${route.path}`), cell(route.description)].join(' | '),
   );
   return ['| Route | What it does |', '| --- | --- |']
@@ -79,7 +85,8 @@ export function generatedSections(): Map<string, string> {
     ['tools', `\n${toolTable()}\n`],
     ['actions', `\n${actionTable()}\n`],
     ['no-landing-call', noLandingCall()],
-    ['download-routes', `\n${downloadRouteTable()}\n`],
+    ['download-routes', `\n${routeTable(downloadRoutes)}\n`],
+    ['upload-routes', `\n${routeTable(uploadRoutes)}\n`],
   ]);
 }
 

@@ -86,6 +86,7 @@ export function createTaskPipeline(deps: {
     logger: deps.logger,
     newId: deps.newId,
     visualJudge: deps.judge !== null,
+    tasks: deps.repository,
   });
   deps.stack.defer(security.close);
   const sessions = createSessionProfiles({

@@ -46,7 +46,14 @@ const size = (bytes: number) =>
 
 export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
   const { logger } = deps;
-  const policy: DownloadPolicy = deps.files ?? OFF;
+  const policy: DownloadPolicy = deps.files
+    ? {
+        download: deps.files.download,
+        max_file_bytes: deps.files.max_file_bytes,
+        max_task_bytes: deps.files.max_task_bytes,
+        types: deps.files.types,
+      }
+    : OFF;
   /** Each download seen: the step it was first seen after, and whether its ending was reported. */
   const seen = new Map<string, { step: number; reported: boolean }>();
   let pending: string[] = [];

@@ -83,6 +83,41 @@ export const loggedInCheckSchema = z
     { message: 'needs url_matches, text_contains, text_absent or visual' },
   );
 
+/** A provided file's name: one plain path component, what the model and the page see. */
+const uploadName = z
+  .string()
+  .min(1)
+  .max(120)
+  .refine(
+    (name) =>
+      !/[/\\]/.test(name) &&
+      !/^\.{1,2}$/.test(name) &&
+      ![...name].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f),
+    'must be a plain file name',
+  );
+
+/** A file the task provides for the page's file choosers: a host file, or an earlier task's artifact. */
+export const taskFileSchema = z
+  .strictObject({
+    name: uploadName.describe(
+      'What the model and the page see; with artifact_of_task, the artifact.',
+    ),
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .describe('Absolute host path inside a directory of the policy (files.upload_dirs).'),
+    artifact_of_task: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a task id')
+      .optional()
+      .describe('An earlier task of the same tenant whose artifact `name` is the file.'),
+  })
+  .refine((file) => (file.path === undefined) !== (file.artifact_of_task === undefined), {
+    message: 'needs exactly one of path and artifact_of_task',
+  });
+
 /** The fields of `browser_run_task` input: one definition for the CLI, REST, MCP and pi. */
 export const browserRunTaskFields = {
   instruction: z
@@ -183,6 +218,14 @@ export const browserRunTaskFields = {
     .optional()
     .describe(
       'Checked when the browser agent calls finished(): text shown/absent, the URL, a visual condition. Unmet criteria send it back to work with what is missing.',
+    ),
+  files: z
+    .array(taskFileSchema)
+    .min(1)
+    .max(10)
+    .optional()
+    .describe(
+      'Files the page may ask for (an <input type=file>): each {name, path} (a host file in a directory the tenant policy allows, files.upload_dirs) or {name, artifact_of_task} (a file an earlier task of the same tenant downloaded). When the page opens a file chooser, Clawdie sets the file fitting its accept (else the first not used yet); the model sees only the names. Needs files.upload: allowed in the tenant policy.',
     ),
   logged_in_check: loggedInCheckSchema
     .optional()

@@ -6,11 +6,15 @@ import {
   browserRunTaskFields,
   type CredentialMode,
   type loggedInCheckSchema,
+  type taskFileSchema,
 } from './task-input-fields.js';
 import { taskUsageSchema } from './task-usage.js';
 import { taskVerificationSchema } from './verification-schema.js';
 
 export type { CredentialMode } from './task-input-fields.js';
+
+/** A file a task provides for upload, as its input names it. */
+export type TaskFile = z.infer<typeof taskFileSchema>;
 
 /** The wait-engine conditions of a task's `logged_in_check` (empty when none). */
 export function loggedInConditions(check: z.infer<typeof loggedInCheckSchema> | undefined) {

@@ -44,6 +44,15 @@ export interface TaskPlan {
   readonly rules: PlanRules;
   /** Limits on keeping the browser for a follow-up (`keep_session`); default `defaultKeepRules`. */
   readonly keep?: KeepRules;
+  /** The input's `files` as admission resolved them (host paths; the model sees only names). */
+  readonly uploads?: readonly UploadSource[];
+}
+
+/** One file a task provides: its name, its real host path (checked at admission) and size. */
+export interface UploadSource {
+  readonly name: string;
+  readonly path: string;
+  readonly bytes: number;
 }
 
 /** How long a kept browser may idle, and how many one tenant may hold. */

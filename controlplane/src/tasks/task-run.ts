@@ -30,6 +30,7 @@ import { taskModel } from './task-model.js';
 import { startRecording, taskOperator, taskProbe } from './task-operator.js';
 import type { TaskPlan } from './task-plan.js';
 import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
+import { type TaskUploads, uploadsOf } from './task-uploads.js';
 import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 
@@ -132,8 +133,10 @@ export class TaskRun {
       : undefined;
     const downloads = downloadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
     await downloads?.open();
-    const result = await this.#drive(lease, guard, downloads);
+    const uploads = uploadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
+    const result = await this.#drive(lease, guard, downloads, uploads);
     guard.close();
+    await uploads?.close();
     await recording?.stop();
     // Copied out of the clone while the task still holds it.
     const artifacts = (await downloads?.collect(result.status !== 'aborted')) ?? [];
@@ -158,6 +161,7 @@ export class TaskRun {
     lease: BrowserLease,
     guard: TaskGuard,
     downloads: TaskDownloads | null,
+    uploads: TaskUploads | null,
   ): Promise<LoopResult> {
     const deps = this.#deps;
     const { input } = this.#plan;
@@ -179,6 +183,7 @@ export class TaskRun {
       );
       await this.#events.publish({ type: 'task-started', at: deps.clock.now(), model: modelFacts });
       this.#setStatus();
+      await uploads?.open();
       const start = await startTask(
         input,
         { browser: lease.operator, probe: taskProbe(lease), waits },
@@ -212,9 +217,13 @@ export class TaskRun {
           verifier: deps.verifier ?? operatorVerifier({ operator }, visualCheck(waits, screen)),
           emit: async (event) => {
             await this.#events.publish(event);
-            if (event.type === 'step-ended') await downloads?.afterStep(event.step);
+            if (event.type !== 'step-ended') return;
+            await downloads?.afterStep(event.step);
+            await uploads?.afterStep(event.step);
           },
-          ...(downloads ? { notes: () => downloads.notes() } : {}),
+          ...(downloads || uploads
+            ? { notes: () => [...(downloads?.notes() ?? []), ...(uploads?.notes() ?? [])] }
+            : {}),
         },
       );
     } catch (error) {

@@ -3,7 +3,7 @@
 import { type ImageCodec, jpegSize } from '@clawdie/kit/images';
 import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, CDPSession, Page } from 'puppeteer-core';
 import { NavigationFailedError } from '../errors.js';
 import type {
   BrowserStatus,
@@ -35,6 +35,8 @@ export interface PuppeteerPageDriverOptions {
   logger: Logger;
   /** Records each batch's requests (default: on); off only to measure what it costs. */
   evidence?: boolean | undefined;
+  /** Also called once per tab before it is used (file choosers are answered there). */
+  onTab?: ((page: Page, session: CDPSession) => void) | undefined;
 }
 
 /** Tabs kept open at most (the first tab and the newest popups). */
@@ -66,7 +68,10 @@ export async function createPuppeteerPageDriver(
     viewport,
     maxTabs: MAX_TABS,
     logger,
-    onPage: network ? (page) => network.watch(page) : undefined,
+    onPage: (page, session) => {
+      network?.watch(page);
+      options.onTab?.(page, session);
+    },
   });
   const masks = createFieldMasks();
   tabs.onClose((tab) => masks.clear(tab));

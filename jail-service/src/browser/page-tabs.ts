@@ -59,8 +59,8 @@ export interface PageTabsOptions {
   viewport: { width: number; height: number; deviceScaleFactor: number };
   maxTabs: number;
   logger: Logger;
-  /** Called once per tab before it is used (the network log watches it). */
-  onPage?: ((page: Page) => void) | undefined;
+  /** Called once per tab before it is used (the network log watches it, file choosers are answered). */
+  onPage?: ((page: Page, session: CDPSession) => void) | undefined;
 }
 
 export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs> {
@@ -99,7 +99,7 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
       });
     });
     await session.send('Page.enable');
-    options.onPage?.(page);
+    options.onPage?.(page, session);
     const inflight = new Set<HTTPRequest>();
     page.on('request', (request) => {
       if (isMainFrameNavigation(page, request)) inflight.add(request);

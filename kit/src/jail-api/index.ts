@@ -131,3 +131,11 @@ export {
   signalsQuerySchema,
   supervisorInputSchema,
 } from './takeover.js';
+export type { UploadEvent, UploadFile, UploadList } from './uploads.js';
+export {
+  MAX_UPLOAD_BYTES,
+  uploadEventSchema,
+  uploadFileSchema,
+  uploadListSchema,
+  uploadRoutes,
+} from './uploads.js';

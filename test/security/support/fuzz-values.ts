@@ -135,6 +135,17 @@ export function mutatedTaskInput(random: Random): unknown {
       () =>
         random.pick([{}, { url_matches: '/(a+)+$/' }, { text_contains: '' }, randomJson(random)]),
     ],
+    [
+      'files',
+      () =>
+        random.pick([
+          [{ name: 'a.txt', path: '/etc/passwd' }],
+          [{ name: '../a', path: '/tmp/../etc/passwd' }],
+          [{ name: 'a.txt', artifact_of_task: '../../etc' }],
+          [{ name: 'a.txt', artifact_of_task: randomString(random) }],
+          'x',
+        ]),
+    ],
     ['colour', () => 'red'],
   ];
   if (random.chance(0.3)) {

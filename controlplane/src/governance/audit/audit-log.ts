@@ -53,6 +53,10 @@ export const auditEventTypes = [
   'artifact-stored',
   /** A download the policy refused (off, too large, type), or one that could not be copied out. */
   'download-refused',
+  /** A file the task provided, set on a file chooser the page opened (issue 23). */
+  'file-uploaded',
+  /** A file chooser the page opened with no file provided: cancelled. */
+  'upload-cancelled',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

@@ -1,8 +1,10 @@
+import { isAbsolute } from 'node:path';
 import {
   DEFAULT_DOWNLOAD_KINDS,
   downloadKinds,
   type FieldKind,
   fieldKindSchema,
+  MAX_UPLOAD_BYTES,
   sessionOriginSchema,
 } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
@@ -121,7 +123,7 @@ export const policySchema = z.strictObject({
   models: z
     .strictObject({ profiles: z.array(z.enum(PROFILE_NAMES)).default([]) })
     .default({ profiles: [] }),
-  /** Files the browser downloads (issue 23): off unless the policy allows them. */
+  /** Files the browser downloads and uploads (issue 23): each off unless the policy allows it. */
   files: z
     .strictObject({
       download: z.enum(['off', 'allowed']).default('off'),
@@ -144,12 +146,28 @@ export const policySchema = z.strictObject({
         .array(z.enum(downloadKinds))
         .min(1)
         .default([...DEFAULT_DOWNLOAD_KINDS]),
+      /** Whether a task may provide files for the page's file choosers (task input `files`). */
+      upload: z.enum(['off', 'allowed']).default('off'),
+      /** Host directories a task's `files[].path` may lie in (symlinks resolved); none: only artifacts. */
+      upload_dirs: z
+        .array(z.string().min(1).refine(isAbsolute, 'must be an absolute path'))
+        .default([]),
+      /** One provided file over this is refused at admission. */
+      max_upload_bytes: z
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_UPLOAD_BYTES)
+        .default(DEFAULT_MAX_FILE_BYTES),
     })
     .default({
       download: 'off',
       max_file_bytes: DEFAULT_MAX_FILE_BYTES,
       max_task_bytes: 4 * DEFAULT_MAX_FILE_BYTES,
       types: [...DEFAULT_DOWNLOAD_KINDS],
+      upload: 'off',
+      upload_dirs: [],
+      max_upload_bytes: DEFAULT_MAX_FILE_BYTES,
     }),
   /** Human takeover (issue 15): absent means today's behaviour (no takeover). */
   handoff: handoffSchema.optional(),

@@ -3,6 +3,7 @@ import type { BrowserRunTaskInput } from '../../tasks/task-input.js';
 import { allowAllPlan, type Denied, isDenied, type TaskPlan } from '../../tasks/task-plan.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Principal } from '../auth/scopes.js';
+import { type ArtifactLookup, resolveTaskFiles } from './admit-files.js';
 import {
   type AdmissionDefaults,
   type AdmissionFacts,
@@ -35,6 +36,8 @@ export function createPolicyAdmission(deps: {
   defaults: AdmissionDefaults;
   /** Session profile metadata by tenant and name (absent: no session can be admitted). */
   sessions?: (tenant: string, name: string) => SessionProfileFacts | null;
+  /** Where earlier tasks' artifacts are found (input `files[].artifact_of_task`). */
+  artifacts?: ArtifactLookup;
   now?: () => number;
 }): TaskAdmission {
   return {
@@ -45,7 +48,10 @@ export function createPolicyAdmission(deps: {
         sessionProfile: name ? (deps.sessions?.(principal.tenant, name) ?? null) : null,
         now: (deps.now ?? Date.now)(),
       };
-      const outcome = admitTask(input, principal, policy, deps.defaults, facts);
+      const outcome = withFiles(
+        admitTask(input, principal, policy, deps.defaults, facts),
+        deps.artifacts,
+      );
       deps.audit.append({
         type: 'policy-decided',
         actor: outcome.actor,
@@ -62,6 +68,26 @@ export function createPolicyAdmission(deps: {
       return taskId ? { ...outcome, taskId } : outcome;
     },
   };
+}
+
+/** An admitted plan with its input `files` resolved, or refused (POLICY_DENIED) for one of them. */
+function withFiles(outcome: TaskPlan | Denied, lookup: ArtifactLookup | undefined) {
+  if (isDenied(outcome) || outcome.rules.kind !== 'policy' || !outcome.input.files) return outcome;
+  const files = resolveTaskFiles(
+    outcome.input.files,
+    outcome.rules.policy.files,
+    outcome.tenant,
+    lookup,
+  );
+  if ('files' in files) return { ...outcome, uploads: files.files };
+  const denied: Denied = {
+    denied: true,
+    code: 'POLICY_DENIED',
+    tenant: outcome.tenant,
+    actor: outcome.actor,
+    decision: { decision: 'deny', reason: files.reason },
+  };
+  return denied;
 }
 
 function decisionOf(outcome: TaskPlan | Denied): Decision {
@@ -89,6 +115,14 @@ export function allowAllAdmission(
         throw new AppError('POLICY_DENIED', 'credential_mode session needs a tenant policy', {
           status: 400,
         });
+      if (valid.files)
+        throw new AppError(
+          'POLICY_DENIED',
+          'files: uploads need a tenant policy that allows them',
+          {
+            status: 400,
+          },
+        );
       if (valid.model_profile && valid.model_profile !== environment.profile)
         throw new AppError(
           'POLICY_DENIED',

@@ -10,6 +10,7 @@ import { createApprovalRepository } from '../../platform/store/approval-reposito
 import type { Db } from '../../platform/store/database.js';
 import { createSecretRepository } from '../../platform/store/secret-repository.js';
 import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
+import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
 import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -46,6 +47,8 @@ export interface TaskSecurityDeps {
   newId?: () => string;
   /** A vision judge is configured (else tasks with visual conditions are refused at admission). */
   visualJudge?: boolean;
+  /** The task store: `files[].artifact_of_task` must name a task of the same tenant (absent: none does). */
+  tasks?: Pick<TaskRepository, 'getTask'>;
 }
 
 /**
@@ -86,6 +89,10 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
         profile: config.model.profile,
       },
       sessions: createSessionProfileRepository(deps.db).meta,
+      artifacts: {
+        ownsTask: (tenant, id) => deps.tasks?.getTask(id, tenant) != null,
+        dataDir: config.dataDir,
+      },
       now: deps.clock.now,
     }),
     unpoliced: allowAllAdmission('the labelled replay demo runs without a tenant policy', {

@@ -22,6 +22,7 @@ export function serviceEnvironment(
     CLAWDIE_JAIL_USER_DATA_DIR: '/profile/chromium',
     // Downloads stay inside the clone's own writable area, destroyed with it.
     CLAWDIE_JAIL_DOWNLOAD_DIR: '/profile/downloads',
+    CLAWDIE_JAIL_UPLOAD_DIR: '/profile/uploads',
   };
   if (clone.proxyUrl) env.CLAWDIE_JAIL_PROXY = clone.proxyUrl;
   if (clone.display) {

@@ -129,6 +129,7 @@ describe('OpenAPI document', () => {
     assert.deepEqual(Object.keys(input.properties).sort(), [
       'credential_mode',
       'domains',
+      'files',
       'instruction',
       'keep_session',
       'logged_in_check',

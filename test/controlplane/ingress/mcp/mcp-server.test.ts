@@ -67,6 +67,7 @@ describe('MCP server (in-memory transport)', () => {
     assert.deepEqual(Object.keys(input.properties).sort(), [
       'credential_mode',
       'domains',
+      'files',
       'instruction',
       'keep_session',
       'logged_in_check',

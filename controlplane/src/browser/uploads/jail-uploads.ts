@@ -1,0 +1,74 @@
+// Adapter: a browser's provided files over its jail-service's `/uploads` routes (contract:
+// @clawdie/kit/jail-api `uploadRoutes`). The bytes go through the API, never into the clone's
+// filesystem directly, so the same path serves a FreeBSD jail.
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import {
+  type UploadFile,
+  type UploadList,
+  uploadFileSchema,
+  uploadListSchema,
+} from '@clawdie/kit/jail-api';
+import { OperatorError } from '../../errors.js';
+import type { JailEndpoint } from '../provider/browser-provider.js';
+
+/** Bound on sending one file; the small calls have their own. */
+const SEND_TIMEOUT_MS = 120_000;
+const CALL_TIMEOUT_MS = 10_000;
+
+export interface BrowserUploads {
+  /** Sends the host file at `path` as the task's file `name`. */
+  send(name: string, path: string): Promise<UploadFile>;
+  list(): Promise<UploadList>;
+  /** Deletes the task's upload directory in the clone. */
+  clear(): Promise<void>;
+}
+
+export function jailUploads(service: JailEndpoint, fetchImpl = fetch): BrowserUploads {
+  const base = service.url.replace(/\/+$/, '');
+  const call = async (path: string, init: RequestInit, timeoutMs: number) => {
+    let response: Response;
+    try {
+      response = await fetchImpl(`${base}${path}`, {
+        ...init,
+        headers: { ...init.headers, authorization: `Bearer ${service.token}` },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new OperatorError('OPERATOR_UNAVAILABLE', `jail-service ${path}: ${reason}`, error);
+    }
+    if (!response.ok) {
+      const body = await response.text().catch(() => '');
+      throw new OperatorError(
+        'OPERATOR_BAD_RESPONSE',
+        `jail-service ${path}: HTTP ${response.status} ${body.slice(0, 200)}`,
+      );
+    }
+    return response;
+  };
+  const parsed = async <T>(
+    response: Response,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+    what: string,
+  ) => {
+    const result = schema.safeParse(await response.json().catch(() => null));
+    if (!result.success)
+      throw new OperatorError('OPERATOR_BAD_RESPONSE', `jail-service ${what}: bad answer`);
+    return result.data;
+  };
+  return {
+    async send(name, path) {
+      const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
+      const route = `/uploads/${encodeURIComponent(name)}`;
+      const init = { method: 'PUT', body, duplex: 'half' } as RequestInit;
+      return parsed(await call(route, init, SEND_TIMEOUT_MS), uploadFileSchema, route);
+    },
+    async list() {
+      return parsed(await call('/uploads', {}, CALL_TIMEOUT_MS), uploadListSchema, '/uploads');
+    },
+    async clear() {
+      await (await call('/uploads', { method: 'DELETE' }, CALL_TIMEOUT_MS)).body?.cancel();
+    },
+  };
+}

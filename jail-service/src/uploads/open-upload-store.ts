@@ -1,0 +1,31 @@
+// The upload store of one jail-service: its root directory (configured, or a fresh temporary one
+// removed on close).
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { createUploadStore, type UploadStore } from './upload-store.js';
+
+export interface OpenedUploads {
+  store: UploadStore;
+  /** Clears the store and removes a temporary root. Never throws. */
+  close(): Promise<void>;
+}
+
+export async function openUploadStore(
+  configured: string | null,
+  logger: Logger,
+): Promise<OpenedUploads> {
+  const root =
+    configured ?? (await mkdtemp(join(tmpdir(), `clawdie-jail-uploads-${process.pid}-`)));
+  if (configured) await mkdir(configured, { recursive: true, mode: 0o700 });
+  const store = createUploadStore({ root, logger });
+  return {
+    store,
+    async close() {
+      await store.clear().catch((error: unknown) => logger.warn({ err: error }, 'uploads'));
+      if (!configured)
+        await rm(root, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    },
+  };
+}

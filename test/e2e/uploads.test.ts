@@ -1,0 +1,227 @@
+// Issue 23 (2, 4): the upload-form trap in local mode, through the one composition root and a real
+// Chromium. A task provides a host file from an allowlisted directory; a scripted model clicks the
+// page's `<input type=file>` (the jail-service answers the chooser with the file) and submits: the
+// server receives the same bytes (SHA-256 equal), the upload is audited and told to the model, the
+// evidence verifies the POST, and the clone's upload directory is gone after the task. A path
+// outside the allowlist (directly, by `..` or by a symlink) and another tenant's artifact are
+// refused at admission.
+import assert from 'node:assert/strict';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
+import {
+  type LocalJailService,
+  startLocalJailService,
+} from '../../controlplane/src/browser/provider/local-jail-service.js';
+import {
+  loopbackPrincipal,
+  type Principal,
+} from '../../controlplane/src/governance/auth/scopes.js';
+import type { BrowserRunTaskInput } from '../../controlplane/src/tasks/task-input.js';
+import { requires } from '../support/capabilities.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
+import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
+import { startUploadSite, UPLOAD_POINTS, type UploadSite } from '../support/upload-site.js';
+
+const VIEWPORT = { width: 1280, height: 800 };
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+function click(point: { x: number; y: number }): string {
+  const divisors = modelDivisors('1.5', VIEWPORT);
+  const x = Math.round((point.x / VIEWPORT.width) * divisors.width);
+  const y = Math.round((point.y / VIEWPORT.height) * divisors.height);
+  return `Thought: Next.\nAction: click(start_box='<|box_start|>(${x},${y})<|box_end|>')`;
+}
+
+describe('e2e: the upload-form trap in local mode (real Chromium)', requires('chromium'), () => {
+  let site: UploadSite;
+  let jail: LocalJailService;
+  let controlplane: TestControlplane;
+  let scratch = '';
+  let uploadRoot = '';
+  let allowed = '';
+  const requests: string[] = [];
+  const content = randomBytes(64 * 1024);
+
+  before(async () => {
+    site = await startUploadSite();
+    scratch = mkdtempSync(join(tmpdir(), 'clawdie-e2e-uploads-'));
+    uploadRoot = join(scratch, 'clone-uploads');
+    allowed = join(scratch, 'allowed');
+    mkdirSync(uploadRoot);
+    mkdirSync(allowed);
+    // As root the local browser runs as its own uid: it must be able to read its files here.
+    chmodSync(scratch, 0o755);
+    chmodSync(uploadRoot, 0o777);
+    writeFileSync(join(allowed, 'note.txt'), content);
+    writeFileSync(join(scratch, 'secret.txt'), 'not for the page');
+    symlinkSync(join(scratch, 'secret.txt'), join(allowed, 'link.txt'));
+    jail = await startLocalJailService({
+      egressProxyUrl: null,
+      launcher: testLauncher,
+      env: { ...process.env, CLAWDIE_JAIL_UPLOAD_DIR: uploadRoot },
+      logger: silentLogger,
+    });
+    const policyDir = join(scratch, 'policies');
+    mkdirSync(policyDir);
+    const host = new URL(site.url).host;
+    for (const tenant of ['default', 'other'])
+      writeFileSync(
+        join(policyDir, `${tenant}.yaml`),
+        `tenant: ${tenant}\ndomains: { allow: ["${host}"] }\nmax_steps: 6\nfiles: { upload: allowed, upload_dirs: ["${allowed}"] }\n`,
+      );
+    const script = createPerTaskScriptModel([
+      click(UPLOAD_POINTS.input),
+      click(UPLOAD_POINTS.submit),
+      "Thought: Sent.\nAction: finished(content='uploaded')",
+    ]);
+    controlplane = await createTestControlplane({
+      browsers: 'config',
+      model: {
+        ...script,
+        complete(request, signal, hooks) {
+          requests.push(JSON.stringify(request.messages));
+          return script.complete(request, signal, hooks);
+        },
+      },
+      env: {
+        CLAWDIE_JAIL_URL: jail.url,
+        CLAWDIE_JAIL_TOKEN: jail.token,
+        CLAWDIE_POLICY_DIR: policyDir,
+        CLAWDIE_JAIL_VIEWPORT: `${VIEWPORT.width}x${VIEWPORT.height}`,
+      },
+    });
+  });
+  after(async () => {
+    await controlplane?.close();
+    await jail?.stop();
+    await site?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const input = (files: BrowserRunTaskInput['files']): BrowserRunTaskInput => ({
+    instruction: 'Upload the note',
+    start_url: `${site.url}/`,
+    files,
+  });
+  const admit = (files: BrowserRunTaskInput['files'], principal: Principal = loopbackPrincipal) =>
+    controlplane.tasks.admit(input(files), principal);
+  const refusals = () =>
+    controlplane.audit
+      .list({ limit: 100, type: 'policy-decided' })
+      .filter((row) => row.data.decision === 'deny')
+      .map((row) => String(row.data.reason));
+
+  it('sets the provided file on the chooser the model opened: the server gets the same bytes', async () => {
+    const result = await controlplane.tasks.start(
+      admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]),
+    ).done;
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
+    const uploaded = controlplane.audit
+      .list({ limit: 100, taskId: result.trace_id, type: 'file-uploaded' })
+      .map((row) => row.data);
+    assert.deepEqual(uploaded, [
+      {
+        name: 'note.txt',
+        bytes: content.length,
+        sha256: sha256(content),
+        origin: site.url,
+        step: 1,
+      },
+    ]);
+    const told = requests.join('\n');
+    assert.match(told, /Files provided for upload: \\"note.txt\\"/);
+    assert.match(
+      told,
+      /The file \\"note.txt\\" \(65536 bytes\) was set on the page's file chooser/,
+    );
+    assert.ok(!told.includes(allowed), 'the model never sees a host path');
+    assert.equal(result.verification?.verdict, 'verified', JSON.stringify(result.verification));
+    assert.deepEqual(readdirSync(uploadRoot), [], 'the clone upload directory is gone');
+  });
+
+  it('cancels a chooser when the task provides no file, and says so', async () => {
+    const before = site.received.length;
+    const plan = controlplane.tasks.admit(
+      { instruction: 'Upload the note', start_url: `${site.url}/` },
+      loopbackPrincipal,
+    );
+    const result = await controlplane.tasks.start(plan).done;
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    assert.equal(site.received.length, before, 'nothing was sent');
+    const cancelled = controlplane.audit
+      .list({ limit: 100, taskId: result.trace_id, type: 'upload-cancelled' })
+      .map((row) => [row.data.origin, row.data.step]);
+    assert.deepEqual(cancelled, [[site.url, 1]]);
+    assert.match(requests.join('\n'), /A file chooser opened and was cancelled/);
+  });
+
+  it('refuses a path outside the allowlist, by .. or by a symlink out of it, at admission', () => {
+    const outside = [
+      join(scratch, 'secret.txt'),
+      `${allowed}/../secret.txt`,
+      join(allowed, 'link.txt'),
+      'note.txt',
+    ];
+    for (const path of outside)
+      assert.throws(
+        () => admit([{ name: 'x.txt', path }]),
+        (error: Error & { code?: string; status?: number }) =>
+          error.code === 'POLICY_DENIED' &&
+          error.status === 400 &&
+          /files\[0\]/.test(error.message),
+        path,
+      );
+    assert.ok(refusals().filter((reason) => reason.startsWith('files[0] (x.txt)')).length >= 4);
+  });
+
+  it("admits an artifact of the tenant's own task and refuses another tenant's as missing", () => {
+    const artifactOf = (tenant: string) => {
+      const id = randomUUID();
+      controlplane.repository.createTask({
+        tenant,
+        actor: null,
+        id,
+        instruction: 'download',
+        startUrl: null,
+        maxSteps: 1,
+        modelName: 'test',
+        coordinateMode: 'uitars-1.5',
+        createdAt: Date.now(),
+      });
+      const dir = join(controlplane.dataDir, 'traces', id, 'artifacts');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'report.txt'), 'the report');
+      const stored = [{ name: 'report.txt', path: join(dir, 'report.txt') }];
+      writeFileSync(
+        join(controlplane.dataDir, 'traces', id, 'artifacts.json'),
+        JSON.stringify(stored),
+      );
+      return id;
+    };
+    const own = admit([{ name: 'report.txt', artifact_of_task: artifactOf('default') }]);
+    assert.deepEqual(
+      own.uploads?.map((file) => [file.name, file.bytes]),
+      [['report.txt', 10]],
+    );
+    const foreign = artifactOf('other');
+    assert.throws(
+      () => admit([{ name: 'report.txt', artifact_of_task: foreign }]),
+      new RegExp(`no artifact report.txt of task ${foreign}`),
+    );
+  });
+});
