@@ -200,7 +200,7 @@ async function copyTraces(
   files: ManifestFile[],
   onProgress: (line: string) => void,
 ): Promise<string[]> {
-  const references = traceReferences(database);
+  const references = withArtifacts(dataDir, traceReferences(database));
   const missing: string[] = [];
   let copied = 0;
   const copyOne = async (reference: (typeof references)[number]) => {
@@ -221,6 +221,29 @@ async function copyTraces(
     `backup: ${copied} trace files copied${missing.length ? `, ${missing.length} named by the database but missing` : ''}`,
   );
   return missing;
+}
+
+/**
+ * The references plus each task's downloaded files and their manifest (`artifacts.json`), which
+ * live beside the trace but are named by no row.
+ */
+function withArtifacts(
+  dataDir: string,
+  references: { taskId: string; name: string }[],
+): { taskId: string; name: string }[] {
+  const tasks = new Set(references.map((reference) => reference.taskId));
+  const artifacts = [...tasks].flatMap((taskId) => {
+    const manifest = join(dataDir, traceFile(taskId, 'artifacts.json'));
+    if (!existsSync(manifest)) return [];
+    const stored = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }[];
+    const names = stored.flatMap((artifact) =>
+      typeof artifact.name === 'string' && /^[^/\\]+$/.test(artifact.name)
+        ? [`artifacts/${artifact.name}`]
+        : [],
+    );
+    return ['artifacts.json', ...names].map((name) => ({ taskId, name }));
+  });
+  return [...references, ...artifacts];
 }
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

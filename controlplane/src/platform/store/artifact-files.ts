@@ -100,7 +100,12 @@ export function createArtifactFiles(dataDir: string): ArtifactFiles {
         () => null,
       );
       if (text === null) return [];
-      return z.array(storedArtifactSchema).parse(JSON.parse(text));
+      // Where the file is now: a restored data dir holds it at its own path, not the source's.
+      const dir = join(traceDir(taskId), 'artifacts');
+      return z
+        .array(storedArtifactSchema)
+        .parse(JSON.parse(text))
+        .map((artifact) => ({ ...artifact, path: join(dir, artifact.name) }));
     },
   };
 }

@@ -9,6 +9,7 @@ import { parseCommand } from '../../../../controlplane/src/ingress/cli/args.js';
 import { MANIFEST_NAME } from '../../../../controlplane/src/platform/backup/backup-manifest.js';
 import { createBackup } from '../../../../controlplane/src/platform/backup/create-backup.js';
 import { restoreBackup } from '../../../../controlplane/src/platform/backup/restore-backup.js';
+import { createArtifactFiles } from '../../../../controlplane/src/platform/store/artifact-files.js';
 import { runClawdie } from '../../../support/clawdie-cli.js';
 import { testConfig } from '../../../support/controlplane.js';
 import { startLiveServer } from './backup-fixture.js';
@@ -199,6 +200,47 @@ describe('clawdie backup copies', () => {
     } finally {
       rmSync(join(sourceDir, 'traces', task, 'recording.mp4'));
       rmSync(join(sourceDir, 'traces', task, 'recording.partial.mp4'));
+    }
+  });
+});
+
+describe('clawdie backup keeps downloads', () => {
+  it("a task's artifacts and their manifest, restored where the restored data dir serves them", async () => {
+    const config = testConfig({ CLAWDIE_DATA_DIR: sourceDir });
+    const task = readdirSync(join(sourceDir, 'traces'))[0] as string;
+    const dir = join(sourceDir, 'traces', task);
+    mkdirSync(join(dir, 'artifacts'), { recursive: true });
+    writeFileSync(join(dir, 'artifacts', 'invoice.pdf'), '%PDF-1.7 invoice');
+    const stored = {
+      name: 'invoice.pdf',
+      bytes: 16,
+      sha256: 'a'.repeat(64),
+      mime: 'application/pdf',
+      path: join(dir, 'artifacts', 'invoice.pdf'),
+      source_url: 'https://shop.example/invoice',
+      step: 1,
+      stored_at: 1,
+    };
+    writeFileSync(join(dir, 'artifacts.json'), JSON.stringify([stored]));
+    const destination = join(scratch, 'with-artifacts');
+    const restored = join(scratch, 'restored-artifacts');
+    try {
+      const { manifest } = await createBackup({ config, destination, onProgress: quiet });
+      const paths = manifest.files.map((file) => file.path);
+      assert.ok(paths.includes(`traces/${task}/artifacts.json`), paths.join('\n'));
+      assert.ok(paths.includes(`traces/${task}/artifacts/invoice.pdf`));
+      await restoreBackup({
+        source: destination,
+        config: testConfig({ CLAWDIE_DATA_DIR: restored }),
+        onProgress: quiet,
+      });
+      const files = createArtifactFiles(restored);
+      const [artifact] = await files.list(task);
+      assert.equal(artifact?.path, join(restored, 'traces', task, 'artifacts', 'invoice.pdf'));
+      assert.equal(readFileSync(artifact?.path ?? '', 'utf8'), '%PDF-1.7 invoice');
+    } finally {
+      rmSync(join(dir, 'artifacts'), { recursive: true });
+      rmSync(join(dir, 'artifacts.json'));
     }
   });
 });
