@@ -32,6 +32,11 @@ const LOG = `<script>
   document.title = '[]';
 </script>`;
 
+const LOGIN =
+  `<input id=user autocomplete=username style="${box(10, 10, 300, 40)};font-size:28px">` +
+  `<input id=pass type=password autocomplete=current-password style="${box(10, 60, 300, 40)}">` +
+  `<input id=plain type=text style="${box(50, 200, 400, 60)};font-size:40px;border:0;background:#fff;color:#000">${REPORT}${LOG}`;
+
 /** Routes served by every site (each page is the same on all three). */
 export function landingRoutes(sites: Sites): Record<string, string | StaticRoute> {
   const nest = (depth: number): string => {
@@ -74,14 +79,17 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
         document.title = '0';
       </script>`,
     ),
-    '/login': page(
-      `<input id=user autocomplete=username style="${box(10, 10, 300, 40)};font-size:28px">` +
-        `<input id=pass type=password autocomplete=current-password style="${box(10, 60, 300, 40)}">` +
-        `<input id=plain type=text style="${box(50, 200, 400, 60)};font-size:40px;border:0;background:#fff;color:#000">${REPORT}${LOG}`,
+    '/login': page(LOGIN),
+    // A login page whose renderer is busy for 300 ms right after its load, so it draws late.
+    '/busy-login': page(
+      `${LOGIN}<script>addEventListener('load', () => setTimeout(() => {
+        const end = performance.now() + 300; while (performance.now() < end);
+      }));</script>`,
     ),
     '/foreign': page(
       `<input id=pass type=password style="${box(10, 10, 300, 40)}">${frame(`${sites.c}/login`, 0, 120, 600, 300)}${REPORT}${LOG}`,
     ),
+    '/foreign-busy': page(`${frame(`${sites.c}/busy-login`, 0, 120, 600, 300)}${LOG}`),
     '/scrolled': page(
       `<div style="height:300px"></div>${frame(`${sites.c}/login`, 0, 300, 600, 300)}<div style="height:2000px"></div>${LOG}`,
     ),

@@ -9,6 +9,13 @@ import { requires } from '../support/capabilities.js';
 import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
 import { landing, type Sites, startSites } from './landing-pages.js';
 
+/** What REPORT posts to the top page for each key and input event of a field. */
+interface Report {
+  id: string;
+  type: string;
+  value: string;
+}
+
 const origins = (reply: LandingResponse) => reply.target?.frames.map((frame) => frame.origin);
 
 describe('POST /landing (real Chromium)', requires('chromium'), () => {
@@ -27,6 +34,16 @@ describe('POST /landing (real Chromium)', requires('chromium'), () => {
     await closeSites?.();
   });
   const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
+  /** `id=value` of each input event the page logged, once `count` are in (or after 2 s). */
+  const typedValues = async (count: number) => {
+    // A frame's report crosses processes (postMessage): it reaches the title a moment later.
+    let inputs: Report[] = [];
+    for (let attempt = 0; attempt < 20 && inputs.length < count; attempt += 1) {
+      if (attempt > 0) await sleep(100);
+      inputs = (await client.titleJson<Report[]>()).filter(({ type }) => type === 'input');
+    }
+    return inputs.map(({ id, value }) => `${id}=${value}`);
+  };
 
   it('reports every frame down a same-origin iframe into a same-site cross-origin one', async () => {
     await open(`${sites.a}/frames`);
@@ -82,18 +99,24 @@ describe('POST /landing (real Chromium)', requires('chromium'), () => {
 
   it('follows the focus into a foreign iframe for keyboard actions', async () => {
     await open(`${sites.a}/foreign`);
+    // Right after the load: the click waits until the out-of-process frame is drawn (else the
+    // browser routes it to the <iframe> element, and the frame's body gets the focus).
     assertAllOk(await client.run([{ type: 'click', x: 100, y: 150 }]));
-    // The out-of-process frame takes the focus in its own renderer, a moment after the click
-    // returns on a loaded host — first the frame (its body), then the field: read until the
-    // field holds it (bounded), as the gate's next landing would.
-    let typing = await landing(client, { type: 'type', text: 'x' });
-    for (let attempt = 0; attempt < 40 && typing.target?.element?.field !== 'text'; attempt += 1) {
-      await sleep(100);
-      typing = await landing(client, { type: 'type', text: 'x' });
-    }
+    const typing = await landing(client, { type: 'type', text: 'x' });
     assert.deepEqual(origins(typing), [sites.a, sites.c]);
     assert.equal(typing.target?.element?.autocomplete, 'username');
     assert.equal(typing.target?.element?.field, 'text');
+  });
+
+  it('clicks into the field of an out-of-process frame that draws late, and types there', async () => {
+    // Its renderer is busy for 300 ms after its load: the frame is not drawn when the click
+    // comes, and a click sent before it is would reach the <iframe> element instead.
+    for (let round = 0; round < 3; round += 1) {
+      await open(`${sites.a}/foreign-busy`);
+      const click = { type: 'click', x: 100, y: 150 } as const;
+      assertAllOk(await client.run([click, { type: 'type', text: 'ab' }]));
+      assert.deepEqual(await typedValues(2), ['user=a', 'user=ab'], `round ${round}`);
+    }
   });
 
   it('refuses a click whose link changed between landing and action (LANDING_CHANGED, not clicked)', async () => {

@@ -164,6 +164,11 @@ function internals(frame: Frame): { _id: string; client: CDPSession } {
   return frame as unknown as { _id: string; client: CDPSession };
 }
 
+/** The CDP session of `frame`'s target: the page's, or an out-of-process frame's own. */
+export function frameSession(frame: Frame): CDPSession {
+  return internals(frame).client;
+}
+
 /** Releases `group` on every session; never throws. */
 export async function releaseGroup(sessions: Iterable<CDPSession>, group: string): Promise<void> {
   await Promise.all(

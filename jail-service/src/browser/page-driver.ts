@@ -8,6 +8,7 @@ import { NavigationFailedError } from '../errors.js';
 import type {
   BrowserStatus,
   InputOutcome,
+  InputStep,
   PageDriver,
   Screenshot,
   ViewportInfo,
@@ -15,6 +16,7 @@ import type {
 import { bounded } from './bounded.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
+import { createFramePaint } from './frame-paint.js';
 import { performInput } from './input-runner.js';
 import { documentId, landingOf } from './landing.js';
 import { createNetworkLog } from './network-log.js';
@@ -74,6 +76,7 @@ export async function createPuppeteerPageDriver(
     },
   });
   const masks = createFieldMasks();
+  const paint = createFramePaint();
   tabs.onClose((tab) => masks.clear(tab));
   const version = await browser.version().catch(() => null);
   const active = async (): Promise<Tab> => {
@@ -144,12 +147,23 @@ export async function createPuppeteerPageDriver(
 
     elements: () => guarded((tab) => tab.script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT)),
 
-    perform: (steps, performOptions) =>
-      guarded(async (tab) => {
-        const outcome = await performInput(tab.page, tab.script, steps, performOptions);
-        await tabs.ready();
-        return outcome;
-      }),
+    perform: async (steps, performOptions) => {
+      let sentTo: Tab | null = null;
+      const [outcome, tab] = await guarded(async (tab) => {
+        // Input that went to a page that closed meanwhile is not sent again to the next tab.
+        if (sentTo) return [{ navigated: false }, sentTo] as const;
+        // Pointer input goes where the compositor's hit test says: frames must be drawn first.
+        if (steps.some(isPointer)) await paint.ready(tab);
+        sentTo = tab;
+        return [await performInput(tab.page, tab.script, steps, performOptions), tab] as const;
+      });
+      // A popup that closed itself (window.close) goes a moment after the input returns: the
+      // call returns once that is seen, so the next one goes to its opener. Outside the guard,
+      // which would run the input again on the opener once the popup's page is gone.
+      if (tab.opener && (await closedItself(tab))) await tabs.closing(tab);
+      await tabs.ready();
+      return outcome;
+    },
 
     landing: (action) => guarded((tab) => landingOf(tab, action)),
 
@@ -255,6 +269,16 @@ async function clearBrowsingData(
   } finally {
     await bounded(cdp.detach(), logger, 'detach the storage session');
   }
+}
+
+/** True when the tab's page called window.close() (or its target is gone already). */
+function closedItself(tab: Tab): Promise<boolean> {
+  if (tab.page.isClosed()) return Promise.resolve(true);
+  return tab.script.evaluate<boolean>('window.closed').catch(() => true);
+}
+
+function isPointer(step: InputStep): boolean {
+  return step.kind !== 'key-down' && step.kind !== 'key-up' && step.kind !== 'type-text';
 }
 
 function describe(error: unknown): string {
