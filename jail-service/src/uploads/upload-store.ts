@@ -1,12 +1,11 @@
 // The files a task provides for upload: written into a per-task directory (inside the clone) before
 // the first step, handed to each file chooser the page opens (chosen by the input's `accept`), every
 // chooser listed, and the directory deleted when the task ends.
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+
+import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { writeHashed } from '@clawdie/kit/files';
 import type { UploadEvent, UploadFile } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import { BadRequestError } from '../errors.js';
@@ -86,29 +85,19 @@ export function createUploadStore(options: {
         await mkdir(dir, { recursive: true, mode: 0o700 });
       }
       const path = join(dir, name);
-      const hash = createHash('sha256');
-      let bytes = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          if (bytes > maxBytes)
-            return done(new BadRequestError(`${name}: over ${maxBytes} bytes`, undefined, 413));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
+      let written: { bytes: number; sha256: string };
       try {
-        await pipeline(
-          Readable.fromWeb(body as Parameters<typeof Readable.fromWeb>[0]),
-          count,
-          createWriteStream(path, { mode: 0o600 }),
+        written = await writeHashed(
+          body,
+          path,
+          maxBytes,
+          () => new BadRequestError(`${name}: over ${maxBytes} bytes`, undefined, 413),
         );
       } catch (error) {
-        await rm(path, { force: true });
         files.delete(name);
         throw error;
       }
-      const file: UploadFile = { name, bytes, sha256: hash.digest('hex') };
+      const file: UploadFile = { name, ...written };
       files.set(name, file);
       logger.info(file, 'upload file stored');
       return file;

@@ -4,6 +4,7 @@
 import { type DownloadEntry, type DownloadPolicy, downloadListSchema } from '@clawdie/kit/jail-api';
 import { OperatorError } from '../../errors.js';
 import type { JailEndpoint } from '../provider/browser-provider.js';
+import { jailCall } from '../provider/jail-call.js';
 
 /** Bound on the small calls (policy, list, clear); a file's copy has its own. */
 const CALL_TIMEOUT_MS = 10_000;
@@ -20,28 +21,9 @@ export interface BrowserDownloads {
 
 export function jailDownloads(service: JailEndpoint, fetchImpl = fetch): BrowserDownloads {
   const base = service.url.replace(/\/+$/, '');
-  const call = async (path: string, init: RequestInit, signal?: AbortSignal) => {
-    const timeout = AbortSignal.timeout(CALL_TIMEOUT_MS);
-    let response: Response;
-    try {
-      response = await fetchImpl(`${base}${path}`, {
-        ...init,
-        headers: { ...init.headers, authorization: `Bearer ${service.token}` },
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new OperatorError('OPERATOR_UNAVAILABLE', `jail-service ${path}: ${reason}`, error);
-    }
-    if (!response.ok) {
-      const body = await response.text().catch(() => '');
-      throw new OperatorError(
-        'OPERATOR_BAD_RESPONSE',
-        `jail-service ${path}: HTTP ${response.status} ${body.slice(0, 200)}`,
-      );
-    }
-    return response;
-  };
+  const request = jailCall(service, fetchImpl);
+  const call = (path: string, init: RequestInit, signal?: AbortSignal) =>
+    request(path, init, { timeoutMs: CALL_TIMEOUT_MS, signal });
   const drained = async (response: Response) => {
     await response.body?.cancel();
   };

@@ -11,6 +11,7 @@ import {
 } from '@clawdie/kit/jail-api';
 import { OperatorError } from '../../errors.js';
 import type { JailEndpoint } from '../provider/browser-provider.js';
+import { jailCall } from '../provider/jail-call.js';
 
 /** Bound on sending one file; the small calls have their own. */
 const SEND_TIMEOUT_MS = 120_000;
@@ -25,28 +26,9 @@ export interface BrowserUploads {
 }
 
 export function jailUploads(service: JailEndpoint, fetchImpl = fetch): BrowserUploads {
-  const base = service.url.replace(/\/+$/, '');
-  const call = async (path: string, init: RequestInit, timeoutMs: number) => {
-    let response: Response;
-    try {
-      response = await fetchImpl(`${base}${path}`, {
-        ...init,
-        headers: { ...init.headers, authorization: `Bearer ${service.token}` },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new OperatorError('OPERATOR_UNAVAILABLE', `jail-service ${path}: ${reason}`, error);
-    }
-    if (!response.ok) {
-      const body = await response.text().catch(() => '');
-      throw new OperatorError(
-        'OPERATOR_BAD_RESPONSE',
-        `jail-service ${path}: HTTP ${response.status} ${body.slice(0, 200)}`,
-      );
-    }
-    return response;
-  };
+  const request = jailCall(service, fetchImpl);
+  const call = (path: string, init: RequestInit, timeoutMs: number) =>
+    request(path, init, { timeoutMs });
   const parsed = async <T>(
     response: Response,
     schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },

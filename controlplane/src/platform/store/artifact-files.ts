@@ -1,12 +1,9 @@
 // Where a task's downloaded files live, beside its trace: `<dataDir>/traces/<taskId>/artifacts/<name>`
 // (0600 in 0700 directories, like the screenshots), with their facts in
 // `<dataDir>/traces/<taskId>/artifacts.json`.
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { writeHashed } from '@clawdie/kit/files';
 import { downloadNameSchema } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
 
@@ -60,30 +57,19 @@ export function createArtifactFiles(dataDir: string): ArtifactFiles {
       const dir = join(traceDir(taskId), 'artifacts');
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const path = join(dir, safe);
-      const hash = createHash('sha256');
-      let bytes = 0;
-      const count = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          bytes += chunk.length;
-          if (bytes > maxBytes)
-            return done(new ArtifactCopyError(`${safe}: over ${maxBytes} bytes`));
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
       try {
-        await pipeline(
-          Readable.fromWeb(body as Parameters<typeof Readable.fromWeb>[0]),
-          count,
-          createWriteStream(path, { mode: 0o600 }),
+        const written = await writeHashed(
+          body,
+          path,
+          maxBytes,
+          () => new ArtifactCopyError(`${safe}: over ${maxBytes} bytes`),
         );
+        return { path, ...written };
       } catch (error) {
-        await rm(path, { force: true });
         throw error instanceof ArtifactCopyError
           ? error
           : new ArtifactCopyError(`${safe}: ${(error as Error).message}`, { cause: error });
       }
-      return { path, bytes, sha256: hash.digest('hex') };
     },
     async remove(path) {
       await rm(path, { force: true }).catch(() => undefined);
