@@ -4,7 +4,8 @@
 // server receives the same bytes (SHA-256 equal), the upload is audited and told to the model, the
 // evidence verifies the POST, and the clone's upload directory is gone after the task. A path
 // outside the allowlist (directly, by `..` or by a symlink) and another tenant's artifact are
-// refused at admission.
+// refused at admission. Under `upload_approval: needs_approval` the chooser is held: approved, the
+// file arrives; denied, the site gets nothing and the task ends APPROVAL_DENIED.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -19,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { modelDivisors } from '../../controlplane/src/agent/uitars/index.js';
 import {
   type LocalJailService,
@@ -37,6 +39,14 @@ import { testLauncher } from '../support/test-launcher.js';
 import { startUploadSite, UPLOAD_POINTS, type UploadSite } from '../support/upload-site.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
+const isSettled = (promise: Promise<unknown>) =>
+  Promise.race([
+    promise.then(
+      () => true,
+      () => true,
+    ),
+    Promise.resolve(false),
+  ]);
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 function click(point: { x: number; y: number }): string {
@@ -78,10 +88,10 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     const policyDir = join(scratch, 'policies');
     mkdirSync(policyDir);
     const host = new URL(site.url).host;
-    for (const tenant of ['default', 'other'])
+    for (const tenant of ['default', 'other', 'asks'])
       writeFileSync(
         join(policyDir, `${tenant}.yaml`),
-        `tenant: ${tenant}\ndomains: { allow: ["${host}"] }\nmax_steps: 6\nfiles: { upload: allowed, upload_dirs: ["${allowed}"] }\n`,
+        `tenant: ${tenant}\ndomains: { allow: ["${host}"] }\nmax_steps: 6\nfiles: { upload: allowed, upload_dirs: ["${allowed}"]${tenant === 'asks' ? ', upload_approval: needs_approval' : ''} }\n`,
       );
     const script = createPerTaskScriptModel([
       click(UPLOAD_POINTS.input),
@@ -151,6 +161,90 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     );
     assert.ok(!told.includes(allowed), 'the model never sees a host path');
     assert.equal(result.verification?.verdict, 'verified', JSON.stringify(result.verification));
+    assert.deepEqual(readdirSync(uploadRoot), [], 'the clone upload directory is gone');
+  });
+
+  const asks: Principal = { ...loopbackPrincipal, tenant: 'asks' };
+  /** Runs the upload under `asks`; `chosenWhileAsked`: files set on the input while the card waits. */
+  const heldRun = async (answer: 'approve' | 'deny') => {
+    const plan = admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }], asks);
+    const chosenBefore = site.chosen.length;
+    const done = controlplane.tasks.start(plan).done;
+    let chosenWhileAsked: string[] | null = null;
+    const answering = (async () => {
+      while (chosenWhileAsked === null) {
+        const pending = controlplane.approvals.list({ status: 'pending', limit: 5 });
+        if (pending.length > 0) {
+          // The chooser opened during the click, well before now: a file set then has been reported.
+          await sleep(300);
+          chosenWhileAsked = site.chosen.slice(chosenBefore);
+          for (const record of pending)
+            controlplane.approvals.answer(record.id, answer, 'test supervisor');
+        }
+        await Promise.race([done, sleep(20)]);
+        if (chosenWhileAsked === null && (await isSettled(done))) break;
+      }
+    })();
+    const result = await done;
+    await answering;
+    const approvals = controlplane.approvals
+      .list({ limit: 100 })
+      .filter((approval) => approval.taskId === result.trace_id);
+    const audited = (type: 'file-uploaded' | 'upload-refused') =>
+      controlplane.audit.list({ limit: 100, taskId: result.trace_id, type }).map((row) => row.data);
+    return {
+      result,
+      approvals,
+      audited,
+      chosenWhileAsked,
+      chosen: site.chosen.slice(chosenBefore),
+    };
+  };
+
+  it('holds the chooser for a supervisor under upload_approval: approved, the file arrives', async () => {
+    const before = site.received.length;
+    const { result, approvals, audited, chosenWhileAsked, chosen } = await heldRun('approve');
+    assert.equal(result.status, 'finished', JSON.stringify(result));
+    assert.deepEqual(chosenWhileAsked, [], 'no file is set before the approval');
+    assert.deepEqual(chosen, ['note.txt'], 'set once approved');
+    assert.deepEqual(
+      approvals.map((approval) => [approval.kind, approval.status]),
+      [['file_upload', 'approved']],
+    );
+    assert.match(
+      approvals[0]?.reason ?? '',
+      /the page at http:\/\/127\.0\.0\.1:\d+ asks for the file "note\.txt" \(65536 bytes\)/,
+    );
+    assert.deepEqual(approvals[0]?.detail.file, {
+      name: 'note.txt',
+      bytes: content.length,
+      sha256: sha256(content),
+    });
+    assert.deepEqual(site.received.slice(before), [
+      { sha256: sha256(content), bytes: content.length },
+    ]);
+    assert.equal(audited('file-uploaded').length, 1);
+    assert.deepEqual(audited('upload-refused'), []);
+  });
+
+  it('sends nothing when the supervisor denies the held chooser, and ends the task', async () => {
+    const before = site.received.length;
+    const { result, approvals, audited, chosenWhileAsked, chosen } = await heldRun('deny');
+    assert.equal(result.status, 'error', JSON.stringify(result));
+    assert.deepEqual(chosenWhileAsked, [], 'no file is set before the answer');
+    assert.deepEqual(chosen, [], 'nor after the denial');
+    assert.equal(result.error?.code, 'APPROVAL_DENIED');
+    assert.equal(result.step_count, 1, 'no step after the refusal');
+    assert.deepEqual(
+      approvals.map((approval) => [approval.kind, approval.status]),
+      [['file_upload', 'denied']],
+    );
+    assert.equal(site.received.length, before, 'the site received no file');
+    assert.deepEqual(audited('file-uploaded'), []);
+    assert.deepEqual(
+      audited('upload-refused').map((data) => [data.name, data.why, data.origin]),
+      [['note.txt', 'a supervisor did not approve it', site.url]],
+    );
     assert.deepEqual(readdirSync(uploadRoot), [], 'the clone upload directory is gone');
   });
 

@@ -28,15 +28,20 @@ describe('upload store', () => {
   it('answers choosers by accept, then the first unused, and cancels with none provided', async () => {
     const store = createUploadStore({ root, logger: silentLogger, now: () => 7 });
     const origin = 'http://127.0.0.1:1';
-    assert.equal(store.choose({ accept: '', origin }), null, 'nothing provided: cancelled');
+    const set: string[] = [];
+    const setFile = async (path: string) => {
+      set.push(readFileSync(path, 'utf8'));
+    };
+    await store.answer({ accept: '', origin }, setFile);
+    assert.deepEqual(set, [], 'nothing provided: cancelled');
     const stored = await store.add('a.txt', body('first'), 100);
     assert.deepEqual(stored, { name: 'a.txt', bytes: 5, sha256: sha256('first') });
     await store.add('b.png', body('second'), 100);
-    const image = store.choose({ accept: 'image/*', origin });
-    assert.equal(image?.file.name, 'b.png');
-    assert.equal(readFileSync(image?.path ?? '', 'utf8'), 'second');
-    assert.equal(store.choose({ accept: '', origin })?.file.name, 'a.txt', 'the first unused');
-    assert.equal(store.choose({ accept: '', origin })?.file.name, 'a.txt', 'all used: the first');
+    await store.answer({ accept: 'image/*', origin }, setFile);
+    await store.answer({ accept: '', origin }, setFile);
+    await store.answer({ accept: '', origin }, setFile);
+    assert.deepEqual(set, ['second', 'first', 'first'], 'by accept, the first unused, the first');
+    await store.answer({ accept: '', origin }, () => Promise.reject(new Error('node gone')));
     assert.deepEqual(
       store.list().events.map((event) => [event.seq, event.outcome, event.file?.name ?? null]),
       [
@@ -44,6 +49,7 @@ describe('upload store', () => {
         [2, 'uploaded', 'b.png'],
         [3, 'uploaded', 'a.txt'],
         [4, 'uploaded', 'a.txt'],
+        [5, 'failed', 'a.txt'],
       ],
     );
     await assert.rejects(store.add('big.bin', body('0123456789'), 4), /over 4 bytes/);
@@ -54,5 +60,34 @@ describe('upload store', () => {
     await store.clear();
     assert.deepEqual(readdirSync(root), [], 'the per-task directory is gone');
     assert.deepEqual(store.list(), { files: [], events: [] });
+  });
+
+  it('holds a chooser for a file sent with hold until it is decided: set, or refused', async () => {
+    const store = createUploadStore({ root, logger: silentLogger });
+    const origin = 'http://127.0.0.1:2';
+    const set: string[] = [];
+    const setFile = async (path: string) => {
+      set.push(readFileSync(path, 'utf8'));
+    };
+    await store.add('cv.pdf', body('the cv'), 100, { hold: true });
+    await store.answer({ accept: '.pdf', origin }, setFile);
+    await store.answer({ accept: '.pdf', origin }, setFile);
+    assert.deepEqual(set, [], 'nothing is set before a decision');
+    assert.deepEqual(
+      store.list().events.map((event) => [event.outcome, event.file?.name]),
+      [
+        ['held', 'cv.pdf'],
+        ['held', 'cv.pdf'],
+      ],
+    );
+    const approved = await store.decide(1, 'set');
+    assert.equal(approved.outcome, 'uploaded');
+    assert.deepEqual(set, ['the cv']);
+    const refused = await store.decide(2, 'refuse');
+    assert.equal(refused.outcome, 'refused');
+    assert.deepEqual(set, ['the cv'], 'a refused chooser gets nothing');
+    await assert.rejects(store.decide(2, 'set'), /file chooser 2 is refused, not held/);
+    await assert.rejects(store.decide(9, 'set'), /no file chooser 9/);
+    await store.clear();
   });
 });

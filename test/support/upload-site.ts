@@ -1,6 +1,7 @@
 // A local upload form (issue 23 trap): an `<input type=file>` at (150, 25) and a submit button at
 // (150, 85), each 300×50; submitting POSTs the chosen file's bytes to `/upload`, where the server
-// hashes what it received and the page then shows "Received <sha256>".
+// hashes what it received and the page then shows "Received <sha256>". Setting a file on the input
+// (its `change` event) is reported to `/chosen` at once, before anything is submitted.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +13,8 @@ export interface UploadSite {
   url: string;
   /** The SHA-256 and size of each body `/upload` received, in order. */
   received: { sha256: string; bytes: number }[];
+  /** The name of each file set on the input (its `change` event), in order. */
+  chosen: string[];
   close(): Promise<void>;
 }
 
@@ -21,7 +24,11 @@ const PAGE = htmlPage(
   `<input id="file" type="file" accept=".txt,text/plain" style="${STYLE};top:0">
 <button id="send" style="${STYLE};top:60px">send</button>
 <p id="out" style="position:absolute;top:120px">nothing sent</p>
-<script>document.getElementById('send').onclick = async () => {
+<script>document.getElementById('file').onchange = (event) => {
+  const file = event.target.files[0];
+  if (file) fetch('/chosen?name=' + encodeURIComponent(file.name), { method: 'POST' });
+};
+document.getElementById('send').onclick = async () => {
   const file = document.getElementById('file').files[0];
   if (!file) { document.getElementById('out').textContent = 'no file chosen'; return; }
   const answer = await fetch('/upload', { method: 'POST', body: file });
@@ -31,7 +38,13 @@ const PAGE = htmlPage(
 
 export async function startUploadSite(): Promise<UploadSite> {
   const received: UploadSite['received'] = [];
+  const chosen: string[] = [];
   const server = createServer((request, response) => {
+    if (request.method === 'POST' && request.url?.startsWith('/chosen?')) {
+      chosen.push(new URLSearchParams(request.url.slice('/chosen?'.length)).get('name') ?? '');
+      response.writeHead(204).end();
+      return;
+    }
     if (request.method === 'POST' && request.url === '/upload') {
       const hash = createHash('sha256');
       let bytes = 0;
@@ -53,6 +66,7 @@ export async function startUploadSite(): Promise<UploadSite> {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    chosen,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

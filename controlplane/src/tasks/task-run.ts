@@ -133,7 +133,11 @@ export class TaskRun {
       : undefined;
     const downloads = downloadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
     await downloads?.open();
-    const uploads = uploadsOf(lease, this.#plan, this.id, { ...deps, logger: this.#logger });
+    const uploads = uploadsOf(lease, this.#plan, this.id, {
+      ...deps,
+      logger: this.#logger,
+      gate: guard.gate,
+    });
     const result = await this.#drive(lease, guard, downloads, uploads);
     guard.close();
     await uploads?.close();
@@ -219,7 +223,7 @@ export class TaskRun {
             await this.#events.publish(event);
             if (event.type !== 'step-ended') return;
             await downloads?.afterStep(event.step);
-            await uploads?.afterStep(event.step);
+            await uploads?.afterStep(event.step, signal);
           },
           ...(downloads || uploads
             ? { notes: () => [...(downloads?.notes() ?? []), ...(uploads?.notes() ?? [])] }

@@ -2,19 +2,27 @@
 // (the model is told their names, never a host path); after each step the file choosers the page
 // opened are audited (`file-uploaded` with name, bytes, SHA-256 and the page's origin, or
 // `upload-cancelled`) and told to the model in one line; at the end the clone's copies are deleted.
-import type { UploadEvent } from '@clawdie/kit/jail-api';
+// Under `files.upload_approval: needs_approval` the jail-service holds each chooser and the gate
+// asks a supervisor: approved, the file is set; else it stays unset (`upload-refused`) and the
+// task ends APPROVAL_DENIED.
+import type { UploadEvent, UploadFile } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { type BrowserUploads, jailUploads } from '../browser/uploads/jail-uploads.js';
-import { OperatorError } from '../errors.js';
+import { AppError, OperatorError } from '../errors.js';
 import { type AuditEvent, discardAuditLog } from '../governance/audit/audit-log.js';
+import type { ActionGate } from '../governance/policy/gate-types.js';
 import type { TaskDeps } from './task-deps.js';
 import type { TaskPlan, UploadSource } from './task-plan.js';
 
 export interface TaskUploads {
   /** Sends every file; rejects (the task ends with an error) when one cannot be sent. */
   open(): Promise<void>;
-  afterStep(step: number): Promise<void>;
+  /**
+   * Audits and tells the choosers the step opened; decides held ones through the gate. Rejects
+   * with APPROVAL_DENIED when a held file was not approved (the task ends).
+   */
+  afterStep(step: number, signal?: AbortSignal): Promise<void>;
   /** Lines for the model since the last call. */
   notes(): string[];
   /** A last look at the choosers, then the clone's copies deleted. Never throws. */
@@ -24,9 +32,18 @@ export interface TaskUploads {
 export interface TaskUploadsDeps {
   files: readonly UploadSource[];
   browser: BrowserUploads;
+  /** Set: each chooser is held until `gate` (its `upload` request) allows the file. */
+  approval?: { gate: ActionGate } | undefined;
   audit: (type: AuditEvent['type'], data: Record<string, unknown>) => void;
   logger: Logger;
 }
+
+/** Why a chosen file was not set, by the chooser's outcome. */
+const WHY_UNSET: Partial<Record<UploadEvent['outcome'], string>> = {
+  failed: 'its input was gone by the time it was approved',
+  held: 'the task ended before a supervisor decided',
+  refused: 'a supervisor did not approve it',
+};
 
 const quoted = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
@@ -35,24 +52,51 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
   let lastSeq = 0;
   let step = 0;
   const report = (event: UploadEvent) => {
+    const { origin, accept } = event;
     if (event.outcome === 'uploaded' && event.file) {
       const { name, bytes, sha256 } = event.file;
-      deps.audit('file-uploaded', { name, bytes, sha256, origin: event.origin, step });
+      deps.audit('file-uploaded', { name, bytes, sha256, origin, step });
       pending.push(`The file "${name}" (${bytes} bytes) was set on the page's file chooser.`);
+    } else if (event.file) {
+      const { name, bytes, sha256 } = event.file;
+      const why = WHY_UNSET[event.outcome] ?? 'not approved';
+      deps.audit('upload-refused', { name, bytes, sha256, origin, step, why });
+      pending.push(`The file "${name}" was not set on the page's file chooser: ${why}.`);
     } else {
-      deps.audit('upload-cancelled', { origin: event.origin, accept: event.accept, step });
+      deps.audit('upload-cancelled', { origin, accept, step });
       pending.push('A file chooser opened and was cancelled: no file was provided for it.');
     }
   };
-  const look = async () => {
+  /** A held chooser decided: approved, its file is set; else refused, and the task ends. */
+  const decide = async (event: UploadEvent, file: UploadFile, signal: AbortSignal) => {
+    const { origin, accept } = event;
+    const verdict = deps.approval
+      ? await deps.approval.gate({ step, upload: { file, origin, accept } }, signal)
+      : ({ allowed: false, message: 'no supervisor decides uploads' } as const);
+    const decided = await deps.browser
+      .decide(event.seq, verdict.allowed ? 'set' : 'refuse')
+      .catch((error: unknown) => {
+        deps.logger.warn({ err: error }, 'a held file chooser could not be decided');
+        return { ...event, outcome: 'failed' as const };
+      });
+    report(decided);
+    if (!verdict.allowed) throw new AppError('APPROVAL_DENIED', verdict.message, { status: 403 });
+  };
+  /** The choosers opened since the last look; with `signal`, held ones are decided. */
+  const look = async (signal?: AbortSignal) => {
     const { events } = await deps.browser.list();
-    for (const event of events.filter((candidate) => candidate.seq > lastSeq)) report(event);
+    const fresh = events.filter((candidate) => candidate.seq > lastSeq);
     lastSeq = Math.max(lastSeq, ...events.map((event) => event.seq));
+    for (const event of fresh) {
+      if (event.outcome === 'held' && event.file && signal) await decide(event, event.file, signal);
+      else report(event);
+    }
   };
   return {
     async open() {
+      const hold = deps.approval !== undefined;
       for (const file of deps.files) {
-        const sent = await deps.browser.send(file.name, file.path);
+        const sent = await deps.browser.send(file.name, file.path, { hold });
         if (sent.bytes !== file.bytes)
           throw new OperatorError(
             'OPERATOR_BAD_RESPONSE',
@@ -64,11 +108,15 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
           `Files provided for upload: ${quoted(deps.files.map((file) => file.name))}. To upload one, click the page's file input (or its upload button): the file is set for you. Never type a file path.`,
         );
     },
-    async afterStep(done) {
+    async afterStep(done, signal = new AbortController().signal) {
       step = done;
-      await look().catch((error: unknown) =>
-        deps.logger.warn({ err: error }, 'the file choosers could not be listed'),
-      );
+      try {
+        await look(signal);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'APPROVAL_DENIED') throw error;
+        if (signal.aborted) throw error;
+        deps.logger.warn({ err: error }, 'the file choosers could not be listed');
+      }
     },
     notes() {
       const lines = pending;
@@ -76,6 +124,7 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
       return lines;
     },
     async close() {
+      // Held choosers nobody will decide now are listed as they are (unset).
       await look().catch(() => undefined);
       await deps.browser
         .clear()
@@ -89,19 +138,26 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
 const refuse = () =>
   Promise.reject(new OperatorError('OPERATOR_UNAVAILABLE', 'this browser cannot take files'));
 /** A browser without a jail-service (a fake): the task ends before its first step. */
-const noUploads: BrowserUploads = { send: refuse, list: refuse, clear: () => Promise.resolve() };
+const noUploads: BrowserUploads = {
+  send: refuse,
+  list: refuse,
+  decide: refuse,
+  clear: () => Promise.resolve(),
+};
 
 /**
  * A task's provided files through its browser's jail-service; null when it provides none and its
  * policy does not allow uploads (no chooser is reported then; the jail-service still cancels it).
+ * Under `files.upload_approval: needs_approval` the task's `gate` decides each chooser.
  */
 export function uploadsOf(
   lease: BrowserLease,
   plan: TaskPlan,
   taskId: string,
-  deps: Pick<TaskDeps, 'audit' | 'logger'>,
+  deps: Pick<TaskDeps, 'audit' | 'logger'> & { gate: ActionGate },
 ): TaskUploads | null {
-  const allowed = plan.rules.kind === 'policy' && plan.rules.policy.files.upload === 'allowed';
+  const policyFiles = plan.rules.kind === 'policy' ? plan.rules.policy.files : null;
+  const allowed = policyFiles?.upload === 'allowed';
   const files = plan.uploads ?? [];
   // Under a policy that allows uploads a chooser with no file provided is still reported.
   if (files.length === 0 && !(allowed && lease.service)) return null;
@@ -109,6 +165,7 @@ export function uploadsOf(
   return createTaskUploads({
     files,
     browser: lease.service ? jailUploads(lease.service) : noUploads,
+    approval: policyFiles?.upload_approval === 'needs_approval' ? { gate: deps.gate } : undefined,
     audit: (type, data) => {
       try {
         audit.append({ type, actor: plan.actor, taskId, data });

@@ -1,6 +1,7 @@
 // Adapter: answers the file choosers of a tab (CDP `Page.setInterceptFileChooserDialog`, the
-// `Page.fileChooserOpened` event) with a file the task provided (`DOM.setFileInputFiles`); with no
-// file provided the chooser is left unanswered, i.e. cancelled, and listed as such.
+// `Page.fileChooserOpened` event) through the upload store: with a file the task provided
+// (`DOM.setFileInputFiles`, now or once the controlplane decides a held one); with no file
+// provided the chooser is left unanswered, i.e. cancelled, and listed as such.
 import type { Logger } from 'pino';
 import type { CDPSession, Page } from 'puppeteer-core';
 import type { UploadStore } from '../uploads/upload-store.js';
@@ -30,9 +31,10 @@ export function answerFileChoosers(store: UploadStore, logger: Logger) {
 
   async function answer(page: Page, session: CDPSession, backendNodeId: number | undefined) {
     const accept = backendNodeId ? await acceptOf(session, backendNodeId) : '';
-    const chosen = store.choose({ accept, origin: originOf(page.url()) });
-    if (!chosen || !backendNodeId) return;
-    await session.send('DOM.setFileInputFiles', { files: [chosen.path], backendNodeId });
+    await store.answer({ accept, origin: originOf(page.url()) }, async (path) => {
+      if (!backendNodeId) throw new Error('the chooser has no input element');
+      await session.send('DOM.setFileInputFiles', { files: [path], backendNodeId });
+    });
   }
 }
 

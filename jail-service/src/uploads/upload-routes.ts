@@ -1,10 +1,20 @@
 // The upload routes (contract: kit/src/jail-api/uploads.ts `uploadRoutes`), mounted behind the
-// app's bearer token: store a task's file by name, list files and choosers, delete them.
-import { downloadNameSchema, MAX_UPLOAD_BYTES, type UploadList } from '@clawdie/kit/jail-api';
+// app's bearer token: store a task's file by name, list files and choosers, decide a held chooser,
+// delete them.
+import {
+  downloadNameSchema,
+  MAX_UPLOAD_BYTES,
+  type UploadList,
+  uploadDecisionSchema,
+} from '@clawdie/kit/jail-api';
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { parseRequest } from '../error-handler.js';
 import { BadRequestError } from '../errors.js';
 import type { UploadStore } from './upload-store.js';
+
+const holdSchema = z.enum(['0', '1']).optional();
+const seqSchema = z.coerce.number().int().min(1);
 
 export function createUploadRoutes(store: UploadStore): Hono {
   const app = new Hono();
@@ -16,7 +26,19 @@ export function createUploadRoutes(store: UploadStore): Hono {
       throw new BadRequestError(`upload is larger than ${MAX_UPLOAD_BYTES} bytes`, undefined, 413);
     const body = c.req.raw.body;
     if (!body) throw new BadRequestError('upload has no body');
-    return c.json(await store.add(name, body, MAX_UPLOAD_BYTES));
+    const hold = parseRequest(holdSchema, c.req.query('hold'), 'hold');
+    return c.json(await store.add(name, body, MAX_UPLOAD_BYTES, { hold: hold === '1' }));
+  });
+
+  app.post('/uploads/choosers/:seq', async (c) => {
+    const seq = parseRequest(seqSchema, c.req.param('seq'), 'chooser');
+    const { decision } = parseRequest(
+      uploadDecisionSchema,
+      await c.req.json().catch(() => null),
+      'decision',
+    );
+    await store.settled();
+    return c.json(await store.decide(seq, decision), 200, { 'cache-control': 'no-store' });
   });
 
   app.get('/uploads', async (c) => {

@@ -131,11 +131,13 @@ export {
   signalsQuerySchema,
   supervisorInputSchema,
 } from './takeover.js';
-export type { UploadEvent, UploadFile, UploadList } from './uploads.js';
+export type { UploadDecision, UploadEvent, UploadFile, UploadList } from './uploads.js';
 export {
   MAX_UPLOAD_BYTES,
+  uploadDecisionSchema,
   uploadEventSchema,
   uploadFileSchema,
   uploadListSchema,
+  uploadOutcomes,
   uploadRoutes,
 } from './uploads.js';

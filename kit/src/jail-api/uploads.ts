@@ -15,11 +15,19 @@ export const uploadFileSchema = z.object({
 });
 export type UploadFile = z.infer<typeof uploadFileSchema>;
 
-/** A file chooser the page opened: answered with a provided file, or cancelled (none provided). */
+/**
+ * What became of a file chooser the page opened: `uploaded` (a provided file was set), `cancelled`
+ * (none provided), `held` (the file chosen is sent only once the controlplane decides: its policy
+ * asks a supervisor first), `refused` (held, then refused), `failed` (held, approved, and the
+ * chooser's input was gone by then).
+ */
+export const uploadOutcomes = ['uploaded', 'cancelled', 'held', 'refused', 'failed'] as const;
+
+/** A file chooser the page opened, and what became of it. */
 export const uploadEventSchema = z.object({
   seq: z.number().int().min(1),
-  outcome: z.enum(['uploaded', 'cancelled']),
-  /** The file set (uploaded), else null. */
+  outcome: z.enum(uploadOutcomes),
+  /** The file chosen for it (set, held, refused or failed), else null. */
   file: uploadFileSchema.nullable(),
   /** The origin of the page that opened the chooser. */
   origin: z.string().max(2048),
@@ -35,19 +43,29 @@ export const uploadListSchema = z.object({
 });
 export type UploadList = z.infer<typeof uploadListSchema>;
 
+/** The controlplane's answer to a `held` chooser: set its file, or refuse it. */
+export const uploadDecisionSchema = z.object({ decision: z.enum(['set', 'refuse']) }).strict();
+export type UploadDecision = z.infer<typeof uploadDecisionSchema>;
+
 /** The upload routes, declared once (docs/jail-service-api.md is generated from this). */
 export const uploadRoutes = [
   {
     method: 'PUT',
     path: '/uploads/:name',
     description:
-      "Stores the request body as the task's file `name` in the per-task upload directory (made on the first file); answers its size and SHA-256.",
+      "Stores the request body as the task's file `name` in the per-task upload directory (made on the first file); answers its size and SHA-256. With `?hold=1` a chooser this file is chosen for is held until `POST /uploads/choosers/:seq` decides.",
   },
   {
     method: 'GET',
     path: '/uploads',
     description:
-      'The files provided and every file chooser the page opened since: answered with a file (which, from what origin) or cancelled.',
+      'The files provided and every file chooser the page opened since: answered with a file (which, from what origin), cancelled, or held for a decision.',
+  },
+  {
+    method: 'POST',
+    path: '/uploads/choosers/:seq',
+    description:
+      'Decides a held chooser (`{"decision":"set"|"refuse"}`): sets its file on the input (`uploaded`, or `failed` when the input is gone) or leaves it cancelled (`refused`); answers the event. 409 when it is not held.',
   },
   {
     method: 'DELETE',

@@ -4,8 +4,11 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import {
+  type UploadDecision,
+  type UploadEvent,
   type UploadFile,
   type UploadList,
+  uploadEventSchema,
   uploadFileSchema,
   uploadListSchema,
 } from '@clawdie/kit/jail-api';
@@ -18,9 +21,14 @@ const SEND_TIMEOUT_MS = 120_000;
 const CALL_TIMEOUT_MS = 10_000;
 
 export interface BrowserUploads {
-  /** Sends the host file at `path` as the task's file `name`. */
-  send(name: string, path: string): Promise<UploadFile>;
+  /**
+   * Sends the host file at `path` as the task's file `name`. `hold`: a chooser it is chosen for
+   * waits for `decide`.
+   */
+  send(name: string, path: string, options?: { hold?: boolean }): Promise<UploadFile>;
   list(): Promise<UploadList>;
+  /** Sets (or refuses) the file of held chooser `seq`; the event as it ended. */
+  decide(seq: number, decision: UploadDecision['decision']): Promise<UploadEvent>;
   /** Deletes the task's upload directory in the clone. */
   clear(): Promise<void>;
 }
@@ -40,14 +48,23 @@ export function jailUploads(service: JailEndpoint, fetchImpl = fetch): BrowserUp
     return result.data;
   };
   return {
-    async send(name, path) {
+    async send(name, path, { hold = false } = {}) {
       const body = Readable.toWeb(createReadStream(path)) as ReadableStream<Uint8Array>;
-      const route = `/uploads/${encodeURIComponent(name)}`;
+      const route = `/uploads/${encodeURIComponent(name)}${hold ? '?hold=1' : ''}`;
       const init = { method: 'PUT', body, duplex: 'half' } as RequestInit;
       return parsed(await call(route, init, SEND_TIMEOUT_MS), uploadFileSchema, route);
     },
     async list() {
       return parsed(await call('/uploads', {}, CALL_TIMEOUT_MS), uploadListSchema, '/uploads');
+    },
+    async decide(seq, decision) {
+      const route = `/uploads/choosers/${seq}`;
+      const init = {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ decision } satisfies UploadDecision),
+      };
+      return parsed(await call(route, init, CALL_TIMEOUT_MS), uploadEventSchema, route);
     },
     async clear() {
       await (await call('/uploads', { method: 'DELETE' }, CALL_TIMEOUT_MS)).body?.cancel();

@@ -16,7 +16,7 @@ export const approvalViewSchema = z.object({
   id: z.string(),
   trace_id: z.string().nullable(),
   tenant: z.string(),
-  kind: z.enum(['credential', 'navigation', 'action', 'call_user', 'model_safety']),
+  kind: z.enum(['credential', 'navigation', 'action', 'call_user', 'model_safety', 'file_upload']),
   reason: z.string(),
   detail: z.record(z.string(), z.unknown()),
   status: z.enum(['pending', 'approved', 'denied', 'expired']),

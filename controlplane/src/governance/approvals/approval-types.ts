@@ -1,5 +1,14 @@
-/** `model_safety`: the model provider's own safety signal (OpenAI, Gemini) on a reply. */
-export type ApprovalKind = 'credential' | 'navigation' | 'action' | 'call_user' | 'model_safety';
+/**
+ * `model_safety`: the model provider's own safety signal (OpenAI, Gemini) on a reply;
+ * `file_upload`: the page asked for a provided file and the policy holds it for a supervisor.
+ */
+export type ApprovalKind =
+  | 'credential'
+  | 'navigation'
+  | 'action'
+  | 'call_user'
+  | 'model_safety'
+  | 'file_upload';
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
 
 export interface ApprovalRequest {

@@ -57,6 +57,11 @@ export const auditEventTypes = [
   'file-uploaded',
   /** A file chooser the page opened with no file provided: cancelled. */
   'upload-cancelled',
+  /**
+   * A held chooser's file not set: refused by a supervisor (or no answer, no approver), or its
+   * input gone by the time it was approved.
+   */
+  'upload-refused',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];
 

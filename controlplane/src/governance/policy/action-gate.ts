@@ -8,7 +8,7 @@ import { auditedAction, capText } from '../audit/bounded-text.js';
 import { decideCallUser } from './decide.js';
 import { decideAction } from './decide-action.js';
 import { hostOf } from './domain-match.js';
-import type { ActionGate, GateVerdict } from './gate-types.js';
+import type { ActionGate, GateVerdict, HeldUpload } from './gate-types.js';
 import { type ActionLanding, navigationOf } from './landing-facts.js';
 import type { Decision, TenantPolicy } from './policy-schema.js';
 import { secretNamesIn } from './secret-placeholders.js';
@@ -44,9 +44,10 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       deps.logger.error({ err: error }, 'audit append failed');
     }
   };
-  return async function gate({ step, action: gated, callUser, safety }, signal) {
+  return async function gate({ step, action: gated, callUser, safety, upload }, signal) {
     if (callUser !== undefined) return handleCallUser(step, callUser, signal);
     if (safety !== undefined) return handleSafety(step, safety, signal);
+    if (upload !== undefined) return handleUpload(step, upload, signal);
     if (!gated) return { allowed: true };
     const landing = await withUrl(gated.landing, signal);
     const { action } = gated;
@@ -118,13 +119,41 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
   }
 
   /** A provider's safety signal: only a supervisor's approval lets the reply run. */
-  async function handleSafety(
+  function handleSafety(
     step: number,
     signals: readonly { code: string; message: string }[],
     signal?: AbortSignal,
   ): Promise<GateVerdict> {
     const reason = `the model provider flagged this step: ${signals.map((s) => `${s.code}: ${s.message}`).join('; ')}`;
     audit({ subject: 'model_safety', step, decision: 'needs_approval', reason: capText(reason) });
+    const checks = signals.map(({ code, message }) => ({ code, message: capText(message) }));
+    return askOrEnd('model_safety', reason, { checks }, signal);
+  }
+
+  /** A held file chooser: the file is set only once a supervisor approves. */
+  function handleUpload(step: number, upload: HeldUpload, signal?: AbortSignal) {
+    const { name, bytes, sha256 } = upload.file;
+    const reason = `the page at ${capText(upload.origin, 200)} asks for the file "${name}" (${bytes} bytes)`;
+    const file = { name, bytes, sha256 };
+    audit({
+      subject: 'upload',
+      step,
+      file,
+      origin: capText(upload.origin),
+      decision: 'needs_approval',
+      reason,
+    });
+    const detail = { file, origin: capText(upload.origin), accept: capText(upload.accept, 200) };
+    return askOrEnd('file_upload', reason, detail, signal);
+  }
+
+  /** A supervisor decides; anything but an approval ends the task. */
+  async function askOrEnd(
+    kind: ApprovalKind,
+    reason: string,
+    detail: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<GateVerdict> {
     if (!deps.approver)
       return {
         allowed: false,
@@ -137,11 +166,9 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
         screenshot: await currentShot(signal).then((shot) => shot?.jpeg ?? null),
         taskId: deps.taskId,
         tenant: deps.tenant,
-        kind: 'model_safety',
+        kind,
         reason: capText(reason),
-        detail: {
-          checks: signals.map(({ code, message }) => ({ code, message: capText(message) })),
-        },
+        detail,
         timeoutMs: deps.policy.approvals.timeout_s * 1000,
       },
       signal,

@@ -25,6 +25,15 @@ export type GateVerdict =
   | { allowed: true }
   | { allowed: false; message: string; kind: RefusalKind; endTask?: boolean };
 
+/** A provided file the page asked for, held until a supervisor decides. */
+export interface HeldUpload {
+  file: { name: string; bytes: number; sha256: string };
+  /** The origin of the page that opened the chooser. */
+  origin: string;
+  /** The input's `accept` attribute. */
+  accept: string;
+}
+
 /** One action of a reply, about to run, and where it lands now. */
 export interface GatedAction {
   action: Action;
@@ -53,6 +62,11 @@ export type ActionGate = (
      * supervisor approved going on; nothing else may allow it.
      */
     safety?: readonly { code: string; message: string }[];
+    /**
+     * Set when the page opened a file chooser and the policy holds it for a supervisor
+     * (`files.upload_approval: needs_approval`): `allowed` means the file may be set.
+     */
+    upload?: HeldUpload;
   },
   signal?: AbortSignal,
 ) => Promise<GateVerdict>;

@@ -152,6 +152,12 @@ export const policySchema = z.strictObject({
       upload_dirs: z
         .array(z.string().min(1).refine(isAbsolute, 'must be an absolute path'))
         .default([]),
+      /**
+       * `needs_approval`: a chooser the page opens is held until a supervisor approves setting
+       * the file (the card shows the file, its SHA-256 and the page's origin); refused, expired
+       * or with no approver configured, the chooser stays cancelled and the task ends.
+       */
+      upload_approval: z.enum(['allow', 'needs_approval']).default('allow'),
       /** One provided file over this is refused at admission. */
       max_upload_bytes: z
         .number()
@@ -167,6 +173,7 @@ export const policySchema = z.strictObject({
       types: [...DEFAULT_DOWNLOAD_KINDS],
       upload: 'off',
       upload_dirs: [],
+      upload_approval: 'allow',
       max_upload_bytes: DEFAULT_MAX_FILE_BYTES,
     }),
   /** Human takeover (issue 15): absent means today's behaviour (no takeover). */

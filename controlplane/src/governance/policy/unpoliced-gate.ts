@@ -30,6 +30,13 @@ export function unpolicedGate(domains: readonly string[] | undefined): ActionGat
         kind: 'approval_unavailable',
         endTask: true,
       };
+    if (request.upload !== undefined)
+      return {
+        allowed: false,
+        message: 'a held file chooser needs a supervisor, and a task without a policy has none',
+        kind: 'approval_unavailable',
+        endTask: true,
+      };
     if (!request.action) return { allowed: true };
     const { action, landing } = request.action;
     // Typed text decides nothing here: placeholders are the placeholder guard's to refuse.

@@ -109,9 +109,13 @@ export const taskListSchema = z.object({
 /** The approval an `awaiting_approval` task waits for; answer it at /v1/approvals/{id}. */
 export const pendingApprovalSchema = z.object({
   id: z.string(),
-  kind: z.string().describe('credential, navigation, action or call_user'),
+  kind: z
+    .string()
+    .describe('credential, navigation, action, call_user, model_safety or file_upload'),
   reason: z.string(),
-  action: z.unknown().describe('the action waiting for the answer (null for call_user)'),
+  action: z
+    .unknown()
+    .describe('the action waiting for the answer (null for call_user, model_safety, file_upload)'),
 });
 
 export const taskDetailSchema = z.object({

@@ -182,6 +182,7 @@ describe('OpenAPI document', () => {
       'action',
       'call_user',
       'model_safety',
+      'file_upload',
     ]);
   });
 
