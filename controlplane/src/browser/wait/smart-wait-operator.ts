@@ -1,7 +1,8 @@
 // UI-TARS `wait()` as a watch instead of a blind sleep: a batch that is a single `wait` action is
 // answered by the wait engine — it returns once the screen has changed and then stayed still for
 // `settleMs`, or after the model's wait time when nothing happens (never later than the blind
-// sleep). Every other batch goes to the wrapped operator unchanged.
+// sleep). A wait that short polls at least every 500 ms: a still screen's back-off to 3 s would
+// see the page's change late. Every other batch goes to the wrapped operator unchanged.
 import type { ActionsResponse } from '@clawdie/kit/jail-api';
 import type { BrowserOperator } from '../operator/browser-operator.js';
 import { operatorFrames } from './jail-page-probe.js';
@@ -13,6 +14,9 @@ export interface SmartWaitOptions {
   /** Display key for capture serialisation (one per screen). */
   key?: string;
 }
+
+/** The longest gap between two captures of a smart wait. */
+const SMART_MAX_POLL_MS = 500;
 
 let counter = 0;
 
@@ -37,6 +41,7 @@ export function withSmartWait(
         conditions: [{ type: 'stable', ms: settleMs, afterChange: true }],
         timeoutMs: only.ms,
         target: { frames },
+        settings: { maxPollMs: SMART_MAX_POLL_MS },
         ...(signal ? { signal } : {}),
       }).outcome;
       signal?.throwIfAborted();

@@ -4,6 +4,7 @@
 import { byCost, checkCheap, describeCondition, isCheap, probeReads } from './conditions.js';
 import { diffThumbnails, type Thumbnail } from './frame-diff.js';
 import type { Frame, FrameHub } from './frame-hub.js';
+import { type SettleOptions, SettleTracker } from './settle-tracker.js';
 import { type JudgeSettings, VisualWatch } from './visual-watch.js';
 import type { FrameSource, PageProbe, VisualJudge, WaitCondition } from './wait-types.js';
 
@@ -16,6 +17,8 @@ export interface PollSettings extends JudgeSettings {
   maxPollMs: number;
   /** Polls kept at `minPollMs` after a `partial` verdict. */
   burstPolls: number;
+  /** How `stable` tells the page's changes from restless regions (settle-tracker.ts). */
+  settle: SettleOptions;
 }
 
 export const DEFAULT_POLL: Readonly<PollSettings> = Object.freeze({
@@ -28,6 +31,7 @@ export const DEFAULT_POLL: Readonly<PollSettings> = Object.freeze({
   judgeMaxSide: 960,
   stallPolls: 20,
   diff: {},
+  settle: {},
 });
 
 export interface JobTarget {
@@ -53,8 +57,8 @@ export class WaitJob {
   interval: number;
   #burst = 0;
   #lastThumb: Thumbnail | null = null;
-  #lastChangeAt: number;
-  #changedSinceStart = false;
+  /** What changed in which frame, for `stable`: restless regions (caret, clock) left out. */
+  readonly #settle: SettleTracker;
   /** One per visual condition: its own context window, gate and stall count. */
   readonly #watches = new Map<string, VisualWatch>();
 
@@ -70,7 +74,7 @@ export class WaitJob {
     this.settings = settings;
     this.startedAt = now;
     this.decisive = options.decisive === true;
-    this.#lastChangeAt = now;
+    this.#settle = new SettleTracker({ ...settings.diff, ...settings.settle });
     this.interval = settings.pollMs;
   }
 
@@ -126,8 +130,10 @@ export class WaitJob {
       }
       frame ??= await this.#frame(hub, signal, now);
       if (condition.type === 'stable') {
-        const quiet = now() - this.#lastChangeAt;
-        const ready = condition.afterChange !== true || this.#changedSinceStart;
+        const at = now();
+        const settled = this.#settle.settled(at, condition.ms);
+        const quiet = at - (settled.lastChangeAt ?? this.startedAt);
+        const ready = condition.afterChange !== true || settled.changed;
         if (!ready || quiet < condition.ms) {
           return this.#unmet(`${describeCondition(condition)} (quiet for ${quiet} ms)`);
         }
@@ -177,11 +183,10 @@ export class WaitJob {
     );
     const previous = this.#lastThumb;
     this.#lastThumb = frame.thumbnail;
+    if (previous !== frame.thumbnail) this.#settle.observe(frame.thumbnail, now());
     const changed =
       previous !== null && diffThumbnails(previous, frame.thumbnail, this.settings.diff).changed;
     if (changed) {
-      this.#lastChangeAt = now();
-      this.#changedSinceStart = true;
       this.interval = this.settings.minPollMs;
     } else if (this.#burst > 0) {
       this.#burst -= 1;

@@ -26,7 +26,74 @@ function screen(clock: { now(): number }, changeAt: number | null): BrowserOpera
   };
 }
 
+/**
+ * A 1280×800 page with a focused field whose caret blinks every 500 ms and a clock that ticks every
+ * second; at `changeAt` a 400×200 result panel appears (issue 24, 2).
+ */
+function busyPage(clock: { now(): number }, changeAt: number): BrowserOperator {
+  const fake = createFakeOperator({ viewport: { width: 1280, height: 800 } });
+  const cache = new Map<string, Promise<Buffer>>();
+  const draw = (caret: boolean, second: number, panel: boolean) => {
+    const key = `${caret}/${second}/${panel}`;
+    let image = cache.get(key);
+    if (!image) {
+      const box = (width: number, height: number, background: string) =>
+        sharp({ create: { width, height, channels: 3, background } })
+          .png()
+          .toBuffer();
+      image = (async () => {
+        const layers = [
+          { input: await box(420, 40, '#dddddd'), left: 100, top: 100 },
+          ...(caret ? [{ input: await box(2, 22, '#000000'), left: 110, top: 109 }] : []),
+          {
+            input: await box(24, 16, `#${(30 + second * 40).toString(16)}3030`),
+            left: 1200,
+            top: 10,
+          },
+          ...(panel ? [{ input: await box(400, 200, '#2255aa'), left: 400, top: 400 }] : []),
+        ];
+        return sharp({ create: { width: 1280, height: 800, channels: 3, background: '#ffffff' } })
+          .composite(layers)
+          .jpeg()
+          .toBuffer();
+      })();
+      cache.set(key, image);
+    }
+    return image;
+  };
+  return {
+    ...fake.operator,
+    async screenshot() {
+      const t = clock.now();
+      const shot = await fake.operator.screenshot();
+      const jpeg = await draw(
+        Math.floor(t / 500) % 2 === 1,
+        Math.floor(t / 1000) % 5,
+        t >= changeAt,
+      );
+      return { ...shot, jpeg };
+    },
+  };
+}
+
 describe('smart wait()', () => {
+  it('returns within 1.5 s of the real change on a page with a blinking caret and a ticking clock', async () => {
+    const clock = createManualClock(0);
+    const engine = new WaitEngine({ images: testImages, clock });
+    const operator = withSmartWait(busyPage(clock, 2600), engine, { settleMs: 1000 });
+    const response = await operator.execute([{ type: 'wait', ms: 5000 }]);
+    assert.equal(response.results[0]?.status, 'ok');
+    assert.ok(clock.now() >= 3600 && clock.now() <= 4100, `returned at ${clock.now()} ms`);
+  });
+
+  it('still waits for a real slow change on that page', async () => {
+    const clock = createManualClock(0);
+    const engine = new WaitEngine({ images: testImages, clock });
+    const operator = withSmartWait(busyPage(clock, 4200), engine, { settleMs: 1000 });
+    await operator.execute([{ type: 'wait', ms: 9000 }]);
+    assert.ok(clock.now() >= 5200 && clock.now() <= 5700, `returned at ${clock.now()} ms`);
+  });
+
   it('returns once the screen changed and settled, well before the blind sleep', async () => {
     const clock = createManualClock(0);
     const operator = withSmartWait(
