@@ -92,6 +92,35 @@ describe('policy decisions', () => {
     assert.equal(decideTask({ instruction: 'x' }, open).input.domains, undefined);
   });
 
+  it('admits a start URL on a port the policy lists beside "*" (the union, not "*" alone)', () => {
+    const wide = parsePolicy(
+      'tenant: default\ndomains: { allow: ["*", "127.0.0.1:8701"] }\nmax_steps: 10\n',
+      'default.yaml',
+    );
+    const admitted = decideTask({ instruction: 'x', start_url: 'http://127.0.0.1:8701/' }, wide);
+    assert.equal(admitted.decision.decision, 'allow', admitted.decision.reason);
+    assert.deepEqual(
+      admitted.input.domains,
+      ['*', '127.0.0.1:8701'],
+      'the task runs with the union',
+    );
+    assert.equal(
+      decideTask({ instruction: 'x', start_url: 'https://any.example/' }, wide).decision.decision,
+      'allow',
+    );
+    const refused = decideTask({ instruction: 'x', start_url: 'http://127.0.0.1:8700/' }, wide);
+    assert.equal(refused.decision.decision, 'deny');
+    assert.match(
+      refused.decision.reason,
+      /127\.0\.0\.1:8700 is outside tenant default's domains\.allow \(\*, 127\.0\.0\.1:8701; policy file default\.yaml/,
+    );
+    const own = decideTask(
+      { instruction: 'x', start_url: 'http://127.0.0.1:8700/', domains: ['*'] },
+      wide,
+    );
+    assert.match(own.decision.reason, /is outside the task's domains \(\*\)/);
+  });
+
   it('refuses start URLs, credential modes, step limits and recording the policy does not allow', () => {
     const reasons = [
       decideTask({ instruction: 'x', start_url: 'https://evil.example/' }, acme),
@@ -100,7 +129,7 @@ describe('policy decisions', () => {
       decideTask({ instruction: 'x', record: true }, open),
     ].map((admission) => `${admission.decision.decision}: ${admission.decision.reason}`);
     assert.deepEqual(reasons, [
-      'deny: start_url https://evil.example/ is outside the allowed domains',
+      `deny: start_url https://evil.example/: evil.example on port 80 or 443 is outside tenant acme's domains.allow (shop.example, *.shop.example, bank.example; policy file acme.yaml, else default.yaml); a pattern without :port covers ports 80 and 443 only — add "evil.example" to allow it`,
       'deny: credential_mode supervisor_approved is not allowed for tenant default',
       "deny: max_steps 41 exceeds the policy's 40",
       'deny: recording is off by policy',

@@ -65,6 +65,27 @@ describe('clawdie run goes through the tenant policy', () => {
     assert.throws(() => parseCommand(['run', 'x', '--tenant', '']), /--tenant/);
   });
 
+  it('parses --domains, repeated or comma-separated, and refuses a bad pattern naming the flag', () => {
+    const command = parseCommand([
+      'run',
+      'open it',
+      '--start-url',
+      'http://127.0.0.1:8700/',
+      '--domains',
+      '127.0.0.1:8700, shop.example',
+      '--domains',
+      '*.cdn.example',
+    ]);
+    assert.deepEqual(command.name === 'run' && command.input.domains, [
+      '127.0.0.1:8700',
+      'shop.example',
+      '*.cdn.example',
+    ]);
+    const plain = parseCommand(['run', 'x']);
+    assert.equal(plain.name === 'run' && plain.input.domains, undefined);
+    assert.throws(() => parseCommand(['run', 'x', '--domains', 'http://x/']), /--domains/);
+  });
+
   it('acts as the loopback principal by default and as a CLI caller of the given tenant', () => {
     assert.equal(cliPrincipal().tenant, 'default');
     assert.deepEqual(cliPrincipal('acme'), {

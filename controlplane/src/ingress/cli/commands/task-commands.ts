@@ -21,6 +21,7 @@ const argumentOf: Record<string, string> = {
   start_url: '--start-url',
   max_steps: '--max-steps',
   timeout_s: '--timeout',
+  domains: '--domains',
 };
 
 const run = defineCommand({
@@ -42,14 +43,28 @@ const run = defineCommand({
       value: 'SECONDS',
       description: described('timeout_s'),
     },
+    domains: {
+      type: 'string',
+      multiple: true,
+      value: 'HOSTS',
+      description:
+        'hosts the task may visit, within the policy (repeat or comma-separate: example.org, *.example.org, 127.0.0.1:8700; no :port means 80 and 443)',
+    },
     tenant: { type: 'string', value: 'T', description: "run under tenant T's policy" },
     json,
   },
   summary: "run one task under a tenant's policy (default tenant: default)",
   details: ['The words of INSTRUCTION are joined by spaces; quote it to keep it one argument.'],
   parse(values, words) {
+    const domains = values.domains.flatMap((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
     const parsed = browserRunTaskInputSchema.safeParse({
       instruction: words.join(' '),
+      ...(domains.length > 0 ? { domains } : {}),
       ...(values['start-url'] !== undefined ? { start_url: values['start-url'] } : {}),
       ...(values['max-steps'] !== undefined ? { max_steps: values['max-steps'] } : {}),
       ...(values.timeout !== undefined ? { timeout_s: values.timeout } : {}),
