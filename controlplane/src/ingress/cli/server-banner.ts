@@ -35,7 +35,7 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
     auth?.warning ??
       (auth?.auth?.mode === 'jwt'
         ? `API auth: bearer tokens signed by ${config.auth.jwksFile}`
-        : 'API auth: on; send Authorization: Bearer <admin token> (CLAWDIE_ADMIN_TOKEN or the one printed below), or run `clawdie keys rotate` for per-tenant tokens'),
+        : apiAuthLine(auth?.generatedAdminToken ?? null)),
   );
   printLine(
     `dashboard: ${url}/dashboard  ${dashboardLogin(auth?.generatedAdminToken ?? null, config.adminToken)}`,
@@ -66,4 +66,15 @@ export async function runServerDemo(
   } catch (error) {
     printLine(`demo failed: ${(error as Error).message}`);
   }
+}
+
+/**
+ * How to call the API: with the token this start generated (printed on the dashboard line), or
+ * the configured CLAWDIE_ADMIN_TOKEN — never a token "printed below" that is not printed.
+ */
+export function apiAuthLine(generated: string | null): string {
+  const which = generated
+    ? 'the admin token printed on the dashboard line below (this start only; set CLAWDIE_ADMIN_TOKEN to keep one)'
+    : 'the admin token in CLAWDIE_ADMIN_TOKEN';
+  return `API auth: on; send Authorization: Bearer with ${which} — the clawdie CLI reads CLAWDIE_ADMIN_TOKEN, pi and MCP-over-HTTP clients CLAWDIE_TOKEN — or run \`clawdie keys rotate\` for per-tenant tokens`;
 }

@@ -83,6 +83,11 @@ async function viaServer(
   const body = (await response.json().catch(() => null)) as {
     error?: { code: string; message: string };
   } | null;
+  if (response.status === 401)
+    throw new AppError(
+      'UNAUTHORIZED',
+      `${url}${request.path}: the running server needs its admin token: ${token ? 'CLAWDIE_ADMIN_TOKEN is set but the server refused it' : 'set CLAWDIE_ADMIN_TOKEN'} (the server's own CLAWDIE_ADMIN_TOKEN, or the token \`npm start\` printed)`,
+    );
   if (!response.ok)
     throw new AppError(
       body?.error?.code ?? 'SERVER_ERROR',

@@ -23,6 +23,18 @@ async function bannerOf(env: Record<string, string>): Promise<string[]> {
 }
 
 describe('the start-up banner', () => {
+  it('never points at a token "printed below" that is not printed (CLAWDIE_ADMIN_TOKEN set)', async () => {
+    const lines = await bannerOf({ CLAWDIE_ADMIN_TOKEN: 'a-configured-admin-token-0123' });
+    const auth = lines.find((line) => line.startsWith('API auth: ')) ?? '';
+    assert.match(auth, /the admin token in CLAWDIE_ADMIN_TOKEN/);
+    assert.doesNotMatch(auth, /printed/);
+    assert.match(auth, /CLI reads CLAWDIE_ADMIN_TOKEN, pi and MCP-over-HTTP clients CLAWDIE_TOKEN/);
+    assert.ok(
+      !lines.join('\n').includes('a-configured-admin-token-0123'),
+      'the token is never printed',
+    );
+  });
+
   it('names the profile and lists what it cannot do', async () => {
     const lines = await bannerOf({ CLAWDIE_MODEL_PROFILE: 'gemini-computer-use' });
     const model = lines.find((line) => line.startsWith('model: '));

@@ -147,6 +147,23 @@ describe('clawdie session', () => {
     assert.ok(!JSON.stringify(printed).includes(cookieValue));
   });
 
+  it('names the variable to set when the running server wants its admin token', async () => {
+    const config = configAt();
+    const refused = (async () =>
+      Response.json(
+        { error: { code: 'UNAUTHORIZED', message: 'missing bearer token' } },
+        { status: 401 },
+      )) as typeof fetch;
+    await assert.rejects(
+      runSessionCommand({ name: 'session-list', tenant: undefined }, config, {
+        serverUrl: () => 'http://127.0.0.1:1',
+        fetch: refused,
+        print: () => undefined,
+      }),
+      /needs its admin token: set CLAWDIE_ADMIN_TOKEN/,
+    );
+  });
+
   it('finds the live server of the data directory from its instance row', () => {
     const config = configAt();
     assert.equal(runningServerUrl(config), null);
