@@ -1,5 +1,7 @@
 // What `npm start` prints once it listens, and the replay demo it runs without a model.
 
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describeJudge } from '../../agent/model/configured-judge.js';
 import { configuredProfile } from '../../agent/model/configured-model.js';
 import type { Controlplane } from '../../composition/create-controlplane.js';
@@ -42,15 +44,23 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
   );
 }
 
+/** Written into the data dir once the start-up demo ran to an end: later starts skip it. */
+export const demoShownFile = (dataDir: string) => join(dataDir, 'demo-shown');
+
 /**
- * Without a model, `npm start` runs the labelled replay demo once on its own browsers, printing
- * progress and the outcome. Never rejects.
+ * Without a model, the first `npm start` on a data dir runs the labelled replay demo on its own
+ * browsers, printing progress and the outcome; later starts say how to run it again. Never rejects.
  */
 export async function runServerDemo(
   controlplane: Controlplane,
   signal: AbortSignal,
 ): Promise<void> {
   if (controlplane.model) return;
+  const shown = demoShownFile(controlplane.config.dataDir);
+  if (existsSync(shown)) {
+    printLine('demo: shown on an earlier start of this data dir; `npx clawdie demo` runs it again');
+    return;
+  }
   printLine(demoBanner);
   try {
     const site = controlplane.demoSite;
@@ -63,6 +73,7 @@ export async function runServerDemo(
     printLine(
       `demo ${result.status === 'finished' && result.summary === expected ? 'succeeded' : 'did not succeed'}; expected answer: ${expected}`,
     );
+    if (result.status !== 'aborted') writeFileSync(shown, `${new Date().toISOString()}\n`);
   } catch (error) {
     printLine(`demo failed: ${(error as Error).message}`);
   }

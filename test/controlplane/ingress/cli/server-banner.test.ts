@@ -1,7 +1,12 @@
 // The start-up banner names the model's profile and what that profile cannot do (issue 22, 1).
 import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { printServerBanner } from '../../../../controlplane/src/ingress/cli/server-banner.js';
+import {
+  demoShownFile,
+  printServerBanner,
+  runServerDemo,
+} from '../../../../controlplane/src/ingress/cli/server-banner.js';
 import { createTestControlplane } from '../../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../../support/per-task-script-model.js';
 
@@ -21,6 +26,43 @@ async function bannerOf(env: Record<string, string>): Promise<string[]> {
   }
   return lines;
 }
+
+describe('the start-up demo', () => {
+  it('runs on a fresh data dir and marks it shown', async () => {
+    const controlplane = await createTestControlplane({});
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => void lines.push(String(line));
+    let marked = false;
+    try {
+      await runServerDemo(controlplane, new AbortController().signal);
+      marked = existsSync(demoShownFile(controlplane.config.dataDir));
+    } finally {
+      console.error = original;
+      await controlplane.close();
+    }
+    assert.match(lines.join('\n'), /REPLAY DEMO/);
+    assert.match(lines.at(-1) ?? '', /^demo (succeeded|did not succeed)/);
+    assert.ok(marked, 'marked shown');
+  });
+
+  it('runs on the first start of a data dir only', async () => {
+    const controlplane = await createTestControlplane({});
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => void lines.push(String(line));
+    try {
+      writeFileSync(demoShownFile(controlplane.config.dataDir), 'earlier\n');
+      await runServerDemo(controlplane, new AbortController().signal);
+    } finally {
+      console.error = original;
+      await controlplane.close();
+    }
+    assert.deepEqual(lines, [
+      'demo: shown on an earlier start of this data dir; `npx clawdie demo` runs it again',
+    ]);
+  });
+});
 
 describe('the start-up banner', () => {
   it('never points at a token "printed below" that is not printed (CLAWDIE_ADMIN_TOKEN set)', async () => {
