@@ -42,6 +42,21 @@ export function modelImageFormat(options: EncodeOptions, codec: ImageCodec): Mod
   return codec.writes.includes(wanted) ? wanted : 'jpeg';
 }
 
+/** One line for the banner: the format and quality model images go in, and why. */
+export function describeModelImages(options: EncodeOptions, codec: ImageCodec): string {
+  const format = modelImageFormat(options, codec);
+  const { jpegQuality, webpQuality } = options.encoding;
+  const quality = format === 'png' ? '' : ` q${format === 'webp' ? webpQuality : jpegQuality}`;
+  const wanted = options.encoding.format ?? options.image.format;
+  const why =
+    wanted !== format
+      ? `${wanted} asked; the ${codec.kind} codec cannot write it`
+      : options.encoding.format
+        ? 'CLAWDIE_MODEL_IMAGE_FORMAT'
+        : "the profile's; CLAWDIE_MODEL_IMAGE_FORMAT changes it";
+  return `${format.toUpperCase()}${quality} (${why})`;
+}
+
 /** Encodes one screenshot for the model. Rejects only if the JPEG is undecodable. */
 export async function encodeForModel(
   shot: Screenshot,
