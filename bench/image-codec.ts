@@ -5,7 +5,10 @@
 // Run: npm run bench:images
 import { createJsCodec, createSharpCodec, type ImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
-import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
+import {
+  DEFAULT_IMAGE_ENCODING,
+  encodeForModel,
+} from '../controlplane/src/agent/model/image-encoder.js';
 import { uiTars15 } from '../controlplane/src/agent/profiles/ui-tars.js';
 
 const W = 1280;
@@ -63,7 +66,7 @@ const model: Record<string, number> = {};
 for (const codec of codecs) {
   const name = codec.kind;
   model[name] = await time(`${name}: model screenshot encode`, 20, () =>
-    encodeForModel(shot, { image: uiTars15.image, jpegQuality: 80 }, codec),
+    encodeForModel(shot, { image: uiTars15.image, encoding: DEFAULT_IMAGE_ENCODING }, codec),
   );
   await time(`${name}: desktop raw ${W}×${H} → JPEG q80`, 20, () => codec.encodeJpeg(raw, 80));
   await time(`${name}: judge downscale to 768 q72`, 20, () =>

@@ -7,7 +7,10 @@
 // prints the request bytes sent to the model per step with a full 5-screenshot window.
 import sharp from 'sharp';
 import { Conversation } from '../controlplane/src/agent/model/conversation.js';
-import { encodeForModel } from '../controlplane/src/agent/model/image-encoder.js';
+import {
+  DEFAULT_IMAGE_ENCODING,
+  encodeForModel,
+} from '../controlplane/src/agent/model/image-encoder.js';
 import { uiTars15 } from '../controlplane/src/agent/profiles/ui-tars.js';
 import { testImages } from '../test/support/test-images.js';
 import { startBenchBrowser } from './bench-browser.js';
@@ -82,7 +85,11 @@ try {
 
   // Model request size per step with the full 5-image window (1280×800 → 1288×812 JPEG q80).
   const shot = await operator.screenshot();
-  const image = await encodeForModel(shot, { image: uiTars15.image, jpegQuality: 80 }, testImages);
+  const image = await encodeForModel(
+    shot,
+    { image: uiTars15.image, encoding: DEFAULT_IMAGE_ENCODING },
+    testImages,
+  );
   const conversation = new Conversation({
     profile: uiTars15,
     instruction: 'Do the demo task',

@@ -2,6 +2,7 @@
 // controlplane's one zod schema (config.ts spreads `modelVariables` into it and calls these).
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { ImageEncoding } from './agent/model/image-encoder.js';
 import { PROFILE_NAMES, type ProfileName } from './agent/profiles/profile-types.js';
 import { type ModelPrices, parseModelPrices } from './config-prices.js';
 import { ConfigError } from './errors.js';
@@ -30,7 +31,10 @@ export const modelVariables = {
   CLAWDIE_MODEL_MAX_TOKENS: int(16, 32_768).default(1024),
   CLAWDIE_MODEL_TEMPERATURE: z.coerce.number().min(0).max(2).default(0),
   CLAWDIE_MODEL_IMAGE_WINDOW: int(1, 50).default(5),
+  /** The model images' format; unset: the profile's (docs/models.md, "Image formats"). */
+  CLAWDIE_MODEL_IMAGE_FORMAT: z.enum(['jpeg', 'webp', 'png']).optional(),
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
+  CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(50),
   /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */
   CLAWDIE_JUDGE_URL: z.url().optional(),
   CLAWDIE_JUDGE_NAME: z.string().min(1).optional(),
@@ -64,7 +68,8 @@ export interface ModelConfig {
   maxTokens: number;
   temperature: number;
   imageWindow: number;
-  jpegQuality: number;
+  /** CLAWDIE_MODEL_IMAGE_FORMAT and the JPEG and WebP qualities. */
+  imageEncoding: ImageEncoding;
   replayFile: string | null;
   /** CLAWDIE_MODEL_PRICES: a task's cost where the table names its models ({} = no costs). */
   prices: ModelPrices;
@@ -90,7 +95,11 @@ export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
     maxTokens: e.CLAWDIE_MODEL_MAX_TOKENS,
     temperature: e.CLAWDIE_MODEL_TEMPERATURE,
     imageWindow: e.CLAWDIE_MODEL_IMAGE_WINDOW,
-    jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
+    imageEncoding: {
+      format: e.CLAWDIE_MODEL_IMAGE_FORMAT ?? null,
+      jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
+      webpQuality: e.CLAWDIE_MODEL_WEBP_QUALITY,
+    },
     replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
     prices: parseModelPrices(e.CLAWDIE_MODEL_PRICES, cwd),
   };

@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { DEFAULT_IMAGE_ENCODING } from '../../controlplane/src/agent/model/image-encoder.js';
 import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
 import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
@@ -168,7 +169,7 @@ approvals: { timeout_s: ${options.timeoutS} }
       maxSteps: 10,
       maxParseFailures: 3,
       imageWindow: 5,
-      jpegQuality: 80,
+      imageEncoding: DEFAULT_IMAGE_ENCODING,
       waitMs: 100,
       scrollAmount: 500,
     },

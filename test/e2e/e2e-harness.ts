@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_IMAGE_ENCODING } from '../../controlplane/src/agent/model/image-encoder.js';
 import { createOpenAiCompatibleModel } from '../../controlplane/src/agent/model/openai-compatible-model.js';
 import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
@@ -88,7 +89,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
         maxSteps: 15,
         maxParseFailures: 3,
         imageWindow: 5,
-        jpegQuality: 80,
+        imageEncoding: DEFAULT_IMAGE_ENCODING,
         waitMs: 100,
         scrollAmount: 500,
       },

@@ -18,9 +18,9 @@ function countingJsCodec(): ImageCodec & { resizes: number } {
   const counted = {
     ...js,
     resizes: 0,
-    resizeJpeg(...args: Parameters<ImageCodec['resizeJpeg']>) {
+    resize(...args: Parameters<ImageCodec['resize']>) {
       counted.resizes += 1;
-      return js.resizeJpeg(...args);
+      return js.resize(...args);
     },
   };
   return counted;

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { DEFAULT_IMAGE_ENCODING } from '../../controlplane/src/agent/model/image-encoder.js';
 import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import { allowAllAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
@@ -26,7 +27,7 @@ export function testLoopOptions(overrides: Partial<LoopDefaults> = {}): LoopDefa
     maxSteps: 10,
     maxParseFailures: 3,
     imageWindow: 5,
-    jpegQuality: 80,
+    imageEncoding: DEFAULT_IMAGE_ENCODING,
     waitMs: 0,
     scrollAmount: 500,
     ...overrides,

@@ -50,7 +50,7 @@ export function loopDefaults(config: Readonly<Config>): LoopDefaults {
     maxParseFailures: config.loop.maxParseFailures,
     modelRetryBudget: config.model.taskRetries,
     imageWindow: config.model.imageWindow,
-    jpegQuality: config.model.jpegQuality,
+    imageEncoding: config.model.imageEncoding,
     waitMs: config.loop.waitMs,
     scrollAmount: config.loop.scrollAmount,
     smartWait: config.loop.smartWait,

@@ -8,6 +8,10 @@
 export const IMAGE_ENCODER_MODES = ['auto', 'sharp', 'js'] as const;
 export type ImageEncoderMode = (typeof IMAGE_ENCODER_MODES)[number];
 
+/** Formats `ImageCodec.resize` can write (the model's screenshots: CLAWDIE_MODEL_IMAGE_FORMAT). */
+export const IMAGE_FORMATS = ['jpeg', 'webp', 'png'] as const;
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+
 /** Decoded pixels, row-major, `channels` bytes per pixel (RGB or RGBA). */
 export interface RawImage {
   width: number;
@@ -22,6 +26,13 @@ export interface ResizeJpegOptions {
   /** `fill`: exactly `width × height`; `inside`: within the box, aspect kept, never enlarged. */
   fit: 'fill' | 'inside';
   /** JPEG quality 1–100. */
+  quality: number;
+}
+
+export interface ResizeOptions extends Omit<ResizeJpegOptions, 'quality'> {
+  /** JPEG is written progressive with optimised scans where the codec can (same pixels, fewer bytes). */
+  format: ImageFormat;
+  /** Quality 1–100 for JPEG and WebP; PNG ignores it. */
   quality: number;
 }
 
@@ -47,13 +58,17 @@ export interface ImageCodec {
   encodeJpeg(image: RawImage, quality: number): Promise<Buffer>;
   /** JPEG or PNG → resized (Lanczos-3) → JPEG. */
   resizeJpeg(image: Uint8Array, options: ResizeJpegOptions): Promise<Buffer>;
+  /** The formats `resize` writes (sharp: all of IMAGE_FORMATS; the JS codec: JPEG and PNG). */
+  readonly writes: readonly ImageFormat[];
+  /** JPEG or PNG → resized (Lanczos-3; same size: re-encoded only) → `format`, one of `writes`. */
+  resize(image: Uint8Array, options: ResizeOptions): Promise<Buffer>;
   /** JPEG, PNG or raw pixels → one averaged RGB cell per `cellSize × cellSize` pixels. */
   reduce(image: Uint8Array | RawImage, cellSize: number): Promise<Reduction>;
 }
 
 /** A codec failure with a `code`; `cause` is the library's own error. */
 export class ImageCodecError extends Error {
-  readonly code: 'IMAGE_UNDECODABLE' | 'IMAGE_CODEC_UNAVAILABLE';
+  readonly code: 'IMAGE_UNDECODABLE' | 'IMAGE_CODEC_UNAVAILABLE' | 'IMAGE_FORMAT_UNSUPPORTED';
   constructor(code: ImageCodecError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'ImageCodecError';

@@ -3,13 +3,16 @@
 // desktop surface import it from here.
 export {
   IMAGE_ENCODER_MODES,
+  IMAGE_FORMATS,
   type ImageCodec,
   ImageCodecError,
   type ImageEncoderMode,
+  type ImageFormat,
   insideSize,
   type RawImage,
   type Reduction,
   type ResizeJpegOptions,
+  type ResizeOptions,
   reducedSize,
 } from './image-codec.js';
 export { imageSize } from './image-size.js';

@@ -8,6 +8,7 @@ import {
   insideSize,
   isRawImage,
   type RawImage,
+  type ResizeJpegOptions,
   reducedSize,
 } from './image-codec.js';
 import { resample, withChannels } from './resample.js';
@@ -77,6 +78,24 @@ function encode(image: RawImage, quality: number): Buffer {
   return jpeg.encode({ width: rgba.width, height: rgba.height, data }, quality).data;
 }
 
+function encodePng(image: RawImage): Buffer {
+  const rgba = withChannels(image, 4);
+  const png = new pngjs.PNG({ width: rgba.width, height: rgba.height });
+  png.data = Buffer.from(rgba.data.buffer, rgba.data.byteOffset, rgba.data.length);
+  return pngjs.PNG.sync.write(png);
+}
+
+/** Decodes `image` and resizes it as `options` say (Lanczos-3; the same size is kept as is). */
+function resized(image: Uint8Array, options: ResizeJpegOptions): RawImage {
+  const decoded = decodeRaw(image);
+  const target =
+    options.fit === 'fill'
+      ? { width: options.width, height: options.height }
+      : insideSize(decoded.width, decoded.height, options.width, options.height);
+  const same = target.width === decoded.width && target.height === decoded.height;
+  return same ? decoded : resample(decoded, target.width, target.height, 'lanczos3');
+}
+
 /** The pure-JS codec. */
 export function createJsCodec(): ImageCodec {
   return {
@@ -89,14 +108,16 @@ export function createJsCodec(): ImageCodec {
       return encode(image, quality);
     },
     async resizeJpeg(image, options) {
-      const decoded = decodeRaw(image);
-      const target =
-        options.fit === 'fill'
-          ? { width: options.width, height: options.height }
-          : insideSize(decoded.width, decoded.height, options.width, options.height);
-      const same = target.width === decoded.width && target.height === decoded.height;
-      const resized = same ? decoded : resample(decoded, target.width, target.height, 'lanczos3');
-      return encode(resized, options.quality);
+      return encode(resized(image, options), options.quality);
+    },
+    writes: ['jpeg', 'png'],
+    async resize(image, options) {
+      if (options.format === 'png') return encodePng(resized(image, options));
+      if (options.format === 'jpeg') return encode(resized(image, options), options.quality);
+      throw new ImageCodecError(
+        'IMAGE_FORMAT_UNSUPPORTED',
+        `the pure-JS codec cannot write ${options.format}`,
+      );
     },
     async reduce(image, cellSize) {
       const source = isRawImage(image) ? image : decodeRaw(image);

@@ -69,10 +69,20 @@ describe('the controlplane banner names the image encoder', () => {
     const output = await banner([]);
     const expected = `images: sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips})`;
     assert.ok(output.split('\n').includes(expected), output);
+    // The model's images: UI-TARS-1.5's JPEG (the replay's profile).
+    assert.match(
+      output,
+      /^ {2}images: JPEG q80 \(the profile's; CLAWDIE_MODEL_IMAGE_FORMAT changes it\)$/m,
+    );
   });
 
   it('auto where sharp cannot be loaded: the pure-JS encoder and the reason; the server runs', async () => {
-    const output = await banner(['--import', './test/support/no-sharp/register.mjs']);
+    const output = await banner(['--import', './test/support/no-sharp/register.mjs'], {
+      CLAWDIE_MODEL_IMAGE_FORMAT: 'webp',
+      CLAWDIE_MODEL_JPEG_QUALITY: '75',
+    });
+    // WebP asked, but the pure-JS codec writes JPEG only: the banner says what goes instead.
+    assert.match(output, /^ {2}images: JPEG q75 \(webp asked; the js codec cannot write it\)$/m);
     assert.match(
       output,
       /^images: pure-JS encoder \(jpeg-js, pngjs\) \(sharp not loadable: Cannot find package 'sharp' \(simulated: no sharp on this host\)\)$/m,

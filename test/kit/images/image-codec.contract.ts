@@ -2,7 +2,7 @@
 // the pure-JS adapter: outputs decode, sizes are right, quality is monotone, reductions average.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ImageCodec, RawImage } from '@clawdie/kit/images';
+import { type ImageCodec, imageSize, type RawImage } from '@clawdie/kit/images';
 
 /** A 320×200 test card: gradients, flat blocks and (with `stripes`) fine detail for JPEG quality. */
 export function testCard(width = 320, height = 200, stripes = true): RawImage {
@@ -91,6 +91,35 @@ export function imageCodecContract(name: string, make: () => ImageCodec): void {
       assert.ok(Math.abs((raw.image.data[3 * (5 * 40 + 5)] ?? 0) - 200) <= 2);
       const encoded = await codec.reduce(await codec.encodeJpeg(card, 95), 8);
       assert.ok(meanDelta(raw.image, encoded.image) < 4);
+    });
+
+    it('resize writes each format it lists, at the size asked, its size readable from the header', async () => {
+      const codec = make();
+      const jpeg = await codec.encodeJpeg(testCard(), 90);
+      const magic = { jpeg: [0xff, 0xd8], png: [0x89, 0x50], webp: [0x52, 0x49] };
+      assert.ok(codec.writes.includes('jpeg') && codec.writes.includes('png'));
+      for (const format of codec.writes) {
+        const out = await codec.resize(jpeg, {
+          width: 140,
+          height: 84,
+          fit: 'fill',
+          format,
+          quality: 60,
+        });
+        assert.deepEqual([...out.subarray(0, 2)], magic[format], format);
+        assert.deepEqual(imageSize(out), { width: 140, height: 84 }, format);
+        if (format !== 'webp') {
+          const back = await codec.decode(out);
+          assert.deepEqual([back.width, back.height], [140, 84], format);
+        }
+      }
+      for (const format of (['jpeg', 'webp', 'png'] as const).filter(
+        (f) => !codec.writes.includes(f),
+      ))
+        await assert.rejects(
+          codec.resize(jpeg, { width: 2, height: 2, fit: 'fill', format, quality: 60 }),
+          { code: 'IMAGE_FORMAT_UNSUPPORTED' },
+        );
     });
 
     it('rejects undecodable input with IMAGE_UNDECODABLE', async () => {

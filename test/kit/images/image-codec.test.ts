@@ -1,7 +1,7 @@
 // The image codec contract against both adapters, and the two agreeing with each other.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createJsCodec, createSharpCodec } from '@clawdie/kit/images';
+import { createJsCodec, createSharpCodec, imageSize } from '@clawdie/kit/images';
 import sharp from 'sharp';
 import { imageCodecContract, meanDelta, testCard } from './image-codec.contract.js';
 
@@ -51,5 +51,36 @@ describe('pure-JS codec limits', () => {
       assert.match(error.message, /exceeds the 100 MP limit/);
       return true;
     });
+  });
+});
+
+describe('sharp model-image encodes', () => {
+  const native = createSharpCodec(sharp);
+
+  it('writes JPEG progressive: the baseline encoder’s pixels in fewer bytes', async () => {
+    const jpeg = await native.encodeJpeg(testCard(640, 400), 95);
+    const options = { width: 500, height: 300, fit: 'fill', quality: 80 } as const;
+    const baseline = await native.resizeJpeg(jpeg, options);
+    const progressive = await native.resize(jpeg, { ...options, format: 'jpeg' });
+    assert.equal((await sharp(progressive).metadata()).isProgressive, true);
+    assert.ok(progressive.length < baseline.length, `${progressive.length} < ${baseline.length}`);
+    const a = await native.decode(baseline);
+    const b = await native.decode(progressive);
+    assert.equal(meanDelta(a, b), 0);
+  });
+
+  it('reads the size of lossy, lossless and extended WebP headers', async () => {
+    const raw = { raw: { width: 37, height: 21, channels: 3 as const } };
+    const pixels = Buffer.alloc(37 * 21 * 3, 90);
+    const lossy = await sharp(pixels, raw).webp({ quality: 50 }).toBuffer();
+    const lossless = await sharp(pixels, raw).webp({ lossless: true }).toBuffer();
+    const extended = await sharp(pixels, raw).ensureAlpha(0.5).webp({ quality: 50 }).toBuffer();
+    assert.deepEqual(
+      [lossy, lossless, extended].map((webp) => String.fromCharCode(...webp.subarray(12, 16))),
+      ['VP8 ', 'VP8L', 'VP8X'],
+    );
+    for (const webp of [lossy, lossless, extended])
+      assert.deepEqual(imageSize(webp), { width: 37, height: 21 });
+    assert.equal(imageSize(lossy.subarray(0, 20)), undefined, 'a header cut short');
   });
 });

@@ -100,7 +100,7 @@ export async function startAnthropicMessagesGolden(
       path: '/v1/messages',
       body,
       bodyBytes,
-      image: { width: found.width, height: found.height },
+      image: { width: found.width, height: found.height, format: found.format },
       marker: found.centre,
       answered: point,
     };

@@ -46,7 +46,7 @@ export async function startChatToolsGolden(options: ChatToolsGoldenOptions): Pro
         path: record.path,
         body: record.body,
         bodyBytes: record.bodyBytes,
-        image: { width: found.width, height: found.height },
+        image: { width: found.width, height: found.height, format: found.format },
         marker: found.centre,
         answered: null,
       };

@@ -179,7 +179,7 @@ export async function startGeminiGolden(options: GeminiGoldenOptions = {}): Prom
         path,
         body,
         bodyBytes: raw.length,
-        image: { width: found.width, height: found.height },
+        image: { width: found.width, height: found.height, format: found.format },
         marker: found.centre,
         answered: null,
       };

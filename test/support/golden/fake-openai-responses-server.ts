@@ -46,7 +46,7 @@ export async function startOpenAiResponsesGolden(
       path: request.url,
       body: checked.body,
       bodyBytes: Buffer.byteLength(text),
-      image: { width: found.width, height: found.height },
+      image: { width: found.width, height: found.height, format: found.format },
       marker: found.centre,
       answered: null,
     };

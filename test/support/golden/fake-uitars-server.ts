@@ -34,7 +34,7 @@ async function startGolden(
         path: record.path,
         body: record.body,
         bodyBytes: record.bodyBytes,
-        image: { width: found.width, height: found.height },
+        image: { width: found.width, height: found.height, format: found.format },
         marker: found.centre,
       };
       if (requests.length > 0 || !found.centre) {

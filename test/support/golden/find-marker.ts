@@ -8,8 +8,17 @@ export interface FoundMarker {
   /** The image's size. */
   width: number;
   height: number;
+  /** The image's format, from its first bytes. */
+  format: 'jpeg' | 'webp' | 'png' | 'other';
   /** The marker's centre, or null when no pixel has its colour. */
   centre: { x: number; y: number } | null;
+}
+
+function formatOf(bytes: Uint8Array): FoundMarker['format'] {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'jpeg';
+  if (bytes[0] === 0x89 && bytes[1] === 0x50) return 'png';
+  const riff = String.fromCharCode(...bytes.subarray(8, 12));
+  return riff === 'WEBP' ? 'webp' : 'other';
 }
 
 /** `image` is a data URL, base64 text or the encoded bytes (JPEG or PNG). */
@@ -40,5 +49,5 @@ export async function findMarker(
     }
   }
   const centre = count > 0 ? { x: sumX / count, y: sumY / count } : null;
-  return { width: raw.width, height: raw.height, centre };
+  return { width: raw.width, height: raw.height, format: formatOf(bytes), centre };
 }

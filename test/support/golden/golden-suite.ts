@@ -5,6 +5,7 @@
 // (pixels vs 0–1000, the resize, the declared display, the DPR) lands the click off the marker.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { profileNamed } from '../../../controlplane/src/agent/profiles/index.js';
 import type { LocalJailService } from '../../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../capabilities.js';
 import { type StaticSite, startStaticSite } from '../static-site.js';
@@ -52,6 +53,9 @@ export function goldenSuite(dpr: 1 | 2): void {
               const expected = markerBox(screen).centre;
               assert.equal(result.status, 'finished', JSON.stringify(result));
               assert.equal(clicks.length, 1, `clicks seen by the page: ${JSON.stringify(clicks)}`);
+              // The image went in the profile's format (WebP for the hosted APIs), decoded by the fake.
+              const format = profileNamed(entry.profile, entry.modelName)?.image.format;
+              assert.equal(requests[0]?.image?.format, format, entry.label);
               const [click] = clicks as [(typeof clicks)[number]];
               const off = Math.hypot(click.x - expected.x, click.y - expected.y);
               assert.ok(

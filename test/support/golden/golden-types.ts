@@ -22,8 +22,8 @@ export interface GoldenRequest {
   /** The parsed JSON body. */
   body: unknown;
   bodyBytes: number;
-  /** Size of the newest image in the request. */
-  image: { width: number; height: number } | null;
+  /** Size and format of the newest image in the request. */
+  image: { width: number; height: number; format: string } | null;
   /** The marker's centre found in that image, in its pixels. */
   marker: { x: number; y: number } | null;
   /** The point the fake answered, in the provider's convention (null for the ending turn). */

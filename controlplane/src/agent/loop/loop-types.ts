@@ -10,6 +10,7 @@ import type { FinalAnswerCheck } from '../../tasks/result-schema.js';
 import type { CompactResult, TaskResultStatus } from '../../tasks/task-input.js';
 import type { CallUsage } from '../model/call-usage.js';
 import type { ModelRetry, VisionModel } from '../model/chat-types.js';
+import type { ImageEncoding } from '../model/image-encoder.js';
 import type { ModelProfile } from '../profiles/profile-types.js';
 import type { PlannedStep } from '../uitars/index.js';
 import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
@@ -49,7 +50,8 @@ export interface LoopOptions {
   /** Consecutive unusable replies (unparseable or unmappable) before the task ends in error. */
   maxParseFailures: number;
   imageWindow: number;
-  jpegQuality: number;
+  /** The model images' format and qualities (agent/model/image-encoder.ts). */
+  imageEncoding: ImageEncoding;
   waitMs: number;
   scrollAmount: number;
   /** Hosts `navigate` may go to (`*.x` for subdomains); unset means no restriction here. */

@@ -40,7 +40,7 @@ export async function runStep(
   const { profile } = options;
   const image = await encodeForModel(
     screenshot,
-    { image: profile.image, jpegQuality: options.jpegQuality },
+    { image: profile.image, encoding: options.imageEncoding },
     deps.images,
   );
   const url = profile.observesUrl

@@ -1,18 +1,60 @@
 // Prepares screenshots for the model once per step: resize to the size the profile sends
 // (smart_resize for UI-TARS-1.5 and Qwen, a pixel cap for UI-TARS-1.0, a display size for the
-// hosted APIs) and JPEG-encode; history is never re-encoded.
+// hosted APIs) and encode in the profile's format (WebP for the hosted APIs, JPEG for self-hosted
+// servers) or CLAWDIE_MODEL_IMAGE_FORMAT's; the history keeps the result and is never re-encoded.
+// docs/models.md, "Image formats"; the sweep behind the defaults: npm run bench:image-formats.
 import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
-import type { ImagePolicy, ProfileImage } from '../profiles/profile-types.js';
+import type { ImagePolicy, ModelImageFormat, ProfileImage } from '../profiles/profile-types.js';
 
 export interface ModelImage extends ProfileImage {
   /** False when the screenshot already had the target size and its JPEG was reused as-is. */
   reencoded: boolean;
 }
 
+/** How model images are encoded: the operator's format (null: the profile's) and qualities. */
+export interface ImageEncoding {
+  /** CLAWDIE_MODEL_IMAGE_FORMAT; null sends the profile's `ImagePolicy.format`. */
+  format: ModelImageFormat | null;
+  /** CLAWDIE_MODEL_JPEG_QUALITY (default 80). */
+  jpegQuality: number;
+  /** CLAWDIE_MODEL_WEBP_QUALITY (default 50: at or above JPEG q70's PSNR, docs/performance.md). */
+  webpQuality: number;
+}
+
+export const DEFAULT_IMAGE_ENCODING: ImageEncoding = {
+  format: null,
+  jpegQuality: 80,
+  webpQuality: 50,
+};
+
 export interface EncodeOptions {
   image: ImagePolicy;
-  jpegQuality: number;
+  encoding: ImageEncoding;
+}
+
+/**
+ * The format a model image is written in: the operator's or the profile's, JPEG where the codec
+ * cannot write it (the pure-JS codec has no WebP encoder).
+ */
+export function modelImageFormat(options: EncodeOptions, codec: ImageCodec): ModelImageFormat {
+  const wanted = options.encoding.format ?? options.image.format;
+  return codec.writes.includes(wanted) ? wanted : 'jpeg';
+}
+
+/** One line for the banner: the format and quality model images go in, and why. */
+export function describeModelImages(options: EncodeOptions, codec: ImageCodec): string {
+  const format = modelImageFormat(options, codec);
+  const { jpegQuality, webpQuality } = options.encoding;
+  const quality = format === 'png' ? '' : ` q${format === 'webp' ? webpQuality : jpegQuality}`;
+  const wanted = options.encoding.format ?? options.image.format;
+  const why =
+    wanted !== format
+      ? `${wanted} asked; the ${codec.kind} codec cannot write it`
+      : options.encoding.format
+        ? 'CLAWDIE_MODEL_IMAGE_FORMAT'
+        : "the profile's; CLAWDIE_MODEL_IMAGE_FORMAT changes it";
+  return `${format.toUpperCase()}${quality} (${why})`;
 }
 
 /** Encodes one screenshot for the model. Rejects only if the JPEG is undecodable. */
@@ -23,24 +65,29 @@ export async function encodeForModel(
 ): Promise<ModelImage> {
   const { imageWidth, imageHeight } = shot.meta;
   const target = options.image.size(imageWidth, imageHeight);
-  let jpeg = shot.jpeg;
+  const format = modelImageFormat(options, codec);
+  const sameSize = target.width === imageWidth && target.height === imageHeight;
+  let bytes = shot.jpeg;
   let reencoded = false;
-  if (target.width !== imageWidth || target.height !== imageHeight) {
-    jpeg = await codec.resizeJpeg(shot.jpeg, {
+  if (!sameSize || format !== 'jpeg') {
+    const { jpegQuality, webpQuality } = options.encoding;
+    bytes = await codec.resize(shot.jpeg, {
       ...target,
       fit: 'fill',
-      quality: options.jpegQuality,
+      format,
+      quality: format === 'webp' ? webpQuality : jpegQuality,
     });
     reencoded = true;
   }
-  const base64 = jpeg.toString('base64');
+  const base64 = bytes.toString('base64');
+  const mediaType = `image/${format}` as const;
   return {
-    dataUrl: `data:image/jpeg;base64,${base64}`,
+    dataUrl: `data:${mediaType};base64,${base64}`,
     base64,
-    mediaType: 'image/jpeg',
+    mediaType,
     width: target.width,
     height: target.height,
-    bytes: jpeg.length,
+    bytes: bytes.length,
     reencoded,
   };
 }

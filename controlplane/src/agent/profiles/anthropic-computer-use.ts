@@ -33,7 +33,7 @@ export function createAnthropicComputerUseProfile(
     name: 'anthropic-computer-use',
     wire: 'anthropic-messages',
     coordinates: { kind: 'image-pixels' },
-    image: { size: anthropicImageSize, maxImages: MAX_IMAGES },
+    image: { size: anthropicImageSize, format: 'webp', maxImages: MAX_IMAGES },
     canJudge: false,
     limits: LIMITS,
     buildRequest: (input) => buildMessagesRequest(input, tool),

@@ -38,6 +38,7 @@ export function openAiImageSize(width: number, height: number, tool: OpenAiCompu
 export function createOpenAiComputerUseProfile(tool: OpenAiComputerTool): ModelProfile {
   const image: ImagePolicy = {
     size: (width, height) => openAiImageSize(width, height, tool),
+    format: 'webp',
     maxImages: LIMITS[tool].images,
   };
   return {

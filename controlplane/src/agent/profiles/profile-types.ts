@@ -31,20 +31,29 @@ export type WireName =
  */
 export type CoordinateSpace = { kind: 'image-pixels' } | { kind: 'relative'; divisor: number };
 
+/** The image formats a model image can be sent in (CLAWDIE_MODEL_IMAGE_FORMAT). */
+export type ModelImageFormat = 'jpeg' | 'webp' | 'png';
+
 export interface ImagePolicy {
   /** The size a screenshot of `width × height` device pixels is resized to before it is sent. */
   size(width: number, height: number): Size;
+  /**
+   * The format sent unless CLAWDIE_MODEL_IMAGE_FORMAT says otherwise: one every server of the
+   * profile decodes (docs/models.md, "Image formats"): WebP for the hosted APIs, JPEG where a
+   * self-hosted server (llama.cpp, Ollama) may lack a WebP decoder.
+   */
+  format: ModelImageFormat;
   /** Screenshots kept in one request, newest last (older ones are left out). */
   maxImages: number;
 }
 
-/** A screenshot as prepared for the model (JPEG, already at `ImagePolicy.size`). */
+/** A screenshot as prepared for the model (already at `ImagePolicy.size`, encoded once). */
 export interface ProfileImage {
-  /** `data:image/jpeg;base64,…` */
+  /** `data:image/webp;base64,…` (or jpeg, png) */
   dataUrl: string;
   /** The base64 payload alone (for wires that take `data` + `media_type`). */
   base64: string;
-  mediaType: 'image/jpeg';
+  mediaType: `image/${ModelImageFormat}`;
   width: number;
   height: number;
   bytes: number;

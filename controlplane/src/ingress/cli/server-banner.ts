@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeJudge } from '../../agent/model/configured-judge.js';
 import { configuredProfile } from '../../agent/model/configured-model.js';
+import { describeModelImages } from '../../agent/model/image-encoder.js';
 import type { Controlplane } from '../../composition/create-controlplane.js';
 import { dashboardLogin } from '../dashboard/dashboard-login-hint.js';
 import { createProgressPrinter, printLine, printResult } from './cli-output.js';
@@ -23,7 +24,10 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
     printLine(
       `model: ${model.name}${model.isReplay ? ' (REPLAY)' : ''} at ${config.model.url ?? config.model.replayFile}, profile ${config.model.profile}`,
     );
-    for (const limit of configuredProfile(config).limits) printLine(`  cannot: ${limit}`);
+    const profile = configuredProfile(config);
+    const encoding = { image: profile.image, encoding: config.model.imageEncoding };
+    printLine(`  images: ${describeModelImages(encoding, controlplane.images.codec)}`);
+    for (const limit of profile.limits) printLine(`  cannot: ${limit}`);
   } else {
     printLine(
       'model: not configured. Point Clawdie at a model server or API (README.md, "Connecting a model"), e.g. vLLM serving UI-TARS:',

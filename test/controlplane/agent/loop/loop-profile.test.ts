@@ -30,7 +30,7 @@ function jsonProfile(coordinates: CoordinateSpace, size = { width: 1000, height:
     name: 'qwen3-vl',
     wire: 'chat-completions',
     coordinates,
-    image: { size: () => size, maxImages: 3 },
+    image: { size: () => size, format: 'jpeg', maxImages: 3 },
     canJudge: false,
     limits: [],
     buildRequest: (input) => ({

@@ -48,6 +48,27 @@ describe('model client configuration', () => {
     assert.throws(() => loadConfig({ CLAWDIE_MODEL_STREAM: 'maybe' }), ConfigError);
   });
 
+  it("sends the profile's image format unless CLAWDIE_MODEL_IMAGE_FORMAT names one", () => {
+    assert.deepEqual(loadConfig({}).model.imageEncoding, {
+      format: null,
+      jpegQuality: 80,
+      webpQuality: 50,
+    });
+    assert.deepEqual(
+      loadConfig({
+        CLAWDIE_MODEL_IMAGE_FORMAT: 'jpeg',
+        CLAWDIE_MODEL_JPEG_QUALITY: '70',
+        CLAWDIE_MODEL_WEBP_QUALITY: '60',
+      }).model.imageEncoding,
+      { format: 'jpeg', jpegQuality: 70, webpQuality: 60 },
+    );
+    for (const [name, bad] of [
+      ['CLAWDIE_MODEL_IMAGE_FORMAT', 'gif'],
+      ['CLAWDIE_MODEL_WEBP_QUALITY', '101'],
+    ] as const)
+      assert.throws(() => loadConfig({ [name]: bad }), ConfigError);
+  });
+
   it('builds one client whose limit every caller shares, streaming as configured', async () => {
     const config = (stream: string) =>
       loadConfig({

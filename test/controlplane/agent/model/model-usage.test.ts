@@ -32,7 +32,7 @@ describe('model call usage (a fake OpenAI-compatible server on loopback)', () =>
   });
   after(() => server.close());
 
-  const request = (): ModelRequest => ({
+  const request = (url = `data:image/jpeg;base64,${jpeg.toString('base64')}`): ModelRequest => ({
     messages: [
       {
         role: 'user',
@@ -40,7 +40,7 @@ describe('model call usage (a fake OpenAI-compatible server on loopback)', () =>
           { type: 'text', text: TEXT },
           {
             type: 'image_url',
-            image_url: { url: `data:image/jpeg;base64,${jpeg.toString('base64')}` },
+            image_url: { url },
           },
         ],
       },
@@ -88,6 +88,17 @@ describe('model call usage (a fake OpenAI-compatible server on loopback)', () =>
       estimated: true,
     });
     assert.equal(reply.timing?.firstTokenMs, null, 'a JSON reply has no first token');
+  });
+
+  it('reads a WebP image size from its header for the estimate (the hosted profiles send WebP)', async () => {
+    usage = null;
+    delayMs = 0;
+    const webp = await sharp(jpeg).webp({ quality: 50 }).toBuffer();
+    const reply = await client({ stream: false }).complete(
+      request(`data:image/webp;base64,${webp.toString('base64')}`),
+    );
+    assert.equal(reply.usage?.promptTokens, 100 + 1334);
+    assert.deepEqual(reply.images, { count: 1, bytes: webp.length });
   });
 
   it("counts a call's wait for the endpoint's concurrency slot as its queue time", async () => {

@@ -124,7 +124,11 @@ describe('anthropic-computer-use golden round trip', () => {
           assert.equal(two.status, 200, JSON.stringify(two.json));
           assert.equal(parsedOf(two.json).reply.actions[0]?.name, 'finished');
           assert.equal(server.requests.length, 2);
-          assert.deepEqual(server.requests[0]?.image, { width: first.width, height: first.height });
+          assert.deepEqual(server.requests[0]?.image, {
+            width: first.width,
+            height: first.height,
+            format: 'jpeg',
+          });
         } finally {
           await server.close();
         }

@@ -129,7 +129,7 @@ describe('gemini-computer-use against the fake Gemini API', () => {
           { name: 'finished', args: { content: 'I clicked the marker. Done.' } },
         ]);
         const sent = server.requests.at(-1);
-        assert.deepEqual(sent?.image, { width: image.width, height: image.height });
+        assert.deepEqual(sent?.image, { width: image.width, height: image.height, format: 'jpeg' });
       });
     }
   }

@@ -158,6 +158,7 @@ for (const profile of [openAiComputerUseProfile, openAiComputerToolProfile]) {
             assert.deepEqual(server.requests[0]?.image, {
               width: image.width,
               height: image.height,
+              format: 'jpeg',
             });
           } finally {
             await server.close();

@@ -1,0 +1,137 @@
+// The model's screenshot encode: each profile's default format (WebP for the hosted APIs, JPEG
+// for self-hosted servers), CLAWDIE_MODEL_IMAGE_FORMAT over it, the pure-JS codec's JPEG fallback,
+// and the golden marker where it was after the encode.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createJsCodec, imageSize } from '@clawdie/kit/images';
+import sharp from 'sharp';
+import {
+  DEFAULT_IMAGE_ENCODING,
+  encodeForModel,
+} from '../../../../controlplane/src/agent/model/image-encoder.js';
+import { profileNamed } from '../../../../controlplane/src/agent/profiles/index.js';
+import {
+  PROFILE_NAMES,
+  type ProfileName,
+} from '../../../../controlplane/src/agent/profiles/profile-types.js';
+import type { Screenshot } from '../../../../controlplane/src/browser/operator/browser-operator.js';
+import { findMarker } from '../../../support/golden/find-marker.js';
+import { testImages } from '../../../support/test-images.js';
+
+const W = 1280;
+const H = 800;
+
+/** A page-like 1280×800 JPEG q80 (as the jail-service sends it) with the magenta marker. */
+async function screenshot(): Promise<Screenshot> {
+  const rows = Array.from(
+    { length: 28 },
+    (_, row) =>
+      `<rect x="40" y="${30 + row * 26}" width="${300 + ((row * 97) % 700)}" height="9" fill="#445"/>`,
+  ).join('');
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}">
+<rect width="100%" height="100%" fill="#fafafa"/>${rows}
+<rect x="806" y="464" width="24" height="24" fill="#ff00ff"/></svg>`;
+  const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+  const meta = {
+    viewportWidth: W,
+    viewportHeight: H,
+    devicePixelRatio: 1,
+    imageWidth: W,
+    imageHeight: H,
+  };
+  return { jpeg, meta } as Screenshot;
+}
+
+const DEFAULTS: Record<ProfileName, string> = {
+  'ui-tars-1.5': 'image/jpeg',
+  'ui-tars-1.0': 'image/jpeg',
+  'qwen2.5-vl': 'image/jpeg',
+  'qwen3-vl': 'image/jpeg',
+  'openai-computer-use': 'image/webp',
+  'anthropic-computer-use': 'image/webp',
+  'gemini-computer-use': 'image/webp',
+};
+
+describe('encodeForModel', () => {
+  it('sends each profile its default format at its size, the marker where it was', async () => {
+    const shot = await screenshot();
+    for (const name of PROFILE_NAMES) {
+      const profile = profileNamed(name);
+      assert.ok(profile);
+      const image = await encodeForModel(
+        shot,
+        { image: profile.image, encoding: DEFAULT_IMAGE_ENCODING },
+        testImages,
+      );
+      const target = profile.image.size(W, H);
+      assert.equal(image.mediaType, DEFAULTS[name], name);
+      assert.ok(image.dataUrl.startsWith(`data:${image.mediaType};base64,`), name);
+      const bytes = Buffer.from(image.base64, 'base64');
+      assert.equal(bytes.length, image.bytes);
+      assert.deepEqual(imageSize(bytes), target, name);
+      assert.deepEqual([image.width, image.height], [target.width, target.height]);
+      // The marker's centre (818, 476) scaled to the image, within a pixel.
+      const found = await findMarker(bytes);
+      assert.ok(found.centre, name);
+      const x = (818 * target.width) / W;
+      const y = (476 * target.height) / H;
+      assert.ok(
+        Math.hypot(found.centre.x - x, found.centre.y - y) <= 1,
+        `${name}: ${JSON.stringify(found.centre)} vs (${x}, ${y})`,
+      );
+    }
+  });
+
+  it('sends the hosted profiles WebP at under half the bytes of JPEG q80', async () => {
+    const shot = await screenshot();
+    const profile = profileNamed('anthropic-computer-use');
+    assert.ok(profile);
+    const webp = await encodeForModel(
+      shot,
+      { image: profile.image, encoding: DEFAULT_IMAGE_ENCODING },
+      testImages,
+    );
+    const jpeg = await encodeForModel(
+      shot,
+      { image: profile.image, encoding: { ...DEFAULT_IMAGE_ENCODING, format: 'jpeg' } },
+      testImages,
+    );
+    assert.equal(webp.mediaType, 'image/webp');
+    assert.equal(jpeg.mediaType, 'image/jpeg');
+    // 1280×800 is Anthropic's size already: the jail-service's JPEG goes as it came.
+    assert.equal(jpeg.reencoded, false);
+    assert.equal(jpeg.bytes, shot.jpeg.length);
+    assert.ok(webp.bytes * 2 < jpeg.bytes, `${webp.bytes} vs ${jpeg.bytes}`);
+  });
+
+  it('follows CLAWDIE_MODEL_IMAGE_FORMAT over the profile, and its quality', async () => {
+    const shot = await screenshot();
+    const profile = profileNamed('ui-tars-1.5');
+    assert.ok(profile);
+    const encode = (format: 'webp' | 'png', webpQuality = 50) =>
+      encodeForModel(
+        shot,
+        { image: profile.image, encoding: { format, jpegQuality: 80, webpQuality } },
+        testImages,
+      );
+    const webp = await encode('webp');
+    assert.equal(webp.mediaType, 'image/webp');
+    assert.ok((await encode('webp', 90)).bytes > webp.bytes);
+    const png = await encode('png');
+    assert.equal(png.mediaType, 'image/png');
+    assert.equal((await sharp(Buffer.from(png.base64, 'base64')).metadata()).format, 'png');
+  });
+
+  it('falls back to JPEG where the codec cannot write the format (pure JS, no WebP)', async () => {
+    const shot = await screenshot();
+    const profile = profileNamed('gemini-computer-use');
+    assert.ok(profile);
+    const image = await encodeForModel(
+      shot,
+      { image: profile.image, encoding: DEFAULT_IMAGE_ENCODING },
+      createJsCodec(),
+    );
+    assert.equal(image.mediaType, 'image/jpeg');
+    assert.deepEqual(imageSize(Buffer.from(image.base64, 'base64')), profile.image.size(W, H));
+  });
+});
