@@ -47,8 +47,8 @@ export interface TestControlplaneOptions {
   browsers?: BrowserOperator | 'config';
   /** The fake source's live screencast per task (dashboard live view, recorder). */
   screencast?: (taskId: string) => ScreencastFeed | null;
-  /** Default `embedded`; `server` adds auth (CLAWDIE_ADMIN_TOKEN / JWKS) and its extras. */
-  role?: ControlplaneOptions['role'];
+  /** Default `embedded`; `server` adds auth (CLAWDIE_ADMIN_TOKEN / JWKS) and its extras (not `cli`: it has no app). */
+  role?: Exclude<ControlplaneOptions['role'], 'cli'>;
   clock?: Clock;
   newId?: () => string;
   logger?: Logger;
