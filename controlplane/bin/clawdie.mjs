@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `clawdie` command (`npx clawdie …` in the checkout, or after `npm install -g`). Brings the
-// compiled code up to date first, in this process (installs and builds only what changed, writing
-// to stderr alone), then runs the CLI, so stdout carries nothing but the command's own output
+// compiled code up to date first, in this process (installs, builds and bundles only what changed,
+// writing to stderr alone), then runs the CLI, so stdout carries nothing but the command's own output
 // (JSON, MCP). `node setup/bootstrap.mjs cli` does the same preparation on its own.
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,4 +9,5 @@ import { prepareCode } from '../../setup/bootstrap/prepare-code.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 prepareCode(join(here, '..', '..'));
-await import(pathToFileURL(join(here, '..', 'dist', 'cli.js')).href);
+// The bundled CLI (setup/bootstrap/bundle-cli.mjs): a few chunks instead of ~600 module files.
+await import(pathToFileURL(join(here, '..', 'dist', 'bundle', 'cli.js')).href);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildStale, staleReason } from '../../setup/bootstrap/build-stale.mjs';
+import { buildStale, bundleStaleReason, staleReason } from '../../setup/bootstrap/build-stale.mjs';
 import {
   ensureNpmPackages,
   localNodeHeaders,
@@ -122,14 +122,23 @@ describe('bootstrap: builds', () => {
         'jail-service',
         'hostd',
         'controlplane',
+        'bundle',
       ]);
       assert.equal(staleReason(dir, 'hostd'), null);
+      assert.equal(bundleStaleReason(dir), null);
       assert.deepEqual(buildStale(dir, { run, say: quiet }), []);
       const later = new Date(Date.now() + 5_000);
       utimesSync(join(dir, 'hostd', 'src', 'main.ts'), later, later);
       assert.equal(staleReason(dir, 'hostd'), 'hostd/src/main.ts changed since the last build');
-      assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd']);
-      assert.equal(built.length, 5);
+      // The CLI bundle holds every workspace's code: one rebuilt workspace rebundles it.
+      assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd', 'bundle']);
+      const tsc = (workspace: string) => join(workspace, 'tsconfig.build.json');
+      assert.deepEqual(built, [
+        ...['kit', 'jail-service', 'hostd', 'controlplane'].map(tsc),
+        dir,
+        tsc('hostd'),
+        dir,
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -2,8 +2,10 @@
 // HTTP app, MCP, the dashboard, the Telegram bot, token signing, JSON Schema validation, the demo
 // shop and (with CLAWDIE_IMAGE_ENCODER=js) sharp are imported by the paths that use them. A real
 // `clawdie run` process records every module it loads while it runs a task to its end on a real
-// jail-service (Chromium) against a fake model; one eager import of any of them fails this test.
+// jail-service (Chromium) against a fake model; one eager import of any of them fails this
+// test. The bundled command (bin/clawdie.mjs → controlplane/dist/bundle/) runs the same task.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +55,9 @@ describe('clawdie run: lazy imports', requires('chromium'), () => {
       env: process.env,
       logger: silentLogger,
     });
-    model = await startScriptedModel(["Thought: done.\nAction: finished(content='ok')"]);
+    model = await startScriptedModel(
+      Array.from({ length: 2 }, () => "Thought: done.\nAction: finished(content='ok')"),
+    );
   });
   after(async () => {
     await jail?.stop();
@@ -61,20 +65,21 @@ describe('clawdie run: lazy imports', requires('chromium'), () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  const env = () => ({
+    CLAWDIE_DATA_DIR: join(dir, 'data'),
+    CLAWDIE_MODEL_URL: model.baseUrl,
+    CLAWDIE_MODEL_NAME: 'ui-tars-1.5-scripted',
+    CLAWDIE_JAIL_URL: jail.url,
+    CLAWDIE_JAIL_TOKEN: jail.token,
+    CLAWDIE_HOSTD: 'off',
+    CLAWDIE_IMAGE_ENCODER: 'js',
+  });
+
   it('runs a task to its end without loading the server, MCP, dashboard, bot or token code', async () => {
     const loadedFile = join(dir, 'loaded.txt');
     const run = await runClawdie(
       ['run', 'say ok', '--json'],
-      {
-        CLAWDIE_DATA_DIR: join(dir, 'data'),
-        CLAWDIE_MODEL_URL: model.baseUrl,
-        CLAWDIE_MODEL_NAME: 'ui-tars-1.5-scripted',
-        CLAWDIE_JAIL_URL: jail.url,
-        CLAWDIE_JAIL_TOKEN: jail.token,
-        CLAWDIE_HOSTD: 'off',
-        CLAWDIE_IMAGE_ENCODER: 'js',
-        CLAWDIE_TEST_LOADED_MODULES: loadedFile,
-      },
+      { ...env(), CLAWDIE_TEST_LOADED_MODULES: loadedFile },
       '',
       ['./test/support/module-load-recorder.mjs'],
     );
@@ -97,5 +102,33 @@ describe('clawdie run: lazy imports', requires('chromium'), () => {
       return hit ? [`${what}: ${hit}`] : [];
     });
     assert.deepEqual(eager, []);
+  });
+
+  it('the bundled command (bin/clawdie.mjs, as installed) runs the same task', async () => {
+    // The bundle rewrites each file's import.meta.url: migrations, policies and the jail-service
+    // entry must still be found from controlplane/dist/bundle/.
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ['controlplane/bin/clawdie.mjs', 'run', 'say ok', '--json'],
+          { env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', ...env() }, stdio: 'pipe' },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+        });
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.on('error', reject);
+        child.on('exit', (code) => resolve({ code, stdout, stderr }));
+        child.stdin.end();
+      },
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).status, 'finished');
+    assert.equal(model.requests.at(-1)?.imageCount, 1);
   });
 });
