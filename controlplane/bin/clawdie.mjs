@@ -3,11 +3,16 @@
 // compiled code up to date first, in this process (installs, builds and bundles only what changed,
 // writing to stderr alone), then runs the CLI, so stdout carries nothing but the command's own output
 // (JSON, MCP). `node setup/bootstrap.mjs cli` does the same preparation on its own.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { prepareCode } from '../../setup/bootstrap/prepare-code.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 prepareCode(join(here, '..', '..'));
-// The bundled CLI (setup/bootstrap/bundle-cli.mjs): a few chunks instead of ~600 module files.
-await import(pathToFileURL(join(here, '..', 'dist', 'bundle', 'cli.js')).href);
+// The bundled CLI (setup/bootstrap/bundle-cli.mjs): a few chunks instead of ~600 module files;
+// the compiled files themselves where bundling failed.
+const bundled = join(here, '..', 'dist', 'bundle', 'cli.js');
+await import(
+  pathToFileURL(existsSync(bundled) ? bundled : join(here, '..', 'dist', 'cli.js')).href
+);
