@@ -6,10 +6,14 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { prepareCode } from '../../setup/bootstrap/prepare-code.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-prepareCode(join(here, '..', '..'));
+const root = join(here, '..', '..');
+// By path, as the bootstrap script of the checkout, not as a package: it runs before
+// node_modules (and so @clawdie/setup) may exist, to install them.
+const bootstrap = join(root, 'setup', 'bootstrap', 'prepare-code.mjs');
+const { prepareCode } = await import(pathToFileURL(bootstrap).href);
+prepareCode(root);
 // The bundled CLI (setup/bootstrap/bundle-cli.mjs): a few chunks instead of ~600 module files;
 // the compiled files themselves where bundling failed.
 const bundled = join(here, '..', 'dist', 'bundle', 'cli.js');
