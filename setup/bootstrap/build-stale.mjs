@@ -42,14 +42,18 @@ const BUNDLE_STAMP = join('controlplane', 'dist', 'bundle', '.bundle-stamp');
 const INSTALL_STAMP = join('node_modules', '.clawdie-install-stamp');
 
 /**
- * Null when the CLI bundle (setup/bootstrap/bundle-cli.mjs) is newer than every workspace's
- * build and the npm install, whose code it holds; else the reason.
+ * Null when the CLI bundle is newer than every workspace's build and the npm install, whose code
+ * it holds, and than its bundler (setup/bootstrap/bundle-cli.mjs); else the reason.
  */
 export function bundleStaleReason(root) {
   const stampPath = join(root, BUNDLE_STAMP);
   if (!existsSync(stampPath)) return 'the clawdie CLI bundle has never been built';
   const bundled = statSync(stampPath).mtimeMs;
-  const inputs = [...BUILT_WORKSPACES.map((workspace) => join(workspace, STAMP)), INSTALL_STAMP];
+  const inputs = [
+    ...BUILT_WORKSPACES.map((workspace) => join(workspace, STAMP)),
+    INSTALL_STAMP,
+    join('setup', 'bootstrap', 'bundle-cli.mjs'),
+  ];
   const newer = inputs.find(
     (input) => existsSync(join(root, input)) && statSync(join(root, input)).mtimeMs > bundled,
   );

@@ -30,6 +30,8 @@ await build({
   target: 'node20',
   outdir,
   chunkNames: 'chunk-[hash]',
+  // Read only under --enable-source-maps: stack traces then name the compiled files.
+  sourcemap: 'linked',
   external: EXTERNAL,
   logLevel: 'warning',
   // CommonJS packages inside an ES module bundle still call require().
