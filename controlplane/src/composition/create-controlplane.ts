@@ -32,12 +32,12 @@ export interface ControlplaneOptions {
 
 /**
  * What a running controlplane gives its caller; `close()` releases all of it. `App` is null for
- * the `cli` role, which never serves (and so never loads the HTTP app, MCP or the dashboard).
+ * the `cli` and `mcp` roles, which never serve HTTP (and so never load the app or the dashboard).
  */
 export interface Controlplane<App extends Hono | null = Hono> {
   /** The effective config (`hostd` points at the embedded hostd when one started). */
   config: Readonly<Config>;
-  /** REST, MCP, waits, approvals and dashboard; it never listens itself. Null for `cli`. */
+  /** REST, MCP, waits, approvals and dashboard; it never listens itself. Null: `cli`, `mcp`. */
   app: App;
   /** The policed task service the API, MCP and `clawdie run` use (503s without a model). */
   tasks: TaskService;
@@ -79,12 +79,12 @@ export interface Controlplane<App extends Hono | null = Hono> {
 export async function createControlplane(
   loaded: Readonly<Config>,
   adapters: ControlplaneAdapters,
-  options: { role: 'cli' },
+  options: { role: 'cli' | 'mcp' },
 ): Promise<Controlplane<null>>;
 export async function createControlplane(
   loaded: Readonly<Config>,
   adapters: ControlplaneAdapters,
-  options?: { role?: Exclude<InstanceKind, 'cli'> },
+  options?: { role?: Exclude<InstanceKind, 'cli' | 'mcp'> },
 ): Promise<Controlplane>;
 export async function createControlplane(
   loaded: Readonly<Config>,
@@ -151,9 +151,9 @@ export async function createControlplane(
       ? pipeline.createTasks(model, { recorder })
       : createUnavailableTaskService();
     stack.defer(tasks.close);
-    // Imported only where it is served: the CLI never loads hono's routes, MCP or the dashboard.
+    // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =
-      role === 'cli'
+      role === 'cli' || role === 'mcp'
         ? null
         : (await import('./build-app.js')).buildApp({
             ...store,
