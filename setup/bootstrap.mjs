@@ -3,30 +3,18 @@
 // because it runs before the npm packages are installed. In order: npm packages exactly as the
 // lock file pins them (only when they differ), system packages (apt-get or pkg as root, else the
 // exact line to run), then a build of the workspaces whose sources changed. Writes no tracked file.
-import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStale } from './bootstrap/build-stale.mjs';
 import { ensureNpmPackages } from './bootstrap/npm-packages.mjs';
+import { runner, say } from './bootstrap/prepare-code.mjs';
 import { ensureSystemPackages } from './bootstrap/system-packages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** `start` (npm start), `test` (npm test, test:soak) or `cli` (the clawdie command). */
 const mode = process.argv[2] ?? 'test';
 
-function say(message) {
-  process.stderr.write(`[clawdie bootstrap] ${message}\n`);
-}
-
-function run(argv, options = {}) {
-  const result = spawnSync(argv[0], argv.slice(1), {
-    cwd: root,
-    stdio: ['ignore', 2, 2],
-    ...options,
-  });
-  if (result.error) return { ok: false, reason: result.error.message };
-  return { ok: result.status === 0, reason: `exit code ${result.status}` };
-}
+const run = runner(root);
 
 const major = Number(process.versions.node.split('.')[0]);
 if (major < 20) {

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // The `clawdie` command (`npx clawdie …` in the checkout, or after `npm install -g`). Brings the
-// compiled code up to date first — the bootstrap builds only what changed and writes to stderr
-// alone — then runs the CLI, so stdout carries nothing but the command's own output (JSON, MCP).
-import { spawnSync } from 'node:child_process';
+// compiled code up to date first, in this process (installs, builds and bundles only what changed,
+// writing to stderr alone), then runs the CLI, so stdout carries nothing but the command's own output
+// (JSON, MCP). `node setup/bootstrap.mjs cli` does the same preparation on its own.
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const bootstrap = join(here, '..', '..', 'setup', 'bootstrap.mjs');
-const prepared = spawnSync(process.execPath, [bootstrap, 'cli'], { stdio: ['ignore', 2, 2] });
-if (prepared.status !== 0) {
-  process.stderr.write(`clawdie: could not prepare the installation (see above)\n`);
-  process.exit(prepared.status ?? 2);
-}
-await import(pathToFileURL(join(here, '..', 'dist', 'cli.js')).href);
+const root = join(here, '..', '..');
+// By path, as the bootstrap script of the checkout, not as a package: it runs before
+// node_modules (and so @clawdie/setup) may exist, to install them.
+const bootstrap = join(root, 'setup', 'bootstrap', 'prepare-code.mjs');
+const { prepareCode } = await import(pathToFileURL(bootstrap).href);
+prepareCode(root);
+// The bundled CLI (setup/bootstrap/bundle-cli.mjs): a few chunks instead of ~600 module files;
+// the compiled files themselves where bundling failed.
+const bundled = join(here, '..', 'dist', 'bundle', 'cli.js');
+await import(
+  pathToFileURL(existsSync(bundled) ? bundled : join(here, '..', 'dist', 'cli.js')).href
+);

@@ -27,6 +27,8 @@ const schema = z.object({
     .string()
     .regex(/^(https?|wss?):\/\/\S+$/i, 'must be an http://, https://, ws:// or wss:// URL')
     .optional(),
+  /** Attached only: the tab to drive, by DevTools target id or URL prefix (default: the first). */
+  CLAWDIE_JAIL_CDP_TARGET: z.string().trim().min(1).optional(),
   CLAWDIE_JAIL_VIEWPORT: viewport.default({ width: 1280, height: 800 }),
   CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: z.coerce.number().positive().max(4).default(1),
   CLAWDIE_JAIL_SCREENSHOT_QUALITY: int(1, 100).default(80),
@@ -82,6 +84,11 @@ export interface JailConfig {
   chromiumPath: string;
   /** Attach to this browser (http:// → browserURL, ws:// → WebSocket endpoint) instead of launching. */
   cdpUrl: string | null;
+  /**
+   * With `cdpUrl`: drive the tab whose DevTools target id equals this, or else the first whose URL
+   * starts with it; start-up fails naming the open tabs when none matches. Null: the first page.
+   */
+  cdpTarget: string | null;
   viewport: { width: number; height: number };
   deviceScaleFactor: number;
   screenshotQuality: number;
@@ -140,6 +147,11 @@ export function loadConfig(
     throw new ConfigError(`invalid jail-service configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.CLAWDIE_JAIL_CDP_TARGET && !e.CLAWDIE_JAIL_CDP_URL) {
+    throw new ConfigError(
+      'invalid jail-service configuration:\n  CLAWDIE_JAIL_CDP_TARGET: needs CLAWDIE_JAIL_CDP_URL (it picks a tab of an attached browser)',
+    );
+  }
   const token = e.CLAWDIE_JAIL_TOKEN ?? readTokenFile(present.CLAWDIE_JAIL_TOKEN_FILE, options);
   return Object.freeze({
     token,
@@ -147,6 +159,7 @@ export function loadConfig(
     port: e.CLAWDIE_JAIL_PORT,
     chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
     cdpUrl: e.CLAWDIE_JAIL_CDP_URL ?? null,
+    cdpTarget: e.CLAWDIE_JAIL_CDP_TARGET ?? null,
     viewport: Object.freeze(e.CLAWDIE_JAIL_VIEWPORT),
     deviceScaleFactor: e.CLAWDIE_JAIL_DEVICE_SCALE_FACTOR,
     screenshotQuality: e.CLAWDIE_JAIL_SCREENSHOT_QUALITY,

@@ -46,11 +46,12 @@ export async function startJailService(
   else logger.info({ images: images.summary }, 'image encoder: sharp');
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
-  const { chromiumPath, cdpUrl, userDataDir, proxyUrl, headless } = config;
+  const { chromiumPath, cdpUrl, cdpTarget, userDataDir, proxyUrl, headless } = config;
   const opened = await openBrowser(
     {
       chromiumPath,
       cdpUrl,
+      cdpTarget,
       userDataDir,
       protocolTimeoutMs,
       proxyUrl,

@@ -1,8 +1,9 @@
 // Compiles the workspaces that run as JavaScript (the kit and the jail-service in clones, hostd,
 // the controlplane) only when a source is newer than the last build, so `npm start` does not run
 // tsc every time and clones never fall back to transpiling TypeScript at each start (≈ 0.5–2 s per clone).
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Then bundles the `clawdie` CLI from that output when it is older (bundle-cli.mjs).
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 /** In dependency order: each build reads the declarations of the ones before it. */
 export const BUILT_WORKSPACES = ['kit', 'jail-service', 'hostd', 'controlplane'];
@@ -37,7 +38,33 @@ export function staleReason(root, workspace) {
   return newer ? `${newer.path.slice(root.length + 1)} changed since the last build` : null;
 }
 
-/** Builds every stale workspace with the pinned tsc; returns the ones built. Exits on failure. */
+const BUNDLE_STAMP = join('controlplane', 'dist', 'bundle', '.bundle-stamp');
+const INSTALL_STAMP = join('node_modules', '.clawdie-install-stamp');
+
+/**
+ * Null when the CLI bundle is newer than every workspace's build and the npm install, whose code
+ * it holds, and than its bundler (setup/bootstrap/bundle-cli.mjs); else the reason.
+ */
+export function bundleStaleReason(root) {
+  const stampPath = join(root, BUNDLE_STAMP);
+  if (!existsSync(stampPath)) return 'the clawdie CLI bundle has never been built';
+  const bundled = statSync(stampPath).mtimeMs;
+  const inputs = [
+    ...BUILT_WORKSPACES.map((workspace) => join(workspace, STAMP)),
+    INSTALL_STAMP,
+    join('setup', 'bootstrap', 'bundle-cli.mjs'),
+  ];
+  const newer = inputs.find(
+    (input) => existsSync(join(root, input)) && statSync(join(root, input)).mtimeMs > bundled,
+  );
+  return newer ? `${newer} is newer than the bundle` : null;
+}
+
+/**
+ * Builds every stale workspace with the pinned tsc, then the CLI bundle when it is older than
+ * them; returns the workspaces built (and `bundle` when it was). Exits when a build fails; a
+ * failed bundle only leaves the CLI unbundled.
+ */
 export function buildStale(root, { run, say }) {
   const built = [];
   for (const workspace of BUILT_WORKSPACES) {
@@ -52,6 +79,21 @@ export function buildStale(root, { run, say }) {
     }
     writeFileSync(join(root, workspace, STAMP), `${new Date().toISOString()}\n`);
     built.push(workspace);
+  }
+  const reason = bundleStaleReason(root);
+  if (reason !== null) {
+    say(`bundling the clawdie CLI (${reason}) ...`);
+    const bundler = join(root, 'setup', 'bootstrap', 'bundle-cli.mjs');
+    const result = run([process.execPath, bundler, root]);
+    if (result.ok) {
+      mkdirSync(dirname(join(root, BUNDLE_STAMP)), { recursive: true });
+      writeFileSync(join(root, BUNDLE_STAMP), `${new Date().toISOString()}\n`);
+      built.push('bundle');
+    } else {
+      // Not fatal: without the bundle the clawdie command runs controlplane/dist/cli.js (slower).
+      rmSync(dirname(join(root, BUNDLE_STAMP)), { recursive: true, force: true });
+      say(`bundling the clawdie CLI failed (${result.reason}); it runs unbundled (slower start).`);
+    }
   }
   return built;
 }

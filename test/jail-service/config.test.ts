@@ -14,6 +14,7 @@ describe('jail-service loadConfig', () => {
         port: 0,
         chromiumPath: '/usr/bin/chromium',
         cdpUrl: null,
+        cdpTarget: null,
         viewport: { width: 1280, height: 800 },
         deviceScaleFactor: 1,
         screenshotQuality: 80,
@@ -93,6 +94,7 @@ describe('jail-service loadConfig', () => {
       CLAWDIE_JAIL_PORT: '9230',
       CLAWDIE_CHROMIUM_PATH: '/opt/chromium',
       CLAWDIE_JAIL_CDP_URL: 'ws://127.0.0.1:9222/devtools/browser/abc',
+      CLAWDIE_JAIL_CDP_TARGET: 'https://mail.example/',
       CLAWDIE_JAIL_VIEWPORT: '1024X768',
       CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2',
       CLAWDIE_JAIL_SCREENSHOT_QUALITY: '60',
@@ -106,6 +108,7 @@ describe('jail-service loadConfig', () => {
     assert.equal(config.port, 9230);
     assert.equal(config.chromiumPath, '/opt/chromium');
     assert.equal(config.cdpUrl, 'ws://127.0.0.1:9222/devtools/browser/abc');
+    assert.equal(config.cdpTarget, 'https://mail.example/');
     assert.deepEqual({ ...config.viewport }, { width: 1024, height: 768 });
     assert.equal(config.deviceScaleFactor, 2);
     assert.equal(config.screenshotQuality, 60);
@@ -152,6 +155,15 @@ describe('jail-service loadConfig', () => {
     assert.throws(
       () => loadConfig({ CLAWDIE_JAIL_TOKEN_FILE: '/run/empty' }, { readFile }),
       /CLAWDIE_JAIL_TOKEN_FILE=\/run\/empty is empty/,
+    );
+  });
+
+  it('refuses CLAWDIE_JAIL_CDP_TARGET without CLAWDIE_JAIL_CDP_URL: a tab is only chosen when attached', () => {
+    assert.throws(
+      () => loadConfig({ CLAWDIE_JAIL_TOKEN: 'secret', CLAWDIE_JAIL_CDP_TARGET: 'ABC123' }),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        /CLAWDIE_JAIL_CDP_TARGET: needs CLAWDIE_JAIL_CDP_URL/.test(error.message),
     );
   });
 

@@ -40,8 +40,8 @@ describe('process ownership', () => {
       'setup/src/cli.ts',
     ]);
     assert.deepEqual(filesMatching(/createControlplaneLauncher\(\)/).sort(), [
-      'controlplane/src/cli.ts',
       'controlplane/src/ingress/cli/mcp-command.ts',
+      'controlplane/src/ingress/cli/task-cli.ts',
       'controlplane/src/server.ts',
     ]);
   });

@@ -3,12 +3,12 @@
 // tracked file as it was.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { buildStale, staleReason } from '../../setup/bootstrap/build-stale.mjs';
+import { buildStale, bundleStaleReason, staleReason } from '../../setup/bootstrap/build-stale.mjs';
 import {
   ensureNpmPackages,
   localNodeHeaders,
@@ -25,6 +25,18 @@ function fakeCheckout(): string {
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(join(dir, 'node_modules', '.bin', 'tsc'), '');
   return dir;
+}
+
+/** The four built workspaces of `dir`, each with one source and never built. */
+function fakeWorkspaces(dir: string): void {
+  writeFileSync(join(dir, 'tsconfig.base.json'), '{}');
+  for (const workspace of ['kit', 'jail-service', 'hostd', 'controlplane']) {
+    mkdirSync(join(dir, workspace, 'src'), { recursive: true });
+    mkdirSync(join(dir, workspace, 'dist'), { recursive: true });
+    writeFileSync(join(dir, workspace, 'src', 'main.ts'), '');
+    writeFileSync(join(dir, workspace, 'package.json'), '{}');
+    writeFileSync(join(dir, workspace, 'tsconfig.build.json'), '{}');
+  }
 }
 
 describe('bootstrap: npm packages', () => {
@@ -104,14 +116,7 @@ describe('bootstrap: builds', () => {
   it('builds a workspace only when a source is newer than its last build', () => {
     const dir = fakeCheckout();
     try {
-      writeFileSync(join(dir, 'tsconfig.base.json'), '{}');
-      for (const workspace of ['kit', 'jail-service', 'hostd', 'controlplane']) {
-        mkdirSync(join(dir, workspace, 'src'), { recursive: true });
-        mkdirSync(join(dir, workspace, 'dist'), { recursive: true });
-        writeFileSync(join(dir, workspace, 'src', 'main.ts'), '');
-        writeFileSync(join(dir, workspace, 'package.json'), '{}');
-        writeFileSync(join(dir, workspace, 'tsconfig.build.json'), '{}');
-      }
+      fakeWorkspaces(dir);
       const built: string[] = [];
       const run = (argv: string[]) => {
         built.push(argv[2] ?? '');
@@ -122,14 +127,52 @@ describe('bootstrap: builds', () => {
         'jail-service',
         'hostd',
         'controlplane',
+        'bundle',
       ]);
       assert.equal(staleReason(dir, 'hostd'), null);
+      assert.equal(bundleStaleReason(dir), null);
       assert.deepEqual(buildStale(dir, { run, say: quiet }), []);
       const later = new Date(Date.now() + 5_000);
       utimesSync(join(dir, 'hostd', 'src', 'main.ts'), later, later);
       assert.equal(staleReason(dir, 'hostd'), 'hostd/src/main.ts changed since the last build');
-      assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd']);
-      assert.equal(built.length, 5);
+      // The CLI bundle holds every workspace's code: one rebuilt workspace rebundles it.
+      assert.deepEqual(buildStale(dir, { run, say: quiet }), ['hostd', 'bundle']);
+      const tsc = (workspace: string) => join(workspace, 'tsconfig.build.json');
+      assert.deepEqual(built, [
+        ...['kit', 'jail-service', 'hostd', 'controlplane'].map(tsc),
+        dir,
+        tsc('hostd'),
+        dir,
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('bootstrap: the CLI bundle', () => {
+  it('a failed bundle is not fatal: no bundle is left, and the next run tries again', () => {
+    const dir = fakeCheckout();
+    try {
+      fakeWorkspaces(dir);
+      const stale = join(dir, 'controlplane', 'dist', 'bundle', 'cli.js');
+      mkdirSync(dirname(stale), { recursive: true });
+      writeFileSync(stale, '// an old bundle');
+      const said: string[] = [];
+      const run = (argv: string[]) =>
+        argv[2] === dir
+          ? { ok: false, reason: 'exit code 1' }
+          : { ok: true, reason: 'exit code 0' };
+      const say = (message: string) => said.push(message);
+      assert.deepEqual(buildStale(dir, { run, say }), [
+        'kit',
+        'jail-service',
+        'hostd',
+        'controlplane',
+      ]);
+      assert.equal(existsSync(stale), false, 'an old bundle would run old code');
+      assert.match(said.at(-1) ?? '', /bundling the clawdie CLI failed \(exit code 1\)/);
+      assert.equal(bundleStaleReason(dir), 'the clawdie CLI bundle has never been built');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

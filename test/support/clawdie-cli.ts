@@ -7,17 +7,28 @@ export interface CliRun {
   ms: number;
 }
 
-/** Runs `clawdie <args>` (controlplane/src/cli.ts under tsx) as its own process; `stdin` is its input. */
+/**
+ * Runs `clawdie <args>` (controlplane/src/cli.ts under tsx) as its own process; `stdin` is its
+ * input; `imports` are more `--import` modules, loaded before tsx.
+ */
 export function runClawdie(
   args: string[],
   env: Record<string, string>,
   stdin = '',
+  imports: readonly string[] = [],
 ): Promise<CliRun> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', ...args],
+      [
+        '--conditions=source',
+        ...imports.flatMap((module) => ['--import', module]),
+        '--import',
+        'tsx',
+        'controlplane/src/cli.ts',
+        ...args,
+      ],
       { env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', ...env }, stdio: 'pipe' },
     );
     let stdout = '';

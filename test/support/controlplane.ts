@@ -47,8 +47,11 @@ export interface TestControlplaneOptions {
   browsers?: BrowserOperator | 'config';
   /** The fake source's live screencast per task (dashboard live view, recorder). */
   screencast?: (taskId: string) => ScreencastFeed | null;
-  /** Default `embedded`; `server` adds auth (CLAWDIE_ADMIN_TOKEN / JWKS) and its extras. */
-  role?: ControlplaneOptions['role'];
+  /**
+   * Default `embedded`; `server` adds auth (CLAWDIE_ADMIN_TOKEN / JWKS) and its extras. Not `cli`
+   * or `mcp`: they build no app.
+   */
+  role?: Exclude<ControlplaneOptions['role'], 'cli' | 'mcp'>;
   clock?: Clock;
   newId?: () => string;
   logger?: Logger;

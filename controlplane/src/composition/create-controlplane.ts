@@ -15,10 +15,9 @@ import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
-import { buildApp } from './build-app.js';
 import { createCloseStack } from './close-stack.js';
 import { openStore } from './open-store.js';
-import { type ServerAuth, startServerAuth } from './server-auth.js';
+import type { ServerAuth } from './server-auth.js';
 import { startServingExtras } from './serving-extras.js';
 import { type CreateTasks, createTaskPipeline } from './task-pipeline.js';
 
@@ -31,12 +30,15 @@ export interface ControlplaneOptions {
   role?: InstanceKind;
 }
 
-/** What a running controlplane gives its caller; `close()` releases all of it. */
-export interface Controlplane {
+/**
+ * What a running controlplane gives its caller; `close()` releases all of it. `App` is null for
+ * the `cli` and `mcp` roles, which never serve HTTP (and so never load the app or the dashboard).
+ */
+export interface Controlplane<App extends Hono | null = Hono> {
   /** The effective config (`hostd` points at the embedded hostd when one started). */
   config: Readonly<Config>;
-  /** REST, MCP, waits, approvals and dashboard; it never listens itself. */
-  app: Hono;
+  /** REST, MCP, waits, approvals and dashboard; it never listens itself. Null: `cli`, `mcp`. */
+  app: App;
   /** The policed task service the API, MCP and `clawdie run` use (503s without a model). */
   tasks: TaskService;
   /** Another task service on the same browsers and store (the demo: `policed: false`). */
@@ -77,8 +79,18 @@ export interface Controlplane {
 export async function createControlplane(
   loaded: Readonly<Config>,
   adapters: ControlplaneAdapters,
+  options: { role: 'cli' | 'mcp' },
+): Promise<Controlplane<null>>;
+export async function createControlplane(
+  loaded: Readonly<Config>,
+  adapters: ControlplaneAdapters,
+  options?: { role?: Exclude<InstanceKind, 'cli' | 'mcp'> },
+): Promise<Controlplane>;
+export async function createControlplane(
+  loaded: Readonly<Config>,
+  adapters: ControlplaneAdapters,
   options: ControlplaneOptions = {},
-): Promise<Controlplane> {
+): Promise<Controlplane<Hono | null>> {
   const role = options.role ?? 'server';
   const serving = role === 'server';
   const { logger, clock } = adapters;
@@ -96,7 +108,10 @@ export async function createControlplane(
     stack.defer(await sweepAndRecordChildren(loaded.dataDir, adapters.children, logger));
     // Before anything is opened: CLAWDIE_IMAGE_ENCODER=sharp without sharp refuses to start here.
     const images = await adapters.images(loaded);
-    const auth = serving ? await startServerAuth(loaded, adapters.newAdminToken) : null;
+    // Token verification (jose) is loaded where it is needed: only a server checks API tokens.
+    const auth = serving
+      ? await (await import('./server-auth.js')).startServerAuth(loaded, adapters.newAdminToken)
+      : null;
     const extras = serving
       ? await startServingExtras(loaded, adapters, stack)
       : { config: loaded, demoSite: null };
@@ -136,20 +151,24 @@ export async function createControlplane(
       ? pipeline.createTasks(model, { recorder })
       : createUnavailableTaskService();
     stack.defer(tasks.close);
-    const app = buildApp({
-      ...store,
-      ...pipeline,
-      config,
-      tasks,
-      browsers,
-      model,
-      auth,
-      clock,
-      logger,
-      images: images.codec,
-      judge,
-      refusals,
-    });
+    // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
+    const app =
+      role === 'cli' || role === 'mcp'
+        ? null
+        : (await import('./build-app.js')).buildApp({
+            ...store,
+            ...pipeline,
+            config,
+            tasks,
+            browsers,
+            model,
+            auth,
+            clock,
+            logger,
+            images: images.codec,
+            judge,
+            refusals,
+          });
     return {
       config,
       app,

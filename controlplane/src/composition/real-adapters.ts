@@ -10,7 +10,6 @@ import { systemClock } from '../clock.js';
 import type { Config } from '../config.js';
 import { printLine } from '../ingress/cli/cli-output.js';
 import { createLogger } from '../logger.js';
-import { startDemoSite } from '../platform/demo/demo-site-server.js';
 import type { ControlplaneLauncher } from '../platform/runner/process-launcher.js';
 import type { ControlplaneAdapters } from './adapters.js';
 
@@ -44,7 +43,8 @@ export function realAdapters(
         notice: printLine,
         ...options,
       }),
-    demoSite: () => startDemoSite(),
+    // Only the server without a model serves the demo shop; the CLI never loads its hono app.
+    demoSite: async () => (await import('../platform/demo/demo-site-server.js')).startDemoSite(),
     recorder: createAvailableRecorder,
   };
 }

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { RegExpEngine } from 'ajv/dist/types/index.js';
 import { AppError } from '../errors.js';
 import { compileLinearRegex } from '../governance/policy/linear-regex.js';
@@ -17,6 +18,9 @@ const linearRegExp: RegExpEngine = Object.assign(
   { code: 'linearRegExp' },
 );
 
+/** ajv (≈ 40 ms to load), loaded by the first task that brings a `result_schema`. */
+const loadAjv = () => createRequire(import.meta.url)('ajv') as typeof import('ajv');
+
 /** Checks `finished(content)`; `giveUp` says the model has used its one chance to fix it. */
 export type FinalAnswerCheck = (
   content: string,
@@ -29,7 +33,11 @@ export type FinalAnswerCheck = (
 export function compileResultSchema(schema: Record<string, unknown>): FinalAnswerCheck {
   const bounds = checkJsonBounds(schema, RESULT_SCHEMA_LIMITS);
   if (bounds) throw new AppError('BAD_REQUEST', `result_schema: ${bounds}`, { status: 400 });
-  const ajv = new Ajv({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
+  const ajv = new (loadAjv().Ajv)({
+    allErrors: true,
+    strict: false,
+    code: { regExp: linearRegExp },
+  });
   let validate: ValidateFunction;
   try {
     validate = ajv.compile(schema);

@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserUnavailableError } from '../errors.js';
+import { pickAttachedPage } from './attach-target.js';
 import { bounded } from './bounded.js';
 import { createTemporaryProfile } from './temporary-profile.js';
 
@@ -64,6 +65,8 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 export interface BrowserOptions {
   chromiumPath: string;
   cdpUrl: string | null;
+  /** Attached only: the tab to drive, by target id or URL prefix; null: the first page. */
+  cdpTarget?: string | null;
   userDataDir: string | null;
   /**
    * Bound on any single CDP call, as a last resort behind the per-tool timeouts: a call that never
@@ -117,8 +120,7 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
     return closing;
   };
   try {
-    const pages = await browser.pages();
-    const page = pages[0] ?? (await browser.newPage());
+    const page = await pickPage(browser, options);
     const spawnArgs = browser.process()?.spawnargs ?? [];
     log.info(
       {
@@ -131,8 +133,16 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
     return { browser, page, launched: !options.cdpUrl, close };
   } catch (error) {
     await close();
+    if (error instanceof BrowserUnavailableError) throw error;
     throw new BrowserUnavailableError(`no usable page in the browser: ${message(error)}`, error);
   }
+}
+
+/** The tab CLAWDIE_JAIL_CDP_TARGET names when attached with one, else the first (or a new) page. */
+async function pickPage(browser: Browser, options: BrowserOptions): Promise<Page> {
+  if (options.cdpUrl && options.cdpTarget) return pickAttachedPage(browser, options.cdpTarget);
+  const pages = await browser.pages();
+  return pages[0] ?? (await browser.newPage());
 }
 
 async function disconnect(browser: Browser, logger: Logger): Promise<void> {

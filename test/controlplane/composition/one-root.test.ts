@@ -79,7 +79,10 @@ describe('one composition root', () => {
   });
 
   it('the CLI entry points build the same root, never their own pieces', () => {
-    for (const file of ['controlplane/src/cli.ts', 'controlplane/src/ingress/cli/mcp-command.ts']) {
+    for (const file of [
+      'controlplane/src/ingress/cli/task-cli.ts',
+      'controlplane/src/ingress/cli/mcp-command.ts',
+    ]) {
       const targets = source.filter((entry) => entry.file === file).map((entry) => entry.target);
       assert.ok(targets.includes('controlplane/src/composition/create-controlplane.ts'), file);
     }

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
 import { AppError } from '../../errors.js';
 
 /**
@@ -24,10 +23,14 @@ export interface GrantAuthority {
 
 const typ = 'clawdie-grant+jwt';
 
+/** jose (≈ 150 ms to load) is imported by the first grant, never by a task without secrets. */
+const loadJose = () => import('jose');
+
 export function createGrantAuthority(now: () => number = Date.now): GrantAuthority {
   const key = randomBytes(32);
   return {
-    mint({ taskId, secret, host, ttlSeconds }) {
+    async mint({ taskId, secret, host, ttlSeconds }) {
+      const { SignJWT } = await loadJose();
       const issuedAt = Math.floor(now() / 1000);
       return new SignJWT({ secret, host })
         .setProtectedHeader({ alg: 'HS256', typ })
@@ -40,6 +43,7 @@ export function createGrantAuthority(now: () => number = Date.now): GrantAuthori
     },
     async verify(token, expected) {
       try {
+        const { jwtVerify } = await loadJose();
         const { payload } = await jwtVerify(token, key, {
           algorithms: ['HS256'],
           typ,

@@ -1,8 +1,9 @@
 // Approval requests to Telegram supervisor chats (grammy, long polling): the request with the
 // current screenshot and Approve/Deny buttons; answers only from allow-listed user ids. Also
 // plain notices (a stuck task) to the same chats.
+import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Bot, InlineKeyboard, InputFile } from 'grammy';
+import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from 'pino';
 import { AppError } from '../../errors.js';
@@ -42,7 +43,11 @@ export interface TelegramNotifier extends Notifier {
 
 const callbackPattern = /^ap:([0-9A-Za-z-]{1,40}):([ad])$/;
 
+/** grammy (≈ 80 ms to load), loaded on the first bot only: a CLI run without Telegram never pays. */
+const loadGrammy = () => createRequire(import.meta.url)('grammy') as typeof import('grammy');
+
 export function createTelegramNotifier(options: TelegramNotifierOptions): TelegramNotifier {
+  const { Bot, InlineKeyboard, InputFile } = loadGrammy();
   const logger = options.logger.child({ module: 'telegram' });
   const allowed = new Set(options.allowedUserIds);
   const bot = new Bot(options.token, {

@@ -1,0 +1,169 @@
+// npm run bench:cli — how long `clawdie run` takes from its spawn to the first model request that
+// carries a screenshot, against `node -e 0` spawned in the same run. A fake OpenAI-compatible
+// server notes when that request arrives (and, on Linux, the CPU time the CLI process has used by
+// then, from /proc: robust on a busy machine) and answers `finished`, so each run ends at once.
+// Modes, interleaved: `node_e0`; `attached` (CLAWDIE_JAIL_URL: a jail-service with Chromium
+// already running, started here once); `local` (the CLI starts its own jail-service and Chromium,
+// as `clawdie run` does by default; BENCH_LOCAL_ITERATIONS, default 5); `before` when
+// BENCH_BEFORE_ENTRY names another checkout's bin/clawdie.mjs (attached, for a before/after).
+// The CLI is controlplane/bin/clawdie.mjs (built JS) unless BENCH_CLI_ENTRY names another.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalJailService } from '../controlplane/src/browser/provider/local-jail-service.js';
+import { silentLogger } from '../test/support/silent-logger.js';
+import { testLauncher } from '../test/support/test-launcher.js';
+import { startChatServer } from '../test/support/uitars-test-model-server.js';
+import { percentile, round } from './bench-stats.js';
+
+const iterations = Number(process.env.BENCH_ITERATIONS ?? 20);
+const localIterations = Number(process.env.BENCH_LOCAL_ITERATIONS ?? 5);
+const warmup = 2;
+const entry = process.env.BENCH_CLI_ENTRY ?? 'controlplane/bin/clawdie.mjs';
+const beforeEntry = process.env.BENCH_BEFORE_ENTRY;
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+
+interface Sample {
+  /** Spawn to the first screenshot request (node_e0: to exit). */
+  ms: number;
+  /** CPU (user + system) the process used by then; null where /proc is not readable. */
+  cpuMs: number | null;
+}
+
+/** The run in progress: its spawn time, pid, and what the model server noted. */
+let current: { started: number; pid: number; sample: Sample | null } | null = null;
+
+function cpuOf(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+}
+
+const model = await startChatServer({
+  modelName: 'ui-tars-1.5-bench',
+  delayMs: () => 0,
+  respond: async (record) => {
+    if (current && current.sample === null && record.imageCount > 0) {
+      current.sample = { ms: performance.now() - current.started, cpuMs: cpuOf(current.pid) };
+    }
+    return { kind: 'reply', content: "Thought: done.\nAction: finished(content='ok')" };
+  },
+});
+const jail = await startLocalJailService({
+  egressProxyUrl: null,
+  launcher: testLauncher,
+  env: process.env,
+  logger: silentLogger,
+});
+const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-bench-cli-'));
+
+/** Spawns node with `argv`; resolves with its sample (null: no screenshot reached the model). */
+function timed(argv: string[], env: Record<string, string>, toExit = false) {
+  const started = performance.now();
+  return new Promise<Sample>((resolve, reject) => {
+    const child = spawn(process.execPath, argv, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run = { started, pid: child.pid ?? -1, sample: null as Sample | null };
+    current = run;
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`${argv.join(' ')}: exit code ${code}\n${stderr}`));
+      if (toExit) {
+        // node -e 0 reports its own CPU time just before it exits.
+        const usage = JSON.parse(stdout) as { user: number; system: number };
+        return resolve({
+          ms: performance.now() - started,
+          cpuMs: (usage.user + usage.system) / 1000,
+        });
+      }
+      if (run.sample === null)
+        return reject(new Error(`no screenshot reached the model\n${stderr}`));
+      resolve(run.sample);
+    });
+  });
+}
+
+const cliEnv = {
+  CLAWDIE_DATA_DIR: dataDir,
+  CLAWDIE_MODEL_URL: model.baseUrl,
+  CLAWDIE_MODEL_NAME: 'ui-tars-1.5-bench',
+  CLAWDIE_HOSTD: 'off',
+  CLAWDIE_LOG_LEVEL: 'warn',
+};
+const attachedEnv = { ...cliEnv, CLAWDIE_JAIL_URL: jail.url, CLAWDIE_JAIL_TOKEN: jail.token };
+const cliArgs = ['run', 'say ok', '--json', '--max-steps', '2'];
+const modes: Record<string, () => Promise<Sample>> = {
+  node_e0: () =>
+    timed(['-e', 'process.stdout.write(JSON.stringify(process.cpuUsage()))'], {}, true),
+  attached: () => timed([entry, ...cliArgs], attachedEnv),
+  ...(beforeEntry ? { before: () => timed([beforeEntry, ...cliArgs], attachedEnv) } : {}),
+  local: () => timed([entry, ...cliArgs], cliEnv),
+};
+
+const samples: Record<string, Sample[]> = Object.fromEntries(
+  Object.keys(modes).map((mode) => [mode, []]),
+);
+const stat = (values: number[]) => ({
+  p50: round(percentile(values, 50)),
+  p95: round(percentile(values, 95)),
+});
+try {
+  for (let i = 0; i < warmup + iterations; i++) {
+    const order = Object.keys(modes).filter(
+      (mode) => mode !== 'local' || i < warmup + localIterations,
+    );
+    // Rotate the order so no mode always runs first.
+    for (let k = 0; k < order.length; k++) {
+      const mode = order[(i + k) % order.length] as string;
+      const sample = await (modes[mode] as () => Promise<Sample>)();
+      if (i >= warmup) samples[mode]?.push(sample);
+    }
+  }
+  const stats = Object.fromEntries(
+    Object.entries(samples)
+      .filter(([, sample]) => sample.length > 0)
+      .map(([mode, sample]) => {
+        const cpu = sample.map((s) => s.cpuMs).filter((value) => value !== null);
+        return [
+          mode,
+          {
+            n: sample.length,
+            ms: stat(sample.map((s) => s.ms)),
+            cpu_ms: cpu.length ? stat(cpu) : null,
+          },
+        ];
+      }),
+  ) as Record<
+    string,
+    { n: number; ms: { p50: number; p95: number }; cpu_ms: { p50: number } | null }
+  >;
+  console.log(JSON.stringify({ entry, before: beforeEntry ?? null, stats }, null, 2));
+  const base = stats.node_e0;
+  for (const [mode, s] of Object.entries(stats)) {
+    if (mode === 'node_e0' || !base) continue;
+    const cpu =
+      s.cpu_ms && base.cpu_ms ? `; CPU p50 ${s.cpu_ms.p50} ms vs ${base.cpu_ms.p50} ms` : '';
+    console.log(
+      `${mode}: to first screenshot request p50 ${s.ms.p50} ms, p95 ${s.ms.p95} ms; node -e 0 p50 ${base.ms.p50} ms → +${round(s.ms.p50 - base.ms.p50)} ms, ${round(s.ms.p50 / base.ms.p50)}×${cpu}`,
+    );
+  }
+} finally {
+  await jail.stop();
+  await model.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
