@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // Composition root for `npm start`.
+import { ConfigError } from './errors.js';
+import { PolicyFileError } from './governance/policy/load-policies.js';
 import { printLine } from './ingress/cli/cli-output.js';
 import { DataDirInUseError } from './platform/ownership/data-dir-owner.js';
-import { serve } from './server.js';
+import { PortInUseError, serve } from './server.js';
+
+/** Refused before anything started (exit 2, as the CLI): configuration, policy, data dir, port. */
+const refusals = [ConfigError, PolicyFileError, DataDirInUseError, PortInUseError];
 
 serve().then(
   (code) => {
@@ -10,7 +15,7 @@ serve().then(
   },
   (error: unknown) => {
     printLine(`clawdie: could not start: ${(error as Error).message}`);
-    // 2 = refused (another server holds the data directory), as the CLI does.
-    process.exitCode = error instanceof DataDirInUseError ? 2 : 1;
+    // 2 = refused before starting, as the CLI does; 1 = failed while starting or running.
+    process.exitCode = refusals.some((kind) => error instanceof kind) ? 2 : 1;
   },
 );

@@ -1,9 +1,10 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { loadConfig, processEnv } from './config.js';
+import { AppError } from './errors.js';
 import { printLine } from './ingress/cli/cli-output.js';
 import { printServerBanner, runServerDemo } from './ingress/cli/server-banner.js';
 import { createControlplaneLauncher } from './platform/runner/process-launcher.js';
@@ -17,6 +18,8 @@ import { createControlplaneLauncher } from './platform/runner/process-launcher.j
 export async function serve(): Promise<number> {
   const env = processEnv();
   const config = loadConfig(env);
+  // Before anything starts (Chromium, the jail-service, hostd): a port in use refuses the start.
+  await assertPortFree(config.host, config.port);
   const controlplane = await createControlplane(
     config,
     realAdapters(config, env, createControlplaneLauncher()),
@@ -49,4 +52,28 @@ export async function serve(): Promise<number> {
   server.closeAllConnections();
   await controlplane.close();
   return 0;
+}
+
+/** The start is refused before anything runs: the configured port is taken. */
+export class PortInUseError extends AppError {
+  constructor(host: string, port: number, reason: string) {
+    super(
+      'PORT_IN_USE',
+      `${host}:${port} cannot be listened on (${reason}): another process has it — stop it, or set CLAWDIE_PORT`,
+      { status: 500 },
+    );
+    this.name = 'PortInUseError';
+  }
+}
+
+/** Listens on `host:port` and closes again; rejects with PortInUseError when it cannot. */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new PortInUseError(host, port, error.code ?? error.message)),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }

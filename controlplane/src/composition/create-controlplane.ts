@@ -7,6 +7,7 @@ import { AppError } from '../errors.js';
 import type { ApprovalService } from '../governance/approvals/approval-service.js';
 import type { AuditTrail } from '../governance/audit/audit-log.js';
 import { createAuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
+import { loadPolicies } from '../governance/policy/load-policies.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
 import { claimDataDirAt } from '../platform/ownership/data-dir-owner.js';
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
@@ -104,6 +105,8 @@ export async function createControlplane(
   const stack = createCloseStack();
   stack.defer(owner.close);
   try {
+    // Before any child starts: a bad policy file refuses the start (PolicyFileError).
+    const policies = loadPolicies(loaded.policyDir);
     // Before any child starts: stop what a controlplane killed on this data dir left running.
     stack.defer(await sweepAndRecordChildren(loaded.dataDir, adapters.children, logger));
     // Before anything is opened: CLAWDIE_IMAGE_ENCODER=sharp without sharp refuses to start here.
@@ -138,6 +141,7 @@ export async function createControlplane(
       stack,
       images: images.codec,
       judge,
+      policies,
     });
     const recorder = serving
       ? adapters.recorder?.({

@@ -76,6 +76,8 @@ export function createTaskPipeline(deps: {
   images: ImageCodec;
   /** The process's vision judge: every task's visual conditions; none refuses them at admission. */
   judge: VisualJudge | null;
+  /** The tenant policies, loaded (and so validated) before any child started. */
+  policies: PolicySet;
 }): TaskPipeline {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
@@ -87,6 +89,7 @@ export function createTaskPipeline(deps: {
     newId: deps.newId,
     visualJudge: deps.judge !== null,
     tasks: deps.repository,
+    policies: deps.policies,
   });
   deps.stack.defer(security.close);
   const sessions = createSessionProfiles({

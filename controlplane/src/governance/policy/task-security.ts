@@ -49,6 +49,8 @@ export interface TaskSecurityDeps {
   visualJudge?: boolean;
   /** The task store: `files[].artifact_of_task` must name a task of the same tenant (absent: none does). */
   tasks?: Pick<TaskRepository, 'getTask'>;
+  /** The tenant policies, when the caller loaded them first (before any child started). */
+  policies?: PolicySet | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface TaskSecurityDeps {
  */
 export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   const { config, audit, logger } = deps;
-  const policies = loadPolicies(config.policyDir);
+  const policies = deps.policies ?? loadPolicies(config.policyDir);
   const approvals = createApprovalService({
     store: createApprovalRepository(deps.db),
     audit,
