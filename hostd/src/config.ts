@@ -104,6 +104,13 @@ const schema = z.object({
     )
     .default(DEFAULT_NAMESPACE_NAME),
   CLAWDIE_HOSTD_POOL_SIZE: int(0, 64).default(0),
+  /**
+   * Ready clones kept at most while tasks arrive (the pool grows by one per clone asked for in the
+   * last window, plus the asks waiting); default twice CLAWDIE_HOSTD_POOL_SIZE. Never below it.
+   */
+  CLAWDIE_HOSTD_POOL_MAX: int(0, 64).optional(),
+  /** How far back arrivals raise the pool's target; a quiet window brings it back down. */
+  CLAWDIE_HOSTD_POOL_WINDOW_MS: int(1000, 3_600_000).default(60_000),
   /** First warm-pool retry delay after a failed warm clone; doubles per failure up to the max. */
   CLAWDIE_HOSTD_POOL_RETRY_MIN_MS: int(10, 600_000).default(1000),
   CLAWDIE_HOSTD_POOL_RETRY_MAX_MS: int(10, 3_600_000).default(60_000),
@@ -155,6 +162,9 @@ export interface HostdConfig {
   /** The FreeBSD driver's host layout (used only when `driver` is freebsd). */
   freebsd: FreeBsdHostConfig;
   poolSize: number;
+  /** The pool's ceiling under demand (≥ poolSize) and the window arrivals count in. */
+  poolMax: number;
+  poolWindowMs: number;
   poolRetry: { minMs: number; maxMs: number };
   leaseRetentionMs: number;
   limits: { memoryMb: number; pids: number; cpuPercent: number };
@@ -246,6 +256,11 @@ export function loadConfig(
       quota: e.CLAWDIE_HOSTD_QUOTA,
     }),
     poolSize: e.CLAWDIE_HOSTD_POOL_SIZE,
+    poolMax: Math.max(
+      e.CLAWDIE_HOSTD_POOL_SIZE,
+      e.CLAWDIE_HOSTD_POOL_MAX ?? Math.min(64, 2 * e.CLAWDIE_HOSTD_POOL_SIZE),
+    ),
+    poolWindowMs: e.CLAWDIE_HOSTD_POOL_WINDOW_MS,
     poolRetry: {
       minMs: e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS,
       maxMs: Math.max(e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS, e.CLAWDIE_HOSTD_POOL_RETRY_MAX_MS),

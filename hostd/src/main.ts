@@ -80,6 +80,8 @@ async function serveClones(
     defaultDisplay: config.display,
     proxyPort: config.proxyPort,
     poolSize: config.poolSize,
+    poolMax: config.poolMax,
+    poolWindowMs: config.poolWindowMs,
     poolRetry: config.poolRetry,
     leaseRetentionMs: config.leaseRetentionMs,
     startTimeoutMs: config.startTimeoutMs,

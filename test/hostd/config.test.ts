@@ -123,3 +123,23 @@ describe('hostd config: the FreeBSD host layout', () => {
     });
   }
 });
+
+describe('hostd config: the warm pool under demand', () => {
+  it('grows to twice the floor by default, to CLAWDIE_HOSTD_POOL_MAX when set, never below the floor', () => {
+    const of = (env: Record<string, string>) => {
+      const config = loadConfig({ ...token, ...env });
+      return [config.poolSize, config.poolMax, config.poolWindowMs];
+    };
+    assert.deepEqual(of({}), [0, 0, 60_000]);
+    assert.deepEqual(of({ CLAWDIE_HOSTD_POOL_SIZE: '2' }), [2, 4, 60_000]);
+    assert.deepEqual(
+      of({ CLAWDIE_HOSTD_POOL_SIZE: '2', CLAWDIE_HOSTD_POOL_MAX: '6' }),
+      [2, 6, 60_000],
+    );
+    assert.deepEqual(
+      of({ CLAWDIE_HOSTD_POOL_SIZE: '2', CLAWDIE_HOSTD_POOL_MAX: '1' }),
+      [2, 2, 60_000],
+    );
+    assert.deepEqual(of({ CLAWDIE_HOSTD_POOL_WINDOW_MS: '5000' })[2], 5000);
+  });
+});

@@ -9,8 +9,12 @@ export interface CloneManagerOptions {
   defaultDisplay: boolean;
   /** Port of each clone's proxy on its host address (0 = any, used without a clone link). */
   proxyPort: number;
-  /** Ready clones kept in the warm pool (0 = none). */
+  /** Ready clones always kept in the warm pool (0 = none unless demand raises it). */
   poolSize: number;
+  /** Ready clones kept at most while tasks arrive (pool-demand.ts); default `poolSize`. */
+  poolMax?: number;
+  /** How far back arrivals raise the pool's target; default 60 s. */
+  poolWindowMs?: number;
   startTimeoutMs: number;
   /** Warm-pool retry backoff after a failure: first delay, doubling up to the maximum. */
   poolRetry?: { minMs: number; maxMs: number };

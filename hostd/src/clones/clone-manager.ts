@@ -18,6 +18,7 @@ import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
 import type { CloneManagerOptions } from './clone-manager-options.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
+import { PoolDemand } from './pool-demand.js';
 import { RefusalLog } from './refusal-log.js';
 import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
 
@@ -37,6 +38,9 @@ export class CloneManager {
   /** Teardowns under way, by lease id: a repeated DELETE of the same lease waits for the first. */
   readonly #destroying = new Map<string, ReturnType<CloneManager['destroy']>>();
   readonly #pool: WarmPool<Holding>;
+  readonly #demand: PoolDemand;
+  /** Brings the pool's target back down once arrivals stop. */
+  readonly #rebalance: NodeJS.Timeout;
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #addressPolicy: AddressPolicy;
@@ -60,6 +64,20 @@ export class CloneManager {
       ...(options.now ? { now: options.now } : {}),
       ...(options.onError ? { onError: options.onError } : {}),
     });
+    const windowMs = options.poolWindowMs ?? 60_000;
+    this.#demand = new PoolDemand({
+      floor: options.poolSize,
+      ceiling: options.poolMax ?? options.poolSize,
+      windowMs,
+      now: options.now ?? Date.now,
+    });
+    this.#rebalance = setInterval(() => this.#retarget(), Math.max(1000, windowMs / 4));
+    this.#rebalance.unref();
+  }
+
+  /** The pool's target from demand now (never while closing). */
+  #retarget(): void {
+    if (!this.#closed) this.#pool.retarget(this.#demand.target());
   }
 
   /** Destroys every clone on the host: hostd keeps no journal, so none is a confirmed live task. */
@@ -78,7 +96,10 @@ export class CloneManager {
     };
     const display = request.display ?? this.#options.defaultDisplay;
     const allowedDomains = [...(request.allowedDomains ?? [])];
+    this.#demand.arrived();
     const pooled = this.#pool.take(this.#fitsPool(limits, display));
+    if (!pooled) this.#demand.waiting(true);
+    this.#retarget();
     if (pooled) {
       // Switch leases in one synchronous step: refusals before it stay with the warm-up lease.
       const warm = pooled.lease;
@@ -94,7 +115,7 @@ export class CloneManager {
       return toLeasedClone(pooled, this.#addressPolicy.exceptions);
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
-    const holding = await this.#track(this.#make(spec));
+    const holding = await this.#track(this.#make(spec)).finally(() => this.#demand.waiting(false));
     if (this.#closed) {
       await this.#teardown(holding);
       throw new HostdError('CLONE_FAILED', 'hostd is shutting down', 503);
@@ -198,6 +219,7 @@ export class CloneManager {
   /** Destroys every clone this manager made (leased and pooled); stops refilling. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearInterval(this.#rebalance);
     const pooled = await this.#pool.close();
     await Promise.allSettled([...this.#inflight]);
     await Promise.all(pooled.map((holding) => this.#teardown(holding)));

@@ -1,6 +1,8 @@
 // The warm pool: ready-made clones waiting for a task. Refills in the background whenever a clone
 // is taken, and after a failed attempt retries with exponential backoff (bounded), so one bad
-// moment (a slow host, a start timeout) does not leave it empty for good. Reports its state.
+// moment (a slow host, a start timeout) does not leave it empty for good. Its target can move
+// (`retarget`, from demand: pool-demand.ts): above it, the oldest ready items are discarded.
+// Reports its state.
 
 export interface WarmPoolOptions<T> {
   /** Ready items to keep (0 = no pool). */
@@ -28,9 +30,12 @@ export interface WarmPoolStatus {
 
 export class WarmPool<T> {
   readonly #options: WarmPoolOptions<T>;
+  #target: number;
   readonly #now: () => number;
   readonly #ready: T[] = [];
+  /** Items being made, and discards under way: close waits for both. */
   readonly #inflight = new Set<Promise<void>>();
+  #making = 0;
   #failures = 0;
   #lastError: { message: string; at: number } | null = null;
   #retry: { timer: NodeJS.Timeout; at: number } | null = null;
@@ -38,6 +43,7 @@ export class WarmPool<T> {
 
   constructor(options: WarmPoolOptions<T>) {
     this.#options = options;
+    this.#target = options.target;
     this.#now = options.now ?? Date.now;
   }
 
@@ -52,15 +58,32 @@ export class WarmPool<T> {
     return item;
   }
 
+  get target(): number {
+    return this.#target;
+  }
+
+  /** Moves the target: discards the oldest ready items above it, or starts making more. */
+  retarget(target: number): void {
+    this.#target = Math.max(0, target);
+    if (this.#closed) return;
+    for (const item of this.#ready.splice(0, Math.max(0, this.#ready.length - this.#target))) {
+      const gone = this.#options.discard(item);
+      this.#inflight.add(gone);
+      void gone.finally(() => this.#inflight.delete(gone));
+    }
+    this.fill();
+  }
+
   /** Starts making what is missing, unless a retry after a failure is pending. Never throws. */
   fill(): void {
     if (this.#closed || this.#retry) return;
-    const missing = this.#options.target - this.#ready.length - this.#inflight.size;
+    const missing = this.#target - this.#ready.length - this.#making;
     for (let i = 0; i < missing; i += 1) {
       const attempt: Promise<void> = this.#options.make().then(
         async (item) => {
           this.#failures = 0;
-          if (this.#closed) await this.#options.discard(item);
+          // Made after close, or after the target fell below what is ready: not kept.
+          if (this.#closed || this.#ready.length >= this.#target) await this.#options.discard(item);
           else this.#ready.push(item);
         },
         (error: unknown) => {
@@ -70,16 +93,20 @@ export class WarmPool<T> {
           this.#scheduleRetry();
         },
       );
+      this.#making += 1;
       this.#inflight.add(attempt);
-      void attempt.finally(() => this.#inflight.delete(attempt));
+      void attempt.finally(() => {
+        this.#making -= 1;
+        this.#inflight.delete(attempt);
+      });
     }
   }
 
   status(): WarmPoolStatus {
     return {
-      target: this.#options.target,
+      target: this.#target,
       ready: this.#ready.length,
-      filling: this.#inflight.size,
+      filling: this.#making,
       failures: this.#failures,
       lastError: this.#lastError?.message ?? null,
       lastErrorAt: this.#lastError ? new Date(this.#lastError.at).toISOString() : null,
