@@ -1,42 +1,73 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # Runs the test files with node:test. Node 20 finds no tests when given a directory, so the file
-# list is explicit, and an empty list is a failure rather than a silent pass.
+# list is explicit, and an empty list is a failure rather than a silent pass. POSIX sh (dash,
+# FreeBSD's sh): FreeBSD has no bash in its base system (test/repository/run-tests-posix.test.ts).
 #   (no flag)  every test file except the soak suite — what `npm test` and CI run
 #   --unit     the component tests (not e2e/, security/ or soak/) with CLAWDIE_TEST_SCOPE=unit:
 #              tests needing Chromium, root or namespaces register as skipped with their reason
 #              (no browser, no root, < 60 s on 2 cores)
 #   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`), 30 min a file
+#   FILE...    after the flag (or none): only these test files, e.g. `sh test/run-tests.sh
+#              test/setup/bootstrap.test.ts`; a file that does not exist is refused (exit 2)
 # Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
-set -euo pipefail
+set -eu
 cd "$(dirname "$0")/.."
 
 timeout_ms=180000
+scope=all
 case "${1:-}" in
-  --unit)
-    export CLAWDIE_TEST_SCOPE=unit
-    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' \
-      -not -path 'test/e2e/*' -not -path 'test/security/*' | sort) ;;
-  --soak)
-    timeout_ms=1800000
-    mapfile -t files < <(find test/soak -name '*.test.ts' | sort) ;;
-  "")
-    mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/soak/*' | sort) ;;
-  *)
+  --unit) scope=unit; shift ;;
+  --soak) scope=soak; timeout_ms=1800000; shift ;;
+  -*)
     echo "run-tests: unknown option $1 (use --unit or --soak)" >&2
     exit 2 ;;
 esac
+[ "$scope" = unit ] && export CLAWDIE_TEST_SCOPE=unit
 
-if [[ ${#files[@]} -eq 0 ]]; then
+# The file list, one path a line; test files have no spaces or newlines in their names.
+if [ "$#" -gt 0 ]; then
+  for file in "$@"; do
+    case "$file" in
+      -*) echo "run-tests: $file: options go first (use --unit or --soak)" >&2; exit 2 ;;
+    esac
+    if [ ! -f "$file" ]; then
+      echo "run-tests: $file: no such test file" >&2
+      exit 2
+    fi
+  done
+  files=$(printf '%s\n' "$@")
+else
+  case "$scope" in
+    unit) files=$(find test -name '*.test.ts' ! -path 'test/soak/*' ! -path 'test/e2e/*' \
+            ! -path 'test/security/*' | sort) ;;
+    soak) files=$(find test/soak -name '*.test.ts' | sort) ;;
+    *) files=$(find test -name '*.test.ts' ! -path 'test/soak/*' | sort) ;;
+  esac
+fi
+
+if [ -z "$files" ]; then
   echo "run-tests: no test files found under test/ — refusing to report success" >&2
   exit 1
 fi
+count=$(printf '%s\n' "$files" | wc -l | tr -d ' ')
 
-echo "run-tests: ${#files[@]} test files" >&2
+echo "run-tests: $count test files" >&2
 CLAWDIE_TEST_TIMES=$(mktemp)
 export CLAWDIE_TEST_TIMES
 trap 'rm -f "$CLAWDIE_TEST_TIMES"' EXIT
+# sh runs the EXIT trap on exit only: turn Ctrl-C and kill into an exit so the file goes too.
+trap 'exit 130' INT
+trap 'exit 143' TERM
+old_ifs=$IFS
+IFS='
+'
+set -f
+# shellcheck disable=SC2086 # split on newlines only, no globbing: one argument a file
+set -- $files
+set +f
+IFS=$old_ifs
 status=0
 node --conditions=source --import tsx --import ./test/support/file-timer.mjs --test \
-  --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "${files[@]}" || status=$?
-node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "${#files[@]}" || true
+  --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
+node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 exit "$status"

@@ -40,7 +40,7 @@ describe('README commands with clean stdout', requires('chromium'), () => {
     const lines = readmeLines('npx clawdie').filter((line) => line.includes('--json'));
     assert.ok(lines.length > 0, 'the README shows no `npx clawdie … --json` command');
     for (const line of lines) {
-      const result = spawnSync('bash', ['-c', line], {
+      const result = spawnSync('/bin/sh', ['-c', line], {
         cwd: root,
         env,
         encoding: 'utf8',
