@@ -63,15 +63,16 @@ export const PLAN_STEPS: readonly PlanStep[] = [
     expected: '≈ 1 s (Chromium start; Linux measured ≈ 1.1 s, §3.3)',
   },
   { phase: 'start', name: 'inspect (result)', starts: INVENTORY, expected: null },
-  { phase: 'destroy', name: 'PF flush rules + tables', starts: /-F rules$/, expected: null },
-  { phase: 'destroy', name: 'PF kill states', starts: /^\/sbin\/pfctl -k /, expected: null },
   {
     phase: 'destroy',
     name: 'jail -r + wait gone + unmount',
-    starts: /^\/usr\/sbin\/jail (-f \S+ )?-r /,
+    starts: /^\/usr\/sbin\/jail (-f \S+ -r|-R) /,
     waits: () => 'stop.timeout 5 s; jls -d polls ≤ 50 × 100 ms',
     expected: null,
   },
+  // Only once the jail is gone: its anchor stays loaded for as long as it may still run.
+  { phase: 'destroy', name: 'PF flush rules + tables', starts: /-F rules$/, expected: null },
+  { phase: 'destroy', name: 'PF kill states', starts: /^\/sbin\/pfctl -k /, expected: null },
   { phase: 'destroy', name: 'rctl remove', starts: /^\/usr\/bin\/rctl -r /, expected: null },
   { phase: 'destroy', name: 'epair destroy', starts: /^\/sbin\/ifconfig -l$/, expected: null },
   {

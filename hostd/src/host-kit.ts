@@ -5,7 +5,7 @@
 export { CloneManager, type CloneManagerOptions } from './clones/clone-manager.js';
 export { type HostdConfig, loadConfig } from './config.js';
 export type { FreeBsdLayout } from './drivers/freebsd/names.js';
-export { mainRulesBlock } from './drivers/freebsd/parse.js';
+export { failClosedRule, mainRulesProblems } from './drivers/freebsd/pf-main-rules.js';
 export type {
   CloneIsolation,
   CloneSpec,

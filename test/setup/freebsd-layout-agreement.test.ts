@@ -41,7 +41,7 @@ function scriptedHost(layout: PreparedLayout) {
     {
       match: '/sbin/pfctl -sr',
       reply: {
-        stdout: `anchor "${layout.pfAnchor}/*" all\nblock drop log on ${layout.interfaceGroup} all\n`,
+        stdout: `anchor "${layout.pfAnchor}/*" all\nblock drop log quick on ${layout.interfaceGroup} all\n`,
       },
     },
     {
@@ -79,13 +79,19 @@ describe('FreeBSD host layout: setup, driver and --verify-host agree', () => {
     for (const line of [snapshot, dataset]) assert.ok(output.includes(line), line);
     assert.match(plan, /bastille_zfs_zpool=tank$/m);
     assert.match(plan, /bastille create -T -V webtpl /);
-    assert.match(plan, /^# pf-hostd-anchor: .* clawdie anchors and blocks clawtask \(ok\)$/m);
+    assert.match(
+      plan,
+      /^# pf-hostd-anchor: .* clawdie anchors and blocks clawtask \(quick\) \(ok\)$/m,
+    );
     assert.doesNotMatch(plan, /zroot|hostdtask|"hostd\/\*"|browser/);
 
     // The same PF check refuses a ruleset made for the default names.
     const defaults = await runScripted(setup, scriptedHost(DEFAULT_PREPARED));
     assert.equal(defaults.result.ok, false);
-    assert.match(defaults.output.join('\n'), /anchor "clawdie\/\*".*block drop log on clawtask/);
+    assert.match(
+      defaults.output.join('\n'),
+      /anchor "clawdie\/\*".*block drop log quick on clawtask/,
+    );
 
     const fake = new FakeFreeBSD(PREPARED);
     const driver = driverOver(fake, ENV);

@@ -19,7 +19,7 @@ export const prerequisitesMet: ScriptedReply[] = [
   { match: '/sbin/pfctl -s info', reply: { stdout: 'Status: Enabled for 0 days\n' } },
   {
     match: '/sbin/pfctl -sr',
-    reply: { stdout: 'anchor "hostd/*" all\nblock drop log on hostdtask all\n' },
+    reply: { stdout: 'anchor "hostd/*" all\nblock drop log quick on hostdtask all\n' },
   },
   {
     match:

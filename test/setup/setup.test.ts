@@ -49,6 +49,23 @@ describe('clawdie setup --dry-run', () => {
     assert.match(racct?.message ?? '', /kern\.racct\.enable=1 to \/boot\/loader\.conf and reboot/);
     assert.equal(result.steps.at(-1)?.id, 'template-snapshot');
   });
+
+  it('refuses a PF block on the task group without quick, saying where the quick block goes', async () => {
+    const rules = 'anchor "hostd/*" all\nblock drop log on hostdtask all\npass all keep state\n';
+    const runner = new RecordingRunner([
+      { match: '/sbin/pfctl -sr', reply: { stdout: rules } },
+      ...prerequisitesMet,
+      ...everythingMissing,
+    ]);
+    const { result } = await runScripted(config('freebsd', true), runner);
+    const pf = result.steps.find((step) => step.id === 'pf-hostd-anchor');
+    assert.equal(pf?.outcome, 'failed');
+    assert.match(pf?.message ?? '', /without quick/);
+    assert.match(
+      pf?.message ?? '',
+      /`anchor "hostd\/\*"`, `block drop log quick on hostdtask all` \(no `pass … quick`/,
+    );
+  });
 });
 
 describe('clawdie setup apply', () => {

@@ -1,6 +1,6 @@
 // FreeBSD host prerequisites hostd relies on (freebsd-jails.md §2.7, §2.8, §2.9 preflight): checks
 // a human fixes (reboot-time tunables, pf.conf), plus Bastille and its ZFS configuration.
-import { mainRulesBlock } from '@clawdie/hostd/host-kit';
+import { failClosedRule, mainRulesProblems } from '@clawdie/hostd/host-kit';
 import type { FreeBsdSetupConfig } from '../config.js';
 import { ensure, prerequisite, probe, type SetupStep } from './step.js';
 
@@ -44,17 +44,7 @@ export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
       accept: (r) => /Status: Enabled/.test(r.stdout),
       hint: 'sysrc pf_enable=YES && service pf start',
     }),
-    prerequisite({
-      id: 'pf-hostd-anchor',
-      title: `main PF ruleset hooks the ${config.pfAnchor} anchors and blocks ${config.interfaceGroup}`,
-      argv: ['/sbin/pfctl', '-sr'],
-      accept: (r) =>
-        r.stdout.includes(`anchor "${config.pfAnchor}/*"`) &&
-        mainRulesBlock(r.stdout, config.interfaceGroup),
-      hint:
-        `add to /etc/pf.conf: \`set skip on lo0\`, \`anchor "${config.pfAnchor}/*"\`, ` +
-        `\`block drop log on ${config.interfaceGroup} all\`; then pfctl -f /etc/pf.conf`,
-    }),
+    pfFailsClosed(config),
     ensure({
       id: 'bastille-installed',
       title: 'Bastille installed',
@@ -63,6 +53,33 @@ export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
     }),
     bastilleZfs(config),
   ];
+}
+
+/**
+ * The main ruleset hooks the task anchors and then blocks the task group with `quick` (pf's last
+ * matching rule wins otherwise: a later pass would open a task's path while its anchor is empty).
+ */
+function pfFailsClosed(config: FreeBsdSetupConfig): SetupStep {
+  const argv = ['/sbin/pfctl', '-sr'];
+  const anchor = `anchor "${config.pfAnchor}/*"`;
+  return {
+    id: 'pf-hostd-anchor',
+    title: `main PF ruleset hooks the ${config.pfAnchor} anchors and blocks ${config.interfaceGroup} (quick)`,
+    async check(context) {
+      const result = await probe(context, argv);
+      const problems = mainRulesProblems(result.stdout, config);
+      return {
+        done: result.exitCode === 0 && problems.length === 0,
+        detail: `${argv.join(' ')} → exit ${result.exitCode}${problems.length > 0 ? `: ${problems.join('; ')}` : ''}`,
+        plan: [],
+        hint:
+          `add to /etc/pf.conf, in this order: \`set skip on lo0\`, \`${anchor}\`, ` +
+          `\`${failClosedRule(config.interfaceGroup)}\` (no \`pass … quick\` that can match ` +
+          `${config.interfaceGroup} before them); then pfctl -f /etc/pf.conf`,
+        severity: 'required',
+      };
+    },
+  };
 }
 
 function bastilleZfs(config: FreeBsdSetupConfig): SetupStep {

@@ -16,7 +16,15 @@ import {
   preparedHostState,
   type ToolResult,
 } from './fake/state.js';
-import { mountTool, rctlTool, sysctlTool, umountTool } from './fake/system.js';
+import {
+  kldloadTool,
+  kldstatTool,
+  mkdirTool,
+  mountTool,
+  rctlTool,
+  sysctlTool,
+  umountTool,
+} from './fake/system.js';
 import { zfsTool } from './fake/zfs.js';
 import { grammarProblems } from './grammar/host-check.js';
 
@@ -32,6 +40,9 @@ const TOOLS: Record<string, Tool> = {
   '/sbin/mount': mountTool,
   '/sbin/umount': umountTool,
   '/sbin/sysctl': sysctlTool,
+  '/sbin/kldstat': kldstatTool,
+  '/sbin/kldload': kldloadTool,
+  '/bin/mkdir': mkdirTool,
 };
 
 /** Read-only forms: not logged in the plan, not counted as steps. */
@@ -43,6 +54,7 @@ const READ_ONLY = [
   /^\/usr\/bin\/rctl( jail:\S+)?$/,
   /^\/sbin\/mount -p$/,
   /^\/sbin\/sysctl /,
+  /^\/sbin\/kldstat /,
 ];
 
 /** What an injected fault does to the matching operation. */

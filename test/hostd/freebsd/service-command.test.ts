@@ -12,6 +12,7 @@ describe('FreeBSD jail-service command', () => {
     const names = taskNames(7, defaultFreeBsdLayout);
     const command = serviceCommand(names, defaultFreeBsdLayout, 'http://10.78.0.29:3128');
     assert.deepEqual(parseServiceCommand(command), {
+      HOME: '/tmp/home',
       CLAWDIE_JAIL_HOST: '10.78.0.30',
       CLAWDIE_JAIL_PORT: '9223',
       CLAWDIE_JAIL_TOKEN_FILE: '/usr/local/etc/clawdie/jail.token',

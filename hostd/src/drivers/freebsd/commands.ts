@@ -10,6 +10,7 @@ export const BIN = Object.freeze({
   rctl: '/usr/bin/rctl',
   ifconfig: '/sbin/ifconfig',
   mkdir: '/bin/mkdir',
+  install: '/usr/bin/install',
   daemon: '/usr/sbin/daemon',
   env: '/usr/bin/env',
   node: '/usr/local/bin/node',
@@ -18,6 +19,8 @@ export const BIN = Object.freeze({
   mount: '/sbin/mount',
   umount: '/sbin/umount',
   sysctl: '/sbin/sysctl',
+  kldstat: '/sbin/kldstat',
+  kldload: '/sbin/kldload',
 });
 
 export type Argv = readonly string[];
@@ -107,9 +110,14 @@ export const rctl = {
 
 export const jail = {
   create: (names: TaskNames): Argv => [BIN.jail, '-f', names.confPath, '-c', names.jail],
-  /** With the config file jail(8) also runs the stop hooks and unmounts devfs. */
+  /**
+   * With the task's config file jail(8) also runs the stop hooks and unmounts devfs. Without it,
+   * `-R`: a bare `-r` would read the admin's /etc/jail.conf (jail(8) -f: "instead of the default
+   * /etc/jail.conf"; config.c load_config() exits 1 when it cannot be opened), while -R "removes
+   * an existing jail without using the configuration file".
+   */
   remove: (names: TaskNames, withConfig: boolean): Argv =>
-    withConfig ? [BIN.jail, '-f', names.confPath, '-r', names.jail] : [BIN.jail, '-r', names.jail],
+    withConfig ? [BIN.jail, '-f', names.confPath, '-r', names.jail] : [BIN.jail, '-R', names.jail],
   /** Removes without running any hooks; leaves devfs mounted. */
   removeRaw: (name: string): Argv => [BIN.jail, '-R', name],
   jid: (name: string, includeDying: boolean): Argv =>
@@ -130,4 +138,12 @@ export const preflight = {
   snapshotExists: (snapshot: string): Argv => [
     ...[BIN.zfs, 'list', '-H', '-o', 'name', '-t', 'snapshot', snapshot],
   ],
+  /** `1` on a kernel built with VIMAGE; the OID is absent (exit 1) without it. */
+  vimage: (): Argv => [BIN.sysctl, '-n', 'kern.features.vimage'],
+  /** Exit 0 when the module is in the kernel (loaded or compiled in), 1 otherwise; prints nothing. */
+  epairLoaded: (): Argv => [BIN.kldstat, '-q', '-m', 'if_epair'],
+  /** What ifconfig's clone create would do itself; -n: no error when it is already there. */
+  loadEpair: (): Argv => [BIN.kldload, '-n', 'if_epair'],
+  /** jail(8) opens exec.consolelog there; -p: an existing directory is left as it is. */
+  makeLogDir: (dir: string): Argv => [BIN.mkdir, '-p', '-m', '0750', dir],
 };

@@ -16,7 +16,7 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import { preflight, zfs } from './commands.js';
+import { preflight } from './commands.js';
 import { createResources, startJail } from './create-steps.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
 import { createFetchHealthCheck, type HealthCheck } from './health-check.js';
@@ -30,7 +30,8 @@ import {
   resourcesOf,
   takeInventory,
 } from './observe.js';
-import { mainRulesBlock } from './parse.js';
+import { mainRulesProblems } from './pf-main-rules.js';
+import { hostPreflight } from './preflight.js';
 import { destroyResources, stopJail, verifyAbsent } from './teardown.js';
 
 export interface FreeBsdDriverOptions {
@@ -86,39 +87,13 @@ export class FreeBsdDriver implements JailDriver {
     const info = await run(this.#host, preflight.pfInfo());
     if (!/Status: Enabled/.test(info.stdout)) reasons.push('PF is not enabled (pfctl -e)');
     const rules = await run(this.#host, preflight.mainRules());
-    const anchor = `anchor "${this.#host.layout.pfAnchor}/*"`;
-    if (!rules.stdout.includes(anchor)) reasons.push(`the main PF ruleset has no \`${anchor}\``);
-    const group = this.#host.layout.interfaceGroup;
-    if (!mainRulesBlock(rules.stdout, group)) {
-      reasons.push(`the main PF ruleset does not block the interface group ${group}`);
-    }
+    reasons.push(...mainRulesProblems(rules.stdout, this.#host.layout));
     return { level: reasons.length === 0 ? 'full' : 'reduced', reasons };
   }
 
   /** What the host lacks before any clone can be made (freebsd-jails.md §2.9); empty when prepared. */
-  async preflight(): Promise<string[]> {
-    const { layout } = this.#host;
-    const absent = async (argv: readonly string[]): Promise<string | null> => {
-      try {
-        return (await run(this.#host, argv)).exitCode === 0 ? null : 'absent';
-      } catch (error) {
-        return `cannot run ${argv[0]}: ${(error as Error).message} (is this a FreeBSD host with ZFS?)`;
-      }
-    };
-    const snapshot = await absent(preflight.snapshotExists(layout.templateSnapshot));
-    if (snapshot !== null && snapshot !== 'absent') return [snapshot];
-    const missing: string[] = [];
-    if (snapshot === 'absent') {
-      missing.push(
-        `the template snapshot ${layout.templateSnapshot} does not exist (build the template with \`clawdie setup\`, or set CLAWDIE_HOSTD_TEMPLATE_SNAPSHOT)`,
-      );
-    }
-    if ((await absent(zfs.exists(layout.tasksDataset))) !== null) {
-      missing.push(
-        `the tasks dataset ${layout.tasksDataset} does not exist (zfs create -p -o mountpoint=${layout.jailsRoot} ${layout.tasksDataset}, or set CLAWDIE_HOSTD_ZFS_TASKS_DATASET)`,
-      );
-    }
-    return missing;
+  preflight(): Promise<string[]> {
+    return hostPreflight(this.#host);
   }
 
   create(index: number, spec: CloneSpec): Promise<CloneInfo> {

@@ -59,13 +59,6 @@ export function parseRctlRules(stdout: string): string[] {
     .filter((line) => line.includes(':'));
 }
 
-/** True when `pfctl -sr` (the main ruleset) has a block rule on interface group `group`. */
-export function mainRulesBlock(rules: string, group: string): boolean {
-  return lines(rules).some(
-    (line) => /^block\b/.test(line.trim()) && line.includes(` on ${group} `),
-  );
-}
-
 /** `ifconfig -l` → interface names. */
 export function parseInterfaceList(stdout: string): string[] {
   return stdout.split(/\s+/).filter((name) => name !== '');

@@ -6,6 +6,13 @@ import type { FreeBsdLayout, TaskNames } from './names.js';
 
 /** The X display inside every desktop jail: each jail has its own /tmp, so :0 never collides. */
 export const JAIL_DISPLAY = ':0';
+/**
+ * The service's (and so Chromium's) HOME inside the jail. The template user's home is /nonexistent
+ * (setup's `pw useradd -d /nonexistent`), which Chromium would inherit; the Linux driver gives
+ * HOME=/profile for the same reason (drivers/linux/service-launch.ts). Made by exec.start, as root,
+ * owned by the service user, on the clone's own /tmp (destroyed with it).
+ */
+export const SERVICE_HOME = '/tmp/home';
 /** The same screen as a Linux clone's Xvfb (drivers/linux/sandbox.ts). */
 const SCREEN = '1280x800x24';
 
@@ -22,6 +29,7 @@ export function serviceCommand(
   display: string | null = null,
 ): string {
   const env = [
+    `HOME=${SERVICE_HOME}`,
     `CLAWDIE_JAIL_HOST=${names.jailIp}`,
     `CLAWDIE_JAIL_PORT=${layout.servicePort}`,
     `CLAWDIE_JAIL_TOKEN_FILE=${names.tokenFileInJail}`,
@@ -39,6 +47,11 @@ export function serviceCommand(
     BIN.node,
     layout.serviceEntry,
   ].join(' ');
+}
+
+/** Makes SERVICE_HOME, owned by the service user (resolved in the jail's passwd), mode 0700. */
+export function homeCommand(layout: FreeBsdLayout): string {
+  return [BIN.install, '-d', '-m', '0700', '-o', layout.serviceUser, SERVICE_HOME].join(' ');
 }
 
 /**
@@ -70,6 +83,7 @@ export function renderJailConf(
   const starts = [
     '/sbin/ifconfig lo0 inet 127.0.0.1/8 up',
     `/sbin/ifconfig ${names.jailIf} inet ${names.jailIp}/30 up`,
+    homeCommand(layout),
     ...(display === null ? [] : displayCommands(layout, display)),
     serviceCommand(names, layout, egressProxyUrl, display),
   ];

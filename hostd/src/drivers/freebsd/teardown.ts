@@ -44,11 +44,14 @@ async function unmountBelow(host: FreeBsdHost, root: string): Promise<void> {
 
 /** Every step of the teardown, in order. Never throws on "already absent". */
 export async function destroyResources(host: FreeBsdHost, names: TaskNames): Promise<void> {
+  // The anchor is emptied only once the jail is gone: flushed first, the jail would run on for up
+  // to stop.timeout with only the main ruleset's block between it and the network. The states
+  // go after the flush, so no pass rule can make a new one in between.
+  await stopJail(host, names);
   await run(host, pf.flushRules(names.anchor));
   await run(host, pf.flushTables(names.anchor));
   await run(host, pf.killStatesFrom(names.jailIp));
   await run(host, pf.killStatesTo(names.jailIp));
-  await stopJail(host, names);
   // rctl rules outlive the jail; a failure here is verified below rather than trusted.
   await run(host, rctl.remove(names.rctlSubject));
   await destroyEpair(host, names);

@@ -9,7 +9,8 @@
 // - the jail's programs: /usr/local/bin/node and /usr/local/bin/chrome are this host's Node and
 //   Chromium, run as this user (daemon(8)'s `-u clawdie` is not modelled), without a jail.
 // - a desktop jail's display: its Xvfb runs as a real Xvfb here (jail-xvfb.ts), and the service's
-//   DISPLAY=:0 is replaced by the display number that server reported.
+//   DISPLAY=:0 is replaced by the display number that server reported;
+// - the jail's HOME (made by exec.start inside the clone): the private temporary directory.
 // Everything else in the command is passed on as written, and a CLAWDIE_* variable the
 // jail-service does not read fails exec.start: a variable it would silently ignore is a bug.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,8 +24,8 @@ import { createFetchHealthCheck } from '../../../../hostd/src/drivers/freebsd/he
 import { type JailXvfb, startJailXvfb, xvfbArguments } from './jail-xvfb.js';
 import type { FakeJailProcesses } from './state.js';
 
-/** Variables the jail-service reads: its schema, the token file it reads by name, its display. */
-const KNOWN = new Set([...JAIL_SERVICE_VARIABLES, 'CLAWDIE_JAIL_TOKEN_FILE', 'DISPLAY']);
+/** Variables the jail-service reads: its schema, the token file it reads by name, its display, HOME. */
+const KNOWN = new Set([...JAIL_SERVICE_VARIABLES, 'CLAWDIE_JAIL_TOKEN_FILE', 'DISPLAY', 'HOME']);
 /** A display no server here has: what a DISPLAY naming no Xvfb of its jail stands for. */
 const NO_SUCH_DISPLAY = ':65000';
 
@@ -107,12 +108,14 @@ export class JailServiceProcesses implements FakeJailProcesses {
     const spawned = (xvfb?.ready ?? Promise.resolve(null)).then((display) => {
       if (running.stopped) return;
       const jailDisplay = xvfb?.jailDisplay ?? null;
-      const translated =
-        env.DISPLAY === undefined
+      const translated = {
+        ...(env.HOME === undefined ? {} : { HOME: dir }),
+        ...(env.DISPLAY === undefined
           ? {}
           : {
               DISPLAY: env.DISPLAY === jailDisplay && display !== null ? display : NO_SUCH_DISPLAY,
-            };
+            }),
+      };
       running.child = this.#spawnService(running, { ...env, ...translated }, tokenFile);
     });
     running.exited = spawned.then(async () => {

@@ -43,9 +43,26 @@ export function jailTool(state: FakeState, argv: readonly string[]): ToolResult 
   if (args.length === 4 && args[0] === '-f' && args[2] === '-r') {
     return remove(state, args[3] ?? '', parseConf(state, args[1] ?? '')?.mountDevfs ?? false);
   }
-  if (args.length === 2 && args[0] === '-r') return remove(state, args[1] ?? '', false);
+  if (args.length === 2 && args[0] === '-r') return removeWithDefaultConf(state, args[1] ?? '');
   if (args.length === 2 && args[0] === '-R') return remove(state, args[1] ?? '', false);
   throw new UnsupportedCommandError(argv);
+}
+
+/** The file jail(8) reads without -f (usr.sbin/jail/jail.8: "the default /etc/jail.conf"). */
+const DEFAULT_CONF = '/etc/jail.conf';
+
+/**
+ * `jail -r NAME` without -f loads /etc/jail.conf first: config.c load_config() exits 1 (err(1,
+ * "%s", cfname)) when it cannot open it; when it can, the admin's parameters (exec.prestop,
+ * exec.stop, …) apply to the removal. Both are modelled: a missing file fails, a present one is
+ * recorded in removedWithAdminConf.
+ */
+function removeWithDefaultConf(state: FakeState, name: string): ToolResult {
+  if (!state.files.has(DEFAULT_CONF))
+    return fail(`jail: ${DEFAULT_CONF}: No such file or directory`);
+  const result = remove(state, name, false);
+  if (result.exitCode === 0) state.removedWithAdminConf.push(name);
+  return result;
 }
 
 function parseConf(state: FakeState, path: string): ParsedConf | null {
@@ -68,6 +85,13 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
   if (state.failExecStart || conf.starts.length === 0) {
     state.failExecStart = false;
     return fail(`jail: ${name}: ${conf.starts.at(-1) ?? 'exec.start'}: failed`);
+  }
+  // exec.consolelog is opened O_CREAT in its directory, not the directory itself: a missing one
+  // fails the start (usr.sbin/jail/command.c run_command(): "open %s: %s", failed(j)); jail(8)
+  // then removes the jail and exits 1.
+  const logDir = conf.consoleLog?.slice(0, conf.consoleLog.lastIndexOf('/')) ?? null;
+  if (logDir !== null && !state.directories.has(logDir)) {
+    return fail(`jail: ${name}: open ${conf.consoleLog}: No such file or directory`);
   }
   const service = conf.starts.find(
     (command) => command.startsWith('/usr/sbin/daemon ') && command.includes(' /usr/bin/env '),

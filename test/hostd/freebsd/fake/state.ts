@@ -92,6 +92,14 @@ export interface FakeState {
   failExecStart: boolean;
   /** Real in-jail processes, when a test wires them; null: services are modelled only. */
   processes: FakeJailProcesses | null;
+  /** Host directories that matter to a tool (jail(8) opens exec.consolelog in one). */
+  directories: Set<string>;
+  /** `sysctl kern.features.vimage` exists and is 1 (a VIMAGE kernel). */
+  vimage: boolean;
+  /** Kernel modules `kldstat -m` finds. */
+  kernelModules: Set<string>;
+  /** Jails removed by a `jail -r` that read the admin's /etc/jail.conf (its stop hooks ran). */
+  removedWithAdminConf: string[];
 }
 
 export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
@@ -158,13 +166,18 @@ export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): Fa
     pfEnabled: true,
     mainRules: [
       `anchor "${layout.pfAnchor}/*" all`,
-      `block drop log on ${layout.interfaceGroup} all`,
+      `block drop log quick on ${layout.interfaceGroup} all`,
     ],
     busy: new Map(),
     jailDyingPolls: 0,
     health: 'ok',
     failExecStart: false,
     processes: null,
+    // `clawdie setup` makes the console log directory (steps/freebsd-template.ts).
+    directories: new Set(['/var/log', '/var/log/hostd', '/var/run']),
+    vimage: true,
+    kernelModules: new Set(['if_epair']),
+    removedWithAdminConf: [],
   };
 }
 

@@ -75,8 +75,36 @@ export function umountTool(state: FakeState, argv: readonly string[]): ToolResul
 }
 
 export function sysctlTool(state: FakeState, argv: readonly string[]): ToolResult {
-  if (argv.slice(1).join(' ') === '-n kern.racct.enable') {
-    return ok(state.racctEnabled ? '1\n' : '0\n');
+  const args = argv.slice(1).join(' ');
+  if (args === '-n kern.racct.enable') return ok(state.racctEnabled ? '1\n' : '0\n');
+  if (args === '-n kern.features.vimage') {
+    // A kernel without VIMAGE has no such feature OID at all.
+    return state.vimage ? ok('1\n') : fail("sysctl: unknown oid 'kern.features.vimage'");
   }
   throw new UnsupportedCommandError(argv);
+}
+
+/** `kldstat -q -m MOD`: exit 0 when the module is there, 1 (nothing printed) otherwise. */
+export function kldstatTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const match = /^-q -m (\S+)$/.exec(argv.slice(1).join(' '));
+  if (!match) throw new UnsupportedCommandError(argv);
+  return state.kernelModules.has(match[1] ?? '') ? ok() : { exitCode: 1, stdout: '', stderr: '' };
+}
+
+/** `kldload -n MOD`: loads it (no error when already there). */
+export function kldloadTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const match = /^-n (\S+)$/.exec(argv.slice(1).join(' '));
+  if (!match) throw new UnsupportedCommandError(argv);
+  state.kernelModules.add(match[1] ?? '');
+  return ok();
+}
+
+/** `mkdir -p -m MODE DIR`: makes DIR and its parents; an existing one is left as it is. */
+export function mkdirTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const match = /^-p -m [0-7]{3,4} (\/\S+)$/.exec(argv.slice(1).join(' '));
+  if (!match) throw new UnsupportedCommandError(argv);
+  const parts = (match[1] ?? '').split('/').filter((part) => part !== '');
+  for (let i = 1; i <= parts.length; i += 1)
+    state.directories.add(`/${parts.slice(0, i).join('/')}`);
+  return ok();
 }

@@ -78,6 +78,12 @@ export const SOURCES = {
     commit: 'indexed',
   },
   sysctl: { repo: FREEBSD, paths: ['sbin/sysctl/sysctl.c'], commit: 'indexed' },
+  kld: {
+    repo: FREEBSD,
+    paths: ['sbin/kldstat/kldstat.c', 'sbin/kldload/kldload.c'],
+    commit: 'indexed',
+    note: 'kldstat "dhi:m:n:qv", -q -m: exit 1 silently when modfind() fails; kldload "nqv"',
+  },
   daemon: { repo: FREEBSD, paths: ['usr.sbin/daemon/daemon.c'], commit: 'indexed' },
   sysrc: {
     repo: FREEBSD,

@@ -29,6 +29,18 @@ export function validateSysctl(args: readonly string[]): string[] {
   return prefixed('sysctl', [...parsed.problems, ...names]);
 }
 
+/** kldstat(8) (SOURCES.kld): getopt "dhi:m:n:qv", no operands. */
+export function validateKldstat(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, 'dhi:m:n:qv');
+  return prefixed('kldstat', [...parsed.problems, ...operandCount(parsed, 0, 0, 'kldstat')]);
+}
+
+/** kldload(8) (SOURCES.kld): getopt "nqv", then one or more files or module names. */
+export function validateKldload(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, 'nqv');
+  return prefixed('kldload', [...parsed.problems, ...operandCount(parsed, 1, 1e9, 'kldload')]);
+}
+
 /** daemon(8)'s options; the first operand starts the command it runs. */
 export const DAEMON_OPTIONS = 'cfHSp:P:ru:o:s:l:t:m:R:T:h';
 

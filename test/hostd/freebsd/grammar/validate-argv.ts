@@ -13,6 +13,8 @@ import { validateRctl } from './rctl.js';
 import {
   DAEMON_OPTIONS,
   validateDaemon,
+  validateKldload,
+  validateKldstat,
   validateMkdir,
   validateMount,
   validatePkg,
@@ -37,6 +39,8 @@ export const VALIDATORS: Readonly<Record<string, Validator>> = {
   '/sbin/mount': validateMount,
   '/sbin/umount': validateUmount,
   '/sbin/sysctl': validateSysctl,
+  '/sbin/kldstat': validateKldstat,
+  '/sbin/kldload': validateKldload,
   '/usr/sbin/daemon': validateDaemon,
   '/usr/sbin/pw': validatePw,
   '/usr/sbin/pkg': validatePkg,
@@ -52,7 +56,7 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
   '/usr/bin/id': 'id -u only; source not read',
   '/bin/test': 'test -f/-d only; source not read',
   '/bin/cp': 'cp -R only; source not read',
-  '/usr/bin/install': 'install -d -m only; source not read',
+  '/usr/bin/install': 'install -d -m [-o] only; source not read',
   '/usr/bin/env': 'env NAME=value… program (inside exec.start); the program is checked',
   '/usr/local/bin/node': 'node (inside exec.start)',
 };
