@@ -19,7 +19,7 @@ import {
   linuxDriverMissing,
 } from '../test/hostd/support/linux-harness.js';
 import { percentile } from './bench-stats.js';
-import { actions, memoryMb, pssMb, screenshot, stepTimes } from './clone-probes.js';
+import { actions, memoryMb, pssByKind, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +38,14 @@ const { values } = parseArgs({
     display: { type: 'boolean', default: false },
   },
 });
-/** Clones run the jail-service's compiled JS, as in production. */
+/** Clones run the jail-service's compiled JS, as in production (it imports the compiled kit). */
 function buildJailService() {
   if (values['no-build']) return;
-  execFileSync('npm', ['run', 'build', '--silent', '--workspace', '@clawdie/jail-service'], {
-    stdio: 'inherit',
-  });
+  for (const workspace of ['@clawdie/kit', '@clawdie/jail-service']) {
+    execFileSync('npm', ['run', 'build', '--silent', '--workspace', workspace], {
+      stdio: 'inherit',
+    });
+  }
 }
 if (values.driver === 'freebsd-fake') {
   const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
@@ -201,6 +203,15 @@ if (concurrent > 0) {
   console.log(
     `memory per clone: cgroup (incl. page cache) mean ${mean(many.map(memoryMb)).toFixed(0)} MiB, PSS mean ${mean(many.map(pssMb)).toFixed(0)} MiB`,
   );
+  const kinds = many.map(pssByKind);
+  const names = [...new Set(kinds.flatMap((byKind) => Object.keys(byKind)))]
+    .filter((name) => !name.startsWith('#'))
+    .sort();
+  const perKind = names.map(
+    (name) =>
+      `${name} ${mean(kinds.map((k) => k[name] ?? 0)).toFixed(1)} (×${mean(kinds.map((k) => k[`#${name}`] ?? 0)).toFixed(1)})`,
+  );
+  console.log(`PSS per clone by process (MiB, mean): ${perKind.join(', ')}`);
 }
 await site.close();
 await coldManager.close();
