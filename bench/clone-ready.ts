@@ -83,13 +83,16 @@ console.log(`host: ${cpus().length} CPUs, load average ${load.join(' ')}`);
 const phases = new Map<string, number[]>();
 type Current = { name: string | null; spawnedAt: number; wallAt: number };
 let current: Current = { name: null, spawnedAt: 0, wallAt: 0 };
+/** Clones whose Chromium runs without its own sandbox (the jail-service fell back). */
+let unsandboxed = 0;
 const NEXT_CLONE = '(next clone)';
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
 function benchDriver() {
   return createTestDriver({
-    serviceEnv: { CLAWDIE_LOG_LEVEL: 'info' },
+    // As production's (select-driver.ts): Chromium's own sandbox where it can nest one.
+    serviceEnv: { CLAWDIE_LOG_LEVEL: 'info', CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto' },
     healthTimeoutMs: 60_000,
     onPhase: (name, phase, value) => {
       // Clone names are handed out round-robin: follow whichever clone the measured create makes.
@@ -99,9 +102,11 @@ function benchDriver() {
       if (phase === 'spawn') current = { ...current, spawnedAt: Date.now() };
     },
     onServiceLine: (name, line) => {
+      if (line.includes('"launched chromium"') && line.includes('"sandbox":false'))
+        unsandboxed += 1;
       if (name !== current.name) return;
       try {
-        const entry = JSON.parse(line) as { msg?: string; time?: number };
+        const entry = JSON.parse(line) as { msg?: string; time?: number; sandbox?: boolean };
         if (entry.msg === 'launched chromium' && entry.time) {
           record('service: spawn → chromium launched', entry.time - current.spawnedAt);
           current = { ...current, wallAt: entry.time };
@@ -212,6 +217,7 @@ if (concurrent > 0) {
       `${name} ${mean(kinds.map((k) => k[name] ?? 0)).toFixed(1)} (×${mean(kinds.map((k) => k[`#${name}`] ?? 0)).toFixed(1)})`,
   );
   console.log(`PSS per clone by process (MiB, mean): ${perKind.join(', ')}`);
+  console.log(`clones whose Chromium runs without its own sandbox: ${unsandboxed}`);
 }
 await site.close();
 await coldManager.close();
