@@ -205,6 +205,15 @@ if (concurrent > 0) {
   console.log(
     `clone CPU per step (cgroup): single ${ms(single.cpuPerStep)}, concurrent ${ms(together.cpuPerStep)} (${many.length} clones on ${cpus().length} CPUs)`,
   );
+  const cpuKinds = (byKind: Record<string, number>) =>
+    Object.entries(byKind)
+      .filter(([, ms]) => ms >= 0.5)
+      .sort(([, a], [, b]) => b - a)
+      .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+      .join(', ');
+  console.log(
+    `CPU per step by process (ms, /proc, 10 ms ticks): single ${cpuKinds(single.cpuPerStepByKind)}; concurrent ${cpuKinds(together.cpuPerStepByKind)}`,
+  );
   console.log(
     `memory per clone: cgroup (incl. page cache) mean ${mean(many.map(memoryMb)).toFixed(0)} MiB, PSS mean ${mean(many.map(pssMb)).toFixed(0)} MiB`,
   );
