@@ -13,7 +13,7 @@ const NOWHERE = 'http://127.0.0.1:0/';
 
 /**
  * Chromium features a headless clone never uses. PSS figures: per clone, 4 clones at once
- * (docs/performance.md "Memory per clone").
+ * (docs/performance.md "Memory per clone (PSS)").
  */
 const DISABLED_FEATURES: readonly string[] = [
   // Quiet: no calls home, no prompts.
