@@ -2,7 +2,7 @@
 // an agent-like screenshot+click step loop) and its resources (cgroup CPU and memory, PSS).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Clone } from '../hostd/src/api/schema.js';
-import { TEST_CGROUP, UID_BASE } from '../test/hostd/support/linux-harness.js';
+import { TEST_CGROUP, testNames } from '../test/hostd/support/linux-harness.js';
 
 export async function screenshot(clone: Clone): Promise<number> {
   const started = performance.now();
@@ -62,9 +62,10 @@ function think(base: number): Promise<void> {
 export async function stepTimes(
   clones: Clone[],
   options: { steps: number; thinkMs: number },
-): Promise<{ times: number[]; cpuPerStep: number }> {
+): Promise<{ times: number[]; cpuPerStep: number; cpuPerStepByKind: Record<string, number> }> {
   const times: number[] = [];
   const cpuBefore = clones.map(cpuMs);
+  const kindsBefore = clones.map(cpuMsByKind);
   await Promise.all(
     clones.map(async (clone) => {
       for (let i = 0; i < 2; i += 1) await step(clone);
@@ -75,17 +76,74 @@ export async function stepTimes(
     }),
   );
   const cpu = clones.reduce((sum, clone, i) => sum + cpuMs(clone) - (cpuBefore[i] ?? 0), 0);
-  return { times, cpuPerStep: cpu / (clones.length * (options.steps + 2)) };
+  const stepCount = clones.length * (options.steps + 2);
+  const cpuPerStepByKind: Record<string, number> = {};
+  clones.forEach((clone, i) => {
+    for (const [kind, ms] of Object.entries(cpuMsByKind(clone))) {
+      if (kind.startsWith('#')) continue;
+      const before = kindsBefore[i]?.[kind] ?? 0;
+      cpuPerStepByKind[kind] = (cpuPerStepByKind[kind] ?? 0) + (ms - before) / stepCount;
+    }
+  });
+  return { times, cpuPerStep: cpu / stepCount, cpuPerStepByKind };
 }
 
 /** Proportional set size of all of a clone's processes (its uid): shared pages split fairly. */
 export function pssMb(clone: Clone): number {
-  let kb = 0;
+  const kinds = Object.entries(pssByKind(clone)).filter(([kind]) => !kind.startsWith('#'));
+  return kinds.reduce((sum, [, mb]) => sum + mb, 0);
+}
+
+/**
+ * PSS of a clone's processes by kind: `node` (the jail-service), `browser`, and Chromium's
+ * children by their `--type=` (renderer, gpu-process, utility, zygote…), in MiB; `#kind`: how
+ * many processes of that kind.
+ */
+export function pssByKind(clone: Clone): Record<string, number> {
+  return byKind(clone, (pid) => {
+    const pss = /^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1];
+    return Number(pss) / 1024;
+  });
+}
+
+/** CPU time (user + system, ms) of a clone's live processes by kind, as pssByKind. */
+export function cpuMsByKind(clone: Clone): Record<string, number> {
+  return byKind(clone, (pid) => {
+    // Fields after the parenthesised name: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  });
+}
+const TICKS_PER_SECOND = 100;
+
+function byKind(clone: Clone, measure: (pid: string) => number): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  // The clone's uid within the test namespace's slot (not UID_BASE + index).
+  const { uid } = testNames(clone.index);
   for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
     try {
-      if (statSync(`/proc/${pid}`).uid !== UID_BASE + clone.index) continue;
-      kb += Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1]);
+      if (statSync(`/proc/${pid}`).uid !== uid) continue;
+      const value = measure(pid);
+      // Chromium's children rewrite their title: one string, arguments joined by spaces.
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+      const kind = processKind(argv);
+      kinds[kind] = (kinds[kind] ?? 0) + value;
+      kinds[`#${kind}`] = (kinds[`#${kind}`] ?? 0) + 1;
     } catch {}
   }
-  return kb / 1024;
+  return kinds;
+}
+
+function processKind(argv: string[]): string {
+  const type = argv.find((arg) => arg.startsWith('--type='))?.slice('--type='.length);
+  if (type === 'utility') {
+    const sub = argv
+      .find((arg) => arg.startsWith('--utility-sub-type='))
+      ?.split('.')
+      .at(-1);
+    return `utility:${sub ?? '?'}`;
+  }
+  if (type) return type;
+  const name = argv[0]?.split('/').at(-1) ?? '?';
+  return name === 'chromium' || name === 'chrome' ? 'browser' : name;
 }

@@ -19,7 +19,7 @@ import {
   linuxDriverMissing,
 } from '../test/hostd/support/linux-harness.js';
 import { percentile } from './bench-stats.js';
-import { actions, memoryMb, pssMb, screenshot, stepTimes } from './clone-probes.js';
+import { actions, memoryMb, pssByKind, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +38,14 @@ const { values } = parseArgs({
     display: { type: 'boolean', default: false },
   },
 });
-/** Clones run the jail-service's compiled JS, as in production. */
+/** Clones run the jail-service's compiled JS, as in production (it imports the compiled kit). */
 function buildJailService() {
   if (values['no-build']) return;
-  execFileSync('npm', ['run', 'build', '--silent', '--workspace', '@clawdie/jail-service'], {
-    stdio: 'inherit',
-  });
+  for (const workspace of ['@clawdie/kit', '@clawdie/jail-service']) {
+    execFileSync('npm', ['run', 'build', '--silent', '--workspace', workspace], {
+      stdio: 'inherit',
+    });
+  }
 }
 if (values.driver === 'freebsd-fake') {
   const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
@@ -81,13 +83,16 @@ console.log(`host: ${cpus().length} CPUs, load average ${load.join(' ')}`);
 const phases = new Map<string, number[]>();
 type Current = { name: string | null; spawnedAt: number; wallAt: number };
 let current: Current = { name: null, spawnedAt: 0, wallAt: 0 };
+/** Clones whose Chromium runs without its own sandbox (the jail-service fell back). */
+let unsandboxed = 0;
 const NEXT_CLONE = '(next clone)';
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
 function benchDriver() {
   return createTestDriver({
-    serviceEnv: { CLAWDIE_LOG_LEVEL: 'info' },
+    // As production's (select-driver.ts): Chromium's own sandbox where it can nest one.
+    serviceEnv: { CLAWDIE_LOG_LEVEL: 'info', CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto' },
     healthTimeoutMs: 60_000,
     onPhase: (name, phase, value) => {
       // Clone names are handed out round-robin: follow whichever clone the measured create makes.
@@ -97,9 +102,11 @@ function benchDriver() {
       if (phase === 'spawn') current = { ...current, spawnedAt: Date.now() };
     },
     onServiceLine: (name, line) => {
+      if (line.includes('"launched chromium"') && line.includes('"sandbox":false'))
+        unsandboxed += 1;
       if (name !== current.name) return;
       try {
-        const entry = JSON.parse(line) as { msg?: string; time?: number };
+        const entry = JSON.parse(line) as { msg?: string; time?: number; sandbox?: boolean };
         if (entry.msg === 'launched chromium' && entry.time) {
           record('service: spawn → chromium launched', entry.time - current.spawnedAt);
           current = { ...current, wallAt: entry.time };
@@ -198,9 +205,28 @@ if (concurrent > 0) {
   console.log(
     `clone CPU per step (cgroup): single ${ms(single.cpuPerStep)}, concurrent ${ms(together.cpuPerStep)} (${many.length} clones on ${cpus().length} CPUs)`,
   );
+  const cpuKinds = (byKind: Record<string, number>) =>
+    Object.entries(byKind)
+      .filter(([, ms]) => ms >= 0.5)
+      .sort(([, a], [, b]) => b - a)
+      .map(([kind, ms]) => `${kind} ${ms.toFixed(1)}`)
+      .join(', ');
+  console.log(
+    `CPU per step by process (ms, /proc, 10 ms ticks): single ${cpuKinds(single.cpuPerStepByKind)}; concurrent ${cpuKinds(together.cpuPerStepByKind)}`,
+  );
   console.log(
     `memory per clone: cgroup (incl. page cache) mean ${mean(many.map(memoryMb)).toFixed(0)} MiB, PSS mean ${mean(many.map(pssMb)).toFixed(0)} MiB`,
   );
+  const kinds = many.map(pssByKind);
+  const names = [...new Set(kinds.flatMap((byKind) => Object.keys(byKind)))]
+    .filter((name) => !name.startsWith('#'))
+    .sort();
+  const perKind = names.map(
+    (name) =>
+      `${name} ${mean(kinds.map((k) => k[name] ?? 0)).toFixed(1)} (×${mean(kinds.map((k) => k[`#${name}`] ?? 0)).toFixed(1)})`,
+  );
+  console.log(`PSS per clone by process (MiB, mean): ${perKind.join(', ')}`);
+  console.log(`clones whose Chromium runs without its own sandbox: ${unsandboxed}`);
 }
 await site.close();
 await coldManager.close();
