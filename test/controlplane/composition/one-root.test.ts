@@ -62,7 +62,7 @@ describe('one composition root', () => {
     assert.equal(existsSync(join(root, 'controlplane/src/platform.ts')), false);
   });
 
-  it('server.ts imports only the root, the config and output helpers', () => {
+  it('server.ts imports only the root, the config, the error base and output helpers', () => {
     const imported = source
       .filter((entry) => entry.file === 'controlplane/src/server.ts')
       .map((entry) => entry.target)
@@ -71,6 +71,7 @@ describe('one composition root', () => {
       'controlplane/src/composition/create-controlplane.ts',
       'controlplane/src/composition/real-adapters.ts',
       'controlplane/src/config.ts',
+      'controlplane/src/errors.ts',
       'controlplane/src/ingress/cli/cli-output.ts',
       'controlplane/src/ingress/cli/server-banner.ts',
       // The entry makes the process's one launcher (and child registry) and hands it down.
