@@ -68,6 +68,7 @@ svg.timing{width:100%;height:10px;display:block;border-radius:3px;background:#ee
 .login{max-width:380px;margin:10vh auto}
 .login form{display:flex;flex-direction:column;gap:12px}
 .notice{border-left:4px solid var(--warn);background:#fff8ec;padding:8px 12px;border-radius:4px}
+div.notice[data-live-takeover]{margin:0 0 16px}
 .error-text{color:var(--bad)}
 tr.bad-row{background:#fdecea;outline:2px solid var(--bad)}
 code.mono{word-break:break-all}
@@ -93,6 +94,7 @@ table.cards{overflow:visible;border:0;background:none}
 table.cards thead{display:none}
 table.cards tr{background:var(--card);border:1px solid var(--line);border-radius:10px;margin:0 0 10px;padding:6px 12px}
 table.cards td{border:0;padding:2px 0;text-align:left}
+table.cards .instr{white-space:normal;max-width:none}
 table.cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem;text-transform:uppercase;letter-spacing:.04em}
 dl.facts{grid-template-columns:minmax(0,1fr)}dl.facts dd{margin-bottom:6px}
 }

@@ -108,9 +108,9 @@ ${view.hasRecording ? html`<a class="button secondary" href="${base}/recording.m
 <a class="button secondary" href="${base}/export" download>Export HTML</a>
 ${view.active ? html`<form method="post" action="${base}/abort"><button class="danger" type="submit">Abort</button></form>` : ''}
 </div>
+${takeoverNotice(task.id, view.takeover)}
 <section class="card" aria-labelledby="facts-title"><h2 id="facts-title">Overview</h2>${taskFacts(task, view.tenant, view.now)}</section>
 ${approvalNotice(view.approval ?? null)}
-${takeoverNotice(task.id, view.takeover)}
 <section class="card" aria-labelledby="result-title"><h2 id="result-title">Result</h2>${taskResult(task)}
 ${task.finalScreenshotPath ? html`<details><summary>Final screen</summary><div class="shot"><img src="${base}/final.jpg" alt="The screen as the task left it"></div></details>` : ''}
 </section>
