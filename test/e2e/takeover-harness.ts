@@ -37,6 +37,8 @@ export async function startTakeoverHarness(options: {
   on?: string[];
   timeoutS?: number;
   onTimeout?: 'end_call_user' | 'abort';
+  /** More CLAWDIE_* settings (e.g. CLAWDIE_ADMIN_TOKEN for the dashboard). */
+  env?: Record<string, string>;
 }) {
   const site = await startLoginWallSite();
   const { logger, logLines } = capturingLogger();
@@ -90,6 +92,7 @@ handoff: { on: [${on.join(', ')}], timeout_s: ${options.timeoutS ?? 120}, on_tim
       CLAWDIE_TELEGRAM_API_ROOT: api.apiRoot,
       CLAWDIE_MAX_STEPS: '10',
       CLAWDIE_WAIT_MS: '100',
+      ...options.env,
     },
   }).catch(async (error: unknown) => {
     await stopFixtures();

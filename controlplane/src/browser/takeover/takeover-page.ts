@@ -1,57 +1,80 @@
 import { html } from 'hono/html';
+import type { TaskRecord } from '../../platform/store/task-records.js';
 import type { ActiveTakeover } from './takeover-registry.js';
 
-/** The page's styles (served from /takeover/assets; the CSP allows no inline style). */
-export const takeoverCss = `body{margin:0;font:15px/1.5 system-ui,sans-serif;background:#f8fafc;color:#111827}
-main{max-width:1400px;margin:0 auto;padding:16px}
-.banner{background:#b91c1c;color:#fff;padding:10px 16px;border-radius:8px;font-weight:600;margin:0 0 12px}
-.banner.ended{background:#374151}
-.screen{display:block;width:100%;max-width:1280px;border:3px solid #b91c1c;border-radius:6px;cursor:crosshair;outline:none}
-.screen:focus{border-color:#f59e0b}
-form{margin:12px 0;display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start}
-textarea{flex:1;max-width:800px;min-height:3em;font:inherit}
-fieldset{border:1px solid #d1d5db;border-radius:6px;display:flex;flex-direction:column;gap:4px}
-fieldset input{font:inherit;width:22em}
-.error{flex-basis:100%;margin:0;color:#b91c1c;font-weight:600}
-button{font:inherit;padding:8px 18px;border-radius:6px;border:0;background:#1d4ed8;color:#fff;cursor:pointer}
-.muted{color:#6b7280}`;
+export { takeoverCss } from './takeover-css.js';
+
+const head = (title: string) =>
+  html`<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Clawdie</title><link rel="stylesheet" href="/takeover/assets/takeover.css">`;
+
+/**
+ * How long the supervisor has, as the server sees it now; the page's script rewrites it in the
+ * supervisor's local time ("expires in 4 min (12:34)") from `data-takeover-left-ms`.
+ */
+function deadlineText(takeover: ActiveTakeover, now: number, what: string) {
+  const leftMs = Math.max(0, takeover.deadline - now);
+  const minutes = Math.max(1, Math.round(leftMs / 60_000));
+  return html`<span data-takeover-deadline data-takeover-left-ms="${leftMs}">${what} within ${minutes} min</span>`;
+}
 
 /**
  * The interactive live view: banner, screen (focusable: keys go to the page), Hand back with an
  * optional "Save this login as" profile name and its origins (prefilled with `origins`).
  */
-export function takeoverPage(takeover: ActiveTakeover, user: string, origins = '') {
+export function takeoverPage(
+  takeover: ActiveTakeover,
+  user: string,
+  origins = '',
+  now = Date.now(),
+) {
   const base = `/takeover/${takeover.taskId}`;
-  const until = new Date(takeover.deadline).toISOString();
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Take over · Clawdie</title>
-<link rel="stylesheet" href="/takeover/assets/takeover.css"></head>
-<body><main data-takeover="${takeover.taskId}">
+<html lang="en"><head>${head('Take over')}</head>
+<body><main class="takeover" data-takeover="${takeover.taskId}">
 <p class="banner" data-takeover-banner role="status">You are in control of this task's browser (${takeover.reason.replaceAll('_', ' ')}). The model is paused until you hand back.</p>
-<p class="muted">Signed in as ${user}. Click the screen to type into the page; what you type goes only to the page. Hand back by ${until}.</p>
-<img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here">
-<form data-takeover-handback><textarea name="note" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>
+<p class="muted info">Signed in as ${user}. Tap or click the screen to act on the page, and type while it has focus; what you type goes only to the page. Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
+<div class="stage"><img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here"></div>
+<form class="panel" data-takeover-handback><textarea name="note" rows="2" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>
 <fieldset><legend>Save this login (optional)</legend>
 <label>Save this login as <input name="session_name" maxlength="64" autocomplete="off" placeholder="profile name, e.g. shop"></label>
 <label>Origins to save <input name="session_origins" maxlength="2000" autocomplete="off" value="${origins}" placeholder="https://example.com, https://login.example.com"></label>
 </fieldset>
 <button type="submit">Hand back</button>
-<p class="error" data-takeover-error role="alert" hidden></p></form>
+<p class="error" data-takeover-error role="alert" hidden></p>
+<p class="done" data-takeover-done role="status" hidden></p></form>
 </main><script src="/takeover/assets/takeover.js"></script></body></html>`;
 }
 
 /** A plain page for a refused link or an ended takeover. */
 export function takeoverMessage(title: string, text: string) {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Clawdie</title>
-<link rel="stylesheet" href="/takeover/assets/takeover.css"></head>
+  return html`<!doctype html><html lang="en"><head>${head(title)}</head>
 <body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
 }
 
-/** The link's landing page: what it is for, and one button that spends it. */
-export function takeoverConfirm(taskId: string, token: string, reason: string) {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Take over · Clawdie</title>
-<link rel="stylesheet" href="/takeover/assets/takeover.css"></head>
-<body><main><h1>Take over task ${taskId}</h1><p>The task needs a person (${reason.replaceAll('_', ' ')}). The link works once.</p>
-<form method="post" action="/takeover/${taskId}/open" data-takeover-open><input type="hidden" name="t" value="${token}"><button type="submit">Take control</button></form>
-</main></body></html>`;
+/**
+ * The link's landing page: what the task is, what the model asked for, its screen now, and one
+ * button that spends the link (a GET never does: link previews must not).
+ */
+export function takeoverConfirm(options: {
+  task: TaskRecord;
+  token: string;
+  takeover: ActiveTakeover;
+  now: number;
+}) {
+  const { task, token, takeover } = options;
+  const base = `/takeover/${task.id}`;
+  const reason = takeover.reason.replaceAll('_', ' ');
+  const summary = takeover.summary?.trim();
+  return html`<!doctype html><html lang="en"><head>${head('Take over')}</head>
+<body><main class="confirm" data-takeover-confirm="${task.id}"><h1>Take over this task?</h1>
+<p class="banner ended">The task needs a person (${reason}). The model waits until you hand back: ${deadlineText(takeover, options.now, 'hand back')}. This link works once.</p>
+<dl class="facts">
+<dt>Task</dt><dd data-takeover-instruction>${task.instruction}</dd>
+${summary ? html`<dt>${takeover.reason === 'call_user' ? 'The model asks' : 'Seen on the page'}</dt><dd class="question" data-takeover-question>${summary}</dd>` : ''}
+<dt>Trace id</dt><dd class="mono">${task.id}</dd>
+</dl>
+${takeover.screenshot ? html`<img class="preview" data-takeover-preview width="1280" height="800" src="${base}/open/screen.jpg?t=${token}" alt="The task's screen now">` : ''}
+<form method="post" action="${base}/open" data-takeover-open><input type="hidden" name="t" value="${token}"><button type="submit">Take control</button></form>
+</main><script src="/takeover/assets/takeover.js"></script></body></html>`;
 }

@@ -27,6 +27,10 @@ export interface ActiveTakeover {
   deadline: number;
   endpoint: JailEndpoint | null;
   client: JailTakeoverClient | null;
+  /** What the model said (call_user content) or what the detector saw; shown before taking over. */
+  summary?: string | null | undefined;
+  /** The task's screen now, as a JPEG (the link's landing page shows it); null when unavailable. */
+  screenshot?: (() => Promise<Buffer | null>) | undefined;
   /** The page's origin when the takeover began (prefills "save this login"), if known. */
   origin?: string | null | undefined;
   inputs: InputAudit;

@@ -19,6 +19,7 @@ import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { relayFeed } from '../operator/feed-relay.js';
 import { createScreencastFeed } from '../operator/screencast-feed.js';
 import { currentOrigin } from './current-origin.js';
+import { createScreenCache } from './screen-cache.js';
 import { TakeoverError } from './takeover-error.js';
 import type { TakeoverLinks } from './takeover-links.js';
 import { takeoverConfirm, takeoverCss, takeoverMessage, takeoverPage } from './takeover-page.js';
@@ -111,6 +112,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       throw new TakeoverError('TAKEOVER_NOT_FOUND', 'that is not a task id');
     return taskId;
   };
+  const screens = createScreenCache(deps.clock);
   const app = new Hono();
   app.get('/assets/takeover.js', (c) =>
     c.body(takeoverScript, 200, { 'content-type': 'text/javascript; charset=utf-8' }),
@@ -152,8 +154,23 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     try {
       const taskId = taskIdOf(c);
       const token = c.req.query('t') ?? '';
-      const { active } = admit(taskId, token, false);
-      return c.html(takeoverConfirm(taskId, token, active.reason), 200, pageHeaders);
+      const { task, active } = admit(taskId, token, false);
+      const page = takeoverConfirm({ task, token, takeover: active, now: deps.clock.now() });
+      return c.html(page, 200, pageHeaders);
+    } catch (error) {
+      return refused(c, error);
+    }
+  });
+  // The landing page's picture of the task's screen now (the link is checked, not spent).
+  app.get('/:id/open/screen.jpg', async (c) => {
+    try {
+      const { active } = admit(taskIdOf(c), c.req.query('t') ?? '', false);
+      const jpeg = await screens.of(active);
+      if (!jpeg) return c.text('no screenshot', 404, { 'cache-control': 'no-store' });
+      return c.body(new Uint8Array(jpeg), 200, {
+        'content-type': 'image/jpeg',
+        'cache-control': 'no-store',
+      });
     } catch (error) {
       return refused(c, error);
     }
@@ -202,7 +219,8 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
         pageHeaders,
       );
     const origin = (await currentOrigin(active)) ?? '';
-    return c.html(takeoverPage(active, session.user, origin), 200, pageHeaders);
+    const page = takeoverPage(active, session.user, origin, deps.clock.now());
+    return c.html(page, 200, pageHeaders);
   });
   /** The origin the clone shows now (the page refreshes its "origins to save" from it). */
   app.get('/:id/origin', async (c) => {

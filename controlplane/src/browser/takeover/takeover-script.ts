@@ -6,8 +6,24 @@
  * request is in flight and go in the next one. Only input on the screen is relayed: the hand-back
  * note is sent once, when the supervisor presses Hand back, with `save_session` when a profile name
  * is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
+ * The landing page uses only the deadline part.
  */
 export const takeoverScript = `(() => {
+  // The deadline in the supervisor's own time: "expires in 4 min (12:34)", kept current.
+  const deadline = document.querySelector('[data-takeover-deadline]');
+  if (deadline) {
+    const endsAt = Date.now() + Number(deadline.getAttribute('data-takeover-left-ms') || 0);
+    const clock = new Date(endsAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    const show = () => {
+      const left = endsAt - Date.now();
+      const minutes = Math.round(left / 60000);
+      deadline.textContent = left <= 0 ? 'the time is up (' + clock + ')'
+        : minutes < 1 ? 'expires in under a minute (' + clock + ')'
+        : 'expires in ' + minutes + ' min (' + clock + ')';
+    };
+    show();
+    setInterval(show, 10000);
+  }
   const root = document.querySelector('[data-takeover]');
   if (!root) return;
   const base = '/takeover/' + encodeURIComponent(root.getAttribute('data-takeover'));
@@ -51,7 +67,10 @@ export const takeoverScript = `(() => {
   }
   screen.addEventListener('contextmenu', (e) => e.preventDefault());
   screen.addEventListener('dragstart', (e) => e.preventDefault());
+  // While in control the wheel over the screen scrolls the remote page (ours fits the window);
+  // once the takeover ended it scrolls ours again.
   screen.addEventListener('wheel', (e) => {
+    if (!live) return;
     e.preventDefault();
     push({ type: 'wheel', ...at(e), delta_x: e.deltaX, delta_y: e.deltaY });
   }, { passive: false });
@@ -72,11 +91,17 @@ export const takeoverScript = `(() => {
     const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
     if (text) push({ type: 'text', text: text.slice(0, 10000) });
   });
+  // The end: no red frame, the banner and the answer under Hand back say so, in view.
+  const done = form.querySelector('[data-takeover-done]');
   const end = (text) => {
     live = false;
     banner.textContent = text;
     banner.classList.add('ended');
+    root.classList.add('ended');
     form.querySelector('button').disabled = true;
+    done.textContent = text;
+    done.hidden = false;
+    done.scrollIntoView({ block: 'nearest' });
   };
   const nameField = form.querySelector('[name="session_name"]');
   const originsField = form.querySelector('[name="session_origins"]');

@@ -119,6 +119,8 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         reason,
         startedAt,
         deadline,
+        summary: request.summary,
+        screenshot: context.screenshot,
         endpoint: context.endpoint,
         client,
         origin: last?.url_origin ?? null,

@@ -5,6 +5,15 @@ import { timestamp } from './format.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 
+/**
+ * One line of JSON with a space after each `,` and `:` (between tokens only, never inside a
+ * string), so a narrow column wraps it between values rather than inside a word.
+ */
+export function spacedJson(value: unknown): string {
+  const text = JSON.stringify(value ?? null, null, 1);
+  return text.replace(/([[{])\n\s*|\n\s*([\]}])|\n\s*/g, (_, open, close) => open ?? close ?? ' ');
+}
+
 /** The event types offered in the filter: every type the audit log records. */
 export const auditTypes = auditEventTypes;
 
@@ -81,7 +90,7 @@ export function auditBody(view: AuditView) {
   return html`<h1>Audit log</h1>
 ${verificationCard(view.verification)}
 ${filterForm(view.filters)}
-<table data-audit-rows>
+<table class="cards" data-audit-rows>
 <caption class="skip">Audit events, newest first</caption>
 <thead><tr><th scope="col" class="num">Row</th><th scope="col">Time (UTC)</th><th scope="col">Event</th><th scope="col">Actor</th><th scope="col">Task</th><th scope="col">Data</th></tr></thead>
 <tbody>
@@ -89,9 +98,9 @@ ${view.rows.map(
   (
     row,
   ) => html`<tr id="audit-${row.seq}"${row.seq === bad ? html` class="bad-row" aria-label="First bad row"` : ''}>
-<td class="num">${row.seq}</td><td>${timestamp(row.at)}</td><td class="mono">${row.type}</td><td class="mono">${row.actor}</td>
-<td>${row.taskId ? html`<a class="mono" href="/dashboard/tasks/${row.taskId}">${row.taskId.slice(0, 8)}</a>` : ''}</td>
-<td><code class="mono">${JSON.stringify(row.data)}</code></td></tr>`,
+<td class="num" data-label="Row">${row.seq}</td><td data-label="Time (UTC)">${timestamp(row.at)}</td><td class="mono" data-label="Event">${row.type}</td><td class="mono" data-label="Actor">${row.actor}</td>
+<td data-label="Task">${row.taskId ? html`<a class="mono" href="/dashboard/tasks/${row.taskId}">${row.taskId.slice(0, 8)}</a>` : ''}</td>
+<td data-label="Data"><code class="mono json" data-audit-data>${spacedJson(row.data)}</code></td></tr>`,
 )}
 ${view.rows.length === 0 ? html`<tr><td colspan="6" class="muted">No audit events${Object.values(view.filters).some(Boolean) ? ' match these filters' : ''}.</td></tr>` : ''}
 </tbody>

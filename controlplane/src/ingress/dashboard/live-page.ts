@@ -5,6 +5,7 @@ import { describeAction } from '../../tasks/step-summary.js';
 import { approvalNotice } from './approval-notice.js';
 import { badge } from './format.js';
 import type { StepCardData } from './step-card.js';
+import { takeoverNotice } from './takeover-notice.js';
 
 export interface LiveView {
   task: TaskRecord;
@@ -105,12 +106,7 @@ ${
 ${view.paused ? html`<p class="notice">Paused: the loop waits before its next step.</p>` : ''}`
     : ''
 }
-${
-  view.takeover
-    ? html`<div class="notice" data-live-takeover><p>This task needs a person (${view.takeover.reason.replaceAll('_', ' ')}). The model waits until you hand back.</p>
-<form method="post" action="${base}/takeover"><button type="submit">Take over</button></form></div>`
-    : ''
-}
+${takeoverNotice(task.id, view.takeover)}
 ${approvalNotice(view.approval ?? null)}
 </section>
 ${view.active ? '' : resultCard(task)}

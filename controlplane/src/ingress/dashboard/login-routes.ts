@@ -63,7 +63,8 @@ export function createLoginRoutes(options: {
             'Retry-After': String(retryAfter),
           });
         }
-        return c.html(loginPage(next, 'bad-token'), 401, pageHeaders);
+        // The form again with why (200: a page, not an API refusal; no cookie is set).
+        return c.html(loginPage(next, 'bad-token'), 200, pageHeaders);
       }
       startSession(c, options.sessions, options.ttlMs);
       return c.redirect(next, 303);

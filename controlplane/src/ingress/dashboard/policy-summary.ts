@@ -36,6 +36,19 @@ function approvalsOf(policy: TenantPolicy): string {
   return needs.length ? needs.join('; ') : 'nothing';
 }
 
+/** When a supervisor takes over the browser (`handoff`), how long the task waits, then what. */
+function handoffText({ handoff }: TenantPolicy): string {
+  if (!handoff) return 'off: call_user ends the task';
+  const then = handoff.on_timeout === 'abort' ? 'the task is aborted' : 'it ends with call_user';
+  return `on ${handoff.on.map((reason) => reason.replaceAll('_', ' ')).join(', ')}; waits ${handoff.timeout_s} s for a supervisor, then ${then}`;
+}
+
+/** Whether a task may keep its browser for a follow-up (`keep_session`), how many, how long. */
+function keptText({ keep_session: keep }: TenantPolicy): string {
+  if (!keep.allowed) return 'not allowed';
+  return `allowed: at most ${keep.max_sessions} at once, each closed after ${keep.idle_ttl_s} s unused`;
+}
+
 /** The key rules of one policy as label/value rows. */
 export function policyRules(policy: TenantPolicy): [string, string][] {
   const { domains, credentials, approvals } = policy;
@@ -59,6 +72,7 @@ export function policyRules(policy: TenantPolicy): [string, string][] {
     ['Credential use', approvals.credential_use === 'deny' ? 'refused' : 'needs approval'],
     ['Approval timeout', `${approvals.timeout_s} s (then denied)`],
   ];
+  rows.push(['Takeover (handoff)', handoffText(policy)], ['Kept sessions', keptText(policy)]);
   if (denied.length) rows.push(['Refused actions', denied.join('; ')]);
   if (allowed.length) rows.push(['Allowed actions', allowed.join('; ')]);
   return rows;

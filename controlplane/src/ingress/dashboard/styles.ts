@@ -7,9 +7,9 @@ body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #8fb0ff;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:8px;top:8px;background:#fff;padding:4px 8px;z-index:9}
-header.top{display:flex;align-items:center;gap:24px;padding:10px 24px;background:#141a26;color:#fff}
+header.top{display:flex;flex-wrap:wrap;align-items:center;gap:8px 24px;padding:10px 24px;background:#141a26;color:#fff}
 header.top .brand{font-weight:700;letter-spacing:.02em;color:#fff;text-decoration:none}
-header.top nav ul{display:flex;gap:4px;list-style:none;margin:0;padding:0}
+header.top nav ul{display:flex;flex-wrap:wrap;gap:4px;list-style:none;margin:0;padding:0}
 header.top nav a{color:#c9d3e6;text-decoration:none;padding:6px 10px;border-radius:6px}
 header.top nav a[aria-current=page]{background:#2a3447;color:#fff}
 header.top form{margin-left:auto}
@@ -38,8 +38,8 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .counts{display:flex;gap:8px;flex-wrap:wrap;margin:0 0 12px;padding:0;list-style:none}
 .counts a{text-decoration:none}
 .pager{display:flex;gap:12px;align-items:center;margin-top:12px}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 16px;margin:0}
-dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+dl.facts{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:4px 16px;margin:0}
+dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;min-width:0;overflow-wrap:break-word}
 pre{background:#f1f3f7;border:1px solid var(--line);border-radius:6px;padding:8px 10px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:4px 0}
 ol.timeline{list-style:none;padding:0;margin:0}
 .step{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:18px}
@@ -68,9 +68,11 @@ svg.timing{width:100%;height:10px;display:block;border-radius:3px;background:#ee
 .login{max-width:380px;margin:10vh auto}
 .login form{display:flex;flex-direction:column;gap:12px}
 .notice{border-left:4px solid var(--warn);background:#fff8ec;padding:8px 12px;border-radius:4px}
+div.notice[data-live-takeover]{margin:0 0 16px}
 .error-text{color:var(--bad)}
 tr.bad-row{background:#fdecea;outline:2px solid var(--bad)}
 code.mono{word-break:break-all}
+code.json{white-space:pre-wrap;word-break:normal;overflow-wrap:anywhere}
 ol.approvals{list-style:none;margin:0;padding:0}
 .approval{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:18px;align-items:start}
 @media (max-width:900px){.approval{grid-template-columns:1fr}}
@@ -81,4 +83,19 @@ ol.approvals{list-style:none;margin:0;padding:0}
 form.decide{display:flex;gap:10px;margin-top:14px}
 form.decide button{min-width:96px}
 table.recent td>time{white-space:nowrap}
+@media (max-width:700px){
+header.top{padding:8px 12px;gap:6px 12px}
+header.top nav{order:3;flex-basis:100%}
+header.top nav a{display:inline-block;padding:6px 8px}
+main{padding:14px 12px 40px}
+table{display:block;overflow-x:auto;max-width:100%}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}
+table.cards{overflow:visible;border:0;background:none}
+table.cards thead{display:none}
+table.cards tr{background:var(--card);border:1px solid var(--line);border-radius:10px;margin:0 0 10px;padding:6px 12px}
+table.cards td{border:0;padding:2px 0;text-align:left}
+table.cards .instr{white-space:normal;max-width:none}
+table.cards td[data-label]::before{content:attr(data-label) ": ";color:var(--muted);font-size:.78rem;text-transform:uppercase;letter-spacing:.04em}
+dl.facts{grid-template-columns:minmax(0,1fr)}dl.facts dd{margin-bottom:6px}
+}
 `;

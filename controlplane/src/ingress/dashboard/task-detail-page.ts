@@ -10,6 +10,7 @@ import { approvalNotice } from './approval-notice.js';
 import { badge, prettyJson, taskDuration, timestamp } from './format.js';
 import { shownOutcome } from './live-page.js';
 import { type StepCardData, stepCard } from './step-card.js';
+import { takeoverNotice } from './takeover-notice.js';
 
 /** Every step of a task with its actions, logs and screenshot source. */
 export function loadStepCards(
@@ -82,6 +83,8 @@ export interface TaskDetailView {
   approval?: PendingApproval | null;
   /** The files the task downloaded. */
   artifacts?: readonly StoredArtifact[];
+  /** Why a person is needed, while the task waits in needs_user and can be taken over. */
+  takeover?: { reason: string } | null;
 }
 
 /** The task's downloaded files: name (a download link), size, type, SHA-256, source and step. */
@@ -105,6 +108,7 @@ ${view.hasRecording ? html`<a class="button secondary" href="${base}/recording.m
 <a class="button secondary" href="${base}/export" download>Export HTML</a>
 ${view.active ? html`<form method="post" action="${base}/abort"><button class="danger" type="submit">Abort</button></form>` : ''}
 </div>
+${takeoverNotice(task.id, view.takeover)}
 <section class="card" aria-labelledby="facts-title"><h2 id="facts-title">Overview</h2>${taskFacts(task, view.tenant, view.now)}</section>
 ${approvalNotice(view.approval ?? null)}
 <section class="card" aria-labelledby="result-title"><h2 id="result-title">Result</h2>${taskResult(task)}

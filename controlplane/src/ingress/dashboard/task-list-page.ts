@@ -63,7 +63,7 @@ ${taskStatuses.map((status) => html`<option value="${status}"${view.status === s
 <button type="submit">Filter</button>
 ${view.status || view.search ? html`<a class="button secondary" href="/dashboard">Clear</a>` : ''}
 </form>
-<table>
+<table class="cards">
 <caption class="skip">Tasks, newest first</caption>
 <thead><tr><th scope="col">Status</th><th scope="col">Instruction</th><th scope="col">Tenant</th><th scope="col" class="num">Steps</th><th scope="col" class="num">Duration</th><th scope="col">Created (UTC)</th></tr></thead>
 <tbody>
@@ -71,10 +71,10 @@ ${view.tasks.map(
   (task) => html`<tr>
 <td>${badge(task.status)}</td>
 <td><a class="instr" href="/dashboard/tasks/${task.id}" title="${task.instruction}">${task.instruction}</a><span class="muted mono">${task.id.slice(0, 8)}</span></td>
-<td>${view.tenant}</td>
-<td class="num">${task.stepCount}/${task.maxSteps}</td>
-<td class="num">${taskDuration(task, view.now)}</td>
-<td>${timestamp(task.createdAt)}</td>
+<td data-label="Tenant">${view.tenant}</td>
+<td class="num" data-label="Steps">${task.stepCount}/${task.maxSteps}</td>
+<td class="num" data-label="Duration">${taskDuration(task, view.now)}</td>
+<td data-label="Created (UTC)">${timestamp(task.createdAt)}</td>
 </tr>`,
 )}
 ${view.tasks.length === 0 ? html`<tr><td colspan="6" class="muted">No tasks match.</td></tr>` : ''}

@@ -20,6 +20,11 @@ export function createTaskPageRoutes(context: DashboardContext) {
   const missing = (c: Parameters<typeof notFound>[0]) =>
     notFound(c, `No task has the trace id ${c.req.param('id') ?? ''}.`);
 
+  const takeoverOf = (taskId: string) => {
+    const active = deps.takeover?.registry.get(taskId);
+    return active ? { reason: active.reason } : null;
+  };
+
   const app = new Hono();
   app.get('/', (c) => {
     const query = listQuerySchema.parse(c.req.query());
@@ -60,6 +65,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
       now: now(),
       approval,
       artifacts: (await deps.artifacts?.list(task.id)) ?? [],
+      takeover: takeoverOf(task.id),
     });
     return render(c, `Task ${task.id.slice(0, 8)}`, 'tasks', body);
   });
@@ -137,10 +143,6 @@ export function createTaskPageRoutes(context: DashboardContext) {
     return render(c, `Live ${task.id.slice(0, 8)}`, 'tasks', body, 'live.js');
   });
 
-  const takeoverOf = (taskId: string) => {
-    const active = deps.takeover?.registry.get(taskId);
-    return active ? { reason: active.reason } : null;
-  };
   // The admin takes over like a supervisor: a fresh single-use link, spent at once.
   app.post('/tasks/:id/takeover', (c) => {
     const task = requireTask(c);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { spacedJson } from '../../../../controlplane/src/ingress/dashboard/audit-page.js';
 import { createTestAuditTrail } from './audit-fixture.js';
 import { createDashboardPagesFixture } from './dashboard-fixture.js';
 
@@ -72,5 +73,15 @@ describe('dashboard audit log page', () => {
         'Audit log',
       ),
     );
+  });
+
+  it('writes the data as one line of JSON with a space after each comma and colon, none inside strings', () => {
+    const data = { reason: 'otp', note: 'a,b:c', nested: { list: [1, 2], empty: {} }, none: [] };
+    const text = spacedJson(data);
+    assert.equal(
+      text,
+      '{"reason": "otp", "note": "a,b:c", "nested": {"list": [1, 2], "empty": {}}, "none": []}',
+    );
+    assert.deepEqual(JSON.parse(text), data);
   });
 });

@@ -42,12 +42,13 @@ describe('dashboard admin login', () => {
     assert.equal(css.headers.get('content-type'), 'text/css; charset=utf-8');
   });
 
-  it('refuses a wrong token with 401 and no cookie', async () => {
+  it('answers a wrong token with the login page again (200, no cookie); pages without a session stay 401 to non-browsers', async () => {
     const response = await fixture.app.request('/dashboard/login', {
       method: 'POST',
       body: new URLSearchParams({ token: 'wrong-token-wrong-token' }),
     });
-    assert.equal(response.status, 401);
+    assert.equal(response.status, 200, 'the login page is a page, not an API refusal');
+    assert.equal((await fixture.app.request('/dashboard/tasks/x/events')).status, 401);
     assert.equal(response.headers.get('set-cookie'), null);
     assert.match(await response.text(), /not an admin token/);
   });

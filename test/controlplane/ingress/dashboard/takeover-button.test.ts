@@ -1,5 +1,5 @@
-// The dashboard live view of a needs_user task offers "Take over": the admin gets a fresh
-// single-use link, spent at once, into the interactive view.
+// The dashboard live view and task page of a needs_user task offer "Take over": the admin gets a
+// fresh single-use link and lands on its confirm page, then in the interactive view.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { createInputAudit } from '../../../../controlplane/src/browser/takeover/input-audit.js';
@@ -33,7 +33,10 @@ describe('dashboard Take over', () => {
     const cookie = await fixture.login();
     const live = () =>
       fixture.app.request('/dashboard/tasks/needs-1/live', { headers: { cookie } });
+    const detail = async () =>
+      (await fixture.app.request('/dashboard/tasks/needs-1', { headers: { cookie } })).text();
     assert.doesNotMatch(await (await live()).text(), /data-live-takeover/);
+    assert.doesNotMatch(await detail(), /data-live-takeover/, 'no takeover: no button');
     takeover?.registry.open({
       taskId: 'needs-1',
       tenant: 'default',
@@ -48,6 +51,11 @@ describe('dashboard Take over', () => {
     const page = await (await live()).text();
     assert.match(page, /data-live-takeover/);
     assert.match(page, /needs a person \(otp\)/);
+    // The task page offers it too, posting to the same place.
+    assert.match(
+      await detail(),
+      /data-live-takeover>.*needs a person \(otp\).*<form method="post" action="\/dashboard\/tasks\/needs-1\/takeover"><button type="submit">Take over<\/button>/s,
+    );
     const taken = await fixture.app.request('/dashboard/tasks/needs-1/takeover', {
       method: 'POST',
       headers: { cookie, 'sec-fetch-site': 'same-origin' },
