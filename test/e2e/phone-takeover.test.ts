@@ -84,6 +84,7 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
     ] as const) {
       await page.goto(`${harness.url}${path}`, { waitUntil: 'load' });
       await keepViewShot(page, `phone-dashboard-${name}`);
+      await keepViewShot(page, `phone-dashboard-${name}-full`, true);
       await assertFitsWidth(page, name);
       await assertNavReachable(page, name);
       if (name === 'audit') {
@@ -150,6 +151,7 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
       /Handed back/,
     );
     assert.notEqual(await screenBorder(page), red, 'no red frame after hand-back');
+    assert.equal(await page.$('[data-takeover-deadline]:not([hidden] *)'), null, 'no deadline');
 
     // The second question, on a 1280×800 desktop: everything fits; the wheel follows control.
     await until('needs_user again', async () => (await status()) === 'needs_user');
@@ -158,6 +160,8 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
     const desk = await chromium.browser.newPage();
     await desk.setViewport({ width: 1280, height: 800 });
     await desk.goto(((await issued.json()) as { url: string }).url);
+    await loaded(desk, '[data-takeover-preview]');
+    await keepViewShot(desk, 'desktop-takeover-landing');
     await assertInView(desk, '[data-takeover-open] button', 'Take control on the desktop');
     await Promise.all([desk.waitForNavigation(), desk.click('[data-takeover-open] button')]);
     await screenLoaded(desk);

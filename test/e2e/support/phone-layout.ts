@@ -122,11 +122,11 @@ export async function lineBreaks(page: Page, selector: string): Promise<string[]
 }
 
 /**
- * Saves what the viewport shows as `<name>.png` under `$CLAWDIE_SCREENSHOT_DIR` (for looking at),
+ * Saves what the viewport shows (or the whole page) as `<name>.png` under `$CLAWDIE_SCREENSHOT_DIR` (for looking at),
  * else under the OS temp dir's `clawdie-phone-shots` (never in the repository).
  */
-export async function keepViewShot(page: Page, name: string) {
+export async function keepViewShot(page: Page, name: string, fullPage = false) {
   const dir = process.env.CLAWDIE_SCREENSHOT_DIR || join(tmpdir(), 'clawdie-phone-shots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${name}.png`) as `${string}.png` });
+  await page.screenshot({ path: join(dir, `${name}.png`) as `${string}.png`, fullPage });
 }

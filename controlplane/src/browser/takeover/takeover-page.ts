@@ -33,7 +33,7 @@ export function takeoverPage(
 <html lang="en"><head>${head('Take over')}</head>
 <body><main class="takeover" data-takeover="${takeover.taskId}">
 <p class="banner" data-takeover-banner role="status">You are in control of this task's browser (${takeover.reason.replaceAll('_', ' ')}). The model is paused until you hand back.</p>
-<p class="muted info">Signed in as ${user}. Tap or click the screen to act on the page, and type while it has focus; what you type goes only to the page. Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
+<p class="muted info" data-takeover-info>Signed in as ${user}. Tap or click the screen to act on the page, and type while it has focus; what you type goes only to the page. Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
 <div class="stage"><img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here"></div>
 <form class="panel" data-takeover-handback><textarea name="note" rows="2" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>
 <fieldset><legend>Save this login (optional)</legend>

@@ -91,13 +91,15 @@ export const takeoverScript = `(() => {
     const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
     if (text) push({ type: 'text', text: text.slice(0, 10000) });
   });
-  // The end: no red frame, the banner and the answer under Hand back say so, in view.
+  // The end: no red frame and no instructions or deadline; the banner and the answer under Hand
+  // back say so, in view.
   const done = form.querySelector('[data-takeover-done]');
   const end = (text) => {
     live = false;
     banner.textContent = text;
     banner.classList.add('ended');
     root.classList.add('ended');
+    root.querySelector('[data-takeover-info]').hidden = true;
     form.querySelector('button').disabled = true;
     done.textContent = text;
     done.hidden = false;

@@ -20,7 +20,7 @@ describe('dashboard task pages', () => {
     const page = await (await get('/dashboard')).text();
     assert.match(page, /<span class="badge s-finished">finished<\/span>/);
     assert.match(page, new RegExp(`href="/dashboard/tasks/${taskId}"`));
-    assert.match(page, /<td class="num">3\/6<\/td>/);
+    assert.match(page, /<td class="num" data-label="Steps">3\/6<\/td>/);
     assert.match(page, /1–1 of 1/);
   });
 
