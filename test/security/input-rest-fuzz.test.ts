@@ -54,26 +54,14 @@ before(async () => {
 });
 after(() => controlplane?.close());
 
-/** Every documented operation, plus the routes the OpenAPI document leaves out. */
+/** Every documented operation: the document lists every route the app answers. */
 function operations(): Operation[] {
   const document = buildOpenApiDocument('fuzz') as { paths: Record<string, object> };
   const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
   );
-  assert.ok(documented.length >= 8, 'the OpenAPI document lists the REST routes');
-  return [
-    ...documented,
-    { method: 'GET', path: '/health' },
-    { method: 'GET', path: '/openapi.json' },
-    { method: 'POST', path: '/mcp' },
-    { method: 'GET', path: '/mcp' },
-    { method: 'DELETE', path: '/mcp' },
-    { method: 'POST', path: '/v1/waits' },
-    { method: 'GET', path: '/v1/waits/{id}' },
-    { method: 'DELETE', path: '/v1/waits/{id}' },
-    { method: 'POST', path: '/dashboard/login' },
-    { method: 'GET', path: '/dashboard/tasks/{id}' },
-  ];
+  assert.ok(documented.length >= 60, 'the OpenAPI document lists every route');
+  return documented;
 }
 
 interface Finding {

@@ -7,8 +7,11 @@ import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limi
 import type { Scope } from '../../governance/auth/scopes.js';
 import type { AppDeps } from './app-deps.js';
 
-/** Who may call a route: a bearer token with this scope, anyone, or the dashboard's own login. */
-export type Access = Scope | 'public' | 'dashboard-session';
+/**
+ * Who may call a route: a bearer token with this scope, anyone, the dashboard's own login, or the
+ * session a takeover link opens.
+ */
+export type Access = Scope | 'public' | 'dashboard-session' | 'takeover-session';
 export type Method = 'GET' | 'POST' | 'DELETE';
 
 /**
@@ -22,7 +25,8 @@ export interface ResponseDoc {
   description: string;
   ref?: string;
   schema?: z.ZodType;
-  contentType?: string;
+  /** A non-JSON answer (or several it may be, e.g. JSON or an event stream). */
+  contentType?: string | readonly string[];
 }
 
 interface RouteCommon {
@@ -74,15 +78,28 @@ export type RouteEntry = RouteSpec<
 };
 
 /**
- * A sub-app mounted at `path` (its own routes under it); `methods` are what it answers and what
- * the document lists. Scope `access` is enforced on `path` and everything below it.
+ * One route a mounted sub-app answers, for the document: its path below the mount in Hono syntax
+ * (`''` is the mount point, `/tasks/:id/live`); each `:name` is documented as a path parameter.
+ */
+export interface MountedRoute {
+  method: Method;
+  path: string;
+  summary: string;
+  /** Who may call it, when not the mount's `access` (a sub-app's own login, its public assets). */
+  access?: Exclude<Access, Scope>;
+  query?: z.ZodObject;
+  headers?: { name: string; schema: object; description?: string }[];
+  body?: { contentType: string; schema: z.ZodType };
+  responses: Record<string, ResponseDoc>;
+}
+
+/**
+ * A sub-app mounted at `path`; `routes` are every route it answers, each one documented. Scope
+ * `access` is enforced on `path` and everything below it.
  */
 export interface MountEntry extends RouteCommon {
   kind: 'mount';
-  methods: Method[];
-  /** The documented path (OpenAPI template), e.g. `/dashboard/{page}`. */
-  documentedPath?: string;
-  responses: Record<string, ResponseDoc>;
+  routes: MountedRoute[];
   create: (deps: RouteDeps) => Hono;
 }
 

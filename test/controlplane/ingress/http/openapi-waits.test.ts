@@ -2,36 +2,10 @@
 // now, with the scope the server enforces on it.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { createReplayModel } from '../../../../controlplane/src/agent/model/replay-model.js';
-import { createBrowserWaitService } from '../../../../controlplane/src/browser/wait/browser-wait-service.js';
-import { createApp } from '../../../../controlplane/src/ingress/http/app.js';
-import { createTaskService } from '../../../../controlplane/src/tasks/task-service.js';
-import { silentLogger } from '../../../support/silent-logger.js';
-import { testImages } from '../../../support/test-images.js';
-import { createTestTaskDeps } from '../../../support/test-task-deps.js';
-import { createAuthFixture } from '../../governance/auth/auth-fixture.js';
+import { createFullApp } from './support/full-app.js';
 
-const auth = await createAuthFixture();
-const test = createTestTaskDeps({ model: createReplayModel(["Action: finished(content='ok')"]) });
-const tasks = createTaskService(test.deps);
-const app = createApp({
-  tasks,
-  repository: test.repository,
-  logger: silentLogger,
-  defaultMaxSteps: 3,
-  describe: () => ({ model: { name: 'replay', replay: true }, jail: { url: 'http://x' } }),
-  auth: { verifier: auth.verifier },
-  failures: { limit: 100_000, windowMs: 60_000 },
-  waits: createBrowserWaitService({
-    images: testImages,
-    browsers: { get: () => undefined, list: () => [] },
-    local: null,
-  }),
-});
-after(async () => {
-  await tasks.close();
-  test.close();
-});
+const { app, auth, close } = await createFullApp();
+after(close);
 
 describe('/v1/waits in the OpenAPI document', () => {
   it('documents start, read and cancel with the admin scope the server enforces', async () => {

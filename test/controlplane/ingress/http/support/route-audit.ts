@@ -10,11 +10,19 @@ import {
 
 type Document = { paths: Record<string, Record<string, { 'x-required-scope'?: string }>> };
 
-/** `app.use('*', …)` before every route: the body limit and unread-body guard. Not routes. */
-const isGlobalMiddleware = (route: { method: string; path: string }) =>
-  route.method === 'ALL' && (route.path === '*' || route.path === '/*');
+/**
+ * `app.use(…/*)`: the body limit and unread-body guard before every route, a mount's scope guard,
+ * the dashboard's session check. Middleware, not routes.
+ */
+export const isMiddleware = (route: { method: string; path: string }) =>
+  route.method === 'ALL' && route.path.endsWith('*');
 
-const accessValues: readonly string[] = [...scopes, 'public', 'dashboard-session'];
+const accessValues: readonly string[] = [
+  ...scopes,
+  'public',
+  'dashboard-session',
+  'takeover-session',
+];
 
 function ownerOf(table: readonly TableEntry[], method: string, path: string) {
   return table.find((entry) =>
@@ -24,14 +32,24 @@ function ownerOf(table: readonly TableEntry[], method: string, path: string) {
   );
 }
 
-function documented(document: Document, entry: TableEntry) {
-  const path =
-    entry.kind === 'mount' ? (entry.documentedPath ?? entry.path) : openApiPath(entry.path);
-  const methods = entry.kind === 'mount' ? entry.methods : [entry.method];
-  return methods.map((method) => ({
-    method,
-    path,
-    operation: document.paths[path]?.[method.toLowerCase()],
+/** The operations a mounted route is documented as (a mount's `ALL` route: each it declares). */
+function documented(document: Document, entry: TableEntry, method: string, mounted: string) {
+  const declared =
+    entry.kind === 'route'
+      ? [{ method: entry.method, path: entry.path, access: entry.access }]
+      : entry.routes
+          .map((route) => ({
+            method: route.method,
+            path: `${entry.path}${route.path}`,
+            access: route.access ?? entry.access,
+          }))
+          .filter(
+            (route) => route.path === mounted && (method === 'ALL' || route.method === method),
+          );
+  return declared.map((route) => ({
+    ...route,
+    path: openApiPath(route.path),
+    operation: document.paths[openApiPath(route.path)]?.[route.method.toLowerCase()],
   }));
 }
 
@@ -44,7 +62,7 @@ export function auditRoutes(
   const problems: string[] = [];
   const owners = new Set<TableEntry>();
   for (const route of app.routes) {
-    if (isGlobalMiddleware(route)) continue;
+    if (isMiddleware(route)) continue;
     const name = `${route.method} ${route.path}`;
     const entry = ownerOf(table, route.method, route.path);
     if (!entry) {
@@ -53,12 +71,12 @@ export function auditRoutes(
     }
     owners.add(entry);
     if (!accessValues.includes(entry.access)) problems.push(`${name}: no scope (${entry.access})`);
-    for (const { method, path, operation } of documented(document, entry)) {
+    const operations = documented(document, entry, route.method, route.path);
+    if (operations.length === 0) problems.push(`${name}: not declared by its mount`);
+    for (const { method, path, access, operation } of operations) {
       if (!operation) problems.push(`${name}: ${method} ${path} missing from /openapi.json`);
-      else if (operation['x-required-scope'] !== entry.access)
-        problems.push(
-          `${name}: documented as ${operation['x-required-scope']}, not ${entry.access}`,
-        );
+      else if (operation['x-required-scope'] !== access)
+        problems.push(`${name}: documented as ${operation['x-required-scope']}, not ${access}`);
     }
   }
   for (const entry of table) {
