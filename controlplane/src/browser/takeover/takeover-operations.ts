@@ -59,6 +59,17 @@ export const takeoverOperations: MountedRoute[] = [
     responses: { ...page('Confirmation'), ...linkRefused },
   },
   {
+    method: 'GET',
+    path: '/:id/open/screen.jpg',
+    summary: "The task's screen now, for the landing page (checks the link, does not spend it)",
+    query: link,
+    responses: {
+      '200': { description: 'JPEG screenshot', contentType: 'image/jpeg' },
+      ...linkRefused,
+      '404': { description: 'Not a task id, or no screenshot to show', contentType: 'text/html' },
+    },
+  },
+  {
     method: 'POST',
     path: '/:id/open',
     summary: 'Spend the link: starts a takeover session bound to the task (cookie)',
