@@ -104,7 +104,7 @@ describe('live task state', async () => {
     ).text();
     assert.match(detail, /<dt>Steps<\/dt><dd>3 of at most 6<\/dd>/);
     const list = await (await fixture.app.request('/dashboard', { headers: { cookie } })).text();
-    assert.match(list, /<td class="num">3\/6<\/td>/);
+    assert.match(list, /<td class="num" data-label="Steps">3\/6<\/td>/);
   });
 
   it('each SSE step event carries the step_count of the task row while the task runs', async () => {
