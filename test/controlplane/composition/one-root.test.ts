@@ -118,8 +118,7 @@ describe('one composition root', () => {
       // The CLI against a stand-in server's /v1/sessions routes.
       'test/controlplane/ingress/cli/session-command.test.ts',
       'test/controlplane/ingress/dashboard/dashboard-fixture.ts',
-      'test/controlplane/ingress/http/openapi-waits.test.ts',
-      'test/controlplane/ingress/http/route-table.test.ts',
+      'test/controlplane/ingress/http/support/full-app.ts',
       'test/controlplane/ingress/http/task-events.test.ts',
       'test/controlplane/ingress/http/task-routes.test.ts',
       'test/controlplane/ingress/http/task-tenancy.test.ts',
