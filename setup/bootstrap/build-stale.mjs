@@ -80,7 +80,8 @@ export function buildStale(root, { run, say }) {
     writeFileSync(join(root, workspace, STAMP), `${new Date().toISOString()}\n`);
     built.push(workspace);
   }
-  const reason = bundleStaleReason(root);
+  // A workspace rebuilt just now always rebundles: its stamp may share the bundle stamp's mtime.
+  const reason = built.length > 0 ? `${built.join(', ')} rebuilt` : bundleStaleReason(root);
   if (reason !== null) {
     say(`bundling the clawdie CLI (${reason}) ...`);
     const bundler = join(root, 'setup', 'bootstrap', 'bundle-cli.mjs');
