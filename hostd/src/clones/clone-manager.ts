@@ -19,6 +19,7 @@ import type { CloneManagerOptions } from './clone-manager-options.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { PoolDemand } from './pool-demand.js';
+import { fitsPool, poolSpecOf } from './pool-spec.js';
 import { RefusalLog } from './refusal-log.js';
 import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
 
@@ -26,8 +27,6 @@ import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
 interface Holding extends CloneView {
   display: boolean;
 }
-
-const POOL_TASK = 'warm-pool';
 
 export class CloneManager {
   readonly refusals = new RefusalLog();
@@ -57,7 +56,7 @@ export class CloneManager {
     });
     this.#pool = new WarmPool({
       target: options.poolSize,
-      make: () => this.#make(this.#poolSpec(), true),
+      make: () => this.#make(poolSpecOf(this.#options), true),
       discard: (holding) => this.#teardown(holding).then(() => undefined),
       retryMinMs: options.poolRetry?.minMs ?? 1000,
       retryMaxMs: options.poolRetry?.maxMs ?? 60_000,
@@ -97,7 +96,7 @@ export class CloneManager {
     const display = request.display ?? this.#options.defaultDisplay;
     const allowedDomains = [...(request.allowedDomains ?? [])];
     this.#demand.arrived();
-    const pooled = this.#pool.take(this.#fitsPool(limits, display));
+    const pooled = this.#pool.take(fitsPool(this.#options, limits, display));
     if (!pooled) this.#demand.waiting(true);
     this.#retarget();
     if (pooled) {
@@ -242,26 +241,6 @@ export class CloneManager {
       () => this.#inflight.delete(promise),
     );
     return promise;
-  }
-
-  #poolSpec(): CloneSpec {
-    const { defaultLimits, defaultDisplay } = this.#options;
-    return {
-      taskId: POOL_TASK,
-      allowedDomains: [],
-      limits: defaultLimits,
-      display: defaultDisplay,
-    };
-  }
-
-  #fitsPool(limits: CloneLimits, display: boolean): boolean {
-    const defaults = this.#options.defaultLimits;
-    return (
-      limits.memoryMb === defaults.memoryMb &&
-      limits.pids === defaults.pids &&
-      limits.cpuPercent === defaults.cpuPercent &&
-      display === this.#options.defaultDisplay
-    );
   }
 
   async #make(spec: CloneSpec, warm = false): Promise<Holding> {
