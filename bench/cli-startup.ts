@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalJailService } from '../controlplane/src/browser/provider/local-jail-service.js';
+import { collectRun } from '../test/support/clawdie-cli.js';
 import { silentLogger } from '../test/support/silent-logger.js';
 import { testLauncher } from '../test/support/test-launcher.js';
 import { startChatServer } from '../test/support/uitars-test-model-server.js';
@@ -63,39 +64,23 @@ const jail = await startLocalJailService({
 const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-bench-cli-'));
 
 /** Spawns node with `argv`; resolves with its sample (null: no screenshot reached the model). */
-function timed(argv: string[], env: Record<string, string>, toExit = false) {
+async function timed(argv: string[], env: Record<string, string>, toExit = false) {
   const started = performance.now();
-  return new Promise<Sample>((resolve, reject) => {
-    const child = spawn(process.execPath, argv, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const run = { started, pid: child.pid ?? -1, sample: null as Sample | null };
-    current = run;
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`${argv.join(' ')}: exit code ${code}\n${stderr}`));
-      if (toExit) {
-        // node -e 0 reports its own CPU time just before it exits.
-        const usage = JSON.parse(stdout) as { user: number; system: number };
-        return resolve({
-          ms: performance.now() - started,
-          cpuMs: (usage.user + usage.system) / 1000,
-        });
-      }
-      if (run.sample === null)
-        return reject(new Error(`no screenshot reached the model\n${stderr}`));
-      resolve(run.sample);
-    });
+  const child = spawn(process.execPath, argv, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const run = { started, pid: child.pid ?? -1, sample: null as Sample | null };
+  current = run;
+  const { code, stdout, stderr } = await collectRun(child);
+  if (code !== 0) throw new Error(`${argv.join(' ')}: exit code ${code}\n${stderr}`);
+  if (toExit) {
+    // node -e 0 reports its own CPU time just before it exits.
+    const usage = JSON.parse(stdout) as { user: number; system: number };
+    return { ms: performance.now() - started, cpuMs: (usage.user + usage.system) / 1000 };
+  }
+  if (run.sample === null) throw new Error(`no screenshot reached the model\n${stderr}`);
+  return run.sample;
 }
 
 const cliEnv = {

@@ -5,7 +5,6 @@
 // jail-service (Chromium) against a fake model; one eager import of any of them fails this
 // test. The bundled command (bin/clawdie.mjs → controlplane/dist/bundle/) runs the same task.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import {
   startLocalJailService,
 } from '../../../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../../../support/capabilities.js';
-import { runClawdie } from '../../../support/clawdie-cli.js';
+import { runClawdie, runNode } from '../../../support/clawdie-cli.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { testLauncher } from '../../../support/test-launcher.js';
 import { startScriptedModel } from '../../../support/uitars-test-model.js';
@@ -107,26 +106,7 @@ describe('clawdie run: lazy imports', requires('chromium'), () => {
   it('the bundled command (bin/clawdie.mjs, as installed) runs the same task', async () => {
     // The bundle rewrites each file's import.meta.url: migrations, policies and the jail-service
     // entry must still be found from controlplane/dist/bundle/.
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          ['controlplane/bin/clawdie.mjs', 'run', 'say ok', '--json'],
-          { env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', ...env() }, stdio: 'pipe' },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-        });
-        child.stderr.on('data', (chunk) => {
-          stderr += chunk;
-        });
-        child.on('error', reject);
-        child.on('exit', (code) => resolve({ code, stdout, stderr }));
-        child.stdin.end();
-      },
-    );
+    const run = await runNode(['controlplane/bin/clawdie.mjs', 'run', 'say ok', '--json'], env());
     assert.equal(run.code, 0, run.stderr);
     assert.equal(JSON.parse(run.stdout).status, 'finished');
     assert.equal(model.requests.at(-1)?.imageCount, 1);
