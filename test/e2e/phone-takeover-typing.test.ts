@@ -13,7 +13,7 @@ import { launchDashboardChromium } from './dashboard-support.js';
 import { everything, leaksOf } from './support/leak-search.js';
 import { assertFitsWidth, assertInView, keepViewShot, phone, tap } from './support/phone-layout.js';
 import { startTakeoverHarness } from './takeover-harness.js';
-import { jailReader, until } from './takeover-supervisor.js';
+import { jailReader, tapInView, until } from './takeover-supervisor.js';
 
 const field = '[data-takeover-type] [name="type_text"]';
 const key = (name: string) => `[data-takeover-type] [data-takeover-key="${name}"]`;
@@ -77,14 +77,7 @@ describe('e2e: typing into a takeover from a phone (real Chromium)', requires('c
 
     // Tap the remote page's first field on the screen, then type through our field.
     const first = await jailReader(harness.jail).element((e) => e.name === 'first');
-    const shown = await page.$eval('[data-takeover-screen]', (el) => {
-      const rect = el.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-    });
-    await page.touchscreen.tap(
-      shown.x + ((first.box.x + first.box.width / 2) / 1280) * shown.width,
-      shown.y + ((first.box.y + first.box.height / 2) / 800) * shown.height,
-    );
+    await tapInView(page, first);
     await tap(page, field);
     await page.keyboard.type('héllo 42x');
     await keepViewShot(page, 'phone-takeover-typing-field');

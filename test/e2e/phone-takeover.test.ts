@@ -21,7 +21,7 @@ import {
   tap,
 } from './support/phone-layout.js';
 import { startTakeoverHarness } from './takeover-harness.js';
-import { jailReader, until } from './takeover-supervisor.js';
+import { jailReader, tapInView, until } from './takeover-supervisor.js';
 
 const ADMIN_TOKEN = 'phone-admin-token-0123456789abcdef';
 const red = 'rgb(185, 28, 28)';
@@ -132,16 +132,9 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
     );
     assert.equal(await screenBorder(page), red, 'the red frame while in control');
     const signIn = await jailReader(harness.jail).element((e) => e.text.trim() === 'Sign in');
-    const shown = await page.$eval('[data-takeover-screen]', (el) => {
-      const rect = el.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-    });
     const posts = () => harness.site.requests.filter((r) => r.method === 'POST').length;
     const before = posts();
-    await page.touchscreen.tap(
-      shown.x + ((signIn.box.x + signIn.box.width / 2) / 1280) * shown.width,
-      shown.y + ((signIn.box.y + signIn.box.height / 2) / 800) * shown.height,
-    );
+    await tapInView(page, signIn);
     await until('the tapped form is posted', async () => posts() > before);
     await page.type('[name="note"]', 'size 42');
     await tap(page, '[data-takeover-handback] button');
