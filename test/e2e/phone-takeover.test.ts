@@ -2,10 +2,10 @@
 // needs_user; on a 390×844 touch phone the admin logs in to the dashboard (tasks, task, audit,
 // settings, clones: no sideways scrolling, every nav entry in reach), taps Take over on the task
 // page, reads the instruction, the question and the screen on the landing page, taps Take control,
-// taps the remote page's button, and hands back: note and Hand back in view without scrolling,
-// the confirmation in view, the red frame gone. Then on a 1280×800 desktop the second question's
-// takeover fits the window, and the wheel over the screen goes to the remote page only while in
-// control. Real controlplane, jail-service and Chromium; viewport screenshots are kept for review.
+// taps the remote page's button, and hands back: "Type into the page", note and Hand back in view
+// without scrolling, the confirmation in view, the red frame gone. Then on a 1280×800 desktop the
+// second question's takeover fits the window ("Type into the page" in view too), and the wheel
+// over the screen goes to the remote page only while in control. Real controlplane, jail-service and Chromium; viewport screenshots are kept for review.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'puppeteer-core';
@@ -21,7 +21,7 @@ import {
   tap,
 } from './support/phone-layout.js';
 import { startTakeoverHarness } from './takeover-harness.js';
-import { jailReader, until } from './takeover-supervisor.js';
+import { jailReader, tapInView, until } from './takeover-supervisor.js';
 
 const ADMIN_TOKEN = 'phone-admin-token-0123456789abcdef';
 const red = 'rgb(185, 28, 28)';
@@ -122,6 +122,8 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
     await keepViewShot(page, 'phone-takeover-view');
     await assertFitsWidth(page, 'takeover view');
     await assertInView(page, '[data-takeover-screen]', 'the screen');
+    await assertInView(page, '[data-takeover-type] [name="type_text"]', 'Type into the page');
+    await assertInView(page, '[data-takeover-type] [data-takeover-key="Tab"]', 'its last key');
     await assertInView(page, '[name="note"]', 'the note');
     await assertInView(page, '[data-takeover-handback] button', 'Hand back');
     assert.match(
@@ -130,16 +132,9 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
     );
     assert.equal(await screenBorder(page), red, 'the red frame while in control');
     const signIn = await jailReader(harness.jail).element((e) => e.text.trim() === 'Sign in');
-    const shown = await page.$eval('[data-takeover-screen]', (el) => {
-      const rect = el.getBoundingClientRect();
-      return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
-    });
     const posts = () => harness.site.requests.filter((r) => r.method === 'POST').length;
     const before = posts();
-    await page.touchscreen.tap(
-      shown.x + ((signIn.box.x + signIn.box.width / 2) / 1280) * shown.width,
-      shown.y + ((signIn.box.y + signIn.box.height / 2) / 800) * shown.height,
-    );
+    await tapInView(page, signIn);
     await until('the tapped form is posted', async () => posts() > before);
     await page.type('[name="note"]', 'size 42');
     await tap(page, '[data-takeover-handback] button');
@@ -170,6 +165,8 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
       () => document.documentElement.scrollHeight <= window.innerHeight,
     );
     assert.ok(fits, 'the desktop view needs no scrolling');
+    await assertInView(desk, '[data-takeover-type] [name="type_text"]', 'Type on the desktop');
+    await assertInView(desk, '[data-takeover-type] [data-takeover-key="Tab"]', 'its last key');
     await assertInView(desk, '[name="note"]', 'the note on the desktop');
     await assertInView(desk, '[data-takeover-handback] button', 'Hand back on the desktop');
     await desk.evaluate(() => {

@@ -18,15 +18,28 @@ export async function until<T>(
   }
 }
 
-/** A real mouse click on the live view, where `element` (CSS px of the 1280×800 page) is shown. */
-export async function clickInView(page: Page, element: PageElement) {
+/** Where the live view shows the centre of `element` (CSS px of the 1280×800 page). */
+async function pointInView(page: Page, element: PageElement) {
   const box = await page.$eval('[data-takeover-screen]', (el) => {
     const rect = el.getBoundingClientRect();
     return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
   });
-  const x = box.x + ((element.box.x + element.box.width / 2) / 1280) * box.width;
-  const y = box.y + ((element.box.y + element.box.height / 2) / 800) * box.height;
+  return {
+    x: box.x + ((element.box.x + element.box.width / 2) / 1280) * box.width,
+    y: box.y + ((element.box.y + element.box.height / 2) / 800) * box.height,
+  };
+}
+
+/** A real mouse click on the live view, where `element` is shown. */
+export async function clickInView(page: Page, element: PageElement) {
+  const { x, y } = await pointInView(page, element);
   await page.mouse.click(x, y);
+}
+
+/** A finger tap on the live view (a touch page), where `element` is shown. */
+export async function tapInView(page: Page, element: PageElement) {
+  const { x, y } = await pointInView(page, element);
+  await page.touchscreen.tap(x, y);
 }
 
 /** Reads a jail-service's page (elements, state) with its token, as the test's eyes. */

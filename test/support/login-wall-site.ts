@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * A local site behind a login wall, for takeover and saved-session tests: `/account` needs the
  * session cookie; without it the visitor is sent to `/login` (a password form), then `/2fa` (a
  * one-time-code field), and only then gets the cookie. `/captcha` shows reCAPTCHA-, hCaptcha- and
- * Turnstile-like iframes (served from this site, shaped like the real widgets' frames).
+ * Turnstile-like iframes (served from this site, shaped like the real widgets' frames). `/typed` is
+ * a form for typing tests: it posts its two fields and the named keys the page saw.
  * Every secret is random per site, so a leak search can look for exact values.
  */
 export interface LoginWallSite {
@@ -29,6 +30,11 @@ export interface LoginWallSite {
   idbNote: string;
   /** Those states as each `/account` page reported them (`POST /idb-report`), in order. */
   idbReports(): string[];
+  /**
+   * What `/typed` posted, in order: its fields `first` and `second`, and `keys`, the page's own
+   * record of the named keys (Enter, Backspace, Tab, …) its keydown listener saw, space-separated.
+   */
+  typed(): { first: string; second: string; keys: string }[];
   /** Requests so far: path and whether they carried a valid session cookie. */
   requests: { path: string; method: string; signedIn: boolean }[];
   close(): Promise<void>;
@@ -50,6 +56,17 @@ const otpForm = page(
   `<h1>Enter the code</h1><form method="post" action="/2fa">
 <input name="code" inputmode="numeric" autocomplete="one-time-code">
 <button type="submit">Verify</button></form>`,
+);
+
+const typingForm = page(
+  'Type here',
+  `<h1>Type here</h1><form method="post" action="/typed">
+<label>First <input name="first"></label> <label>Second <input name="second"></label>
+<input type="hidden" name="keys"><button type="submit">Done</button></form>
+<script>const keys = document.querySelector('[name="keys"]');
+document.addEventListener('keydown', (e) => {
+  if (e.key.length > 1) keys.value = (keys.value + ' ' + e.key).trim();
+}, true);</script>`,
 );
 
 const captchaPage = page(
@@ -136,6 +153,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
   const pending = new Set<string>();
   const requests: LoginWallSite['requests'] = [];
   const idbReports: string[] = [];
+  const typed: ReturnType<LoginWallSite['typed']> = [];
 
   const server = createServer(async (request, response) => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
@@ -173,6 +191,14 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
       sessions.add(sid);
       return redirect(response, '/account', `sid=${sid}; Path=/; HttpOnly; SameSite=Lax`);
     }
+    if (path === '/typed' && !post) return html(response, typingForm);
+    if (path === '/typed') {
+      const form = await formOf(request);
+      const field = (name: string) => form.get(name) ?? '';
+      typed.push({ first: field('first'), second: field('second'), keys: field('keys') });
+      // Not echoed: what was typed stays out of the page (and so out of the model's view).
+      return html(response, page('Received', '<p id="received">Received</p>'));
+    }
     if (path === '/captcha') return html(response, captchaPage);
     if (
       path.startsWith('/recaptcha/') ||
@@ -193,6 +219,7 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     idbNote,
     issuedCookies: () => [...sessions],
     idbReports: () => [...idbReports],
+    typed: () => [...typed],
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -19,8 +19,10 @@ function deadlineText(takeover: ActiveTakeover, now: number, what: string) {
 }
 
 /**
- * The interactive live view: banner, screen (focusable: keys go to the page), Hand back with an
- * optional "Save this login as" profile name and its origins (prefilled with `origins`).
+ * The interactive live view: banner, screen (focusable: keys go to the page), "Type into the page"
+ * (a field with Send and Enter, Backspace and Tab keys: a phone has no keyboard to press while the
+ * screen has focus), Hand back with an optional "Save this login as" profile name and its origins
+ * (prefilled with `origins`).
  */
 export function takeoverPage(
   takeover: ActiveTakeover,
@@ -33,8 +35,10 @@ export function takeoverPage(
 <html lang="en"><head>${head('Take over')}</head>
 <body><main class="takeover" data-takeover="${takeover.taskId}">
 <p class="banner" data-takeover-banner role="status">You are in control of this task's browser (${takeover.reason.replaceAll('_', ' ')}). The model is paused until you hand back.</p>
-<p class="muted info" data-takeover-info>Signed in as ${user}. Tap or click the screen to act on the page, and type while it has focus; what you type goes only to the page. Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
+<p class="muted info" data-takeover-info>Signed in as ${user}. Tap or click the screen to act on the page; type while it has focus or in the field under it (only the page gets it). Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
 <div class="stage"><img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here"></div>
+<form class="typer" data-takeover-type aria-label="Type into the page"><span class="typed"><input name="type_text" maxlength="10000" autocomplete="off" autocapitalize="off" autocorrect="off" spellcheck="false" enterkeyhint="send" aria-label="Text to type into the page" placeholder="Type here"><button type="submit">Send</button></span>
+<span class="keys"><button type="button" data-takeover-key="Enter">Enter</button><button type="button" data-takeover-key="Backspace" aria-label="Backspace" title="Backspace">⌫</button><button type="button" data-takeover-key="Tab">Tab</button></span></form>
 <form class="panel" data-takeover-handback><textarea name="note" rows="2" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>
 <fieldset><legend>Save this login (optional)</legend>
 <label>Save this login as <input name="session_name" maxlength="64" autocomplete="off" placeholder="profile name, e.g. shop"></label>

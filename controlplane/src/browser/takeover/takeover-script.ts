@@ -3,9 +3,10 @@
  * up), wheel and keyboard (keydown/keyup; a paste is sent as text) on the screencast image to
  * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
  * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
- * request is in flight and go in the next one. Only input on the screen is relayed: the hand-back
- * note is sent once, when the supervisor presses Hand back, with `save_session` when a profile name
- * is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
+ * request is in flight and go in the next one. "Type into the page" (a field with Send and Enter,
+ * Backspace and Tab buttons) sends text and keys the same way. Only that and input on the screen
+ * are relayed: the hand-back note is sent once, when the supervisor presses Hand back, with
+ * `save_session` when a profile name is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
  * The landing page uses only the deadline part.
  */
 export const takeoverScript = `(() => {
@@ -91,6 +92,29 @@ export const takeoverScript = `(() => {
     const text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
     if (text) push({ type: 'text', text: text.slice(0, 10000) });
   });
+  // "Type into the page", for a phone (no keyboard while the screen has focus): Send (or the
+  // on-screen keyboard's own Enter) inserts the field's text at the page's caret, as a paste does;
+  // Enter, Backspace and Tab first send any text still in the field, then press that key. The
+  // buttons keep the focus in the field, so the on-screen keyboard stays up.
+  const typer = root.querySelector('[data-takeover-type]');
+  const typed = typer.querySelector('[name="type_text"]');
+  const sendTyped = () => {
+    if (typed.value) push({ type: 'text', text: typed.value.slice(0, 10000) });
+    typed.value = '';
+  };
+  typer.addEventListener('submit', (e) => {
+    e.preventDefault();
+    sendTyped();
+  });
+  for (const button of typer.querySelectorAll('button')) {
+    button.addEventListener('mousedown', (e) => e.preventDefault());
+    const key = button.getAttribute('data-takeover-key');
+    if (!key) continue;
+    button.addEventListener('click', () => {
+      sendTyped();
+      for (const action of ['down', 'up']) push({ type: 'key', action, key, code: key, modifiers: 0 });
+    });
+  }
   // The end: no red frame and no instructions or deadline; the banner and the answer under Hand
   // back say so, in view.
   const done = form.querySelector('[data-takeover-done]');
@@ -101,6 +125,7 @@ export const takeoverScript = `(() => {
     root.classList.add('ended');
     root.querySelector('[data-takeover-info]').hidden = true;
     form.querySelector('button').disabled = true;
+    for (const control of typer.querySelectorAll('input, button')) control.disabled = true;
     done.textContent = text;
     done.hidden = false;
     done.scrollIntoView({ block: 'nearest' });

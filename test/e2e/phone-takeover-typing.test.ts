@@ -1,0 +1,134 @@
+// Issue 25 (1): a supervisor on a phone types into the remote page. A phone has no keyboard to
+// press while the screen has focus, so the takeover view has "Type into the page": a field with
+// Send, and Enter, Backspace and Tab buttons, relayed through the same input route as a desktop's
+// keys. On a 390×844 touch phone the supervisor taps the remote page's first field, types
+// "héllo 42x" in our field and sends it, taps Backspace and Tab, types "ok" and taps Enter: the
+// page itself reports its fields "héllo 42" and "ok" and the keys it saw. The view fits the
+// phone with the control and Hand back in view; the text is in no audit row, log line or model
+// request. Real controlplane, jail-service and Chromium; viewport screenshots are kept for review.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { requires } from '../support/capabilities.js';
+import { launchDashboardChromium } from './dashboard-support.js';
+import { everything, leaksOf } from './support/leak-search.js';
+import { assertFitsWidth, assertInView, keepViewShot, phone, tap } from './support/phone-layout.js';
+import { startTakeoverHarness } from './takeover-harness.js';
+import { jailReader, tapInView, until } from './takeover-supervisor.js';
+
+const field = '[data-takeover-type] [name="type_text"]';
+const key = (name: string) => `[data-takeover-type] [data-takeover-key="${name}"]`;
+const send = '[data-takeover-type] button[type="submit"]';
+
+describe('e2e: typing into a takeover from a phone (real Chromium)', requires('chromium'), () => {
+  it('types "héllo 42", Backspace, Tab and Enter through the takeover view at 390×844; logs only counts', async (t) => {
+    const harness = await startTakeoverHarness({
+      on: ['call_user'],
+      outputs: [
+        "Action: call_user(content='Please fill in the form')",
+        "Action: finished(content='filled')",
+      ],
+    });
+    t.after(harness.close);
+    const runner = await harness.auth.token(['tasks:run', 'tasks:read', 'operate'], 'acme');
+    const rest = (path: string, init: RequestInit = {}) =>
+      fetch(`${harness.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${runner}`, 'content-type': 'application/json' },
+      });
+    const started = await rest('/v1/tasks', {
+      method: 'POST',
+      body: JSON.stringify({
+        instruction: 'Fill in the form',
+        start_url: `${harness.site.url}/typed`,
+      }),
+    });
+    assert.equal(started.status, 202, await started.clone().text());
+    const { trace_id: taskId } = (await started.json()) as { trace_id: string };
+    const status = async () =>
+      ((await (await rest(`/v1/tasks/${taskId}`)).json()) as { task: { status: string } }).task
+        .status;
+    await until('needs_user', async () => (await status()) === 'needs_user');
+    const issued = await rest(`/v1/tasks/${taskId}/takeover`, { method: 'POST' });
+    assert.equal(issued.status, 200);
+
+    const chromium = await launchDashboardChromium();
+    t.after(chromium.close);
+    const page = await chromium.browser.newPage();
+    await page.setViewport(phone);
+    await page.goto(((await issued.json()) as { url: string }).url);
+    await Promise.all([page.waitForNavigation(), tap(page, '[data-takeover-open] button')]);
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector('[data-takeover-screen]') as HTMLImageElement).naturalWidth ?? 0) >
+        0,
+      { timeout: 20_000 },
+    );
+    await keepViewShot(page, 'phone-takeover-typing-view');
+    await assertFitsWidth(page, 'takeover view');
+    for (const [selector, what] of [
+      [field, 'the field to type into'],
+      [send, 'Send'],
+      [key('Enter'), 'Enter'],
+      [key('Backspace'), 'Backspace'],
+      [key('Tab'), 'Tab'],
+      ['[data-takeover-handback] button', 'Hand back'],
+    ] as const)
+      await assertInView(page, selector, what);
+
+    // Tap the remote page's first field on the screen, then type through our field.
+    const first = await jailReader(harness.jail).element((e) => e.name === 'first');
+    await tapInView(page, first);
+    await tap(page, field);
+    await page.keyboard.type('héllo 42x');
+    await keepViewShot(page, 'phone-takeover-typing-field');
+    await tap(page, send);
+    assert.equal(await page.$eval(field, (el) => (el as HTMLInputElement).value), '', 'sent');
+    await tap(page, key('Backspace'));
+    await tap(page, key('Tab'));
+    const focused = await page.evaluate(() => document.activeElement?.getAttribute('name'));
+    assert.equal(focused, 'type_text', 'the keys keep the focus (and the keyboard) in the field');
+    await page.keyboard.type('ok');
+    await tap(page, key('Enter'));
+    await until('the form is posted', async () => harness.site.typed().length > 0);
+    assert.deepEqual(harness.site.typed(), [
+      { first: 'héllo 42', second: 'ok', keys: 'Backspace Tab Enter' },
+    ]);
+    await keepViewShot(page, 'phone-takeover-typing-sent');
+    assert.ok(
+      await page.evaluate(() => document.documentElement.scrollWidth <= 390),
+      'no sideways scrolling after typing',
+    );
+
+    await tap(page, '[data-takeover-handback] button');
+    await page.waitForSelector('[data-takeover-ended="handed-back"]');
+    assert.equal(await page.$eval(field, (el) => (el as HTMLInputElement).disabled), true);
+    await until('finished', async () => (await status()) === 'finished');
+
+    // Counted, never kept: the audit has the input bursts (counts), nothing has the text.
+    const bursts = harness.audit
+      .list({ taskId, limit: 500 })
+      .filter((row) => row.type === 'takeover-input');
+    const counts = bursts.map(
+      (row) => (row.data as { events: { text: number; key: number } }).events,
+    );
+    assert.equal(
+      counts.reduce((sum, events) => sum + events.text, 0),
+      2,
+      `two texts sent: ${JSON.stringify(counts)}`,
+    );
+    assert.equal(
+      counts.reduce((sum, events) => sum + events.key, 0),
+      6,
+      'three keys, down and up',
+    );
+    const haystack = everything({
+      db: harness.database.db,
+      dataDir: harness.dataDir,
+      logLines: harness.logLines,
+      modelRequests: harness.modelRequests,
+    });
+    assert.ok(harness.logLines.length > 0 && harness.modelRequests.length > 0, 'logs and requests');
+    // "llo 42" also catches the text in a file read byte-wise (é is two bytes in UTF-8).
+    assert.deepEqual(leaksOf(haystack, ['héllo', 'llo 42', 'h\\u00e9llo']), []);
+  });
+});
