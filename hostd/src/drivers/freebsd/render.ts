@@ -58,6 +58,12 @@ export function homeCommand(layout: FreeBsdLayout): string {
  * The commands that give a desktop jail its display, before the service: the X socket directory
  * (root-owned, sticky, as Xtrans expects), then Xvfb as the service user, supervised by daemon(8).
  * daemon(8) returns at once; the service waits for the display to accept connections.
+ *
+ * Without MIT-SHM: the jail has no SysV shared memory (no `sysvshm` parameter, so sysv_shm.c
+ * answers ENOSYS there). xserver's Xext/shm.c CheckForShmSyscall() (compiled on FreeBSD) would
+ * then drop MIT-SHM itself; `-extension MIT-SHM` says so on the command line instead of depending
+ * on that probe, and Chromium and xwd use plain X requests either way (docs/performance.md,
+ * "MIT-SHM in desktop jails": measured on Linux, no difference for what the service does).
  */
 export function displayCommands(layout: FreeBsdLayout, display: string): string[] {
   return [
@@ -65,7 +71,7 @@ export function displayCommands(layout: FreeBsdLayout, display: string): string[
     [
       ...[BIN.daemon, '-u', layout.serviceUser, '-P', '/var/run/xvfb.pid'],
       ...['-o', '/var/log/xvfb.log', BIN.xvfb, display, '-screen', '0', SCREEN],
-      ...['-nolisten', 'tcp', '-noreset'],
+      ...['-nolisten', 'tcp', '-noreset', '-extension', 'MIT-SHM'],
     ],
   ].map((argv) => argv.join(' '));
 }

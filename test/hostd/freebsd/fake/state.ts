@@ -100,6 +100,8 @@ export interface FakeState {
   kernelModules: Set<string>;
   /** Jails removed by a `jail -r` that read the admin's /etc/jail.conf (its stop hooks ran). */
   removedWithAdminConf: string[];
+  /** Users in the template's /etc/passwd (what install -o and daemon -u resolve in a jail). */
+  jailUsers: Set<string>;
 }
 
 export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
@@ -178,6 +180,8 @@ export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): Fa
     vimage: true,
     kernelModules: new Set(['if_epair']),
     removedWithAdminConf: [],
+    // setup's `pw -R … useradd clawdie` (steps/freebsd-template.ts).
+    jailUsers: new Set(['root', 'clawdie']),
   };
 }
 
