@@ -13,6 +13,11 @@ export const JAIL_DISPLAY = ':0';
  * owned by the service user, on the clone's own /tmp (destroyed with it).
  */
 export const SERVICE_HOME = '/tmp/home';
+/**
+ * The devfs ruleset every task jail mounts its /dev with: `devfsrules_jail` of
+ * /etc/defaults/devfs.rules (hide all, then unhide the basics). The preflight checks it is loaded.
+ */
+export const JAIL_DEVFS_RULESET = 4;
 /** The same screen as a Linux clone's Xvfb (drivers/linux/sandbox.ts). */
 const SCREEN = '1280x800x24';
 
@@ -77,7 +82,7 @@ export function displayCommands(layout: FreeBsdLayout, display: string): string[
 }
 
 /**
- * jail.conf for one task: VNET on the jail end of its epair, devfs ruleset 4, hardened; with a
+ * jail.conf for one task: VNET on the jail end of its epair, JAIL_DEVFS_RULESET, hardened; with a
  * display, Xvfb starts inside the jail before the service.
  */
 export function renderJailConf(
@@ -104,7 +109,7 @@ export function renderJailConf(
     'stop.timeout = 5;',
     `exec.consolelog = ${quote(names.consoleLog)};`,
     'mount.devfs;',
-    'devfs_ruleset = 4;',
+    `devfs_ruleset = ${JAIL_DEVFS_RULESET};`,
     'enforce_statfs = 2;',
     'securelevel = 3;',
     'children.max = 0;',

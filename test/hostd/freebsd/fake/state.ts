@@ -102,6 +102,10 @@ export interface FakeState {
   removedWithAdminConf: string[];
   /** Users in the template's /etc/passwd (what install -o and daemon -u resolve in a jail). */
   jailUsers: Set<string>;
+  /** Loaded devfs rulesets → their rules as `devfs rule -s N show` prints them. */
+  devfsRulesets: Map<number, string[]>;
+  /** The boot tunable net.inet.ip.fw.default_to_accept (read only when ipfw is in kernelModules). */
+  ipfwDefaultToAccept: boolean;
 }
 
 export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
@@ -182,6 +186,20 @@ export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): Fa
     removedWithAdminConf: [],
     // setup's `pw -R … useradd clawdie` (steps/freebsd-template.ts).
     jailUsers: new Set(['root', 'clawdie']),
+    // rc.d/devfs loads /etc/defaults/devfs.rules at boot: devfsrules_jail is ruleset 4.
+    devfsRulesets: new Map([
+      [
+        4,
+        [
+          '100 include 1',
+          '200 include 2',
+          '300 include 3',
+          '400 path fuse unhide',
+          '500 path zfs unhide',
+        ],
+      ],
+    ]),
+    ipfwDefaultToAccept: false,
   };
 }
 
