@@ -64,11 +64,8 @@ export function homeCommand(layout: FreeBsdLayout): string {
  * (root-owned, sticky, as Xtrans expects), then Xvfb as the service user, supervised by daemon(8).
  * daemon(8) returns at once; the service waits for the display to accept connections.
  *
- * Without MIT-SHM: the jail has no SysV shared memory (no `sysvshm` parameter, so sysv_shm.c
- * answers ENOSYS there). xserver's Xext/shm.c CheckForShmSyscall() (compiled on FreeBSD) would
- * then drop MIT-SHM itself; `-extension MIT-SHM` says so on the command line instead of depending
- * on that probe, and Chromium and xwd use plain X requests either way (docs/performance.md,
- * "MIT-SHM in desktop jails": measured on Linux, no difference for what the service does).
+ * Xvfb keeps MIT-SHM: a desktop jail gets a SysV shared memory namespace of its own
+ * (DESKTOP_SYSVSHM in renderJailConf). See there for why.
  */
 export function displayCommands(layout: FreeBsdLayout, display: string): string[] {
   return [
@@ -76,10 +73,21 @@ export function displayCommands(layout: FreeBsdLayout, display: string): string[
     [
       ...[BIN.daemon, '-u', layout.serviceUser, '-P', '/var/run/xvfb.pid'],
       ...['-o', '/var/log/xvfb.log', BIN.xvfb, display, '-screen', '0', SCREEN],
-      ...['-nolisten', 'tcp', '-noreset', '-extension', 'MIT-SHM'],
+      ...['-nolisten', 'tcp', '-noreset'],
     ],
   ].map((argv) => argv.join(' '));
 }
+
+/**
+ * A desktop jail's own SysV shared memory namespace (`sysvshm = new`). Without the parameter a
+ * jail has none: sys/kern/sysv_shm.c answers ENOSYS, xserver's Xext/shm.c CheckForShmSyscall()
+ * (compiled on FreeBSD) then drops MIT-SHM, and Chromium presents every frame with XPutImage over
+ * the X socket. Measured on Linux (docs/performance.md, "MIT-SHM in desktop jails"): that costs
+ * Xvfb about three times the CPU while a page animates and slows CDP and xwd screenshots taken
+ * meanwhile. `new` keeps the segments to the jail (shm_prison_cansee()) and removes them with it
+ * (shm_prison_remove() → shm_prison_cleanup()); headless jails, which have no X, get none.
+ */
+const DESKTOP_SYSVSHM = 'sysvshm = "new";';
 
 /**
  * jail.conf for one task: VNET on the jail end of its epair, JAIL_DEVFS_RULESET, hardened; with a
@@ -113,6 +121,7 @@ export function renderJailConf(
     'enforce_statfs = 2;',
     'securelevel = 3;',
     'children.max = 0;',
+    ...(display === null ? [] : [DESKTOP_SYSVSHM]),
     ...starts.map((command, i) => `exec.start ${i === 0 ? '=' : '+='} ${quote(command)};`),
   ];
   return `${names.jail} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}\n`;
