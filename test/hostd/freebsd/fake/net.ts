@@ -147,7 +147,12 @@ export function pfctlTool(state: FakeState, argv: readonly string[]): ToolResult
   if (op === '-F Tables') return ok('', `${ALTQ_NOISE}0 tables deleted.\n`);
   const path = anchorOp[3] ?? '';
   const file = state.files.get(path);
-  if (!file) return fail(`pfctl: cannot open the main config file!: No such file or directory`);
+  if (!file) {
+    // parse.y parse_config(): warn("cannot open the main config file!"), then pfctl_rules()'s line.
+    return fail(
+      `pfctl: cannot open the main config file!: No such file or directory\npfctl: Syntax error in config file: pf rules not loaded`,
+    );
+  }
   // Loading rules does not need PF enabled (pfctl.c: -f loads with DIOCXBEGIN/DIOCXCOMMIT whatever
   // the status; only -e/-d change it). A syntax error loads nothing (pfctl_rules(): "Syntax error
   // in config file: pf rules not loaded", exit 1).
