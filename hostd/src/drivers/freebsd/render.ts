@@ -151,5 +151,10 @@ export function rctlRules(names: TaskNames, limits: CloneLimits): string[] {
     `${subject}:nthr:deny=4096`,
     `${subject}:openfiles:deny=32768`,
     `${subject}:pcpu:deny=${limits.cpuPercent}`,
+    // A desktop jail's own SysV shared memory (DESKTOP_SYSVSHM): Xvfb and Chromium need a few
+    // frame-sized segments; the cap keeps one task from using up the host-wide kern.ipc.shmmni
+    // identifiers and shmall pages every jail shares (sysv_shm.c racct_add RACCT_NSHM/SHMSIZE).
+    `${subject}:nshm:deny=32`,
+    `${subject}:shmsize:deny=268435456`,
   ];
 }
