@@ -49,6 +49,10 @@ describe('FakeFreeBSD model fidelity: pfctl (sbin/pfctl/parse.y, pfctl.c, pfctl_
       (await run(fake, '/sbin/pfctl -a hostd/y -f /tmp/c.pf')).stderr,
       /c\.pf:1: syntax error/,
     );
+    await write(fake, '/tmp/d.pf', 'pass in quick on bt007a inet proto udp all flags S/SA\n');
+    const flags = await run(fake, '/sbin/pfctl -a hostd/y -f /tmp/d.pf');
+    assert.equal(flags.exitCode, 1);
+    assert.match(flags.stderr, /d\.pf:1: flags only apply to tcp/);
   });
 
   it('prints the task anchor as print_rule() does (`port = N`, default keep state)', async () => {
