@@ -10,10 +10,15 @@ export interface FreeBsdSetupConfig {
   release: string;
   /** Name of the Bastille template jail (from hostd's template snapshot). VNET names may not contain `-` or `_`. */
   templateName: string;
-  /** Host interface the template's VNET bridge attaches to (only the template uses Bastille networking). */
-  networkInterface: string;
-  /** The template's address for `bastille create -V` (`SYNCDHCP` or `a.b.c.d/nn`). */
-  templateIp: string;
+  /**
+   * Host interface the template's VNET bridge attaches to (only the template uses Bastille
+   * networking); null: the default route's (steps/template-network.ts).
+   */
+  networkInterface: string | null;
+  /** The template's address for `bastille create -V` (`SYNCDHCP` or `a.b.c.d/nn`); null: from rc.conf. */
+  templateIp: string | null;
+  /** The host user the controlplane runs as (rc.d/clawdie's clawdie_runas default). */
+  controlplaneUser: string;
   /** Bastille's pool (`bastille_zfs_zpool`): the first segment of hostd's template snapshot. */
   zpool: string;
   bastillePrefix: string;
@@ -96,8 +101,9 @@ export function loadSetupConfig(
     freebsd: {
       release: pick(flags.release, 'CLAWDIE_SETUP_RELEASE', '14.3-RELEASE'),
       templateName: template.templateName,
-      networkInterface: pick(flags.interface, 'CLAWDIE_SETUP_INTERFACE', 'vtnet0'),
-      templateIp: pick(flags['template-ip'], 'CLAWDIE_SETUP_TEMPLATE_IP', 'SYNCDHCP'),
+      networkInterface: flags.interface ?? (env.CLAWDIE_SETUP_INTERFACE || null),
+      templateIp: flags['template-ip'] ?? (env.CLAWDIE_SETUP_TEMPLATE_IP || null),
+      controlplaneUser: 'clawdie',
       zpool: template.zpool,
       bastillePrefix: '/usr/local/bastille',
       generation,

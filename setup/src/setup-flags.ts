@@ -25,13 +25,14 @@ export const setupFlags = {
     type: 'string',
     value: 'IF',
     os: 'freebsd',
-    description: "host interface for the template's VNET (default vtnet0)",
+    description: "host interface for the template's VNET (default: the default route's)",
   },
   'template-ip': {
     type: 'string',
     value: 'IP',
     os: 'freebsd',
-    description: 'template address for bastille create -V (default SYNCDHCP)',
+    description:
+      'template address for bastille create -V (default: SYNCDHCP when the interface uses DHCP)',
   },
   generation: {
     type: 'string',

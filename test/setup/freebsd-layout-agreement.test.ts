@@ -11,7 +11,7 @@ import { createDriver } from '../../hostd/src/drivers/select-driver.js';
 import { loadSetupConfig, SetupConfigError } from '../../setup/src/config.js';
 import { DEFAULT_PREPARED, type PreparedLayout } from '../hostd/freebsd/fake/state.js';
 import { FakeFreeBSD } from '../hostd/freebsd/fake-freebsd.js';
-import { everythingMissing, RecordingRunner, runScripted } from './setup-fixture.js';
+import { DEFAULT_ROUTE, everythingMissing, RecordingRunner, runScripted } from './setup-fixture.js';
 import { FAKE_FREEBSD_NOTES, LoopbackReachDriver } from './support/loopback-reach-driver.js';
 import { runVerify } from './support/run-verify-cli.js';
 
@@ -49,6 +49,8 @@ function scriptedHost(layout: PreparedLayout) {
         '/bin/test -f /opt/clawdie/jail-service/dist/main.js -a -f /opt/clawdie/kit/dist/jail-api/index.js',
       reply: {},
     },
+    { match: '/sbin/route -n get default', reply: { stdout: DEFAULT_ROUTE } },
+    { match: '/usr/sbin/sysrc -n ifconfig_vtnet0', reply: { stdout: 'DHCP\n' } },
     ...everythingMissing,
   ]);
 }

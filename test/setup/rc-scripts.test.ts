@@ -124,6 +124,40 @@ describe('FreeBSD rc.d scripts', () => {
     });
   }
 
+  it('clawdie: the start precmd fails, visibly, when clawdie_runas does not exist', () => {
+    const text = readFileSync(join(rcDir, 'clawdie'), 'utf8').replace(
+      '. /etc/rc.subr',
+      // rc.subr's warn() and a stub install(1); run_rc_command runs the precmd as rc.subr does.
+      [
+        'warn() { echo "WARNING: $*" >&2; }',
+        'install() { :; }',
+        'load_rc_config() { [ -f "$RC_CONF" ] && . "$RC_CONF"; }',
+        'run_rc_command() { $start_precmd || { warn "failed precmd routine for $name"; return 1; }; echo started; }',
+      ].join('\n'),
+    );
+    const path = join(work, 'clawdie-precmd');
+    writeFileSync(path, text);
+    const start = (runas: string) => {
+      writeFileSync(join(work, 'rc.conf'), `clawdie_runas="${runas}"\n`);
+      try {
+        const stdout = execFileSync('sh', [path, 'start'], {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { RC_CONF: join(work, 'rc.conf'), PATH: '/usr/bin:/bin' },
+        });
+        return { status: 0, stdout, stderr: '' };
+      } catch (error) {
+        const failed = error as { status: number; stdout: string; stderr: string };
+        return { status: failed.status, stdout: failed.stdout, stderr: failed.stderr };
+      }
+    };
+    const missing = start('nosuchuser-clawdie');
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /user nosuchuser-clawdie does not exist/);
+    assert.match(missing.stderr, /failed precmd routine for clawdie/);
+    assert.equal(start('root').stdout, 'started\n');
+  });
+
   it('the daemon(8) grammar rejects what the real daemon rejects', () => {
     assert.throws(() => parseDaemonArgv(['-x', 'node']), /illegal option -- x/);
     assert.throws(() => parseDaemonArgv(['-P']), /requires an argument -- P/);

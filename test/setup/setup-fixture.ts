@@ -11,6 +11,20 @@ export function config(os: 'freebsd' | 'linux', dryRun = false): SetupConfig {
   return loadSetupConfig({}, { os, 'dry-run': dryRun }, os, '/opt/clawdie');
 }
 
+/** `route -n get default` as sbin/route/route.c print_getmsg() prints it (FreeBSD 14). */
+export const DEFAULT_ROUTE = [
+  '   route to: default',
+  'destination: default',
+  '       mask: default',
+  '    gateway: 192.0.2.1',
+  '        fib: 0',
+  '  interface: vtnet0',
+  '      flags: <UP,GATEWAY,DONE,STATIC>',
+  ' recvpipe  sendpipe  ssthresh  rtt,msec    mtu        weight    expire',
+  '       0         0         0         0      1500         1         0 ',
+  '',
+].join('\n');
+
 /** Prerequisites a human fixes: satisfied on the scripted host. */
 export const prerequisitesMet: ScriptedReply[] = [
   { match: '/usr/bin/uname -s', reply: { stdout: 'FreeBSD\n' } },
@@ -25,6 +39,14 @@ export const prerequisitesMet: ScriptedReply[] = [
     match:
       '/bin/test -f /opt/clawdie/jail-service/dist/main.js -a -f /opt/clawdie/kit/dist/jail-api/index.js',
     reply: {},
+  },
+  // The template's network: a DHCP host whose default route leaves by vtnet0.
+  { match: '/sbin/route -n get default', reply: { stdout: DEFAULT_ROUTE } },
+  { match: '/usr/sbin/sysrc -n ifconfig_vtnet0', reply: { stdout: 'DHCP\n' } },
+  // The controlplane's host user exists (its creation: setup.test.ts).
+  {
+    match: '/usr/sbin/pw usershow clawdie',
+    reply: { stdout: 'clawdie:*:1001:1001::0:0:Clawdie:/nonexistent:/usr/sbin/nologin\n' },
   },
 ];
 

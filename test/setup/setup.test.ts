@@ -82,7 +82,10 @@ describe('clawdie setup apply', () => {
     assert.ok(result.steps.every((step) => step.outcome === 'done'));
     const checks = new RecordingRunner([...prerequisitesMet, ...everythingMissing]);
     await runScripted(config('freebsd', true), checks);
-    assert.deepEqual(runner.commandLines(), checks.commandLines(), 'only the checks ran');
+    // A fresh host also reads the template's network (it has a template to make); the rest match.
+    const network = /^\/sbin\/route |^\/usr\/sbin\/sysrc -n ifconfig_/;
+    const fresh = checks.commandLines().filter((line) => !network.test(line));
+    assert.deepEqual(runner.commandLines(), fresh, 'only the checks ran');
   });
 
   it('does not trust `bastille start` exiting 0: the jls check fails the step', async () => {

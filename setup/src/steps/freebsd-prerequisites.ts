@@ -30,13 +30,8 @@ export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
       accept: (r) => firstLine(r.stdout) === '1',
       hint: 'add kern.racct.enable=1 to /boot/loader.conf and reboot',
     }),
-    prerequisite({
-      id: 'shm-allow-removed',
-      title: 'Chromium shared memory (kern.ipc.shm_allow_removed=1)',
-      argv: ['/sbin/sysctl', '-n', 'kern.ipc.shm_allow_removed'],
-      accept: (r) => firstLine(r.stdout) === '1',
-      hint: 'sysctl kern.ipc.shm_allow_removed=1 and add it to /etc/sysctl.conf',
-    }),
+    // No kern.ipc.shm_allow_removed check: sys/kern/sysv_shm.c has defaulted it to 1 since 2015,
+    // and task jails have no SysV shared memory at all (no `sysvshm` parameter: ENOSYS there).
     prerequisite({
       id: 'pf-enabled',
       title: 'PF enabled',
@@ -52,7 +47,32 @@ export function freeBsdPrerequisites(config: FreeBsdSetupConfig): SetupStep[] {
       plan: [{ argv: ['/usr/sbin/pkg', 'install', '-y', 'bastille'] }],
     }),
     bastilleZfs(config),
+    controlplaneUser(config),
   ];
+}
+
+/**
+ * The host user rc.d/clawdie runs the controlplane as (clawdie_runas). Without it daemon(8) -u
+ * fails only in its forked child (usr.sbin/daemon/daemon.c restrict_process(): "unknown user"),
+ * after `service clawdie start` reported success, and -r restarts it every 5 s. pw(8) useradd
+ * makes a group of the same name unless -g is given (usr.sbin/pw/pw_user.c); `-w no` leaves the
+ * account without a password (no login), `-s nologin` without a shell.
+ */
+function controlplaneUser(config: FreeBsdSetupConfig): SetupStep {
+  const user = config.controlplaneUser;
+  return ensure({
+    id: 'controlplane-user',
+    title: `host user ${user} for the controlplane (rc.d clawdie_runas)`,
+    argv: ['/usr/sbin/pw', 'usershow', user],
+    plan: [
+      {
+        argv: [
+          ...['/usr/sbin/pw', 'useradd', user, '-c', 'Clawdie'],
+          ...['-d', '/nonexistent', '-s', '/usr/sbin/nologin', '-w', 'no'],
+        ],
+      },
+    ],
+  });
 }
 
 /**

@@ -6,6 +6,7 @@
 import { posix } from 'node:path';
 import type { FreeBsdSetupConfig } from '../config.js';
 import { ensure, type PlanCommand, probe, type SetupStep } from './step.js';
+import { resolveTemplateNetwork } from './template-network.js';
 
 const BASTILLE = '/usr/local/bin/bastille';
 
@@ -33,22 +34,9 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
       argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', `${pool}/releases/${config.release}`],
       plan: [bastille('bootstrap', '-u', config.release)],
     }),
-    ensure({
-      id: 'template-jail',
-      title: `thick VNET template jail "${name}"`,
-      argv: ['/sbin/zfs', 'list', '-H', '-o', 'name', rootDataset],
-      plan: [
-        bastille(
-          'create',
-          '-T',
-          '-V',
-          name,
-          config.release,
-          config.templateIp,
-          config.networkInterface,
-        ),
-      ],
-    }),
+    templateJail(config, rootDataset, (ip, iface) =>
+      bastille('create', '-T', '-V', name, config.release, ip, iface),
+    ),
     templatePackages(config, root, [
       ...startTemplate,
       bastille('pkg', '-y', name, 'install', ...config.packages),
@@ -148,6 +136,27 @@ export function freeBsdTemplateSteps(config: FreeBsdSetupConfig): SetupStep[] {
       plan: [{ argv: ['/sbin/zfs', 'snapshot', snapshot] }],
     }),
   ];
+}
+
+/** The template jail; its network is decided only when it has to be made. */
+function templateJail(
+  config: FreeBsdSetupConfig,
+  rootDataset: string,
+  create: (ip: string, iface: string) => PlanCommand,
+): SetupStep {
+  const argv = ['/sbin/zfs', 'list', '-H', '-o', 'name', rootDataset];
+  return {
+    id: 'template-jail',
+    title: `thick VNET template jail "${config.templateName}"`,
+    async check(context) {
+      const result = await probe(context, argv);
+      const detail = `${argv.join(' ')} → exit ${result.exitCode}`;
+      if (result.exitCode === 0) return { done: true, detail, plan: [] };
+      const network = await resolveTemplateNetwork(context, config);
+      if ('problem' in network) return { done: false, detail, plan: [], hint: network.problem };
+      return { done: false, detail, plan: [create(network.ip, network.iface)] };
+    },
+  };
 }
 
 function templatePackages(

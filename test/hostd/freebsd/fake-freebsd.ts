@@ -17,6 +17,7 @@ import {
   type ToolResult,
 } from './fake/state.js';
 import {
+  devfsTool,
   kldloadTool,
   kldstatTool,
   mkdirTool,
@@ -43,6 +44,7 @@ const TOOLS: Record<string, Tool> = {
   '/sbin/kldstat': kldstatTool,
   '/sbin/kldload': kldloadTool,
   '/bin/mkdir': mkdirTool,
+  '/sbin/devfs': devfsTool,
 };
 
 /** Read-only forms: not logged in the plan, not counted as steps. */
@@ -55,6 +57,7 @@ const READ_ONLY = [
   /^\/sbin\/mount -p$/,
   /^\/sbin\/sysctl /,
   /^\/sbin\/kldstat /,
+  /^\/sbin\/devfs rule -s \d+ show$/,
 ];
 
 /** What an injected fault does to the matching operation. */

@@ -21,6 +21,7 @@ export const BIN = Object.freeze({
   sysctl: '/sbin/sysctl',
   kldstat: '/sbin/kldstat',
   kldload: '/sbin/kldload',
+  devfs: '/sbin/devfs',
 });
 
 export type Argv = readonly string[];
@@ -146,4 +147,10 @@ export const preflight = {
   loadEpair: (): Argv => [BIN.kldload, '-n', 'if_epair'],
   /** jail(8) opens exec.consolelog there; -p: an existing directory is left as it is. */
   makeLogDir: (dir: string): Argv => [BIN.mkdir, '-p', '-m', '0750', dir],
+  /** The rules of devfs ruleset N, one per line (`100 include 1`); nothing when it is not loaded. */
+  devfsRuleset: (ruleset: number): Argv => [BIN.devfs, 'rule', '-s', String(ruleset), 'show'],
+  /** Exit 0 when ipfw is in the kernel (loaded or compiled in). */
+  ipfwLoaded: (): Argv => [BIN.kldstat, '-q', '-m', 'ipfw'],
+  /** `1` when ipfw's default rule accepts (a boot tunable); `0`: it denies. */
+  ipfwDefaultToAccept: (): Argv => [BIN.sysctl, '-n', 'net.inet.ip.fw.default_to_accept'],
 };

@@ -63,7 +63,10 @@ async function createEpair(host: FreeBsdHost, names: TaskNames): Promise<void> {
   await must(host, epair.rename(`${names.epairUnit}b`, names.jailIf), CREATE, names.jail);
   await must(host, epair.addressHostEnd(names, host.layout), CREATE, names.jail);
   const shown = await must(host, epair.show(names.hostIf), CREATE, names.jail);
-  if (!shown.stdout.includes(`inet ${names.hostIp}`)) {
+  // FreeBSD 14 prints `\tinet 10.78.0.29 netmask 0xfffffffc broadcast 10.78.0.31`
+  // (sbin/ifconfig/af_inet.c in_status_nl()): the address is followed by a space, so `…0.2`
+  // never matches `…0.29`.
+  if (!shown.stdout.includes(`\tinet ${names.hostIp} `)) {
     throw stepError(CREATE, names.jail, epair.show(names.hostIf), 'host end has no address');
   }
 }

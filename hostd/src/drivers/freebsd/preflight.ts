@@ -3,6 +3,7 @@
 // from the base system's sources (freebsd-src), not run on a real host.
 import { preflight, zfs } from './commands.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
+import { JAIL_DEVFS_RULESET } from './render.js';
 
 export async function hostPreflight(host: FreeBsdHost): Promise<string[]> {
   const { layout } = host;
@@ -26,8 +27,46 @@ export async function hostPreflight(host: FreeBsdHost): Promise<string[]> {
       `the tasks dataset ${layout.tasksDataset} does not exist (zfs create -p -o mountpoint=${layout.jailsRoot} ${layout.tasksDataset}, or set CLAWDIE_HOSTD_ZFS_TASKS_DATASET)`,
     );
   }
-  missing.push(...(await networkStack(host)), ...(await consoleLogDir(host)));
+  missing.push(
+    ...(await networkStack(host)),
+    ...(await consoleLogDir(host)),
+    ...(await devfsRuleset(host)),
+    ...(await ipfwDefaultDeny(host)),
+  );
   return missing;
+}
+
+/**
+ * The jails mount /dev with JAIL_DEVFS_RULESET. A ruleset that is not loaded is no protection:
+ * the kernel makes an empty one on first use (sys/fs/devfs/devfs_rule.c devfs_ruleset_use() →
+ * devfs_ruleset_create()), and an empty ruleset hides nothing, so the jail would see every host
+ * device. rc.d/devfs loads /etc/defaults/devfs.rules and /etc/devfs.rules at boot; `devfs rule
+ * -s N show` (sbin/devfs/rule.c rule_show()) prints one numbered rule per line, nothing for an
+ * unknown ruleset.
+ */
+async function devfsRuleset(host: FreeBsdHost): Promise<string[]> {
+  const shown = await run(host, preflight.devfsRuleset(JAIL_DEVFS_RULESET));
+  if (shown.exitCode === 0 && /^\d+ /m.test(shown.stdout)) return [];
+  const said = shown.stderr.trim().split('\n')[0] ?? '';
+  return [
+    `devfs ruleset ${JAIL_DEVFS_RULESET} (devfsrules_jail) is not loaded${said ? ` (${said})` : ''}: the jails' /dev would show every host device; load it (service devfs restart reads /etc/defaults/devfs.rules and /etc/devfs.rules)`,
+  ];
+}
+
+/**
+ * ipfw beside PF: once ipfw is in the kernel every VNET starts with it enabled and only its
+ * default rule (sys/netpfil/ipfw/ip_fw_pfil.c V_fw_enable = 1 per vnet; ip_fw2.c default rule
+ * deny unless the boot tunable net.inet.ip.fw.default_to_accept=1). Each task jail's own vnet
+ * would then drop all its traffic, and hostd's health checks with it. Refused with the reason;
+ * default_to_accept=1, or no ipfw at all, is fine (hostd's isolation is PF's).
+ */
+async function ipfwDefaultDeny(host: FreeBsdHost): Promise<string[]> {
+  if ((await run(host, preflight.ipfwLoaded())).exitCode !== 0) return [];
+  const accept = await run(host, preflight.ipfwDefaultToAccept());
+  if (accept.exitCode === 0 && accept.stdout.trim() === '1') return [];
+  return [
+    'ipfw is in the kernel with its default rule denying (net.inet.ip.fw.default_to_accept is not 1): every VNET task jail starts with ipfw on and only that rule, so its traffic would be dropped; unload ipfw (kldunload ipfw, firewall_enable=NO) or set net.inet.ip.fw.default_to_accept=1 in /boot/loader.conf and reboot',
+  ];
 }
 
 /** VNET jails need a VIMAGE kernel (jail(8) `vnet`) and epair(4) for their interface. */

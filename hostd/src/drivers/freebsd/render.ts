@@ -13,6 +13,11 @@ export const JAIL_DISPLAY = ':0';
  * owned by the service user, on the clone's own /tmp (destroyed with it).
  */
 export const SERVICE_HOME = '/tmp/home';
+/**
+ * The devfs ruleset every task jail mounts its /dev with: `devfsrules_jail` of
+ * /etc/defaults/devfs.rules (hide all, then unhide the basics). The preflight checks it is loaded.
+ */
+export const JAIL_DEVFS_RULESET = 4;
 /** The same screen as a Linux clone's Xvfb (drivers/linux/sandbox.ts). */
 const SCREEN = '1280x800x24';
 
@@ -58,6 +63,9 @@ export function homeCommand(layout: FreeBsdLayout): string {
  * The commands that give a desktop jail its display, before the service: the X socket directory
  * (root-owned, sticky, as Xtrans expects), then Xvfb as the service user, supervised by daemon(8).
  * daemon(8) returns at once; the service waits for the display to accept connections.
+ *
+ * Xvfb keeps MIT-SHM: a desktop jail gets a SysV shared memory namespace of its own
+ * (DESKTOP_SYSVSHM in renderJailConf). See there for why.
  */
 export function displayCommands(layout: FreeBsdLayout, display: string): string[] {
   return [
@@ -71,7 +79,18 @@ export function displayCommands(layout: FreeBsdLayout, display: string): string[
 }
 
 /**
- * jail.conf for one task: VNET on the jail end of its epair, devfs ruleset 4, hardened; with a
+ * A desktop jail's own SysV shared memory namespace (`sysvshm = new`). Without the parameter a
+ * jail has none: sys/kern/sysv_shm.c answers ENOSYS, xserver's Xext/shm.c CheckForShmSyscall()
+ * (compiled on FreeBSD) then drops MIT-SHM, and Chromium presents every frame with XPutImage over
+ * the X socket. Measured on Linux (docs/performance.md, "MIT-SHM in desktop jails"): that costs
+ * Xvfb about three times the CPU while a page animates and slows CDP and xwd screenshots taken
+ * meanwhile. `new` keeps the segments to the jail (shm_prison_cansee()) and removes them with it
+ * (shm_prison_remove() → shm_prison_cleanup()); headless jails, which have no X, get none.
+ */
+const DESKTOP_SYSVSHM = 'sysvshm = "new";';
+
+/**
+ * jail.conf for one task: VNET on the jail end of its epair, JAIL_DEVFS_RULESET, hardened; with a
  * display, Xvfb starts inside the jail before the service.
  */
 export function renderJailConf(
@@ -98,10 +117,11 @@ export function renderJailConf(
     'stop.timeout = 5;',
     `exec.consolelog = ${quote(names.consoleLog)};`,
     'mount.devfs;',
-    'devfs_ruleset = 4;',
+    `devfs_ruleset = ${JAIL_DEVFS_RULESET};`,
     'enforce_statfs = 2;',
     'securelevel = 3;',
     'children.max = 0;',
+    ...(display === null ? [] : [DESKTOP_SYSVSHM]),
     ...starts.map((command, i) => `exec.start ${i === 0 ? '=' : '+='} ${quote(command)};`),
   ];
   return `${names.jail} {\n${lines.map((line) => `  ${line}`).join('\n')}\n}\n`;
@@ -131,5 +151,10 @@ export function rctlRules(names: TaskNames, limits: CloneLimits): string[] {
     `${subject}:nthr:deny=4096`,
     `${subject}:openfiles:deny=32768`,
     `${subject}:pcpu:deny=${limits.cpuPercent}`,
+    // A desktop jail's own SysV shared memory (DESKTOP_SYSVSHM): Xvfb and Chromium need a few
+    // frame-sized segments; the cap keeps one task from using up the host-wide kern.ipc.shmmni
+    // identifiers and shmall pages every jail shares (sysv_shm.c racct_add RACCT_NSHM/SHMSIZE).
+    `${subject}:nshm:deny=32`,
+    `${subject}:shmsize:deny=268435456`,
   ];
 }

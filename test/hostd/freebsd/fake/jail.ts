@@ -75,8 +75,17 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
   if (!conf) return fail(`jail: ${confPath}: No such file or directory`);
   const existing = state.jails.get(name);
   if (existing && !existing.dying) return fail(`jail: ${name}: already exists`);
-  const root = state.mounts.find((m) => m.mountpoint === conf.path);
-  if (!root) return fail(`jail: ${name}: path ${conf.path}: No such file or directory`);
+  // jail(8) needs `path` to be a directory, not a mount point (kern_jail.c kern_jail_set():
+  // namei() + VDIR check). An unmounted clone's mount point is an empty directory: the jail is
+  // made, and its first exec.start finds no /bin/sh there (command.c run_command() execs the
+  // command through _PATH_BSHELL inside the jail), so jail(8) removes it again and exits 1.
+  const mounted = state.mounts.some((m) => m.mountpoint === conf.path && m.fstype === 'zfs');
+  if (!mounted && !state.directories.has(conf.path)) {
+    return fail(`jail: ${name}: path ${conf.path}: No such file or directory`);
+  }
+  if (!mounted && !state.files.has(`${conf.path}/bin/sh`)) {
+    return fail(`jail: ${name}: exec /bin/sh: No such file or directory`);
+  }
   const vnetIf = conf.vnetInterface === null ? null : state.interfaces.get(conf.vnetInterface);
   if (conf.vnetInterface !== null && (!vnetIf || vnetIf.vnetOf !== null)) {
     return fail(`jail: ${name}: vnet.interface ${conf.vnetInterface}: Device not configured`);
@@ -93,6 +102,14 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
   if (logDir !== null && !state.directories.has(logDir)) {
     return fail(`jail: ${name}: open ${conf.consoleLog}: No such file or directory`);
   }
+  const missingOwner = conf.starts
+    .map((command) => /^\/usr\/bin\/install .*-o (\S+)/.exec(command)?.[1])
+    .find((user) => user !== undefined && !state.jailUsers.has(user));
+  if (missingOwner !== undefined) {
+    // usr.bin/xinstall/xinstall.c: errx(EX_NOUSER, "unknown user %s"); the exec.start fails.
+    const command = conf.starts.find((c) => c.includes(`-o ${missingOwner}`)) ?? '';
+    return fail(`install: unknown user ${missingOwner}\njail: ${name}: ${command}: failed`);
+  }
   const service = conf.starts.find(
     (command) => command.startsWith('/usr/sbin/daemon ') && command.includes(' /usr/bin/env '),
   );
@@ -107,9 +124,17 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
   if (conf.mountDevfs) {
     state.mounts.push({ device: 'devfs', mountpoint: `${conf.path}/dev`, fstype: 'devfs' });
   }
+  // daemon(8) -u: usr.sbin/daemon/daemon.c calls restrict_process() in the forked child, after
+  // daemon(3) detached, so an unknown user never fails exec.start: the child exits with
+  // "daemon: unknown user: NAME" on the jail's console and the service never runs.
+  const unknownUsers = conf.starts
+    .map((command) => /^\/usr\/sbin\/daemon .*?-u (\S+)/.exec(command)?.[1])
+    .filter((user): user is string => user !== undefined && !state.jailUsers.has(user));
   if (conf.consoleLog !== null) {
-    state.files.set(conf.consoleLog, { content: `${name} console\n`, mode: 0o600, uid: 0 });
+    const said = unknownUsers.map((user) => `daemon: unknown user: ${user}\n`).join('');
+    state.files.set(conf.consoleLog, { content: `${name} console\n${said}`, mode: 0o600, uid: 0 });
   }
+  const serviceRuns = service !== undefined && unknownUsers.length === 0;
   const jid = state.nextJid;
   state.nextJid += 1;
   state.jails.set(name, {
@@ -118,7 +143,7 @@ function create(state: FakeState, confPath: string, name: string): ToolResult {
     vnetInterface: conf.vnetInterface,
     dying: false,
     dyingPolls: 0,
-    serviceRunning: service !== undefined,
+    serviceRunning: serviceRuns,
     serviceAddress: /CLAWDIE_JAIL_HOST=(\S+)/.exec(service ?? '')?.[1] ?? null,
   });
   return ok(`${name}: created\n`);
@@ -129,9 +154,6 @@ function remove(state: FakeState, name: string, unmountDevfs: boolean): ToolResu
   if (!jail || jail.dying) return fail(`jail: "${name}" not found`);
   jail.serviceRunning = false;
   state.processes?.stop(name);
-  for (const iface of state.interfaces.values()) {
-    if (iface.vnetOf === name) iface.vnetOf = null;
-  }
   if (unmountDevfs) {
     state.mounts = state.mounts.filter((m) => m.mountpoint !== `${jail.path}/dev`);
   }
@@ -139,9 +161,21 @@ function remove(state: FakeState, name: string, unmountDevfs: boolean): ToolResu
     jail.dying = true;
     jail.dyingPolls = state.jailDyingPolls;
   } else {
-    state.jails.delete(name);
+    jailDied(state, name);
   }
   return ok(`${name}: removed\n`);
+}
+
+/**
+ * The kernel frees a jail: its vnet is destroyed and the interfaces moved into it return to the
+ * host only now (sys/net/vnet.c vnet_destroy() → if_vmove() back to each interface's home vnet),
+ * not at `jail -r`: a dying jail keeps its epair end.
+ */
+function jailDied(state: FakeState, name: string): void {
+  state.jails.delete(name);
+  for (const iface of state.interfaces.values()) {
+    if (iface.vnetOf === name) iface.vnetOf = null;
+  }
 }
 
 export function jlsTool(state: FakeState, argv: readonly string[]): ToolResult {
@@ -154,7 +188,7 @@ export function jlsTool(state: FakeState, argv: readonly string[]): ToolResult {
   const jail = state.jails.get(name);
   if (jail?.dying && includeDying) {
     jail.dyingPolls -= 1;
-    if (jail.dyingPolls <= 0) state.jails.delete(name);
+    if (jail.dyingPolls <= 0) jailDied(state, name);
     return ok(`${jail.jid}\n`);
   }
   if (!jail || jail.dying) return fail(`jls: jail "${name}" not found`);

@@ -1,6 +1,14 @@
 // `/sbin/ifconfig` (epair create/rename/address/destroy, -l) and `/sbin/pfctl` (anchors, states,
 // info) of the fake host, with the real tools' messages and ALTQ stderr noise.
-import { type FakeState, fail, ok, type ToolResult, UnsupportedCommandError } from './state.js';
+import { parseAnchorFile } from './pf-anchor.js';
+import {
+  type FakeInterface,
+  type FakeState,
+  fail,
+  ok,
+  type ToolResult,
+  UnsupportedCommandError,
+} from './state.js';
 
 const BASE_INTERFACES = ['vtnet0', 'lo0', 'pflog0'];
 const ALTQ_NOISE = 'No ALTQ support in kernel\nALTQ related functions disabled\n';
@@ -21,9 +29,7 @@ export function ifconfigTool(state: FakeState, argv: readonly string[]): ToolRes
   if (args.length === 1) {
     const iface = state.interfaces.get(first);
     if (!iface || iface.vnetOf !== null) return noSuch(first);
-    const groups = [...iface.groups].map((g) => `\tgroups: ${g}\n`).join('');
-    const inet = iface.inet === null ? '' : `\tinet ${iface.inet}\n`;
-    return ok(`${first}: flags=8843<UP,BROADCAST,RUNNING,SIMPLEX,MULTICAST>\n${inet}${groups}`);
+    return ok(showInterface(first, iface));
   }
   const address = /^inet (\d+\.\d+\.\d+\.\d+\/\d+) up group (\S+)$/.exec(args.slice(1).join(' '));
   if (address) {
@@ -34,6 +40,40 @@ export function ifconfigTool(state: FakeState, argv: readonly string[]): ToolRes
     return ok();
   }
   throw new UnsupportedCommandError(argv);
+}
+
+/**
+ * `ifconfig NAME` as FreeBSD 14 prints an epair end (sbin/ifconfig/ifconfig.c status(): the flags
+ * line with metric and mtu; af_inet.c in_status_nl(): `inet A netmask 0xMASK broadcast B`, the
+ * CIDR form only with `-f inet:cidr`; ifgroup.c: one `groups:` line listing every group).
+ */
+function showInterface(name: string, iface: FakeInterface): string {
+  const flags =
+    iface.inet === null
+      ? 'flags=1008802<BROADCAST,SIMPLEX,MULTICAST,LOWER_UP>'
+      : 'flags=1008843<UP,BROADCAST,RUNNING,SIMPLEX,MULTICAST,LOWER_UP>';
+  const lines = [
+    `${name}: ${flags} metric 0 mtu 1500`,
+    '\toptions=8<VLAN_MTU>',
+    `\tether 02:00:00:00:${iface.unit.slice(-2)}:${name.endsWith('b') ? '0b' : '0a'}`,
+  ];
+  if (iface.inet !== null) {
+    const [address = '', bits = '32'] = iface.inet.split('/');
+    const mask = Number(bits) === 0 ? 0 : (0xffffffff << (32 - Number(bits))) >>> 0;
+    const ip = address.split('.').reduce((n, octet) => (n << 8) + Number(octet), 0) >>> 0;
+    const broadcast = (ip | (~mask >>> 0)) >>> 0;
+    const dotted = [24, 16, 8, 0].map((shift) => (broadcast >>> shift) & 255).join('.');
+    lines.push(
+      `\tinet ${address} netmask 0x${mask.toString(16).padStart(8, '0')} broadcast ${dotted}`,
+    );
+  }
+  lines.push(
+    `\tgroups: ${[...iface.groups].join(' ')}`,
+    '\tmedia: Ethernet 10Gbase-T (10Gbase-T <full-duplex>)',
+    '\tstatus: active',
+    '\tnd6 options=29<PERFORMNUD,IFDISABLED,AUTO_LINKLOCAL>',
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 function createEpair(state: FakeState, unit: string): ToolResult {
@@ -105,13 +145,25 @@ export function pfctlTool(state: FakeState, argv: readonly string[]): ToolResult
     return ok('', `${ALTQ_NOISE}rules cleared\n`);
   }
   if (op === '-F Tables') return ok('', `${ALTQ_NOISE}0 tables deleted.\n`);
-  const file = state.files.get(anchorOp[3] ?? '');
-  if (!file) return fail(`pfctl: cannot open the main config file!: No such file or directory`);
-  if (!state.pfEnabled) return fail('pfctl: pf not enabled');
-  const rules = file.content.split('\n').filter((line) => line.trim() !== '');
+  const path = anchorOp[3] ?? '';
+  const file = state.files.get(path);
+  if (!file) {
+    // parse.y parse_config(): warn("cannot open the main config file!"), then pfctl_rules()'s line.
+    return fail(
+      `pfctl: cannot open the main config file!: No such file or directory\npfctl: Syntax error in config file: pf rules not loaded`,
+    );
+  }
+  // Loading rules does not need PF enabled (pfctl.c: -f loads with DIOCXBEGIN/DIOCXCOMMIT whatever
+  // the status; only -e/-d change it). A syntax error loads nothing (pfctl_rules(): "Syntax error
+  // in config file: pf rules not loaded", exit 1).
+  const parsed = parseAnchorFile(path, file.content);
+  if (parsed.errors.length > 0) {
+    const said = [...parsed.errors, 'pfctl: Syntax error in config file: pf rules not loaded'];
+    return fail(`${ALTQ_NOISE}${said.join('\n')}`);
+  }
   state.anchors.set(
     anchor,
-    rules.map((r) => `${r}\n`),
+    parsed.printed.map((r) => `${r}\n`),
   );
   return ok('', ALTQ_NOISE);
 }

@@ -100,6 +100,12 @@ export interface FakeState {
   kernelModules: Set<string>;
   /** Jails removed by a `jail -r` that read the admin's /etc/jail.conf (its stop hooks ran). */
   removedWithAdminConf: string[];
+  /** Users in the template's /etc/passwd (what install -o and daemon -u resolve in a jail). */
+  jailUsers: Set<string>;
+  /** Loaded devfs rulesets → their rules as `devfs rule -s N show` prints them. */
+  devfsRulesets: Map<number, string[]>;
+  /** The boot tunable net.inet.ip.fw.default_to_accept (read only when ipfw is in kernelModules). */
+  ipfwDefaultToAccept: boolean;
 }
 
 export const TEMPLATE_DATASET = 'zroot/bastille/jails/browser/root';
@@ -178,6 +184,22 @@ export function preparedHostState(layout: PreparedLayout = DEFAULT_PREPARED): Fa
     vimage: true,
     kernelModules: new Set(['if_epair']),
     removedWithAdminConf: [],
+    // setup's `pw -R … useradd clawdie` (steps/freebsd-template.ts).
+    jailUsers: new Set(['root', 'clawdie']),
+    // rc.d/devfs loads /etc/defaults/devfs.rules at boot: devfsrules_jail is ruleset 4.
+    devfsRulesets: new Map([
+      [
+        4,
+        [
+          '100 include 1',
+          '200 include 2',
+          '300 include 3',
+          '400 path fuse unhide',
+          '500 path zfs unhide',
+        ],
+      ],
+    ]),
+    ipfwDefaultToAccept: false,
   };
 }
 

@@ -1,4 +1,5 @@
-// `/usr/bin/rctl`, `/sbin/mount -p`, `/sbin/umount -f` and `/sbin/sysctl -n` of the fake host.
+// `/usr/bin/rctl`, `/sbin/mount -p`, `/sbin/umount -f`, `/sbin/sysctl -n`, `/sbin/devfs rule`,
+// kldstat/kldload and mkdir of the fake host.
 import { type FakeState, fail, ok, type ToolResult, UnsupportedCommandError } from './state.js';
 
 const UNITS: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4 };
@@ -81,7 +82,25 @@ export function sysctlTool(state: FakeState, argv: readonly string[]): ToolResul
     // A kernel without VIMAGE has no such feature OID at all.
     return state.vimage ? ok('1\n') : fail("sysctl: unknown oid 'kern.features.vimage'");
   }
+  if (args === '-n net.inet.ip.fw.default_to_accept') {
+    // The OID is ipfw's (sys/netpfil/ipfw/ip_fw2.c): absent without the module.
+    if (!state.kernelModules.has('ipfw')) {
+      return fail("sysctl: unknown oid 'net.inet.ip.fw.default_to_accept'");
+    }
+    return ok(state.ipfwDefaultToAccept ? '1\n' : '0\n');
+  }
   throw new UnsupportedCommandError(argv);
+}
+
+/**
+ * `devfs rule -s N show` (sbin/devfs/rule.c rule_show()): the ruleset's rules, one per line; an
+ * unknown ruleset ends the DEVFSIO_RGETNEXT walk at once (ENOENT) and prints nothing, exit 0.
+ */
+export function devfsTool(state: FakeState, argv: readonly string[]): ToolResult {
+  const match = /^rule -s (\d+) show$/.exec(argv.slice(1).join(' '));
+  if (!match) throw new UnsupportedCommandError(argv);
+  const rules = state.devfsRulesets.get(Number(match[1])) ?? [];
+  return ok(rules.map((rule) => `${rule}\n`).join(''));
 }
 
 /** `kldstat -q -m MOD`: exit 0 when the module is there, 1 (nothing printed) otherwise. */

@@ -60,7 +60,14 @@ const KERNEL = [
   'allow.set_hostname',
   'allow.socket_af',
   'allow.sysvipc',
+  // SYSCTL_JAIL_PARAM_SYS_NODE in sys/kern/sysv_shm.c, sysv_sem.c, sysv_msg.c: "disable",
+  // "new" or "inherit" (libjail jailparam_import() for a jailsys parameter).
+  'sysvshm',
+  'sysvsem',
+  'sysvmsg',
 ];
+
+const JAILSYS = new Set(['sysvshm', 'sysvsem', 'sysvmsg']);
 
 /** Boolean and integer internal parameters (PF_BOOL / PF_INT in config.c). */
 const BOOLEAN = new Set([
@@ -103,5 +110,8 @@ export function jailParameterProblems(name: string, value?: string): string[] {
     return [`${name}: unknown boolean value "${value}"`];
   }
   if (INTEGER.has(base) && !/^-?\d+$/.test(value)) return [`${name}: non-integer value "${value}"`];
+  if (JAILSYS.has(base) && !/^(disable|new|inherit|[012])$/.test(value)) {
+    return [`${name}: unknown jailsys value "${value}"`];
+  }
   return [];
 }

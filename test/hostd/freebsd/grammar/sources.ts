@@ -78,6 +78,18 @@ export const SOURCES = {
     commit: 'indexed',
   },
   sysctl: { repo: FREEBSD, paths: ['sbin/sysctl/sysctl.c'], commit: 'indexed' },
+  route: {
+    repo: FREEBSD,
+    paths: ['sbin/route/route.c'],
+    commit: 'indexed',
+    note: 'main() getopt, keywords, print_getmsg() "  interface: %.*s"',
+  },
+  devfs: {
+    repo: FREEBSD,
+    paths: ['sbin/devfs/devfs.c', 'sbin/devfs/rule.c'],
+    commit: 'indexed',
+    note: 'devfs -m, rule -s N show; an unknown ruleset is an ioctl error, exit 1',
+  },
   kld: {
     repo: FREEBSD,
     paths: ['sbin/kldstat/kldstat.c', 'sbin/kldload/kldload.c'],

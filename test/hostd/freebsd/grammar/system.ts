@@ -126,3 +126,39 @@ export function validatePkg(args: readonly string[]): string[] {
     ...(command === 'install' && !yes ? ['install without a leading -y prompts (no tty)'] : []),
   ]);
 }
+
+/**
+ * route(8) (SOURCES.route): getopt "46nqdtv", then a keyword; `get` takes one destination
+ * (route.c newroute(): `default` or an address).
+ */
+export function validateRoute(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, '46nqdtv');
+  const [keyword = '', ...rest] = parsed.operands;
+  const problems = [...parsed.problems];
+  if (!['add', 'flush', 'delete', 'del', 'change', 'get', 'monitor', 'show'].includes(keyword)) {
+    problems.push(`${keyword}: unknown keyword`);
+  } else if ((keyword === 'get' || keyword === 'show') && rest.length !== 1) {
+    problems.push(`${keyword} needs one destination`);
+  }
+  return prefixed('route', problems);
+}
+
+/**
+ * devfs(8) (SOURCES.devfs): devfs.c main() getopt "m:", then `rule`/`ruleset`; rule.c rule_main()
+ * getopt "s:", then a rule command (`show` takes an optional rule number).
+ */
+export function validateDevfs(args: readonly string[]): string[] {
+  const global = bsdGetopt(args, 'm:');
+  const [command = '', ...rest] = global.operands;
+  if (command !== 'rule')
+    return prefixed('devfs', [...global.problems, `unmodelled command "${command}"`]);
+  const parsed = bsdGetopt(rest, 's:');
+  const [sub = '', ...more] = parsed.operands;
+  const problems = [...global.problems, ...parsed.problems];
+  if (!['add', 'apply', 'applyset', 'del', 'delset', 'show', 'showsets'].includes(sub)) {
+    problems.push(`rule ${sub}: unknown command`);
+  } else if (sub === 'show' && more.length > 1) problems.push('rule show: at most one rule number');
+  const set = parsed.options.find((o) => o.letter === 's')?.value;
+  if (set !== undefined && !/^\d+$/.test(set)) problems.push(`invalid ruleset "${set}"`);
+  return prefixed('devfs', problems);
+}

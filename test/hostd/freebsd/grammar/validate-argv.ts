@@ -13,12 +13,14 @@ import { validateRctl } from './rctl.js';
 import {
   DAEMON_OPTIONS,
   validateDaemon,
+  validateDevfs,
   validateKldload,
   validateKldstat,
   validateMkdir,
   validateMount,
   validatePkg,
   validatePw,
+  validateRoute,
   validateSysctl,
   validateSysrc,
   validateUmount,
@@ -49,6 +51,8 @@ export const VALIDATORS: Readonly<Record<string, Validator>> = {
   '/bin/mkdir': validateMkdir,
   '/usr/bin/uname': validateUname,
   '/usr/local/bin/Xvfb': validateXvfb,
+  '/sbin/route': validateRoute,
+  '/sbin/devfs': validateDevfs,
 };
 
 /** Programs run by setup whose grammar was not read; their argv is accepted unchecked. */

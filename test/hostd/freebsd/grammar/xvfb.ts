@@ -10,7 +10,20 @@ function validDisplayName(name: string): boolean {
 }
 
 /** Words taking one value (ProcessCommandLine: `if (++i < argc) … else UseMsg()`). */
-const WITH_VALUE = new Set(['-nolisten', '-listen', '-displayfd']);
+const WITH_VALUE = new Set(['-nolisten', '-listen', '-displayfd', '-extension', '+extension']);
+/**
+ * Extension names `±extension` knows (mi/miinitext.c staticExtensions[] of a vfb build); another
+ * name is EnableDisableExtensionError() and exit 1.
+ */
+const EXTENSIONS = new Set([
+  'MIT-SHM',
+  'XTEST',
+  'SECURITY',
+  'XINERAMA',
+  'RANDR',
+  'GLX',
+  'XFree86-Bigfont',
+]);
 const FLAGS = new Set(['-noreset', '-nocursor']);
 
 export function validateXvfb(args: readonly string[]): string[] {
@@ -35,6 +48,9 @@ export function validateXvfb(args: readonly string[]): string[] {
       const value = args[i + 1];
       if (value === undefined) problems.push(`${word} needs a value`);
       else if (word === '-displayfd' && !/^\d+$/.test(value)) problems.push(`-displayfd ${value}`);
+      else if (word.endsWith('extension') && !EXTENSIONS.has(value)) {
+        problems.push(`Extension "${value}" is not recognized`);
+      }
       i += 1;
     } else if (!FLAGS.has(word)) {
       problems.push(`Unrecognized option: ${word}`);
