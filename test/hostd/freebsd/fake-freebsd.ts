@@ -222,6 +222,10 @@ export class FakeFreeBSD {
         [...state().files.keys()]
           .filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes('/'))
           .map((p) => p.slice(dir.length + 1)),
+      size: async (path) => {
+        const file = state().files.get(path);
+        return file === undefined ? null : Buffer.byteLength(file.content);
+      },
     };
   }
 

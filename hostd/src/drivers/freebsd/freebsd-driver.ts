@@ -16,6 +16,7 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
+import { DEFAULT_TASK_LOGS, type TaskLogRetention } from '../task-logs.js';
 import { preflight } from './commands.js';
 import { createResources, startJail } from './create-steps.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
@@ -50,6 +51,8 @@ export interface FreeBsdDriverOptions {
   healthTimeoutMs?: number;
   /** Recorded as `hostd:expires` (now + lease), the reaper's hard deadline; default 1 h. */
   leaseSeconds?: number;
+  /** Bounds of the task logs kept in `layout.logDir`; default 500 files, 256 MiB. */
+  taskLogs?: Pick<TaskLogRetention, 'keep' | 'maxBytes'>;
 }
 
 /** The FreeBSD JailDriver. Returns observed state only; one operation per clone name at a time. */
@@ -63,14 +66,16 @@ export class FreeBsdDriver implements JailDriver {
   readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(options: FreeBsdDriverOptions) {
+    const layout = options.layout ?? defaultFreeBsdLayout;
     this.#host = {
       runner: options.runner,
       files: options.files ?? createNodeHostFiles(),
       healthCheck: options.healthCheck ?? createFetchHealthCheck(),
-      layout: options.layout ?? defaultFreeBsdLayout,
+      layout,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
       commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
+      taskLogs: { ...DEFAULT_TASK_LOGS, ...options.taskLogs, dir: layout.logDir },
     };
     this.namespace = this.#host.layout.namespace;
     this.#generateToken = options.generateToken ?? (() => randomBytes(24).toString('base64url'));

@@ -56,7 +56,8 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
   '/usr/bin/id': 'id -u only; source not read',
   '/bin/test': 'test -f/-d only; source not read',
   '/bin/cp': 'cp -R only; source not read',
-  '/usr/bin/install': 'install -d -m [-o] only; source not read',
+  '/usr/bin/install': 'install -d -m [-o], install -m <file> <file> only; source not read',
+  '/usr/bin/cmp': 'cmp -s <file> <file> only; source not read',
   '/usr/bin/env': 'env NAME=value… program (inside exec.start); the program is checked',
   '/usr/local/bin/node': 'node (inside exec.start)',
 };
