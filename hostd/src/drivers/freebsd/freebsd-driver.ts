@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { CommandRunner } from '@clawdie/kit/runner';
 import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
+import type { InsideConnect, InsideTarget } from '../inside-probe.js';
+import { readProbe } from '../inside-probe.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -17,7 +19,7 @@ import {
   type StartOptions,
 } from '../jail-driver.js';
 import { DEFAULT_TASK_LOGS, type TaskLogRetention } from '../task-logs.js';
-import { preflight } from './commands.js';
+import { jail, preflight } from './commands.js';
 import { createResources, startJail } from './create-steps.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
 import { createFetchHealthCheck, type HealthCheck } from './health-check.js';
@@ -183,6 +185,14 @@ export class FreeBsdDriver implements JailDriver {
       if (result.leftovers.length > 0) leftovers[clone.name] = result.leftovers;
     }
     return { kept, destroyed, leftovers };
+  }
+
+  /** `jexec -U <service user> <jail> node -e …`: as the jail-service, in the jail's own network. */
+  async connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
+    const index = indexOfJailName(name, this.#host.layout);
+    if (index === null) throw new JailDriverError('CLONE_NOT_FOUND', `${name} is not a jail name`);
+    const argv = jail.exec(taskNames(index, this.#host.layout), this.#host.layout, target);
+    return readProbe(argv, await run(this.#host, argv));
   }
 
   async #answers(clone: CloneInfo): Promise<boolean> {
