@@ -6,7 +6,7 @@ import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/kit/runner';
 import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
-import { type InsideConnect, type InsideTarget, probeArgv, readProbe } from '../inside-probe.js';
+import type { InsideConnect, InsideTarget } from '../inside-probe.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -27,7 +27,7 @@ import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import { LogTails } from './log-tails.js';
 import { cloneUidBase, type LinuxCloneNames, linuxNames } from './names.js';
-import { createNetwork, destroyNetwork, IP } from './network.js';
+import { connectInNetns, createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
 import { type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
@@ -259,21 +259,10 @@ export class LinuxDriver implements JailDriver {
     if (host.cgroups.mode !== 'none') await setCpuWeight(host.cgroups, name, priority);
   }
 
-  async connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
+  connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
     const index = parseCloneName(name, this.namespace);
     if (index === null) throw new JailDriverError('CLONE_NOT_FOUND', `${name} is not a clone name`);
-    // The host's node, in the clone's network namespace: the same network the jail-service has.
-    const argv = [
-      IP,
-      'netns',
-      'exec',
-      this.#names(index).netns,
-      ...probeArgv(process.execPath, target),
-    ];
-    return readProbe(
-      argv,
-      await this.#options.runner.run(argv, { timeoutMs: target.timeoutMs + 10_000 }),
-    );
+    return connectInNetns(this.#options.runner, this.#names(index).netns, target);
   }
 
   #capabilities(): Promise<HostCapabilities> {
