@@ -118,6 +118,8 @@ export function createApp(deps: AppDeps): Hono {
     }
     if (error instanceof JailDriverError) {
       const status = error.code === 'CLONE_NOT_FOUND' ? 404 : 503;
+      // A failed create/start: its message names the logs kept on the host (task-logs.ts).
+      if (status === 503) deps.logError?.(`clone ${error.cloneName ?? ''} failed`, error);
       return c.json({ error: { code: error.code, message: error.message } }, status);
     }
     deps.logError?.('unhandled error', error);

@@ -7,6 +7,7 @@ import {
   DEFAULT_NAMESPACE_NAME,
   NAMESPACE_NAME_PATTERN,
 } from './drivers/clone-namespace.js';
+import type { TaskLogRetention } from './drivers/task-logs.js';
 import { HostdError } from './errors.js';
 import { parseAddressPort } from './proxy/address-policy.js';
 
@@ -130,6 +131,15 @@ const schema = z.object({
   CLAWDIE_HOSTD_PROXY_PORT: int(1, 65_535).default(3128),
   CLAWDIE_HOSTD_SERVICE_PORT: int(1, 65_535).default(9223),
   CLAWDIE_HOSTD_START_TIMEOUT_MS: int(1000, 300_000).default(30_000),
+  /** Task logs kept on the host: FreeBSD console logs, any driver's failed-start logs. */
+  CLAWDIE_HOSTD_LOG_DIR: z
+    .string()
+    .regex(/^(\/[\w.-]+)+$/, 'must be an absolute path without a trailing slash')
+    .default('/var/log/hostd'),
+  /** At most this many archived task logs stay in CLAWDIE_HOSTD_LOG_DIR (oldest removed first) … */
+  CLAWDIE_HOSTD_TASK_LOGS_KEEP: int(1, 100_000).default(500),
+  /** … holding at most this many MiB together. */
+  CLAWDIE_HOSTD_TASK_LOGS_MAX_MB: int(1, 1_000_000).default(256),
   /**
    * The only way a clone reaches loopback, link-local, the host's own or a clone's address: these
    * exact `address:port` pairs (the task's allowlist must still name them). Logged at start and
@@ -183,6 +193,8 @@ export interface HostdConfig {
   templateProfile: string | null;
   chromiumPath: string;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
+  /** Where task logs stay after their clone is gone, and how many of them. */
+  taskLogs: TaskLogRetention;
   stopWithParent: boolean;
 }
 
@@ -284,6 +296,11 @@ export function loadConfig(
     templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
     chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
     logLevel: e.CLAWDIE_LOG_LEVEL,
+    taskLogs: Object.freeze({
+      dir: e.CLAWDIE_HOSTD_LOG_DIR,
+      keep: e.CLAWDIE_HOSTD_TASK_LOGS_KEEP,
+      maxBytes: e.CLAWDIE_HOSTD_TASK_LOGS_MAX_MB * 1024 * 1024,
+    }),
     stopWithParent: e.CLAWDIE_HOSTD_STOP_WITH_PARENT,
   });
 }

@@ -6,6 +6,7 @@ export { CloneManager, type CloneManagerOptions } from './clones/clone-manager.j
 export { type HostdConfig, loadConfig } from './config.js';
 export type { FreeBsdLayout } from './drivers/freebsd/names.js';
 export { failClosedRule, mainRulesProblems } from './drivers/freebsd/pf-main-rules.js';
+export type { InsideConnect, InsideTarget } from './drivers/inside-probe.js';
 export type {
   CloneIsolation,
   CloneSpec,

@@ -14,6 +14,7 @@ import { printError, printEvent, printSummary, printText, printUsage } from './c
 import { loadSetupConfig, processEnvironment, type SetupConfig } from './config.js';
 import { runSetup } from './run-setup.js';
 import { checkFlagsForOs, parseSetupArgs, USAGE } from './setup-args.js';
+import { freeBsdLogSteps } from './steps/freebsd-logs.js';
 import { freeBsdPrerequisites } from './steps/freebsd-prerequisites.js';
 import { freeBsdTemplateSteps } from './steps/freebsd-template.js';
 import { linuxSteps } from './steps/linux-steps.js';
@@ -24,7 +25,11 @@ import { formatReport } from './verify/verify-report.js';
 /** The steps for the configured OS, in order. */
 export function setupSteps(config: SetupConfig): SetupStep[] {
   return config.os === 'freebsd'
-    ? [...freeBsdPrerequisites(config.freebsd), ...freeBsdTemplateSteps(config.freebsd)]
+    ? [
+        ...freeBsdPrerequisites(config.freebsd),
+        ...freeBsdTemplateSteps(config.freebsd),
+        ...freeBsdLogSteps(config.freebsd),
+      ]
     : linuxSteps(config.linux);
 }
 

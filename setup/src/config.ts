@@ -43,6 +43,8 @@ export interface FreeBsdSetupConfig {
   /** hostd's per-task run and log directories. */
   runDir: string;
   logDir: string;
+  /** The repository's newsyslog.conf.d entry for the daemons' logs. */
+  newsyslogSource: string;
 }
 
 export interface LinuxSetupConfig {
@@ -132,6 +134,7 @@ export function loadSetupConfig(
       interfaceGroup: layout.interfaceGroup,
       runDir: layout.runDir,
       logDir: layout.logDir,
+      newsyslogSource: `${repoRoot}/setup/freebsd/newsyslog.conf.d/clawdie.conf`,
     },
     linux: {
       profileDir: pick(

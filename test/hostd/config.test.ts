@@ -143,3 +143,31 @@ describe('hostd config: the warm pool under demand', () => {
     assert.deepEqual(of({ CLAWDIE_HOSTD_POOL_WINDOW_MS: '5000' })[2], 5000);
   });
 });
+
+describe('hostd config: task logs', () => {
+  it('defaults to /var/log/hostd, 500 files, 256 MiB; the FreeBSD layout logs there too', async () => {
+    const { freeBsdLayout } = await import('../../hostd/src/drivers/select-driver.js');
+    const config = loadConfig(token);
+    assert.deepEqual(config.taskLogs, {
+      dir: '/var/log/hostd',
+      keep: 500,
+      maxBytes: 256 * 1024 * 1024,
+    });
+    const moved = loadConfig({
+      ...token,
+      CLAWDIE_HOSTD_LOG_DIR: '/srv/logs/hostd',
+      CLAWDIE_HOSTD_TASK_LOGS_KEEP: '20',
+      CLAWDIE_HOSTD_TASK_LOGS_MAX_MB: '5',
+    });
+    assert.deepEqual(moved.taskLogs, {
+      dir: '/srv/logs/hostd',
+      keep: 20,
+      maxBytes: 5 * 1024 * 1024,
+    });
+    assert.equal(freeBsdLayout(moved).logDir, '/srv/logs/hostd');
+    assert.throws(
+      () => loadConfig({ ...token, CLAWDIE_HOSTD_LOG_DIR: 'logs/' }),
+      /CLAWDIE_HOSTD_LOG_DIR: must be an absolute path/,
+    );
+  });
+});

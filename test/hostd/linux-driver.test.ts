@@ -8,6 +8,7 @@ import { createTestDriver, TEST_NAMESPACE, TEST_OTHER_NAMESPACE } from './suppor
 import { registerIsolationTests } from './support/linux-isolation.js';
 import { registerLeakTests } from './support/linux-leaks.js';
 import { registerReducedIsolationTests } from './support/linux-reduced.js';
+import { registerStartLogTests } from './support/linux-start-logs.js';
 import { realLinuxDriverFile } from './support/real-driver-file.js';
 
 realLinuxDriverFile('real Linux driver', () => {
@@ -27,4 +28,5 @@ realLinuxDriverFile('real Linux driver', () => {
   registerIsolationTests();
   registerLeakTests();
   registerReducedIsolationTests();
+  registerStartLogTests();
 });

@@ -45,6 +45,50 @@ function parseDaemonArgv(argv: string[]): { options: Map<string, string>; comman
   return { options, command: argv.slice(index) };
 }
 
+const newsyslogFile = join(rcDir, '..', 'newsyslog.conf.d', 'clawdie.conf');
+
+interface NewsyslogEntry {
+  logfile: string;
+  owner: string | null;
+  mode: string;
+  count: string;
+  size: string;
+  when: string;
+  flags: string;
+  pidFile: string | null;
+  signal: string | null;
+}
+
+/**
+ * newsyslog.conf(5) (freebsd-src usr.sbin/newsyslog/newsyslog.conf.5): `#` starts a comment;
+ * fields are logfile, an optional owner:group (recognised by its colon), mode, count, size, when,
+ * then optional flags, /pid_file (must start with /) and signal number.
+ */
+function newsyslogEntries(): NewsyslogEntry[] {
+  const lines = readFileSync(newsyslogFile, 'utf8').split('\n');
+  return lines
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const fields = line.split(/\s+/);
+      const logfile = fields.shift() ?? '';
+      const owner = fields[0]?.includes(':') ? (fields.shift() ?? null) : null;
+      const [mode = '', count = '', size = '', when = '', flags = '', pidFile, signal] = fields;
+      assert.ok(fields.length <= 7, `too many fields: ${line}`);
+      return {
+        logfile,
+        owner,
+        mode,
+        count,
+        size,
+        when,
+        flags,
+        pidFile: pidFile ?? null,
+        signal: signal ?? null,
+      };
+    });
+}
+
 const STUB_RC_SUBR = `
 load_rc_config() { [ -f "$RC_CONF" ] && . "$RC_CONF"; }
 run_rc_command() {
@@ -117,6 +161,11 @@ describe('FreeBSD rc.d scripts', () => {
       assert.equal(options.get('P'), vars.pidfile, 'rc.subr signals the supervisor named in -P');
       assert.ok(options.has('r') && Number(options.get('R')) >= 1, 'restarts after a crash');
       assert.ok(options.get('o')?.startsWith('/var/log/'));
+      assert.ok(options.has('H'), 'reopens its -o log on SIGHUP (newsyslog rotates it)');
+      const rotated = newsyslogEntries().find((entry) => entry.logfile === options.get('o'));
+      assert.ok(rotated, `newsyslog.conf.d entry for ${options.get('o')}`);
+      assert.equal(rotated.pidFile, vars.pidfile, 'newsyslog signals the supervisor, not node');
+      assert.equal(rotated.signal, '1', 'SIGHUP: the signal daemon -H reopens on');
       assert.deepEqual(command, ['/usr/local/bin/node', `/srv/clawdie/${entry}`]);
       if (script === 'clawdie')
         assert.equal(options.get('u'), 'www', 'the controlplane drops root');
@@ -156,6 +205,23 @@ describe('FreeBSD rc.d scripts', () => {
     assert.match(missing.stderr, /user nosuchuser-clawdie does not exist/);
     assert.match(missing.stderr, /failed precmd routine for clawdie/);
     assert.equal(start('root').stdout, 'started\n');
+  });
+
+  it('the newsyslog.conf.d entry follows newsyslog.conf(5) field by field', () => {
+    const entries = newsyslogEntries();
+    assert.equal(entries.length, 2);
+    for (const entry of entries) {
+      assert.match(entry.logfile, /^\/var\/log\//);
+      assert.match(entry.owner ?? '', /^[\w-]*:[\w-]*$/, 'owner:group keeps its colon');
+      assert.match(entry.mode, /^[0-7]{3,4}$/);
+      assert.match(entry.count, /^\d+$/);
+      assert.match(entry.size, /^(\d+|\*)$/, 'kilobytes or *');
+      assert.match(entry.when, /^(\*|\d*@[\dT]*|\d*\$[DWM][\dDL]*|\d+)$/);
+      assert.match(entry.flags, /^[-BCDGJXNRUZ]+$/);
+      assert.ok(!entry.flags.includes('N'), 'a process must be signalled to reopen the log');
+      assert.match(entry.pidFile ?? '', /^\//, 'the pid file field must start with /');
+      assert.match(entry.signal ?? '', /^\d+$/);
+    }
   });
 
   it('the daemon(8) grammar rejects what the real daemon rejects', () => {

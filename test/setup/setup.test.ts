@@ -47,7 +47,7 @@ describe('clawdie setup --dry-run', () => {
     const racct = result.steps.find((step) => step.id === 'racct');
     assert.equal(racct?.outcome, 'failed');
     assert.match(racct?.message ?? '', /kern\.racct\.enable=1 to \/boot\/loader\.conf and reboot/);
-    assert.equal(result.steps.at(-1)?.id, 'template-snapshot');
+    assert.equal(result.steps.at(-1)?.id, 'newsyslog-entry');
   });
 
   it('refuses a PF block on the task group without quick, saying where the quick block goes', async () => {

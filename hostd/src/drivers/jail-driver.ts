@@ -4,6 +4,7 @@
 // test/hostd/jail-driver.contract.ts. Design: docs in shared notes freebsd-jails.md §0, §2, §3.
 
 import type { CloneNamespace } from './clone-namespace.js';
+import type { InsideConnect, InsideTarget } from './inside-probe.js';
 
 export const MIN_CLONE_INDEX = 1;
 export const MAX_CLONE_INDEX = 999;
@@ -187,6 +188,12 @@ export interface JailDriver {
    * fix); empty when it is prepared. hostd refuses to start on a non-empty answer.
    */
   preflight?(): Promise<string[]>;
+  /**
+   * Optional: one TCP connection attempt from inside the clone's network (FreeBSD: jexec into the
+   * jail; Linux: the clone's network namespace), for `--verify-host`'s firewall checks. Never
+   * throws for a refused or dropped connection: that is the answer.
+   */
+  connectFromInside?(name: string, target: InsideTarget): Promise<InsideConnect>;
 }
 
 export type JailDriverErrorCode =

@@ -32,6 +32,7 @@ export function createDriver(config: HostdConfig, deps: DriverDeps): JailDriver 
       runner: deps.runner,
       layout: freeBsdLayout(config),
       healthTimeoutMs: config.startTimeoutMs,
+      taskLogs: config.taskLogs,
       ...(deps.files ? { files: deps.files } : {}),
       ...(deps.healthCheck ? { healthCheck: deps.healthCheck } : {}),
     });
@@ -44,6 +45,7 @@ export function freeBsdLayout(config: HostdConfig): FreeBsdLayout {
   return Object.freeze({
     ...defaultFreeBsdLayout,
     ...config.freebsd,
+    logDir: config.taskLogs.dir,
     namespace: config.namespace,
     servicePort: config.servicePort,
     proxyPort: config.proxyPort,
@@ -77,6 +79,7 @@ function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
     },
     templateProfile: config.templateProfile,
     healthTimeoutMs: config.startTimeoutMs,
+    taskLogs: config.taskLogs,
   });
 }
 

@@ -58,14 +58,17 @@ export interface Canary {
   close(): Promise<void>;
 }
 
-/** An HTTP listener on 127.0.0.1 (port 0) that a refused egress must never reach. */
-export async function startCanary(): Promise<Canary> {
+/** An HTTP listener on `host` (port 0) that a refused egress must never reach. */
+export async function startCanary(host = '127.0.0.1'): Promise<Canary> {
   let hits = 0;
   const server = createServer((_request, response) => response.end('canary'));
   server.on('connection', () => {
     hits += 1;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, resolve);
+  });
   return {
     port: (server.address() as AddressInfo).port,
     hits: () => hits,

@@ -6,6 +6,7 @@ import { CheckList, fail } from './check-list.js';
 import { ALLOWED_DOMAIN, egressChecks, type LeasedClone, serviceChecks } from './clone-checks.js';
 import { startCanary } from './egress-probe.js';
 import type { HostFacts } from './host-facts.js';
+import { insideChecks } from './inside-checks.js';
 
 export interface VerifyHostDeps {
   driver: JailDriver;
@@ -33,6 +34,7 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
   const { driver, manager } = deps;
   const timeoutMs = deps.timeoutMs ?? 30_000;
   const checks = new CheckList();
+  const notes = [...(deps.notes ?? [])];
   let isolation: CloneIsolation | null = null;
   await checks.run('isolation is full', async () => {
     isolation = await driver.probe();
@@ -58,6 +60,7 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
   });
   if (clean) {
     let clone: LeasedClone | null = null;
+    let peer: string | null = null;
     const canary = await startCanary();
     // The loopback listener is named in the allowlist: the address policy must refuse it anyway.
     const allowedDomains = [ALLOWED_DOMAIN, `127.0.0.1:${canary.port}`];
@@ -71,6 +74,13 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
         try {
           await serviceChecks(checks, held, timeoutMs);
           await egressChecks(checks, held, manager, canary, allowedDomains, timeoutMs);
+          peer = await insideChecks(
+            checks,
+            { driver, manager, startCanary },
+            held,
+            allowedDomains,
+            notes,
+          );
         } finally {
           await checks.run('destroy the clone', async () => {
             const { leftovers } = await manager.destroy(held.name, held.leaseId);
@@ -83,14 +93,15 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
       await canary.close();
     }
     const name = (clone as LeasedClone | null)?.name ?? null;
-    await checks.run('nothing left on the host', async () => nothingLeft(driver, name));
+    const names = [name, peer].filter((n): n is string => n !== null);
+    await checks.run('nothing left on the host', async () => nothingLeft(driver, names));
   }
   await manager.close().catch(() => undefined);
   return {
     facts: deps.facts,
     driver: driver.kind,
     isolation,
-    notes: deps.notes ?? [],
+    notes,
     checks: checks.results,
     ok: checks.ok,
   };
@@ -101,15 +112,15 @@ export async function verifyHost(deps: VerifyHostDeps): Promise<VerifyReport> {
  * check never destroys a clone that is not its own (hostd may have been started meanwhile), and
  * every driver's reconcile acts on what `list` observes.
  */
-async function nothingLeft(driver: JailDriver, name: string | null): Promise<string> {
+async function nothingLeft(driver: JailDriver, names: readonly string[]): Promise<string> {
   const listed = await driver.list();
   if (listed.length > 0) {
     const resources = listed.flatMap((clone) => clone.resources.map((r) => `${clone.name} ${r}`));
     fail(`still on the host: ${resources.join(', ') || listed.map((c) => c.name).join(', ')}`);
   }
-  if (name !== null) {
+  for (const name of names) {
     const found = await driver.inspect(name);
     if (found) fail(`${name} still observed: ${found.resources.join(', ')}`);
   }
-  return name === null ? 'list empty' : `list empty; ${name} not found`;
+  return names.length === 0 ? 'list empty' : `list empty; ${names.join(', ')} not found`;
 }

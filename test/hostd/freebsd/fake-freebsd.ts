@@ -7,6 +7,7 @@ import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import type { HealthCheck } from '../../../hostd/src/drivers/freebsd/health-check.js';
 import type { HostFiles } from '../../../hostd/src/drivers/freebsd/host-files.js';
 import { jailTool, jlsTool } from './fake/jail.js';
+import { jexecTool } from './fake/jexec.js';
 import { ifconfigTool, pfctlTool } from './fake/net.js';
 import {
   DEFAULT_PREPARED,
@@ -35,6 +36,7 @@ const TOOLS: Record<string, Tool> = {
   '/sbin/zfs': zfsTool,
   '/usr/sbin/jail': jailTool,
   '/usr/sbin/jls': jlsTool,
+  '/usr/sbin/jexec': jexecTool,
   '/sbin/ifconfig': ifconfigTool,
   '/sbin/pfctl': pfctlTool,
   '/usr/bin/rctl': rctlTool,
@@ -50,6 +52,7 @@ const TOOLS: Record<string, Tool> = {
 /** Read-only forms: not logged in the plan, not counted as steps. */
 const READ_ONLY = [
   /^\/usr\/sbin\/jls /,
+  /^\/usr\/sbin\/jexec /,
   /^\/sbin\/zfs list /,
   /^\/sbin\/ifconfig (-l|\S+)$/,
   /^\/sbin\/pfctl (-s|-ss|-sr|-a \S+ -sr|-a \S+ -s Anchors)/,
@@ -225,6 +228,10 @@ export class FakeFreeBSD {
         [...state().files.keys()]
           .filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes('/'))
           .map((p) => p.slice(dir.length + 1)),
+      size: async (path) => {
+        const file = state().files.get(path);
+        return file === undefined ? null : Buffer.byteLength(file.content);
+      },
     };
   }
 

@@ -175,8 +175,20 @@ describe('FreeBSD driver under injected faults', () => {
       .create(7, spec())
       .catch((e: unknown) => e);
     assert.ok(error instanceof JailDriverError && error.code === 'CLONE_CREATE_FAILED');
-    assert.match(error.message, /pf not enabled|RACCT\/RCTL present, but disabled/);
+    assert.match(error.message, /PF is not enabled|RACCT\/RCTL present, but disabled/);
     assert.deepEqual((await createDriver(fake).destroy(NAME)).leftovers, []);
+  });
+
+  it('fails closed: no clone while PF is disabled, even with rctl on and the anchor loadable', async () => {
+    const fake = new FakeFreeBSD();
+    fake.state.pfEnabled = false;
+    const error = await createDriver(fake)
+      .create(7, spec())
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof JailDriverError && error.code === 'CLONE_CREATE_FAILED');
+    assert.match(error.message, /PF is not enabled, so nothing would filter the task jail/);
+    assert.equal(fake.state.jails.size, 0);
+    assert.deepEqual(fake.residue(), []);
   });
 
   it('leaves leftovers when a teardown step fails, and the next reconcile removes them', async () => {

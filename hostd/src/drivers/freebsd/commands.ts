@@ -1,11 +1,13 @@
 // argv builders for the base-system tools the FreeBSD driver runs (freebsd-jails.md §4.1): absolute
 // program paths, no shell strings, no Bastille on the per-task path.
+import { type InsideTarget, probeArgv } from '../inside-probe.js';
 import type { FreeBsdLayout, TaskNames } from './names.js';
 
 export const BIN = Object.freeze({
   zfs: '/sbin/zfs',
   jail: '/usr/sbin/jail',
   jls: '/usr/sbin/jls',
+  jexec: '/usr/sbin/jexec',
   pfctl: '/sbin/pfctl',
   rctl: '/usr/bin/rctl',
   ifconfig: '/sbin/ifconfig',
@@ -124,6 +126,14 @@ export const jail = {
   jid: (name: string, includeDying: boolean): Argv =>
     includeDying ? [BIN.jls, '-d', '-j', name, 'jid'] : [BIN.jls, '-j', name, 'jid'],
   inventory: (): Argv => [BIN.jls, '-d', '-v', '--libxo', 'json'],
+  /**
+   * The connection probe inside the jail, as the service user: jexec(8) `-U username` is a user
+   * of the jail's own passwd (jexec.c: getopt "nu:U:", GET_USER_INFO after jail_attach).
+   */
+  exec: (names: TaskNames, layout: FreeBsdLayout, target: InsideTarget): Argv => [
+    ...[BIN.jexec, '-U', layout.serviceUser, names.jail],
+    ...probeArgv(BIN.node, target),
+  ],
 };
 
 export const mounts = {

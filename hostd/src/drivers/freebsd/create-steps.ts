@@ -1,13 +1,22 @@
-// Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9: dataset →
-// files → epair → PF anchor → rctl → (start) jail -c (Xvfb, then the service) → jls → health. Each step is verified against
-// the OS; a failure throws and the caller runs the idempotent teardown.
+// Create and start of one task jail, step by step in the order of freebsd-jails.md §2.9, after a
+// check that PF is on: dataset → files → epair → PF anchor → rctl → (start) jail -c (Xvfb, then the
+// service) → jls → health. Each step is verified against the OS; a failure throws and the caller
+// runs the idempotent teardown.
 import { pollHealth } from '@clawdie/kit/timing';
 import type { CloneSpec } from '../jail-driver.js';
-import { epair, jail, pf, rctl, zfs } from './commands.js';
+import { keepStartFailure } from '../task-logs.js';
+import { epair, jail, pf, preflight, rctl, zfs } from './commands.js';
 import { type FreeBsdHost, must, run, stepError } from './freebsd-host.js';
 import type { TaskNames } from './names.js';
 import { parseRctlRules } from './parse.js';
-import { JAIL_DISPLAY, rctlRules, renderJailConf, renderPfAnchor } from './render.js';
+import {
+  JAIL_DISPLAY,
+  JAIL_SERVICE_LOG,
+  rctlRules,
+  renderJailConf,
+  renderPfAnchor,
+  XVFB_LOG,
+} from './render.js';
 
 const CREATE = 'CLONE_CREATE_FAILED';
 const START = 'CLONE_START_FAILED';
@@ -27,6 +36,7 @@ export async function createResources(
   input: CreateInput,
 ): Promise<void> {
   const { layout } = host;
+  await requirePfEnabled(host, names);
   await must(
     host,
     zfs.clone(layout.templateSnapshot, names.dataset, {
@@ -71,6 +81,20 @@ async function createEpair(host: FreeBsdHost, names: TaskNames): Promise<void> {
   }
 }
 
+/**
+ * Fails closed: pfctl loads an anchor whatever PF's status (sbin/pfctl/pfctl.c: only -e/-d change
+ * it), and with PF disabled nothing filters the jail's epair, so the jail could reach the host and
+ * beyond directly. Checked per clone, not only at start-up: `pfctl -d` may come later.
+ */
+async function requirePfEnabled(host: FreeBsdHost, names: TaskNames): Promise<void> {
+  const info = await run(host, preflight.pfInfo());
+  if (!/^Status: Enabled\b/m.test(info.stdout)) {
+    const detail =
+      'PF is not enabled, so nothing would filter the task jail (pfctl -e; pf_enable="YES" in /etc/rc.conf)';
+    throw stepError(CREATE, names.jail, preflight.pfInfo(), detail);
+  }
+}
+
 async function verifyAnchorLoaded(host: FreeBsdHost, names: TaskNames): Promise<void> {
   const shown = await must(host, pf.showRules(names.anchor), CREATE, names.jail);
   if (shown.stdout.trim() === '') {
@@ -105,9 +129,36 @@ export async function startJail(
   if (!token) throw stepError(START, names.jail, ['read', names.tokenFile], 'token file missing');
   const conf = renderJailConf(names, host.layout, input.egressProxyUrl, input.display);
   await host.files.write(names.confPath, conf, { mode: 0o600 });
-  await must(host, jail.create(names), START, names.jail);
-  await must(host, jail.jid(names.jail, false), START, names.jail);
-  await waitHealthy(host, names, token, input);
+  try {
+    await must(host, jail.create(names), START, names.jail);
+    await must(host, jail.jid(names.jail, false), START, names.jail);
+    await waitHealthy(host, names, token, input);
+  } catch (error) {
+    throw input.signal?.aborted ? error : await withStartLogs(host, names, error);
+  }
+}
+
+/**
+ * The failed jail's own logs (console, jail-service, Xvfb) copied to the host before the caller
+ * destroys the clone; the error names the copy.
+ */
+async function withStartLogs(host: FreeBsdHost, names: TaskNames, error: unknown) {
+  const inJail = (path: string) => host.files.read(`${names.root}${path}`);
+  const kept = await keepStartFailure(
+    host.files,
+    host.taskLogs,
+    host.layout.namespace,
+    names.jail,
+    host.now(),
+    [
+      { title: names.consoleLog, text: await host.files.read(names.consoleLog) },
+      { title: `${names.jail}:${JAIL_SERVICE_LOG}`, text: await inJail(JAIL_SERVICE_LOG) },
+      { title: `${names.jail}:${XVFB_LOG}`, text: await inJail(XVFB_LOG) },
+    ],
+  );
+  if (kept === null || !(error instanceof Error)) return error;
+  error.message = `${error.message} (the jail's logs: ${kept})`;
+  return error;
 }
 
 async function waitHealthy(

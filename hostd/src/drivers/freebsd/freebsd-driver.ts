@@ -5,6 +5,8 @@ import { randomBytes } from 'node:crypto';
 import type { CommandRunner } from '@clawdie/kit/runner';
 import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
+import type { InsideConnect, InsideTarget } from '../inside-probe.js';
+import { readProbe } from '../inside-probe.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -16,7 +18,8 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import { preflight } from './commands.js';
+import { DEFAULT_TASK_LOGS, type TaskLogRetention } from '../task-logs.js';
+import { jail, preflight } from './commands.js';
 import { createResources, startJail } from './create-steps.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
 import { createFetchHealthCheck, type HealthCheck } from './health-check.js';
@@ -50,6 +53,8 @@ export interface FreeBsdDriverOptions {
   healthTimeoutMs?: number;
   /** Recorded as `hostd:expires` (now + lease), the reaper's hard deadline; default 1 h. */
   leaseSeconds?: number;
+  /** Bounds of the task logs kept in `layout.logDir`; default 500 files, 256 MiB. */
+  taskLogs?: Pick<TaskLogRetention, 'keep' | 'maxBytes'>;
 }
 
 /** The FreeBSD JailDriver. Returns observed state only; one operation per clone name at a time. */
@@ -63,14 +68,16 @@ export class FreeBsdDriver implements JailDriver {
   readonly #locks = new Map<string, Promise<unknown>>();
 
   constructor(options: FreeBsdDriverOptions) {
+    const layout = options.layout ?? defaultFreeBsdLayout;
     this.#host = {
       runner: options.runner,
       files: options.files ?? createNodeHostFiles(),
       healthCheck: options.healthCheck ?? createFetchHealthCheck(),
-      layout: options.layout ?? defaultFreeBsdLayout,
+      layout,
       now: options.now ?? Date.now,
       sleep: options.sleep ?? sleep,
       commandTimeoutMs: options.commandTimeoutMs ?? 60_000,
+      taskLogs: { ...DEFAULT_TASK_LOGS, ...options.taskLogs, dir: layout.logDir },
     };
     this.namespace = this.#host.layout.namespace;
     this.#generateToken = options.generateToken ?? (() => randomBytes(24).toString('base64url'));
@@ -178,6 +185,14 @@ export class FreeBsdDriver implements JailDriver {
       if (result.leftovers.length > 0) leftovers[clone.name] = result.leftovers;
     }
     return { kept, destroyed, leftovers };
+  }
+
+  /** `jexec -U <service user> <jail> node -e …`: as the jail-service, in the jail's own network. */
+  async connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
+    const index = indexOfJailName(name, this.#host.layout);
+    if (index === null) throw new JailDriverError('CLONE_NOT_FOUND', `${name} is not a jail name`);
+    const argv = jail.exec(taskNames(index, this.#host.layout), this.#host.layout, target);
+    return readProbe(argv, await run(this.#host, argv));
   }
 
   async #answers(clone: CloneInfo): Promise<boolean> {

@@ -3,6 +3,7 @@
 
 import type { CommandRunner, RunResult } from '@clawdie/kit/runner';
 import { JailDriverError, type JailDriverErrorCode } from '../jail-driver.js';
+import type { TaskLogRetention } from '../task-logs.js';
 import type { Argv } from './commands.js';
 import type { HealthCheck } from './health-check.js';
 import type { HostFiles } from './host-files.js';
@@ -17,6 +18,8 @@ export interface FreeBsdHost {
   readonly now: () => number;
   readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly commandTimeoutMs: number;
+  /** Archived console logs and failed-start logs, in `layout.logDir`. */
+  readonly taskLogs: TaskLogRetention;
 }
 
 /** Runs one command; a non-zero exit is returned, not thrown. */

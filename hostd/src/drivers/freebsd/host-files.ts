@@ -1,6 +1,6 @@
 // The file side of the FreeBSD driver (per-task jail.conf, PF file, token inside the clone): a
 // small port so the fake FreeBSD host can model files together with datasets and mounts.
-import { chown, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface WriteOptions {
@@ -22,6 +22,8 @@ export interface HostFiles {
   rename(from: string, to: string): Promise<boolean>;
   /** Entry names in `dir`, or [] when it does not exist. */
   list(dir: string): Promise<string[]>;
+  /** Size in bytes, or null when the file does not exist. */
+  size(path: string): Promise<number | null>;
 }
 
 function isMissing(error: unknown): boolean {
@@ -61,6 +63,14 @@ export function createNodeHostFiles(): HostFiles {
         return await readdir(dir);
       } catch (error) {
         if (isMissing(error)) return [];
+        throw error;
+      }
+    },
+    async size(path) {
+      try {
+        return (await stat(path)).size;
+      } catch (error) {
+        if (isMissing(error)) return null;
         throw error;
       }
     },

@@ -18,6 +18,9 @@ export const SERVICE_HOME = '/tmp/home';
  * /etc/defaults/devfs.rules (hide all, then unhide the basics). The preflight checks it is loaded.
  */
 export const JAIL_DEVFS_RULESET = 4;
+/** Inside the jail: daemon(8)'s output files of the jail-service and of Xvfb. */
+export const JAIL_SERVICE_LOG = '/var/log/jail-service.log';
+export const XVFB_LOG = '/var/log/xvfb.log';
 /** The same screen as a Linux clone's Xvfb (drivers/linux/sandbox.ts). */
 const SCREEN = '1280x800x24';
 
@@ -48,7 +51,7 @@ export function serviceCommand(
   return [
     BIN.daemon,
     ...['-u', layout.serviceUser, '-P', '/var/run/jail-service.pid'],
-    ...['-o', '/var/log/jail-service.log', BIN.env, ...env],
+    ...['-o', JAIL_SERVICE_LOG, BIN.env, ...env],
     BIN.node,
     layout.serviceEntry,
   ].join(' ');
@@ -72,7 +75,7 @@ export function displayCommands(layout: FreeBsdLayout, display: string): string[
     [BIN.mkdir, '-p', '-m', '1777', '/tmp/.X11-unix'],
     [
       ...[BIN.daemon, '-u', layout.serviceUser, '-P', '/var/run/xvfb.pid'],
-      ...['-o', '/var/log/xvfb.log', BIN.xvfb, display, '-screen', '0', SCREEN],
+      ...['-o', XVFB_LOG, BIN.xvfb, display, '-screen', '0', SCREEN],
       ...['-nolisten', 'tcp', '-noreset'],
     ],
   ].map((argv) => argv.join(' '));

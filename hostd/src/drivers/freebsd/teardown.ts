@@ -1,6 +1,7 @@
 // Stop and destroy of one task jail (freebsd-jails.md §2.10): a list of idempotent "ensure absent"
 // steps, tolerant of "not found", that wait for kernel-visible emptiness (jls absent, no mounts)
 // rather than trusting exit codes; then the §2.11 verification lists whatever is still there.
+import { logStamp, pruneTaskLogs } from '../task-logs.js';
 import { epair, jail, mounts, pf, rctl, zfs } from './commands.js';
 import { type FreeBsdHost, run } from './freebsd-host.js';
 import type { TaskNames } from './names.js';
@@ -58,8 +59,10 @@ export async function destroyResources(host: FreeBsdHost, names: TaskNames): Pro
   await destroyDataset(host, names);
   await host.files.remove(names.confPath);
   await host.files.remove(names.pfPath);
-  const archived = `${names.consoleLog}.${new Date(host.now()).toISOString().replaceAll(':', '')}`;
-  await host.files.rename(names.consoleLog, archived);
+  // The console log is archived under its time and the archive kept within its bounds.
+  if (await host.files.rename(names.consoleLog, `${names.consoleLog}.${logStamp(host.now())}`)) {
+    await pruneTaskLogs(host.files, host.taskLogs, host.layout.namespace);
+  }
 }
 
 /** Both ends under their final and their creation names. */

@@ -6,6 +6,7 @@ import { chmod, cp, mkdir, rm } from 'node:fs/promises';
 import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/kit/runner';
 import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
+import type { InsideConnect, InsideTarget } from '../inside-probe.js';
 import {
   type CloneInfo,
   type CloneIsolation,
@@ -19,12 +20,14 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
+import type { TaskLogRetention } from '../task-logs.js';
 import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
 import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
+import { LogTails } from './log-tails.js';
 import { cloneUidBase, type LinuxCloneNames, linuxNames } from './names.js';
-import { createNetwork, destroyNetwork } from './network.js';
+import { connectInNetns, createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
 import { type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
@@ -55,6 +58,8 @@ export interface LinuxDriverOptions {
   /** Copied into each clone's profile when set. */
   templateProfile: string | null;
   healthTimeoutMs: number;
+  /** Where a failed start leaves the clone's output (bounded); none when absent. */
+  taskLogs?: TaskLogRetention;
   xDir?: string;
   /** Receives the jail-service's stderr lines. Must not throw. */
   onServiceLine?: (name: string, line: string) => void;
@@ -72,6 +77,7 @@ export class LinuxDriver implements JailDriver {
   readonly #xDir: string;
   #host: Promise<HostCapabilities> | null = null;
   readonly #children = new Map<string, LaunchedProcess[]>();
+  readonly #logs = new LogTails();
 
   constructor(options: LinuxDriverOptions) {
     this.#options = options;
@@ -151,7 +157,11 @@ export class LinuxDriver implements JailDriver {
         argv: wrap(this.#wrapOptions(names, host), command),
         env,
         processGroup: true,
-        onStderrLine: (line) => this.#options.onServiceLine?.(name, line),
+        onStdoutLine: (line) => this.#logs.append(name, 'jail-service', line),
+        onStderrLine: (line) => {
+          this.#logs.append(name, 'jail-service', line);
+          this.#options.onServiceLine?.(name, line);
+        },
       });
       this.#remember(name, child);
       await writeService(names.stateDir, { url, token, pid: child.pid });
@@ -160,7 +170,10 @@ export class LinuxDriver implements JailDriver {
       await waitForHealth(url, token, child, timeoutMs, options.signal);
       phase('health');
     } catch (error) {
-      throw failure('CLONE_START_FAILED', name, error);
+      const failed = failure('CLONE_START_FAILED', name, error);
+      const { taskLogs } = this.#options;
+      if (!taskLogs || options.signal?.aborted) throw failed;
+      throw await this.#logs.keep(taskLogs, this.namespace, name, failed);
     }
     const info = await this.#require(name);
     phase('inspect');
@@ -192,6 +205,7 @@ export class LinuxDriver implements JailDriver {
     const before = await this.#observation(index);
     for (const child of this.#children.get(name) ?? []) child.kill();
     this.#children.delete(name);
+    this.#logs.forget(name);
     if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
     await killUidProcesses(cloneUidBase(this.#options), index);
     await destroyNetwork(this.#options.runner, names, this.namespace);
@@ -245,6 +259,12 @@ export class LinuxDriver implements JailDriver {
     if (host.cgroups.mode !== 'none') await setCpuWeight(host.cgroups, name, priority);
   }
 
+  connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
+    const index = parseCloneName(name, this.namespace);
+    if (index === null) throw new JailDriverError('CLONE_NOT_FOUND', `${name} is not a clone name`);
+    return connectInNetns(this.#options.runner, this.#names(index).netns, target);
+  }
+
   #capabilities(): Promise<HostCapabilities> {
     this.#host ??= probeHost(this.#options);
     return this.#host;
@@ -293,6 +313,7 @@ export class LinuxDriver implements JailDriver {
       env: { PATH: '/usr/bin:/bin' },
       processGroup: true,
       onStdoutLine: (text) => answer(text),
+      onStderrLine: (text) => this.#logs.append(names.name, 'xvfb', text),
     });
     this.#remember(names.name, child);
     const display = Number(await waitForLine(line, child, 10_000));

@@ -3,6 +3,7 @@
 import { readdir } from 'node:fs/promises';
 import type { CommandRunner } from '@clawdie/kit/runner';
 import type { CloneNamespace } from '../clone-namespace.js';
+import { type InsideConnect, type InsideTarget, probeArgv, readProbe } from '../inside-probe.js';
 import { indexFromShortName, type LinuxCloneNames } from './names.js';
 import { NSENTER } from './sandbox.js';
 
@@ -124,6 +125,16 @@ export async function observeNetwork(
     if (index !== null) hostLinks.add(index);
   }
   return { namespaces, links: hostLinks };
+}
+
+/** The host's node, in the clone's network namespace: the network its jail-service has. */
+export async function connectInNetns(
+  runner: CommandRunner,
+  netns: string,
+  target: InsideTarget,
+): Promise<InsideConnect> {
+  const argv = [IP, 'netns', 'exec', netns, ...probeArgv(process.execPath, target)];
+  return readProbe(argv, await runner.run(argv, { timeoutMs: target.timeoutMs + 10_000 }));
 }
 
 async function must(runner: CommandRunner, argv: string[], stdin?: string): Promise<void> {

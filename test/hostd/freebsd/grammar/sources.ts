@@ -97,6 +97,7 @@ export const SOURCES = {
     note: 'kldstat "dhi:m:n:qv", -q -m: exit 1 silently when modfind() fails; kldload "nqv"',
   },
   daemon: { repo: FREEBSD, paths: ['usr.sbin/daemon/daemon.c'], commit: 'indexed' },
+  jexec: { repo: FREEBSD, paths: ['usr.sbin/jexec/jexec.c'], commit: 'indexed' },
   sysrc: {
     repo: FREEBSD,
     paths: ['usr.sbin/sysrc/sysrc'],

@@ -2,7 +2,7 @@
 // daemon (SOURCES.daemon, used inside exec.start), pw (SOURCES.pw: `-R dir` / `-V dir` before the
 // keywords, then `useradd`/`usershow` NAME and that command's getopt string) and pkg (SOURCES.pkg:
 // global getopt_long "+dj:c:C:R:r:lNvo:46", then the command's own string).
-import { bsdGetopt, type GetoptResult, operandCount } from './getopt.js';
+import { bsdGetopt, type GetoptResult, has, operandCount } from './getopt.js';
 
 const prefixed = (tool: string, problems: string[]) => problems.map((p) => `${tool}: ${p}`);
 
@@ -47,6 +47,15 @@ export const DAEMON_OPTIONS = 'cfHSp:P:ru:o:s:l:t:m:R:T:h';
 export function validateDaemon(args: readonly string[]): string[] {
   const parsed = bsdGetopt(args, DAEMON_OPTIONS);
   return prefixed('daemon', [...parsed.problems, ...operandCount(parsed, 1, 1e9, 'daemon')]);
+}
+
+/** jexec(8) (SOURCES.jexec: getopt "nu:U:"): a jail, then the command it runs in it. */
+export const JEXEC_OPTIONS = 'nu:U:';
+
+export function validateJexec(args: readonly string[]): string[] {
+  const parsed = bsdGetopt(args, JEXEC_OPTIONS);
+  const both = has(parsed, 'u') && has(parsed, 'U') ? ['-u and -U together (usage)'] : [];
+  return prefixed('jexec', [...parsed.problems, ...both, ...operandCount(parsed, 2, 1e9, 'jexec')]);
 }
 
 /** sysrc(8) (SOURCES.sysrc): `getopts aAcdDef:Fhij:nNqR:vxX`, then NAME, NAME=value, NAME+=… */

@@ -12,8 +12,10 @@ import { validatePfctl } from './pf.js';
 import { validateRctl } from './rctl.js';
 import {
   DAEMON_OPTIONS,
+  JEXEC_OPTIONS,
   validateDaemon,
   validateDevfs,
+  validateJexec,
   validateKldload,
   validateKldstat,
   validateMkdir,
@@ -44,6 +46,7 @@ export const VALIDATORS: Readonly<Record<string, Validator>> = {
   '/sbin/kldstat': validateKldstat,
   '/sbin/kldload': validateKldload,
   '/usr/sbin/daemon': validateDaemon,
+  '/usr/sbin/jexec': validateJexec,
   '/usr/sbin/pw': validatePw,
   '/usr/sbin/pkg': validatePkg,
   '/usr/local/bin/bastille': validateBastille,
@@ -60,9 +63,10 @@ export const UNCHECKED: Readonly<Record<string, string>> = {
   '/usr/bin/id': 'id -u only; source not read',
   '/bin/test': 'test -f/-d only; source not read',
   '/bin/cp': 'cp -R only; source not read',
-  '/usr/bin/install': 'install -d -m [-o] only; source not read',
+  '/usr/bin/install': 'install -d -m [-o], install -m <file> <file> only; source not read',
+  '/usr/bin/cmp': 'cmp -s <file> <file> only; source not read',
   '/usr/bin/env': 'env NAME=value… program (inside exec.start); the program is checked',
-  '/usr/local/bin/node': 'node (inside exec.start)',
+  '/usr/local/bin/node': 'node (inside exec.start, or the connection probe under jexec)',
 };
 
 export function validateArgv(argv: readonly string[]): string[] {
@@ -77,6 +81,7 @@ export function validateArgv(argv: readonly string[]): string[] {
 /** The command daemon(8) or env(1) runs, or [] when it runs none. */
 function nestedCommand(program: string, args: readonly string[]): readonly string[] {
   if (program === '/usr/sbin/daemon') return bsdGetopt(args, DAEMON_OPTIONS).operands;
+  if (program === '/usr/sbin/jexec') return bsdGetopt(args, JEXEC_OPTIONS).operands.slice(1);
   if (program !== '/usr/bin/env') return [];
   const utility = args.findIndex((word) => !word.includes('='));
   return utility < 0 ? [] : args.slice(utility);
