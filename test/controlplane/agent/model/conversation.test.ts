@@ -72,6 +72,26 @@ describe('Conversation', () => {
     assert.equal(conversation.imagesSent(), 4);
   });
 
+  it('sends older screenshots at their lower-quality copy only from the next chunk drop on', () => {
+    const conversation = conversationOf('P', 4);
+    const sent: string[][] = [];
+    for (let n = 1; n <= 8; n++) {
+      const low = { ...image(n), dataUrl: `data:image/jpeg;base64,LOW${n}`, base64: `LOW${n}` };
+      conversation.addScreenshot({ ...image(n), older: low });
+      sent.push(urls(conversation));
+      conversation.addReply(reply(`r${n}`));
+    }
+    // Until a chunk leaves, every request extends the last one; at a drop (5 and 7 screenshots)
+    // the screenshots already older than the newest switch to their copy, and stay switched.
+    assert.deepEqual(sent.slice(3), [
+      ['IMG1', 'IMG2', 'IMG3', 'IMG4'],
+      ['LOW3', 'LOW4', 'IMG5'],
+      ['LOW3', 'LOW4', 'IMG5', 'IMG6'],
+      ['LOW5', 'LOW6', 'IMG7'],
+      ['LOW5', 'LOW6', 'IMG7', 'IMG8'],
+    ]);
+  });
+
   it('attaches notes to the next screenshot and keeps them after the image leaves the window', () => {
     const conversation = conversationOf('P', 1);
     conversation.addScreenshot(image(1));
