@@ -34,7 +34,7 @@ export const modelVariables = {
   /** The model images' format; unset: the profile's (docs/models.md, "Image formats"). */
   CLAWDIE_MODEL_IMAGE_FORMAT: z.enum(['jpeg', 'webp', 'png']).optional(),
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
-  CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(50),
+  CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(40),
   /** Screenshots older than the newest, where the profile allows it (docs/models.md, "Image formats"). */
   CLAWDIE_MODEL_OLDER_WEBP_QUALITY: int(10, 100).default(20),
   /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */

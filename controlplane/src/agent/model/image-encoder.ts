@@ -21,7 +21,10 @@ export interface ImageEncoding {
   format: ModelImageFormat | null;
   /** CLAWDIE_MODEL_JPEG_QUALITY (default 80). */
   jpegQuality: number;
-  /** CLAWDIE_MODEL_WEBP_QUALITY (default 50: at or above JPEG q70's PSNR, docs/performance.md). */
+  /**
+   * CLAWDIE_MODEL_WEBP_QUALITY (default 40: the lowest that passes the image-format bench's
+   * equal-grounding check at every profile's size, docs/performance.md).
+   */
   webpQuality: number;
   /** CLAWDIE_MODEL_OLDER_WEBP_QUALITY (default 20); at or above `webpQuality`: no older copy. */
   olderWebpQuality: number;
@@ -30,7 +33,7 @@ export interface ImageEncoding {
 export const DEFAULT_IMAGE_ENCODING: ImageEncoding = {
   format: null,
   jpegQuality: 80,
-  webpQuality: 50,
+  webpQuality: 40,
   olderWebpQuality: 20,
 };
 

@@ -52,7 +52,7 @@ describe('model client configuration', () => {
     assert.deepEqual(loadConfig({}).model.imageEncoding, {
       format: null,
       jpegQuality: 80,
-      webpQuality: 50,
+      webpQuality: 40,
       olderWebpQuality: 20,
     });
     assert.deepEqual(
