@@ -36,7 +36,7 @@ export const modelVariables = {
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
   CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(40),
   /** Screenshots older than the newest, where the profile allows it (docs/models.md, "Image formats"). */
-  CLAWDIE_MODEL_OLDER_WEBP_QUALITY: int(10, 100).default(20),
+  CLAWDIE_MODEL_OLDER_WEBP_QUALITY: int(10, 100).default(10),
   /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */
   CLAWDIE_JUDGE_URL: z.url().optional(),
   CLAWDIE_JUDGE_NAME: z.string().min(1).optional(),

@@ -26,7 +26,7 @@ export interface ImageEncoding {
    * equal-grounding check at every profile's size, docs/performance.md).
    */
   webpQuality: number;
-  /** CLAWDIE_MODEL_OLDER_WEBP_QUALITY (default 20); at or above `webpQuality`: no older copy. */
+  /** CLAWDIE_MODEL_OLDER_WEBP_QUALITY (default 10); at or above `webpQuality`: no older copy. */
   olderWebpQuality: number;
 }
 
@@ -34,7 +34,7 @@ export const DEFAULT_IMAGE_ENCODING: ImageEncoding = {
   format: null,
   jpegQuality: 80,
   webpQuality: 40,
-  olderWebpQuality: 20,
+  olderWebpQuality: 10,
 };
 
 export interface EncodeOptions {

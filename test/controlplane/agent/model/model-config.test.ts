@@ -53,7 +53,7 @@ describe('model client configuration', () => {
       format: null,
       jpegQuality: 80,
       webpQuality: 40,
-      olderWebpQuality: 20,
+      olderWebpQuality: 10,
     });
     assert.deepEqual(
       loadConfig({
