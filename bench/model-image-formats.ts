@@ -41,10 +41,8 @@ const webpWith = (quality: number, options: WebpOptions, label: string): Variant
       .toBuffer(),
 });
 const variants: Variant[] = [
-  ...(full ? [90, 80, 70, 60, 50] : [80, 60]).map((q) => viaCodec('jpeg', q)),
-  ...(full ? [80, 70, 60, 50, 40, 30, 20, 10] : [60, 50, 40, 30, 20]).map((q) =>
-    viaCodec('webp', q),
-  ),
+  ...(full ? [90, 80, 70, 60, 50] : [80, 70]).map((q) => viaCodec('jpeg', q)),
+  ...(full ? [80, 70, 60, 50, 40, 30, 20, 10] : [50, 40, 30, 10]).map((q) => viaCodec('webp', q)),
   ...(full
     ? [50, 40, 30].flatMap((q) => [
         webpWith(q, { effort: 6 }, 'effort 6'),
