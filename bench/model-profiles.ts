@@ -6,7 +6,8 @@
 // history. Per step: request bytes with the 5-image window, and the same request with every image
 // it carries as PNG of the lossless capture at the same size (the reference SDK's request), so the
 // ratio comes from one run; the same replies replayed with the other format (WebP for a JPEG
-// profile, JPEG for a WebP one) give CLAWDIE_MODEL_IMAGE_FORMAT's ratio. Also the bytes that
+// profile, JPEG for a WebP one) give CLAWDIE_MODEL_IMAGE_FORMAT's ratio, and without the older
+// screenshots' lower-quality copies (the hosted profiles; CLAWDIE_MODEL_OLDER_WEBP_QUALITY) theirs. Also the bytes that
 // changed from the previous request (its length past the longest common prefix) — what a prefix
 // cache (vLLM, llama.cpp, a hosted cache) must process anew — and the client+wire time per call
 // against a raw fetch of the same bytes to the same server (p50), so the overhead is a ratio.
@@ -19,6 +20,7 @@ import {
   type ModelImage,
 } from '../controlplane/src/agent/model/image-encoder.js';
 import { createOpenAiCompatibleModel } from '../controlplane/src/agent/model/openai-compatible-model.js';
+import { imagesAtOlderQuality } from '../controlplane/src/agent/profiles/image-window.js';
 import { profileNamed } from '../controlplane/src/agent/profiles/index.js';
 import type { ModelProfile, ModelTurn } from '../controlplane/src/agent/profiles/profile-types.js';
 import type { Screenshot } from '../controlplane/src/browser/operator/browser-operator.js';
@@ -105,13 +107,12 @@ function requestBytes(
     conversation.addScreenshot(image, 'http://127.0.0.1/bench');
     const text = body(conversation);
     const kept = conversation.imagesSent();
-    const extra = images
-      .slice(step + 1 - kept, step + 1)
-      .reduce(
-        (sum, each, index) =>
-          sum + base64Length(pngs[step + 1 - kept + index] ?? 0) - each.base64.length,
-        0,
-      );
+    const older = imagesAtOlderQuality(step + 1, WINDOW);
+    const extra = images.slice(step + 1 - kept, step + 1).reduce((sum, each, index) => {
+      const at = step + 1 - kept + index;
+      const copy = at < older ? (each.older ?? each) : each;
+      return sum + base64Length(pngs[at] ?? 0) - copy.base64.length;
+    }, 0);
     bodies.push(text);
     sent.push(Buffer.byteLength(text));
     reference.push(Buffer.byteLength(text) + extra);
@@ -153,12 +154,18 @@ for (const fake of GOLDEN_FAKES) {
     { length: STEPS },
     (_, step) => screens[step % screens.length] as Screen,
   );
-  const encode = (format: 'jpeg' | 'webp' | null) =>
+  const encode = (
+    format: 'jpeg' | 'webp' | null,
+    olderWebpQuality = DEFAULT_IMAGE_ENCODING.olderWebpQuality,
+  ) =>
     Promise.all(
       steps.map(({ shot }) =>
         encodeForModel(
           shot,
-          { image: profile.image, encoding: { ...DEFAULT_IMAGE_ENCODING, format } },
+          {
+            image: profile.image,
+            encoding: { ...DEFAULT_IMAGE_ENCODING, format, olderWebpQuality },
+          },
           testImages,
         ),
       ),
@@ -213,6 +220,11 @@ for (const fake of GOLDEN_FAKES) {
   const otherVsJpegPng = requestBytes(profile, bodyOf, otherImages, jpegPngs, turns);
   const ratio = (run: { sent: number[]; reference: number[] }) =>
     round(full(run.sent) / full(run.reference), 3);
+  const sameImages = profile.image.olderAtLowerQuality ? await encode(null, 100) : null;
+  const same = sameImages ? requestBytes(profile, bodyOf, sameImages, pngs, turns) : null;
+  const sameVsJpegPng = sameImages
+    ? requestBytes(profile, bodyOf, sameImages, jpegPngs, turns)
+    : null;
   const changed = own.bodies.slice(1).map((text, i) => changedBytes(own.bodies[i] ?? '', text));
   bytesRows.push({
     profile: fake.label,
@@ -221,6 +233,8 @@ for (const fake of GOLDEN_FAKES) {
     'PNG step kB p50': round(full(own.reference) / 1024, 1),
     'vs PNG': ratio(own),
     'vs PNG of JPEG': ratio(ownVsJpegPng),
+    'no older copies vs PNG': same ? ratio(same) : '—',
+    'no older copies vs PNG of JPEG': sameVsJpegPng ? ratio(sameVsJpegPng) : '—',
     other: otherFormat,
     'other vs PNG': ratio(other),
     'other vs PNG of JPEG': ratio(otherVsJpegPng),

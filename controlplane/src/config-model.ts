@@ -34,7 +34,9 @@ export const modelVariables = {
   /** The model images' format; unset: the profile's (docs/models.md, "Image formats"). */
   CLAWDIE_MODEL_IMAGE_FORMAT: z.enum(['jpeg', 'webp', 'png']).optional(),
   CLAWDIE_MODEL_JPEG_QUALITY: int(30, 100).default(80),
-  CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(50),
+  CLAWDIE_MODEL_WEBP_QUALITY: int(10, 100).default(40),
+  /** Screenshots older than the newest, where the profile allows it (docs/models.md, "Image formats"). */
+  CLAWDIE_MODEL_OLDER_WEBP_QUALITY: int(10, 100).default(10),
   /** The vision judge of visual conditions: its own OpenAI-compatible endpoint (docs/models.md). */
   CLAWDIE_JUDGE_URL: z.url().optional(),
   CLAWDIE_JUDGE_NAME: z.string().min(1).optional(),
@@ -99,6 +101,7 @@ export function modelConfig(e: ModelEnv, cwd: string): ModelConfig {
       format: e.CLAWDIE_MODEL_IMAGE_FORMAT ?? null,
       jpegQuality: e.CLAWDIE_MODEL_JPEG_QUALITY,
       webpQuality: e.CLAWDIE_MODEL_WEBP_QUALITY,
+      olderWebpQuality: e.CLAWDIE_MODEL_OLDER_WEBP_QUALITY,
     },
     replayFile: e.CLAWDIE_REPLAY_FILE ? resolve(cwd, e.CLAWDIE_REPLAY_FILE) : null,
     prices: parseModelPrices(e.CLAWDIE_MODEL_PRICES, cwd),

@@ -1,4 +1,4 @@
-import { keptImages } from '../profiles/image-window.js';
+import { imagesAtOlderQuality, keptImages } from '../profiles/image-window.js';
 import type {
   HistoryTurn,
   ModelProfile,
@@ -69,9 +69,20 @@ export class Conversation {
   request(): Record<string, unknown> {
     return this.#profile.buildRequest({
       instruction: this.#instruction,
-      history: this.#history,
+      history: this.#withOlderImages(),
       actionSpace: this.#actionSpace,
       imageWindow: this.#imageWindow,
+    });
+  }
+
+  /** The history with the screenshots image-window.ts names at their `older` copy. */
+  #withOlderImages(): HistoryTurn[] {
+    const shots = this.#history.filter((turn) => turn.kind === 'observation').length;
+    let older = imagesAtOlderQuality(shots, this.#imageWindow);
+    return this.#history.map((turn) => {
+      if (turn.kind !== 'observation' || older <= 0) return turn;
+      older--;
+      return turn.image.older ? { ...turn, image: turn.image.older } : turn;
     });
   }
 }

@@ -2,10 +2,13 @@
 // (smart_resize for UI-TARS-1.5 and Qwen, a pixel cap for UI-TARS-1.0, a display size for the
 // hosted APIs) and encode in the profile's format (WebP for the hosted APIs, JPEG for self-hosted
 // servers) or CLAWDIE_MODEL_IMAGE_FORMAT's; the history keeps the result and is never re-encoded.
+// Where the profile allows it, a WebP screenshot is also encoded, at the same time and size, at
+// CLAWDIE_MODEL_OLDER_WEBP_QUALITY: the copy sent once it is no longer the newest (image-window.ts).
 // docs/models.md, "Image formats"; the sweep behind the defaults: npm run bench:image-formats.
 import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
 import type { ImagePolicy, ModelImageFormat, ProfileImage } from '../profiles/profile-types.js';
+import type { Size } from '../uitars/types.js';
 
 export interface ModelImage extends ProfileImage {
   /** False when the screenshot already had the target size and its JPEG was reused as-is. */
@@ -18,14 +21,20 @@ export interface ImageEncoding {
   format: ModelImageFormat | null;
   /** CLAWDIE_MODEL_JPEG_QUALITY (default 80). */
   jpegQuality: number;
-  /** CLAWDIE_MODEL_WEBP_QUALITY (default 50: at or above JPEG q70's PSNR, docs/performance.md). */
+  /**
+   * CLAWDIE_MODEL_WEBP_QUALITY (default 40: the lowest that passes the image-format bench's
+   * equal-grounding check at every profile's size, docs/performance.md).
+   */
   webpQuality: number;
+  /** CLAWDIE_MODEL_OLDER_WEBP_QUALITY (default 10); at or above `webpQuality`: no older copy. */
+  olderWebpQuality: number;
 }
 
 export const DEFAULT_IMAGE_ENCODING: ImageEncoding = {
   format: null,
   jpegQuality: 80,
-  webpQuality: 50,
+  webpQuality: 40,
+  olderWebpQuality: 10,
 };
 
 export interface EncodeOptions {
@@ -54,10 +63,34 @@ export function describeModelImages(options: EncodeOptions, codec: ImageCodec): 
       : options.encoding.format
         ? 'CLAWDIE_MODEL_IMAGE_FORMAT'
         : "the profile's; CLAWDIE_MODEL_IMAGE_FORMAT changes it";
-  return `${format.toUpperCase()}${quality} (${why})`;
+  const older = olderQuality(options, format);
+  return `${format.toUpperCase()}${quality} (${why})${older === null ? '' : `, older screenshots q${older}`}`;
 }
 
-/** Encodes one screenshot for the model. Rejects only if the JPEG is undecodable. */
+/** The quality of the older copy of a screenshot, or null when none is made. */
+function olderQuality(options: EncodeOptions, format: ModelImageFormat): number | null {
+  const { webpQuality, olderWebpQuality } = options.encoding;
+  const lower = options.image.olderAtLowerQuality && format === 'webp';
+  return lower && olderWebpQuality < webpQuality ? olderWebpQuality : null;
+}
+
+function profileImage(bytes: Buffer, format: ModelImageFormat, size: Size): ProfileImage {
+  const base64 = bytes.toString('base64');
+  const mediaType = `image/${format}` as const;
+  return {
+    dataUrl: `data:${mediaType};base64,${base64}`,
+    base64,
+    mediaType,
+    width: size.width,
+    height: size.height,
+    bytes: bytes.length,
+  };
+}
+
+/**
+ * Encodes one screenshot for the model (and its older copy, where the profile allows one).
+ * Rejects only if the JPEG is undecodable.
+ */
 export async function encodeForModel(
   shot: Screenshot,
   options: EncodeOptions,
@@ -67,27 +100,19 @@ export async function encodeForModel(
   const target = options.image.size(imageWidth, imageHeight);
   const format = modelImageFormat(options, codec);
   const sameSize = target.width === imageWidth && target.height === imageHeight;
-  let bytes = shot.jpeg;
-  let reencoded = false;
-  if (!sameSize || format !== 'jpeg') {
-    const { jpegQuality, webpQuality } = options.encoding;
-    bytes = await codec.resize(shot.jpeg, {
-      ...target,
-      fit: 'fill',
-      format,
-      quality: format === 'webp' ? webpQuality : jpegQuality,
-    });
-    reencoded = true;
-  }
-  const base64 = bytes.toString('base64');
-  const mediaType = `image/${format}` as const;
+  const encode = (quality: number) =>
+    codec.resize(shot.jpeg, { ...target, fit: 'fill', format, quality });
+  const { jpegQuality, webpQuality } = options.encoding;
+  const older = olderQuality(options, format);
+  const [bytes, olderBytes] = await Promise.all([
+    sameSize && format === 'jpeg'
+      ? shot.jpeg
+      : encode(format === 'webp' ? webpQuality : jpegQuality),
+    older === null ? null : encode(older),
+  ]);
   return {
-    dataUrl: `data:${mediaType};base64,${base64}`,
-    base64,
-    mediaType,
-    width: target.width,
-    height: target.height,
-    bytes: bytes.length,
-    reencoded,
+    ...profileImage(bytes, format, target),
+    ...(olderBytes ? { older: profileImage(olderBytes, format, target) } : {}),
+    reencoded: bytes !== shot.jpeg,
   };
 }

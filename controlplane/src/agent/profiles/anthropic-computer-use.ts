@@ -33,7 +33,12 @@ export function createAnthropicComputerUseProfile(
     name: 'anthropic-computer-use',
     wire: 'anthropic-messages',
     coordinates: { kind: 'image-pixels' },
-    image: { size: anthropicImageSize, format: 'webp', maxImages: MAX_IMAGES },
+    image: {
+      size: anthropicImageSize,
+      format: 'webp',
+      maxImages: MAX_IMAGES,
+      olderAtLowerQuality: true,
+    },
     canJudge: false,
     limits: LIMITS,
     buildRequest: (input) => buildMessagesRequest(input, tool),

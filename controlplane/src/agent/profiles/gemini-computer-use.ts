@@ -87,7 +87,12 @@ export const geminiComputerUseProfile: ModelProfile = {
   name: 'gemini-computer-use',
   wire: 'gemini-generate-content',
   coordinates: { kind: 'relative', divisor: 1000 },
-  image: { size: geminiImageSize, format: 'webp', maxImages: GEMINI_MAX_IMAGES },
+  image: {
+    size: geminiImageSize,
+    format: 'webp',
+    maxImages: GEMINI_MAX_IMAGES,
+    olderAtLowerQuality: true,
+  },
   canJudge: false,
   observesUrl: true,
   limits: [

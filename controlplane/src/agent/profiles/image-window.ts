@@ -15,6 +15,21 @@ export function imagesLeftOut(observations: number, window: number): number {
   return Math.ceil(excess / chunk) * chunk;
 }
 
+/**
+ * How many of `observations` screenshots, oldest first, go as their lower-quality `older` copy
+ * (where the profile made one): those already older than the newest when the window last dropped
+ * a chunk. That request's prefix changed from its first screenshot on anyway; switching them only
+ * then keeps consecutive requests byte-identical up to the newest screenshot between drops. None
+ * before the first drop.
+ */
+export function imagesAtOlderQuality(observations: number, window: number): number {
+  const left = imagesLeftOut(observations, window);
+  if (left === 0) return 0;
+  const limit = Math.max(1, Math.floor(window));
+  const droppedAt = left - Math.ceil(limit / 2) + limit + 1; // the first count with `left` out
+  return droppedAt - 1;
+}
+
 /** Indices (into `history`) of the observations whose image is sent. */
 export function keptImages(history: readonly HistoryTurn[], window: number): Set<number> {
   const shots = history.flatMap((turn, index) => (turn.kind === 'observation' ? [index] : []));

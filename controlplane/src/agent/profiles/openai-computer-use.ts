@@ -40,6 +40,7 @@ export function createOpenAiComputerUseProfile(tool: OpenAiComputerTool): ModelP
     size: (width, height) => openAiImageSize(width, height, tool),
     format: 'webp',
     maxImages: LIMITS[tool].images,
+    olderAtLowerQuality: true,
   };
   return {
     name: 'openai-computer-use',

@@ -45,6 +45,12 @@ export interface ImagePolicy {
   format: ModelImageFormat;
   /** Screenshots kept in one request, newest last (older ones are left out). */
   maxImages: number;
+  /**
+   * True: a WebP screenshot that is no longer the newest may be sent at CLAWDIE_MODEL_OLDER_WEBP_QUALITY
+   * (same size, encoded with the newest; image-window.ts says when). Only where the profile's own
+   * reference loop treats older screenshots as context it may drop (the hosted APIs').
+   */
+  olderAtLowerQuality?: boolean;
 }
 
 /** A screenshot as prepared for the model (already at `ImagePolicy.size`, encoded once). */
@@ -57,6 +63,8 @@ export interface ProfileImage {
   width: number;
   height: number;
   bytes: number;
+  /** The same screenshot at the lower quality older screenshots may go in (same size), if made. */
+  older?: ProfileImage;
 }
 
 /** A model reply as the history keeps it. */

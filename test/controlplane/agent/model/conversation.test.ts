@@ -3,6 +3,10 @@ import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../../controlplane/src/agent/model/chat-types.js';
 import { Conversation } from '../../../../controlplane/src/agent/model/conversation.js';
 import type { ModelImage } from '../../../../controlplane/src/agent/model/image-encoder.js';
+import {
+  imagesAtOlderQuality,
+  imagesLeftOut,
+} from '../../../../controlplane/src/agent/profiles/image-window.js';
 import { uiTars15 } from '../../../../controlplane/src/agent/profiles/ui-tars.js';
 
 const conversationOf = (instruction: string, imageWindow: number) =>
@@ -70,6 +74,40 @@ describe('Conversation', () => {
       ['IMG5', 'IMG6', 'IMG7', 'IMG8'],
     ]);
     assert.equal(conversation.imagesSent(), 4);
+  });
+
+  it('sends older screenshots at their lower-quality copy only from the next chunk drop on', () => {
+    const conversation = conversationOf('P', 4);
+    const sent: string[][] = [];
+    for (let n = 1; n <= 8; n++) {
+      const low = { ...image(n), dataUrl: `data:image/jpeg;base64,LOW${n}`, base64: `LOW${n}` };
+      conversation.addScreenshot({ ...image(n), older: low });
+      sent.push(urls(conversation));
+      conversation.addReply(reply(`r${n}`));
+    }
+    // Until a chunk leaves, every request extends the last one; at a drop (5 and 7 screenshots)
+    // the screenshots already older than the newest switch to their copy, and stay switched.
+    assert.deepEqual(sent.slice(3), [
+      ['IMG1', 'IMG2', 'IMG3', 'IMG4'],
+      ['LOW3', 'LOW4', 'IMG5'],
+      ['LOW3', 'LOW4', 'IMG5', 'IMG6'],
+      ['LOW5', 'LOW6', 'IMG7'],
+      ['LOW5', 'LOW6', 'IMG7', 'IMG8'],
+    ]);
+  });
+
+  it('switches screenshots to their older copy only where a chunk leaves, never the newest', () => {
+    for (let window = 1; window <= 8; window++) {
+      for (let shots = 1; shots <= 30; shots++) {
+        const older = imagesAtOlderQuality(shots, window);
+        const left = imagesLeftOut(shots, window);
+        const at = `window ${window}, ${shots} screenshots`;
+        assert.ok(older < shots, at);
+        if (left === 0) assert.equal(older, 0, at);
+        else if (left !== imagesLeftOut(shots - 1, window)) assert.equal(older, shots - 1, at);
+        else assert.equal(older, imagesAtOlderQuality(shots - 1, window), at);
+      }
+    }
   });
 
   it('attaches notes to the next screenshot and keeps them after the image leaves the window', () => {

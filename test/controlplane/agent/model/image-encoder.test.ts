@@ -104,6 +104,34 @@ describe('encodeForModel', () => {
     assert.ok(webp.bytes * 2 < jpeg.bytes, `${webp.bytes} vs ${jpeg.bytes}`);
   });
 
+  it('encodes a lower-quality copy for older screenshots where the profile allows it', async () => {
+    const shot = await screenshot();
+    const encode = (name: ProfileName, format: 'webp' | 'jpeg' | null = null) => {
+      const profile = profileNamed(name);
+      assert.ok(profile);
+      const encoding = { ...DEFAULT_IMAGE_ENCODING, format };
+      return encodeForModel(shot, { image: profile.image, encoding }, testImages);
+    };
+    for (const name of [
+      'anthropic-computer-use',
+      'openai-computer-use',
+      'gemini-computer-use',
+    ] as const) {
+      const image = await encode(name);
+      const { older } = image;
+      assert.ok(older, name);
+      assert.equal(older.mediaType, 'image/webp');
+      assert.deepEqual([older.width, older.height], [image.width, image.height]);
+      const bytes = Buffer.from(older.base64, 'base64');
+      assert.deepEqual(imageSize(bytes), { width: image.width, height: image.height });
+      assert.ok(older.bytes < image.bytes, `${name}: ${older.bytes} vs ${image.bytes}`);
+      assert.ok((await findMarker(bytes)).centre, name);
+    }
+    // Self-hosted profiles send every screenshot alike; JPEG gets no copy.
+    assert.equal((await encode('ui-tars-1.5', 'webp')).older, undefined);
+    assert.equal((await encode('anthropic-computer-use', 'jpeg')).older, undefined);
+  });
+
   it('follows CLAWDIE_MODEL_IMAGE_FORMAT over the profile, and its quality', async () => {
     const shot = await screenshot();
     const profile = profileNamed('ui-tars-1.5');
@@ -111,7 +139,7 @@ describe('encodeForModel', () => {
     const encode = (format: 'webp' | 'png', webpQuality = 50) =>
       encodeForModel(
         shot,
-        { image: profile.image, encoding: { format, jpegQuality: 80, webpQuality } },
+        { image: profile.image, encoding: { ...DEFAULT_IMAGE_ENCODING, format, webpQuality } },
         testImages,
       );
     const webp = await encode('webp');

@@ -52,15 +52,17 @@ describe('model client configuration', () => {
     assert.deepEqual(loadConfig({}).model.imageEncoding, {
       format: null,
       jpegQuality: 80,
-      webpQuality: 50,
+      webpQuality: 40,
+      olderWebpQuality: 10,
     });
     assert.deepEqual(
       loadConfig({
         CLAWDIE_MODEL_IMAGE_FORMAT: 'jpeg',
         CLAWDIE_MODEL_JPEG_QUALITY: '70',
         CLAWDIE_MODEL_WEBP_QUALITY: '60',
+        CLAWDIE_MODEL_OLDER_WEBP_QUALITY: '30',
       }).model.imageEncoding,
-      { format: 'jpeg', jpegQuality: 70, webpQuality: 60 },
+      { format: 'jpeg', jpegQuality: 70, webpQuality: 60, olderWebpQuality: 30 },
     );
     for (const [name, bad] of [
       ['CLAWDIE_MODEL_IMAGE_FORMAT', 'gif'],
