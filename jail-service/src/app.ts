@@ -36,8 +36,8 @@ export interface AppDeps {
   logger: Logger;
   /** The desktop surface (desktop/desktop-surface.ts), served under `/desktop` when present. */
   desktop?: { fetch: (request: Request) => Response | Promise<Response> };
-  /** The image encoder's summary for /health (images/select-codec.ts). */
-  images?: string;
+  /** The image encoder's summary for /health (image-encoder.ts), read at each request. */
+  images?: () => string;
   /** Login-state export/import (`/session/*`), when the browser supports it. */
   session?: BrowserSessionState;
   /** Human takeover: `POST /input` and `GET /signals` (takeover/takeover-routes.ts). */
@@ -56,7 +56,7 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', requireBearer({ token: deps.config.token, refuse: unauthorized }));
 
   app.get('/health', (c) => {
-    const body = health(driver, deps.images);
+    const body = health(driver, deps.images?.());
     return c.json(body, body.status === 'ok' ? 200 : 503);
   });
 

@@ -1,6 +1,6 @@
 // Public entry for embedding and tests: start a complete jail-service (browser + HTTP) in-process.
 import type { AddressInfo } from 'node:net';
-import { type SelectCodecOptions, selectImageCodec } from '@clawdie/kit/images';
+import type { SelectCodecOptions } from '@clawdie/kit/images';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -14,6 +14,7 @@ import { createCdpSessionState } from './browser/session-state-adapter.js';
 import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
 import { openDownloadStore } from './downloads/open-download-store.js';
+import { openImageEncoder } from './image-encoder.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createToolRegistry } from './tools/registry.js';
@@ -40,10 +41,7 @@ export async function startJailService(
   logger: Logger,
   options: SelectCodecOptions = {},
 ): Promise<JailService> {
-  // Chosen once per process, before the browser: `sharp` without sharp fails start-up here.
-  const images = await selectImageCodec(config.imageEncoder, options);
-  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
-  else logger.info({ images: images.summary }, 'image encoder: sharp');
+  const images = await openImageEncoder(config, logger, options);
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, cdpTarget, userDataDir, proxyUrl, headless } = config;
@@ -70,7 +68,7 @@ export async function startJailService(
       ...opened,
       viewport: config.viewport,
       deviceScaleFactor: config.deviceScaleFactor,
-      codec: images.codec,
+      codec: images.masks,
       logger,
       evidence: config.evidence,
       onTab: answerFileChoosers(uploads.store, logger),
@@ -88,19 +86,20 @@ export async function startJailService(
       navigationTimeoutMs: config.navigationTimeoutMs,
       screenshotQuality: config.screenshotQuality,
       screencast: createCdpScreencastSource(
-        { tabs: driver.tabs, masks: driver.masks, codec: images.codec },
+        { tabs: driver.tabs, masks: driver.masks, codec: images.masks },
         logger,
       ),
     });
-    const desktop = config.desktopDisplay
-      ? await createDesktopSurface({
-          ...config,
-          display: config.desktopDisplay,
-          logger,
-          codec: images.codec,
-          images: images.summary,
-        })
-      : undefined;
+    const desktop =
+      config.desktopDisplay && images.desktop
+        ? await createDesktopSurface({
+            ...config,
+            display: config.desktopDisplay,
+            logger,
+            codec: images.desktop,
+            images: images.summary(),
+          })
+        : undefined;
     const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
     const tabs = driver.tabs;
     const takeover = createCdpTakeover(() => tabs.active().page, driver.viewport, logger);

@@ -1,6 +1,6 @@
 // Adapter: the ScreencastSource over CDP `Page.startScreencast` on a dedicated session of the page.
 
-import { type ImageCodec, jpegSize } from '@clawdie/kit/images';
+import { jpegSize, type MaskCodec } from '@clawdie/kit/images';
 import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
@@ -13,7 +13,7 @@ import type { PageTabs, Tab } from './page-tabs.js';
 export interface ScreencastTabs {
   tabs: PageTabs;
   masks: FieldMasks;
-  codec: ImageCodec;
+  codec: MaskCodec;
 }
 
 /** Without a CDP frame this long after (re)starting, a screenshot stands in as the first frame. */

@@ -2,7 +2,7 @@
 // every screenshot and screencast frame of its tab until its document goes away. A box that cannot
 // be computed (anything but the document being gone) fails closed: the whole image is masked.
 
-import type { ImageCodec } from '@clawdie/kit/images';
+import type { MaskCodec } from '@clawdie/kit/images';
 import type { CDPSession } from 'puppeteer-core';
 import { type RemoteHandle, releaseGroup, unwrap } from './frame-walk.js';
 import { BOX_FUNCTION } from './landing-script.js';
@@ -126,7 +126,7 @@ export function unionBoxes(first: MaskBoxes, second: MaskBoxes): MaskBoxes {
  * by 2 image pixels against rounding and JPEG blocks; `all` paints the whole image.
  */
 export async function paintMasks(
-  codec: ImageCodec,
+  codec: MaskCodec,
   jpeg: Uint8Array,
   boxes: MaskBoxes,
   scale: number,

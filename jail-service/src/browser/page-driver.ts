@@ -1,6 +1,6 @@
 // Adapter: the PageDriver port over puppeteer-core: the active tab (page-tabs.ts) and its CDP session.
 
-import { type ImageCodec, jpegSize } from '@clawdie/kit/images';
+import { jpegSize, type MaskCodec } from '@clawdie/kit/images';
 import type { ElementsResponse, PageState } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { Browser, CDPSession, Page } from 'puppeteer-core';
@@ -33,7 +33,7 @@ export interface PuppeteerPageDriverOptions {
   /** True when this process launched the browser: a reset may clear all of its cookies. */
   launched: boolean;
   /** Paints masks over screenshots of fields holding a secret. */
-  codec: ImageCodec;
+  codec: MaskCodec;
   logger: Logger;
   /** Records each batch's requests (default: on); off only to measure what it costs. */
   evidence?: boolean | undefined;

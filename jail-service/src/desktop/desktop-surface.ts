@@ -49,6 +49,7 @@ export async function createDesktopSurface(options: DesktopSurfaceOptions): Prom
     navigationTimeoutMs: options.navigationTimeoutMs,
     screenshotQuality: options.screenshotQuality,
   });
-  const images = options.images ? { images: options.images } : {};
+  const summary = options.images;
+  const images = summary ? { images: () => summary } : {};
   return createApp({ tools, driver, config: { token: options.token }, logger, ...images });
 }

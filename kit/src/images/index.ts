@@ -1,6 +1,13 @@
 // Public surface of `@clawdie/kit/images`: the image codec port, its two adapters and
 // the per-process selection (CLAWDIE_IMAGE_ENCODER). The controlplane and the jail-service's
 // desktop surface import it from here.
+
+export {
+  type DeferredImageCodec,
+  deferImageCodec,
+  type MaskCodec,
+  NOT_YET_CHOSEN,
+} from './defer-codec.js';
 export {
   IMAGE_ENCODER_MODES,
   IMAGE_FORMATS,

@@ -1,13 +1,15 @@
 // CLAWDIE_IMAGE_ENCODER: auto takes sharp when it loads and falls back to pure JS with the reason
-// when it does not (the loader is injected to fail, as on a host without a sharp build); the
-// jail-service logs its choice at start and reports it in GET /health.
+// when it does not (the loader is injected to fail, as on a host without a sharp build); a browser
+// clone's jail-service makes, logs and reports (GET /health) its choice on the first masked
+// screenshot, so a clone that never masks a field never loads sharp.
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { selectImageCodec } from '@clawdie/kit/images';
+import { NOT_YET_CHOSEN, selectImageCodec } from '@clawdie/kit/images';
 import { createLogger } from '@clawdie/kit/logger';
 import sharp from 'sharp';
+import { startSites } from '../../jail-service/landing-pages.js';
 import { chromiumPath, requires } from '../../support/capabilities.js';
 
 const noSharp = () =>
@@ -63,33 +65,65 @@ describe('selectImageCodec', () => {
   });
 });
 
-describe('jail-service start without a loadable sharp', () => {
-  it('logs the pure-JS choice and reports it in GET /health', requires('chromium'), async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-        done();
-      },
-    });
-    const logger = createLogger({ service: 'jail-service', level: 'info', destination: stream });
-    const config = loadConfig({
-      CLAWDIE_JAIL_TOKEN: 'images-token',
-      CLAWDIE_JAIL_PORT: '0',
-      CLAWDIE_CHROMIUM_PATH: chromiumPath,
-    });
-    const service = await startJailService(config, logger, { loadSharp: noSharp });
-    try {
-      const response = await fetch(`${service.url}/health`, {
-        headers: { authorization: 'Bearer images-token' },
+describe('jail-service without a loadable sharp (CLAWDIE_IMAGE_ENCODER=auto, no display)', () => {
+  it(
+    'does not load sharp at start; the first masked screenshot chooses, logs and reports the pure-JS encoder',
+    requires('chromium'),
+    async () => {
+      const lines: string[] = [];
+      const stream = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+          done();
+        },
       });
-      const health = (await response.json()) as { images?: string };
-      assert.match(health.images ?? '', /^pure-JS encoder .*sharp not loadable: Could not load/);
-      const logged = lines.map((line) => JSON.parse(line)).find((line) => line.images);
-      assert.equal(logged?.images, health.images);
-      assert.equal(logged?.level, 40, 'a fallback is logged as a warning');
-    } finally {
-      await service.close();
-    }
-  });
+      const logger = createLogger({ service: 'jail-service', level: 'info', destination: stream });
+      const config = loadConfig({
+        CLAWDIE_JAIL_TOKEN: 'images-token',
+        CLAWDIE_JAIL_PORT: '0',
+        CLAWDIE_CHROMIUM_PATH: chromiumPath,
+      });
+      let loads = 0;
+      const loadSharp = () => {
+        loads += 1;
+        return noSharp();
+      };
+      const { sites, close: closeSites } = await startSites();
+      const service = await startJailService(config, logger, { loadSharp });
+      const call = (path: string, body?: unknown) =>
+        fetch(`${service.url}${path}`, {
+          method: body ? 'POST' : 'GET',
+          headers: { authorization: 'Bearer images-token', 'content-type': 'application/json' },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+      const images = async () =>
+        ((await (await call('/health')).json()) as { images?: string }).images ?? '';
+      const logged = () => lines.map((line) => JSON.parse(line)).filter((line) => line.images);
+      try {
+        assert.equal(loads, 0, 'sharp is not loaded at start');
+        assert.equal(await images(), NOT_YET_CHOSEN);
+        assert.deepEqual(logged(), []);
+
+        await (await call('/screenshot')).arrayBuffer();
+        assert.equal(loads, 0, 'a screenshot without masks needs no encoder');
+
+        const guard = { origins: [sites.a], fields: ['text'], autocomplete: [] };
+        const actions = [
+          { type: 'navigate', url: `${sites.a}/login` },
+          { type: 'click', x: 100, y: 230 },
+          { type: 'type', text: 'Hunter2-Secret', secret: guard },
+        ];
+        assert.equal((await call('/actions', { actions })).status, 200);
+        assert.equal((await call('/screenshot')).status, 200);
+        assert.equal(loads, 1, 'the masked screenshot chose the encoder once');
+        assert.match(await images(), /^pure-JS encoder .*sharp not loadable: Could not load/);
+        assert.equal(logged().length, 1);
+        assert.equal(logged()[0]?.images, await images());
+        assert.equal(logged()[0]?.level, 40, 'a fallback is logged as a warning');
+      } finally {
+        await service.close();
+        await closeSites();
+      }
+    },
+  );
 });
