@@ -3,7 +3,7 @@
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
 import { chmod, cp, mkdir, rm } from 'node:fs/promises';
-import type { CommandRunner, LaunchedProcess, ProcessLauncher } from '@clawdie/kit/runner';
+import type { LaunchedProcess } from '@clawdie/kit/runner';
 import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
 import type { InsideConnect, InsideTarget } from '../inside-probe.js';
@@ -20,55 +20,22 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import type { TaskLogRetention } from '../task-logs.js';
 import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
 import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
+import type { LinuxDriverOptions } from './linux-driver-options.js';
 import { LogTails } from './log-tails.js';
 import { cloneUidBase, type LinuxCloneNames, linuxNames } from './names.js';
 import { connectInNetns, createNetwork, destroyNetwork } from './network.js';
 import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
 import { isAlive, killUidProcesses } from './processes.js';
-import { type ReadOnlyBind, wrap, xvfbCommand } from './sandbox.js';
+import { wrap, xvfbCommand } from './sandbox.js';
 import { sandboxedService, serviceEnvironment } from './service-launch.js';
 import { writeDisplay, writeMeta, writeService } from './state-files.js';
 import { waitForHealth, waitForLine } from './wait.js';
 
-export interface LinuxDriverOptions {
-  runner: CommandRunner;
-  launcher: ProcessLauncher;
-  /** Root-only directory of per-clone state (tmpfs): `/run/clawdie-hostd`. */
-  stateRoot: string;
-  cgroupRoot: string;
-  cgroupGroup: string;
-  /** Clone N runs as uid/gid uidBase + 1000·slot + N (linux/names.ts). */
-  uidBase: number;
-  /** The clones this driver owns; it never observes or touches another namespace's. */
-  namespace: CloneNamespace;
-  servicePort: number;
-  proxyPort: number;
-  /** The jail-service command inside the sandbox, e.g. [node, /app/jail-service/dist/main.js]. */
-  serviceArgv: readonly string[];
-  /** Directories bound read-only into the sandbox (the service's code and node_modules). */
-  readOnlyDirs: readonly ReadOnlyBind[];
-  serviceCwd: string;
-  /** Extra environment for the jail-service (CLAWDIE_CHROMIUM_PATH, CLAWDIE_LOG_LEVEL, …). */
-  serviceEnv: Readonly<Record<string, string>>;
-  /** Copied into each clone's profile when set. */
-  templateProfile: string | null;
-  healthTimeoutMs: number;
-  /** Where a failed start leaves the clone's output (bounded); none when absent. */
-  taskLogs?: TaskLogRetention;
-  xDir?: string;
-  /** Receives the jail-service's stderr lines. Must not throw. */
-  onServiceLine?: (name: string, line: string) => void;
-  /**
-   * Receives the duration of each create/start phase (`observe`, `setup`, `display`, `spawn`,
-   * `health`, `inspect`), for benchmarks. Must not throw.
-   */
-  onPhase?: (name: string, phase: string, ms: number) => void;
-}
+export type { LinuxDriverOptions };
 
 export class LinuxDriver implements JailDriver {
   readonly kind = 'linux';
