@@ -8,6 +8,7 @@ import { createCdpDownloads } from './browser/cdp-downloads.js';
 import { answerFileChoosers } from './browser/cdp-file-chooser.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { createCdpTakeover } from './browser/cdp-takeover.js';
+import { idlePageFingerprint } from './browser/idle-page.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver, type PuppeteerPageDriver } from './browser/page-driver.js';
 import { createCdpSessionState } from './browser/session-state-adapter.js';
@@ -16,6 +17,7 @@ import { createDesktopSurface } from './desktop/desktop-surface.js';
 import { openDownloadStore } from './downloads/open-download-store.js';
 import type { PageDriver } from './page-driver.js';
 import { normalizeUrl } from './tools/action-steps.js';
+import { createHeldFrame } from './tools/held-frame.js';
 import { createToolRegistry } from './tools/registry.js';
 import { openUploadStore } from './uploads/open-upload-store.js';
 
@@ -40,27 +42,37 @@ export async function startJailService(
   logger: Logger,
   options: SelectCodecOptions = {},
 ): Promise<JailService> {
-  // Chosen once per process, before the browser: `sharp` without sharp fails start-up here.
-  const images = await selectImageCodec(config.imageEncoder, options);
-  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
-  else logger.info({ images: images.summary }, 'image encoder: sharp');
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, cdpTarget, userDataDir, proxyUrl, headless } = config;
-  const opened = await openBrowser(
-    {
-      chromiumPath,
-      cdpUrl,
-      cdpTarget,
-      userDataDir,
-      protocolTimeoutMs,
-      proxyUrl,
-      headless,
-      sandbox: config.chromiumSandbox,
-      env: config.chromiumEnv,
-    },
-    logger,
-  );
+  // Chosen once per process while Chromium starts (its import is slow): `sharp` without sharp
+  // fails start-up here, and the browser launched meanwhile is closed again.
+  // The launch goes first: sharp loads with a synchronous require.
+  const [launched, choice] = await Promise.allSettled([
+    openBrowser(
+      {
+        chromiumPath,
+        cdpUrl,
+        cdpTarget,
+        userDataDir,
+        protocolTimeoutMs,
+        proxyUrl,
+        headless,
+        sandbox: config.chromiumSandbox,
+        env: config.chromiumEnv,
+      },
+      logger,
+    ),
+    selectImageCodec(config.imageEncoder, options),
+  ]);
+  if (choice.status === 'rejected') {
+    if (launched.status === 'fulfilled') await launched.value.close();
+    throw choice.reason;
+  }
+  if (launched.status === 'rejected') throw launched.reason;
+  const [images, opened] = [choice.value, launched.value];
+  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
+  else logger.info({ images: images.summary }, 'image encoder: sharp');
   let driver: PuppeteerPageDriver | undefined;
   let downloads: Awaited<ReturnType<typeof openDownloadStore>> | undefined;
   let uploads: Awaited<ReturnType<typeof openUploadStore>> | undefined;
@@ -104,8 +116,15 @@ export async function startJailService(
     const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
     const tabs = driver.tabs;
     const takeover = createCdpTakeover(() => tabs.active().page, driver.viewport, logger);
+    // A held first frame only where nothing outside this process can change the page: a
+    // headless browser it launched itself.
+    const heldFrame =
+      opened.launched && headless !== false && !desktop
+        ? createHeldFrame(idlePageFingerprint(opened.browser, tabs))
+        : undefined;
     const app = createApp({
       tools,
+      ...(heldFrame ? { heldFrame } : {}),
       driver,
       config,
       logger,
