@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `node jail-service/scripts/bundle.mjs`: bundles the compiled jail-service (dist/main.js, with
+// the kit and every pure-JS package it imports, puppeteer-core included) into one ES module,
+// dist/bundle/main.mjs, with esbuild. A clone starts a fresh jail-service every time, and loading
+// ~700 module files cost it more than Chromium's own start (docs/performance.md, "Clone-to-
+// ready"); one file loads in a fraction of that. sharp (native) stays in node_modules, loaded by
+// createRequire from the bundle's own URL. hostd runs the bundle only while it is newer than every
+// compiled file it holds (hostd/src/drivers/select-driver.ts), else dist/main.js.
+import { writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outfile = join(packageDir, 'dist', 'bundle', 'main.mjs');
+
+const { build } = await import('esbuild');
+await build({
+  entryPoints: [join(packageDir, 'dist', 'main.js')],
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outfile,
+  minifySyntax: true,
+  minifyWhitespace: true,
+  external: ['sharp'],
+  logLevel: 'warning',
+  // CommonJS packages inside an ES module bundle still call require().
+  banner: {
+    js: "import { createRequire as __clawdieCreateRequire } from 'node:module'; const require = __clawdieCreateRequire(import.meta.url);",
+  },
+});
+writeFileSync(join(packageDir, 'dist', 'bundle', 'package.json'), '{ "type": "module" }\n');
