@@ -13,12 +13,10 @@ import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-ma
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
 import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
-import {
-  createTestDriver,
-  hostLeftovers,
-  linuxDriverMissing,
-} from '../test/hostd/support/linux-harness.js';
+import { createTestDriver, linuxDriverMissing } from '../test/hostd/support/linux-harness.js';
+import { bareChromium } from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
+import { runLeakCycles } from './clone-leaks.js';
 import { actions, memoryMb, pssByKind, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
 const { values } = parseArgs({
@@ -63,7 +61,7 @@ const missing = linuxDriverMissing();
 if (missing) throw new Error(`bench needs the real Linux driver: ${missing}`);
 
 const COLD_TARGET_MS = 1000;
-const WARM_TARGET_MS = 150;
+const WARM_TARGET_MS = 30;
 const limits = { memoryMb: 2048, pids: 1024, cpuPercent: 200 };
 const quantile = (list: number[], q: number) => percentile(list, q * 100);
 const ms = (value: number) => `${value.toFixed(0)} ms`;
@@ -139,9 +137,13 @@ await acquireHostLock();
 await createTestDriver().reconcile(() => false);
 const site = await startDemoSite();
 const siteHost = new URL(site.url).host;
+// Each cold clone right after a bare launch of the same Chromium (bare-chromium.ts): the ratio
+// of their medians compares the two under the same load.
 const cold: number[] = [];
+const bare: number[] = [];
 const coldManager = manager(0);
 for (let i = 0; i < Number(values.cold); i += 1) {
+  bare.push(await bareChromium(null));
   const started = performance.now();
   current = { name: NEXT_CLONE, spawnedAt: 0, wallAt: 0 };
   const clone = await coldManager.create({ taskId: `cold-${i}` });
@@ -156,6 +158,8 @@ for (let i = 0; i < Number(values.cold); i += 1) {
 const warmManager = manager(Number(values.warm) > 0 ? 1 : 0);
 warmManager.fillPool();
 const warm: number[] = [];
+/** A screenshot of a clone that has answered one before: the warm hand-out's baseline. */
+const steady: number[] = [];
 for (let i = 0; i < Number(values.warm); i += 1) {
   await warmManager.poolReady(60_000);
   const started = performance.now();
@@ -164,6 +168,8 @@ for (let i = 0; i < Number(values.warm); i += 1) {
   record('warm: hand-out (create returned)', performance.now() - started);
   record('warm: first screenshot (pool refilling meanwhile)', await screenshot(clone));
   warm.push(performance.now() - started);
+  await actions(clone, [{ type: 'hover', x: 640, y: 400 }]);
+  steady.push(await screenshot(clone));
   await warmManager.destroy(clone.name, clone.leaseId);
 }
 await warmManager.close();
@@ -177,8 +183,21 @@ const report = (label: string, list: number[], target: number) => {
   const [p50, p95] = [against(quantile(list, 0.5), target), ms(quantile(list, 0.95))];
   if (list.length > 0) console.log(`${label} (n=${list.length}): p50 ${p50}, p95 ${p95}`);
 };
+const ratio = (label: string, list: number[], base: number[], baseLabel: string, goal: number) => {
+  if (list.length === 0) return;
+  const [a, b] = [quantile(list, 0.5), quantile(base, 0.5)];
+  const met = a / b <= goal ? 'met' : 'MISSED';
+  console.log(
+    `${label}: p50 ${ms(a)} ÷ ${baseLabel} p50 ${ms(b)} (same run, interleaved) = ${(a / b).toFixed(2)}× (goal ≤ ${goal}×: ${met})`,
+  );
+};
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
+report('bare puppeteer.launch + first screenshot', bare, COLD_TARGET_MS);
+ratio('cold ÷ bare', cold, bare, 'bare launch', 1.2);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);
+report('screenshot after an input (real capture)', steady, WARM_TARGET_MS);
+ratio('warm hand-out ÷ a real capture', warm, steady, 'capture', 1);
+console.log(`clones whose Chromium ran without its own sandbox: ${unsandboxed}`);
 
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const concurrent = Number(values.concurrent);
@@ -226,57 +245,8 @@ if (concurrent > 0) {
       `${name} ${mean(kinds.map((k) => k[name] ?? 0)).toFixed(1)} (×${mean(kinds.map((k) => k[`#${name}`] ?? 0)).toFixed(1)})`,
   );
   console.log(`PSS per clone by process (MiB, mean): ${perKind.join(', ')}`);
-  console.log(`clones whose Chromium runs without its own sandbox: ${unsandboxed}`);
 }
 await site.close();
 await coldManager.close();
 
-const driver = createTestDriver();
-const sleep = (delay: number) => new Promise((resolve) => setTimeout(resolve, delay));
-/** create → destroy (every other with a display); with `killAfterMs`, destroy while starting. */
-async function leakCycle(i: number, killAfterMs: number | null): Promise<boolean> {
-  const spec = { taskId: `leak-${i}`, allowedDomains: [], limits, display: i % 2 === 0 };
-  const clone = await driver.create(950 + (i % 10), spec);
-  let settled = killAfterMs === null;
-  const starting = settled
-    ? Promise.resolve()
-    : driver
-        .start(clone.name, { egressProxyUrl: null })
-        .then(
-          () => {},
-          () => {},
-        )
-        .finally(() => {
-          settled = true;
-        });
-  await sleep(killAfterMs ?? 0);
-  const inFlight = !settled;
-  const left = [...(await driver.destroy(clone.name)).leftovers];
-  await starting;
-  left.push(...(await driver.destroy(clone.name)).leftovers);
-  if (left.length > 0) throw new Error(`cycle ${i} left ${left.join(', ')}`);
-  return inFlight;
-}
-const cycles = Number(values.cycles);
-let started = performance.now();
-for (let i = 0; i < cycles; i += 1) await leakCycle(i, null);
-const perCycle = ms((performance.now() - started) / cycles);
-if (cycles > 0)
-  console.log(`${cycles} create/destroy cycles (half with a display): ${perCycle} each`);
-const kills = Number(values.kills);
-let inFlight = 0;
-started = performance.now();
-for (let i = 0; i < kills; i += 1) {
-  if (await leakCycle(i, 50 + Math.round((950 * i) / Math.max(1, kills - 1)))) inFlight += 1;
-}
-const perKill = ms((performance.now() - started) / kills);
-if (kills > 0)
-  console.log(`${kills} kills mid-start at 50…1000 ms (${inFlight} in flight): ${perKill} each`);
-// Killed processes may take a moment to be reaped; then nothing of any clone may be left.
-let left = hostLeftovers();
-for (let wait = 0; left.length > 0 && wait < 50; wait += 1) {
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  left = hostLeftovers();
-}
-console.log(`leftovers on the host: ${JSON.stringify(left)}`);
-process.exit(left.length > 0 ? 1 : 0);
+await runLeakCycles({ cycles: Number(values.cycles), kills: Number(values.kills), limits });
