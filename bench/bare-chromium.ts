@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_FLAGS } from '../jail-service/src/browser/launch.js';
+import { CHROMIUM_FLAGS } from '../jail-service/src/browser/chromium-args.js';
 
 const CHROMIUM = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
 

@@ -16,6 +16,7 @@ import type { JailConfig } from './config.js';
 import { createDesktopSurface } from './desktop/desktop-surface.js';
 import { openDownloadStore } from './downloads/open-download-store.js';
 import type { PageDriver } from './page-driver.js';
+import type { EarlyChromium } from './runner/early-chromium.js';
 import { normalizeUrl } from './tools/action-steps.js';
 import { createHeldFrame } from './tools/held-frame.js';
 import { createToolRegistry } from './tools/registry.js';
@@ -40,8 +41,9 @@ export interface JailService {
 export async function startJailService(
   config: Readonly<JailConfig>,
   logger: Logger,
-  options: SelectCodecOptions = {},
+  options: SelectCodecOptions & { early?: EarlyChromium | null } = {},
 ): Promise<JailService> {
+  const { early = null, ...codecOptions } = options;
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, cdpTarget, userDataDir, proxyUrl, headless } = config;
@@ -60,10 +62,11 @@ export async function startJailService(
         headless,
         sandbox: config.chromiumSandbox,
         env: config.chromiumEnv,
+        early,
       },
       logger,
     ),
-    selectImageCodec(config.imageEncoder, options),
+    selectImageCodec(config.imageEncoder, codecOptions),
   ]);
   if (choice.status === 'rejected') {
     if (launched.status === 'fulfilled') await launched.value.close();
