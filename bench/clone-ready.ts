@@ -5,17 +5,15 @@
 // Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
 // `-- --driver=freebsd-fake [--cycles=100 --linux-cycles=3 --display]`: the FreeBSD clone plan instead
 // (command counts and step budgets; clone-plan-report.ts), beside Linux's counts.
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
-import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
-import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import { createTestDriver, linuxDriverMissing } from '../test/hostd/support/linux-harness.js';
 import { bareChromium } from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
+import { benchManager, buildJailService, BENCH_LIMITS as limits } from './clone-bench-setup.js';
 import { runLeakCycles } from './clone-leaks.js';
 import { actions, memoryMb, pssByKind, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
@@ -36,19 +34,10 @@ const { values } = parseArgs({
     display: { type: 'boolean', default: false },
   },
 });
-/** Clones run the jail-service's compiled JS, as in production (it imports the compiled kit). */
-function buildJailService() {
-  if (values['no-build']) return;
-  for (const workspace of ['@clawdie/kit', '@clawdie/jail-service']) {
-    execFileSync('npm', ['run', 'build', '--silent', '--workspace', workspace], {
-      stdio: 'inherit',
-    });
-  }
-}
 if (values.driver === 'freebsd-fake') {
   const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
   const linuxCycles = Number(values['linux-cycles']);
-  if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService();
+  if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService(values['no-build']);
   await runFreeBsdFakeBench({
     cycles: Number(values.cycles),
     linuxCycles,
@@ -62,13 +51,12 @@ if (missing) throw new Error(`bench needs the real Linux driver: ${missing}`);
 
 const COLD_TARGET_MS = 1000;
 const WARM_TARGET_MS = 30;
-const limits = { memoryMb: 2048, pids: 1024, cpuPercent: 200 };
 const quantile = (list: number[], q: number) => percentile(list, q * 100);
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const against = (value: number, target: number) =>
   `${ms(value)} (target ≤ ${ms(target)}: ${(value / target).toFixed(2)}× ${value <= target ? 'met' : 'MISSED'})`;
 
-buildJailService();
+buildJailService(values['no-build']);
 const service = jailServiceCommand();
 console.log(
   `jail-service: ${service.compiled ? 'compiled JS' : 'TypeScript under tsx'} (${service.argv.slice(1).join(' ')})`,
@@ -118,19 +106,7 @@ function benchDriver() {
   });
 }
 
-function manager(poolSize: number): CloneManager {
-  return new CloneManager({
-    driver: benchDriver(),
-    defaultLimits: limits,
-    defaultDisplay: false,
-    proxyPort: 3128,
-    poolSize,
-    startTimeoutMs: 60_000,
-    primeWarmClone: primeFirstScreenshot,
-    // The demo shop on the host's loopback: the one address:port the clones may reach.
-    addressPolicy: createAddressPolicy({ internalExceptions: [siteHost] }),
-  });
-}
+const manager = (poolSize: number) => benchManager({ driver: benchDriver(), poolSize, siteHost });
 
 // Released on exit: no test file or other bench may use clones meanwhile.
 await acquireHostLock();
