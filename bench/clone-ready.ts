@@ -28,6 +28,8 @@ const { values } = parseArgs({
     cycles: { type: 'string', default: '100' },
     kills: { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
+    /** Also a cold clone running the unbundled dist/main.js each round: the bundle's share. */
+    'cold-unbundled': { type: 'boolean', default: false },
     driver: { type: 'string', default: 'linux' },
     'linux-cycles': { type: 'string', default: '3' },
     /** freebsd-fake: every clone with a display (Xvfb inside the jail). */
@@ -75,8 +77,9 @@ const NEXT_CLONE = '(next clone)';
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
-function benchDriver() {
+function benchDriver(serviceArgv?: readonly string[]) {
   return createTestDriver({
+    ...(serviceArgv ? { serviceArgv } : {}),
     // As production's (select-driver.ts): Chromium's own sandbox where it can nest one.
     serviceEnv: { CLAWDIE_LOG_LEVEL: 'info', CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto' },
     healthTimeoutMs: 60_000,
@@ -106,7 +109,8 @@ function benchDriver() {
   });
 }
 
-const manager = (poolSize: number) => benchManager({ driver: benchDriver(), poolSize, siteHost });
+const manager = (poolSize: number, serviceArgv?: readonly string[]) =>
+  benchManager({ driver: benchDriver(serviceArgv), poolSize, siteHost });
 
 // Released on exit: no test file or other bench may use clones meanwhile.
 await acquireHostLock();
@@ -118,8 +122,20 @@ const siteHost = new URL(site.url).host;
 const cold: number[] = [];
 const bare: number[] = [];
 const coldManager = manager(0);
+const unbundled: number[] = [];
+const unbundledArgv = service.argv.map((arg) =>
+  arg.replace(/dist\/bundle\/main\.mjs$/, 'dist/main.js'),
+);
+const unbundledManager = values['cold-unbundled'] ? manager(0, unbundledArgv) : null;
 for (let i = 0; i < Number(values.cold); i += 1) {
   bare.push(await bareChromium(null));
+  if (unbundledManager) {
+    const started = performance.now();
+    const clone = await unbundledManager.create({ taskId: `unbundled-${i}` });
+    await screenshot(clone);
+    unbundled.push(performance.now() - started);
+    await unbundledManager.destroy(clone.name, clone.leaseId);
+  }
   const started = performance.now();
   current = { name: NEXT_CLONE, spawnedAt: 0, wallAt: 0 };
   const clone = await coldManager.create({ taskId: `cold-${i}` });
@@ -170,6 +186,8 @@ const ratio = (label: string, list: number[], base: number[], baseLabel: string,
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
 report('bare puppeteer.launch + first screenshot', bare, COLD_TARGET_MS);
 ratio('cold ÷ bare', cold, bare, 'bare launch', 1.2);
+report('cold, unbundled dist/main.js', unbundled, COLD_TARGET_MS);
+ratio('cold unbundled ÷ bare', unbundled, bare, 'bare launch', 1.2);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);
 report('screenshot after an input (real capture)', steady, WARM_TARGET_MS);
 ratio('warm hand-out ÷ a real capture', warm, steady, 'capture', 1);
@@ -224,5 +242,6 @@ if (concurrent > 0) {
 }
 await site.close();
 await coldManager.close();
+await unbundledManager?.close();
 
 await runLeakCycles({ cycles: Number(values.cycles), kills: Number(values.kills), limits });
