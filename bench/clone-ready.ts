@@ -10,8 +10,12 @@ import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
-import { createTestDriver, linuxDriverMissing } from '../test/hostd/support/linux-harness.js';
-import { bareChromium } from './bare-chromium.js';
+import {
+  createTestDriver,
+  linuxDriverMissing,
+  TEST_CGROUP,
+} from '../test/hostd/support/linux-harness.js';
+import { bareChromium, inCloneLikeCgroup } from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
 import { benchManager, buildJailService, BENCH_LIMITS as limits } from './clone-bench-setup.js';
 import { runLeakCycles } from './clone-leaks.js';
@@ -123,12 +127,15 @@ const cold: number[] = [];
 const bare: number[] = [];
 const coldManager = manager(0);
 const unbundled: number[] = [];
+/** The same bare launch in a CPU cgroup beside the clones' (bare-chromium.ts). */
+const bareInGroup: number[] = [];
 const unbundledArgv = service.argv.map((arg) =>
   arg.replace(/dist\/bundle\/main\.mjs$/, 'dist/main.js'),
 );
 const unbundledManager = values['cold-unbundled'] ? manager(0, unbundledArgv) : null;
 for (let i = 0; i < Number(values.cold); i += 1) {
   bare.push(await bareChromium(null));
+  bareInGroup.push(await inCloneLikeCgroup(TEST_CGROUP, () => bareChromium(null)));
   if (unbundledManager) {
     const started = performance.now();
     const clone = await unbundledManager.create({ taskId: `unbundled-${i}` });
@@ -186,6 +193,8 @@ const ratio = (label: string, list: number[], base: number[], baseLabel: string,
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
 report('bare puppeteer.launch + first screenshot', bare, COLD_TARGET_MS);
 ratio('cold ÷ bare', cold, bare, 'bare launch', 1.2);
+report('bare launch in a cgroup beside the clones', bareInGroup, COLD_TARGET_MS);
+ratio('cold ÷ bare in a clone-like cgroup', cold, bareInGroup, 'bare in cgroup', 1.2);
 report('cold, unbundled dist/main.js', unbundled, COLD_TARGET_MS);
 ratio('cold unbundled ÷ bare', unbundled, bare, 'bare launch', 1.2);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);

@@ -125,6 +125,8 @@ export async function startJailService(
       opened.launched && headless !== false && !desktop
         ? createHeldFrame(idlePageFingerprint(opened.browser, tabs))
         : undefined;
+    // The first frame (slow: compositor start, first raster) while the service begins to listen.
+    heldFrame?.prime(() => tools.exclusive(() => tools.invoke(tools.data.screenshot, {})));
     const app = createApp({
       tools,
       ...(heldFrame ? { heldFrame } : {}),

@@ -24,6 +24,11 @@ export interface HeldFrame {
   capture(quality: number | null, capture: () => Promise<Screenshot>): Promise<Screenshot>;
   /** Something happened (input, navigation, a session import…): never hold again. */
   drop(): void;
+  /**
+   * Takes the first frame now, in the background (at start-up, while the service begins to
+   * listen): the first `take` waits for it rather than capturing again. Never rejects.
+   */
+  prime(capture: () => Promise<Screenshot>): void;
 }
 
 /** `held` in the response header `clawdie-frame` when the answer is the held frame. */
@@ -32,12 +37,14 @@ export const HELD_FRAME_HEADER = 'clawdie-frame';
 export function createHeldFrame(idle: IdleFingerprint): HeldFrame {
   let held: { shot: Screenshot; quality: number | null; fingerprint: string } | null = null;
   let spent = false;
+  let priming: Promise<unknown> | null = null;
   const drop = () => {
     held = null;
     spent = true;
   };
-  return {
+  const frame: HeldFrame = {
     async take(quality) {
+      if (priming && !spent) await priming;
       const candidate = held;
       if (spent || !candidate || candidate.quality !== quality) return null;
       const now = await idle();
@@ -55,7 +62,14 @@ export function createHeldFrame(idle: IdleFingerprint): HeldFrame {
       return shot;
     },
     drop,
+    prime(capture) {
+      priming = frame.capture(null, capture).catch(() => undefined);
+      void priming.finally(() => {
+        priming = null;
+      });
+    },
   };
+  return frame;
 }
 
 /** Requests that leave the page as it is: every other request drops the held frame first. */
