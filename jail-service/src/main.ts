@@ -54,7 +54,7 @@ async function main(): Promise<void> {
 
   try {
     const { startJailService } = await import('./server.js');
-    service = await startJailService(config, logger, { early });
+    service = await startJailService(config, logger, {}, early);
   } catch (error) {
     logger.fatal({ err: error }, 'jail-service failed to start');
     process.exitCode = 1;

@@ -41,41 +41,32 @@ export interface JailService {
 export async function startJailService(
   config: Readonly<JailConfig>,
   logger: Logger,
-  options: SelectCodecOptions & { early?: EarlyChromium | null } = {},
+  options: SelectCodecOptions = {},
+  /** Chromium main.ts started already (runner/early-chromium.ts): connect to it. */
+  early: EarlyChromium | null = null,
 ): Promise<JailService> {
-  const { early = null, ...codecOptions } = options;
+  // Chosen once per process, before the browser: `sharp` without sharp fails start-up here.
+  const images = await selectImageCodec(config.imageEncoder, options);
+  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
+  else logger.info({ images: images.summary }, 'image encoder: sharp');
   const protocolTimeoutMs =
     2 * Math.max(config.actionTimeoutMs, config.navigationTimeoutMs) + 10_000;
   const { chromiumPath, cdpUrl, cdpTarget, userDataDir, proxyUrl, headless } = config;
-  // Chosen once per process while Chromium starts (its import is slow): `sharp` without sharp
-  // fails start-up here, and the browser launched meanwhile is closed again.
-  // The launch goes first: sharp loads with a synchronous require.
-  const [launched, choice] = await Promise.allSettled([
-    openBrowser(
-      {
-        chromiumPath,
-        cdpUrl,
-        cdpTarget,
-        userDataDir,
-        protocolTimeoutMs,
-        proxyUrl,
-        headless,
-        sandbox: config.chromiumSandbox,
-        env: config.chromiumEnv,
-        early,
-      },
-      logger,
-    ),
-    selectImageCodec(config.imageEncoder, codecOptions),
-  ]);
-  if (choice.status === 'rejected') {
-    if (launched.status === 'fulfilled') await launched.value.close();
-    throw choice.reason;
-  }
-  if (launched.status === 'rejected') throw launched.reason;
-  const [images, opened] = [choice.value, launched.value];
-  if (images.fallbackReason) logger.warn({ images: images.summary }, 'image encoder: pure JS');
-  else logger.info({ images: images.summary }, 'image encoder: sharp');
+  const opened = await openBrowser(
+    {
+      chromiumPath,
+      cdpUrl,
+      cdpTarget,
+      userDataDir,
+      protocolTimeoutMs,
+      proxyUrl,
+      headless,
+      sandbox: config.chromiumSandbox,
+      env: config.chromiumEnv,
+      early,
+    },
+    logger,
+  );
   let driver: PuppeteerPageDriver | undefined;
   let downloads: Awaited<ReturnType<typeof openDownloadStore>> | undefined;
   let uploads: Awaited<ReturnType<typeof openUploadStore>> | undefined;
