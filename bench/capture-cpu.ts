@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
-import { CHROMIUM_FLAGS } from '../jail-service/src/browser/launch.js';
+import { CHROMIUM_FLAGS } from '../jail-service/src/browser/chromium-args.js';
 
 const { values } = parseArgs({
   options: {

@@ -5,20 +5,20 @@
 // Usage: npm run bench:clone [-- --cold=10 --warm=10 --concurrent=8 --steps=10 --think-ms=0 --cycles=100 …]
 // `-- --driver=freebsd-fake [--cycles=100 --linux-cycles=3 --display]`: the FreeBSD clone plan instead
 // (command counts and step budgets; clone-plan-report.ts), beside Linux's counts.
-import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { startDemoSite } from '../controlplane/src/platform/demo/demo-site-server.js';
-import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
 import { jailServiceCommand } from '../hostd/src/drivers/select-driver.js';
-import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../test/hostd/support/host-lock.js';
 import {
   createTestDriver,
-  hostLeftovers,
   linuxDriverMissing,
+  TEST_CGROUP,
 } from '../test/hostd/support/linux-harness.js';
+import { bareChromium, inCloneLikeCgroup } from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
+import { benchManager, buildJailService, BENCH_LIMITS as limits } from './clone-bench-setup.js';
+import { runLeakCycles } from './clone-leaks.js';
 import { actions, memoryMb, pssByKind, pssMb, screenshot, stepTimes } from './clone-probes.js';
 
 const { values } = parseArgs({
@@ -32,25 +32,18 @@ const { values } = parseArgs({
     cycles: { type: 'string', default: '100' },
     kills: { type: 'string', default: '20' },
     'no-build': { type: 'boolean', default: false },
+    /** Also a cold clone running the unbundled dist/main.js each round: the bundle's share. */
+    'cold-unbundled': { type: 'boolean', default: false },
     driver: { type: 'string', default: 'linux' },
     'linux-cycles': { type: 'string', default: '3' },
     /** freebsd-fake: every clone with a display (Xvfb inside the jail). */
     display: { type: 'boolean', default: false },
   },
 });
-/** Clones run the jail-service's compiled JS, as in production (it imports the compiled kit). */
-function buildJailService() {
-  if (values['no-build']) return;
-  for (const workspace of ['@clawdie/kit', '@clawdie/jail-service']) {
-    execFileSync('npm', ['run', 'build', '--silent', '--workspace', workspace], {
-      stdio: 'inherit',
-    });
-  }
-}
 if (values.driver === 'freebsd-fake') {
   const { runFreeBsdFakeBench } = await import('./clone-plan-report.js');
   const linuxCycles = Number(values['linux-cycles']);
-  if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService();
+  if (linuxCycles > 0 && !linuxDriverMissing()) buildJailService(values['no-build']);
   await runFreeBsdFakeBench({
     cycles: Number(values.cycles),
     linuxCycles,
@@ -63,14 +56,13 @@ const missing = linuxDriverMissing();
 if (missing) throw new Error(`bench needs the real Linux driver: ${missing}`);
 
 const COLD_TARGET_MS = 1000;
-const WARM_TARGET_MS = 150;
-const limits = { memoryMb: 2048, pids: 1024, cpuPercent: 200 };
+const WARM_TARGET_MS = 30;
 const quantile = (list: number[], q: number) => percentile(list, q * 100);
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 const against = (value: number, target: number) =>
   `${ms(value)} (target ≤ ${ms(target)}: ${(value / target).toFixed(2)}× ${value <= target ? 'met' : 'MISSED'})`;
 
-buildJailService();
+buildJailService(values['no-build']);
 const service = jailServiceCommand();
 console.log(
   `jail-service: ${service.compiled ? 'compiled JS' : 'TypeScript under tsx'} (${service.argv.slice(1).join(' ')})`,
@@ -89,8 +81,9 @@ const NEXT_CLONE = '(next clone)';
 const record = (phase: string, value: number) => {
   phases.set(phase, [...(phases.get(phase) ?? []), value]);
 };
-function benchDriver() {
+function benchDriver(serviceArgv?: readonly string[]) {
   return createTestDriver({
+    ...(serviceArgv ? { serviceArgv } : {}),
     // As production's (select-driver.ts): Chromium's own sandbox where it can nest one.
     serviceEnv: { CLAWDIE_LOG_LEVEL: 'info', CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto' },
     healthTimeoutMs: 60_000,
@@ -120,28 +113,36 @@ function benchDriver() {
   });
 }
 
-function manager(poolSize: number): CloneManager {
-  return new CloneManager({
-    driver: benchDriver(),
-    defaultLimits: limits,
-    defaultDisplay: false,
-    proxyPort: 3128,
-    poolSize,
-    startTimeoutMs: 60_000,
-    primeWarmClone: primeFirstScreenshot,
-    // The demo shop on the host's loopback: the one address:port the clones may reach.
-    addressPolicy: createAddressPolicy({ internalExceptions: [siteHost] }),
-  });
-}
+const manager = (poolSize: number, serviceArgv?: readonly string[]) =>
+  benchManager({ driver: benchDriver(serviceArgv), poolSize, siteHost });
 
 // Released on exit: no test file or other bench may use clones meanwhile.
 await acquireHostLock();
 await createTestDriver().reconcile(() => false);
 const site = await startDemoSite();
 const siteHost = new URL(site.url).host;
+// Each cold clone right after a bare launch of the same Chromium (bare-chromium.ts): the ratio
+// of their medians compares the two under the same load.
 const cold: number[] = [];
+const bare: number[] = [];
 const coldManager = manager(0);
+const unbundled: number[] = [];
+/** The same bare launch in a CPU cgroup beside the clones' (bare-chromium.ts). */
+const bareInGroup: number[] = [];
+const unbundledArgv = service.argv.map((arg) =>
+  arg.replace(/dist\/bundle\/main\.mjs$/, 'dist/main.js'),
+);
+const unbundledManager = values['cold-unbundled'] ? manager(0, unbundledArgv) : null;
 for (let i = 0; i < Number(values.cold); i += 1) {
+  bare.push(await bareChromium(null));
+  bareInGroup.push(await inCloneLikeCgroup(TEST_CGROUP, () => bareChromium(null)));
+  if (unbundledManager) {
+    const started = performance.now();
+    const clone = await unbundledManager.create({ taskId: `unbundled-${i}` });
+    await screenshot(clone);
+    unbundled.push(performance.now() - started);
+    await unbundledManager.destroy(clone.name, clone.leaseId);
+  }
   const started = performance.now();
   current = { name: NEXT_CLONE, spawnedAt: 0, wallAt: 0 };
   const clone = await coldManager.create({ taskId: `cold-${i}` });
@@ -156,6 +157,8 @@ for (let i = 0; i < Number(values.cold); i += 1) {
 const warmManager = manager(Number(values.warm) > 0 ? 1 : 0);
 warmManager.fillPool();
 const warm: number[] = [];
+/** A screenshot of a clone that has answered one before: the warm hand-out's baseline. */
+const steady: number[] = [];
 for (let i = 0; i < Number(values.warm); i += 1) {
   await warmManager.poolReady(60_000);
   const started = performance.now();
@@ -164,6 +167,8 @@ for (let i = 0; i < Number(values.warm); i += 1) {
   record('warm: hand-out (create returned)', performance.now() - started);
   record('warm: first screenshot (pool refilling meanwhile)', await screenshot(clone));
   warm.push(performance.now() - started);
+  await actions(clone, [{ type: 'hover', x: 640, y: 400 }]);
+  steady.push(await screenshot(clone));
   await warmManager.destroy(clone.name, clone.leaseId);
 }
 await warmManager.close();
@@ -177,8 +182,25 @@ const report = (label: string, list: number[], target: number) => {
   const [p50, p95] = [against(quantile(list, 0.5), target), ms(quantile(list, 0.95))];
   if (list.length > 0) console.log(`${label} (n=${list.length}): p50 ${p50}, p95 ${p95}`);
 };
+const ratio = (label: string, list: number[], base: number[], baseLabel: string, goal: number) => {
+  if (list.length === 0) return;
+  const [a, b] = [quantile(list, 0.5), quantile(base, 0.5)];
+  const met = a / b <= goal ? 'met' : 'MISSED';
+  console.log(
+    `${label}: p50 ${ms(a)} ÷ ${baseLabel} p50 ${ms(b)} (same run, interleaved) = ${(a / b).toFixed(2)}× (goal ≤ ${goal}×: ${met})`,
+  );
+};
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
+report('bare puppeteer.launch + first screenshot', bare, COLD_TARGET_MS);
+ratio('cold ÷ bare', cold, bare, 'bare launch', 1.2);
+report('bare launch in a cgroup beside the clones', bareInGroup, COLD_TARGET_MS);
+ratio('cold ÷ bare in a clone-like cgroup', cold, bareInGroup, 'bare in cgroup', 1.2);
+report('cold, unbundled dist/main.js', unbundled, COLD_TARGET_MS);
+ratio('cold unbundled ÷ bare', unbundled, bare, 'bare launch', 1.2);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);
+report('screenshot after an input (real capture)', steady, WARM_TARGET_MS);
+ratio('warm hand-out ÷ a real capture', warm, steady, 'capture', 1);
+console.log(`clones whose Chromium ran without its own sandbox: ${unsandboxed}`);
 
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
 const concurrent = Number(values.concurrent);
@@ -226,57 +248,9 @@ if (concurrent > 0) {
       `${name} ${mean(kinds.map((k) => k[name] ?? 0)).toFixed(1)} (×${mean(kinds.map((k) => k[`#${name}`] ?? 0)).toFixed(1)})`,
   );
   console.log(`PSS per clone by process (MiB, mean): ${perKind.join(', ')}`);
-  console.log(`clones whose Chromium runs without its own sandbox: ${unsandboxed}`);
 }
 await site.close();
 await coldManager.close();
+await unbundledManager?.close();
 
-const driver = createTestDriver();
-const sleep = (delay: number) => new Promise((resolve) => setTimeout(resolve, delay));
-/** create → destroy (every other with a display); with `killAfterMs`, destroy while starting. */
-async function leakCycle(i: number, killAfterMs: number | null): Promise<boolean> {
-  const spec = { taskId: `leak-${i}`, allowedDomains: [], limits, display: i % 2 === 0 };
-  const clone = await driver.create(950 + (i % 10), spec);
-  let settled = killAfterMs === null;
-  const starting = settled
-    ? Promise.resolve()
-    : driver
-        .start(clone.name, { egressProxyUrl: null })
-        .then(
-          () => {},
-          () => {},
-        )
-        .finally(() => {
-          settled = true;
-        });
-  await sleep(killAfterMs ?? 0);
-  const inFlight = !settled;
-  const left = [...(await driver.destroy(clone.name)).leftovers];
-  await starting;
-  left.push(...(await driver.destroy(clone.name)).leftovers);
-  if (left.length > 0) throw new Error(`cycle ${i} left ${left.join(', ')}`);
-  return inFlight;
-}
-const cycles = Number(values.cycles);
-let started = performance.now();
-for (let i = 0; i < cycles; i += 1) await leakCycle(i, null);
-const perCycle = ms((performance.now() - started) / cycles);
-if (cycles > 0)
-  console.log(`${cycles} create/destroy cycles (half with a display): ${perCycle} each`);
-const kills = Number(values.kills);
-let inFlight = 0;
-started = performance.now();
-for (let i = 0; i < kills; i += 1) {
-  if (await leakCycle(i, 50 + Math.round((950 * i) / Math.max(1, kills - 1)))) inFlight += 1;
-}
-const perKill = ms((performance.now() - started) / kills);
-if (kills > 0)
-  console.log(`${kills} kills mid-start at 50…1000 ms (${inFlight} in flight): ${perKill} each`);
-// Killed processes may take a moment to be reaped; then nothing of any clone may be left.
-let left = hostLeftovers();
-for (let wait = 0; left.length > 0 && wait < 50; wait += 1) {
-  await new Promise((resolve) => setTimeout(resolve, 100));
-  left = hostLeftovers();
-}
-console.log(`leftovers on the host: ${JSON.stringify(left)}`);
-process.exit(left.length > 0 ? 1 : 0);
+await runLeakCycles({ cycles: Number(values.cycles), kills: Number(values.kills), limits });

@@ -22,6 +22,7 @@ import { createSessionRoutes } from './session/session-routes.js';
 import type { BrowserSessionState } from './session/session-state.js';
 import type { TakeoverPage } from './takeover/takeover-port.js';
 import { createTakeoverRoutes } from './takeover/takeover-routes.js';
+import { HELD_FRAME_HEADER, type HeldFrame, leavesPageAsIs } from './tools/held-frame.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { runBatch } from './tools/run-batch.js';
 import { toMultipart } from './tools/screencast.js';
@@ -46,6 +47,8 @@ export interface AppDeps {
   downloads?: DownloadStore;
   /** The task's files for upload (`/uploads*`), cleared by `/reset` too. */
   uploads?: UploadStore;
+  /** The idle page's first frame, answered again while nothing changed (tools/held-frame.ts). */
+  heldFrame?: HeldFrame;
 }
 
 /** Builds the Hono app: every route requires the bearer token; page operations run one at a time. */
@@ -54,6 +57,13 @@ export function createApp(deps: AppDeps): Hono {
   const logger = deps.logger.child({ module: 'http' });
   const app = new Hono();
   app.use('*', requireBearer({ token: deps.config.token, refuse: unauthorized }));
+  const held = deps.heldFrame;
+  if (held) {
+    app.use('*', async function dropHeldFrame(c, next) {
+      if (!leavesPageAsIs(c.req.method, c.req.path)) held.drop();
+      await next();
+    });
+  }
 
   app.get('/health', (c) => {
     const body = health(driver, deps.images?.());
@@ -63,7 +73,10 @@ export function createApp(deps: AppDeps): Hono {
   app.get('/screenshot', async (c) => {
     const query = parseRequest(screenshotQuerySchema, c.req.query(), 'query');
     const input = query.quality === undefined ? {} : { quality: query.quality };
-    const shot = await tools.exclusive(() => tools.invoke(tools.data.screenshot, input));
+    const quality = query.quality ?? null;
+    const capture = () => tools.exclusive(() => tools.invoke(tools.data.screenshot, input));
+    const kept = (await held?.take(quality)) ?? null;
+    const shot = kept ?? (held ? await held.capture(quality, capture) : await capture());
     const { meta } = shot;
     return c.body(shot.jpeg as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'image/jpeg',
@@ -73,6 +86,7 @@ export function createApp(deps: AppDeps): Hono {
       [screenshotHeaders.devicePixelRatio]: String(meta.devicePixelRatio),
       [screenshotHeaders.imageWidth]: String(meta.imageWidth),
       [screenshotHeaders.imageHeight]: String(meta.imageHeight),
+      [HELD_FRAME_HEADER]: kept ? 'held' : 'captured',
     });
   });
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Composition root: config → logger → browser + app → listen; closes on SIGINT/SIGTERM, and with
 // CLAWDIE_JAIL_STOP_WITH_PARENT on EOF of stdin (the parent that holds the pipe died). Chromium
-// runs over a pipe, so it also exits when this process dies without cleaning up.
+// runs over a pipe, so it also exits when this process dies without cleaning up. Chromium starts
+// first, and the rest of the service (puppeteer, hono, the tools) loads while it does.
 import { loadConfig, processEnvironment } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLogger } from './logger.js';
-import { type JailService, startJailService } from './server.js';
+import { spawnEarlyChromium } from './runner/early-chromium.js';
+import type { JailService } from './server.js';
 
 /** After this long closing, the process exits anyway. */
 const CLOSE_DEADLINE_MS = 15_000;
@@ -20,6 +22,10 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  // Before anything slow loads: Chromium's start overlaps the service's own (early-chromium.ts).
+  const early = config.cdpUrl
+    ? null
+    : spawnEarlyChromium({ ...config, sandbox: config.chromiumSandbox, env: config.chromiumEnv });
   const logger = createLogger(config.logLevel);
   let service: JailService | undefined;
   let stopping = false;
@@ -47,7 +53,8 @@ async function main(): Promise<void> {
   });
 
   try {
-    service = await startJailService(config, logger);
+    const { startJailService } = await import('./server.js');
+    service = await startJailService(config, logger, {}, early);
   } catch (error) {
     logger.fatal({ err: error }, 'jail-service failed to start');
     process.exitCode = 1;

@@ -8,6 +8,7 @@ import { createCdpDownloads } from './browser/cdp-downloads.js';
 import { answerFileChoosers } from './browser/cdp-file-chooser.js';
 import { createCdpScreencastSource } from './browser/cdp-screencast.js';
 import { createCdpTakeover } from './browser/cdp-takeover.js';
+import { idlePageFingerprint } from './browser/idle-page.js';
 import { openBrowser } from './browser/launch.js';
 import { createPuppeteerPageDriver, type PuppeteerPageDriver } from './browser/page-driver.js';
 import { createCdpSessionState } from './browser/session-state-adapter.js';
@@ -16,7 +17,9 @@ import { createDesktopSurface } from './desktop/desktop-surface.js';
 import { openDownloadStore } from './downloads/open-download-store.js';
 import { openImageEncoder } from './image-encoder.js';
 import type { PageDriver } from './page-driver.js';
+import type { EarlyChromium } from './runner/early-chromium.js';
 import { normalizeUrl } from './tools/action-steps.js';
+import { createHeldFrame } from './tools/held-frame.js';
 import { createToolRegistry } from './tools/registry.js';
 import { openUploadStore } from './uploads/open-upload-store.js';
 
@@ -40,6 +43,8 @@ export async function startJailService(
   config: Readonly<JailConfig>,
   logger: Logger,
   options: SelectCodecOptions = {},
+  /** Chromium main.ts started already (runner/early-chromium.ts): connect to it. */
+  early: EarlyChromium | null = null,
 ): Promise<JailService> {
   const images = await openImageEncoder(config, logger, options);
   const protocolTimeoutMs =
@@ -56,6 +61,7 @@ export async function startJailService(
       headless,
       sandbox: config.chromiumSandbox,
       env: config.chromiumEnv,
+      early,
     },
     logger,
   );
@@ -103,8 +109,17 @@ export async function startJailService(
     const session = createCdpSessionState({ ...opened, timeoutMs: config.navigationTimeoutMs });
     const tabs = driver.tabs;
     const takeover = createCdpTakeover(() => tabs.active().page, driver.viewport, logger);
+    // A held first frame only where nothing outside this process can change the page: a
+    // headless browser it launched itself.
+    const heldFrame =
+      opened.launched && headless !== false && !desktop
+        ? createHeldFrame(idlePageFingerprint(opened.browser, tabs))
+        : undefined;
+    // The first frame (slow: compositor start, first raster) while the service begins to listen.
+    heldFrame?.prime(() => tools.exclusive(() => tools.invoke(tools.data.screenshot, {})));
     const app = createApp({
       tools,
+      ...(heldFrame ? { heldFrame } : {}),
       driver,
       config,
       logger,

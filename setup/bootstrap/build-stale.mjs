@@ -1,7 +1,8 @@
 // Compiles the workspaces that run as JavaScript (the kit and the jail-service in clones, hostd,
 // the controlplane) only when a source is newer than the last build, so `npm start` does not run
 // tsc every time and clones never fall back to transpiling TypeScript at each start (≈ 0.5–2 s per clone).
-// Then bundles the `clawdie` CLI from that output when it is older (bundle-cli.mjs).
+// Then bundles the jail-service after the kit or it was rebuilt (jail-service/scripts/bundle.mjs),
+// and the `clawdie` CLI from that output when it is older (bundle-cli.mjs).
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -80,6 +81,8 @@ export function buildStale(root, { run, say }) {
     writeFileSync(join(root, workspace, STAMP), `${new Date().toISOString()}\n`);
     built.push(workspace);
   }
+  if (built.includes('kit') || built.includes('jail-service'))
+    bundleJailService(root, { run, say });
   // A workspace rebuilt just now always rebundles: its stamp may share the bundle stamp's mtime.
   const reason = built.length > 0 ? `${built.join(', ')} rebuilt` : bundleStaleReason(root);
   if (reason !== null) {
@@ -97,4 +100,17 @@ export function buildStale(root, { run, say }) {
     }
   }
   return built;
+}
+
+/**
+ * The jail-service's one-file bundle (jail-service/scripts/bundle.mjs), which clones load much
+ * faster. Not fatal: without a current bundle hostd runs jail-service/dist/main.js.
+ */
+function bundleJailService(root, { run, say }) {
+  const result = run([process.execPath, join(root, 'jail-service', 'scripts', 'bundle.mjs')]);
+  if (result.ok) return;
+  rmSync(join(root, 'jail-service', 'dist', 'bundle'), { recursive: true, force: true });
+  say(
+    `bundling the jail-service failed (${result.reason}); clones run it unbundled (slower start).`,
+  );
 }

@@ -1,4 +1,4 @@
-// The clone-to-ready fast paths that need no root: the compiled-jail-service check, the warm
+// The clone-to-ready fast paths that need no root: the compiled-jail-service and bundle checks, the warm
 // pool's CPU priority and first-screenshot priming, and the batched network commands.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { CpuPriority } from '../../hostd/src/drivers/jail-driver.js';
 import { createNetwork } from '../../hostd/src/drivers/linux/network.js';
 import { staleBuild } from '../../hostd/src/drivers/select-driver.js';
+import { currentBundle, SERVICE_BUNDLE } from '../../hostd/src/drivers/service-bundle.js';
 import { FakeDriver } from './support/fake-jail-driver.js';
 
 const dirs: string[] = [];
@@ -51,6 +52,27 @@ describe('staleBuild (run the compiled jail-service only when it is current)', (
     assert.match(staleBuild(src, dist) ?? '', /launch\.js is missing or older than .*launch\.ts/);
     touch(join(dist, 'browser', 'launch.js'), 500);
     assert.match(staleBuild(src, dist) ?? '', /launch\.js is missing or older/);
+  });
+});
+
+describe('currentBundle (run the one-file jail-service only while it is current)', () => {
+  it('is the bundle while no compiled file of the service or the kit is newer', () => {
+    const root = mkdtempSync(join(tmpdir(), 'clawdie-bundle-'));
+    dirs.push(root);
+    const [service, kit] = [join(root, 'jail-service'), join(root, 'kit')];
+    const dists = [join(service, 'dist'), join(kit, 'dist')];
+    assert.equal(currentBundle(service, dists), null, 'no bundle built');
+    touch(join(service, 'dist', 'main.js'), 1000);
+    touch(join(kit, 'dist', 'jail-api', 'index.js'), 1000);
+    touch(join(service, SERVICE_BUNDLE), 2000);
+    // The bundle's own directory does not count against it.
+    touch(join(service, 'dist', 'bundle', 'chunk.js'), 3000);
+    assert.equal(currentBundle(service, dists), join(service, SERVICE_BUNDLE));
+    touch(join(kit, 'dist', 'images', 'select-codec.js'), 2500);
+    assert.equal(currentBundle(service, dists), null, 'the kit was rebuilt after the bundle');
+    touch(join(service, SERVICE_BUNDLE), 3000);
+    touch(join(service, 'dist', 'browser', 'launch.js'), 3500);
+    assert.equal(currentBundle(service, dists), null, 'the service was rebuilt after the bundle');
   });
 });
 

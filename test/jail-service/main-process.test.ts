@@ -140,3 +140,43 @@ describe('jail-service main process', requires('chromium'), () => {
     assert.match(text, /CLAWDIE_JAIL_TOKEN_FILE/);
   });
 });
+
+describe(
+  'jail-service main process with a fixed profile (a clone’s: Chromium starts first)',
+  requires('chromium'),
+  () => {
+    const profile = `/tmp/clawdie-early-${process.pid}`;
+    after(async () => {
+      for (const child of children) child.kill('SIGKILL');
+      await rm(profile, { recursive: true, force: true });
+    });
+
+    it('serves from the Chromium it started early (or the no-sandbox fallback of `auto`), and leaves none behind', async () => {
+      const { child, url, stderr } = await startMain({
+        CLAWDIE_JAIL_USER_DATA_DIR: profile,
+        CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',
+      });
+      const response = await fetch(`${url}/health`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      assert.equal(response.status, 200);
+      const launched = stderr
+        .map((line) => JSON.parse(line) as { msg?: string; pid?: number })
+        .filter((entry) => entry.msg === 'launched chromium');
+      assert.equal(launched.length, 1);
+      const processes = chromiumDescendants(child.pid ?? -1);
+      assert.ok(processes.some((info) => info.pid === launched[0]?.pid));
+      assert.equal(userDataDirOf(processes), profile);
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      assert.equal(code, 0);
+      assert.deepEqual(
+        await waitForExit(
+          processes.map((info) => info.pid),
+          5000,
+        ),
+        [],
+      );
+    });
+  },
+);

@@ -17,7 +17,7 @@ import { canonicalAddress, createAddressPolicy } from '../../hostd/src/proxy/add
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
 import { decideEgress } from '../../hostd/src/proxy/egress-decision.js';
 import { type HostResolver, systemResolver } from '../../hostd/src/proxy/host-resolver.js';
-import { proxyFlags } from '../../jail-service/src/browser/launch.js';
+import { proxyFlags } from '../../jail-service/src/browser/chromium-args.js';
 
 const noHostAddresses = () => [] as string[];
 

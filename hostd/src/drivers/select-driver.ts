@@ -12,6 +12,7 @@ import { defaultFreeBsdLayout, type FreeBsdLayout } from './freebsd/names.js';
 import { type JailDriver, JailDriverError } from './jail-driver.js';
 import { codeAccessProblem } from './linux/code-access.js';
 import { LinuxDriver } from './linux/linux-driver.js';
+import { currentBundle } from './service-bundle.js';
 
 export interface DriverDeps {
   runner: CommandRunner;
@@ -106,7 +107,8 @@ export interface JailServiceCommand {
 const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 /**
- * The jail-service command: compiled JS whenever `jail-service/dist/main.js` exists and no source
+ * The jail-service command: its one-file bundle while current (service-bundle.ts), else the
+ * compiled JS whenever `jail-service/dist/main.js` exists and no source
  * file is newer than its compiled counterpart (`npm run build --workspace @clawdie/jail-service`);
  * else — only possible when hostd itself runs with the `source` condition — the TypeScript source
  * under tsx, with a notice saying so. Inside the sandbox /tmp is private, so tsx cannot reuse a
@@ -118,10 +120,15 @@ export function jailServiceCommand(): JailServiceCommand {
   const root = dirname(packageDir);
   const kitDir = join(root, 'kit');
   const { map, ...inside } = sandboxView(root, [packageDir, kitDir]);
+  const dists = [join(packageDir, 'dist'), join(kitDir, 'dist')];
   if (!entry.endsWith('.ts')) {
     return {
       ...inside,
-      argv: map([process.execPath, ...SERVICE_NODE_FLAGS, entry]),
+      argv: map([
+        process.execPath,
+        ...SERVICE_NODE_FLAGS,
+        currentBundle(packageDir, dists) ?? entry,
+      ]),
       compiled: true,
       notice: null,
     };
@@ -134,7 +141,11 @@ export function jailServiceCommand(): JailServiceCommand {
   if (stale === null) {
     return {
       ...inside,
-      argv: map([process.execPath, ...SERVICE_NODE_FLAGS, compiled]),
+      argv: map([
+        process.execPath,
+        ...SERVICE_NODE_FLAGS,
+        currentBundle(packageDir, dists) ?? compiled,
+      ]),
       compiled: true,
       notice: null,
     };

@@ -1,91 +1,18 @@
 // Adapter: launches Debian Chromium (or attaches to a running one) with puppeteer-core and picks
-// the one page the jail-service drives.
+// the one page the jail-service drives. Its flags: chromium-args.ts.
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserUnavailableError } from '../errors.js';
+import type { ChildProcess, EarlyChromium } from '../runner/early-chromium.js';
 import { pickAttachedPage } from './attach-target.js';
 import { bounded } from './bounded.js';
+import { chromiumArgs } from './chromium-args.js';
+import { connectEarly } from './early-connect.js';
 import { createTemporaryProfile } from './temporary-profile.js';
 
-/** An address no request can reach: Chromium refuses port 0 before connecting or proxying. */
-const NOWHERE = 'http://127.0.0.1:0/';
-
-/**
- * Chromium features a headless clone never uses. PSS figures: per clone, 4 clones at once
- * (docs/performance.md "Memory per clone (PSS)").
- */
-const DISABLED_FEATURES: readonly string[] = [
-  // Quiet: no calls home, no prompts.
-  'Translate',
-  'MediaRouter',
-  'OptimizationHints',
-  'AcceptCHFrame',
-  'NetworkTimeServiceQuerying',
-  'AutofillServerCommunication',
-  'CertificateTransparencyComponentUpdater',
-  'InterestFeedContentSuggestions',
-  // Deterministic history navigation: back/forward reload the page.
-  'BackForwardCache',
-  // The omnibox's WebUI popups (classic and AI mode): headless has no omnibox, yet Chromium 156
-  // preloads both into a renderer of their own at start. Saves ≈ 45 MiB.
-  'WebUIOmniboxPopup',
-  'WebUIOmniboxAimPopup',
-  // No idle renderer kept warm for the next site: a navigation to a new site starts its process
-  // then (site isolation unchanged). Saves ≈ 7 MiB.
-  'SpareRendererForSitePerProcess',
-];
-
-/** Flags for a headless, quiet, deterministic browser (house-style §3.8 plus input/timer fixes). */
-export const CHROMIUM_FLAGS: readonly string[] = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-smooth-scrolling',
-  '--hide-scrollbars',
-  '--mute-audio',
-  '--disable-dev-shm-usage',
-  // A busy renderer must stay alive for Runtime.terminateExecution to rescue it.
-  '--disable-hang-monitor',
-  '--disable-background-timer-throttling',
-  '--disable-backgrounding-occluded-windows',
-  '--disable-renderer-backgrounding',
-  '--disable-ipc-flooding-protection',
-  '--allow-pre-commit-input',
-  '--disable-breakpad',
-  '--disable-crash-reporter',
-  '--disable-client-side-phishing-detection',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--disable-prompt-on-repost',
-  '--disable-search-engine-choice-screen',
-  '--metrics-recording-only',
-  '--password-store=basic',
-  '--use-mock-keychain',
-  '--force-color-profile=srgb',
-  '--disable-component-extensions-with-background-pages',
-  '--disable-domain-reliability',
-  '--disable-field-trial-config',
-  '--disable-spell-checking',
-  '--no-pings',
-  `--disable-features=${DISABLED_FEATURES.join(',')}`,
-  // Debian's Chromium still fetches components on demand (the on-device model manifest) despite
-  // --disable-component-update, and asks Google's account servers for cookies at start: point
-  // each service at an invalid address (port 0), which Chromium refuses before any connection.
-  ...[
-    'component-updater=url-source',
-    'gaia-url',
-    'google-apis-url',
-    'lso-url',
-    'oauth-account-manager-url',
-  ].map((name) => `--${name}=${NOWHERE}`),
-];
+/** As puppeteer.launch's default timeout. */
+const EARLY_TIMEOUT_MS = 30_000;
 
 export interface BrowserOptions {
   chromiumPath: string;
@@ -110,6 +37,8 @@ export interface BrowserOptions {
   sandbox?: boolean | 'auto';
   /** Chromium's whole environment; default PATH only (never this process's token). */
   env?: Readonly<Record<string, string>>;
+  /** Chromium main.ts started already with these options (early-chromium.ts): connect to it. */
+  early?: EarlyChromium | null;
 }
 
 export interface OpenedBrowser {
@@ -139,18 +68,20 @@ export async function openBrowser(options: BrowserOptions, logger: Logger): Prom
     if (profile) await rm(profile, { recursive: true, force: true });
     throw error;
   }
+  // Launched by puppeteer, else the early start's (a connected browser has no process).
+  const child = browser.process() ?? options.early?.child ?? null;
   let closing: Promise<void> | undefined;
   const close = () => {
-    closing ??= options.cdpUrl ? disconnect(browser, log) : stop(browser, profile, log);
+    closing ??= options.cdpUrl ? disconnect(browser, log) : stop(browser, child, profile, log);
     return closing;
   };
   try {
     const page = await pickPage(browser, options);
-    const spawnArgs = browser.process()?.spawnargs ?? [];
+    const spawnArgs = child?.spawnargs ?? [];
     log.info(
       {
         launched: !options.cdpUrl,
-        pid: browser.process()?.pid ?? null,
+        pid: child?.pid ?? null,
         sandbox: options.cdpUrl ? null : !spawnArgs.includes('--no-sandbox'),
       },
       options.cdpUrl ? 'attached to chromium' : 'launched chromium',
@@ -174,8 +105,12 @@ async function disconnect(browser: Browser, logger: Logger): Promise<void> {
   await bounded(browser.disconnect(), logger, 'disconnect from chromium');
 }
 
-async function stop(browser: Browser, profile: string | null, logger: Logger): Promise<void> {
-  const child = browser.process();
+async function stop(
+  browser: Browser,
+  child: ChildProcess | null,
+  profile: string | null,
+  logger: Logger,
+): Promise<void> {
   const exited =
     child && child.exitCode === null && child.signalCode === null
       ? new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -200,10 +135,40 @@ async function launchAny(
   profile: string | null,
   logger: Logger,
 ): Promise<Browser> {
+  if (options.early) return launchEarly(options, options.early, profile, logger);
   if (options.sandbox !== 'auto') return launch(options, profile, options.sandbox === true);
   try {
     return await launch(options, profile, true);
   } catch (error) {
+    logger.warn(
+      { err: message(error) },
+      'chromium cannot start with its own sandbox here; running it with --no-sandbox',
+    );
+    return launch(options, profile, false);
+  }
+}
+
+/** Connects to the early start; with `auto`, falls back as below when its sandbox failed. */
+async function launchEarly(
+  options: BrowserOptions,
+  early: EarlyChromium,
+  profile: string | null,
+  logger: Logger,
+): Promise<Browser> {
+  try {
+    return await connectEarly(early, {
+      protocolTimeoutMs: options.protocolTimeoutMs,
+      timeoutMs: EARLY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    early.child.kill('SIGKILL');
+    await early.exited;
+    if (options.sandbox !== 'auto' || !early.sandbox) {
+      throw new BrowserUnavailableError(
+        `cannot launch chromium at ${options.chromiumPath}: ${message(error)}`,
+        error,
+      );
+    }
     logger.warn(
       { err: message(error) },
       'chromium cannot start with its own sandbox here; running it with --no-sandbox',
@@ -217,15 +182,7 @@ async function launch(
   profile: string | null,
   sandbox: boolean,
 ): Promise<Browser> {
-  const args = CHROMIUM_FLAGS.filter(
-    (flag) =>
-      (options.headless !== false || flag !== '--headless=new') &&
-      (!sandbox || flag !== '--no-sandbox'),
-  );
-  args.push(...proxyFlags(options.proxyUrl ?? null));
-  const userDataDir = options.userDataDir ?? profile;
-  if (userDataDir) args.push(`--user-data-dir=${userDataDir}`);
-  args.push('about:blank');
+  const args = chromiumArgs({ ...options, userDataDir: options.userDataDir ?? profile, sandbox });
   try {
     return await puppeteer.launch({
       executablePath: options.chromiumPath,
@@ -249,22 +206,6 @@ async function launch(
       error,
     );
   }
-}
-
-/** Proxy-only networking (freebsd-jails.md §2.6): without EXCLUDE the proxy itself is unreachable. */
-export function proxyFlags(proxyUrl: string | null): string[] {
-  if (!proxyUrl) return [];
-  const host = new URL(proxyUrl).hostname;
-  return [
-    `--proxy-server=${proxyUrl}`,
-    '--proxy-bypass-list=<-loopback>',
-    `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${host}`,
-    // WebRTC may not send UDP (a STUN request to any host:port) around the proxy. Chromium 156
-    // honours only `--webrtc-ip-handling-policy` (measured: with the `--force-` spelling alone a
-    // page's RTCPeerConnection still sent 4 STUN datagrams); older builds read the `--force-` one.
-    '--webrtc-ip-handling-policy=disable_non_proxied_udp',
-    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-  ];
 }
 
 async function connect(options: BrowserOptions): Promise<Browser> {
