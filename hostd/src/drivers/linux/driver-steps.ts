@@ -1,11 +1,22 @@
-// Small steps of the Linux driver: concurrent settling, profile ownership, phase timing.
-import { chown, readdir } from 'node:fs/promises';
+// Small steps of the Linux driver: concurrent settling, the profile, phase timing.
+import { chown, cp, mkdir, readdir } from 'node:fs/promises';
 import { JailDriverError } from '../jail-driver.js';
+import type { LinuxCloneNames } from './names.js';
 
 /** Awaits every promise; then throws the first rejection, if any (nothing is left in flight). */
 export async function settleAll(promises: readonly Promise<unknown>[]): Promise<void> {
   const results = await Promise.allSettled(promises);
   for (const result of results) if (result.status === 'rejected') throw result.reason;
+}
+
+/** The clone's profile: a copy of the template (or empty), owned by the clone's uid. */
+export async function makeProfile(
+  templateProfile: string | null,
+  names: LinuxCloneNames,
+): Promise<void> {
+  if (templateProfile) await cp(templateProfile, names.profileDir, { recursive: true });
+  else await mkdir(names.profileDir);
+  await chownTree(names.profileDir, names.uid);
 }
 
 export async function chownTree(path: string, uid: number): Promise<void> {

@@ -2,9 +2,8 @@
 // per-clone uid, bubblewrap, a copied profile, an optional Xvfb, the jail-service inside
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
-import { chmod, cp, mkdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import type { LaunchedProcess } from '@clawdie/kit/runner';
-import { sleep } from '@clawdie/kit/timing';
 import type { CloneNamespace } from '../clone-namespace.js';
 import type { InsideConnect, InsideTarget } from '../inside-probe.js';
 import {
@@ -22,14 +21,20 @@ import {
 } from '../jail-driver.js';
 import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
-import { chownTree, failure, phaseClock, settleAll } from './driver-steps.js';
+import { failure, makeProfile, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import type { LinuxDriverOptions } from './linux-driver-options.js';
 import { LogTails } from './log-tails.js';
 import { cloneUidBase, type LinuxCloneNames, linuxNames } from './names.js';
 import { connectInNetns, createNetwork, destroyNetwork } from './network.js';
-import { type Observation, observeAll, removeDisplayFiles, resourceList } from './observe.js';
-import { isAlive, killUidProcesses } from './processes.js';
+import {
+  type Observation,
+  observeAll,
+  observeClone,
+  removeDisplayFiles,
+  resourceList,
+} from './observe.js';
+import { killGroup, killUidProcesses } from './processes.js';
 import { wrap, xvfbCommand } from './sandbox.js';
 import { sandboxedService, serviceEnvironment } from './service-launch.js';
 import { writeDisplay, writeMeta, writeService } from './state-files.js';
@@ -60,7 +65,7 @@ export class LinuxDriver implements JailDriver {
     const host = await this.#capabilities();
     const names = this.#names(index);
     const phase = phaseClock(names.name, this.#options.onPhase);
-    if ((await this.#observe()).has(index)) {
+    if ((await this.#observation(index)) !== null) {
       throw new JailDriverError('CLONE_EXISTS', `${names.name} has leftover resources`, {
         cloneName: names.name,
       });
@@ -75,7 +80,7 @@ export class LinuxDriver implements JailDriver {
           isolation: host.isolation,
           createdAt: new Date().toISOString(),
         }),
-        this.#makeProfile(names),
+        makeProfile(this.#options.templateProfile, names),
         host.cgroups.mode !== 'none'
           ? createCgroups(host.cgroups, names.name, spec.limits)
           : Promise.resolve(),
@@ -148,19 +153,12 @@ export class LinuxDriver implements JailDriver {
   }
 
   async stop(name: string): Promise<CloneInfo | null> {
-    const clone = await this.inspect(name);
+    const index = parseCloneName(name, this.namespace);
+    const clone = index === null ? null : await this.#observation(index);
     if (!clone) return null;
-    const pid = (await this.#observation(clone.index))?.files.service?.pid;
-    if (pid !== undefined && (await isAlive(pid))) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-      const deadline = Date.now() + 3000;
-      while ((await isAlive(pid)) && Date.now() < deadline) await sleep(10);
-    }
-    if (clone.index) await rm(`${this.#names(clone.index).stateDir}/service.json`, { force: true });
+    const pid = clone.files.service?.pid;
+    if (pid !== undefined) await killGroup(pid);
+    await rm(`${this.#names(clone.index).stateDir}/service.json`, { force: true });
     return this.inspect(name);
   }
 
@@ -246,25 +244,23 @@ export class LinuxDriver implements JailDriver {
   }
 
   async #observe(): Promise<Map<number, Observation>> {
-    const host = await this.#capabilities();
-    return observeAll({ ...this.#options, cgroups: host.cgroups, xDir: this.#xDir });
+    return observeAll(await this.#observeContext());
   }
 
+  /** Only this clone's resources: what create, start, stop, destroy and inspect look at. */
   async #observation(index: number): Promise<Observation | null> {
-    return (await this.#observe()).get(index) ?? null;
+    return observeClone(await this.#observeContext(), index);
+  }
+
+  async #observeContext() {
+    const host = await this.#capabilities();
+    return { ...this.#options, cgroups: host.cgroups, xDir: this.#xDir };
   }
 
   async #require(name: string): Promise<CloneInfo> {
     const info = await this.inspect(name);
     if (!info) throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`);
     return info;
-  }
-
-  async #makeProfile(names: LinuxCloneNames): Promise<void> {
-    const { templateProfile } = this.#options;
-    if (templateProfile) await cp(templateProfile, names.profileDir, { recursive: true });
-    else await mkdir(names.profileDir);
-    await chownTree(names.profileDir, names.uid);
   }
 
   async #startDisplay(names: LinuxCloneNames, host: HostCapabilities): Promise<void> {

@@ -34,30 +34,30 @@ export interface ObserveContext {
   xDir: string;
 }
 
-export async function observeAll(context: ObserveContext): Promise<Map<number, Observation>> {
+/**
+ * Every clone of the namespace — or, with `only`, that one clone's resources (the same sources read
+ * the same way, the others' left out; their state files are then not read).
+ */
+export async function observeAll(
+  context: ObserveContext,
+  only?: number,
+): Promise<Map<number, Observation>> {
   const { namespace } = context;
   const uidBase = cloneUidBase(context);
   const [network, leaves, dirs, processes, displays] = await Promise.all([
     observeNetwork(namespace),
     listCgroupLeaves(context.cgroups),
     readdir(context.stateRoot).catch(() => [] as string[]),
-    processesByIndex(uidBase),
+    processesByIndex(uidBase, only),
     displaysByIndex(context.xDir, uidBase),
   ]);
   const result = new Map<number, Observation>();
+  const ignored = emptyObservation(0);
   const get = (index: number): Observation => {
+    if (only !== undefined && index !== only) return ignored;
     let entry = result.get(index);
     if (!entry) {
-      entry = {
-        index,
-        netns: false,
-        link: false,
-        stateDir: null,
-        cgroups: [],
-        pids: [],
-        displays: [],
-        files: { meta: null, service: null, display: null },
-      };
+      entry = emptyObservation(index);
       result.set(index, entry);
     }
     return entry;
@@ -80,6 +80,27 @@ export async function observeAll(context: ObserveContext): Promise<Map<number, O
     }),
   );
   return result;
+}
+
+/** One clone's observation, or null when nothing of it exists. */
+export async function observeClone(
+  context: ObserveContext,
+  index: number,
+): Promise<Observation | null> {
+  return (await observeAll(context, index)).get(index) ?? null;
+}
+
+function emptyObservation(index: number): Observation {
+  return {
+    index,
+    netns: false,
+    link: false,
+    stateDir: null,
+    cgroups: [],
+    pids: [],
+    displays: [],
+    files: { meta: null, service: null, display: null },
+  };
 }
 
 /** `kind:identifier` strings for every resource in an observation. */
