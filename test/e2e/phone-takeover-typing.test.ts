@@ -12,7 +12,7 @@ import { requires } from '../support/capabilities.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { everything, leaksOf } from './support/leak-search.js';
 import { assertFitsWidth, assertInView, keepViewShot, phone, tap } from './support/phone-layout.js';
-import { startTakeoverHarness } from './takeover-harness.js';
+import { startTakeoverHarness, startTaskNeedingUser } from './takeover-harness.js';
 import { jailReader, tapInView, until } from './takeover-supervisor.js';
 
 const field = '[data-takeover-type] [name="type_text"]';
@@ -29,25 +29,10 @@ describe('e2e: typing into a takeover from a phone (real Chromium)', requires('c
       ],
     });
     t.after(harness.close);
-    const runner = await harness.auth.token(['tasks:run', 'tasks:read', 'operate'], 'acme');
-    const rest = (path: string, init: RequestInit = {}) =>
-      fetch(`${harness.url}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${runner}`, 'content-type': 'application/json' },
-      });
-    const started = await rest('/v1/tasks', {
-      method: 'POST',
-      body: JSON.stringify({
-        instruction: 'Fill in the form',
-        start_url: `${harness.site.url}/typed`,
-      }),
+    const { rest, taskId, status } = await startTaskNeedingUser(harness, {
+      instruction: 'Fill in the form',
+      startPath: '/typed',
     });
-    assert.equal(started.status, 202, await started.clone().text());
-    const { trace_id: taskId } = (await started.json()) as { trace_id: string };
-    const status = async () =>
-      ((await (await rest(`/v1/tasks/${taskId}`)).json()) as { task: { status: string } }).task
-        .status;
-    await until('needs_user', async () => (await status()) === 'needs_user');
     const issued = await rest(`/v1/tasks/${taskId}/takeover`, { method: 'POST' });
     assert.equal(issued.status, 200);
 

@@ -20,7 +20,7 @@ import {
   phone,
   tap,
 } from './support/phone-layout.js';
-import { startTakeoverHarness } from './takeover-harness.js';
+import { startTakeoverHarness, startTaskNeedingUser } from './takeover-harness.js';
 import { jailReader, tapInView, until } from './takeover-supervisor.js';
 
 const ADMIN_TOKEN = 'phone-admin-token-0123456789abcdef';
@@ -48,25 +48,10 @@ describe('e2e: takeover and dashboard on a phone (real Chromium)', requires('chr
       env: { CLAWDIE_ADMIN_TOKEN: ADMIN_TOKEN },
     });
     t.after(harness.close);
-    const runner = await harness.auth.token(['tasks:run', 'tasks:read', 'operate'], 'acme');
-    const rest = (path: string, init: RequestInit = {}) =>
-      fetch(`${harness.url}${path}`, {
-        ...init,
-        headers: { authorization: `Bearer ${runner}`, 'content-type': 'application/json' },
-      });
-    const started = await rest('/v1/tasks', {
-      method: 'POST',
-      body: JSON.stringify({
-        instruction: 'Buy the red running shoes from the shop and report the order number',
-        start_url: `${harness.site.url}/login`,
-      }),
+    const { rest, taskId, status } = await startTaskNeedingUser(harness, {
+      instruction: 'Buy the red running shoes from the shop and report the order number',
+      startPath: '/login',
     });
-    assert.equal(started.status, 202, await started.clone().text());
-    const { trace_id: taskId } = (await started.json()) as { trace_id: string };
-    const status = async () =>
-      ((await (await rest(`/v1/tasks/${taskId}`)).json()) as { task: { status: string } }).task
-        .status;
-    await until('needs_user', async () => (await status()) === 'needs_user');
 
     const chromium = await launchDashboardChromium();
     t.after(chromium.close);

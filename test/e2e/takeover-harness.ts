@@ -4,6 +4,7 @@
 // CLAWDIE_POLICY_DIR; Telegram via CLAWDIE_TELEGRAM_* at the local Bot API server; JWT auth from
 // a JWKS file (CLAWDIE_AUTH_JWKS_FILE); served on loopback (links point at it). Logs of the
 // controlplane and the jail-service are captured in memory.
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { testLauncher } from '../support/test-launcher.js';
 import { capturingLogger, recordingModel } from './support/leak-search.js';
+import { until } from './takeover-supervisor.js';
 
 export const telegramToken = '998:takeover-token';
 export const supervisorChat = 41414;
@@ -122,4 +124,36 @@ handoff: { on: [${on.join(', ')}], timeout_s: ${options.timeoutS ?? 120}, on_tim
       await stopFixtures();
     },
   };
+}
+
+type TakeoverHarness = Awaited<ReturnType<typeof startTakeoverHarness>>;
+
+/**
+ * Starts a task for tenant acme as a runner that may also operate, and waits until the model's
+ * call_user leaves it `needs_user`; `rest` sends the runner's token.
+ */
+export async function startTaskNeedingUser(
+  harness: TakeoverHarness,
+  task: { instruction: string; startPath: string },
+) {
+  const runner = await harness.auth.token(['tasks:run', 'tasks:read', 'operate'], 'acme');
+  const rest = (path: string, init: RequestInit = {}) =>
+    fetch(`${harness.url}${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${runner}`, 'content-type': 'application/json' },
+    });
+  const started = await rest('/v1/tasks', {
+    method: 'POST',
+    body: JSON.stringify({
+      instruction: task.instruction,
+      start_url: `${harness.site.url}${task.startPath}`,
+    }),
+  });
+  assert.equal(started.status, 202, await started.clone().text());
+  const { trace_id: taskId } = (await started.json()) as { trace_id: string };
+  const status = async () =>
+    ((await (await rest(`/v1/tasks/${taskId}`)).json()) as { task: { status: string } }).task
+      .status;
+  await until('needs_user', async () => (await status()) === 'needs_user');
+  return { rest, taskId, status };
 }
