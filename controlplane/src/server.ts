@@ -35,7 +35,7 @@ export async function serve(): Promise<number> {
     throw error;
   }
   const url = `http://${config.host}:${(server.address() as AddressInfo).port}`;
-  controlplane.listening(url);
+  await controlplane.listening(url);
   printServerBanner(controlplane, url);
 
   const stop = new AbortController();

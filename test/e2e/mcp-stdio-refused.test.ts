@@ -18,12 +18,12 @@ describe('clawdie mcp on a data dir in use', () => {
   it('answers initialize with an error naming the server that holds it, then exits', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-mcp-refused-'));
     const config = loadConfig({ CLAWDIE_DATA_DIR: dataDir });
-    const owner = claimDataDirAt(config.databasePath, {
+    const owner = await claimDataDirAt(config.databasePath, {
       kind: 'server',
       dataDir,
       logger: silentLogger,
     });
-    owner.setUrl('http://127.0.0.1:8799');
+    await owner.setUrl('http://127.0.0.1:8799');
     const inherited = Object.fromEntries(
       Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
     ) as Record<string, string>;
@@ -42,7 +42,7 @@ describe('clawdie mcp on a data dir in use', () => {
       });
     } finally {
       await client.close().catch(() => undefined);
-      owner.close();
+      await owner.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

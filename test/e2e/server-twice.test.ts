@@ -41,7 +41,7 @@ describe('npm start twice on one data directory', requires('chromium'), () => {
     assert.equal(firstCode, 0, first.output());
     const database = openDatabase(join(dataDir, 'clawdie.db'));
     try {
-      assert.deepEqual(createInstanceRepository(database.db).list(), [], 'deregistered');
+      assert.deepEqual(await createInstanceRepository(database.db).list(), [], 'deregistered');
     } finally {
       database.close();
     }

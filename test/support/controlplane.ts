@@ -151,7 +151,7 @@ export async function createTestControlplane(
       if (!listening.listening)
         await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
-      controlplane.listening(url);
+      await controlplane.listening(url);
       return url;
     },
     async close() {

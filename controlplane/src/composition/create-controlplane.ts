@@ -65,7 +65,7 @@ export interface Controlplane<App extends Hono | null = Hono> {
   /** Human takeover (its needs_user registry, links and interactive view). */
   takeover: Takeover;
   /** Records where this server listens, for the message a refused second process prints. */
-  listening(url: string): void;
+  listening(url: string): Promise<void>;
   /** Releases everything in reverse order of start; idempotent. */
   close(): Promise<void>;
 }
@@ -96,7 +96,7 @@ export async function createControlplane(
   const serving = role === 'server';
   const { logger, clock } = adapters;
   // Before anything else starts: a second server on the same data directory is refused here.
-  const owner = claimDataDirAt(loaded.databasePath, {
+  const owner = await claimDataDirAt(loaded.databasePath, {
     kind: role,
     dataDir: loaded.dataDir,
     logger,
@@ -119,7 +119,7 @@ export async function createControlplane(
       ? await startServingExtras(loaded, adapters, stack)
       : { config: loaded, demoSite: null };
     const { config } = extras;
-    const store = openStore(config, owner, { logger, clock, stack });
+    const store = await openStore(config, owner, { logger, clock, stack });
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -189,8 +189,8 @@ export async function createControlplane(
       approvals: pipeline.approvals,
       sessions: pipeline.sessions,
       takeover: pipeline.takeover,
-      listening(url) {
-        owner.setUrl(url);
+      async listening(url) {
+        await owner.setUrl(url);
         pipeline.takeover.setPublicUrl(url);
       },
       close: stack.close,

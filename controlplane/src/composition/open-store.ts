@@ -23,11 +23,11 @@ export interface OpenedStore {
  * and marks the tasks of controlplanes that are gone as INTERRUPTED (audited). Releases go on
  * `stack` as they are opened.
  */
-export function openStore(
+export async function openStore(
   config: Readonly<Config>,
   owner: DataDirOwner,
   deps: { logger: Logger; clock: Clock; stack: CloseStack },
-): OpenedStore {
+): Promise<OpenedStore> {
   const { logger } = deps;
   const tightened = tightenDataDir(config.dataDir, config.databasePath);
   if (tightened.length > 0)
@@ -42,7 +42,7 @@ export function openStore(
     logger,
   });
   deps.stack.defer(audit.close);
-  const interrupted = repository.failInterrupted(deps.clock.now(), owner.pruneGone());
+  const interrupted = repository.failInterrupted(deps.clock.now(), await owner.pruneGone());
   auditInterruptedTasks(audit, interrupted, logger);
   if (interrupted.length > 0)
     logger.warn(

@@ -10,7 +10,7 @@ import { silentLogger } from '../../support/silent-logger.js';
 
 const [databasePath, kind = 'cli'] = process.argv.slice(2);
 if (!databasePath) throw new Error('usage: owner-child.ts <database> [kind]');
-const owner = claimDataDirAt(databasePath, {
+const owner = await claimDataDirAt(databasePath, {
   kind: kind as InstanceKind,
   dataDir: databasePath,
   logger: silentLogger,

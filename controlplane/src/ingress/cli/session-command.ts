@@ -20,7 +20,7 @@ export type SessionCommand = Extract<
 
 export interface SessionCommandDeps {
   /** Where a running server answers (default: its instance row in the data directory). */
-  serverUrl?: (config: Readonly<Config>) => string | null;
+  serverUrl?: (config: Readonly<Config>) => Promise<string | null>;
   fetch?: typeof fetch;
   print?: (value: unknown) => void;
 }
@@ -36,7 +36,7 @@ export async function runSessionCommand(
   deps: SessionCommandDeps = {},
 ): Promise<number> {
   const print = deps.print ?? printJson;
-  const url = (deps.serverUrl ?? runningServerUrl)(config);
+  const url = await (deps.serverUrl ?? runningServerUrl)(config);
   if (url) {
     print(await viaServer(command, url, config.adminToken, deps.fetch ?? fetch));
     return 0;

@@ -14,7 +14,7 @@ import { createInstanceRepository } from '../../platform/store/instance-reposito
  * when none runs. The CLI's session commands then go through its REST API, because a running
  * task's browser (what `session save` captures) lives in that server.
  */
-export function runningServerUrl(config: Readonly<Config>): string | null {
+export async function runningServerUrl(config: Readonly<Config>): Promise<string | null> {
   if (!existsSync(config.databasePath)) return null;
   const database = openDatabase(config.databasePath);
   try {
@@ -24,9 +24,9 @@ export function runningServerUrl(config: Readonly<Config>): string | null {
       isPidAlive,
       timeoutMs: defaultInstanceTimeoutMs,
     };
-    const server = createInstanceRepository(database.db)
-      .list()
-      .find((row) => row.kind === 'server' && row.url && isInstanceLive(row, probe));
+    const server = (await createInstanceRepository(database.db).list()).find(
+      (row) => row.kind === 'server' && row.url && isInstanceLive(row, probe),
+    );
     return server?.url ?? null;
   } finally {
     database.close();

@@ -57,7 +57,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     );
   }
   await verifyDigests(source, manifest.files, onProgress);
-  const live = findLiveServer(config.databasePath);
+  const live = await findLiveServer(config.databasePath);
   if (live) throw new DataDirInUseError(config.dataDir, live);
   assertFreshTarget(config.dataDir, 'the data directory');
   const placed = manifest.files.map((file) => {

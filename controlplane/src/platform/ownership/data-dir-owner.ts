@@ -34,11 +34,11 @@ export interface DataDirOwner {
   readonly id: string;
   readonly kind: InstanceKind;
   /** Records where this server listens, for the refusal message other processes print. */
-  setUrl(url: string): void;
+  setUrl(url: string): Promise<void>;
   /** Deletes the rows of instances that are gone and returns the ids of the live ones (this one too). */
-  pruneGone(): string[];
+  pruneGone(): Promise<string[]>;
   /** Stops the heartbeat and deletes this instance's row; idempotent. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface ClaimOptions {
@@ -67,7 +67,7 @@ export const defaultInstanceTimeoutMs = 20_000;
  * starting together cannot both win). Clients (cli, mcp, embedded) may share a directory with
  * each other, since each only ever interrupts tasks whose owner is gone.
  */
-export function claimDataDir(db: Db, options: ClaimOptions): DataDirOwner {
+export async function claimDataDir(db: Db, options: ClaimOptions): Promise<DataDirOwner> {
   const repository = createInstanceRepository(db);
   const clock = options.clock ?? systemClock;
   const probe: LivenessProbe = {
@@ -86,21 +86,21 @@ export function claimDataDir(db: Db, options: ClaimOptions): DataDirOwner {
     startedAt: now,
     heartbeatAt: now,
   };
-  const holder = repository.registerUnless(
+  const holder = await repository.registerUnless(
     self,
     (rows) => rows.find((row) => row.kind === 'server' && isInstanceLive(row, probe)) ?? null,
   );
   if (holder) throw new DataDirInUseError(options.dataDir, holder);
 
   const logger = options.logger.child({ module: 'data-dir-owner', instance: self.id });
-  const beat = () => {
+  const beat = async () => {
     try {
       self.heartbeatAt = clock.now();
-      if (repository.heartbeat(self.id, self.heartbeatAt)) return;
+      if (await repository.heartbeat(self.id, self.heartbeatAt)) return;
       // Judged gone by another process (e.g. after a long suspend): our tasks may have been
       // marked INTERRUPTED meanwhile; register again so the rest are not.
       logger.error('this instance was deregistered by another process; registering again');
-      repository.registerUnless(self, () => null);
+      await repository.registerUnless(self, () => null);
     } catch (error) {
       logger.warn({ err: error }, 'instance heartbeat failed');
     }
@@ -111,22 +111,22 @@ export function claimDataDir(db: Db, options: ClaimOptions): DataDirOwner {
   return {
     id: self.id,
     kind: self.kind,
-    setUrl(url) {
+    async setUrl(url) {
       self.url = url;
-      repository.setUrl(self.id, url);
+      await repository.setUrl(self.id, url);
     },
-    pruneGone() {
-      const rows = repository.list();
+    async pruneGone() {
+      const rows = await repository.list();
       const gone = rows.filter((row) => row.id !== self.id && !isInstanceLive(row, probe));
-      repository.remove(gone.map((row) => row.id));
+      await repository.remove(gone.map((row) => row.id));
       return rows.filter((row) => !gone.includes(row)).map((row) => row.id);
     },
-    close() {
+    async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
       try {
-        repository.remove([self.id]);
+        await repository.remove([self.id]);
       } catch (error) {
         logger.warn({ err: error }, 'could not deregister the instance');
       }
@@ -135,14 +135,17 @@ export function claimDataDir(db: Db, options: ClaimOptions): DataDirOwner {
 }
 
 /** `claimDataDir` on its own connection to the database file, closed with the claim. */
-export function claimDataDirAt(databasePath: string, options: ClaimOptions): DataDirOwner {
+export async function claimDataDirAt(
+  databasePath: string,
+  options: ClaimOptions,
+): Promise<DataDirOwner> {
   const database = openDatabase(databasePath);
   try {
-    const owner = claimDataDir(database.db, options);
+    const owner = await claimDataDir(database.db, options);
     return {
       ...owner,
-      close() {
-        owner.close();
+      async close() {
+        await owner.close();
         database.close();
       },
     };

@@ -8,7 +8,10 @@ import { hostName, isInstanceLive, isPidAlive } from './instance-liveness.js';
  * The live server registered in the database at `databasePath`, or null (also when there is no
  * database). Read-only: creates nothing, registers nothing.
  */
-export function findLiveServer(databasePath: string, now = Date.now()): InstanceRecord | null {
+export async function findLiveServer(
+  databasePath: string,
+  now = Date.now(),
+): Promise<InstanceRecord | null> {
   if (!existsSync(databasePath)) return null;
   const database = openDatabaseReadOnly(databasePath);
   try {
@@ -18,7 +21,7 @@ export function findLiveServer(databasePath: string, now = Date.now()): Instance
       isPidAlive,
       timeoutMs: defaultInstanceTimeoutMs,
     };
-    const rows = createInstanceRepository(database.db).list();
+    const rows = await createInstanceRepository(database.db).list();
     return rows.find((row) => row.kind === 'server' && isInstanceLive(row, probe)) ?? null;
   } finally {
     database.close();

@@ -15,7 +15,10 @@ export interface InstanceRecord {
   heartbeatAt: number;
 }
 
-/** The store port for instance rows. Every method is synchronous and atomic. */
+/**
+ * The store port for instance rows. Every method is atomic; each returns a Promise so that an
+ * asynchronous store (PostgreSQL) can implement it.
+ */
 export interface InstanceRepository {
   /**
    * In one write transaction (`BEGIN IMMEDIATE`, so two starting processes cannot both pass):
@@ -25,12 +28,12 @@ export interface InstanceRepository {
   registerUnless(
     instance: InstanceRecord,
     blocker: (rows: InstanceRecord[]) => InstanceRecord | null,
-  ): InstanceRecord | null;
+  ): Promise<InstanceRecord | null>;
   /** Refreshes the heartbeat; false when the row is gone (another process judged it dead). */
-  heartbeat(id: string, at: number): boolean;
-  setUrl(id: string, url: string): void;
-  list(): InstanceRecord[];
-  remove(ids: string[]): void;
+  heartbeat(id: string, at: number): Promise<boolean>;
+  setUrl(id: string, url: string): Promise<void>;
+  list(): Promise<InstanceRecord[]>;
+  remove(ids: string[]): Promise<void>;
 }
 
 export function createInstanceRepository(db: Db): InstanceRepository {
@@ -38,21 +41,21 @@ export function createInstanceRepository(db: Db): InstanceRepository {
     ...row,
     kind: row.kind as InstanceKind,
   });
-  const list = () => db.select().from(instances).all().map(toRecord);
+  const listNow = () => db.select().from(instances).all().map(toRecord);
   const register = db.$client.transaction(
     (
       instance: InstanceRecord,
       blocker: (rows: InstanceRecord[]) => InstanceRecord | null,
     ): InstanceRecord | null => {
-      const found = blocker(list());
+      const found = blocker(listNow());
       if (found) return found;
       db.insert(instances).values(instance).run();
       return null;
     },
   );
   return {
-    registerUnless: (instance, blocker) => register.immediate(instance, blocker),
-    heartbeat(id, at) {
+    registerUnless: async (instance, blocker) => register.immediate(instance, blocker),
+    async heartbeat(id, at) {
       const result = db
         .update(instances)
         .set({ heartbeatAt: at })
@@ -60,11 +63,11 @@ export function createInstanceRepository(db: Db): InstanceRepository {
         .run();
       return result.changes > 0;
     },
-    setUrl(id, url) {
+    async setUrl(id, url) {
       db.update(instances).set({ url }).where(eq(instances.id, id)).run();
     },
-    list,
-    remove(ids) {
+    list: async () => listNow(),
+    async remove(ids) {
       if (ids.length > 0) db.delete(instances).where(inArray(instances.id, ids)).run();
     },
   };

@@ -77,7 +77,7 @@ describe('clawdie session', () => {
     );
     database.close();
     const printed: unknown[] = [];
-    const deps = { serverUrl: () => null, print: (value: unknown) => printed.push(value) };
+    const deps = { serverUrl: async () => null, print: (value: unknown) => printed.push(value) };
     await runSessionCommand({ name: 'session-list', tenant: undefined }, config, deps);
     assert.deepEqual(
       (printed[0] as { sessions: { name: string; state: string }[] }).sessions.map((s) => [
@@ -122,7 +122,7 @@ describe('clawdie session', () => {
     });
     const printed: unknown[] = [];
     const deps = {
-      serverUrl: () => 'http://server.test',
+      serverUrl: async () => 'http://server.test',
       fetch: ((url: string, init: RequestInit) => app.request(url, init)) as typeof fetch,
       print: (value: unknown) => printed.push(value),
     };
@@ -156,7 +156,7 @@ describe('clawdie session', () => {
       )) as typeof fetch;
     await assert.rejects(
       runSessionCommand({ name: 'session-list', tenant: undefined }, config, {
-        serverUrl: () => 'http://127.0.0.1:1',
+        serverUrl: async () => 'http://127.0.0.1:1',
         fetch: refused,
         print: () => undefined,
       }),
@@ -164,17 +164,17 @@ describe('clawdie session', () => {
     );
   });
 
-  it('finds the live server of the data directory from its instance row', () => {
+  it('finds the live server of the data directory from its instance row', async () => {
     const config = configAt();
-    assert.equal(runningServerUrl(config), null);
-    const owner = claimDataDirAt(config.databasePath, {
+    assert.equal(await runningServerUrl(config), null);
+    const owner = await claimDataDirAt(config.databasePath, {
       kind: 'server',
       dataDir: config.dataDir,
       logger: silentLogger,
     });
-    owner.setUrl('http://127.0.0.1:9');
-    assert.equal(runningServerUrl(config), 'http://127.0.0.1:9');
-    owner.close();
-    assert.equal(runningServerUrl(config), null);
+    await owner.setUrl('http://127.0.0.1:9');
+    assert.equal(await runningServerUrl(config), 'http://127.0.0.1:9');
+    await owner.close();
+    assert.equal(await runningServerUrl(config), null);
   });
 });

@@ -40,52 +40,65 @@ function newTask(id: string) {
 }
 
 describe('data-dir ownership', () => {
-  it('refuses a second server while the first is live, naming its pid and URL, and allows one after a clean shutdown', () => {
+  it('refuses a second server while the first is live, naming its pid and URL, and allows one after a clean shutdown', async () => {
     const db = freshDb();
-    const first = claimDataDir(db, { ...probe, kind: 'server', pid: 101 });
-    first.setUrl('http://127.0.0.1:8700');
-    assert.throws(
-      () => claimDataDir(db, { ...probe, kind: 'server', pid: 102 }),
+    const first = await claimDataDir(db, { ...probe, kind: 'server', pid: 101 });
+    await first.setUrl('http://127.0.0.1:8700');
+    await assert.rejects(
+      claimDataDir(db, { ...probe, kind: 'server', pid: 102 }),
       (error: unknown) =>
         error instanceof DataDirInUseError &&
         error.code === 'DATA_DIR_IN_USE' &&
         /pid 101 on here, at http:\/\/127\.0\.0\.1:8700/.test(error.message) &&
         /CLAWDIE_DATA_DIR/.test(error.message),
     );
-    assert.throws(() => claimDataDir(db, { ...probe, kind: 'cli', pid: 102 }), DataDirInUseError);
-    assert.throws(() => claimDataDir(db, { ...probe, kind: 'mcp', pid: 102 }), DataDirInUseError);
-    assert.equal(createInstanceRepository(db).list().length, 1, 'the refused ones left no row');
-    first.close();
-    assert.deepEqual(createInstanceRepository(db).list(), [], 'a clean shutdown deregisters');
-    claimDataDir(db, { ...probe, kind: 'server', pid: 102 }).close();
+    await assert.rejects(claimDataDir(db, { ...probe, kind: 'cli', pid: 102 }), DataDirInUseError);
+    await assert.rejects(claimDataDir(db, { ...probe, kind: 'mcp', pid: 102 }), DataDirInUseError);
+    assert.equal(
+      (await createInstanceRepository(db).list()).length,
+      1,
+      'the refused ones left no row',
+    );
+    await first.close();
+    assert.deepEqual(await createInstanceRepository(db).list(), [], 'a clean shutdown deregisters');
+    await (await claimDataDir(db, { ...probe, kind: 'server', pid: 102 })).close();
   });
 
-  it('lets clients share a directory, and a server start beside them', () => {
+  it('lets clients share a directory, and a server start beside them', async () => {
     const db = freshDb();
-    const cli = claimDataDir(db, { ...probe, kind: 'cli', pid: 101 });
-    const mcp = claimDataDir(db, { ...probe, kind: 'mcp', pid: 102 });
-    const server = claimDataDir(db, { ...probe, kind: 'server', pid: 103 });
-    assert.deepEqual(server.pruneGone().sort(), [cli.id, mcp.id, server.id].sort());
-    for (const owner of [cli, mcp, server]) owner.close();
+    const cli = await claimDataDir(db, { ...probe, kind: 'cli', pid: 101 });
+    const mcp = await claimDataDir(db, { ...probe, kind: 'mcp', pid: 102 });
+    const server = await claimDataDir(db, { ...probe, kind: 'server', pid: 103 });
+    assert.deepEqual((await server.pruneGone()).sort(), [cli.id, mcp.id, server.id].sort());
+    for (const owner of [cli, mcp, server]) await owner.close();
   });
 
-  it('treats a server with a dead pid on this host, or a stale heartbeat anywhere, as gone', () => {
+  it('treats a server with a dead pid on this host, or a stale heartbeat anywhere, as gone', async () => {
     const db = freshDb();
-    const dead = claimDataDir(db, { ...probe, kind: 'server', pid: 999 });
-    const cli = claimDataDir(db, { ...probe, kind: 'cli', pid: 101 });
-    assert.deepEqual(cli.pruneGone(), [cli.id], 'pid 999 is not alive here');
-    const remote = claimDataDir(db, { ...probe, kind: 'server', pid: 999, hostname: 'there' });
-    assert.throws(() => claimDataDir(db, { ...probe, kind: 'cli', pid: 102 }), DataDirInUseError);
+    const dead = await claimDataDir(db, { ...probe, kind: 'server', pid: 999 });
+    const cli = await claimDataDir(db, { ...probe, kind: 'cli', pid: 101 });
+    assert.deepEqual(await cli.pruneGone(), [cli.id], 'pid 999 is not alive here');
+    const remote = await claimDataDir(db, {
+      ...probe,
+      kind: 'server',
+      pid: 999,
+      hostname: 'there',
+    });
+    await assert.rejects(claimDataDir(db, { ...probe, kind: 'cli', pid: 102 }), DataDirInUseError);
     clock.advance(20_001);
-    const later = claimDataDir(db, { ...probe, kind: 'server', pid: 102 });
-    assert.deepEqual(later.pruneGone(), [later.id], 'stale heartbeats: remote and cli are gone');
-    for (const owner of [dead, cli, remote, later]) owner.close();
+    const later = await claimDataDir(db, { ...probe, kind: 'server', pid: 102 });
+    assert.deepEqual(
+      await later.pruneGone(),
+      [later.id],
+      'stale heartbeats: remote and cli are gone',
+    );
+    for (const owner of [dead, cli, remote, later]) await owner.close();
   });
 
-  it('marks only tasks of gone owners INTERRUPTED, with the steps they recorded', () => {
+  it('marks only tasks of gone owners INTERRUPTED, with the steps they recorded', async () => {
     const db = freshDb();
-    const live = claimDataDir(db, { ...probe, kind: 'mcp', pid: 101 });
-    const gone = claimDataDir(db, { ...probe, kind: 'server', pid: 998 });
+    const live = await claimDataDir(db, { ...probe, kind: 'mcp', pid: 101 });
+    const gone = await claimDataDir(db, { ...probe, kind: 'server', pid: 998 });
     const liveTasks = createTaskRepository(db, { owner: live.id });
     const goneTasks = createTaskRepository(db, { owner: gone.id });
     for (const [repository, id] of [
@@ -97,9 +110,9 @@ describe('data-dir ownership', () => {
       repository.insertStep(id, 1, 3);
       repository.insertStep(id, 2, 4);
     }
-    const newcomer = claimDataDir(db, { ...probe, kind: 'cli', pid: 102 });
+    const newcomer = await claimDataDir(db, { ...probe, kind: 'cli', pid: 102 });
     const repository = createTaskRepository(db, { owner: newcomer.id });
-    assert.deepEqual(repository.failInterrupted(5, newcomer.pruneGone()), [
+    assert.deepEqual(repository.failInterrupted(5, await newcomer.pruneGone()), [
       { id: 'gone-task', actor: null, stepCount: 2 },
     ]);
     assert.equal(repository.getTask('live-task')?.status, 'running');
@@ -108,23 +121,23 @@ describe('data-dir ownership', () => {
     assert.equal(interrupted?.status, 'error');
     assert.equal(interrupted?.errorCode, 'INTERRUPTED');
     assert.equal(interrupted?.stepCount, 2, 'the steps it really recorded');
-    for (const owner of [live, gone, newcomer]) owner.close();
+    for (const owner of [live, gone, newcomer]) await owner.close();
   });
 
   it('writes heartbeats on its interval and registers again when another process removed it', async () => {
     const db = freshDb();
-    const owner = claimDataDir(db, { ...probe, kind: 'cli', pid: 101, heartbeatMs: 10 });
+    const owner = await claimDataDir(db, { ...probe, kind: 'cli', pid: 101, heartbeatMs: 10 });
     const instances = createInstanceRepository(db);
-    const before = instances.list()[0]?.heartbeatAt ?? 0;
+    const before = (await instances.list())[0]?.heartbeatAt ?? 0;
     clock.advance(1_000);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(instances.list()[0]?.heartbeatAt, before + 1_000);
-    instances.remove([owner.id]);
+    assert.equal((await instances.list())[0]?.heartbeatAt, before + 1_000);
+    await instances.remove([owner.id]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.deepEqual(
-      instances.list().map((row) => row.id),
+      (await instances.list()).map((row) => row.id),
       [owner.id],
     );
-    owner.close();
+    await owner.close();
   });
 });
