@@ -105,7 +105,7 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
     createSecretRepository(database.db),
     loadVaultKey(join(dataDir, 'secrets.key'), { create: true }),
   );
-  vault.put('default', 'site_password', secret);
+  await vault.put('default', 'site_password', secret);
   const approvals = createApprovalService({
     store: createApprovalRepository(database.db),
     audit,

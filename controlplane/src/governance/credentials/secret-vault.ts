@@ -6,10 +6,10 @@ import type { SealedSecret, SecretStore } from '../../platform/store/secret-repo
 
 /** Secrets by tenant and name, encrypted at rest with AES-256-GCM. */
 export interface SecretVault {
-  put(tenant: string, name: string, value: string): void;
-  /** The plaintext, or null when there is no such secret. Throws when the ciphertext was altered. */
-  reveal(tenant: string, name: string): string | null;
-  names(tenant: string): string[];
+  put(tenant: string, name: string, value: string): Promise<void>;
+  /** The plaintext, or null when there is no such secret. Rejects when the ciphertext was altered. */
+  reveal(tenant: string, name: string): Promise<string | null>;
+  names(tenant: string): Promise<string[]>;
 }
 
 /**
@@ -25,11 +25,11 @@ export function createSecretVault(
   if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
   const aad = (tenant: string, name: string) => Buffer.from(`${tenant}\u0000${name}`);
   return {
-    put(tenant, name, value) {
-      store.put(tenant, name, sealText(key, aad(tenant, name), value), now());
+    async put(tenant, name, value) {
+      await store.put(tenant, name, sealText(key, aad(tenant, name), value), now());
     },
-    reveal(tenant, name) {
-      const sealed = store.get(tenant, name);
+    async reveal(tenant, name) {
+      const sealed = await store.get(tenant, name);
       if (!sealed) return null;
       try {
         return openText(key, aad(tenant, name), sealed);
@@ -58,8 +58,9 @@ export function createKeyFileVault(store: SecretStore, keyFile: string): SecretV
     return vault;
   };
   return {
-    put: (tenant, name, value) => current().put(tenant, name, value),
-    reveal: (tenant, name) => (store.get(tenant, name) ? current().reveal(tenant, name) : null),
+    put: async (tenant, name, value) => current().put(tenant, name, value),
+    reveal: async (tenant, name) =>
+      (await store.get(tenant, name)) ? current().reveal(tenant, name) : null,
     names: (tenant) => store.names(tenant),
   };
 }

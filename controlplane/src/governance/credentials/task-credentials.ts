@@ -165,7 +165,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     }
     let value: string | null;
     try {
-      value = deps.vault.reveal(deps.tenant, name);
+      value = await deps.vault.reveal(deps.tenant, name);
     } catch (error) {
       throw refuse(name, host, 'SECRET_UNAVAILABLE', (error as Error).message, origin);
     }

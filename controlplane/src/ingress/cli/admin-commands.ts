@@ -70,7 +70,7 @@ async function setSecret(
   const database = openDatabase(config.databasePath);
   try {
     const key = loadVaultKey(config.secretsKeyFile, { create: true });
-    createSecretVault(createSecretRepository(database.db), key).put(
+    await createSecretVault(createSecretRepository(database.db), key).put(
       command.tenant,
       command.secret,
       value,

@@ -9,15 +9,16 @@ export interface SealedSecret {
   tag: string;
 }
 
+/** The store port for sealed secrets; Promises, so that an asynchronous store can implement it. */
 export interface SecretStore {
-  put(tenant: string, name: string, sealed: SealedSecret, at: number): void;
-  get(tenant: string, name: string): SealedSecret | null;
-  names(tenant: string): string[];
+  put(tenant: string, name: string, sealed: SealedSecret, at: number): Promise<void>;
+  get(tenant: string, name: string): Promise<SealedSecret | null>;
+  names(tenant: string): Promise<string[]>;
 }
 
 export function createSecretRepository(db: Db): SecretStore {
   return {
-    put(tenant, name, sealed, at) {
+    async put(tenant, name, sealed, at) {
       db.insert(secrets)
         .values({ tenant, name, ...sealed, updatedAt: at })
         .onConflictDoUpdate({
@@ -26,7 +27,7 @@ export function createSecretRepository(db: Db): SecretStore {
         })
         .run();
     },
-    get(tenant, name) {
+    async get(tenant, name) {
       const row = db
         .select({ ciphertext: secrets.ciphertext, iv: secrets.iv, tag: secrets.tag })
         .from(secrets)
@@ -34,7 +35,7 @@ export function createSecretRepository(db: Db): SecretStore {
         .get();
       return row ?? null;
     },
-    names(tenant) {
+    async names(tenant) {
       return db
         .select({ name: secrets.name })
         .from(secrets)

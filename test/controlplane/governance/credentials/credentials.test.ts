@@ -22,36 +22,36 @@ function openVault() {
 }
 
 describe('secrets vault (AES-256-GCM)', () => {
-  it('round-trips values per tenant and keeps only ciphertext in the database', () => {
+  it('round-trips values per tenant and keeps only ciphertext in the database', async () => {
     const { dir, database, vault } = openVault();
-    vault.put('acme', 'bank_password', secret);
-    vault.put('globex', 'bank_password', 'other');
-    assert.equal(vault.reveal('acme', 'bank_password'), secret);
-    assert.equal(vault.reveal('globex', 'bank_password'), 'other');
-    assert.equal(vault.reveal('acme', 'missing'), null);
-    assert.deepEqual(vault.names('acme'), ['bank_password']);
+    await vault.put('acme', 'bank_password', secret);
+    await vault.put('globex', 'bank_password', 'other');
+    assert.equal(await vault.reveal('acme', 'bank_password'), secret);
+    assert.equal(await vault.reveal('globex', 'bank_password'), 'other');
+    assert.equal(await vault.reveal('acme', 'missing'), null);
+    assert.deepEqual(await vault.names('acme'), ['bank_password']);
     database.db.$client.pragma('wal_checkpoint(TRUNCATE)');
     database.close();
     assert.ok(!readFileSync(join(dir, 'clawdie.db')).includes(secret));
     assert.equal(statSync(join(dir, 'secrets.key')).mode & 0o777, 0o600);
   });
 
-  it('refuses altered ciphertext, a row copied to another name, and a wrong key', () => {
+  it('refuses altered ciphertext, a row copied to another name, and a wrong key', async () => {
     const { database, vault, key } = openVault();
-    vault.put('acme', 'a', secret);
+    await vault.put('acme', 'a', secret);
     const sqlite = database.db.$client;
     sqlite.exec(
       "INSERT INTO secrets SELECT 'b', tenant, ciphertext, iv, tag, updated_at FROM secrets WHERE name = 'a'",
     );
-    assert.throws(() => vault.reveal('acme', 'b'), /secret b cannot be decrypted/);
+    await assert.rejects(vault.reveal('acme', 'b'), /secret b cannot be decrypted/);
     const wrongKey = Buffer.from(key);
     wrongKey[0] = (wrongKey[0] ?? 0) ^ 1;
-    assert.throws(
-      () => createSecretVault(createSecretRepository(database.db), wrongKey).reveal('acme', 'a'),
+    await assert.rejects(
+      createSecretVault(createSecretRepository(database.db), wrongKey).reveal('acme', 'a'),
       /cannot be decrypted/,
     );
     sqlite.exec("UPDATE secrets SET ciphertext = 'AAAA' || substr(ciphertext, 5) WHERE name = 'a'");
-    assert.throws(() => vault.reveal('acme', 'a'), /cannot be decrypted/);
+    await assert.rejects(vault.reveal('acme', 'a'), /cannot be decrypted/);
     database.close();
   });
 
@@ -84,7 +84,7 @@ describe('secrets vault (AES-256-GCM)', () => {
       createSecretRepository(database.db),
       loadVaultKey(join(dataDir, 'secrets.key'), { create: false }),
     );
-    assert.equal(vault.reveal('acme', 'pin'), '1234');
+    assert.equal(await vault.reveal('acme', 'pin'), '1234');
     database.close();
   });
 });

@@ -126,7 +126,7 @@ export async function startLiveServer(
         principalOf('default'),
       );
       const secret = `secret-${randomUUID()}`;
-      createSecretVault(createSecretRepository(db), key()).put('default', name, secret);
+      await createSecretVault(createSecretRepository(db), key()).put('default', name, secret);
       return secret;
     },
     async close() {

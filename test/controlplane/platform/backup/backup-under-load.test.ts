@@ -105,7 +105,7 @@ describe('clawdie backup / restore under load', () => {
       createSecretRepository(connection.db),
       loadVaultKey(restored.config.secretsKeyFile, { create: false }),
     );
-    assert.equal(vault.reveal('default', 'shop'), secret);
+    assert.equal(await vault.reveal('default', 'shop'), secret);
     // Tasks running at the snapshot end INTERRUPTED on the copy; none is left looking alive.
     const byStatus = restored.repository.countTasksByStatus();
     assert.equal((byStatus.running ?? 0) + (byStatus.queued ?? 0), 0, JSON.stringify(byStatus));
