@@ -42,7 +42,7 @@ const telegram = createTelegramNotifier({
     answer: () => {
       throw new Error('no approvals in this bench');
     },
-    get: () => null,
+    get: async () => null,
   },
   audit: discardAuditLog,
   logger: silentLogger,

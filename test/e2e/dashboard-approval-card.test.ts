@@ -125,7 +125,7 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
     );
     for (
       let i = 0;
-      i < 100 && service.approvals.list({ status: 'pending', limit: 5 }).length < 2;
+      i < 100 && (await service.approvals.list({ status: 'pending', limit: 5 })).length < 2;
       i++
     )
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -133,8 +133,8 @@ describe('dashboard in real Chromium: what an approval asks about', requires('ch
     await logIn(page, server.url, ADMIN_TOKEN);
   });
   after(async () => {
-    for (const record of service.approvals.list({ status: 'pending', limit: 10 }))
-      service.approvals.answer(record.id, 'deny', 'test');
+    for (const record of await service.approvals.list({ status: 'pending', limit: 10 }))
+      await service.approvals.answer(record.id, 'deny', 'test');
     await Promise.all(verdicts);
     await chromium?.close();
     await server?.close();

@@ -51,9 +51,9 @@ describe('dashboard in real Chromium: approvals queue', requires('chromium'), ()
       timeoutMs: 10 * 60_000,
     });
     await new Promise((resolve) => setImmediate(resolve));
-    const record = service.approvals
-      .list({ status: 'pending', limit: 10 })
-      .find((candidate) => candidate.reason === reason);
+    const record = (await service.approvals.list({ status: 'pending', limit: 10 })).find(
+      (candidate) => candidate.reason === reason,
+    );
     assert.ok(record);
     outcomes.set(record.id, outcome);
     return record.id;
@@ -68,8 +68,8 @@ describe('dashboard in real Chromium: approvals queue', requires('chromium'), ()
   });
   after(async () => {
     for (const [id, outcome] of outcomes) {
-      if (service.approvals.get(id)?.status === 'pending')
-        service.approvals.answer(id, 'deny', 'test');
+      if ((await service.approvals.get(id))?.status === 'pending')
+        await service.approvals.answer(id, 'deny', 'test');
       await outcome;
     }
     await chromium?.close();
@@ -81,7 +81,7 @@ describe('dashboard in real Chromium: approvals queue', requires('chromium'), ()
   it('approves a pending approval from the page and sees it leave the queue', async () => {
     const screen = await bankScreen(chromium.browser);
     const earlier = await request('navigation', 'open https://mail.example/', screen);
-    service.approvals.answer(earlier, 'deny', 'telegram:alice');
+    await service.approvals.answer(earlier, 'deny', 'telegram:alice');
     const first = await request('credential', 'type secret bank_password on bank.example', screen);
     const second = await request(
       'navigation',

@@ -173,13 +173,13 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     let chosenWhileAsked: string[] | null = null;
     const answering = (async () => {
       while (chosenWhileAsked === null) {
-        const pending = controlplane.approvals.list({ status: 'pending', limit: 5 });
+        const pending = await controlplane.approvals.list({ status: 'pending', limit: 5 });
         if (pending.length > 0) {
           // The chooser opened during the click, well before now: a file set then has been reported.
           await sleep(300);
           chosenWhileAsked = site.chosen.slice(chosenBefore);
           for (const record of pending)
-            controlplane.approvals.answer(record.id, answer, 'test supervisor');
+            await controlplane.approvals.answer(record.id, answer, 'test supervisor');
         }
         await Promise.race([done, sleep(20)]);
         if (chosenWhileAsked === null && (await isSettled(done))) break;
@@ -187,9 +187,9 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     })();
     const result = await done;
     await answering;
-    const approvals = controlplane.approvals
-      .list({ limit: 100 })
-      .filter((approval) => approval.taskId === result.trace_id);
+    const approvals = (await controlplane.approvals.list({ limit: 100 })).filter(
+      (approval) => approval.taskId === result.trace_id,
+    );
     const audited = (type: 'file-uploaded' | 'upload-refused') =>
       controlplane.audit.list({ limit: 100, taskId: result.trace_id, type }).map((row) => row.data);
     return {

@@ -45,7 +45,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     const result = await started.done;
     assert.equal(clicksAt(fake.executed, 900).length, 0, 'Pay was not clicked');
     assert.equal(clicksAt(fake.executed, 200).length, 1, 'Checkout was clicked');
-    assert.equal(controlplane.approvals.list({ limit: 5 }).length, 0);
+    assert.equal((await controlplane.approvals.list({ limit: 5 })).length, 0);
     const [first] = controlplane.repository.listSteps(started.taskId);
     assert.match(String(first?.outcomeMessage), /page changed after action 1 .*remaining 2/);
     assert.equal(result.status, 'finished');
@@ -62,7 +62,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     await answering;
     assert.equal(clicksAt(fake.executed, 900).length, 0, 'Pay was not clicked');
     assert.equal(result.error?.code, 'APPROVAL_DENIED');
-    const [approval] = controlplane.approvals.list({ limit: 5 });
+    const [approval] = await controlplane.approvals.list({ limit: 5 });
     assert.equal(approval?.detail.frame_origin, 'http://pay.test');
     const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const decided = rows.find(
@@ -84,7 +84,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     await started.done;
     await answering;
     assert.equal(clicksAt(fake.executed, 600).length, 0, 'the form was not submitted');
-    const [approval] = controlplane.approvals.list({ limit: 5 });
+    const [approval] = await controlplane.approvals.list({ limit: 5 });
     assert.equal(approval?.kind, 'navigation');
     const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const decided = rows.find(

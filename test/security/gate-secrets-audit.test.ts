@@ -49,7 +49,11 @@ describe('issue 20: a secret only into its field', () => {
       element: { tag: 'input', input_type: 'text', field: 'text' },
     });
     assert.deepEqual(fake.typed, []);
-    assert.equal(controlplane.approvals.list({ limit: 5 }).length, 0, 'no supervisor asked');
+    assert.equal(
+      (await controlplane.approvals.list({ limit: 5 })).length,
+      0,
+      'no supervisor asked',
+    );
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'credential_field');
     assert.match(String(refused?.data.message), /only be typed into password fields/);
@@ -64,7 +68,7 @@ describe('issue 20: a secret only into its field', () => {
       element: { tag: 'input', input_type: 'password', field: 'password' },
     });
     assert.deepEqual(fake.typed, []);
-    const asked = controlplane.approvals.list({ limit: 5 }).map((record) => record.kind);
+    const asked = (await controlplane.approvals.list({ limit: 5 })).map((record) => record.kind);
     assert.ok(!asked.includes('credential'), `no supervisor asked about the secret: ${asked}`);
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'credential');
@@ -86,7 +90,7 @@ describe('issue 20: a secret only into its field', () => {
       fields: ['password'],
       autocomplete: [],
     });
-    const [approval] = controlplane.approvals.list({ limit: 5 });
+    const [approval] = await controlplane.approvals.list({ limit: 5 });
     assert.deepEqual(
       [approval?.detail.frame_origin, approval?.detail.field],
       ['http://shop.test', 'password'],

@@ -66,8 +66,8 @@ export function answerAll(
   });
   return (async () => {
     while (!settled) {
-      for (const record of controlplane.approvals.list({ status: 'pending', limit: 5 }))
-        controlplane.approvals.answer(record.id, answer, 'test supervisor');
+      for (const record of await controlplane.approvals.list({ status: 'pending', limit: 5 }))
+        await controlplane.approvals.answer(record.id, answer, 'test supervisor');
       await sleep(20);
     }
   })();

@@ -60,10 +60,10 @@ export async function runHostileCases(
   let running = true;
   const answering = (async () => {
     while (running) {
-      for (const record of controlplane.approvals.list({ status: 'pending', limit: 50 })) {
+      for (const record of await controlplane.approvals.list({ status: 'pending', limit: 50 })) {
         const answer = answers.get(record.taskId ?? '');
         if (answer === 'approve' || answer === 'deny')
-          controlplane.approvals.answer(record.id, answer, 'test supervisor');
+          await controlplane.approvals.answer(record.id, answer, 'test supervisor');
       }
       await sleep(25);
     }
@@ -114,9 +114,9 @@ async function viewOf(
 ): Promise<CaseView> {
   const { controlplane, sites } = options;
   const rows = controlplane.audit.list({ limit: 500, taskId });
-  const approvals = controlplane.approvals
-    .list({ limit: 500 })
-    .filter((record) => record.taskId === taskId);
+  const approvals = (await controlplane.approvals.list({ limit: 500 })).filter(
+    (record) => record.taskId === taskId,
+  );
   const fieldRegions = await Promise.all(
     options.model.imagesOf(hostile.id).map(async (image) => ({
       turn: image.turn,

@@ -145,9 +145,9 @@ export async function runGolden(
     const answering = options.answer ? answerAll(controlplane, done, options.answer) : null;
     const result = await done;
     await answering;
-    const approvals = controlplane.approvals
-      .list({ limit: 10 })
-      .map(({ kind, reason }) => ({ kind, reason }));
+    const approvals = (await controlplane.approvals.list({ limit: 10 })).map(
+      ({ kind, reason }) => ({ kind, reason }),
+    );
     const clicks = site.requests
       .slice(seen)
       .filter((request) => request.startsWith('/clicked?'))

@@ -53,8 +53,8 @@ export const approvalRoutes: RouteEntry[] = [
       },
       '400': badRequest,
     },
-    handle: (c, { query }, deps) =>
-      c.json({ approvals: approvalsOf(deps).list(query).map(approvalView) }),
+    handle: async (c, { query }, deps) =>
+      c.json({ approvals: (await approvalsOf(deps).list(query)).map(approvalView) }),
   }),
   route({
     method: 'GET',
@@ -64,8 +64,8 @@ export const approvalRoutes: RouteEntry[] = [
     summary: 'One approval',
     params: approvalParams,
     responses: { '200': { description: 'The approval', ref: 'Approval' }, '404': noApproval },
-    handle: (c, _input, deps) => {
-      const record = approvalsOf(deps).get(c.req.param('id') ?? '');
+    handle: async (c, _input, deps) => {
+      const record = await approvalsOf(deps).get(c.req.param('id') ?? '');
       if (!record) throw new NotFoundError(`no approval ${c.req.param('id')}`);
       return c.json(approvalView(record));
     },
@@ -85,8 +85,8 @@ export const approvalRoutes: RouteEntry[] = [
       '404': noApproval,
       '409': { description: 'Already answered or expired', ref: 'Error' },
     },
-    handle: (c, { body }, deps) => {
-      const record = approvalsOf(deps).answer(
+    handle: async (c, { body }, deps) => {
+      const record = await approvalsOf(deps).answer(
         c.req.param('id') ?? '',
         body.decision,
         `api:${actorOf(c.get('principal'))}`,

@@ -11,9 +11,12 @@ export type ApprovalAnswer = 'approve' | 'deny';
 
 export interface ApprovalService extends Approver {
   /** Answers a pending approval (first answer wins); 404 unknown, 409 already closed. */
-  answer(id: string, answer: ApprovalAnswer, by: string): ApprovalRecord;
-  get(id: string): ApprovalRecord | null;
-  list(query: { status?: ApprovalRecord['status'] | undefined; limit: number }): ApprovalRecord[];
+  answer(id: string, answer: ApprovalAnswer, by: string): Promise<ApprovalRecord>;
+  get(id: string): Promise<ApprovalRecord | null>;
+  list(query: {
+    status?: ApprovalRecord['status'] | undefined;
+    limit: number;
+  }): Promise<ApprovalRecord[]>;
   /** Adds a channel requests are sent to (Telegram). */
   attach(notifier: Notifier): void;
 }
@@ -64,9 +67,9 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
     );
   }
 
-  function expire(id: string) {
-    const record = deps.store.get(id);
-    if (!record || !deps.store.close(id, 'expired', deps.clock.now(), null)) return;
+  async function expire(id: string) {
+    const record = await deps.store.get(id);
+    if (!record || !(await deps.store.close(id, 'expired', deps.clock.now(), null))) return;
     deps.audit.append({
       type: 'approval-expired',
       actor: 'system',
@@ -92,7 +95,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         answeredAt: null,
         answeredBy: null,
       };
-      deps.store.insert(record);
+      await deps.store.insert(record);
       request.onPending?.(record);
       deps.audit.append({
         type: 'approval-requested',
@@ -110,8 +113,8 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         waiting.set(record.id, resolve);
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         deps.clock.sleep(request.timeoutMs, timer.signal).then(
-          () => {
-            expire(record.id);
+          async () => {
+            await expire(record.id);
             resolve({ approved: false, approvalId: record.id, by: null, why: 'expired' });
           },
           () => undefined,
@@ -126,15 +129,15 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       } finally {
         timer.abort();
         waiting.delete(record.id);
-        if (signal?.aborted) expire(record.id);
+        if (signal?.aborted) await expire(record.id);
       }
     },
-    answer(id, answer, by) {
-      const record = deps.store.get(id);
+    async answer(id, answer, by) {
+      const record = await deps.store.get(id);
       if (!record) throw new NotFoundError(`no approval ${id}`);
       const status = answer === 'approve' ? 'approved' : 'denied';
       const at = deps.clock.now();
-      if (!deps.store.close(id, status, at, by)) {
+      if (!(await deps.store.close(id, status, at, by))) {
         throw new AppError('APPROVAL_CLOSED', `approval ${id} is already ${record.status}`, {
           status: 409,
         });

@@ -128,13 +128,12 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     });
     return context.render(c, 'Audit log', 'audit', body);
   });
-  app.get('/approvals', (c) => {
+  app.get('/approvals', async (c) => {
     if (!deps.approvals) return context.notFound(c, 'No approvals are configured.');
-    const pending = deps.approvals
-      .list({ status: 'pending', limit: 200 })
-      .sort((a, b) => a.requestedAt - b.requestedAt);
-    const recent = deps.approvals
-      .list({ limit: 200 })
+    const pending = (await deps.approvals.list({ status: 'pending', limit: 200 })).sort(
+      (a, b) => a.requestedAt - b.requestedAt,
+    );
+    const recent = (await deps.approvals.list({ limit: 200 }))
       .filter((record) => record.status !== 'pending')
       .sort((a, b) => (b.answeredAt ?? 0) - (a.answeredAt ?? 0))
       .slice(0, RECENT_APPROVALS);
@@ -163,7 +162,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     const decision = form.decision;
     if (decision !== 'approve' && decision !== 'deny') return c.text('bad decision', 400);
     try {
-      deps.approvals.answer(c.req.param('id'), decision, DASHBOARD_ANSWERER);
+      await deps.approvals.answer(c.req.param('id'), decision, DASHBOARD_ANSWERER);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const code = error.status === 404 ? 'unknown' : 'closed';

@@ -93,7 +93,7 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
       options.audit.append({
         type: 'approval-answer-refused',
         actor: `telegram:${user}`,
-        taskId: options.approvals.get(id)?.taskId ?? null,
+        taskId: (await options.approvals.get(id))?.taskId ?? null,
         data: {
           approval: id,
           username: ctx.from.username ?? null,
@@ -107,7 +107,7 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
       return;
     }
     try {
-      options.approvals.answer(id, choice === 'a' ? 'approve' : 'deny', `telegram:${user}`);
+      await options.approvals.answer(id, choice === 'a' ? 'approve' : 'deny', `telegram:${user}`);
       await ctx.answerCallbackQuery({ text: choice === 'a' ? 'Approved' : 'Denied' });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;

@@ -4,17 +4,18 @@ import type { ApprovalRecord, ApprovalStatus } from '../../governance/approvals/
 import type { Db } from './database.js';
 import { approvals } from './schema.js';
 
+/** The store port for approval rows; Promises, so that an asynchronous store can implement it. */
 export interface ApprovalStore {
-  insert(record: ApprovalRecord): void;
-  get(id: string): ApprovalRecord | null;
-  list(query: { status?: ApprovalStatus | undefined; limit: number }): ApprovalRecord[];
+  insert(record: ApprovalRecord): Promise<void>;
+  get(id: string): Promise<ApprovalRecord | null>;
+  list(query: { status?: ApprovalStatus | undefined; limit: number }): Promise<ApprovalRecord[]>;
   /** Sets the final status if the row is still pending; false when it was not. */
   close(
     id: string,
     status: Exclude<ApprovalStatus, 'pending'>,
     at: number,
     by: string | null,
-  ): boolean;
+  ): Promise<boolean>;
 }
 
 const toRecord = (row: typeof approvals.$inferSelect): ApprovalRecord => ({
@@ -26,16 +27,16 @@ const toRecord = (row: typeof approvals.$inferSelect): ApprovalRecord => ({
 
 export function createApprovalRepository(db: Db): ApprovalStore {
   return {
-    insert(record) {
+    async insert(record) {
       db.insert(approvals)
         .values({ ...record, detail: JSON.stringify(record.detail) })
         .run();
     },
-    get(id) {
+    async get(id) {
       const row = db.select().from(approvals).where(eq(approvals.id, id)).get();
       return row ? toRecord(row) : null;
     },
-    list({ status, limit }) {
+    async list({ status, limit }) {
       return db
         .select()
         .from(approvals)
@@ -45,7 +46,7 @@ export function createApprovalRepository(db: Db): ApprovalStore {
         .all()
         .map(toRecord);
     },
-    close(id, status, at, by) {
+    async close(id, status, at, by) {
       const result = db
         .update(approvals)
         .set({ status, answeredAt: at, answeredBy: by })

@@ -27,7 +27,7 @@ const telegram = createTelegramNotifier({
   chatIds: [77],
   allowedUserIds: [1],
   apiRoot: api.apiRoot,
-  approvals: { answer: () => assert.fail('no approval'), get: () => null },
+  approvals: { answer: () => assert.fail('no approval'), get: async () => null },
   audit,
   logger: silentLogger,
   pollTimeoutSeconds: 1,

@@ -20,8 +20,8 @@ describe('approval service', () => {
     const [sent] = recording.requested;
     assert.equal(sent?.record.status, 'pending');
     assert.deepEqual(sent?.screenshot, sampleRequest.screenshot);
-    assert.equal(approvals.list({ status: 'pending', limit: 10 }).length, 1);
-    approvals.answer(sent?.record.id ?? '', 'approve', 'api:tenant:ops/alice');
+    assert.equal((await approvals.list({ status: 'pending', limit: 10 })).length, 1);
+    await approvals.answer(sent?.record.id ?? '', 'approve', 'api:tenant:ops/alice');
     assert.deepEqual(await pending, {
       approved: true,
       approvalId: sent?.record.id,
@@ -34,8 +34,8 @@ describe('approval service', () => {
       ['approval-requested', 'approval-answered'],
     );
     assert.equal(rows[1]?.actor, 'api:tenant:ops/alice');
-    assert.throws(() => approvals.answer(sent?.record.id ?? '', 'deny', 'x'), /already approved/);
-    assert.throws(() => approvals.answer('nope', 'deny', 'x'), /no approval nope/);
+    await assert.rejects(approvals.answer(sent?.record.id ?? '', 'deny', 'x'), /already approved/);
+    await assert.rejects(approvals.answer('nope', 'deny', 'x'), /no approval nope/);
   });
 
   it('treats no answer before the timeout as a denial', async (t) => {
@@ -46,7 +46,7 @@ describe('approval service', () => {
     await tick();
     clock.advance(59_999);
     await tick();
-    assert.equal(approvals.list({ status: 'pending', limit: 10 }).length, 1);
+    assert.equal((await approvals.list({ status: 'pending', limit: 10 })).length, 1);
     clock.advance(1);
     const outcome = await pending;
     assert.deepEqual(outcome, {
@@ -55,9 +55,12 @@ describe('approval service', () => {
       by: null,
       why: 'expired',
     });
-    assert.equal(approvals.get(outcome.approvalId)?.status, 'expired');
+    assert.equal((await approvals.get(outcome.approvalId))?.status, 'expired');
     assert.ok(audit.list({ limit: 10 }).some((row) => row.type === 'approval-expired'));
-    assert.throws(() => approvals.answer(outcome.approvalId, 'approve', 'late'), /already expired/);
+    await assert.rejects(
+      approvals.answer(outcome.approvalId, 'approve', 'late'),
+      /already expired/,
+    );
   });
 
   it('still works through the API when a notifier is unreachable, and audits the failure', async (t) => {
@@ -68,8 +71,8 @@ describe('approval service', () => {
     await tick();
     const failed = audit.list({ limit: 10 }).find((row) => row.type === 'notifier-failed');
     assert.match(String(failed?.data.error), /ECONNREFUSED/);
-    const [open] = approvals.list({ status: 'pending', limit: 1 });
-    approvals.answer(open?.id ?? '', 'deny', 'api:tenant:ops/bob');
+    const [open] = await approvals.list({ status: 'pending', limit: 1 });
+    await approvals.answer(open?.id ?? '', 'deny', 'api:tenant:ops/bob');
     assert.equal((await pending).approved, false);
   });
 
@@ -81,6 +84,6 @@ describe('approval service', () => {
     await tick();
     controller.abort();
     await assert.rejects(pending, { name: 'AbortError' });
-    assert.equal(approvals.list({ status: 'expired', limit: 1 }).length, 1);
+    assert.equal((await approvals.list({ status: 'expired', limit: 1 })).length, 1);
   });
 });

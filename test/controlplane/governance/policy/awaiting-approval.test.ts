@@ -33,10 +33,10 @@ async function startGoingElsewhere(
 
 /** The first pending approval, once the task has asked for it. */
 async function firstPending(approvals: ReturnType<typeof createApprovalsFixture>) {
-  let [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+  let [approval] = await approvals.approvals.list({ status: 'pending', limit: 10 });
   for (let i = 0; i < 500 && !approval; i++) {
     await delay(10);
-    [approval] = approvals.approvals.list({ status: 'pending', limit: 10 });
+    [approval] = await approvals.approvals.list({ status: 'pending', limit: 10 });
   }
   assert.ok(approval, 'the navigation asked for an approval');
   return approval;
@@ -72,7 +72,7 @@ describe('a task waiting for a supervisor approval', () => {
     assert.equal(waiting?.approval?.id, approval.id);
     assert.deepEqual(waiting?.approval?.action, body.approval?.action);
 
-    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    await approvals.approvals.answer(approval.id, 'approve', 'api:ops');
     const ended = await fixture.waitFor(id);
     assert.equal(ended?.status, 'finished');
     assert.deepEqual(
@@ -110,7 +110,7 @@ describe('MCP progress of a task waiting for an approval', () => {
       progress.at(-1)?.message ?? '',
       new RegExp(`^awaiting_approval: navigation approval ${approval.id} pending`),
     );
-    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    await approvals.approvals.answer(approval.id, 'approve', 'api:ops');
     const result = await call;
     assert.equal(result.structuredContent?.status, 'finished');
     const values = progress.map((update) => update.progress);
@@ -129,7 +129,7 @@ describe('pausing a task that awaits an approval', () => {
     const approval = await firstPending(approvals);
     assert.equal(fixture.tasks.pause?.(id), true);
     assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
-    approvals.approvals.answer(approval.id, 'approve', 'api:ops');
+    await approvals.approvals.answer(approval.id, 'approve', 'api:ops');
     await delay(50);
     assert.equal(fixture.repository.getTask(id)?.status, 'paused');
     const statuses = fixture.tasks.events

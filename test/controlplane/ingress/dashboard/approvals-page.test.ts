@@ -20,9 +20,9 @@ async function requestApproval(
 ): Promise<{ id: string; outcome: Promise<ApprovalOutcome> }> {
   const outcome = service.approvals.request({ ...sampleRequest, reason, screenshot });
   await tick();
-  const record = service.approvals
-    .list({ status: 'pending', limit: 50 })
-    .find((candidate) => candidate.reason === reason);
+  const record = (await service.approvals.list({ status: 'pending', limit: 50 })).find(
+    (candidate) => candidate.reason === reason,
+  );
   assert.ok(record, `pending approval for ${reason}`);
   return { id: record.id, outcome };
 }
@@ -106,17 +106,17 @@ describe('dashboard approvals queue', () => {
       by: 'dashboard:admin',
       why: 'denied',
     });
-    assert.equal(service.approvals.get(id)?.status, 'denied');
+    assert.equal((await service.approvals.get(id))?.status, 'denied');
   });
 
   it('says so when the approval was already answered elsewhere, changing nothing', async () => {
     const cookie = await fixture.login();
     const { id, outcome } = await requestApproval('answered in Telegram first');
-    service.approvals.answer(id, 'deny', 'telegram:alice');
+    await service.approvals.answer(id, 'deny', 'telegram:alice');
     await outcome;
     const response = await answer(id, 'approve', { cookie });
     assert.equal(response.headers.get('location'), '/dashboard/approvals?error=closed');
-    assert.equal(service.approvals.get(id)?.answeredBy, 'telegram:alice');
+    assert.equal((await service.approvals.get(id))?.answeredBy, 'telegram:alice');
     const page = await (
       await fixture.app.request('/dashboard/approvals?error=closed', { headers: { cookie } })
     ).text();
@@ -136,8 +136,8 @@ describe('dashboard approvals queue', () => {
     assert.equal((await fixture.app.request(`/dashboard/approvals/${id}/screenshot`)).status, 401);
     const crossSite = await answer(id, 'approve', { cookie, 'sec-fetch-site': 'cross-site' });
     assert.equal(crossSite.status, 403);
-    assert.equal(service.approvals.get(id)?.status, 'pending');
-    service.approvals.answer(id, 'deny', 'test');
+    assert.equal((await service.approvals.get(id))?.status, 'pending');
+    await service.approvals.answer(id, 'deny', 'test');
     await outcome;
   });
 

@@ -29,10 +29,10 @@ describe('dashboard: a task waiting for an approval', () => {
     t.after(() => fixture.close());
     const cookie = await fixture.login();
     const task = submit(fixture.tasks, { instruction: 'go', start_url: 'https://shop.example/' });
-    let [approval] = fixture.approvals.list({ status: 'pending', limit: 5 });
+    let [approval] = await fixture.approvals.list({ status: 'pending', limit: 5 });
     for (let i = 0; i < 500 && !approval; i++) {
       await delay(10);
-      [approval] = fixture.approvals.list({ status: 'pending', limit: 5 });
+      [approval] = await fixture.approvals.list({ status: 'pending', limit: 5 });
     }
     assert.ok(approval, 'the navigation waits for an approval');
 
@@ -51,7 +51,7 @@ describe('dashboard: a task waiting for an approval', () => {
     ).text();
     assert.match(queue, new RegExp(`id="approval-${approval.id}"`), 'the link has a target');
 
-    fixture.approvals.answer(approval.id, 'approve', 'dashboard:admin');
+    await fixture.approvals.answer(approval.id, 'approve', 'dashboard:admin');
     assert.equal((await task.done).status, 'finished');
   });
 });

@@ -66,7 +66,11 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     const refused = audit.list({ limit: 20 }).find((row) => row.type === 'approval-answer-refused');
     assert.equal(refused?.actor, `telegram:${strangerUser}`);
     assert.equal(refused?.taskId, 'task-1');
-    assert.equal(approvals.list({ status: 'pending', limit: 5 }).length, 1, 'still pending');
+    assert.equal(
+      (await approvals.list({ status: 'pending', limit: 5 })).length,
+      1,
+      'still pending',
+    );
 
     api.pressButton(allowedUser, buttons[0]?.callback_data ?? '', message);
     const outcome = await pending;
@@ -94,8 +98,8 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     const data =
       (sent.params.reply_markup as { inline_keyboard: { callback_data: string }[][] })
         .inline_keyboard[0]?.[1]?.callback_data ?? '';
-    const [open] = approvals.list({ status: 'pending', limit: 1 });
-    approvals.answer(open?.id ?? '', 'deny', 'api:ops');
+    const [open] = await approvals.list({ status: 'pending', limit: 1 });
+    await approvals.answer(open?.id ?? '', 'deny', 'api:ops');
     assert.equal((await pending).approved, false);
     api.pressButton(allowedUser, data, { chatId: supervisorChat, messageId: 100 });
     const answer = await api.waitForCall('answerCallbackQuery');
@@ -114,8 +118,8 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     }
     const failures = audit.list({ limit: 50 }).filter((row) => row.type === 'notifier-failed');
     assert.ok(failures.length >= 1);
-    const [open] = approvals.list({ status: 'pending', limit: 1 });
-    approvals.answer(open?.id ?? '', 'approve', 'api:tenant:ops/alice');
+    const [open] = await approvals.list({ status: 'pending', limit: 1 });
+    await approvals.answer(open?.id ?? '', 'approve', 'api:tenant:ops/alice');
     assert.equal((await pending).approved, true);
   });
 });

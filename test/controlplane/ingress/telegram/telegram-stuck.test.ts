@@ -22,7 +22,7 @@ function setUp(t: TestContext, apiRoot: string) {
     chatIds: [supervisorChat],
     allowedUserIds: [1001],
     apiRoot,
-    approvals: { answer: () => assert.fail('no approval expected'), get: () => null },
+    approvals: { answer: () => assert.fail('no approval expected'), get: async () => null },
     audit: fixture.audit,
     logger: silentLogger,
     pollTimeoutSeconds: 1,
