@@ -54,7 +54,7 @@ const callTool = async (client: Client) => {
   return (result.structuredContent as { status: string }).status;
 };
 const run: Record<Mode, () => Promise<string>> = {
-  direct: async () => (await submit(fixture.tasks, input, () => undefined).done).status,
+  direct: async () => (await (await submit(fixture.tasks, input, () => undefined)).done).status,
   mcp_in_memory: () => callTool(memoryClient),
   mcp_http: () => callTool(httpClient),
 };

@@ -33,7 +33,7 @@ const { deps, repository, close } = createTestTaskDeps({
   databasePath: join(dbDir, 'clawdie.db'),
 });
 const tasks = createTaskService({ ...deps, logger, newId: () => crypto.randomUUID() });
-const { taskId, done } = submit(tasks, { instruction: 'benchmark task' });
+const { taskId, done } = await submit(tasks, { instruction: 'benchmark task' });
 await done;
 const app = createApp({
   tasks,

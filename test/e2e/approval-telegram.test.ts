@@ -36,7 +36,7 @@ describe(
     it('asks on Telegram, refuses a stranger, types the secret after approval, and leaks it nowhere', async (t) => {
       const harness = await startApprovalHarness({ outputs: loginReplies, timeoutS: 60 });
       t.after(harness.close);
-      const { taskId, done } = submit(harness.tasks, {
+      const { taskId, done } = await submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
         credential_mode: 'supervisor_approved',
@@ -102,7 +102,7 @@ describe(
     it('ends with APPROVAL_DENIED when nobody answers before the timeout, and types nothing', async (t) => {
       const harness = await startApprovalHarness({ outputs: loginReplies, timeoutS: 1 });
       t.after(harness.close);
-      const { done } = submit(harness.tasks, {
+      const { done } = await submit(harness.tasks, {
         instruction: 'log in as demo',
         start_url: `${harness.site.url}/login`,
         credential_mode: 'supervisor_approved',

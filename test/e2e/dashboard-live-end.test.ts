@@ -107,7 +107,9 @@ describe(
       );
 
     it('rewrites a step shown pending, then shows the final frame and the result', async () => {
-      const { taskId, done } = submit(fixture.tasks, { instruction: 'Press the blue button' });
+      const { taskId, done } = await submit(fixture.tasks, {
+        instruction: 'Press the blue button',
+      });
       // Step 1 is recorded (pending) while the model thinks: the page opens on it.
       for (let i = 0; i < 200 && fixture.repository.listSteps(taskId).length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 20));

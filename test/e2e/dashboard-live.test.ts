@@ -65,7 +65,7 @@ describe(
     it('shows the live browser, steps as they end, and aborts the task from the page', async () => {
       h.model.setMode('normal');
       h.model.setDelay(600);
-      const { taskId, done } = submit(tasks, {
+      const { taskId, done } = await submit(tasks, {
         instruction: demoTask.instruction,
         start_url: `${h.siteUrl}/`,
         domains: [new URL(h.siteUrl).host],

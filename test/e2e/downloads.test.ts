@@ -78,9 +78,9 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
       if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = (principal: Principal) => {
+  const run = async (principal: Principal) => {
     const input = { instruction: 'Download the files', start_url: `${site.url}/` };
-    const plan = controlplane.tasks.admit(input, principal);
+    const plan = await controlplane.tasks.admit(input, principal);
     return controlplane.tasks.start(plan).done;
   };
   const audited = (taskId: string, type: string) =>

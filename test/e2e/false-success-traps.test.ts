@@ -73,7 +73,7 @@ describe(
 
     /** Runs the trap at `path`; its compact result, as returned and as REST serves it. */
     async function trap(path: string) {
-      const plan = controlplane.tasks.admit(
+      const plan = await controlplane.tasks.admit(
         { instruction: 'Pay the invoice', start_url: `${site.url}${path}` },
         loopbackPrincipal,
       );

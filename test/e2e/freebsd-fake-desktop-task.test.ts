@@ -89,13 +89,15 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
       };
       const tasks = platform.createTasks(model);
       try {
-        const result = await submit(tasks, {
-          instruction: `Type "${TYPED}" into the text field and submit it`,
-          surface: 'desktop',
-          start_url: `${page.url}/`,
-          domains: [new URL(page.url).host],
-          max_steps: 6,
-        }).done;
+        const result = await (
+          await submit(tasks, {
+            instruction: `Type "${TYPED}" into the text field and submit it`,
+            surface: 'desktop',
+            start_url: `${page.url}/`,
+            domains: [new URL(page.url).host],
+            max_steps: 6,
+          })
+        ).done;
         assert.equal(result.status, 'finished', JSON.stringify(result));
         assert.equal(result.step_count, 3);
         assert.deepEqual(site.submitted, [TYPED], 'the typed text arrived in the page');

@@ -116,11 +116,13 @@ if (
       const tasks = platform.createTasks(
         createPerTaskScriptModel(["Action: finished(content='seen')"]),
       );
-      const result = await submit(tasks, {
-        instruction: 'look at the page',
-        start_url: `${egressSite.url}/`,
-        domains: [new URL(egressSite.url).host],
-      }).done;
+      const result = await (
+        await submit(tasks, {
+          instruction: 'look at the page',
+          start_url: `${egressSite.url}/`,
+          domains: [new URL(egressSite.url).host],
+        })
+      ).done;
       await tasks.close();
       assert.equal(result.status, 'finished', JSON.stringify(result));
       const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });

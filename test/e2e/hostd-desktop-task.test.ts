@@ -82,13 +82,15 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
       const tasks = h.controlplane.createTasks(model);
       const watch = watchXTools();
       try {
-        const result = await submit(tasks, {
-          instruction: `Type "${TYPED}" into the text field and submit it`,
-          surface: 'desktop',
-          start_url: `${page.url}/`,
-          domains: [new URL(page.url).host],
-          max_steps: 6,
-        }).done;
+        const result = await (
+          await submit(tasks, {
+            instruction: `Type "${TYPED}" into the text field and submit it`,
+            surface: 'desktop',
+            start_url: `${page.url}/`,
+            domains: [new URL(page.url).host],
+            max_steps: 6,
+          })
+        ).done;
 
         assert.equal(result.status, 'finished', JSON.stringify(result));
         assert.equal(result.summary, 'typed');

@@ -118,11 +118,13 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       const tasks = h.controlplane.createTasks(
         createPerTaskScriptModel(["Action: finished(content='seen')"]),
       );
-      const result = await submit(tasks, {
-        instruction: 'look at the page',
-        start_url: `${egressSite.url}/`,
-        domains: [new URL(egressSite.url).host],
-      }).done;
+      const result = await (
+        await submit(tasks, {
+          instruction: 'look at the page',
+          start_url: `${egressSite.url}/`,
+          domains: [new URL(egressSite.url).host],
+        })
+      ).done;
       await tasks.close();
       assert.equal(result.status, 'finished', JSON.stringify(result));
       const refusals = auditOf(result.trace_id).filter((event) => event.type === 'egress-refused');
@@ -146,7 +148,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       });
       const site = watchSite;
       try {
-        const { taskId, done } = submit(tasks, {
+        const { taskId, done } = await submit(tasks, {
           instruction: 'wait forever',
           start_url: `${site.url}/`,
           domains: [new URL(site.url).host],

@@ -71,21 +71,25 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
         createPerTaskScriptModel(["Action: finished(content='ok')"]),
       );
       const domains = [new URL(served.url).host];
-      const first = await submit(tasks, {
-        instruction: 'store something',
-        start_url: `${served.url}/set`,
-        domains,
-        keep_session: true,
-      }).done;
+      const first = await (
+        await submit(tasks, {
+          instruction: 'store something',
+          start_url: `${served.url}/set`,
+          domains,
+          keep_session: true,
+        })
+      ).done;
       assert.equal(first.status, 'finished', JSON.stringify(first));
       assert.match(first.session_id ?? '', /^ks_/);
       assert.equal((await h.manager.list()).length, 1, 'the clone stays');
 
       const check = { instruction: 'check', start_url: `${served.url}/check` };
-      const follow = await submit(tasks, { ...check, session_id: first.session_id as string }).done;
+      const follow = await (
+        await submit(tasks, { ...check, session_id: first.session_id as string })
+      ).done;
       assert.equal(follow.status, 'finished', JSON.stringify(follow));
       assert.deepEqual(await lastVisit(), { cookie: true, storage: true }, 'same browser');
-      const fresh = await submit(tasks, { ...check, domains }).done;
+      const fresh = await (await submit(tasks, { ...check, domains })).done;
       assert.equal(fresh.status, 'finished', JSON.stringify(fresh));
       assert.deepEqual(
         await lastVisit(),
@@ -113,12 +117,14 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
         'the follow-up, which did not keep it, destroyed the same clone',
       );
 
-      const kept = await submit(tasks, {
-        instruction: 'keep',
-        start_url: `${served.url}/set`,
-        domains,
-        keep_session: true,
-      }).done;
+      const kept = await (
+        await submit(tasks, {
+          instruction: 'keep',
+          start_url: `${served.url}/set`,
+          domains,
+          keep_session: true,
+        })
+      ).done;
       assert.match(kept.session_id ?? '', /^ks_/);
       await tasks.close();
       assert.deepEqual(await h.manager.list(), [], 'closing the service destroyed the kept clone');

@@ -91,7 +91,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('records the demo task to a finalised MP4 at the viewport size and leaves no ffmpeg', async () => {
     h.model.setMode('normal');
-    const { taskId, done } = submit(tasks, {
+    const { taskId, done } = await submit(tasks, {
       instruction: demoTask.instruction,
       start_url: `${h.siteUrl}/`,
       record: true,
@@ -109,7 +109,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('finalises the recording of an aborted task and leaves no ffmpeg', async () => {
     h.model.setMode('hang');
-    const { taskId, done } = submit(tasks, {
+    const { taskId, done } = await submit(tasks, {
       instruction: 'anything',
       start_url: `${h.siteUrl}/`,
       record: true,
@@ -132,7 +132,7 @@ describe('e2e: MP4 recording of a task via ffmpeg', requires('chromium', 'ffmpeg
 
   it('does not record a task without record: true', async () => {
     h.model.setMode('normal');
-    const { taskId, done } = submit(tasks, {
+    const { taskId, done } = await submit(tasks, {
       instruction: demoTask.instruction,
       start_url: `${h.siteUrl}/`,
     });

@@ -79,7 +79,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
       const waiting = h.controlplane.createTasks(
         recordingModel(createPerTaskScriptModel(['Action: wait()']), modelRequests),
       );
-      const first = submit(waiting, {
+      const first = await submit(waiting, {
         instruction: 'wait while the supervisor signs in',
         start_url: `${site.url}/login`,
         domains: [new URL(site.url).host],
@@ -110,7 +110,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
           modelRequests,
         ),
       );
-      const second = submit(finishing, {
+      const second = await submit(finishing, {
         instruction: 'open the account page',
         start_url: `${site.url}/account`,
         domains: [new URL(site.url).host],

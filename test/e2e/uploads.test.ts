@@ -137,7 +137,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
 
   it('sets the provided file on the chooser the model opened: the server gets the same bytes', async () => {
     const result = await controlplane.tasks.start(
-      admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]),
+      await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]),
     ).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
@@ -167,7 +167,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
   const asks: Principal = { ...loopbackPrincipal, tenant: 'asks' };
   /** Runs the upload under `asks`; `chosenWhileAsked`: files set on the input while the card waits. */
   const heldRun = async (answer: 'approve' | 'deny') => {
-    const plan = admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }], asks);
+    const plan = await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }], asks);
     const chosenBefore = site.chosen.length;
     const done = controlplane.tasks.start(plan).done;
     let chosenWhileAsked: string[] | null = null;
@@ -250,7 +250,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
 
   it('cancels a chooser when the task provides no file, and says so', async () => {
     const before = site.received.length;
-    const plan = controlplane.tasks.admit(
+    const plan = await controlplane.tasks.admit(
       { instruction: 'Upload the note', start_url: `${site.url}/` },
       loopbackPrincipal,
     );
@@ -264,7 +264,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     assert.match(requests.join('\n'), /A file chooser opened and was cancelled/);
   });
 
-  it('refuses a path outside the allowlist, by .. or by a symlink out of it, at admission', () => {
+  it('refuses a path outside the allowlist, by .. or by a symlink out of it, at admission', async () => {
     const outside = [
       join(scratch, 'secret.txt'),
       `${allowed}/../secret.txt`,
@@ -272,8 +272,8 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       'note.txt',
     ];
     for (const path of outside)
-      assert.throws(
-        () => admit([{ name: 'x.txt', path }]),
+      await assert.rejects(
+        admit([{ name: 'x.txt', path }]),
         (error: Error & { code?: string; status?: number }) =>
           error.code === 'POLICY_DENIED' &&
           error.status === 400 &&
@@ -283,7 +283,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     assert.ok(refusals().filter((reason) => reason.startsWith('files[0] (x.txt)')).length >= 4);
   });
 
-  it("admits an artifact of the tenant's own task and refuses another tenant's as missing", () => {
+  it("admits an artifact of the tenant's own task and refuses another tenant's as missing", async () => {
     const artifactOf = (tenant: string) => {
       const id = randomUUID();
       controlplane.repository.createTask({
@@ -307,14 +307,14 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       );
       return id;
     };
-    const own = admit([{ name: 'report.txt', artifact_of_task: artifactOf('default') }]);
+    const own = await admit([{ name: 'report.txt', artifact_of_task: artifactOf('default') }]);
     assert.deepEqual(
       own.uploads?.map((file) => [file.name, file.bytes]),
       [['report.txt', 10]],
     );
     const foreign = artifactOf('other');
-    assert.throws(
-      () => admit([{ name: 'report.txt', artifact_of_task: foreign }]),
+    await assert.rejects(
+      admit([{ name: 'report.txt', artifact_of_task: foreign }]),
       new RegExp(`no artifact report.txt of task ${foreign}`),
     );
   });

@@ -95,7 +95,7 @@ describe(
     /** Runs a task through the task service the API uses; its loop events and its result. */
     async function run(input: BrowserRunTaskInput) {
       const events: LoopEvent[] = [];
-      const plan = controlplane.tasks.admit(input, loopbackPrincipal);
+      const plan = await controlplane.tasks.admit(input, loopbackPrincipal);
       const result = await controlplane.tasks.start(plan, (event) => void events.push(event)).done;
       const verdicts = events.filter(
         (event): event is Extract<LoopEvent, { type: 'done-verified' | 'done-rejected' }> =>

@@ -93,8 +93,8 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       arguments: { instruction: 'x', domains: ['evil.example'] },
     });
     assert.equal(refused.isError, true);
-    assert.throws(() => fixture.tasks.admit({ instruction: '' }, acme), { code: 'INVALID_INPUT' });
-    assert.throws(() => fixture.tasks.admit({ instruction: 'x', max_steps: 99 }, acme), {
+    await assert.rejects(fixture.tasks.admit({ instruction: '' }, acme), { code: 'INVALID_INPUT' });
+    await assert.rejects(fixture.tasks.admit({ instruction: 'x', max_steps: 99 }, acme), {
       code: 'POLICY_DENIED',
     });
     assert.equal(counts.acquires, 0, 'no browser was leased for a task that was not admitted');
@@ -113,14 +113,14 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       await tasks.close();
       close();
     });
-    assert.throws(() => tasks.admit({ instruction: 'x', start_url: 'file:///etc/passwd' }, acme), {
+    await assert.rejects(tasks.admit({ instruction: 'x', start_url: 'file:///etc/passwd' }, acme), {
       code: 'INVALID_INPUT',
     });
-    assert.throws(() => tasks.admit({ instruction: 'x', max_steps: 0 }, acme), {
+    await assert.rejects(tasks.admit({ instruction: 'x', max_steps: 0 }, acme), {
       code: 'INVALID_INPUT',
     });
     assert.equal(counting.counts.acquires, 0);
-    const plan = tasks.admit({ instruction: 'x' }, acme);
+    const plan = await tasks.admit({ instruction: 'x' }, acme);
     assert.equal(plan.rules.kind, 'allow-all');
     assert.equal((await tasks.start(plan).done).status, 'finished');
     assert.equal(counting.counts.acquires, 1);
@@ -137,7 +137,7 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       },
     });
     t.after(fixture.close);
-    const plan = fixture.tasks.admit(
+    const plan = await fixture.tasks.admit(
       { instruction: 'pay', start_url: 'https://shop.example/' },
       acme,
     );

@@ -38,7 +38,7 @@ describe('issue 20: each action judged where and when it lands', () => {
       [reply(click(200, 200), 'wait()', click(900, 600)), finish],
       { pages },
     );
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'check out',
       start_url: 'http://shop.test/cart',
     });
@@ -53,7 +53,7 @@ describe('issue 20: each action judged where and when it lands', () => {
 
   it('asks before a click in a payment-host iframe; denied, nothing clicked', async (t) => {
     const { controlplane, fake } = await startGated(t, [reply(click(900, 600)), finish], { pages });
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'pay',
       start_url: 'http://shop.test/checkout',
     });
@@ -76,7 +76,7 @@ describe('issue 20: each action judged where and when it lands', () => {
 
   it('takes a shop form that posts to the payment host as a navigation needing approval', async (t) => {
     const { controlplane, fake } = await startGated(t, [reply(click(600, 200)), finish], { pages });
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'pay',
       start_url: 'http://shop.test/cart',
     });
@@ -110,7 +110,7 @@ describe('issue 20: each action judged where and when it lands', () => {
         }
       },
     });
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'pay',
       start_url: 'http://shop.test/checkout',
     });
@@ -144,7 +144,7 @@ describe('issue 20: each action judged where and when it lands', () => {
       },
     );
     t.after(() => unpoliced.close());
-    const started = submit(unpoliced, {
+    const started = await submit(unpoliced, {
       instruction: 'browse',
       start_url: 'http://shop.test/cart',
       domains: ['shop.test'],

@@ -30,7 +30,7 @@ async function runLogin(
       : {}),
   });
   await secretSet(gated.controlplane.dataDir, 'pw', value);
-  const started = submit(gated.controlplane.tasks, {
+  const started = await submit(gated.controlplane.tasks, {
     instruction: 'sign in',
     start_url: 'http://shop.test/login',
     credential_mode: 'supervisor_approved',
@@ -119,7 +119,7 @@ describe('issue 20: an exact audit', () => {
   it('audits a reply the reply limit refused, and admission under the task id', async (t) => {
     const many = reply(...Array.from({ length: 21 }, () => 'wait()'));
     const { controlplane } = await startGated(t, [many, finish], {});
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'x',
       start_url: 'http://shop.test/',
     });
@@ -131,7 +131,7 @@ describe('issue 20: an exact audit', () => {
       (row) => row.type === 'policy-decided' && row.data.subject === 'task',
     );
     assert.equal(admitted?.data.decision, 'allow');
-    assert.throws(() =>
+    await assert.rejects(
       controlplane.tasks.admit(
         { instruction: 'x', domains: ['evil.test'] },
         {
@@ -161,7 +161,7 @@ describe('issue 20: an exact audit', () => {
       ],
       {},
     );
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'x',
       start_url: 'http://shop.test/',
     });

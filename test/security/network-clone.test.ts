@@ -152,20 +152,22 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
       const recorded: EgressRefusal[] = [];
       const unsubscribe = h.manager.refusals.subscribe((refusal) => recorded.push(refusal));
       try {
-        const result = await submit(tasks, {
-          instruction: 'open the page',
-          start_url: `${page.url}/`,
-          // The worst case: the allowlist itself names the stand-in, another clone and the
-          // metadata address (as `*` from a policy would, on 80/443); the address block holds.
-          domains: [
-            pageHost,
-            `127.0.0.1:${standInPort}`,
-            `localhost:${standInPort}`,
-            '10.78.0.5',
-            '169.254.169.254',
-          ],
-          max_steps: 3,
-        }).done;
+        const result = await (
+          await submit(tasks, {
+            instruction: 'open the page',
+            start_url: `${page.url}/`,
+            // The worst case: the allowlist itself names the stand-in, another clone and the
+            // metadata address (as `*` from a policy would, on 80/443); the address block holds.
+            domains: [
+              pageHost,
+              `127.0.0.1:${standInPort}`,
+              `localhost:${standInPort}`,
+              '10.78.0.5',
+              '169.254.169.254',
+            ],
+            max_steps: 3,
+          })
+        ).done;
         assert.equal(result.status, 'finished', JSON.stringify(result));
 
         const outcomes = await reported;

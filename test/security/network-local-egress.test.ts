@@ -135,12 +135,14 @@ describe(
       ];
       for (const [name, path, inner] of runs) {
         const tasks = platform.createTasks(unhurried(inner), { policed: false });
-        const result = await submit(tasks, {
-          instruction: `use the shop (${name})`,
-          start_url: `${shop.url}${path}`,
-          domains,
-          max_steps: 4,
-        }).done;
+        const result = await (
+          await submit(tasks, {
+            instruction: `use the shop (${name})`,
+            start_url: `${shop.url}${path}`,
+            domains,
+            max_steps: 4,
+          })
+        ).done;
         await tasks.close();
         assert.equal(result.status, 'finished', `${name}: ${JSON.stringify(result)}`);
         taskOf.set(name, result.trace_id);

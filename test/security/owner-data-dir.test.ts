@@ -103,7 +103,7 @@ describe('a second process beside a running server (real processes, real SQLite)
       env: { CLAWDIE_DATA_DIR: dataDir, CLAWDIE_MAX_STEPS: '5' },
     });
     url = await controlplane.serve();
-    const started = submit(controlplane.tasks, { instruction: 'stay running' });
+    const started = await submit(controlplane.tasks, { instruction: 'stay running' });
     taskId = started.taskId;
     done = started.done;
     await until(() => controlplane.repository.listSteps(taskId).length === 2);

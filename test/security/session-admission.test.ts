@@ -74,7 +74,7 @@ describe('security: credential_mode session admission', () => {
     );
   });
 
-  it('refuses a profile the policy does not list, a session without a policy, and bad input', () => {
+  it('refuses a profile the policy does not list, a session without a policy, and bad input', async () => {
     const other = { ...input, session: 'unlisted' };
     assert.match(reason(admit({ sessionProfile: live, now: 1 }, acme, other)), /not allowed by/);
     const without = parsePolicy(
@@ -85,8 +85,8 @@ describe('security: credential_mode session admission', () => {
       reason(admit({ sessionProfile: live, now: 1 }, without)),
       /credential_mode session/,
     );
-    assert.throws(
-      () => allowAllAdmission('demo').admit(input, principalOf('acme')),
+    await assert.rejects(
+      allowAllAdmission('demo').admit(input, principalOf('acme')),
       /needs a tenant policy/,
     );
     const { session: _dropped, ...missing } = input;
@@ -110,8 +110,8 @@ describe('security: credential_mode session admission', () => {
       sessions: (tenant, name) => service.meta(tenant, name),
       now: () => 1_700_000_000_000,
     });
-    assert.ok(admission.admit(input, principalOf('acme', ['tasks:run'])));
-    assert.throws(() => admission.admit(input, principalOf('globex', ['tasks:run'])), {
+    assert.ok(await admission.admit(input, principalOf('acme', ['tasks:run'])));
+    await assert.rejects(admission.admit(input, principalOf('globex', ['tasks:run'])), {
       code: 'POLICY_DENIED',
       message: /tenant globex has no session profile shop/,
     });

@@ -16,13 +16,13 @@ import {
 } from '../../controlplane/src/tasks/task-service.js';
 
 /** What a route handler does: admit `input` for `principal` (default loopback), then start the plan. */
-export function submit(
+export async function submit(
   tasks: TaskService,
   input: BrowserRunTaskInput,
   onEvent?: RunListener,
   principal: Principal = loopbackPrincipal,
-): StartedTask {
-  return tasks.start(tasks.admit(input, principal), onEvent);
+): Promise<StartedTask> {
+  return tasks.start(await tasks.admit(input, principal), onEvent);
 }
 
 /** A plan without a tenant policy (its gate is `unpolicedGate`). */

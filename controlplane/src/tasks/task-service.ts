@@ -32,9 +32,9 @@ export interface TaskService {
   /**
    * Admission, before anything starts: the plan `input` runs with for `principal` (its tenant's
    * policy, or none for a service built without one). Throws AppError POLICY_DENIED /
-   * INVALID_INPUT (400) when it may not run; the decision is audited.
+   * INVALID_INPUT (400) when it may not run (rejects); the decision is audited.
    */
-  admit(input: BrowserRunTaskInput, principal: Principal): TaskPlan;
+  admit(input: BrowserRunTaskInput, principal: Principal): Promise<TaskPlan>;
   /**
    * Queues an admitted task (its row exists on return, status `queued`, under the plan's tenant
    * and actor) and runs it when a browser is free, gated by what its plan says. A follow-up
@@ -121,8 +121,8 @@ export function createTaskService(
 
   return {
     events,
-    admit(input, principal) {
-      const admitted = deps.admission.admit(
+    async admit(input, principal) {
+      const admitted = await deps.admission.admit(
         inheritKeptDomains(input, principal.tenant, kept),
         principal,
         deps.newId(),

@@ -6,7 +6,7 @@ import type { TaskService } from './task-service.js';
 export function createUnavailableTaskService(): TaskService {
   return {
     events: new TaskEventLog(),
-    admit() {
+    async admit() {
       throw new AppError(
         'MODEL_NOT_CONFIGURED',
         'no model is configured: set CLAWDIE_MODEL_URL (and CLAWDIE_MODEL_NAME) or CLAWDIE_REPLAY_FILE and restart',

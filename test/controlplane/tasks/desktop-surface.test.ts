@@ -95,11 +95,13 @@ describe('surface: desktop', () => {
       return desktop.operator;
     };
     const tasks = createTaskService({ ...deps, desktopOperator }, undefined, provider);
-    const result = await submit(tasks, {
-      instruction: 'type hello',
-      surface: 'desktop',
-      start_url: 'http://127.0.0.1:9/form',
-    }).done;
+    const result = await (
+      await submit(tasks, {
+        instruction: 'type hello',
+        surface: 'desktop',
+        start_url: 'http://127.0.0.1:9/form',
+      })
+    ).done;
 
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(leases[0]?.display, true);
@@ -126,7 +128,7 @@ describe('surface: desktop', () => {
     const { provider, requests: leases, browser } = fakeProvider(':42');
     const desktopOperator = (): BrowserOperator => assert.fail('no desktop for a browser task');
     const tasks = createTaskService({ ...deps, desktopOperator }, undefined, provider);
-    const result = await submit(tasks, { instruction: 'type hello' }).done;
+    const result = await (await submit(tasks, { instruction: 'type hello' })).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(leases[0]?.display, undefined);
     assert.deepEqual(
@@ -143,11 +145,13 @@ describe('surface: desktop', () => {
     });
     const { provider, requests: leases, browser, released } = fakeProvider(null);
     const tasks = createTaskService(deps, undefined, provider);
-    const result = await submit(tasks, {
-      instruction: 'type hello',
-      surface: 'desktop',
-      start_url: 'http://127.0.0.1:9/form',
-    }).done;
+    const result = await (
+      await submit(tasks, {
+        instruction: 'type hello',
+        surface: 'desktop',
+        start_url: 'http://127.0.0.1:9/form',
+      })
+    ).done;
 
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
@@ -187,7 +191,8 @@ describe('surface: desktop', () => {
   it('the single local browser (no hostd) cannot run desktop tasks', async () => {
     const { deps, close } = createTestTaskDeps({ model: createPerTaskScriptModel(script) });
     const tasks = createTaskService(deps);
-    const result = await submit(tasks, { instruction: 'type hello', surface: 'desktop' }).done;
+    const result = await (await submit(tasks, { instruction: 'type hello', surface: 'desktop' }))
+      .done;
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.match(result.error?.message ?? '', /desktop tasks need hostd with displays/);

@@ -90,17 +90,19 @@ describe('kept browsers (keep_session / session_id)', () => {
   it('keeps the browser after the task and hands the same one to the follow-up', async () => {
     const { tasks, clones, browsers, types } = setup();
     opened.push(tasks);
-    const first = await submit(
-      tasks,
-      { instruction: 'log in', keep_session: true },
-      undefined,
-      principal('acme'),
+    const first = await (
+      await submit(
+        tasks,
+        { instruction: 'log in', keep_session: true },
+        undefined,
+        principal('acme'),
+      )
     ).done;
     assert.match(first.session_id ?? '', /^ks_/);
     assert.deepEqual(clones.released, [], 'the kept clone is not destroyed');
     assert.equal(browsers.list().length, 0, 'no task holds it while it is kept');
 
-    const second = submit(
+    const second = await submit(
       tasks,
       { instruction: 'go on', session_id: first.session_id as string },
       undefined,
@@ -120,31 +122,33 @@ describe('kept browsers (keep_session / session_id)', () => {
   it('refuses another tenant, a used id and a follow-up wider than its domains', async () => {
     const { tasks } = setup();
     opened.push(tasks);
-    const first = await submit(
-      tasks,
-      { instruction: 'a', keep_session: true, domains: ['shop.example'] },
-      undefined,
-      principal('acme'),
+    const first = await (
+      await submit(
+        tasks,
+        { instruction: 'a', keep_session: true, domains: ['shop.example'] },
+        undefined,
+        principal('acme'),
+      )
     ).done;
     const id = first.session_id as string;
-    assert.throws(
-      () => submit(tasks, { instruction: 'steal', session_id: id }, undefined, principal('other')),
+    await assert.rejects(
+      submit(tasks, { instruction: 'steal', session_id: id }, undefined, principal('other')),
       (error: Error & { code?: string; status?: number }) =>
         error.code === 'SESSION_NOT_FOUND' && error.status === 404,
     );
-    assert.throws(
-      () =>
-        submit(
-          tasks,
-          { instruction: 'narrow', session_id: id, domains: ['bank.example'] },
-          undefined,
-          principal('acme'),
-        ),
+    await assert.rejects(
+      submit(
+        tasks,
+        { instruction: 'narrow', session_id: id, domains: ['bank.example'] },
+        undefined,
+        principal('acme'),
+      ),
       (error: Error & { code?: string }) => error.code === 'POLICY_DENIED',
     );
-    await submit(tasks, { instruction: 'ok', session_id: id }, undefined, principal('acme')).done;
-    assert.throws(
-      () => submit(tasks, { instruction: 'again', session_id: id }, undefined, principal('acme')),
+    await (await submit(tasks, { instruction: 'ok', session_id: id }, undefined, principal('acme')))
+      .done;
+    await assert.rejects(
+      submit(tasks, { instruction: 'again', session_id: id }, undefined, principal('acme')),
       (error: Error & { code?: string }) => error.code === 'SESSION_NOT_FOUND',
     );
   });
@@ -152,25 +156,21 @@ describe('kept browsers (keep_session / session_id)', () => {
   it('destroys a kept browser nobody used for its idle TTL, audited', async () => {
     const { tasks, clones, audit } = setup();
     opened.push(tasks);
-    const first = await submit(
-      tasks,
-      { instruction: 'a', keep_session: true },
-      undefined,
-      principal('acme'),
+    const first = await (
+      await submit(tasks, { instruction: 'a', keep_session: true }, undefined, principal('acme'))
     ).done;
     await delay(1400);
     assert.deepEqual(clones.released, ['clone-1']);
     const ended = audit.list({ limit: 200 }).find((row) => row.type === 'kept-browser-ended');
     assert.equal(ended?.data.reason, 'idle');
     assert.equal(ended?.taskId, first.trace_id);
-    assert.throws(
-      () =>
-        submit(
-          tasks,
-          { instruction: 'late', session_id: first.session_id as string },
-          undefined,
-          principal('acme'),
-        ),
+    await assert.rejects(
+      submit(
+        tasks,
+        { instruction: 'late', session_id: first.session_id as string },
+        undefined,
+        principal('acme'),
+      ),
       (error: Error & { code?: string }) => error.code === 'SESSION_NOT_FOUND',
     );
   });
@@ -178,18 +178,12 @@ describe('kept browsers (keep_session / session_id)', () => {
   it('keeps no more than the policy and the concurrency limit allow, and others still run', async () => {
     const { tasks, clones } = setup({ concurrency: 2, keep: '{ max_sessions: 5 }' });
     opened.push(tasks);
-    const kept = await submit(
-      tasks,
-      { instruction: 'a', keep_session: true },
-      undefined,
-      principal('acme'),
+    const kept = await (
+      await submit(tasks, { instruction: 'a', keep_session: true }, undefined, principal('acme'))
     ).done;
     assert.match(kept.session_id ?? '', /^ks_/);
-    const refused = await submit(
-      tasks,
-      { instruction: 'b', keep_session: true },
-      undefined,
-      principal('acme'),
+    const refused = await (
+      await submit(tasks, { instruction: 'b', keep_session: true }, undefined, principal('acme'))
     ).done;
     assert.equal(refused.status, 'finished');
     assert.equal(refused.session_id, null);
@@ -200,37 +194,41 @@ describe('kept browsers (keep_session / session_id)', () => {
   it('per tenant: the policy limit and keep_session.allowed', async () => {
     const limited = setup({ keep: '{ max_sessions: 1 }' });
     opened.push(limited.tasks);
-    await submit(
-      limited.tasks,
-      { instruction: 'a', keep_session: true },
-      undefined,
-      principal('acme'),
+    await (
+      await submit(
+        limited.tasks,
+        { instruction: 'a', keep_session: true },
+        undefined,
+        principal('acme'),
+      )
     ).done;
-    const second = await submit(
-      limited.tasks,
-      { instruction: 'b', keep_session: true },
-      undefined,
-      principal('acme'),
+    const second = await (
+      await submit(
+        limited.tasks,
+        { instruction: 'b', keep_session: true },
+        undefined,
+        principal('acme'),
+      )
     ).done;
     assert.match(second.session_refused ?? '', /policy's limit/);
     const forbidden = setup({ keep: '{ allowed: false }' });
     opened.push(forbidden.tasks);
-    assert.throws(
-      () =>
-        submit(
-          forbidden.tasks,
-          { instruction: 'a', keep_session: true },
-          undefined,
-          principal('acme'),
-        ),
+    await assert.rejects(
+      submit(
+        forbidden.tasks,
+        { instruction: 'a', keep_session: true },
+        undefined,
+        principal('acme'),
+      ),
       /kept browser sessions are not allowed/,
     );
   });
 
   it('destroys kept browsers when the service closes', async () => {
     const { tasks, clones } = setup();
-    await submit(tasks, { instruction: 'a', keep_session: true }, undefined, principal('acme'))
-      .done;
+    await (
+      await submit(tasks, { instruction: 'a', keep_session: true }, undefined, principal('acme'))
+    ).done;
     assert.deepEqual(clones.released, []);
     await tasks.close();
     assert.deepEqual(clones.released, ['clone-1']);

@@ -56,10 +56,10 @@ describe('aborting a queued task', () => {
   it('ends it at once (aborted, never started) and frees its place in the queue', async () => {
     const { tasks, repository, app, nextHold } = await setup(0);
     const holding = nextHold();
-    const first = submit(tasks, { instruction: 'holds the only browser' });
+    const first = await submit(tasks, { instruction: 'holds the only browser' });
     await within(holding, 5000, 'the first task reaching its model call');
-    const second = submit(tasks, { instruction: 'queued behind it, then aborted' });
-    const third = submit(tasks, { instruction: 'queued behind both' });
+    const second = await submit(tasks, { instruction: 'queued behind it, then aborted' });
+    const third = await submit(tasks, { instruction: 'queued behind both' });
     assert.equal(repository.getTask(second.taskId)?.status, 'queued');
 
     const response = await app.request(`/v1/tasks/${second.taskId}/abort`, { method: 'POST' });
@@ -91,7 +91,7 @@ describe('step counts after an abort', () => {
     const { tasks, repository, app, nextHold } = await setup(2);
     const loopEvents: LoopEvent[] = [];
     const holding = nextHold();
-    const task = submit(tasks, { instruction: 'two waits, then hangs' }, (event) =>
+    const task = await submit(tasks, { instruction: 'two waits, then hangs' }, (event) =>
       loopEvents.push(event),
     );
     await within(holding, 5000, 'the third step reaching the model');
@@ -135,7 +135,7 @@ describe('step counts after an abort', () => {
 describe('aborting a paused task', () => {
   it('ends it at once: the pause does not hold the abort back', async () => {
     const { tasks, repository, app } = await setup(5);
-    const task = submit(tasks, { instruction: 'paused before its first step' });
+    const task = await submit(tasks, { instruction: 'paused before its first step' });
     assert.equal(tasks.pause?.(task.taskId), true);
     for (let i = 0; i < 200 && repository.getTask(task.taskId)?.startedAt === null; i++)
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -33,7 +33,7 @@ async function setup(t: { after(fn: () => unknown): void }) {
   });
   t.after(() => controlplane.close());
   const events: LoopEvent[] = [];
-  const task = submit(controlplane.tasks, { instruction: 'asks a person' }, (event) =>
+  const task = await submit(controlplane.tasks, { instruction: 'asks a person' }, (event) =>
     events.push(event),
   );
   const { app, tasks, takeover } = controlplane;

@@ -47,7 +47,7 @@ const app = createApp({
 
 describe('task-stuck reaches supervisors', () => {
   it('appends a stuck event to the task stream (SSE) and audits it', async () => {
-    const { taskId, done } = submit(tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(tasks, { instruction: 'Save the document' });
     const result = await done;
     assert.equal(result.status, 'max_steps');
 

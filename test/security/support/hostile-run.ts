@@ -72,7 +72,7 @@ export async function runHostileCases(
   const done: { hostile: HostileCase; taskId: string; result: CompactResult }[] = [];
   const worker = async () => {
     for (let hostile = queue.shift(); hostile; hostile = queue.shift()) {
-      const started = submit(controlplane.tasks, {
+      const started = await submit(controlplane.tasks, {
         instruction: instructionOf(hostile),
         start_url: `${sites.urls.shop}/c/${hostile.id}${hostile.start}`,
         domains: [sites.shop.host, sites.pay.host],

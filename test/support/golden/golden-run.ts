@@ -137,7 +137,7 @@ export async function runGolden(
   });
   const seen = site.requests.length;
   try {
-    const plan = controlplane.tasks.admit(
+    const plan = await controlplane.tasks.admit(
       { instruction: 'Click the magenta square.', start_url: `${site.url}${path}` },
       loopbackPrincipal,
     );

@@ -23,7 +23,7 @@ export interface TaskAdmission {
    * `taskId`: the id the task will run under (made before admission, so the admission row names
    * it whichever way it goes); the plan carries it to `TaskService.start`.
    */
-  admit(input: BrowserRunTaskInput, principal: Principal, taskId?: string): TaskPlan;
+  admit(input: BrowserRunTaskInput, principal: Principal, taskId?: string): Promise<TaskPlan>;
 }
 
 /**
@@ -41,7 +41,7 @@ export function createPolicyAdmission(deps: {
   now?: () => number;
 }): TaskAdmission {
   return {
-    admit(input, principal, taskId) {
+    async admit(input, principal, taskId) {
       const policy = deps.policies.forTenant(principal.tenant);
       const name = typeof input.session === 'string' ? input.session : undefined;
       const facts: AdmissionFacts = {
@@ -108,7 +108,7 @@ export function allowAllAdmission(
   environment: Partial<AdmissionDefaults> = {},
 ): TaskAdmission {
   return {
-    admit(input, principal, taskId) {
+    async admit(input, principal, taskId) {
       const valid = validTaskInput(input, principal, environment);
       if ('denied' in valid) throw new AppError(valid.code, valid.decision.reason, { status: 400 });
       if (valid.credential_mode === 'session')

@@ -50,7 +50,10 @@ export async function runDemo(
         max_steps: 15,
       };
       // `policed: false`: an allow-all plan (unpolicedGate); the task's domains still hold.
-      const { taskId, done } = tasks.start(tasks.admit(input, loopbackPrincipal), options.onEvent);
+      const { taskId, done } = tasks.start(
+        await tasks.admit(input, loopbackPrincipal),
+        options.onEvent,
+      );
       const abort = () => tasks.abort(taskId);
       options.signal?.addEventListener('abort', abort, { once: true });
       if (options.signal?.aborted) abort();

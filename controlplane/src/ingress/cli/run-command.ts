@@ -31,7 +31,7 @@ export async function runTaskCommand(
 ): Promise<CompactResult> {
   const { signal } = options;
   try {
-    const plan = tasks.admit(input, cliPrincipal(options.tenant));
+    const plan = await tasks.admit(input, cliPrincipal(options.tenant));
     const { taskId, done } = tasks.start(plan, options.onEvent);
     const abort = () => tasks.abort(taskId);
     if (signal?.aborted) abort();

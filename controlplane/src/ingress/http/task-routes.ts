@@ -69,9 +69,9 @@ export const taskRoutes: RouteEntry[] = [
       '503': { description: 'No model configured', ref: 'Error' },
       ...errors,
     },
-    handle: (c, { body }, { tasks }) => {
+    handle: async (c, { body }, { tasks }) => {
       // Admission first (denied: 400, nothing started); the plan carries the caller's tenant.
-      const { taskId, done } = tasks.start(tasks.admit(body, principalOf(c)));
+      const { taskId, done } = tasks.start(await tasks.admit(body, principalOf(c)));
       void done.catch(() => undefined);
       return c.json({ trace_id: taskId, status: 'queued' }, 202);
     },

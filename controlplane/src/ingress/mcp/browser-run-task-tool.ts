@@ -58,7 +58,7 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
     async handle(input, { signal, reportProgress }) {
       if (signal.aborted) throw new Error('the call was cancelled before the task started');
       const track = createProgressTracker(input.max_steps ?? deps.defaultMaxSteps);
-      const plan = deps.tasks.admit(input, deps.principal);
+      const plan = await deps.tasks.admit(input, deps.principal);
       const sent: Promise<void>[] = [];
       // One subscriber of the run's event stream: its steps and its statuses alike.
       const task = deps.tasks.start(plan, (event) => {

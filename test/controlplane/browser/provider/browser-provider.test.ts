@@ -59,7 +59,10 @@ describe('task service over a browser provider', () => {
     const { provider, log } = countingProvider(2);
     const tasks = createTaskService(deps, undefined, provider);
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, n) => submit(tasks, { instruction: `task ${n}` }).done),
+      Array.from(
+        { length: 5 },
+        async (_, n) => (await submit(tasks, { instruction: `task ${n}` })).done,
+      ),
     );
     assert.deepEqual(
       results.map((r) => r.status),
@@ -78,7 +81,7 @@ describe('task service over a browser provider', () => {
     });
     const { provider, log } = countingProvider(1);
     const tasks = createTaskService(deps, undefined, provider);
-    const { taskId, done } = submit(tasks, { instruction: 'forever' });
+    const { taskId, done } = await submit(tasks, { instruction: 'forever' });
     setTimeout(() => tasks.abort(taskId), 30);
     assert.equal((await done).status, 'aborted');
     assert.equal(log.released, 1);
@@ -90,7 +93,7 @@ describe('task service over a browser provider', () => {
       model: createPerTaskScriptModel(script),
     });
     const tasks = createTaskService(deps, undefined, countingProvider(1, true).provider);
-    const result = await submit(tasks, { instruction: 'x' }).done;
+    const result = await (await submit(tasks, { instruction: 'x' })).done;
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.match(result.error?.message ?? '', /hostd is down/);

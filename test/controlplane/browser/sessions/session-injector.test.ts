@@ -75,12 +75,14 @@ async function setup(answer: boolean | null) {
     undefined,
     createSingleBrowserProvider(fake.operator, { url: 'http://clone', token: 't' }),
   );
-  const run = () =>
-    submit(
-      tasks,
-      { instruction: 'open the account', credential_mode: 'session', session: 'shop' },
-      undefined,
-      principalOf('acme', ['tasks:run']),
+  const run = async () =>
+    (
+      await submit(
+        tasks,
+        { instruction: 'open the account', credential_mode: 'session', session: 'shop' },
+        undefined,
+        principalOf('acme', ['tasks:run']),
+      )
     ).done;
   return { sessions, fresh, asked, fake, run, close: () => tasks.close() };
 }
@@ -116,7 +118,7 @@ describe('session injection before the first step', () => {
     s.sessions.service.revoke('shop', principalOf('acme'));
     // Admission now refuses it outright; a revoke between admission and the lease is the race
     // the injector closes: it re-checks the profile itself.
-    assert.throws(() => s.run(), { code: 'POLICY_DENIED' });
+    await assert.rejects(s.run(), { code: 'POLICY_DENIED' });
     const plan = {
       tenant: 'acme',
       actor: 'a',

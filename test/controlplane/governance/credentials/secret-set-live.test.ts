@@ -80,7 +80,7 @@ describe('a secret stored while the server runs', () => {
     mkdirSync(controlplane.dataDir, { recursive: true });
     await secretSet(controlplane.dataDir, 'pw', value);
 
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'sign in',
       start_url: 'http://shop.test/login',
       credential_mode: 'supervisor_approved',
@@ -106,7 +106,7 @@ describe('a secret stored while the server runs', () => {
     const { controlplane, fake } = await startControlplane();
     t.after(controlplane.close);
 
-    const started = submit(controlplane.tasks, {
+    const started = await submit(controlplane.tasks, {
       instruction: 'sign in',
       start_url: 'http://shop.test/login',
       credential_mode: 'supervisor_approved',
@@ -138,7 +138,7 @@ describe('a secret stored while the server runs', () => {
     const unpoliced = controlplane.createTasks(createReplayModel(replies), { policed: false });
     t.after(() => unpoliced.close());
 
-    const started = submit(unpoliced, {
+    const started = await submit(unpoliced, {
       instruction: 'sign in',
       start_url: 'http://shop.test/login',
     });

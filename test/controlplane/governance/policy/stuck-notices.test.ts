@@ -32,7 +32,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([fake.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     await eventually(() => fake.notices.length > 0, 'the notice');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -54,7 +54,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([fake.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     await done;
     await eventually(() => fake.notices.length === 1, 'the notice');
     fixture.tasks.events.append(taskId, {
@@ -74,7 +74,7 @@ describe('stuck notices from the policed task service', () => {
     const fixture = createStuckFixture([broken.notifier, working.notifier, silent.notifier]);
     t.after(fixture.close);
 
-    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     const result = await done;
     assert.equal(result.status, 'max_steps');
     await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed');

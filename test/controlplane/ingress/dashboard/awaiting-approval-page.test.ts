@@ -28,7 +28,10 @@ describe('dashboard: a task waiting for an approval', () => {
     });
     t.after(() => fixture.close());
     const cookie = await fixture.login();
-    const task = submit(fixture.tasks, { instruction: 'go', start_url: 'https://shop.example/' });
+    const task = await submit(fixture.tasks, {
+      instruction: 'go',
+      start_url: 'https://shop.example/',
+    });
     let [approval] = await fixture.approvals.list({ status: 'pending', limit: 5 });
     for (let i = 0; i < 500 && !approval; i++) {
       await delay(10);

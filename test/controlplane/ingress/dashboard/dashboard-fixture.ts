@@ -75,7 +75,7 @@ export async function createDashboardFixture(
     dataDir: controlplane.dataDir,
     login: () => logIn(app),
     async runTask(instruction = 'Press the blue button and report the answer') {
-      const { taskId, done } = submit(tasks, { instruction });
+      const { taskId, done } = await submit(tasks, { instruction });
       await done;
       return taskId;
     },
@@ -120,7 +120,7 @@ export function createDashboardPagesFixture(options: {
     dataDir: test.dataDir,
     login: () => logIn(app),
     async runTask(instruction = 'Press the blue button and report the answer') {
-      const { taskId, done } = submit(tasks, { instruction });
+      const { taskId, done } = await submit(tasks, { instruction });
       await done;
       return taskId;
     },

@@ -51,7 +51,7 @@ describe('pause and resume', () => {
     });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = submit(fixture.tasks, { instruction: 'pause me' });
+    const started = await submit(fixture.tasks, { instruction: 'pause me' });
     taskId = started.taskId;
     await until(() => fixture.repository.listSteps(taskId)[0]?.outcome === 'acted');
     await new Promise((r) => setTimeout(r, 100));
@@ -80,7 +80,7 @@ describe('pause and resume', () => {
     });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = submit(fixture.tasks, { instruction: 'pause then abort' });
+    const started = await submit(fixture.tasks, { instruction: 'pause then abort' });
     taskId = started.taskId;
     await until(() => fixture.tasks.isPaused?.(taskId) === true);
     const abort = await fixture.app.request(`/dashboard/tasks/${taskId}/abort`, {

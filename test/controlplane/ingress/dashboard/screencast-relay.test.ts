@@ -46,7 +46,7 @@ describe('dashboard screencast relay', () => {
     const fixture = await createDashboardFixture({ model, screencast: () => feed });
     after(() => fixture.close());
     const cookie = await fixture.login();
-    const started = submit(fixture.tasks, { instruction: 'watch me' });
+    const started = await submit(fixture.tasks, { instruction: 'watch me' });
     taskId = started.taskId;
 
     const response = await fixture.app.request(`/dashboard/tasks/${taskId}/screencast`, {

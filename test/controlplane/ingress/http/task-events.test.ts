@@ -47,7 +47,7 @@ function parseSse(text: string): SseEvent[] {
 
 describe('task event stream (SSE)', () => {
   it('streams status, one event per step and the final result, then closes', async () => {
-    const { taskId } = submit(tasks, { instruction: 'stream me' });
+    const { taskId } = await submit(tasks, { instruction: 'stream me' });
     const response = await app.request(`/v1/tasks/${taskId}/events`);
     assert.equal(response.headers.get('content-type'), 'text/event-stream');
     const events = parseSse(await response.text());
@@ -140,7 +140,7 @@ describe('task event stream under fast events', () => {
       describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
     });
     for (let round = 0; round < 5; round++) {
-      const { taskId } = submit(fast, { instruction: `fast ${round}` });
+      const { taskId } = await submit(fast, { instruction: `fast ${round}` });
       const text = await Promise.race([
         (await fastApp.request(`/v1/tasks/${taskId}/events`)).text(),
         new Promise<string>((_, reject) =>

@@ -81,7 +81,7 @@ describe('live task state', async () => {
   const { model, release } = heldModel([2, 3]);
   const fixture = await createDashboardFixture({ model, env: { CLAWDIE_DATA_DIR: dir } });
   after(() => fixture.close());
-  const started = submit(fixture.tasks, { instruction: 'live state' });
+  const started = await submit(fixture.tasks, { instruction: 'live state' });
   const { taskId } = started;
   const rest = async () => (await (await fixture.app.request(`/v1/tasks/${taskId}`)).json()) as any;
   const listed = async (query = '') =>

@@ -43,7 +43,7 @@ describe('stuck tasks reach the Telegram supervisor chat (local Bot API server, 
     t.after(api.close);
     const { tasks } = setUp(t, api.apiRoot);
 
-    const { taskId, done } = submit(tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     const photo = await api.waitForCall('sendPhoto');
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -64,7 +64,7 @@ describe('stuck tasks reach the Telegram supervisor chat (local Bot API server, 
   it('ends the task normally and audits notifier-failed when Telegram is unreachable', async (t) => {
     const fixture = setUp(t, 'http://127.0.0.1:9');
 
-    const { taskId, done } = submit(fixture.tasks, { instruction: 'Save the document' });
+    const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
     await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed (notice)');
 

@@ -73,7 +73,7 @@ export function secondConnection(path: string): { db: Db; close(): void } {
 export interface LiveServer {
   controlplane: TestControlplane;
   /** Starts `count` tasks now. */
-  start(count: number): StartedTask[];
+  start(count: number): Promise<StartedTask[]>;
   /** Ids of the tasks whose row has an end time now. */
   ended(): string[];
   /** Saves session profile `name` (tenant default) and vault secret `name`; returns the secret. */
@@ -96,9 +96,11 @@ export async function startLiveServer(
   const { db } = connection;
   return {
     controlplane,
-    start(count) {
-      const tasks = Array.from({ length: count }, (_, index) =>
-        submit(controlplane.tasks, { instruction: `backup load task ${index}`, max_steps: 8 }),
+    async start(count) {
+      const tasks = await Promise.all(
+        Array.from({ length: count }, (_, index) =>
+          submit(controlplane.tasks, { instruction: `backup load task ${index}`, max_steps: 8 }),
+        ),
       );
       started.push(...tasks);
       return tasks;

@@ -23,7 +23,7 @@ describe('backing up a live server whose locks were dropped', () => {
     t.after(() => rmSync(scratch, { recursive: true, force: true }));
     const live = await startLiveServer({ replyMs: 0 });
     t.after(() => live.close());
-    await Promise.all(live.start(2).map((task) => task.done));
+    await Promise.all((await live.start(2)).map((task) => task.done));
     const database = live.controlplane.config.databasePath;
     const wal = `${database}-wal`;
     assert.ok(existsSync(wal));

@@ -56,7 +56,7 @@ const restoreInto = (source: string, dataDir: string) =>
 before(async () => {
   sourceDir = join(scratch, 'source');
   const live = await startLiveServer({ replyMs: 0, dataDir: sourceDir });
-  await Promise.all(live.start(3).map((task) => task.done));
+  await Promise.all((await live.start(3)).map((task) => task.done));
   await live.saveSessionAndSecret('shop');
   good = join(scratch, 'good');
   await createBackup({ config: live.controlplane.config, destination: good, onProgress: quiet });

@@ -36,7 +36,7 @@ export async function soakBackups(
   let tasksDuring = 0;
   const keepBusy = async () => {
     while (!stopping) {
-      const [task] = live.start(1);
+      const [task] = await live.start(1);
       tasksDuring += 1;
       await task?.done;
     }

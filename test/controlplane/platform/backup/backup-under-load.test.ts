@@ -29,10 +29,10 @@ describe('clawdie backup / restore under load', () => {
     t.after(() => live.close());
     const { dataDir } = live.controlplane;
 
-    const first = live.start(6);
+    const first = await live.start(6);
     await Promise.all(first.map((task) => task.done));
     const secret = await live.saveSessionAndSecret('shop');
-    live.start(12); // still running (4 at a time) while the backup is taken
+    await live.start(12); // still running (4 at a time) while the backup is taken
     const endedBefore = live.ended();
     const backupDir = join(scratch, 'backup');
     const backup = await runClawdie(['backup', backupDir], { CLAWDIE_DATA_DIR: dataDir });
