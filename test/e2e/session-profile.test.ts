@@ -162,7 +162,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         dataDir: h.controlplane.config.dataDir,
         logLines,
         modelRequests,
-        extra: [result, h.controlplane.sessions.list(loopbackPrincipal)],
+        extra: [result, await h.controlplane.sessions.list(loopbackPrincipal)],
       });
       database.close();
       assert.ok(haystack.length > 10, 'rows and files');

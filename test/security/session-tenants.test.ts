@@ -68,7 +68,7 @@ describe('security: session profiles are tenant-scoped over REST', () => {
     assert.equal((await call(globex, 'POST', '/v1/sessions', saveBody)).status, 404);
     assert.equal((await call(globex, 'DELETE', '/v1/sessions/shop')).status, 404);
     assert.equal((await call(globex, 'DELETE', '/v1/sessions/shop?tenant=acme')).status, 404);
-    assert.equal(sessions.store.meta('acme', 'shop')?.revokedAt, null);
+    assert.equal((await sessions.store.meta('acme', 'shop'))?.revokedAt, null);
   });
 
   it('a token without operate gets 403 on every session route', async () => {

@@ -48,11 +48,11 @@ export interface SessionProfileService {
     request: SaveSessionRequest,
     principal: Principal,
   ): Promise<SessionProfileMeta>;
-  list(principal: Principal): SessionProfileMeta[];
+  list(principal: Principal): Promise<SessionProfileMeta[]>;
   /** Revokes `name` of `tenant` (default: the principal's); the bundle is wiped. */
-  revoke(name: string, principal: Principal, tenant?: string): SessionProfileMeta;
+  revoke(name: string, principal: Principal, tenant?: string): Promise<SessionProfileMeta>;
   /** A profile's metadata for admission (null when there is none). */
-  meta(tenant: string, name: string): SessionProfileMeta | null;
+  meta(tenant: string, name: string): Promise<SessionProfileMeta | null>;
   /** Decrypts `name`, imports it into `transfer`'s browser and audits the injection. */
   inject(
     target: { tenant: string; name: string; taskId: string; actor: string },
@@ -62,7 +62,7 @@ export interface SessionProfileService {
   /** The service's clock (views derive active/expired from it). */
   now(): number;
   /** Wipes the bundles of expired profiles (one `session-expired` row each); returns how many. */
-  sweep(): number;
+  sweep(): Promise<number>;
 }
 
 function valid<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
@@ -98,8 +98,8 @@ export function createSessionProfileService(
       throw new SessionProfileError('SESSION_NOT_FOUND', 'no such task or session profile', 404);
   }
 
-  function live(tenant: string, name: string): SessionProfileMeta {
-    const meta = store.meta(tenant, name);
+  async function live(tenant: string, name: string): Promise<SessionProfileMeta> {
+    const meta = await store.meta(tenant, name);
     if (!meta)
       throw new SessionProfileError('SESSION_NOT_FOUND', `no session profile ${name}`, 404);
     if (meta.revokedAt !== null || meta.expiresAt <= clock.now())
@@ -138,7 +138,7 @@ export function createSessionProfileService(
         expiresAt: now + (request.ttlS ?? deps.defaultTtlS) * 1000,
         revokedAt: null,
       };
-      store.put(meta, sealText(deps.key(), aad(tenant, name), JSON.stringify(bundle)));
+      await store.put(meta, sealText(deps.key(), aad(tenant, name), JSON.stringify(bundle)));
       audit.append({
         type: 'session-saved',
         actor: meta.createdBy,
@@ -155,30 +155,30 @@ export function createSessionProfileService(
       return meta;
     },
 
-    list(principal) {
+    async list(principal) {
       if (!hasScope(principal, 'operate'))
         throw new SessionProfileError('SESSION_FORBIDDEN', 'needs the operate or admin scope', 403);
       return store.list(visibleTenant(principal));
     },
 
-    revoke(name, principal, tenant = principal.tenant) {
+    async revoke(name, principal, tenant = principal.tenant) {
       requireOperate(principal, tenant);
-      if (!store.revoke(tenant, name, clock.now()))
+      if (!(await store.revoke(tenant, name, clock.now())))
         throw new SessionProfileError('SESSION_NOT_FOUND', `no live session profile ${name}`, 404);
       audit.append({
         type: 'session-revoked',
         actor: actorOf(principal),
         data: { tenant, session: name },
       });
-      return store.meta(tenant, name) as SessionProfileMeta;
+      return (await store.meta(tenant, name)) as SessionProfileMeta;
     },
 
     meta: (tenant, name) => store.meta(tenant, name),
     now: () => clock.now(),
 
     async inject(target, transfer, signal) {
-      const meta = live(target.tenant, target.name);
-      const sealed = store.sealed(target.tenant, target.name);
+      const meta = await live(target.tenant, target.name);
+      const sealed = await store.sealed(target.tenant, target.name);
       if (!sealed)
         throw new SessionProfileError(
           'SESSION_UNAVAILABLE',
@@ -215,10 +215,10 @@ export function createSessionProfileService(
       return counts;
     },
 
-    sweep() {
-      const expired = store.expiredBefore(clock.now());
+    async sweep() {
+      const expired = await store.expiredBefore(clock.now());
       for (const meta of expired) {
-        store.wipe(meta.tenant, meta.name);
+        await store.wipe(meta.tenant, meta.name);
         audit.append({
           type: 'session-expired',
           actor: 'system',

@@ -54,9 +54,9 @@ export const sessionRoutes: RouteEntry[] = [
       },
       '403': errors['403'],
     },
-    handle: (c, _input, deps) => {
+    handle: async (c, _input, deps) => {
       const now = sessionsOf(deps).now();
-      const list = sessionsOf(deps).list(principalOf(c));
+      const list = await sessionsOf(deps).list(principalOf(c));
       return c.json({ sessions: list.map((meta) => sessionView(meta, now)) });
     },
   }),
@@ -92,9 +92,9 @@ export const sessionRoutes: RouteEntry[] = [
       '200': { description: 'The revoked profile', schema: sessionViewSchema },
       ...errors,
     },
-    handle: (c, { params, query }, deps) => {
+    handle: async (c, { params, query }, deps) => {
       const principal = principalOf(c);
-      const meta = sessionsOf(deps).revoke(
+      const meta = await sessionsOf(deps).revoke(
         params().name,
         principal,
         query.tenant ?? principal.tenant,

@@ -55,15 +55,15 @@ export function createSessionProfiles(deps: {
     },
   });
   const logger = deps.logger.child({ module: 'sessions' });
-  const sweep = () => {
+  const sweep = async () => {
     try {
-      const expired = service.sweep();
+      const expired = await service.sweep();
       if (expired > 0) logger.info({ expired }, 'expired session profiles wiped');
     } catch (error) {
       logger.warn({ err: error }, 'session profile sweep failed');
     }
   };
-  sweep();
+  void sweep();
   const timer = setInterval(sweep, SWEEP_EVERY_MS);
   timer.unref();
   return {

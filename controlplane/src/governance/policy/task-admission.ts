@@ -35,7 +35,7 @@ export function createPolicyAdmission(deps: {
   audit: AuditLog;
   defaults: AdmissionDefaults;
   /** Session profile metadata by tenant and name (absent: no session can be admitted). */
-  sessions?: (tenant: string, name: string) => SessionProfileFacts | null;
+  sessions?: (tenant: string, name: string) => Promise<SessionProfileFacts | null>;
   /** Where earlier tasks' artifacts are found (input `files[].artifact_of_task`). */
   artifacts?: ArtifactLookup;
   now?: () => number;
@@ -45,7 +45,7 @@ export function createPolicyAdmission(deps: {
       const policy = deps.policies.forTenant(principal.tenant);
       const name = typeof input.session === 'string' ? input.session : undefined;
       const facts: AdmissionFacts = {
-        sessionProfile: name ? (deps.sessions?.(principal.tenant, name) ?? null) : null,
+        sessionProfile: name ? ((await deps.sessions?.(principal.tenant, name)) ?? null) : null,
         now: (deps.now ?? Date.now)(),
       };
       const outcome = withFiles(

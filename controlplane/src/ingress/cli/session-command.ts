@@ -46,7 +46,7 @@ export async function runSessionCommand(
       'NO_SERVER',
       'session save: no running server holds this data directory (a task and its browser live in the server: start it with npm start)',
     );
-  print(onStore(command, config));
+  print(await onStore(command, config));
   return 0;
 }
 
@@ -96,7 +96,7 @@ async function viaServer(
   return body;
 }
 
-function onStore(
+async function onStore(
   command: Exclude<SessionCommand, { name: 'session-save' }>,
   config: Readonly<Config>,
 ) {
@@ -124,8 +124,8 @@ function onStore(
     };
     const now = systemClock.now();
     if (command.name === 'session-list')
-      return { sessions: service.list(cli).map((meta) => sessionView(meta, now)) };
-    return sessionView(service.revoke(command.session, cli), now);
+      return { sessions: (await service.list(cli)).map((meta) => sessionView(meta, now)) };
+    return sessionView(await service.revoke(command.session, cli), now);
   } finally {
     audit.close();
     database.close();

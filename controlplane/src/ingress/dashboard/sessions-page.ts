@@ -56,22 +56,22 @@ ${views.length === 0 ? html`<tr><td colspan="9" class="muted" data-sessions-empt
 /** `/dashboard/sessions` (list) and `POST /dashboard/sessions/:tenant/:name/revoke`. */
 export function createSessionPageRoutes(context: DashboardContext): Hono {
   const app = new Hono();
-  app.get('/sessions', (c) => {
+  app.get('/sessions', async (c) => {
     const profiles = context.deps.sessionProfiles;
     if (!profiles) return context.notFound(c, 'No session profiles are configured.');
     const now = profiles.now();
-    const views = profiles
-      .list(dashboardAdmin(context.tenant))
-      .map((meta) => sessionView(meta, now));
+    const views = (await profiles.list(dashboardAdmin(context.tenant))).map((meta) =>
+      sessionView(meta, now),
+    );
     const body = sessionsBody(views, errors[c.req.query('error') ?? '']);
     return context.render(c, 'Saved sessions', 'sessions', body);
   });
-  app.post('/sessions/:tenant/:name/revoke', (c) => {
+  app.post('/sessions/:tenant/:name/revoke', async (c) => {
     const profiles = context.deps.sessionProfiles;
     if (!profiles) return context.notFound(c, 'No session profiles are configured.');
     const tenant = c.req.param('tenant');
     try {
-      profiles.revoke(c.req.param('name'), dashboardAdmin(tenant), tenant);
+      await profiles.revoke(c.req.param('name'), dashboardAdmin(tenant), tenant);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return c.redirect('/dashboard/sessions?error=unknown', 303);

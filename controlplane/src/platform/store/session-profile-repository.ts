@@ -17,19 +17,20 @@ export interface SessionProfileMeta {
   revokedAt: number | null;
 }
 
+/** The store port for session profiles; Promises, so that an asynchronous store can implement it. */
 export interface SessionProfileStore {
   /** Inserts, or replaces the profile of the same tenant and name. */
-  put(meta: SessionProfileMeta, sealed: SealedSecret): void;
-  meta(tenant: string, name: string): SessionProfileMeta | null;
-  sealed(tenant: string, name: string): SealedSecret | null;
+  put(meta: SessionProfileMeta, sealed: SealedSecret): Promise<void>;
+  meta(tenant: string, name: string): Promise<SessionProfileMeta | null>;
+  sealed(tenant: string, name: string): Promise<SealedSecret | null>;
   /** Every profile of `tenant`, or of every tenant when undefined; by name. */
-  list(tenant: string | undefined): SessionProfileMeta[];
+  list(tenant: string | undefined): Promise<SessionProfileMeta[]>;
   /** Sets revoked_at and drops the sealed bundle; false when there is no such live profile. */
-  revoke(tenant: string, name: string, at: number): boolean;
+  revoke(tenant: string, name: string, at: number): Promise<boolean>;
   /** Profiles past expires_at that still hold a bundle (not yet swept). */
-  expiredBefore(at: number): SessionProfileMeta[];
+  expiredBefore(at: number): Promise<SessionProfileMeta[]>;
   /** Drops the sealed bundle (the row stays as the record). */
-  wipe(tenant: string, name: string): void;
+  wipe(tenant: string, name: string): Promise<void>;
 }
 
 const WIPED = { ciphertext: '', iv: '', tag: '' };
@@ -49,18 +50,18 @@ export function createSessionProfileRepository(db: Db): SessionProfileStore {
     revokedAt: row.revokedAt,
   });
   return {
-    put(meta, sealed) {
+    async put(meta, sealed) {
       const values = { ...meta, origins: JSON.stringify(meta.origins), ...sealed };
       db.insert(sessionProfiles)
         .values(values)
         .onConflictDoUpdate({ target: [sessionProfiles.tenant, sessionProfiles.name], set: values })
         .run();
     },
-    meta(tenant, name) {
+    async meta(tenant, name) {
       const row = db.select().from(sessionProfiles).where(where(tenant, name)).get();
       return row ? toMeta(row) : null;
     },
-    sealed(tenant, name) {
+    async sealed(tenant, name) {
       const row = db
         .select({
           ciphertext: sessionProfiles.ciphertext,
@@ -72,14 +73,14 @@ export function createSessionProfileRepository(db: Db): SessionProfileStore {
         .get();
       return row && row.ciphertext !== '' ? row : null;
     },
-    list(tenant) {
+    async list(tenant) {
       const query = db.select().from(sessionProfiles);
       const rows = tenant
         ? query.where(eq(sessionProfiles.tenant, tenant)).orderBy(asc(sessionProfiles.name)).all()
         : query.orderBy(asc(sessionProfiles.tenant), asc(sessionProfiles.name)).all();
       return rows.map(toMeta);
     },
-    revoke(tenant, name, at) {
+    async revoke(tenant, name, at) {
       const result = db
         .update(sessionProfiles)
         .set({ revokedAt: at, ...WIPED })
@@ -87,7 +88,7 @@ export function createSessionProfileRepository(db: Db): SessionProfileStore {
         .run();
       return result.changes > 0;
     },
-    expiredBefore(at) {
+    async expiredBefore(at) {
       return db
         .select()
         .from(sessionProfiles)
@@ -96,7 +97,7 @@ export function createSessionProfileRepository(db: Db): SessionProfileStore {
         .filter((row) => row.ciphertext !== '')
         .map(toMeta);
     },
-    wipe(tenant, name) {
+    async wipe(tenant, name) {
       db.update(sessionProfiles).set(WIPED).where(where(tenant, name)).run();
     },
   };

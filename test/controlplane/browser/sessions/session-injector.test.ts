@@ -115,7 +115,7 @@ describe('session injection before the first step', () => {
 
   it('ends SESSION_INJECT_FAILED when the profile was revoked after admission', async () => {
     const s = await setup(true);
-    s.sessions.service.revoke('shop', principalOf('acme'));
+    await s.sessions.service.revoke('shop', principalOf('acme'));
     // Admission now refuses it outright; a revoke between admission and the lease is the race
     // the injector closes: it re-checks the profile itself.
     await assert.rejects(s.run(), { code: 'POLICY_DENIED' });

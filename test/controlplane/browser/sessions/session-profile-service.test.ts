@@ -20,7 +20,7 @@ describe('session profile service', () => {
     assert.equal(meta.cookieCount, 1);
     assert.equal(meta.expiresAt - meta.createdAt, 3600_000);
     assert.equal(meta.createdBy, 'tenant:acme/acme-op');
-    const listed = service.list(principalOf('acme'));
+    const listed = await service.list(principalOf('acme'));
     assert.deepEqual(
       listed.map((profile) => profile.name),
       ['shop'],
@@ -70,20 +70,24 @@ describe('session profile service', () => {
     await service.saveSessionFromTask(save, principalOf('acme'));
     const globex = principalOf('globex');
     await assert.rejects(service.saveSessionFromTask(save, globex), { code: 'SESSION_NOT_FOUND' });
-    assert.deepEqual(service.list(globex), []);
-    assert.throws(() => service.revoke('shop', globex, 'acme'), { code: 'SESSION_NOT_FOUND' });
-    assert.throws(() => service.revoke('shop', globex), { code: 'SESSION_NOT_FOUND' });
-    assert.throws(() => service.list(principalOf('acme', ['tasks:run'])), {
+    assert.deepEqual(await service.list(globex), []);
+    await assert.rejects(service.revoke('shop', globex, 'acme'), { code: 'SESSION_NOT_FOUND' });
+    await assert.rejects(service.revoke('shop', globex), { code: 'SESSION_NOT_FOUND' });
+    await assert.rejects(service.list(principalOf('acme', ['tasks:run'])), {
       code: 'SESSION_FORBIDDEN',
     });
-    assert.equal(service.list(principalOf('root', ['admin'])).length, 1, 'admin sees every tenant');
+    assert.equal(
+      (await service.list(principalOf('root', ['admin']))).length,
+      1,
+      'admin sees every tenant',
+    );
   });
 
   it('refuses to inject a revoked or expired profile, and sweeps expired bundles audited', async () => {
     const { service, clock, store, audit } = sessionFixture();
     await service.saveSessionFromTask(save, principalOf('acme'));
     await service.saveSessionFromTask({ ...save, name: 'old', ttlS: 60 }, principalOf('acme'));
-    service.revoke('shop', principalOf('acme'));
+    await service.revoke('shop', principalOf('acme'));
     const target = { tenant: 'acme', taskId: 't3', actor: 'a' };
     const clone = createFakeSessionTransfer(bundle);
     await assert.rejects(service.inject({ ...target, name: 'shop' }, clone), {
@@ -94,10 +98,10 @@ describe('session profile service', () => {
       code: 'SESSION_UNAVAILABLE',
     });
     assert.deepEqual(clone.imported, []);
-    assert.equal(store.sealed('acme', 'shop'), null, 'revoking wiped the bundle');
-    assert.equal(service.sweep(), 1);
-    assert.equal(store.sealed('acme', 'old'), null);
-    assert.equal(service.sweep(), 0);
+    assert.equal(await store.sealed('acme', 'shop'), null, 'revoking wiped the bundle');
+    assert.equal(await service.sweep(), 1);
+    assert.equal(await store.sealed('acme', 'old'), null);
+    assert.equal(await service.sweep(), 0);
     const types = audit.list({ limit: 100 }).map((row) => row.type);
     assert.deepEqual(types.slice(-2), ['session-revoked', 'session-expired']);
   });

@@ -61,7 +61,7 @@ describe('clawdie session', () => {
   it('lists and revokes on the store when no server runs, and refuses save', async () => {
     const config = configAt();
     const database = openDatabase(config.databasePath);
-    createSessionProfileRepository(database.db).put(
+    await createSessionProfileRepository(database.db).put(
       {
         tenant: 'default',
         name: 'shop',

@@ -33,7 +33,7 @@ describe('dashboard: saved sessions page', () => {
       headers: { cookie },
     });
     assert.equal(revoke.status, 303);
-    assert.notEqual(sessions.store.meta('acme', 'shop')?.revokedAt, null);
+    assert.notEqual((await sessions.store.meta('acme', 'shop'))?.revokedAt, null);
     const again = await fixture.app.request('/dashboard/sessions/acme/shop/revoke', {
       method: 'POST',
       headers: { cookie },
@@ -59,6 +59,6 @@ describe('dashboard: saved sessions page', () => {
       headers: { cookie, 'sec-fetch-site': 'cross-site' },
     });
     assert.notEqual(crossSite.status, 303);
-    assert.equal(sessions.store.meta('acme', 'other')?.revokedAt, null);
+    assert.equal((await sessions.store.meta('acme', 'other'))?.revokedAt, null);
   });
 });
