@@ -81,7 +81,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
   const run = async (principal: Principal) => {
     const input = { instruction: 'Download the files', start_url: `${site.url}/` };
     const plan = await controlplane.tasks.admit(input, principal);
-    return controlplane.tasks.start(plan).done;
+    return (await controlplane.tasks.start(plan)).done;
   };
   const audited = (taskId: string, type: string) =>
     controlplane.audit.list({ limit: 100, taskId, type }).map((row) => row.data);

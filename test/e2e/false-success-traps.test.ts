@@ -77,7 +77,7 @@ describe(
         { instruction: 'Pay the invoice', start_url: `${site.url}${path}` },
         loopbackPrincipal,
       );
-      const result = await controlplane.tasks.start(plan).done;
+      const result = await (await controlplane.tasks.start(plan)).done;
       assert.equal(result.status, 'finished', JSON.stringify(result));
       assert.equal(result.summary, CLAIM);
       const response = await fetch(`${base}/v1/tasks/${result.trace_id}`);

@@ -45,7 +45,7 @@ if (!skipFile('download traps in hostd clones (real Linux driver)', missing)) {
         start_url: `${site.url}/`,
         domains: [new URL(site.url).host],
       };
-      const result = await tasks.start(await tasks.admit(input, loopbackPrincipal)).done;
+      const result = await (await tasks.start(await tasks.admit(input, loopbackPrincipal))).done;
       assert.equal(result.status, 'finished', JSON.stringify(result));
       const artifacts = result.artifacts ?? [];
       assert.deepEqual(

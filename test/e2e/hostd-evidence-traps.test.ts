@@ -43,7 +43,7 @@ if (!skipFile('false-success traps in hostd clones (real Linux driver)', missing
           start_url: `${site.url}${path}`,
           domains: [new URL(site.url).host],
         };
-        const result = await tasks.start(await tasks.admit(input, loopbackPrincipal)).done;
+        const result = await (await tasks.start(await tasks.admit(input, loopbackPrincipal))).done;
         assert.equal(result.status, 'finished', JSON.stringify(result));
         return result;
       } finally {

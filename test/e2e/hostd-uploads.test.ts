@@ -68,7 +68,7 @@ if (!skipFile('upload trap in hostd clones (real Linux driver)', missing)) {
           domains: [new URL(site.url).host],
           files: [{ name: 'note.txt', path: join(scratch, 'allowed', 'note.txt') }],
         };
-        const result = await tasks.start(await tasks.admit(input, loopbackPrincipal)).done;
+        const result = await (await tasks.start(await tasks.admit(input, loopbackPrincipal))).done;
         assert.equal(result.status, 'finished', JSON.stringify(result));
         assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
         const audit = h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });

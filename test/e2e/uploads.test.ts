@@ -136,9 +136,8 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       .map((row) => String(row.data.reason));
 
   it('sets the provided file on the chooser the model opened: the server gets the same bytes', async () => {
-    const result = await controlplane.tasks.start(
-      await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]),
-    ).done;
+    const plan = await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]);
+    const result = await (await controlplane.tasks.start(plan)).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
     const uploaded = controlplane.audit
@@ -169,7 +168,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
   const heldRun = async (answer: 'approve' | 'deny') => {
     const plan = await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }], asks);
     const chosenBefore = site.chosen.length;
-    const done = controlplane.tasks.start(plan).done;
+    const done = (await controlplane.tasks.start(plan)).done;
     let chosenWhileAsked: string[] | null = null;
     const answering = (async () => {
       while (chosenWhileAsked === null) {
@@ -254,7 +253,7 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       { instruction: 'Upload the note', start_url: `${site.url}/` },
       loopbackPrincipal,
     );
-    const result = await controlplane.tasks.start(plan).done;
+    const result = await (await controlplane.tasks.start(plan)).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(site.received.length, before, 'nothing was sent');
     const cancelled = controlplane.audit

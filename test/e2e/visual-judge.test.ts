@@ -96,7 +96,9 @@ describe(
     async function run(input: BrowserRunTaskInput) {
       const events: LoopEvent[] = [];
       const plan = await controlplane.tasks.admit(input, loopbackPrincipal);
-      const result = await controlplane.tasks.start(plan, (event) => void events.push(event)).done;
+      const result = await (
+        await controlplane.tasks.start(plan, (event) => void events.push(event))
+      ).done;
       const verdicts = events.filter(
         (event): event is Extract<LoopEvent, { type: 'done-verified' | 'done-rejected' }> =>
           event.type === 'done-verified' || event.type === 'done-rejected',

@@ -122,7 +122,7 @@ describe('admission is a pure plan, and no task runs ungated', () => {
     assert.equal(counting.counts.acquires, 0);
     const plan = await tasks.admit({ instruction: 'x' }, acme);
     assert.equal(plan.rules.kind, 'allow-all');
-    assert.equal((await tasks.start(plan).done).status, 'finished');
+    assert.equal((await (await tasks.start(plan)).done).status, 'finished');
     assert.equal(counting.counts.acquires, 1);
   });
 
@@ -141,7 +141,7 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       { instruction: 'pay', start_url: 'https://shop.example/' },
       acme,
     );
-    const { taskId, done } = fixture.tasks.start(plan);
+    const { taskId, done } = await fixture.tasks.start(plan);
     const result = await done;
     assert.equal(counts.acquires, 1);
     assert.equal(result.status, 'finished');

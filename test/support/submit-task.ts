@@ -22,7 +22,7 @@ export async function submit(
   onEvent?: RunListener,
   principal: Principal = loopbackPrincipal,
 ): Promise<StartedTask> {
-  return tasks.start(await tasks.admit(input, principal), onEvent);
+  return await tasks.start(await tasks.admit(input, principal), onEvent);
 }
 
 /** A plan without a tenant policy (its gate is `unpolicedGate`). */
@@ -34,14 +34,14 @@ export function testPlan(input: BrowserRunTaskInput, principal = loopbackPrincip
  * One unpoliced task run on `deps.operator` (a task service of its own, closed afterwards):
  * `onEvent` subscribes to its events, aborting `signal` aborts it.
  */
-export function runTestTask(
+export async function runTestTask(
   input: BrowserRunTaskInput,
   deps: TaskServiceDeps,
   options: { signal?: AbortSignal; onEvent?: RunListener } = {},
   principal: Principal = loopbackPrincipal,
 ): Promise<CompactResult> {
   const tasks = createTaskService(deps);
-  const { taskId, done } = tasks.start(testPlan(input, principal), options.onEvent);
+  const { taskId, done } = await tasks.start(testPlan(input, principal), options.onEvent);
   if (options.signal?.aborted) tasks.abort(taskId);
   options.signal?.addEventListener('abort', () => tasks.abort(taskId), { once: true });
   return done.finally(() => tasks.close());

@@ -36,13 +36,13 @@ export interface TaskService {
    */
   admit(input: BrowserRunTaskInput, principal: Principal): Promise<TaskPlan>;
   /**
-   * Queues an admitted task (its row exists on return, status `queued`, under the plan's tenant
-   * and actor) and runs it when a browser is free, gated by what its plan says. A follow-up
-   * (`session_id`) takes its kept browser at once, or throws SESSION_NOT_FOUND (404). `onEvent`
+   * Queues an admitted task (its row exists once this resolves, status `queued`, under the plan's
+   * tenant and actor) and runs it when a browser is free, gated by what its plan says. A follow-up
+   * (`session_id`) takes its kept browser at once, or rejects SESSION_NOT_FOUND (404). `onEvent`
    * subscribes to the run's one event stream from its first event (`queued`) to its last
    * (`task-ended`); it must not throw.
    */
-  start(plan: TaskPlan, onEvent?: RunListener): StartedTask;
+  start(plan: TaskPlan, onEvent?: RunListener): Promise<StartedTask>;
   /**
    * Aborts an unended task at once, whatever its state: a queued one ends `aborted` without
    * starting and leaves the queue. False when it is not active.
@@ -129,7 +129,7 @@ export function createTaskService(
       );
       return followUpPlan(admitted, kept);
     },
-    start(plan, onEvent) {
+    async start(plan, onEvent) {
       const taskId =
         plan.taskId && !deps.repository.getTask(plan.taskId) ? plan.taskId : deps.newId();
       const sessionId = plan.input.session_id;

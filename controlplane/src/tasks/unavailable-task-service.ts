@@ -13,7 +13,7 @@ export function createUnavailableTaskService(): TaskService {
         { status: 503 },
       );
     },
-    start() {
+    async start() {
       throw new Error('no task can be admitted without a model');
     },
     abort: () => false,

@@ -141,7 +141,7 @@ export async function runGolden(
       { instruction: 'Click the magenta square.', start_url: `${site.url}${path}` },
       loopbackPrincipal,
     );
-    const done = controlplane.tasks.start(plan).done;
+    const done = (await controlplane.tasks.start(plan)).done;
     const answering = options.answer ? answerAll(controlplane, done, options.answer) : null;
     const result = await done;
     await answering;

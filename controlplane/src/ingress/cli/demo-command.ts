@@ -50,7 +50,7 @@ export async function runDemo(
         max_steps: 15,
       };
       // `policed: false`: an allow-all plan (unpolicedGate); the task's domains still hold.
-      const { taskId, done } = tasks.start(
+      const { taskId, done } = await tasks.start(
         await tasks.admit(input, loopbackPrincipal),
         options.onEvent,
       );

@@ -32,7 +32,7 @@ export async function runTaskCommand(
   const { signal } = options;
   try {
     const plan = await tasks.admit(input, cliPrincipal(options.tenant));
-    const { taskId, done } = tasks.start(plan, options.onEvent);
+    const { taskId, done } = await tasks.start(plan, options.onEvent);
     const abort = () => tasks.abort(taskId);
     if (signal?.aborted) abort();
     signal?.addEventListener('abort', abort, { once: true });

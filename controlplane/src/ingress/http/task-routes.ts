@@ -71,7 +71,7 @@ export const taskRoutes: RouteEntry[] = [
     },
     handle: async (c, { body }, { tasks }) => {
       // Admission first (denied: 400, nothing started); the plan carries the caller's tenant.
-      const { taskId, done } = tasks.start(await tasks.admit(body, principalOf(c)));
+      const { taskId, done } = await tasks.start(await tasks.admit(body, principalOf(c)));
       void done.catch(() => undefined);
       return c.json({ trace_id: taskId, status: 'queued' }, 202);
     },

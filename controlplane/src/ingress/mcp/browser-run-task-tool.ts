@@ -61,7 +61,7 @@ export function createBrowserRunTaskTool(deps: BrowserRunTaskToolDeps): BrowserR
       const plan = await deps.tasks.admit(input, deps.principal);
       const sent: Promise<void>[] = [];
       // One subscriber of the run's event stream: its steps and its statuses alike.
-      const task = deps.tasks.start(plan, (event) => {
+      const task = await deps.tasks.start(plan, (event) => {
         const update = track(event);
         if (update) sent.push(reportProgress(update));
       });

@@ -55,8 +55,8 @@ export function createTestTasks(options: TestTasksOptions): TestTasks {
   const started: StartedTask[] = [];
   const tasks: TaskService = {
     ...inner,
-    start(input, onEvent) {
-      const task = inner.start(input, onEvent);
+    async start(input, onEvent) {
+      const task = await inner.start(input, onEvent);
       started.push(task);
       return task;
     },
