@@ -72,6 +72,14 @@ async function runConfigured(
         command,
         loadConfig(env),
       );
+    case 'hosts-list':
+    case 'hosts-add':
+    case 'hosts-drain':
+    case 'hosts-remove':
+      return (await import('./ingress/cli/hosts-command.js')).runHostsCommand(
+        command,
+        loadConfig(env),
+      );
   }
 }
 

@@ -59,6 +59,9 @@ const schema = z.object({
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
   /** `npm start` starts its own hostd (root on Linux or FreeBSD) unless `off` or a hostd/jail URL is set. */
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
+  /** How often registered jail hosts are asked for their health, and when a silent one is down. */
+  CLAWDIE_FLEET_HEARTBEAT_MS: int(500, 600_000).default(5000),
+  CLAWDIE_FLEET_STALE_MS: int(1000, 3_600_000).default(20_000),
   /** The uid (and gid) of the local browser when the controlplane is root; 0 keeps root. */
   CLAWDIE_LOCAL_BROWSER_UID: int(0, 4_000_000).default(19_999),
   /** Host-internal address:port pairs the embedded hostd's clones may reach (audited). */
@@ -133,6 +136,8 @@ export interface Config {
   embeddedHostd: { enabled: boolean; concurrency: number };
   /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
   localBrowser: { uid: number };
+  /** Registered jail hosts (`clawdie hosts`): heartbeat period, and the age at which one is down. */
+  fleet: { heartbeatMs: number; staleMs: number };
   /** Exact internal `address:port` pairs hostd's clones may reach when a task names them (default none). */
   egressAllowInternal: readonly string[];
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
@@ -253,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
     },
     localBrowser: { uid: e.CLAWDIE_LOCAL_BROWSER_UID },
+    fleet: { heartbeatMs: e.CLAWDIE_FLEET_HEARTBEAT_MS, staleMs: e.CLAWDIE_FLEET_STALE_MS },
     egressAllowInternal: e.CLAWDIE_EGRESS_ALLOW_INTERNAL ?? [],
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {

@@ -35,13 +35,14 @@ describe('one composition root', () => {
       ['controlplane/src/ingress/http/app.ts', ['createApp'], []],
       ['controlplane/src/platform/store/task-repository.ts', ['createTaskRepository'], []],
       // claimDataDirAt opens its own connection; the offline admin commands (keys, tokens,
-      // secrets, `session list|revoke` with no server running) open the store without tasks or
-      // browsers.
+      // secrets, `session list|revoke` with no server running, `hosts`) open the store without
+      // tasks or browsers.
       [
         'controlplane/src/platform/store/database.ts',
         ['openDatabase'],
         [
           'controlplane/src/ingress/cli/admin-commands.ts',
+          'controlplane/src/ingress/cli/hosts-command.ts',
           'controlplane/src/ingress/cli/session-command.ts',
           'controlplane/src/ingress/cli/session-server.ts',
           'controlplane/src/platform/ownership/data-dir-owner.ts',

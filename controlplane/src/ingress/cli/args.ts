@@ -6,6 +6,7 @@ import type { Command } from './command.js';
 import type { CliCommand, FlagSpecs, FlagValues } from './command-spec.js';
 import { adminCommands } from './commands/admin-commands.js';
 import { backupCommands } from './commands/backup-commands.js';
+import { hostCommands } from './commands/host-commands.js';
 import { sessionCommands } from './commands/session-commands.js';
 import { taskCommands } from './commands/task-commands.js';
 import { UsageError } from './usage-error.js';
@@ -16,6 +17,7 @@ export const commands: readonly CliCommand[] = [
   ...taskCommands,
   ...adminCommands,
   ...sessionCommands,
+  ...hostCommands,
   ...backupCommands,
 ];
 

@@ -20,6 +20,16 @@ export type Command =
       tenant?: undefined;
     }
   | { name: 'session-revoke'; session: string; tenant: string | undefined }
+  | { name: 'hosts-list'; json: boolean }
+  | {
+      name: 'hosts-add';
+      host: string;
+      url: string;
+      labels: Record<string, string>;
+      capacity: number;
+    }
+  | { name: 'hosts-drain'; host: string }
+  | { name: 'hosts-remove'; host: string; force: boolean }
   | { name: 'backup'; destination: string; dataDir: string | undefined }
   | { name: 'restore'; source: string; dataDir: string | undefined }
   /** `clawdie help`, `--help`, `<command> --help`: `text` goes to stdout. */

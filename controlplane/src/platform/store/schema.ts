@@ -203,3 +203,28 @@ export const sessionProfiles = sqliteTable(
   },
   (table) => [uniqueIndex('session_profiles_tenant_name').on(table.tenant, table.name)],
 );
+
+/**
+ * The jail hosts (hostd instances) tasks may be placed on, registered by `clawdie hosts add`.
+ * The token the controlplane presents to the host's hostd is sealed with the vault key (only
+ * ciphertext, IV and tag are stored). `heartbeat_at` is the last time a controlplane reached it.
+ */
+export const hosts = sqliteTable('hosts', {
+  name: text('name').primaryKey(),
+  url: text('url').notNull(),
+  /** JSON object of string labels: `os`, `display` (`yes`/`no`), `region`, and any others. */
+  labels: text('labels').notNull(),
+  /** Clones the host may hold at once. */
+  capacity: integer('capacity').notNull(),
+  /** `active` (takes new tasks) or `draining` (keeps its tasks, takes no new one). */
+  state: text('state').notNull(),
+  tokenCiphertext: text('token_ciphertext').notNull(),
+  tokenIv: text('token_iv').notNull(),
+  tokenTag: text('token_tag').notNull(),
+  addedAt: integer('added_at').notNull(),
+  heartbeatAt: integer('heartbeat_at'),
+  /** Clones the host reported at its last heartbeat. */
+  clones: integer('clones').notNull().default(0),
+  /** Why the last heartbeat attempt failed; null after a good one. */
+  lastError: text('last_error'),
+});

@@ -1,0 +1,78 @@
+// The heartbeat of the fleet: every interval, each registered host's hostd is asked for its
+// health with that host's own token; the answer (clones held) or the failure is recorded on the
+// host's row, so every controlplane on the database sees the same picture. A host that keeps
+// failing goes `down` once its last good heartbeat is older than the registry's staleMs.
+import { HostdClient, type HostdClientOptions } from '@clawdie/hostd/client';
+import type { Logger } from 'pino';
+import type { HostRepository } from '../platform/store/host-repository.js';
+import type { HostRegistry } from './host-registry.js';
+
+export interface HostMonitorDeps {
+  registry: Pick<HostRegistry, 'endpoint'>;
+  store: Pick<HostRepository, 'list' | 'beat'>;
+  logger: Logger;
+  now: () => number;
+  /** Per health request (default 3 s): a host that hangs counts as failed. */
+  timeoutMs?: number;
+  fetch?: HostdClientOptions['fetch'];
+}
+
+export interface HostMonitor {
+  /** Asks every host once, in parallel; resolves when every answer is recorded. */
+  beatAll(): Promise<void>;
+  /** Beats every `intervalMs` until `stop()` (which waits for the round in flight). */
+  start(intervalMs: number): void;
+  stop(): Promise<void>;
+}
+
+export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
+  let timer: NodeJS.Timeout | null = null;
+  let round: Promise<void> = Promise.resolve();
+
+  async function beatOne(name: string): Promise<void> {
+    try {
+      const { url, token } = await deps.registry.endpoint(name);
+      const client = new HostdClient({
+        baseUrl: url,
+        token,
+        timeoutMs: deps.timeoutMs ?? 3000,
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      });
+      const health = await client.health();
+      await deps.store.beat(name, { at: deps.now(), clones: health.clones });
+    } catch (error) {
+      const message = (error as Error).message;
+      deps.logger.warn({ host: name, err: message }, 'jail host missed a heartbeat');
+      await deps.store
+        .beat(name, { at: deps.now(), error: message.slice(0, 500) })
+        .catch((failure: unknown) =>
+          deps.logger.error({ host: name, err: failure }, 'could not record a missed heartbeat'),
+        );
+    }
+  }
+
+  const beatAll = async () => {
+    const hosts = await deps.store.list();
+    await Promise.all(hosts.map((host) => beatOne(host.name)));
+  };
+
+  return {
+    beatAll,
+    start(intervalMs) {
+      if (timer) return;
+      timer = setInterval(() => {
+        round = round
+          .then(beatAll)
+          .catch((error: unknown) =>
+            deps.logger.error({ err: error }, 'fleet heartbeat round failed'),
+          );
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await round;
+    },
+  };
+}
