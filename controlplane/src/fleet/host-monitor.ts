@@ -1,11 +1,14 @@
 // The heartbeat of the fleet: every interval, each registered host's hostd is asked for its
-// health with that host's own token; the answer (clones held) or the failure is recorded on the
+// clones with that host's own token; the answer (leased clones) or the failure is recorded on the
 // host's row, so every controlplane on the database sees the same picture. A host that keeps
 // failing goes `down` once its last good heartbeat is older than the registry's staleMs.
 import { HostdClient, type HostdClientOptions } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import type { HostRepository } from '../platform/store/host-repository.js';
 import type { HostRegistry } from './host-registry.js';
+
+/** The task id hostd gives a warm clone no task holds yet. */
+const WARM_POOL = 'warm-pool';
 
 export interface HostMonitorDeps {
   registry: Pick<HostRegistry, 'endpoint'>;
@@ -38,8 +41,10 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
         timeoutMs: deps.timeoutMs ?? 3000,
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
       });
-      const health = await client.health();
-      await deps.store.beat(name, { at: deps.now(), clones: health.clones });
+      // Leased clones only: the warm pool is the host's own business, not load.
+      const clones = await client.listClones();
+      const leased = clones.filter((clone) => clone.taskId !== WARM_POOL).length;
+      await deps.store.beat(name, { at: deps.now(), clones: leased });
     } catch (error) {
       const message = (error as Error).message;
       deps.logger.warn({ host: name, err: message }, 'jail host missed a heartbeat');

@@ -1,0 +1,115 @@
+// Placing tasks' clones over a fleet: real hostd apps on loopback (fake clone driver), each
+// reached through the real hostd browser provider with its own host's token.
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { HostdClient } from '@clawdie/hostd/client';
+import type { BrowserLease } from '../../../controlplane/src/browser/provider/browser-provider.js';
+import { createHostdBrowserProvider } from '../../../controlplane/src/browser/provider/hostd-browser-provider.js';
+import { createFleetBrowserProvider } from '../../../controlplane/src/fleet/fleet-browser-provider.js';
+import { createHostMonitor } from '../../../controlplane/src/fleet/host-monitor.js';
+import { silentLogger } from '../../support/silent-logger.js';
+import { createFleetFixture } from './fleet-fixture.js';
+
+const fleet = createFleetFixture();
+after(() => fleet.close());
+
+/** `readMs`: how long each read of the hosts takes, as over a network to PostgreSQL. */
+async function twoHosts(capacities: [number, number], readMs = 0) {
+  const opened = fleet.openRegistry();
+  const a = await opened.addRunningHost({
+    name: 'a',
+    labels: { os: 'linux' },
+    capacity: capacities[0],
+  });
+  const b = await opened.addRunningHost({
+    name: 'b',
+    labels: { os: 'freebsd', display: 'yes' },
+    capacity: capacities[1],
+  });
+  const monitor = createHostMonitor({
+    registry: opened.registry,
+    store: opened.store,
+    logger: silentLogger,
+    now: () => fleet.clock.now,
+  });
+  await monitor.beatAll();
+  const provider = createFleetBrowserProvider({
+    registry: {
+      endpoint: opened.registry.endpoint,
+      list: async () => {
+        const hosts = await opened.registry.list();
+        await delay(readMs);
+        return hosts;
+      },
+    },
+    concurrency: 8,
+    providerFor: (_host, endpoint) =>
+      createHostdBrowserProvider({
+        client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
+        logger: silentLogger,
+      }),
+  });
+  const tasksOn = async (host: typeof a) =>
+    (await host.hostd.manager.list()).map((clone) => clone.taskId).sort();
+  return { ...opened, a, b, monitor, provider, tasksOn };
+}
+
+const acquire = (
+  provider: ReturnType<typeof createFleetBrowserProvider>,
+  taskId: string,
+  display = false,
+) => provider.acquire({ taskId, allowedDomains: ['example.com'], display });
+
+describe('the fleet browser provider', () => {
+  it('spreads clones by free capacity, each made on its host with that host’s token, until all are full', async () => {
+    const { provider, a, b, tasksOn } = await twoHosts([1, 2]);
+    const leases: BrowserLease[] = [];
+    for (const taskId of ['t1', 't2', 't3']) leases.push(await acquire(provider, taskId));
+    assert.deepEqual(
+      leases.map((lease) => lease.id.split('/')[0]),
+      ['b', 'a', 'b'],
+    );
+    assert.deepEqual(await tasksOn(a), ['t2']);
+    assert.deepEqual(await tasksOn(b), ['t1', 't3']);
+    await assert.rejects(acquire(provider, 't4'), (error: { code?: string; message: string }) => {
+      assert.equal(error.code, 'FLEET_NO_HOST');
+      assert.match(error.message, /a: full \(1\/1\); b: full \(2\/2\)/);
+      return true;
+    });
+    await leases[0]?.release();
+    assert.deepEqual(await tasksOn(b), ['t3']);
+    assert.equal((await acquire(provider, 't5')).id.split('/')[0], 'b');
+    assert.deepEqual(Object.fromEntries(provider.leases()), { a: 1, b: 2 });
+  });
+
+  it('gives the last free slot to one of two tasks that start together', async () => {
+    const { provider, registry, a, tasksOn } = await twoHosts([1, 1], 30);
+    await registry.drain('b', 'test');
+    const results = await Promise.allSettled([acquire(provider, 'x1'), acquire(provider, 'x2')]);
+    assert.deepEqual(results.map((result) => result.status).sort(), ['fulfilled', 'rejected']);
+    assert.equal((await tasksOn(a)).length, 1);
+  });
+
+  it('counts clones other controlplanes hold on a host, from its heartbeat', async () => {
+    const { provider, a, b, monitor, tasksOn } = await twoHosts([2, 2]);
+    // Another controlplane's two tasks fill host b; this one only learns it from the heartbeat.
+    for (const taskId of ['o1', 'o2'])
+      await b.hostd.manager.create({ taskId, allowedDomains: ['example.com'] });
+    await monitor.beatAll();
+    assert.equal((await acquire(provider, 'y1')).id.split('/')[0], 'a');
+    assert.equal((await acquire(provider, 'y2')).id.split('/')[0], 'a');
+    await assert.rejects(acquire(provider, 'y3'), /b: full \(2\/2\)/);
+    assert.deepEqual(await tasksOn(a), ['y1', 'y2']);
+  });
+
+  it('sends a desktop task only to a host with displays, and never to a drained or silent one', async () => {
+    const { provider, registry, b } = await twoHosts([4, 4]);
+    assert.equal((await acquire(provider, 'd1', true)).id.split('/')[0], 'b');
+    await registry.drain('b', 'test');
+    await assert.rejects(acquire(provider, 'd2', true), /a: lacks display=yes; b: draining/);
+    fleet.clock.now += 60_000;
+    await assert.rejects(acquire(provider, 'd3'), /a: down; b: down/);
+    assert.equal((await b.hostd.manager.list()).length, 1);
+  });
+});
