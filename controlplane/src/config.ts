@@ -59,6 +59,8 @@ const schema = z.object({
   CLAWDIE_HOSTD_CONCURRENCY: int(1, 64).default(4),
   /** `npm start` starts its own hostd (root on Linux or FreeBSD) unless `off` or a hostd/jail URL is set. */
   CLAWDIE_HOSTD: z.enum(['auto', 'off']).default('auto'),
+  /** `on`: tasks' clones go to the jail hosts registered with `clawdie hosts add` (no embedded hostd). */
+  CLAWDIE_FLEET: z.enum(['off', 'on']).default('off'),
   /** How often registered jail hosts are asked for their health, and when a silent one is down. */
   CLAWDIE_FLEET_HEARTBEAT_MS: int(500, 600_000).default(5000),
   CLAWDIE_FLEET_STALE_MS: int(1000, 3_600_000).default(20_000),
@@ -136,8 +138,11 @@ export interface Config {
   embeddedHostd: { enabled: boolean; concurrency: number };
   /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
   localBrowser: { uid: number };
-  /** Registered jail hosts (`clawdie hosts`): heartbeat period, and the age at which one is down. */
-  fleet: { heartbeatMs: number; staleMs: number };
+  /**
+   * Registered jail hosts (`clawdie hosts`): whether tasks are placed on them, the heartbeat
+   * period, and the age at which a silent host is down.
+   */
+  fleet: { enabled: boolean; heartbeatMs: number; staleMs: number };
   /** Exact internal `address:port` pairs hostd's clones may reach when a task names them (default none). */
   egressAllowInternal: readonly string[];
   /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
@@ -213,6 +218,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
       'CLAWDIE_HOSTD_URL and CLAWDIE_HOSTD_TOKEN (or CLAWDIE_HOSTD_TOKEN_FILE) must be set together',
     );
   }
+  if (e.CLAWDIE_FLEET === 'on' && (e.CLAWDIE_HOSTD_URL || e.CLAWDIE_JAIL_URL)) {
+    throw new ConfigError(
+      'CLAWDIE_FLEET=on places tasks on the registered jail hosts: unset CLAWDIE_HOSTD_URL and CLAWDIE_JAIL_URL (register that hostd with clawdie hosts add)',
+    );
+  }
   const dataDir = resolve(cwd, e.CLAWDIE_DATA_DIR);
   return Object.freeze({
     host: e.CLAWDIE_HOST,
@@ -254,11 +264,19 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
           }
         : null,
     embeddedHostd: {
-      enabled: e.CLAWDIE_HOSTD === 'auto' && !e.CLAWDIE_HOSTD_URL && !e.CLAWDIE_JAIL_URL,
+      enabled:
+        e.CLAWDIE_HOSTD === 'auto' &&
+        !e.CLAWDIE_HOSTD_URL &&
+        !e.CLAWDIE_JAIL_URL &&
+        e.CLAWDIE_FLEET !== 'on',
       concurrency: e.CLAWDIE_HOSTD_CONCURRENCY,
     },
     localBrowser: { uid: e.CLAWDIE_LOCAL_BROWSER_UID },
-    fleet: { heartbeatMs: e.CLAWDIE_FLEET_HEARTBEAT_MS, staleMs: e.CLAWDIE_FLEET_STALE_MS },
+    fleet: {
+      enabled: e.CLAWDIE_FLEET === 'on',
+      heartbeatMs: e.CLAWDIE_FLEET_HEARTBEAT_MS,
+      staleMs: e.CLAWDIE_FLEET_STALE_MS,
+    },
     egressAllowInternal: e.CLAWDIE_EGRESS_ALLOW_INTERNAL ?? [],
     adminToken: e.CLAWDIE_ADMIN_TOKEN ?? null,
     auth: {

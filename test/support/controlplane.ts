@@ -81,6 +81,7 @@ export function operatorBrowserSource(
     screencast,
     local: { operator, jail: { ...jail, local: false }, egressProxyUrl: null },
     hostd: null,
+    fleet: null,
     description: 'fake operator (tests)',
     egress: 'fake operator (tests): no network',
     close: async () => undefined,

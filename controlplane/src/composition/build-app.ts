@@ -14,7 +14,7 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import type { AuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
 import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createDashboardOptions } from '../ingress/dashboard/dashboard-wiring.js';
-import { hostdHosts, singleJailHosts } from '../ingress/dashboard/hosts-views.js';
+import { fleetHosts, hostdHosts, singleJailHosts } from '../ingress/dashboard/hosts-views.js';
 import { createApp } from '../ingress/http/app.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
@@ -54,12 +54,14 @@ export function buildApp(deps: {
     screencast: browsers.screencast,
     now: deps.clock.now,
     policies: deps.policies,
-    hosts: browsers.hostd
-      ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)
-      : singleJailHosts(
-          { url: browsers.local?.jail.url ?? '', startedAt: deps.clock.now() },
-          browsers.browsers,
-        ),
+    hosts: browsers.fleet
+      ? fleetHosts(browsers.fleet.registry, browsers.browsers, browsers.fleet.concurrency)
+      : browsers.hostd
+        ? hostdHosts(browsers.hostd.client, browsers.hostd.url, browsers.hostd.concurrency)
+        : singleJailHosts(
+            { url: browsers.local?.jail.url ?? '', startedAt: deps.clock.now() },
+            browsers.browsers,
+          ),
     audit,
     approvals,
     sessionProfiles: deps.sessions,

@@ -20,6 +20,7 @@ import { createCloseStack } from './close-stack.js';
 import { openStore } from './open-store.js';
 import type { ServerAuth } from './server-auth.js';
 import { startServingExtras } from './serving-extras.js';
+import { startFleet } from './start-fleet.js';
 import { type CreateTasks, createTaskPipeline } from './task-pipeline.js';
 
 export interface ControlplaneOptions {
@@ -129,7 +130,10 @@ export async function createControlplane(
     stack.defer(() => refusals.close());
     const model = await adapters.model(config);
     const judge = adapters.judge(config, model);
-    const browsers = await adapters.browsers(config, { logger, audit: store.audit });
+    const hosts = config.fleet.enabled
+      ? await startFleet(config, store, { logger, clock, stack })
+      : null;
+    const browsers = await adapters.browsers(config, { logger, audit: store.audit, hosts });
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
       ...store,

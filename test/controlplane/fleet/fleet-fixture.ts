@@ -17,11 +17,13 @@ import { FakeDriver } from '../../hostd/support/fake-jail-driver.js';
 export interface RunningHostd {
   url: string;
   manager: CloneManager;
+  /** Configures the token it accepts (503 to everything before). */
+  useToken(token: string): void;
 }
 
-/** A real hostd HTTP app (fake clones) on loopback that accepts only `token`. */
+/** A real hostd HTTP app (fake clones) on loopback that accepts only `token` (once given). */
 export async function startHostd(
-  token: string,
+  token?: string,
 ): Promise<RunningHostd & { close(): Promise<void> }> {
   const driver = new FakeDriver();
   const manager = new CloneManager({
@@ -32,15 +34,18 @@ export async function startHostd(
     poolSize: 0,
     startTimeoutMs: 5000,
   });
-  const app = createApp({ token, manager, driver });
+  let app = token ? createApp({ token, manager, driver }) : null;
+  const fetch = (request: Request) =>
+    app ? app.fetch(request) : new Response('hostd has no token yet', { status: 503 });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
-      resolve(listening),
-    );
+    const listening = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(listening));
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     manager,
+    useToken(next) {
+      app = createApp({ token: next, manager, driver });
+    },
     async close() {
       await manager.close();
       await new Promise((resolve) => server.close(resolve));

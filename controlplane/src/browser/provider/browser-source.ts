@@ -5,6 +5,8 @@ import { HostdClient } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { createFleetBrowserProvider } from '../../fleet/fleet-browser-provider.js';
+import type { HostRegistry } from '../../fleet/host-registry.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 import type { ControlplaneLauncher } from '../../platform/runner/process-launcher.js';
 import type { BrowserOperator } from '../operator/browser-operator.js';
@@ -47,6 +49,8 @@ export interface BrowserSource {
     egressProxyUrl: string | null;
   } | null;
   hostd: { url: string; client: HostdClient; concurrency: number } | null;
+  /** The registered jail hosts tasks are placed on (CLAWDIE_FLEET=on); null otherwise. */
+  fleet: { registry: Pick<HostRegistry, 'list'>; concurrency: number } | null;
   /** One line for banners and the settings page. */
   description: string;
   /** One line for the banner: what confines the browsers' network, and what does not hold. */
@@ -61,8 +65,15 @@ export async function openBrowserSource(
     env: Record<string, string | undefined>;
     audit: AuditLog;
     launcher: ControlplaneLauncher;
+    /** The host registry, when CLAWDIE_FLEET=on (the composition root builds it over the store). */
+    hosts?: HostRegistry | null;
   },
 ): Promise<BrowserSource> {
+  if (config.fleet.enabled) {
+    if (!deps.hosts)
+      throw new AppError('FLEET_UNAVAILABLE', 'CLAWDIE_FLEET=on without a host registry');
+    return openFleetBrowsers(config, deps.hosts, deps);
+  }
   if (config.hostd) {
     const { url, token, concurrency } = config.hostd;
     const client = new HostdClient({ baseUrl: url, token });
@@ -87,6 +98,7 @@ export async function openBrowserSource(
       screencast: screencastOf(tracked.browsers),
       local: null,
       hostd: { url, client, concurrency },
+      fleet: null,
       description: `hostd at ${url} (${health.driver} driver, ${health.isolation.level} isolation): a fresh clone per task, ${concurrency} at once, warm pool ${health.pool.ready}/${health.pool.target}`,
       egress: HOSTD_EGRESS,
       close: async () => undefined,
@@ -100,12 +112,46 @@ export async function openBrowserSource(
       screencast: screencastOf(tracked.browsers),
       local: { operator, jail: { ...config.jail, local: false }, egressProxyUrl: null },
       hostd: null,
+      fleet: null,
       description: `jail-service at ${config.jail.url}: one browser, tasks queue for it`,
       egress: CONFIGURED_JAIL_EGRESS,
       close: async () => undefined,
     };
   }
   return openLocalBrowser(config, deps);
+}
+
+/** Every task's clone on one of the registered jail hosts, each reached with its own token. */
+async function openFleetBrowsers(
+  config: Readonly<Config>,
+  hosts: HostRegistry,
+  deps: { logger: Logger; audit: AuditLog },
+): Promise<BrowserSource> {
+  const concurrency = config.embeddedHostd.concurrency;
+  const tracked = trackLeases(
+    createFleetBrowserProvider({
+      registry: hosts,
+      concurrency,
+      providerFor: (_host, endpoint) =>
+        createHostdBrowserProvider({
+          client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
+          logger: deps.logger,
+          concurrency,
+          audit: deps.audit,
+        }),
+    }),
+  );
+  const registered = await hosts.list();
+  return {
+    ...tracked,
+    screencast: screencastOf(tracked.browsers),
+    local: null,
+    hostd: null,
+    fleet: { registry: hosts, concurrency },
+    description: `${registered.length} registered jail host(s) (clawdie hosts list): a fresh clone per task on the least loaded host that fits, ${concurrency} at once`,
+    egress: HOSTD_EGRESS,
+    close: async () => undefined,
+  };
 }
 
 /** No hostd, no configured jail-service: our own jail-service, behind our own egress proxy. */
@@ -142,6 +188,7 @@ async function openLocalBrowser(
     screencast: screencastOf(tracked.browsers),
     local: { operator, jail: { ...jail, local: true }, egressProxyUrl: egress.url },
     hostd: null,
+    fleet: null,
     description: `jail-service at ${jail.url} (local, started by the controlplane, ${started.summary}): one browser, tasks queue for it`,
     egress: localEgressLine(egress.url),
     close: async () => {

@@ -1,7 +1,8 @@
-// The dashboard's Hosts page: what browsers tasks run on, from hostd when it hands out clones, or
-// the one local jail-service otherwise.
+// The dashboard's Hosts page: what browsers tasks run on, from the registered jail hosts (fleet),
+// from hostd when it hands out clones, or the one local jail-service otherwise.
 import type { HostdClient } from '@clawdie/hostd/client';
 import type { TaskBrowsers } from '../../browser/provider/task-browsers.js';
+import type { HostRegistry } from '../../fleet/host-registry.js';
 import type { HostsView } from './settings-pages.js';
 
 /** One jail-service driven by this controlplane: tasks queue for it. */
@@ -61,5 +62,32 @@ export function hostdHosts(
         source: `hostd at ${hostdUrl} did not answer: ${(error as Error).message}`,
       };
     }
+  };
+}
+
+/** Registered jail hosts with their load and health, and the clones this controlplane leases. */
+export function fleetHosts(
+  registry: Pick<HostRegistry, 'list'>,
+  browsers: TaskBrowsers,
+  concurrency: number,
+): () => Promise<HostsView> {
+  return async () => {
+    const hosts = await registry.list();
+    return {
+      hosts,
+      clones: browsers.list().map(({ taskId, lease }) => ({
+        id: lease.id,
+        url: lease.service?.url ?? '',
+        state: 'ok',
+        startedAt: null,
+        taskId,
+      })),
+      warmPool: null,
+      limits: [
+        ['Concurrent tasks (this controlplane)', String(concurrency)],
+        ['Hosts up', `${hosts.filter((host) => host.health === 'up').length} of ${hosts.length}`],
+      ],
+      source: `${hosts.length} registered jail host(s) (clawdie hosts list); clones below are this controlplane's.`,
+    };
   };
 }

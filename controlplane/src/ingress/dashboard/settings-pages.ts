@@ -32,6 +32,43 @@ export interface HostsView {
   limits: [label: string, value: string][];
   /** Where the numbers come from (e.g. "single local jail-service; hostd not configured"). */
   source: string;
+  /** Registered jail hosts (CLAWDIE_FLEET=on), with load and health; absent otherwise. */
+  hosts?: HostRow[];
+}
+
+export interface HostRow {
+  name: string;
+  url: string;
+  state: string;
+  health: 'up' | 'down' | 'unknown';
+  clones: number;
+  capacity: number;
+  labels: Record<string, string>;
+  heartbeatAt: number | null;
+  lastError: string | null;
+}
+
+function hostsTable(hosts: readonly HostRow[], now: number) {
+  return html`<table data-hosts="${hosts.length}">
+<caption>Jail hosts</caption>
+<thead><tr><th scope="col">Host</th><th scope="col">Health</th><th scope="col" class="num">Load</th><th scope="col">Labels</th><th scope="col" class="num">Heartbeat</th></tr></thead>
+<tbody>
+${hosts.map(
+  (
+    host,
+  ) => html`<tr data-host="${host.name}"><td class="mono">${host.name}<div class="muted">${host.url}</div></td>
+<td><span class="badge s-${host.health === 'up' ? 'ok' : 'error'}">${host.health}</span>${host.state === 'active' ? '' : html` <span class="badge">${host.state}</span>`}${host.lastError ? html`<div class="muted">${host.lastError}</div>` : ''}</td>
+<td class="num">${host.clones}/${host.capacity}</td>
+<td class="mono">${
+    Object.entries(host.labels)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ') || '—'
+  }</td>
+<td class="num">${host.heartbeatAt === null ? '—' : `${duration(now - host.heartbeatAt)} ago`}</td></tr>`,
+)}
+${hosts.length === 0 ? html`<tr><td colspan="5" class="muted">No jail hosts registered (clawdie hosts add).</td></tr>` : ''}
+</tbody>
+</table>`;
 }
 
 /** The warm pool as hostd reports it now (read at each page view, never cached). */
@@ -72,6 +109,7 @@ ${
 export function hostsBody(view: HostsView, now: number) {
   return html`<h1>Clones &amp; hosts</h1>
 <p class="muted">${view.source}</p>
+${view.hosts ? hostsTable(view.hosts, now) : ''}
 <table>
 <caption class="skip">Live clones</caption>
 <thead><tr><th scope="col">Clone</th><th scope="col">State</th><th scope="col">Serving</th><th scope="col" class="num">Age</th></tr></thead>

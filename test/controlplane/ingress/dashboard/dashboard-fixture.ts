@@ -128,7 +128,7 @@ export function createDashboardPagesFixture(options: {
   };
 }
 
-async function logIn(app: Hono): Promise<string> {
+export async function logIn(app: Hono): Promise<string> {
   const response = await app.request('/dashboard/login', {
     method: 'POST',
     body: new URLSearchParams({ token: ADMIN_TOKEN, next: '/dashboard' }),

@@ -1,0 +1,42 @@
+// CLAWDIE_FLEET=on: the registry of jail hosts over this controlplane's store, and the heartbeat
+// that keeps their health and load current (one round before the first task, then every
+// CLAWDIE_FLEET_HEARTBEAT_MS until close).
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createHostMonitor } from '../fleet/host-monitor.js';
+import { createHostRegistry, type HostRegistry } from '../fleet/host-registry.js';
+import { loadVaultKey } from '../governance/credentials/secret-vault.js';
+import { createHostRepository } from '../platform/store/host-repository.js';
+import type { CloseStack } from './close-stack.js';
+import type { OpenedStore } from './open-store.js';
+
+export async function startFleet(
+  config: Readonly<Config>,
+  store: Pick<OpenedStore, 'db' | 'audit'>,
+  deps: { logger: Logger; clock: Clock; stack: CloseStack },
+): Promise<HostRegistry> {
+  const hostStore = createHostRepository(store.db);
+  const registry = createHostRegistry({
+    store: hostStore,
+    key: () => loadVaultKey(config.secretsKeyFile, { create: false }),
+    audit: store.audit,
+    now: () => deps.clock.now(),
+    staleMs: config.fleet.staleMs,
+  });
+  const monitor = createHostMonitor({
+    registry,
+    store: hostStore,
+    logger: deps.logger,
+    now: () => deps.clock.now(),
+  });
+  await monitor.beatAll();
+  monitor.start(config.fleet.heartbeatMs);
+  deps.stack.defer(() => monitor.stop());
+  const hosts = await registry.list();
+  deps.logger.info(
+    { hosts: hosts.map((host) => `${host.name}:${host.health}`) },
+    'placing tasks on the registered jail hosts',
+  );
+  return registry;
+}
