@@ -30,6 +30,8 @@ export type OperatorErrorCode =
   | 'OPERATOR_UNAVAILABLE'
   | 'OPERATOR_BAD_RESPONSE'
   | 'OPERATOR_REJECTED'
+  /** The jail host holding the task's clone stopped answering its heartbeat (fleet). */
+  | 'HOST_LOST'
   /** A secret the task needs cannot be read (not stored, no vault key, undecryptable). */
   | 'SECRET_UNAVAILABLE';
 

@@ -6,6 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
 import { runHostsCommand } from '../../controlplane/src/ingress/cli/hosts-command.js';
 import {
@@ -30,6 +32,7 @@ import {
   type TestControlplane,
   testConfig,
 } from '../support/controlplane.js';
+import { submit } from '../support/submit-task.js';
 import { closeServer, serveOnLoopback, settledLeftovers } from './support/hostd-controlplane.js';
 
 const missing = linuxDriverMissing();
@@ -48,9 +51,11 @@ async function startRealHostd(namespace: CloneNamespace, sites: readonly string[
   });
   await manager.reconcile();
   let app: ReturnType<typeof createHostdApp> | null = null;
+  let dark = false;
   const created: string[] = [];
   const served = await serveOnLoopback(async (request) => {
-    if (!app) return new Response('no token yet', { status: 503 });
+    // Dark: hostd's API is gone (its clones, separate processes, go on running).
+    if (!app || dark) return new Response('hostd is not answering', { status: 503 });
     const response = await app.fetch(request);
     if (request.method === 'POST' && new URL(request.url).pathname === '/clones' && response.ok)
       created.push(namespace.name);
@@ -62,6 +67,9 @@ async function startRealHostd(namespace: CloneNamespace, sites: readonly string[
     created,
     useToken: (token: string) => {
       app = createHostdApp({ token, manager, driver });
+    },
+    setDark: (value: boolean) => {
+      dark = value;
     },
     async close() {
       closeServer(served);
@@ -96,6 +104,9 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
         CLAWDIE_DATA_DIR: dataDir,
         CLAWDIE_POLICY_DIR: policyDir,
         CLAWDIE_FLEET: 'on',
+        // The shortest heartbeat there is: a host is lost after 1 s without a good answer.
+        CLAWDIE_FLEET_HEARTBEAT_MS: '500',
+        CLAWDIE_FLEET_STALE_MS: '1000',
         CLAWDIE_HOSTD_CONCURRENCY: '4',
       });
       for (const [index, host] of hosts.entries()) {
@@ -138,6 +149,60 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
         [2, 2],
       );
       for (const host of hosts) assert.deepEqual(await host.manager.list(), []);
+      assert.deepEqual(await settledLeftovers(), []);
+    });
+
+    it('ends the tasks of a host that stops answering HOST_LOST, keeps the others, and reaps its clone when it is back', async () => {
+      // Each step takes 200 ms of "model" time, and waits: the task runs until something ends it.
+      const lingering: VisionModel = {
+        name: 'lingering',
+        isReplay: true,
+        async complete(request, signal) {
+          await delay(200, undefined, { signal });
+          return {
+            text: 'Action: wait()',
+            requestBytes: JSON.stringify(request).length,
+            usage: null,
+          };
+        },
+      };
+      const tasks = controlplane.createTasks(lingering);
+      const steps: string[] = [];
+      const victim = await submit(
+        tasks,
+        {
+          instruction: 'linger on the shop',
+          start_url: site.url,
+          domains: [new URL(site.url).host],
+          max_steps: 100,
+        },
+        (event) => {
+          if (event.type === 'step-ended') steps.push(event.type);
+        },
+      );
+      while (steps.length < 2) await delay(50);
+      // Placement's tiebreak puts the first task on h0; the other host keeps working.
+      assert.equal((await hosts[0]?.manager.list())?.length, 1);
+      const other = runDemo(controlplane.createTasks, { site });
+      hosts[0]?.setDark(true);
+      const darkAt = Date.now();
+      const result = await victim.done;
+      const lostAfterMs = Date.now() - darkAt;
+      assert.equal(result.status, 'error', JSON.stringify(result));
+      assert.equal(result.error?.code, 'HOST_LOST');
+      assert.match(result.error?.message ?? '', /jail host h0 stopped answering/);
+      assert.ok(lostAfterMs < 5000, `ended ${lostAfterMs} ms after its host went dark`);
+      console.error(`# fleet drill: HOST_LOST ${lostAfterMs} ms after the host went dark`);
+      assert.equal((await other).result.status, 'finished');
+      // Its clone is still on the dark host: hostd could not be asked to destroy it.
+      assert.equal((await hosts[0]?.manager.list())?.length, 1);
+      hosts[0]?.setDark(false);
+      for (let waited = 0; waited < 10_000; waited += 100) {
+        if ((await hosts[0]?.manager.list())?.length === 0) break;
+        await delay(100);
+      }
+      assert.deepEqual(await hosts[0]?.manager.list(), [], 'reaped when the host answered again');
+      await tasks.close();
       assert.deepEqual(await settledLeftovers(), []);
     });
   });

@@ -12,7 +12,7 @@ import type { TaskRecorder } from '../browser/recording/task-recorder.js';
 import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { HostRegistry } from '../fleet/host-registry.js';
+import type { FleetHosts } from '../fleet/fleet-hosts.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
 
@@ -48,7 +48,7 @@ export interface ControlplaneAdapters {
   /** Where tasks get their browsers: hostd clones, a jail-service, or a local one. */
   browsers: (
     config: Readonly<Config>,
-    deps: { logger: Logger; audit: AuditLog; hosts: HostRegistry | null },
+    deps: { logger: Logger; audit: AuditLog; hosts: FleetHosts | null },
   ) => Promise<BrowserSource>;
   /** Only for the `server` role: a hostd child when wanted and possible, else null. */
   embeddedHostd?: (

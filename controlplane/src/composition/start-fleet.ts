@@ -4,8 +4,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import { createHostMonitor } from '../fleet/host-monitor.js';
-import { createHostRegistry, type HostRegistry } from '../fleet/host-registry.js';
+import type { FleetHosts } from '../fleet/fleet-hosts.js';
+import { createHostMonitor, type HostHealthChange } from '../fleet/host-monitor.js';
+import { createHostRegistry } from '../fleet/host-registry.js';
 import { loadVaultKey } from '../governance/credentials/secret-vault.js';
 import { createHostRepository } from '../platform/store/host-repository.js';
 import type { CloseStack } from './close-stack.js';
@@ -15,7 +16,7 @@ export async function startFleet(
   config: Readonly<Config>,
   store: Pick<OpenedStore, 'db' | 'audit'>,
   deps: { logger: Logger; clock: Clock; stack: CloseStack },
-): Promise<HostRegistry> {
+): Promise<FleetHosts> {
   const hostStore = createHostRepository(store.db);
   const registry = createHostRegistry({
     store: hostStore,
@@ -24,11 +25,16 @@ export async function startFleet(
     now: () => deps.clock.now(),
     staleMs: config.fleet.staleMs,
   });
+  const listeners = new Set<(change: HostHealthChange) => void>();
   const monitor = createHostMonitor({
     registry,
     store: hostStore,
     logger: deps.logger,
     now: () => deps.clock.now(),
+    onChange(change) {
+      deps.logger.warn(change, change.to === 'lost' ? 'jail host lost' : 'jail host back');
+      for (const listener of listeners) listener(change);
+    },
   });
   await monitor.beatAll();
   monitor.start(config.fleet.heartbeatMs);
@@ -38,5 +44,10 @@ export async function startFleet(
     { hosts: hosts.map((host) => `${host.name}:${host.health}`) },
     'placing tasks on the registered jail hosts',
   );
-  return registry;
+  return {
+    registry,
+    onHostChange(listener) {
+      listeners.add(listener);
+    },
+  };
 }

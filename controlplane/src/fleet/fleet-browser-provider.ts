@@ -3,9 +3,13 @@
 // which audits it and destroys it on release. A host's load is the larger of the leases this
 // controlplane holds on it and the leased clones its last heartbeat reported (other
 // controlplanes' included). A placement that fails on the host is not retried elsewhere.
-
+// When the heartbeat loses a host, every browser call of its leases (in flight or later) fails
+// HOST_LOST, so their tasks end at once; the clones a release could not destroy there are
+// destroyed when the host answers again.
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import type { BrowserLease, BrowserProvider } from '../browser/provider/browser-provider.js';
-import { AppError } from '../errors.js';
+import { AppError, OperatorError } from '../errors.js';
+import type { HostHealthChange } from './host-monitor.js';
 import type { HostRegistry } from './host-registry.js';
 import { type PlacementRequest, placeTask } from './placement.js';
 
@@ -22,17 +26,28 @@ export interface FleetBrowserProviderDeps {
 export interface FleetBrowserProvider extends BrowserProvider {
   /** This controlplane's leases per host, now. */
   leases(): ReadonlyMap<string, number>;
+  /** The heartbeat's verdict on a host (host-monitor.ts `onChange`). */
+  hostChanged(change: HostHealthChange): Promise<void>;
+}
+
+/** One lease on a host, as the fleet tracks it until its clone is gone. */
+interface Held {
+  inner: BrowserLease;
+  lose(error: OperatorError): void;
+  released: boolean;
 }
 
 export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): FleetBrowserProvider {
-  const held = new Map<string, number>();
+  const held = new Map<string, Set<Held>>();
+  /** Leases released while their host was lost: their clones are destroyed when it returns. */
+  const toReap = new Map<string, Set<Held>>();
   const providers = new Map<string, { key: string; provider: BrowserProvider }>();
-
-  const count = (host: string, delta: number) => {
-    const next = (held.get(host) ?? 0) + delta;
-    if (next > 0) held.set(host, next);
-    else held.delete(host);
+  const on = (map: Map<string, Set<Held>>, host: string) => {
+    const set = map.get(host) ?? new Set<Held>();
+    map.set(host, set);
+    return set;
   };
+  const lost = new Set<string>();
 
   async function providerOf(host: string): Promise<BrowserProvider> {
     const endpoint = await deps.registry.endpoint(host);
@@ -44,47 +59,92 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     return provider;
   }
 
-  /** Counts the lease in the same turn as the choice, so two starting tasks never share a slot. */
-  async function place(request: PlacementRequest): Promise<string> {
+  /** Chooses and counts a slot in the same turn, so two starting tasks never share a slot. */
+  async function place(request: PlacementRequest, slot: Held): Promise<string> {
     const hosts = await deps.registry.list();
     const host = placeTask(
-      hosts.map((view) => ({ ...view, inUse: Math.max(held.get(view.name) ?? 0, view.clones) })),
+      hosts.map((view) => ({
+        ...view,
+        inUse: Math.max(held.get(view.name)?.size ?? 0, view.clones),
+      })),
       request,
     );
-    count(host, 1);
+    on(held, host).add(slot);
     return host;
+  }
+
+  function unhold(host: string, slot: Held) {
+    held.get(host)?.delete(slot);
+    if (held.get(host)?.size === 0) held.delete(host);
   }
 
   return {
     concurrency: deps.concurrency,
-    leases: () => new Map(held),
+    leases: () => new Map([...held].map(([host, set]) => [host, set.size])),
+    async hostChanged(change) {
+      if (change.to === 'lost') {
+        lost.add(change.host);
+        const error = new OperatorError(
+          'HOST_LOST',
+          `jail host ${change.host} stopped answering: ${change.detail}`,
+        );
+        for (const slot of held.get(change.host) ?? []) slot.lose(error);
+        return;
+      }
+      lost.delete(change.host);
+      const pending = [...(toReap.get(change.host) ?? [])];
+      toReap.delete(change.host);
+      // A hostd lease's release may be retried after a failed destroy (it then destroys).
+      await Promise.all(pending.map((slot) => slot.inner.release()));
+    },
     async acquire(request): Promise<BrowserLease> {
       request.signal?.throwIfAborted();
       const placement = {
         display: request.display === true,
         ...(deps.labels ? { labels: deps.labels } : {}),
       };
-      const host = await place(placement);
-      let lease: BrowserLease;
+      let fail: (error: OperatorError) => void = () => undefined;
+      const gone = new Promise<never>((_resolve, reject) => {
+        fail = reject;
+      });
+      gone.catch(() => undefined);
+      const slot: Held = { inner: null as unknown as BrowserLease, lose: fail, released: false };
+      const host = await place(placement, slot);
       try {
-        lease = await (await providerOf(host)).acquire(request);
+        slot.inner = await (await providerOf(host)).acquire(request);
       } catch (error) {
-        count(host, -1);
+        unhold(host, slot);
         if (error instanceof AppError) throw error;
         throw new AppError('OPERATOR_UNAVAILABLE', `host ${host}: ${(error as Error).message}`, {
           cause: error,
         });
       }
+      const lease = slot.inner;
       let released: Promise<void> | null = null;
       return {
         ...lease,
         id: `${host}/${lease.id}`,
+        operator: racing(lease.operator, gone),
         release() {
-          released ??= lease.release().finally(() => count(host, -1));
+          released ??= lease.release().finally(() => {
+            unhold(host, slot);
+            if (lost.has(host)) on(toReap, host).add(slot);
+          });
           return released;
         },
         ...(lease.rebind ? { rebind: (taskId: string | null) => lease.rebind?.(taskId) } : {}),
       };
     },
+  };
+}
+
+/** The operator whose every call also fails as soon as `gone` rejects. */
+function racing(operator: BrowserOperator, gone: Promise<never>): BrowserOperator {
+  const race = <T>(call: Promise<T>) => Promise.race([call, gone]);
+  return {
+    screenshot: (signal) => race(operator.screenshot(signal)),
+    execute: (actions, signal) => race(operator.execute(actions, signal)),
+    state: (signal) => race(operator.state(signal)),
+    landing: (action, signal) => race(operator.landing(action, signal)),
   };
 }

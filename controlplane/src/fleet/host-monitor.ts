@@ -10,14 +10,19 @@ import type { HostRegistry } from './host-registry.js';
 /** The task id hostd gives a warm clone no task holds yet. */
 const WARM_POOL = 'warm-pool';
 
+/** A host's health changed between two rounds of this monitor (`down` covers `unknown` too). */
+export type HostHealthChange = { host: string; to: 'lost' | 'returned'; detail: string };
+
 export interface HostMonitorDeps {
-  registry: Pick<HostRegistry, 'endpoint'>;
+  registry: Pick<HostRegistry, 'endpoint' | 'list'>;
   store: Pick<HostRepository, 'list' | 'beat'>;
   logger: Logger;
   now: () => number;
   /** Per health request (default 3 s): a host that hangs counts as failed. */
   timeoutMs?: number;
   fetch?: HostdClientOptions['fetch'];
+  /** Called after a round for each host that went from up to not up, or back. Must not throw. */
+  onChange?: (change: HostHealthChange) => void;
 }
 
 export interface HostMonitor {
@@ -56,9 +61,24 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
     }
   }
 
+  // Health after the last round, to tell changes; a host first seen is not a change.
+  const last = new Map<string, boolean>();
   const beatAll = async () => {
     const hosts = await deps.store.list();
     await Promise.all(hosts.map((host) => beatOne(host.name)));
+    for (const view of await deps.registry.list()) {
+      const up = view.health === 'up';
+      const before = last.get(view.name);
+      last.set(view.name, up);
+      if (before === undefined || before === up) continue;
+      deps.onChange?.({
+        host: view.name,
+        to: up ? 'returned' : 'lost',
+        detail: up
+          ? 'answers again'
+          : `no good heartbeat since ${view.heartbeatAt === null ? 'ever' : new Date(view.heartbeatAt).toISOString()}${view.lastError ? ` (${view.lastError})` : ''}`,
+      });
+    }
   };
 
   return {

@@ -17,6 +17,8 @@ const passthroughCodes = new Set<string>([
   'MODEL_BAD_RESPONSE',
   'OPERATOR_UNAVAILABLE',
   'OPERATOR_BAD_RESPONSE',
+  // The fleet lost the jail host of the task's clone (fleet/fleet-browser-provider.ts).
+  'HOST_LOST',
   // A saved session refused or not injected before the first step (sessions/session-injector.ts).
   'APPROVAL_DENIED',
   'SESSION_INJECT_FAILED',

@@ -16,7 +16,10 @@ export interface BrowserLease {
   readonly service: JailEndpoint | null;
   /** The clone's X display (`:N`) when it has one, for whole-desktop tasks. */
   readonly display?: string | null;
-  /** Gives the browser back (destroys a hostd clone). Never throws; safe to call twice. */
+  /**
+   * Gives the browser back (destroys a hostd clone). Never throws; safe to call twice (a hostd
+   * lease whose hostd did not answer tries again; the fleet calls it when the host is back).
+   */
   release(): Promise<void>;
   /**
    * Hands the browser to another task (a kept browser's follow-up), or to none while it waits

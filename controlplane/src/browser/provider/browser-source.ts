@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { createFleetBrowserProvider } from '../../fleet/fleet-browser-provider.js';
+import type { FleetHosts } from '../../fleet/fleet-hosts.js';
 import type { HostRegistry } from '../../fleet/host-registry.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 import type { ControlplaneLauncher } from '../../platform/runner/process-launcher.js';
@@ -65,8 +66,8 @@ export async function openBrowserSource(
     env: Record<string, string | undefined>;
     audit: AuditLog;
     launcher: ControlplaneLauncher;
-    /** The host registry, when CLAWDIE_FLEET=on (the composition root builds it over the store). */
-    hosts?: HostRegistry | null;
+    /** The jail hosts, when CLAWDIE_FLEET=on (the composition root builds them over the store). */
+    hosts?: FleetHosts | null;
   },
 ): Promise<BrowserSource> {
   if (config.fleet.enabled) {
@@ -124,30 +125,34 @@ export async function openBrowserSource(
 /** Every task's clone on one of the registered jail hosts, each reached with its own token. */
 async function openFleetBrowsers(
   config: Readonly<Config>,
-  hosts: HostRegistry,
+  hosts: FleetHosts,
   deps: { logger: Logger; audit: AuditLog },
 ): Promise<BrowserSource> {
   const concurrency = config.embeddedHostd.concurrency;
-  const tracked = trackLeases(
-    createFleetBrowserProvider({
-      registry: hosts,
-      concurrency,
-      providerFor: (_host, endpoint) =>
-        createHostdBrowserProvider({
-          client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
-          logger: deps.logger,
-          concurrency,
-          audit: deps.audit,
-        }),
-    }),
-  );
-  const registered = await hosts.list();
+  const fleet = createFleetBrowserProvider({
+    registry: hosts.registry,
+    concurrency,
+    providerFor: (_host, endpoint) =>
+      createHostdBrowserProvider({
+        client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
+        logger: deps.logger,
+        concurrency,
+        audit: deps.audit,
+      }),
+  });
+  hosts.onHostChange((change) => {
+    fleet.hostChanged(change).catch((error: unknown) => {
+      deps.logger.error({ err: error, host: change.host }, 'handling a jail host change failed');
+    });
+  });
+  const tracked = trackLeases(fleet);
+  const registered = await hosts.registry.list();
   return {
     ...tracked,
     screencast: screencastOf(tracked.browsers),
     local: null,
     hostd: null,
-    fleet: { registry: hosts, concurrency },
+    fleet: { registry: hosts.registry, concurrency },
     description: `${registered.length} registered jail host(s) (clawdie hosts list): a fresh clone per task on the least loaded host that fits, ${concurrency} at once`,
     egress: HOSTD_EGRESS,
     close: async () => undefined,

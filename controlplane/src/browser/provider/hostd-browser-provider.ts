@@ -53,8 +53,15 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
   const auditRefusal = (clone: LeasedClone, holder: () => string) => (refusal: EgressRefusal) =>
     record(egressRefusedEvent(clone.name, holder(), refusal));
 
-  /** Destroys the clone under its lease (verified by hostd), then flushes its last refusals. */
-  async function destroy(clone: LeasedClone, taskId: string, feed: EgressRefusalFeed) {
+  /**
+   * Destroys the clone under its lease (verified by hostd), then flushes its last refusals.
+   * False when hostd could not be asked (the lease's release may then be called again).
+   */
+  async function destroy(
+    clone: LeasedClone,
+    taskId: string,
+    feed: EgressRefusalFeed,
+  ): Promise<boolean> {
     let outcome: Record<string, unknown>;
     try {
       const { leftovers } = await client.destroyClone(clone);
@@ -67,6 +74,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     }
     await feed.finish('failed' in outcome ? 0 : 5000);
     record({ type: 'clone-destroyed', taskId, data: outcome });
+    return !('failed' in outcome);
   }
 
   return {
@@ -108,7 +116,10 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         display: clone.display,
         operator: createClawdieBrowserOperator(clone.service),
         release() {
-          released ??= destroy(clone, holder, feed);
+          released ??= destroy(clone, holder, feed).then((destroyed) => {
+            // hostd did not answer: a later release (the fleet's, when the host is back) retries.
+            if (!destroyed) released = null;
+          });
           return released;
         },
         rebind(taskId) {
