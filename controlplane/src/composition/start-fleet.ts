@@ -1,6 +1,6 @@
 // CLAWDIE_FLEET=on: the registry of jail hosts over this controlplane's store, and the heartbeat
-// that keeps their health and load current (one round before the first task, then every
-// CLAWDIE_FLEET_HEARTBEAT_MS until close).
+// that keeps their health and load current: `start()` (once its listeners are attached) runs one
+// round before the first task, then one every CLAWDIE_FLEET_HEARTBEAT_MS until close.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -25,29 +25,32 @@ export async function startFleet(
     now: () => deps.clock.now(),
     staleMs: config.fleet.staleMs,
   });
-  const listeners = new Set<(change: HostHealthChange) => void>();
+  const listeners = new Set<(change: HostHealthChange) => Promise<void>>();
   const monitor = createHostMonitor({
     registry,
     store: hostStore,
     logger: deps.logger,
     now: () => deps.clock.now(),
-    onChange(change) {
-      deps.logger.warn(change, change.to === 'lost' ? 'jail host lost' : 'jail host back');
-      for (const listener of listeners) listener(change);
+    async onChange(change) {
+      if (change.to === 'lost') deps.logger.warn(change, 'jail host lost');
+      else deps.logger.info(change, change.to === 'up' ? 'jail host up' : 'jail host back');
+      for (const listener of listeners) await listener(change);
     },
   });
-  await monitor.beatAll();
-  monitor.start(config.fleet.heartbeatMs);
   deps.stack.defer(() => monitor.stop());
-  const hosts = await registry.list();
-  deps.logger.info(
-    { hosts: hosts.map((host) => `${host.name}:${host.health}`) },
-    'placing tasks on the registered jail hosts',
-  );
   return {
     registry,
     onHostChange(listener) {
       listeners.add(listener);
+    },
+    async start() {
+      await monitor.beatAll();
+      monitor.start(config.fleet.heartbeatMs);
+      const hosts = await registry.list();
+      deps.logger.info(
+        { hosts: hosts.map((host) => `${host.name}:${host.health}`) },
+        'placing tasks on the registered jail hosts',
+      );
     },
   };
 }

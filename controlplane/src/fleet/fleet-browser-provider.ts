@@ -21,6 +21,13 @@ export interface FleetBrowserProviderDeps {
   concurrency: number;
   /** Labels every task of this controlplane requires (e.g. `region=eu`); default none. */
   labels?: Readonly<Record<string, string>>;
+  /**
+   * Ends every task lease on a host (destroying those clones; its warm pool stays): called when
+   * this controlplane first sees the host up, or sees it back, holding no lease there. One
+   * controlplane per fleet until several share PostgreSQL: any leased clone then is an orphan
+   * of a controlplane that crashed.
+   */
+  revokeOrphans(host: string, endpoint: { url: string; token: string }): Promise<void>;
 }
 
 export interface FleetBrowserProvider extends BrowserProvider {
@@ -82,6 +89,11 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     concurrency: deps.concurrency,
     leases: () => new Map([...held].map(([host, set]) => [host, set.size])),
     async hostChanged(change) {
+      if (change.to === 'up') {
+        if ((held.get(change.host)?.size ?? 0) === 0)
+          await deps.revokeOrphans(change.host, await deps.registry.endpoint(change.host));
+        return;
+      }
       if (change.to === 'lost') {
         lost.add(change.host);
         const error = new OperatorError(
@@ -94,6 +106,8 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
       lost.delete(change.host);
       const pending = [...(toReap.get(change.host) ?? [])];
       toReap.delete(change.host);
+      if ((held.get(change.host)?.size ?? 0) === 0)
+        await deps.revokeOrphans(change.host, await deps.registry.endpoint(change.host));
       // A hostd lease's release may be retried after a failed destroy (it then destroys).
       await Promise.all(pending.map((slot) => slot.inner.release()));
     },

@@ -4,6 +4,8 @@ import type { HostRegistry } from './host-registry.js';
 /** The registered jail hosts of a CLAWDIE_FLEET=on controlplane, and its heartbeat's verdicts. */
 export interface FleetHosts {
   registry: HostRegistry;
-  /** `listener` hears every host lost or back (it must not throw). */
-  onHostChange(listener: (change: HostHealthChange) => void): void;
+  /** `listener` hears every host first up, lost or back; the heartbeat awaits it. */
+  onHostChange(listener: (change: HostHealthChange) => Promise<void>): void;
+  /** The first heartbeat round (listeners heard), then one every interval. */
+  start(): Promise<void>;
 }

@@ -10,8 +10,11 @@ import type { HostRegistry } from './host-registry.js';
 /** The task id hostd gives a warm clone no task holds yet. */
 const WARM_POOL = 'warm-pool';
 
-/** A host's health changed between two rounds of this monitor (`down` covers `unknown` too). */
-export type HostHealthChange = { host: string; to: 'lost' | 'returned'; detail: string };
+/**
+ * A host's health as this monitor saw it change: `up` the first time it is seen up, `lost` when it
+ * goes from up to not up (down or unknown), `returned` when it is up again.
+ */
+export type HostHealthChange = { host: string; to: 'up' | 'lost' | 'returned'; detail: string };
 
 export interface HostMonitorDeps {
   registry: Pick<HostRegistry, 'endpoint' | 'list'>;
@@ -21,8 +24,8 @@ export interface HostMonitorDeps {
   /** Per health request (default 3 s): a host that hangs counts as failed. */
   timeoutMs?: number;
   fetch?: HostdClientOptions['fetch'];
-  /** Called after a round for each host that went from up to not up, or back. Must not throw. */
-  onChange?: (change: HostHealthChange) => void;
+  /** Awaited after a round for each host first seen up, lost, or back (a rejection is logged). */
+  onChange?: (change: HostHealthChange) => Promise<void> | void;
 }
 
 export interface HostMonitor {
@@ -70,14 +73,19 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
       const up = view.health === 'up';
       const before = last.get(view.name);
       last.set(view.name, up);
-      if (before === undefined || before === up) continue;
-      deps.onChange?.({
+      if (before === up || (before === undefined && !up)) continue;
+      const change: HostHealthChange = {
         host: view.name,
-        to: up ? 'returned' : 'lost',
+        to: before === undefined ? 'up' : up ? 'returned' : 'lost',
         detail: up
           ? 'answers again'
           : `no good heartbeat since ${view.heartbeatAt === null ? 'ever' : new Date(view.heartbeatAt).toISOString()}${view.lastError ? ` (${view.lastError})` : ''}`,
-      });
+      };
+      try {
+        await deps.onChange?.(change);
+      } catch (error) {
+        deps.logger.error({ err: error, host: view.name }, 'handling a jail host change failed');
+      }
     }
   };
 

@@ -34,6 +34,7 @@ async function twoHosts(capacities: [number, number], readMs = 0) {
     now: () => fleet.clock.now,
   });
   await monitor.beatAll();
+  const revoked: string[] = [];
   const provider = createFleetBrowserProvider({
     registry: {
       endpoint: opened.registry.endpoint,
@@ -44,6 +45,9 @@ async function twoHosts(capacities: [number, number], readMs = 0) {
       },
     },
     concurrency: 8,
+    revokeOrphans: async (host) => {
+      revoked.push(host);
+    },
     providerFor: (_host, endpoint) =>
       createHostdBrowserProvider({
         client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),

@@ -28,7 +28,7 @@ describe('a controlplane placing tasks on registered jail hosts', () => {
     assert.equal(loadConfig({ CLAWDIE_FLEET: 'on' }).embeddedHostd.enabled, false);
   });
 
-  it('heartbeats the hosts at start, shows them on the dashboard and makes a clone on one with its token', async () => {
+  it('heartbeats the hosts at start (destroying orphaned clones), shows them on the dashboard and makes a clone on one with its token', async () => {
     const config = testConfig({ CLAWDIE_FLEET: 'on', CLAWDIE_ADMIN_TOKEN: ADMIN_TOKEN });
     const hostds = { linux: await startHostd(), bsd: await startHostd() };
     for (const [name, hostd] of Object.entries(hostds)) {

@@ -139,12 +139,12 @@ async function openFleetBrowsers(
         concurrency,
         audit: deps.audit,
       }),
+    revokeOrphans: (_host, endpoint) =>
+      destroyOrphans(new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }), deps),
   });
-  hosts.onHostChange((change) => {
-    fleet.hostChanged(change).catch((error: unknown) => {
-      deps.logger.error({ err: error, host: change.host }, 'handling a jail host change failed');
-    });
-  });
+  hosts.onHostChange((change) => fleet.hostChanged(change));
+  // Before any task: the first round, which clears the clones a crashed controlplane left.
+  await hosts.start();
   const tracked = trackLeases(fleet);
   const registered = await hosts.registry.list();
   return {
