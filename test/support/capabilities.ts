@@ -6,7 +6,17 @@
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-export type Capability = 'chromium' | 'root' | 'linux-clones' | 'x11' | 'ffmpeg' | 'sqlite3';
+export type Capability =
+  | 'chromium'
+  | 'root'
+  | 'linux-clones'
+  | 'x11'
+  | 'ffmpeg'
+  | 'sqlite3'
+  | 'postgres';
+
+/** PostgreSQL's server binaries (Debian's `postgresql` package unless overridden). */
+export const postgresBin = process.env.CLAWDIE_POSTGRES_BIN || '/usr/lib/postgresql/15/bin';
 
 /** The browser every real-Chromium test uses (Debian's package unless overridden). */
 export const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
@@ -18,6 +28,8 @@ const programs: Record<Capability, readonly string[]> = {
   x11: ['/usr/bin/Xvfb', '/usr/bin/xdotool', '/usr/bin/xwd'],
   ffmpeg: ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'],
   sqlite3: ['/usr/bin/sqlite3'],
+  // setpriv (util-linux) drops root for the cluster and ties its life to the test process.
+  postgres: [`${postgresBin}/initdb`, `${postgresBin}/postgres`, '/usr/bin/setpriv'],
 };
 
 export const unitScope = process.env.CLAWDIE_TEST_SCOPE === 'unit';
