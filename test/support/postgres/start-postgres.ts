@@ -3,7 +3,15 @@
 // cluster belongs to `nobody`; otherwise to the current user. The postmaster gets SIGQUIT when
 // this process dies in any way (setpriv --pdeathsig), so a crashed test leaves no orphan.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -28,12 +36,15 @@ function clusterAccount(): { uid: number; gid: number } | null {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-/** argv that runs `program` as `account`, dying with this process where setpriv exists. */
+/**
+ * argv that runs `argv` as `account` and, with `die`, gets SIGQUIT when this process dies. Both
+ * need setpriv (capabilities require it under root); without it a non-root run goes unguarded.
+ */
 function asAccount(account: { uid: number; gid: number } | null, argv: string[], die?: boolean) {
   const drop = account
     ? [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups']
     : [];
-  if (!account && !die) return argv;
+  if ((!account && !die) || (!account && !existsSync(setpriv))) return argv;
   return [setpriv, ...drop, ...(die ? ['--pdeathsig', 'QUIT'] : []), ...argv];
 }
 
