@@ -9,8 +9,10 @@ import {
   existsSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { postgresBin } from '../capabilities.js';
 
 const setpriv = '/usr/bin/setpriv';
 const USER = 'clawdie';
+const PREFIX = 'clawdie-pg-';
 
 export interface PostgresCluster {
   /** The cluster's `postgres` database (for administration). */
@@ -44,15 +47,40 @@ function asAccount(account: { uid: number; gid: number } | null, argv: string[],
   const drop = account
     ? [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--clear-groups']
     : [];
-  if ((!account && !die) || (!account && !existsSync(setpriv))) return argv;
+  if (!account && (!die || !existsSync(setpriv))) return argv;
   return [setpriv, ...drop, ...(die ? ['--pdeathsig', 'QUIT'] : []), ...argv];
 }
 
 const urlOf = (dir: string, database: string) =>
   `postgres://${USER}@localhost/${database}?host=${encodeURIComponent(dir)}`;
 
+/**
+ * Removes the temp dirs of clusters whose test process was killed: the postmaster followed it
+ * (SIGQUIT removes its postmaster.pid), the dir stayed. A dir without postmaster.pid is left
+ * alone for two minutes, while another test may still be running initdb in it.
+ */
+function sweepCrashed(): void {
+  for (const entry of readdirSync(tmpdir())) {
+    if (!entry.startsWith(PREFIX)) continue;
+    const dir = join(tmpdir(), entry);
+    try {
+      const pidFile = join(dir, 'data', 'postmaster.pid');
+      if (existsSync(pidFile)) {
+        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 0);
+      } else if (Date.now() - statSync(dir).mtimeMs > 120_000) {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+}
+
 export async function startPostgres(): Promise<PostgresCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'clawdie-pg-'));
+  sweepCrashed();
+  const dir = mkdtempSync(join(tmpdir(), PREFIX));
   const account = clusterAccount();
   if (account) chownSync(dir, account.uid, account.gid);
   const data = join(dir, 'data');
@@ -63,7 +91,13 @@ export async function startPostgres(): Promise<PostgresCluster> {
     // A non-C default collation, like most production clusters: ordering must not rely on it.
     ...['--encoding=UTF8', '--locale=C.UTF-8', '--locale-provider=icu', '--icu-locale=en'],
   ]);
-  execFileSync(init as string, initArgs, { stdio: 'pipe' });
+  try {
+    execFileSync(init as string, initArgs, { stdio: 'pipe' });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
+    throw new Error(`initdb failed: ${stderr || (error as Error).message}`);
+  }
   const log = openSync(logPath, 'a');
   if (account) chownSync(logPath, account.uid, account.gid);
   const [program, ...args] = asAccount(
