@@ -33,6 +33,14 @@ const schema = z.object({
   /** Bound on every HTTP request body of the controlplane (413 past it). */
   CLAWDIE_MAX_BODY_BYTES: int(1024, 1024 ** 3).default(1024 * 1024),
   CLAWDIE_DATA_DIR: z.string().min(1).default('data'),
+  /** A shared PostgreSQL store instead of SQLite in the data dir (not yet used: see operations). */
+  CLAWDIE_DATABASE_URL: z
+    .string()
+    .regex(
+      /^postgres(ql)?:\/\/./,
+      'must be a postgres:// or postgresql:// URL (unset: SQLite in CLAWDIE_DATA_DIR)',
+    )
+    .optional(),
   /** Base URL supervisors reach the controlplane at (takeover links); default its listen address. */
   CLAWDIE_PUBLIC_URL: z.url().optional(),
   /** Lifetime of a signed single-use takeover link, seconds. */
@@ -107,6 +115,11 @@ export interface Config {
   takeover: { publicUrl: string | null; linkTtlMs: number };
   dataDir: string;
   databasePath: string;
+  /**
+   * CLAWDIE_DATABASE_URL: a PostgreSQL store shared by replicas; null for SQLite at databasePath.
+   * Parsed and checked only: the composition root does not switch on it yet.
+   */
+  databaseUrl: string | null;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
   /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
   imageEncoder: ImageEncoderMode;
@@ -180,6 +193,7 @@ function withSecretFiles(
     'CLAWDIE_TELEGRAM_BOT_TOKEN',
     'CLAWDIE_HOSTD_TOKEN',
     'CLAWDIE_ADMIN_TOKEN',
+    'CLAWDIE_DATABASE_URL',
   ]) {
     const file = env[`${name}_FILE`];
     if (file && !env[name]) {
@@ -234,6 +248,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     },
     dataDir,
     databasePath: resolve(dataDir, 'clawdie.db'),
+    databaseUrl: e.CLAWDIE_DATABASE_URL ?? null,
     logLevel: e.CLAWDIE_LOG_LEVEL,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
     model: modelConfig(e, cwd),

@@ -51,6 +51,12 @@ const NEEDS = [
     freebsd: ['/usr/local/bin/sqlite3', 'sqlite3'],
     modes: ['test'],
   },
+  // PostgreSQL: the store contract tests run each repository against a throwaway cluster too.
+  {
+    linux: ['/usr/lib/postgresql/15/bin/postgres', 'postgresql'],
+    freebsd: ['/usr/local/bin/postgres', 'postgresql15-server'],
+    modes: ['test'],
+  },
   // FreeBSD native modules. better-sqlite3 has no FreeBSD prebuilt: `npm ci` compiles it with
   // node-gyp, which needs python3 (>= 3.6), gmake (node-gyp's make on *BSD) and base clang++
   // (C++20). sharp 0.35 loads its WebAssembly build there (@img/sharp-freebsd-wasm32, installed

@@ -31,6 +31,7 @@ describe('bootstrap system packages', () => {
         'x11-apps',
         'ffmpeg',
         'sqlite3',
+        'postgresql',
       ],
     ]);
   });
@@ -116,6 +117,7 @@ describe('bootstrap system packages', () => {
       'x11-apps',
       'ffmpeg',
       'sqlite3',
+      'postgresql',
     ]);
   });
 });

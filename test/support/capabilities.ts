@@ -3,10 +3,33 @@
 // under CI (root, packages installed), where a missing capability is a failure. `npm run
 // test:unit` (CLAWDIE_TEST_SCOPE=unit) treats every capability below as absent: no Chromium, no
 // root, no namespaces.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-export type Capability = 'chromium' | 'root' | 'linux-clones' | 'x11' | 'ffmpeg' | 'sqlite3';
+export type Capability =
+  | 'chromium'
+  | 'root'
+  | 'linux-clones'
+  | 'x11'
+  | 'ffmpeg'
+  | 'sqlite3'
+  | 'postgres';
+
+/**
+ * PostgreSQL's server binaries: CLAWDIE_POSTGRES_BIN, else the newest Debian `postgresql`
+ * (/usr/lib/postgresql/<major>/bin), else FreeBSD's /usr/local/bin.
+ */
+export const postgresBin = process.env.CLAWDIE_POSTGRES_BIN || findPostgresBin();
+
+function findPostgresBin(): string {
+  const debian = '/usr/lib/postgresql';
+  const majors = existsSync(debian)
+    ? readdirSync(debian)
+        .filter((entry) => /^\d+$/.test(entry))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return majors[0] ? `${debian}/${majors[0]}/bin` : '/usr/local/bin';
+}
 
 /** The browser every real-Chromium test uses (Debian's package unless overridden). */
 export const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
@@ -18,6 +41,7 @@ const programs: Record<Capability, readonly string[]> = {
   x11: ['/usr/bin/Xvfb', '/usr/bin/xdotool', '/usr/bin/xwd'],
   ffmpeg: ['/usr/bin/ffmpeg', '/usr/bin/ffprobe'],
   sqlite3: ['/usr/bin/sqlite3'],
+  postgres: [`${postgresBin}/initdb`, `${postgresBin}/postgres`],
 };
 
 export const unitScope = process.env.CLAWDIE_TEST_SCOPE === 'unit';
@@ -27,6 +51,10 @@ function missingOne(capability: Capability): string | null {
   const isRoot = process.getuid?.() === 0;
   if ((capability === 'root' || capability === 'linux-clones') && !isRoot) {
     return `${capability}: needs root`;
+  }
+  // Under root the cluster runs as nobody through setpriv (util-linux): postgres refuses root.
+  if (capability === 'postgres' && isRoot && !existsSync('/usr/bin/setpriv')) {
+    return 'postgres: /usr/bin/setpriv missing (runs the cluster as nobody under root)';
   }
   if (capability === 'linux-clones' && process.platform !== 'linux')
     return 'linux-clones: not Linux';

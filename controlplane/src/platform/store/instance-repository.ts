@@ -1,5 +1,5 @@
 // The registry of controlplane processes using one database (drizzle + better-sqlite3).
-import { eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './database.js';
 import { instances } from './schema.js';
 
@@ -21,7 +21,8 @@ export interface InstanceRecord {
  */
 export interface InstanceRepository {
   /**
-   * In one write transaction (`BEGIN IMMEDIATE`, so two starting processes cannot both pass):
+   * In one transaction that excludes other registrants (SQLite `BEGIN IMMEDIATE`, PostgreSQL a
+   * table lock), so two starting processes cannot both pass:
    * calls `blocker` with every registered row; when it returns a row, inserts nothing and
    * returns that row, else inserts `instance` and returns null.
    */
@@ -32,6 +33,7 @@ export interface InstanceRepository {
   /** Refreshes the heartbeat; false when the row is gone (another process judged it dead). */
   heartbeat(id: string, at: number): Promise<boolean>;
   setUrl(id: string, url: string): Promise<void>;
+  /** Oldest first (by start, then id). */
   list(): Promise<InstanceRecord[]>;
   remove(ids: string[]): Promise<void>;
 }
@@ -41,7 +43,13 @@ export function createInstanceRepository(db: Db): InstanceRepository {
     ...row,
     kind: row.kind as InstanceKind,
   });
-  const listNow = () => db.select().from(instances).all().map(toRecord);
+  const listNow = () =>
+    db
+      .select()
+      .from(instances)
+      .orderBy(asc(instances.startedAt), asc(instances.id))
+      .all()
+      .map(toRecord);
   const register = db.$client.transaction(
     (
       instance: InstanceRecord,

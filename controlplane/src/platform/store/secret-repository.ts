@@ -1,5 +1,5 @@
 // Encrypted secrets on drizzle + better-sqlite3. Only ciphertext, IV and tag are stored.
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from './database.js';
 import { secrets } from './schema.js';
 
@@ -13,6 +13,7 @@ export interface SealedSecret {
 export interface SecretStore {
   put(tenant: string, name: string, sealed: SealedSecret, at: number): Promise<void>;
   get(tenant: string, name: string): Promise<SealedSecret | null>;
+  /** The names of `tenant`'s secrets, by name (byte order). */
   names(tenant: string): Promise<string[]>;
 }
 
@@ -40,6 +41,7 @@ export function createSecretRepository(db: Db): SecretStore {
         .select({ name: secrets.name })
         .from(secrets)
         .where(eq(secrets.tenant, tenant))
+        .orderBy(asc(secrets.name))
         .all()
         .map((row) => row.name);
     },

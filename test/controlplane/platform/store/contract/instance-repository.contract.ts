@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { InstanceRecord } from '../../../../../controlplane/src/platform/store/instance-repository.js';
+import { freshConnection, type StoreBackend } from './store-backends.js';
+
+/** Past 2^31 ms, as every real timestamp is: the store must keep 64-bit integers. */
+const T = 1_795_000_000_000;
+const instance = (id: string, extra: Partial<InstanceRecord> = {}): InstanceRecord => ({
+  id,
+  kind: 'server',
+  pid: 4242,
+  hostname: 'here',
+  url: null,
+  startedAt: T,
+  heartbeatAt: T,
+  ...extra,
+});
+const blockOnAny = (rows: InstanceRecord[]) => rows[0] ?? null;
+
+/** Behaviour every InstanceRepository adapter must have. */
+export function instanceRepositoryContract(backend: StoreBackend): void {
+  describe(`InstanceRepository contract: ${backend.name}`, { skip: backend.skip }, () => {
+    it('registers when the blocker finds nothing, and lists the row as given', async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      const seen: InstanceRecord[][] = [];
+      const row = instance('a', { kind: 'mcp', url: 'http://127.0.0.1:1' });
+      const blocker = (rows: InstanceRecord[]) => {
+        seen.push(rows);
+        return null;
+      };
+      assert.equal(await instances.registerUnless(row, blocker), null);
+      assert.deepEqual(seen, [[]]);
+      assert.deepEqual(await instances.list(), [row]);
+    });
+
+    it('inserts nothing and returns the blocking row when the blocker returns one', async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      await instances.registerUnless(instance('a'), () => null);
+      await instances.registerUnless(instance('b', { kind: 'cli' }), () => null);
+      let seen: InstanceRecord[] = [];
+      const blocked = await instances.registerUnless(instance('c'), (rows) => {
+        seen = rows;
+        return rows.find((row) => row.kind === 'cli') ?? null;
+      });
+      assert.equal(blocked?.id, 'b');
+      assert.deepEqual(
+        seen.map((row) => row.id),
+        ['a', 'b'],
+      );
+      assert.deepEqual(
+        (await instances.list()).map((row) => row.id),
+        ['a', 'b'],
+      );
+    });
+
+    it('lists oldest first, then by id', async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      for (const [id, startedAt] of [
+        ['m', T + 2],
+        ['z', T],
+        ['a', T + 2],
+      ] as const) {
+        await instances.registerUnless(instance(id, { startedAt }), () => null);
+      }
+      await instances.heartbeat('z', T + 9);
+      assert.deepEqual(
+        (await instances.list()).map((row) => row.id),
+        ['z', 'a', 'm'],
+      );
+    });
+
+    it('refreshes a heartbeat and records the URL; false for a row that is gone', async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      await instances.registerUnless(instance('a'), () => null);
+      assert.equal(await instances.heartbeat('a', T + 5_000), true);
+      await instances.setUrl('a', 'http://127.0.0.1:8700');
+      assert.deepEqual(await instances.list(), [
+        instance('a', { heartbeatAt: T + 5_000, url: 'http://127.0.0.1:8700' }),
+      ]);
+      assert.equal(await instances.heartbeat('gone', T + 5_000), false);
+    });
+
+    it('removes the given rows only, and nothing for an empty list', async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      for (const id of ['a', 'b', 'c']) await instances.registerUnless(instance(id), () => null);
+      await instances.remove([]);
+      await instances.remove(['a', 'c', 'unknown']);
+      assert.deepEqual(
+        (await instances.list()).map((row) => row.id),
+        ['b'],
+      );
+    });
+
+    it('lets exactly one of many concurrent registrants through a blocker that blocks on any row', async (t) => {
+      // Two connections, as two replicas starting at once; three registrations each.
+      const fresh = await backend.fresh();
+      const replicas = [await fresh.connect(), await fresh.connect()];
+      t.after(() => Promise.all(replicas.map((replica) => replica.close())));
+      const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+      const results = await Promise.all(
+        ids.map((id, i) =>
+          (replicas[i % 2] ?? assert.fail()).instances.registerUnless(instance(id), blockOnAny),
+        ),
+      );
+      const winners = ids.filter((_, i) => results[i] === null);
+      assert.equal(winners.length, 1, `one registration passes, not ${winners.join(', ')}`);
+      const listed = await (replicas[0] ?? assert.fail()).instances.list();
+      assert.deepEqual(
+        listed.map((row) => row.id),
+        winners,
+      );
+      for (const result of results) if (result) assert.equal(result.id, winners[0]);
+    });
+  });
+}

@@ -1,0 +1,125 @@
+// The two stores every repository contract runs against: SQLite (a temp file per database) and
+// PostgreSQL (one throwaway cluster per test file, a fresh database per `fresh()`).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, type TestContext } from 'node:test';
+import {
+  type ApprovalStore,
+  createApprovalRepository,
+} from '../../../../../controlplane/src/platform/store/approval-repository.js';
+import { openDatabase } from '../../../../../controlplane/src/platform/store/database.js';
+import {
+  createInstanceRepository,
+  type InstanceRepository,
+} from '../../../../../controlplane/src/platform/store/instance-repository.js';
+import { createPgApprovalRepository } from '../../../../../controlplane/src/platform/store/pg/pg-approval-repository.js';
+import { openPgDatabase } from '../../../../../controlplane/src/platform/store/pg/pg-database.js';
+import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
+import { createPgSecretRepository } from '../../../../../controlplane/src/platform/store/pg/pg-secret-repository.js';
+import { createPgSessionProfileRepository } from '../../../../../controlplane/src/platform/store/pg/pg-session-profile-repository.js';
+import {
+  createSecretRepository,
+  type SecretStore,
+} from '../../../../../controlplane/src/platform/store/secret-repository.js';
+import {
+  createSessionProfileRepository,
+  type SessionProfileStore,
+} from '../../../../../controlplane/src/platform/store/session-profile-repository.js';
+import { requires } from '../../../../support/capabilities.js';
+import {
+  type PostgresCluster,
+  startPostgres,
+} from '../../../../support/postgres/start-postgres.js';
+
+/** The ports with an adapter on both stores. */
+export interface Repositories {
+  instances: InstanceRepository;
+  secrets: SecretStore;
+  approvals: ApprovalStore;
+  sessionProfiles: SessionProfileStore;
+}
+
+/** One connection (a process's, a replica's) to a database. */
+export interface Connection extends Repositories {
+  close(): Promise<void>;
+}
+
+/** An empty, migrated database; every `connect()` opens another connection to it. */
+export interface FreshDatabase {
+  connect(): Promise<Connection>;
+}
+
+export interface StoreBackend {
+  name: string;
+  /** Why this backend cannot run here, or false. */
+  skip: string | false;
+  fresh(): Promise<FreshDatabase>;
+}
+
+function sqliteBackend(): StoreBackend {
+  let dir: string | null = null;
+  let n = 0;
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    name: 'SQLite',
+    skip: false,
+    async fresh() {
+      dir ??= mkdtempSync(join(tmpdir(), 'clawdie-contract-'));
+      const path = join(dir, `store-${++n}.db`);
+      return {
+        async connect() {
+          const { db, close } = openDatabase(path);
+          return {
+            instances: createInstanceRepository(db),
+            secrets: createSecretRepository(db),
+            approvals: createApprovalRepository(db),
+            sessionProfiles: createSessionProfileRepository(db),
+            close: async () => close(),
+          };
+        },
+      };
+    },
+  };
+}
+
+function postgresBackend(): StoreBackend {
+  let cluster: Promise<PostgresCluster> | null = null;
+  after(async () => {
+    if (cluster) await (await cluster).stop();
+  });
+  return {
+    name: 'PostgreSQL',
+    skip: requires('postgres').skip,
+    async fresh() {
+      cluster ??= startPostgres();
+      const url = await (await cluster).createDatabase();
+      return {
+        async connect() {
+          const { db, close } = await openPgDatabase(url);
+          return {
+            instances: createPgInstanceRepository(db),
+            secrets: createPgSecretRepository(db),
+            approvals: createPgApprovalRepository(db),
+            sessionProfiles: createPgSessionProfileRepository(db),
+            close,
+          };
+        },
+      };
+    },
+  };
+}
+
+/** Both backends; PostgreSQL's cluster starts on first use and stops after the file's tests. */
+export function storeBackends(): StoreBackend[] {
+  return [sqliteBackend(), postgresBackend()];
+}
+
+/** A connection to a fresh database, closed when the test ends. */
+export async function freshConnection(backend: StoreBackend, t: TestContext): Promise<Connection> {
+  const connection = await (await backend.fresh()).connect();
+  t.after(() => connection.close());
+  return connection;
+}
