@@ -199,3 +199,19 @@ export const sessionProfiles = pgTable(
   },
   (table) => [uniqueIndex('session_profiles_tenant_name').on(table.tenant, table.name)],
 );
+
+/** The jail hosts tasks may be placed on (see ../schema.ts); the token is sealed. */
+export const hosts = pgTable('hosts', {
+  name: text('name').primaryKey(),
+  url: text('url').notNull(),
+  labels: text('labels').notNull(),
+  capacity: integer('capacity').notNull(),
+  state: text('state').notNull(),
+  tokenCiphertext: text('token_ciphertext').notNull(),
+  tokenIv: text('token_iv').notNull(),
+  tokenTag: text('token_tag').notNull(),
+  addedAt: ms('added_at').notNull(),
+  heartbeatAt: ms('heartbeat_at'),
+  clones: integer('clones').notNull().default(0),
+  lastError: text('last_error'),
+});

@@ -10,11 +10,16 @@ import {
 } from '../../../../../controlplane/src/platform/store/approval-repository.js';
 import { openDatabase } from '../../../../../controlplane/src/platform/store/database.js';
 import {
+  createHostRepository,
+  type HostRepository,
+} from '../../../../../controlplane/src/platform/store/host-repository.js';
+import {
   createInstanceRepository,
   type InstanceRepository,
 } from '../../../../../controlplane/src/platform/store/instance-repository.js';
 import { createPgApprovalRepository } from '../../../../../controlplane/src/platform/store/pg/pg-approval-repository.js';
 import { openPgDatabase } from '../../../../../controlplane/src/platform/store/pg/pg-database.js';
+import { createPgHostRepository } from '../../../../../controlplane/src/platform/store/pg/pg-host-repository.js';
 import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
 import { createPgSecretRepository } from '../../../../../controlplane/src/platform/store/pg/pg-secret-repository.js';
 import { createPgSessionProfileRepository } from '../../../../../controlplane/src/platform/store/pg/pg-session-profile-repository.js';
@@ -38,6 +43,7 @@ export interface Repositories {
   secrets: SecretStore;
   approvals: ApprovalStore;
   sessionProfiles: SessionProfileStore;
+  hosts: HostRepository;
 }
 
 /** One connection (a process's, a replica's) to a database. */
@@ -77,6 +83,7 @@ function sqliteBackend(): StoreBackend {
             secrets: createSecretRepository(db),
             approvals: createApprovalRepository(db),
             sessionProfiles: createSessionProfileRepository(db),
+            hosts: createHostRepository(db),
             close: async () => close(),
           };
         },
@@ -104,6 +111,7 @@ function postgresBackend(): StoreBackend {
             secrets: createPgSecretRepository(db),
             approvals: createPgApprovalRepository(db),
             sessionProfiles: createPgSessionProfileRepository(db),
+            hosts: createPgHostRepository(db),
             close,
           };
         },
