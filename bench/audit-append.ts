@@ -30,14 +30,14 @@ try {
   // 1. Appends through the real AuditLog (read tail + MAC + insert, one transaction each, then
   // the head record write), as the controlplane opens it.
   const database = openDatabase(join(dir, 'append.db'));
-  const log = openAuditTrail(createAuditRepository(database.db), {
+  const log = await openAuditTrail(createAuditRepository(database.db), {
     keyFile: join(dir, 'append-keys', 'audit.key'),
     clock: systemClock,
     mode: 'append',
   });
-  for (let i = 0; i < 1000; i++) log.append(event(i));
+  for (let i = 0; i < 1000; i++) await log.append(event(i));
   const started = performance.now();
-  for (let i = 0; i < appends; i++) log.append(event(i));
+  for (let i = 0; i < appends; i++) await log.append(event(i));
   const appendSeconds = (performance.now() - started) / 1000;
   log.close();
   database.close();
@@ -47,15 +47,15 @@ try {
   const plainDb = openDatabase(join(dir, 'plain.db'));
   const plain = createAuditLog(createAuditRepository(plainDb.db), systemClock);
   const keyedDb = openDatabase(join(dir, 'keyed.db'));
-  const keyed = openAuditTrail(createAuditRepository(keyedDb.db), {
+  const keyed = await openAuditTrail(createAuditRepository(keyedDb.db), {
     keyFile: join(dir, 'keyed-keys', 'audit.key'),
     clock: systemClock,
     mode: 'append',
   });
   // CPU time (user + system) of this process, so other processes on the host skew it less.
-  const block = (target: AuditLog) => {
+  const block = async (target: AuditLog) => {
     const at = process.cpuUsage();
-    for (let i = 0; i < 2000; i++) target.append(event(i));
+    for (let i = 0; i < 2000; i++) await target.append(event(i));
     const used = process.cpuUsage(at);
     return (used.user + used.system) / 2000;
   };
@@ -63,9 +63,9 @@ try {
   const keyedUs: number[] = [];
   for (let round = 0; round < 20; round++) {
     // Alternate which goes first, so neither always pays for the other's garbage.
-    if (round % 2) plainUs.push(block(plain));
-    keyedUs.push(block(keyed));
-    if (!(round % 2)) plainUs.push(block(plain));
+    if (round % 2) plainUs.push(await block(plain));
+    keyedUs.push(await block(keyed));
+    if (!(round % 2)) plainUs.push(await block(plain));
   }
   keyed.close();
   plainDb.close();
@@ -105,13 +105,13 @@ try {
   });
   head.write({ seq: verifyRows, hash: prevHash });
   head.close();
-  const trail = openAuditTrail(createAuditRepository(big.db), {
+  const trail = await openAuditTrail(createAuditRepository(big.db), {
     keyFile,
     clock: systemClock,
     mode: 'verify',
   });
   const verifyStarted = performance.now();
-  const result = trail.verify();
+  const result = await trail.verify();
   const verifySeconds = (performance.now() - verifyStarted) / 1000;
   big.close();
   if (!result.ok || result.rows !== verifyRows)

@@ -63,7 +63,7 @@ describe(
 
       assert.equal(result.status, 'finished', JSON.stringify(result));
       assert.deepEqual(harness.site.logins, ['demo'], 'the page accepted the typed password');
-      const audit = harness.audit.list({ limit: 1000 });
+      const audit = await harness.audit.list({ limit: 1000 });
       const types = audit.map((row) => row.type);
       for (const type of [
         'task-started',
@@ -83,7 +83,7 @@ describe(
         audit.find((row) => row.type === 'approval-answered')?.actor,
         `telegram:${allowedUser}`,
       );
-      assert.equal(harness.audit.verify().ok, true);
+      assert.equal((await harness.audit.verify()).ok, true);
 
       const haystack = everything(harness, [result]);
       assert.ok(haystack.length > 10);
@@ -112,7 +112,7 @@ describe(
       assert.equal(result.error?.code, 'APPROVAL_DENIED');
       assert.match(result.error?.message ?? '', /no supervisor answered before the timeout/);
       assert.deepEqual(harness.site.logins, []);
-      const types = harness.audit.list({ limit: 1000 }).map((row) => row.type);
+      const types = (await harness.audit.list({ limit: 1000 })).map((row) => row.type);
       assert.ok(types.includes('approval-expired'));
       assert.ok(!types.includes('credential-typed'));
       await harness.api.waitForCall('editMessageReplyMarkup', () => true, 5_000);

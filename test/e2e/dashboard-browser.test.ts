@@ -28,10 +28,11 @@ describe(
     let chromium: { browser: Browser; close(): Promise<void> };
     let page: Page;
     let taskId = '';
-    const trail = createTestAuditTrail(12);
+    let trail: Awaited<ReturnType<typeof createTestAuditTrail>>;
     /** Every failed request of the session (a page asking for a missing favicon shows here). */
     const failures: string[] = [];
     before(async () => {
+      trail = await createTestAuditTrail(12);
       fixture = createDashboardPagesFixture({ dashboard: { audit: trail.audit } });
       taskId = await fixture.runTask();
       await fixture.runTask('Find the cheapest red shirt and report its price');
@@ -46,7 +47,7 @@ describe(
       await chromium?.close();
       await server?.close();
       fixture?.close();
-      trail.close();
+      trail?.close();
     });
 
     it('logs in with the admin token and lists the tasks, with no failed request (favicon included)', async () => {

@@ -80,7 +80,7 @@ approvals:
     audit = createAuditLog(createAuditRepository(database.db), { now: () => now });
     for (let i = 1; i <= 120; i++) {
       now = base + i * 60_000;
-      audit.append({
+      await audit.append({
         type: i % 2 ? 'action-executed' : 'policy-decided',
         actor: i % 4 === 0 ? 'tenant:acme/alice' : 'system',
         taskId: i % 5 === 0 ? 'task-five' : null,

@@ -83,8 +83,8 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
     const plan = await controlplane.tasks.admit(input, principal);
     return (await controlplane.tasks.start(plan)).done;
   };
-  const audited = (taskId: string, type: string) =>
-    controlplane.audit.list({ limit: 100, taskId, type }).map((row) => row.data);
+  const audited = async (taskId: string, type: string) =>
+    (await controlplane.audit.list({ limit: 100, taskId, type })).map((row) => row.data);
   const leftovers = () =>
     readdirSync(downloadRoot).flatMap((dir) => readdirSync(join(downloadRoot, dir)));
 
@@ -106,7 +106,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
       assert.equal(sha256(readFileSync(artifact.path)), expected.sha256, `${trap}: intact on disk`);
       assert.ok(artifact.path.startsWith(join(controlplane.dataDir, 'traces', result.trace_id)));
     }
-    const stored = audited(result.trace_id, 'artifact-stored');
+    const stored = await audited(result.trace_id, 'artifact-stored');
     assert.deepEqual(
       stored.map((row) => [row.name, row.step, row.sha256]),
       [
@@ -116,7 +116,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
       ],
     );
     assert.equal(stored[0]?.source_url, `${site.url}/files/report.pdf`);
-    const refused = audited(result.trace_id, 'download-refused');
+    const refused = await audited(result.trace_id, 'download-refused');
     assert.deepEqual(
       refused.map((row) => [row.name, row.refusal, row.step]),
       [
@@ -155,7 +155,7 @@ describe('e2e: download traps in local mode (real Chromium)', requires('chromium
     const result = await run({ ...loopbackPrincipal, tenant: 'closed' });
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(result.artifacts, undefined);
-    const refused = audited(result.trace_id, 'download-refused');
+    const refused = await audited(result.trace_id, 'download-refused');
     assert.deepEqual(
       refused.map((row) => row.refusal),
       ['downloads_off', 'downloads_off', 'downloads_off', 'downloads_off', 'downloads_off'],

@@ -116,7 +116,7 @@ if (!skipFile('desktop task in a FreeBSD jail on the fake host', missing)) {
             '/usr/sbin/jail -f /var/run/hostd/browsertask001.conf -r browsertask001',
           ),
         );
-        const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const audit = await platform.audit.list({ taskId: result.trace_id, limit: 1000 });
         const destroyed = audit.find((row) => row.type === 'clone-destroyed');
         assert.deepEqual(destroyed?.data, { clone: 'browsertask001', leftovers: [] });
       } finally {

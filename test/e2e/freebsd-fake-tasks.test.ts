@@ -70,7 +70,7 @@ if (
       assert.equal(result.status, 'finished', JSON.stringify(result));
       assert.equal(result.summary, demoTask.expectedValue);
 
-      const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const audit = await platform.audit.list({ taskId: result.trace_id, limit: 1000 });
       const created = audit.find((row) => row.type === 'clone-created');
       const destroyed = audit.find((row) => row.type === 'clone-destroyed');
       assert.equal(created?.data.clone, 'browsertask001');
@@ -125,7 +125,7 @@ if (
       ).done;
       await tasks.close();
       assert.equal(result.status, 'finished', JSON.stringify(result));
-      const audit = platform.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const audit = await platform.audit.list({ taskId: result.trace_id, limit: 1000 });
       const refusals = audit.filter((row) => row.type === 'egress-refused');
       assert.ok(
         refusals.some((row) => row.data.host === '127.0.0.2' && row.data.reason === 'not-allowed'),

@@ -123,7 +123,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
         const row = h.controlplane.repository.getTask(result.trace_id);
         assert.equal(row?.status, 'finished');
 
-        const audit = h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const audit = await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
         const started = audit.find((entry) => entry.type === 'task-started');
         assert.equal(started?.data.surface, 'desktop');
         const created = audit.find((entry) => entry.type === 'clone-created');

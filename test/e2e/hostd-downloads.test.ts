@@ -57,7 +57,7 @@ if (!skipFile('download traps in hostd clones (real Linux driver)', missing)) {
       );
       for (const artifact of artifacts)
         assert.equal(sha256(readFileSync(artifact.path)), artifact.sha256, artifact.name);
-      const audit = h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
+      const audit = await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
       const refused = audit.filter((row) => row.type === 'download-refused');
       assert.deepEqual(
         refused.map((row) => [row.data.name, row.data.refusal]),

@@ -115,9 +115,9 @@ credentials:
       await page.click('[data-takeover-handback] button');
       await page.waitForSelector('[data-takeover-ended="handed-back"]');
       await until('the end', async () => (await status(taskId)) === 'finished', 60_000);
-      const saved = h.controlplane.audit
-        .list({ taskId, limit: 200 })
-        .find((row) => row.type === 'session-saved');
+      const saved = (await h.controlplane.audit.list({ taskId, limit: 200 })).find(
+        (row) => row.type === 'session-saved',
+      );
       assert.deepEqual(saved?.data.origins, [site.url], 'saved at hand-back');
 
       // (b) A second task in a fresh clone starts signed in and never sees the login page.
@@ -142,9 +142,9 @@ credentials:
         [['/account', true]],
         'the fresh clone went straight to /account, signed in, never to /login',
       );
-      const order = h.controlplane.audit
-        .list({ taskId: second, limit: 100 })
-        .map((row) => row.type);
+      const order = (await h.controlplane.audit.list({ taskId: second, limit: 100 })).map(
+        (row) => row.type,
+      );
       // Admission is audited to the task first (issue 20), then the clone, the injection, the start.
       assert.deepEqual(order.slice(0, 4), [
         'policy-decided',

@@ -64,10 +64,11 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       closeServer(watchSite);
     });
 
-    const auditOf = (taskId: string) =>
-      h.controlplane.audit
-        .list({ taskId, limit: 1000 })
-        .map((row) => ({ type: row.type, data: row.data }));
+    const auditOf = async (taskId: string) =>
+      (await h.controlplane.audit.list({ taskId, limit: 1000 })).map((row) => ({
+        type: row.type,
+        data: row.data,
+      }));
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
       const orphan = await h.manager.create({ taskId: 'crashed-task', allowedDomains: [] });
@@ -77,9 +78,9 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       });
       await again.close();
       assert.deepEqual(await h.manager.list(), []);
-      const destroyed = h.controlplane.audit
-        .list({ taskId: 'crashed-task', limit: 10 })
-        .find((row) => row.type === 'clone-destroyed');
+      const destroyed = (
+        await h.controlplane.audit.list({ taskId: 'crashed-task', limit: 10 })
+      ).find((row) => row.type === 'clone-destroyed');
       assert.equal(destroyed?.data.clone, orphan.name);
       assert.equal(destroyed?.data.reason, 'orphaned by a controlplane restart');
     });
@@ -98,7 +99,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       for (const { result } of [first, second]) {
         assert.equal(result.status, 'finished', JSON.stringify(result));
         assert.equal(result.summary, demoTask.expectedValue);
-        const events = auditOf(result.trace_id);
+        const events = await auditOf(result.trace_id);
         const created = events.find((event) => event.type === 'clone-created');
         const destroyed = events.find((event) => event.type === 'clone-destroyed');
         assert.ok(created && destroyed, JSON.stringify(events.map((event) => event.type)));
@@ -127,14 +128,18 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       ).done;
       await tasks.close();
       assert.equal(result.status, 'finished', JSON.stringify(result));
-      const refusals = auditOf(result.trace_id).filter((event) => event.type === 'egress-refused');
+      const refusals = (await auditOf(result.trace_id)).filter(
+        (event) => event.type === 'egress-refused',
+      );
       assert.ok(
         refusals.some(
           (event) => event.data.host === '127.0.0.2' && event.data.reason === 'not-allowed',
         ),
         JSON.stringify(refusals),
       );
-      const created = auditOf(result.trace_id).find((event) => event.type === 'clone-created');
+      const created = (await auditOf(result.trace_id)).find(
+        (event) => event.type === 'clone-created',
+      );
       assert.deepEqual(created?.data.egressExceptions, [
         new URL(demoSite.url).host,
         new URL(egressSite.url).host,
@@ -194,7 +199,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         const result = await done;
         assert.equal(result.status, 'aborted');
         assert.equal(browsers.get(taskId), undefined);
-        const destroyed = auditOf(taskId).find((event) => event.type === 'clone-destroyed');
+        const destroyed = (await auditOf(taskId)).find((event) => event.type === 'clone-destroyed');
         assert.deepEqual(destroyed?.data.leftovers, []);
         assert.deepEqual(await h.manager.list(), []);
       } finally {

@@ -71,7 +71,7 @@ if (!skipFile('upload trap in hostd clones (real Linux driver)', missing)) {
         const result = await (await tasks.start(await tasks.admit(input, loopbackPrincipal))).done;
         assert.equal(result.status, 'finished', JSON.stringify(result));
         assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
-        const audit = h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
+        const audit = await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });
         assert.equal(audit.filter((row) => row.type === 'file-uploaded').length, 1);
         const destroyed = audit.find((row) => row.type === 'clone-destroyed');
         assert.deepEqual(destroyed?.data.leftovers, []);

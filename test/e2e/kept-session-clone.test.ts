@@ -64,7 +64,8 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
       await h?.close();
       closeServer(served);
     });
-    const auditOf = (taskId: string) => h.controlplane.audit.list({ taskId, limit: 1000 });
+    const auditOf = async (taskId: string) =>
+      await h.controlplane.audit.list({ taskId, limit: 1000 });
 
     it('continues in the kept clone, a fresh task does not, and close destroys it', async () => {
       const tasks = h.controlplane.createTasks(
@@ -97,22 +98,22 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
         'a fresh clone has neither',
       );
 
-      const created = auditOf(first.trace_id).filter((row) => row.type === 'clone-created');
+      const created = (await auditOf(first.trace_id)).filter((row) => row.type === 'clone-created');
       assert.equal(created.length, 1);
       assert.equal(
-        auditOf(follow.trace_id).filter((row) => row.type === 'clone-created').length,
+        (await auditOf(follow.trace_id)).filter((row) => row.type === 'clone-created').length,
         0,
       );
-      assert.ok(auditOf(follow.trace_id).some((row) => row.type === 'browser-resumed'));
+      assert.ok((await auditOf(follow.trace_id)).some((row) => row.type === 'browser-resumed'));
       // The kept clone's proxy refused the check page's image while the follow-up held it.
       assert.ok(
-        auditOf(follow.trace_id).some(
+        (await auditOf(follow.trace_id)).some(
           (row) => row.type === 'egress-refused' && row.data.host === '127.0.0.2',
         ),
         'refusals of the kept clone go to the task holding it',
       );
       assert.equal(
-        auditOf(follow.trace_id).find((row) => row.type === 'clone-destroyed')?.data.clone,
+        (await auditOf(follow.trace_id)).find((row) => row.type === 'clone-destroyed')?.data.clone,
         created[0]?.data.clone,
         'the follow-up, which did not keep it, destroyed the same clone',
       );
@@ -129,7 +130,7 @@ if (!skipFile('kept browser sessions in hostd clones (real Linux driver)', missi
       await tasks.close();
       assert.deepEqual(await h.manager.list(), [], 'closing the service destroyed the kept clone');
       assert.ok(
-        auditOf(kept.trace_id).some(
+        (await auditOf(kept.trace_id)).some(
           (row) => row.type === 'kept-browser-ended' && row.data.reason === 'shutdown',
         ),
       );

@@ -90,9 +90,9 @@ describe('e2e: typing into a takeover from a phone (real Chromium)', requires('c
     await until('finished', async () => (await status()) === 'finished');
 
     // Counted, never kept: the audit has the input bursts (counts), nothing has the text.
-    const bursts = harness.audit
-      .list({ taskId, limit: 500 })
-      .filter((row) => row.type === 'takeover-input');
+    const bursts = (await harness.audit.list({ taskId, limit: 500 })).filter(
+      (row) => row.type === 'takeover-input',
+    );
     const counts = bursts.map(
       (row) => (row.data as { events: { text: number; key: number } }).events,
     );

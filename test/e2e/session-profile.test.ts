@@ -133,7 +133,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         ['stored', 'read'],
         "the fresh clone's page read the saved IndexedDB note with its own first script",
       );
-      const audit = h.controlplane.audit.list({ taskId: second.taskId, limit: 100 });
+      const audit = await h.controlplane.audit.list({ taskId: second.taskId, limit: 100 });
       const injected = audit.find((row) => row.type === 'session-injected');
       assert.deepEqual(injected?.data, {
         tenant: 'default',
@@ -143,9 +143,9 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
         idb_database_count: 1,
         idb_record_count: 1,
       });
-      const savedRow = h.controlplane.audit
-        .list({ taskId: first.taskId, limit: 100 })
-        .find((row) => row.type === 'session-saved');
+      const savedRow = (await h.controlplane.audit.list({ taskId: first.taskId, limit: 100 })).find(
+        (row) => row.type === 'session-saved',
+      );
       assert.equal(savedRow?.data.idb_record_count, 1);
       const order = audit.map((row) => row.type);
       // Admission is audited to the task first (issue 20), then the clone, the injection, the start.

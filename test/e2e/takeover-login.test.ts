@@ -128,9 +128,10 @@ describe(
       );
 
       // Audit: start (needs_user, supervisor in control), input bursts as counts, end, refusals.
-      const rows = harness.audit
-        .list({ taskId, limit: 500 })
-        .map((row) => ({ type: row.type, data: row.data }));
+      const rows = (await harness.audit.list({ taskId, limit: 500 })).map((row) => ({
+        type: row.type,
+        data: row.data,
+      }));
       const types = rows.map((row) => row.type);
       for (const type of [
         'takeover-started',
@@ -196,9 +197,9 @@ describe(
         reason: 'login',
       });
       assert.equal(harness.modelRequests.length, 0, 'no blind run: the model was never asked');
-      const startedRow = harness.audit
-        .list({ taskId, limit: 50 })
-        .find((row) => row.type === 'takeover-started');
+      const startedRow = (await harness.audit.list({ taskId, limit: 50 })).find(
+        (row) => row.type === 'takeover-started',
+      );
       assert.deepEqual([startedRow?.data.reason, startedRow?.data.step], ['login', 0]);
       assert.ok(harness.tasks.abort(taskId));
     });

@@ -129,20 +129,22 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
   });
   const admit = (files: BrowserRunTaskInput['files'], principal: Principal = loopbackPrincipal) =>
     controlplane.tasks.admit(input(files), principal);
-  const refusals = () =>
-    controlplane.audit
-      .list({ limit: 100, type: 'policy-decided' })
-      .filter((row) => row.data.decision === 'deny')
-      .map((row) => String(row.data.reason));
+  /** The data of the audit rows of one type (of one task). */
+  const audited = async (type: string, taskId?: string) =>
+    (await controlplane.audit.list({ limit: 100, type, ...(taskId ? { taskId } : {}) })).map(
+      (row) => row.data,
+    );
+  const refusals = async () =>
+    (await audited('policy-decided'))
+      .filter((data) => data.decision === 'deny')
+      .map((data) => String(data.reason));
 
   it('sets the provided file on the chooser the model opened: the server gets the same bytes', async () => {
     const plan = await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]);
     const result = await (await controlplane.tasks.start(plan)).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.deepEqual(site.received, [{ sha256: sha256(content), bytes: content.length }]);
-    const uploaded = controlplane.audit
-      .list({ limit: 100, taskId: result.trace_id, type: 'file-uploaded' })
-      .map((row) => row.data);
+    const uploaded = await audited('file-uploaded', result.trace_id);
     assert.deepEqual(uploaded, [
       {
         name: 'note.txt',
@@ -189,12 +191,10 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     const approvals = (await controlplane.approvals.list({ limit: 100 })).filter(
       (approval) => approval.taskId === result.trace_id,
     );
-    const audited = (type: 'file-uploaded' | 'upload-refused') =>
-      controlplane.audit.list({ limit: 100, taskId: result.trace_id, type }).map((row) => row.data);
     return {
       result,
       approvals,
-      audited,
+      audited: (type: 'file-uploaded' | 'upload-refused') => audited(type, result.trace_id),
       chosenWhileAsked,
       chosen: site.chosen.slice(chosenBefore),
     };
@@ -222,8 +222,8 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     assert.deepEqual(site.received.slice(before), [
       { sha256: sha256(content), bytes: content.length },
     ]);
-    assert.equal(audited('file-uploaded').length, 1);
-    assert.deepEqual(audited('upload-refused'), []);
+    assert.equal((await audited('file-uploaded')).length, 1);
+    assert.deepEqual(await audited('upload-refused'), []);
   });
 
   it('sends nothing when the supervisor denies the held chooser, and ends the task', async () => {
@@ -239,9 +239,9 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       [['file_upload', 'denied']],
     );
     assert.equal(site.received.length, before, 'the site received no file');
-    assert.deepEqual(audited('file-uploaded'), []);
+    assert.deepEqual(await audited('file-uploaded'), []);
     assert.deepEqual(
-      audited('upload-refused').map((data) => [data.name, data.why, data.origin]),
+      (await audited('upload-refused')).map((data) => [data.name, data.why, data.origin]),
       [['note.txt', 'a supervisor did not approve it', site.url]],
     );
     assert.deepEqual(readdirSync(uploadRoot), [], 'the clone upload directory is gone');
@@ -256,9 +256,10 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     const result = await (await controlplane.tasks.start(plan)).done;
     assert.equal(result.status, 'finished', JSON.stringify(result));
     assert.equal(site.received.length, before, 'nothing was sent');
-    const cancelled = controlplane.audit
-      .list({ limit: 100, taskId: result.trace_id, type: 'upload-cancelled' })
-      .map((row) => [row.data.origin, row.data.step]);
+    const cancelled = (await audited('upload-cancelled', result.trace_id)).map((data) => [
+      data.origin,
+      data.step,
+    ]);
     assert.deepEqual(cancelled, [[site.url, 1]]);
     assert.match(requests.join('\n'), /A file chooser opened and was cancelled/);
   });
@@ -279,7 +280,9 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
           /files\[0\]/.test(error.message),
         path,
       );
-    assert.ok(refusals().filter((reason) => reason.startsWith('files[0] (x.txt)')).length >= 4);
+    assert.ok(
+      (await refusals()).filter((reason) => reason.startsWith('files[0] (x.txt)')).length >= 4,
+    );
   });
 
   it("admits an artifact of the tenant's own task and refuses another tenant's as missing", async () => {

@@ -25,7 +25,7 @@ describe('security: failed authentication is counted and rate-limited, not audit
     assert.equal(controlplane.auth?.auth?.mode, 'jwt');
     const { audit } = controlplane;
     const base = await controlplane.serve();
-    const rowsBefore = audit.list({ limit: 100_000 }).length;
+    const rowsBefore = (await audit.list({ limit: 100_000 })).length;
 
     const statuses = new Map<number, number>();
     let retryAfter: string | null = null;
@@ -45,7 +45,7 @@ describe('security: failed authentication is counted and rate-limited, not audit
     };
     await Promise.all(Array.from({ length: 16 }, worker));
 
-    const added = audit.list({ limit: 100_000 }).length - rowsBefore;
+    const added = (await audit.list({ limit: 100_000 })).length - rowsBefore;
     assert.ok(added <= 5, `5,000 junk requests added ${added} audit rows`);
     assert.equal(statuses.get(401), 30, JSON.stringify([...statuses]));
     assert.equal(statuses.get(429), 4970);
@@ -56,7 +56,7 @@ describe('security: failed authentication is counted and rate-limited, not audit
     });
     assert.equal(valid.status, 200);
     await valid.arrayBuffer();
-    const [first] = audit.list({ afterSeq: rowsBefore, limit: 1 });
+    const [first] = await audit.list({ afterSeq: rowsBefore, limit: 1 });
     assert.equal(first?.type, 'auth-failed');
     assert.equal(first?.data.source, '127.0.0.1');
   });

@@ -190,7 +190,7 @@ describe('security: a flood of refused requests keeps the audit log bounded', ()
     const base = new URL(await controlplane.serve());
     const report: string[] = [];
     const problems: string[] = [];
-    const rowsAtStart = audit.list({ limit: 1_000_000 }).length;
+    const rowsAtStart = (await audit.list({ limit: 1_000_000 })).length;
     const bytesAtStart = bytesOf(config.databasePath);
     const check = (ok: boolean, problem: string) => {
       if (!ok) problems.push(problem);
@@ -198,11 +198,11 @@ describe('security: a flood of refused requests keeps the audit log bounded', ()
 
     for (const [index, { name, call, count = OTHERS }] of routes.entries()) {
       const source = `127.0.0.${index + 2}`;
-      const rowsBefore = audit.list({ limit: 1_000_000 }).length;
+      const rowsBefore = (await audit.list({ limit: 1_000_000 })).length;
       const bytesBefore = bytesOf(config.databasePath);
       const started = performance.now();
       const statuses = await flood(base, source, call, count);
-      const added: AuditRecord[] = audit.list({ afterSeq: rowsBefore, limit: 1_000_000 });
+      const added: AuditRecord[] = await audit.list({ afterSeq: rowsBefore, limit: 1_000_000 });
       const grown = bytesOf(config.databasePath) - bytesBefore;
       report.push(
         `${name}: +${added.length} rows, +${grown} bytes, ${Math.round(performance.now() - started)} ms, ${JSON.stringify([...statuses])}`,
@@ -222,10 +222,10 @@ describe('security: a flood of refused requests keeps the audit log bounded', ()
       check(!/203\.0\.113\.|198\.51\.100\./.test(stored), `${name}: spoofed XFF stored`);
       check(!stored.includes('UUUUUUUU'), `${name}: the user agent was stored`);
     }
-    const total = audit.list({ limit: 1_000_000 }).length - rowsAtStart;
+    const total = (await audit.list({ limit: 1_000_000 })).length - rowsAtStart;
     const grown = bytesOf(config.databasePath) - bytesAtStart;
     report.push(`all ${routes.length} routes: +${total} rows, +${grown} bytes (database + WAL)`);
-    const [example] = audit.list({ afterSeq: rowsAtStart, limit: 1 });
+    const [example] = await audit.list({ afterSeq: rowsAtStart, limit: 1 });
     report.push(`first row: ${JSON.stringify(example)}`);
     for (const line of report) t.diagnostic(line);
     assert.deepEqual(problems, []);
@@ -246,7 +246,7 @@ describe('security: a flood of refused requests keeps the audit log bounded', ()
     const agent = new Agent({ keepAlive: true });
     t.after(() => agent.destroy());
     const call: Call = { method: 'GET', path: '/takeover/task-1/open?t=junk' };
-    const rowsBefore = controlplane.audit.list({ limit: 1000 }).length;
+    const rowsBefore = (await controlplane.audit.list({ limit: 1000 })).length;
     const statuses: number[] = [];
     // The proxy (127.0.0.9, trusted) appended the client it saw; the client's own left-most
     // entry is a spoof and is skipped because 127.0.0.0/8 are proxies.
@@ -257,9 +257,9 @@ describe('security: a flood of refused requests keeps the audit log bounded', ()
     assert.deepEqual(statuses, [403, 403, 403, 403, 403, 429, 429, 429]);
     const other = await send(base, agent, '127.0.0.9', call, '198.51.100.10');
     assert.equal(other, 403, 'another client behind the same proxy has its own window');
-    const sources = controlplane.audit
-      .list({ afterSeq: rowsBefore, limit: 1000 })
-      .map((row) => row.data.source);
+    const sources = (await controlplane.audit.list({ afterSeq: rowsBefore, limit: 1000 })).map(
+      (row) => row.data.source,
+    );
     assert.deepEqual(sources, ['198.51.100.9', '198.51.100.10']);
   });
 });

@@ -10,14 +10,15 @@ import {
   createDashboardPagesFixture,
 } from '../controlplane/ingress/dashboard/dashboard-fixture.js';
 
+const trail = await createTestAuditTrail(0);
+
 describe('dashboard login flood', () => {
-  const trail = createTestAuditTrail(0);
   const failures = createAuthFailureLimiter({ audit: trail.audit, limit: 10, windowMs: 60_000 });
   const fixture = createDashboardPagesFixture({
     dashboard: { audit: trail.audit, loginFailures: failures },
   });
-  after(() => {
-    failures.close();
+  after(async () => {
+    await failures.close();
     fixture.close();
     trail.close();
   });
@@ -30,7 +31,7 @@ describe('dashboard login flood', () => {
     });
 
   it('500 wrong tokens: a handful of audit rows, 429 past the limit, and the admin still gets in', async () => {
-    const before = trail.audit.list({ limit: 10_000 }).length;
+    const before = (await trail.audit.list({ limit: 10_000 })).length;
     const statuses: number[] = [];
     for (let i = 0; i < 500; i += 1) statuses.push((await login(`wrong-${i}`)).status);
     // The first ten get the form again (200) with "not an admin token".
@@ -39,7 +40,7 @@ describe('dashboard login flood', () => {
     const throttled = await login('wrong-again');
     assert.equal(throttled.status, 429);
     assert.ok(Number(throttled.headers.get('retry-after')) > 0);
-    const rows = trail.audit.list({ limit: 10_000 }).length - before;
+    const rows = (await trail.audit.list({ limit: 10_000 })).length - before;
     assert.ok(rows <= 2, `500 failed logins added ${rows} audit rows`);
     const admin = await login(ADMIN_TOKEN);
     assert.equal(admin.status, 303, 'the right token still logs in');

@@ -64,7 +64,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     assert.equal(result.error?.code, 'APPROVAL_DENIED');
     const [approval] = await controlplane.approvals.list({ limit: 5 });
     assert.equal(approval?.detail.frame_origin, 'http://pay.test');
-    const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
+    const rows = await controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const decided = rows.find(
       (row) => row.type === 'policy-decided' && row.data.subject === 'action',
     );
@@ -86,7 +86,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     assert.equal(clicksAt(fake.executed, 600).length, 0, 'the form was not submitted');
     const [approval] = await controlplane.approvals.list({ limit: 5 });
     assert.equal(approval?.kind, 'navigation');
-    const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
+    const rows = await controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const decided = rows.find(
       (row) => row.type === 'policy-decided' && row.data.subject === 'action',
     );
@@ -125,7 +125,7 @@ describe('issue 20: each action judged where and when it lands', () => {
       destination: null,
     });
     assert.equal(clicksAt(fake.executed, 900).length, 0, 'LANDING_CHANGED: nothing clicked');
-    const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
+    const rows = await controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'landing_changed');
   });
@@ -151,9 +151,9 @@ describe('issue 20: each action judged where and when it lands', () => {
     });
     await started.done;
     assert.equal(clicksAt(fake.executed, 200).length, 0, 'the link was not followed');
-    const refused = controlplane.audit
-      .list({ limit: 100, taskId: started.taskId })
-      .find((row) => row.type === 'step-refused');
+    const refused = (await controlplane.audit.list({ limit: 100, taskId: started.taskId })).find(
+      (row) => row.type === 'step-refused',
+    );
     assert.equal(refused?.data.kind, 'navigation');
   });
 });

@@ -38,7 +38,7 @@ async function runLogin(
   const answering = answerAll(gated.controlplane, started.done, 'approve');
   const result = await started.done;
   await answering;
-  const rows = gated.controlplane.audit.list({ limit: 200, taskId: started.taskId });
+  const rows = await gated.controlplane.audit.list({ limit: 200, taskId: started.taskId });
   return { ...gated, started, result, rows };
 }
 
@@ -124,7 +124,7 @@ describe('issue 20: an exact audit', () => {
       start_url: 'http://shop.test/',
     });
     await started.done;
-    const rows = controlplane.audit.list({ limit: 100, taskId: started.taskId });
+    const rows = await controlplane.audit.list({ limit: 100, taskId: started.taskId });
     const refused = rows.find((row) => row.type === 'step-refused');
     assert.equal(refused?.data.kind, 'reply_limit');
     const admitted = rows.find(
@@ -142,9 +142,9 @@ describe('issue 20: an exact audit', () => {
         },
       ),
     );
-    const denied = controlplane.audit
-      .list({ limit: 100 })
-      .find((row) => row.type === 'policy-decided' && row.data.decision === 'deny');
+    const denied = (await controlplane.audit.list({ limit: 100 })).find(
+      (row) => row.type === 'policy-decided' && row.data.decision === 'deny',
+    );
     assert.ok(denied?.taskId, 'a refused admission names the id the task would have had');
   });
 
@@ -166,7 +166,7 @@ describe('issue 20: an exact audit', () => {
       start_url: 'http://shop.test/',
     });
     await started.done;
-    const rows = controlplane.audit.list({ limit: 200, taskId: started.taskId });
+    const rows = await controlplane.audit.list({ limit: 200, taskId: started.taskId });
     const text = JSON.stringify(rows);
     assert.ok(!text.includes(pageSecret), 'typed text is never audited');
     const executed = rows.filter((row) => row.type === 'action-executed');

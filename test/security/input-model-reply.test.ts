@@ -30,7 +30,7 @@ describe('oversized model replies', () => {
       outputs: [hugeReply, `Action: ${click(1)}`, "Action: finished(content='done')"],
     });
     fixtures.push(fixture);
-    const auditBefore = fixture.audit.list({ limit: 100_000 }).length;
+    const auditBefore = (await fixture.audit.list({ limit: 100_000 })).length;
     const started = await fixture.startTask({ instruction: 'go' }, 'default');
     assert.equal(started.status, 202);
     const { trace_id: id } = (await started.json()) as { trace_id: string };
@@ -52,7 +52,7 @@ describe('oversized model replies', () => {
     assert.equal(second?.outcome, 'acted');
     assert.equal(fixture.repository.listActions(second?.id ?? -1).length, 1);
 
-    const auditRows = fixture.audit.list({ limit: 100_000 }).length - auditBefore;
+    const auditRows = (await fixture.audit.list({ limit: 100_000 })).length - auditBefore;
     assert.ok(auditRows < 20, `${auditRows} audit rows for one task`);
     assert.equal(MAX_ACTIONS_PER_REPLY, 20);
   });

@@ -18,9 +18,8 @@ describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
   });
   after(() => h?.close());
 
-  const refusedHosts = (taskId: string) =>
-    h.controlplane.audit
-      .list({ taskId, limit: 1000 })
+  const refusedHosts = async (taskId: string) =>
+    (await h.controlplane.audit.list({ taskId, limit: 1000 }))
       .filter((row) => row.type === 'egress-refused')
       .map((row) => String(row.data.host));
 
@@ -31,7 +30,10 @@ describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
       await lease.operator
         .execute([{ type: 'navigate', url: `http://${host}/` }])
         .catch(() => null);
-      const live = await eventually(() => refusedHosts(taskId).includes(host), 15_000);
+      const live = await eventually(
+        async () => (await refusedHosts(taskId)).includes(host),
+        15_000,
+      );
       await lease.release();
       return { name: lease.id, live };
     };
@@ -39,8 +41,14 @@ describe('leases on real clones', requires('linux-clones', 'chromium'), () => {
     const b = await visit('real-b', 'blocked-b.invalid');
     assert.ok(a.live && b.live, 'each refusal was audited while its task held the clone');
     assert.notEqual(b.name, a.name, 'the second task did not get the first one’s name');
-    assert.ok(!refusedHosts('real-b').includes('blocked-a.invalid'), 'no refusal of task a in b');
-    assert.ok(!refusedHosts('real-a').includes('blocked-b.invalid'), 'no refusal of task b in a');
+    assert.ok(
+      !(await refusedHosts('real-b')).includes('blocked-a.invalid'),
+      'no refusal of task a in b',
+    );
+    assert.ok(
+      !(await refusedHosts('real-a')).includes('blocked-b.invalid'),
+      'no refusal of task b in a',
+    );
   });
 
   it('a DELETE under another lease leaves the real clone running', async () => {

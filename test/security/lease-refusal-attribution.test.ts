@@ -23,28 +23,34 @@ describe('egress refusals are audited to the task whose lease they happened unde
     assert.equal(lease.id, warmName, 'the task got the warm clone');
     assert.equal(await connectThrough(h.proxyOf(lease.id), 'task1-evil.test:443'), 403);
     assert.ok(
-      await eventually(() => h.refusedHosts('task-1').includes('task1-evil.test')),
+      await eventually(async () => (await h.refusedHosts('task-1')).includes('task1-evil.test')),
       'the task’s refusal is audited while the task still holds the clone',
     );
     await lease.release();
-    assert.deepEqual(h.refusedHosts('task-1'), ['task1-evil.test']);
-    assert.deepEqual(h.refusedHosts('warm-pool'), []);
+    assert.deepEqual(await h.refusedHosts('task-1'), ['task1-evil.test']);
+    assert.deepEqual(await h.refusedHosts('warm-pool'), []);
   });
 
   it('never gives a task the refusals of its clone name’s previous holder', async () => {
     const h = await start({});
     const first = await h.provider.acquire({ taskId: 'task-a', allowedDomains: [] });
     assert.equal(await connectThrough(h.proxyOf(first.id), 'a-only.test:443'), 403);
-    assert.ok(await eventually(() => h.refusedHosts('task-a').length === 1), 'audited live');
+    assert.ok(
+      await eventually(async () => (await h.refusedHosts('task-a')).length === 1),
+      'audited live',
+    );
     await first.release();
 
     const second = await h.provider.acquire({ taskId: 'task-b', allowedDomains: [] });
     assert.equal(await connectThrough(h.proxyOf(second.id), 'b-only.test:443'), 403);
-    assert.ok(await eventually(() => h.refusedHosts('task-b').length === 1), 'audited live');
+    assert.ok(
+      await eventually(async () => (await h.refusedHosts('task-b')).length === 1),
+      'audited live',
+    );
     await second.release();
 
-    assert.deepEqual(h.refusedHosts('task-a'), ['a-only.test']);
-    assert.deepEqual(h.refusedHosts('task-b'), ['b-only.test']);
+    assert.deepEqual(await h.refusedHosts('task-a'), ['a-only.test']);
+    assert.deepEqual(await h.refusedHosts('task-b'), ['b-only.test']);
   });
 
   it('audits refusals as they happen, so a controlplane that dies before destroy loses none', async () => {
@@ -55,11 +61,15 @@ describe('egress refusals are audited to the task whose lease they happened unde
       assert.equal(await connectThrough(proxy, `${host}:443`), 403);
     // No release: the controlplane is about to die. Everything refused so far is already audited.
     assert.ok(
-      await eventually(() => h.refusedHosts('task-crash').length === 3),
-      JSON.stringify(h.refusedHosts('task-crash')),
+      await eventually(async () => (await h.refusedHosts('task-crash')).length === 3),
+      JSON.stringify(await h.refusedHosts('task-crash')),
     );
-    assert.deepEqual(h.refusedHosts('task-crash'), ['one.test', 'two.test', 'three.test']);
+    assert.deepEqual(await h.refusedHosts('task-crash'), ['one.test', 'two.test', 'three.test']);
     await lease.release();
-    assert.equal(h.refusedHosts('task-crash').length, 3, 'the flush at destroy repeats none');
+    assert.equal(
+      (await h.refusedHosts('task-crash')).length,
+      3,
+      'the flush at destroy repeats none',
+    );
   });
 });

@@ -182,8 +182,7 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
             `${name}: ${JSON.stringify(netnsChecks)}`,
           );
 
-        const refused = h.controlplane.audit
-          .list({ taskId: result.trace_id, limit: 1000 })
+        const refused = (await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 }))
           .filter((row) => row.type === 'egress-refused')
           .map((row) => row.data);
         const blocked = (address: string, method: string) =>
@@ -201,9 +200,9 @@ if (!skipFile('a page in a real clone cannot reach the host’s services', missi
           refused.some((data) => data.host === '10.78.0.5' && data.port === 3127),
           JSON.stringify(refused),
         );
-        const created = h.controlplane.audit
-          .list({ taskId: result.trace_id, limit: 1000 })
-          .find((row) => row.type === 'clone-created');
+        const created = (
+          await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 })
+        ).find((row) => row.type === 'clone-created');
         assert.deepEqual(created?.data.egressExceptions, [pageHost]);
         // hostd's own log holds the same refusal for that task, and for no other.
         const logged = recorded.filter((refusal) => refusal.address === `127.0.0.1:${standInPort}`);

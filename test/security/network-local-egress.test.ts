@@ -154,7 +154,7 @@ describe(
       assert.ok(shop.requests.includes('/redirect-subresource'));
       assert.ok(shop.requests.includes('/redirect-top'));
 
-      const refusals = platform.audit.list({ type: 'egress-refused', limit: 1000 });
+      const refusals = await platform.audit.list({ type: 'egress-refused', limit: 1000 });
       const byPort = new Map<number, Set<string>>();
       for (const row of refusals) {
         const port = Number(row.data.port);
@@ -185,9 +185,13 @@ describe(
         if (figure.class === 'preconnect') continue;
         // A link whose landing names the attacker (target=_blank, a plain link) is refused by
         // the landing gate before the browser asks the proxy (issue 20): audited as a step.
-        const gated = platform.audit
-          .list({ type: 'step-refused', limit: 100, taskId: String(figure.task) })
-          .some((row) => row.data.kind === 'navigation');
+        const gated = (
+          await platform.audit.list({
+            type: 'step-refused',
+            limit: 100,
+            taskId: String(figure.task),
+          })
+        ).some((row) => row.data.kind === 'navigation');
         assert.ok(figure.refused > 0 || gated, `${figure.class} refused and audited`);
       }
     });

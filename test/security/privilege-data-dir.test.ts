@@ -55,7 +55,7 @@ describe('data dir permissions', () => {
     const config = configFor(dataDir);
     const platform = await createTestControlplane({ config, browsers: 'config' });
     try {
-      platform.audit.append({ type: 'task-started', actor: 'system', data: {} });
+      await platform.audit.append({ type: 'task-started', actor: 'system', data: {} });
       const shot = await createScreenshotFiles(dataDir).save(
         'task-1',
         'step-001',

@@ -77,8 +77,14 @@ function activeTask(id: string, tenant = 'acme') {
         };
       },
     },
-    inputs: createInputAudit((burst) =>
-      audit.append({ type: 'takeover-input', actor: 'system', taskId: id, data: { ...burst } }),
+    inputs: createInputAudit(
+      (burst) =>
+        void audit.append({
+          type: 'takeover-input',
+          actor: 'system',
+          taskId: id,
+          data: { ...burst },
+        }),
     ),
     handBack: (handBack) => handBacks.push(handBack),
   });
@@ -114,9 +120,8 @@ async function open(url: string) {
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { status: response.status, cookie, text: await response.text() };
 }
-const refusals = () =>
-  audit
-    .list({ limit: 1000 })
+const refusals = async () =>
+  (await audit.list({ limit: 1000 }))
     .filter((row) => row.type === 'takeover-refused')
     .map((row) => row.data.code);
 
@@ -168,7 +173,7 @@ describe('takeover authorization', () => {
     clock.advance(-11 * 60_000);
     assert.equal(expired.status, 403);
     assert.match(expired.text, /expired/);
-    const codes = refusals();
+    const codes = await refusals();
     for (const code of ['TAKEOVER_LINK_USED', 'TAKEOVER_LINK_INVALID', 'TAKEOVER_LINK_EXPIRED'])
       assert.ok(codes.includes(code), `audited ${code}: ${codes.join(', ')}`);
   });
@@ -220,11 +225,14 @@ describe('takeover authorization', () => {
     assert.equal(principal?.tenant, 'acme');
     assert.deepEqual(save, { name: 'shop', origins: ['https://shop.test'] });
     takeover.app.registry.get('task-a')?.inputs.flush();
-    const rows = audit.list({ limit: 1000 }).filter((row) => row.type === 'takeover-input');
+    const rows = (await audit.list({ limit: 1000 })).filter((row) => row.type === 'takeover-input');
     assert.deepEqual(rows.at(-1)?.data, {
       events: { mouse: 0, wheel: 0, key: 0, text: 1 },
       targets: { password: 1, text: 0, other: 0 },
     });
-    assert.equal(JSON.stringify(audit.list({ limit: 1000 })).includes('hunter2-secret'), false);
+    assert.equal(
+      JSON.stringify(await audit.list({ limit: 1000 })).includes('hunter2-secret'),
+      false,
+    );
   });
 });

@@ -35,7 +35,7 @@ export async function openStore(
   const database = openDatabase(config.databasePath);
   deps.stack.defer(database.close);
   const repository = createTaskRepository(database.db, { owner: owner.id });
-  const audit = openAuditTrail(createAuditRepository(database.db), {
+  const audit = await openAuditTrail(createAuditRepository(database.db), {
     keyFile: config.auditKeyFile,
     clock: deps.clock,
     mode: 'append',
@@ -43,7 +43,7 @@ export async function openStore(
   });
   deps.stack.defer(audit.close);
   const interrupted = repository.failInterrupted(deps.clock.now(), await owner.pruneGone());
-  auditInterruptedTasks(audit, interrupted, logger);
+  await auditInterruptedTasks(audit, interrupted, logger);
   if (interrupted.length > 0)
     logger.warn(
       { interrupted: interrupted.length },

@@ -7,6 +7,7 @@ import type { DownloadEntry, DownloadPolicy } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import { type BrowserDownloads, jailDownloads } from '../browser/downloads/jail-downloads.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
+import { appendOrLog } from '../governance/audit/append-or-log.js';
 import { type AuditEvent, discardAuditLog } from '../governance/audit/audit-log.js';
 import type { TenantPolicy } from '../governance/policy/policy-schema.js';
 import type { ArtifactFiles, StoredArtifact } from '../platform/store/artifact-files.js';
@@ -34,7 +35,8 @@ export interface TaskDownloadsDeps {
   /** The tenant policy's `files`; null (no policy): downloads are off. */
   files: TenantPolicy['files'] | null;
   store: ArtifactFiles;
-  audit: (type: AuditEvent['type'], data: Record<string, unknown>) => void;
+  /** Records one row; resolves once kept (awaited, so a task's rows stay in order). Never rejects. */
+  audit: (type: AuditEvent['type'], data: Record<string, unknown>) => void | Promise<void>;
   now: () => number;
   sleep: (ms: number) => Promise<void>;
   logger: Logger;
@@ -61,8 +63,8 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
   /** False when the policy could not be set (an older or unreachable jail-service): not asked again. */
   let reachable = true;
 
-  const refused = (entry: DownloadEntry, step: number, why: string) => {
-    deps.audit('download-refused', {
+  const refused = async (entry: DownloadEntry, step: number, why: string) => {
+    await deps.audit('download-refused', {
       name: entry.name,
       source_url: entry.url,
       step,
@@ -79,7 +81,7 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
       if (known.reported || entry.state === 'in_progress') continue;
       known.reported = true;
       if (entry.state === 'refused') {
-        refused(entry, known.step, entry.refusal ?? 'failed');
+        await refused(entry, known.step, entry.refusal ?? 'failed');
         pending.push(`The download "${entry.name}" was refused (${entry.refusal}).`);
       } else {
         pending.push(`The download "${entry.name}" finished (${size(entry.bytes)}).`);
@@ -109,11 +111,11 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
         stored_at: deps.now(),
       };
       const { path: _path, ...facts } = artifact;
-      deps.audit('artifact-stored', facts);
+      await deps.audit('artifact-stored', facts);
       return artifact;
     } catch (error) {
       logger.warn({ err: error, name: entry.name }, 'a download could not be copied out');
-      refused(entry, step, 'copy_failed');
+      await refused(entry, step, 'copy_failed');
       return null;
     }
   };
@@ -155,7 +157,7 @@ export function createTaskDownloads(deps: TaskDownloadsDeps): TaskDownloads {
         }
         for (const entry of entries) {
           if (entry.state === 'in_progress')
-            refused(entry, seen.get(entry.id)?.step ?? 0, 'unfinished');
+            await refused(entry, seen.get(entry.id)?.step ?? 0, 'unfinished');
           if (entry.state !== 'completed') continue;
           const artifact = await copy(entry);
           if (artifact) artifacts.push(artifact);
@@ -197,13 +199,8 @@ export function downloadsOf(
     browser: jailDownloads(lease.service),
     files: plan.rules.kind === 'policy' ? plan.rules.policy.files : null,
     store: deps.artifacts,
-    audit: (type, data) => {
-      try {
-        audit.append({ type, actor: plan.actor, taskId, data });
-      } catch (error) {
-        deps.logger.error({ err: error, auditType: type }, 'audit append failed');
-      }
-    },
+    audit: (type, data) =>
+      appendOrLog(audit, { type, actor: plan.actor, taskId, data }, deps.logger),
     now: () => deps.clock.now(),
     sleep: (ms) => deps.clock.sleep(ms),
     logger: deps.logger,

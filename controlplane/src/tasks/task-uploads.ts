@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { type BrowserUploads, jailUploads } from '../browser/uploads/jail-uploads.js';
 import { AppError, OperatorError } from '../errors.js';
+import { appendOrLog } from '../governance/audit/append-or-log.js';
 import { type AuditEvent, discardAuditLog } from '../governance/audit/audit-log.js';
 import type { ActionGate } from '../governance/policy/gate-types.js';
 import type { TaskDeps } from './task-deps.js';
@@ -34,7 +35,8 @@ export interface TaskUploadsDeps {
   browser: BrowserUploads;
   /** Set: each chooser is held until `gate` (its `upload` request) allows the file. */
   approval?: { gate: ActionGate } | undefined;
-  audit: (type: AuditEvent['type'], data: Record<string, unknown>) => void;
+  /** Records one row; resolves once kept (awaited, so a task's rows stay in order). Never rejects. */
+  audit: (type: AuditEvent['type'], data: Record<string, unknown>) => void | Promise<void>;
   logger: Logger;
 }
 
@@ -51,19 +53,19 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
   let pending: string[] = [];
   let lastSeq = 0;
   let step = 0;
-  const report = (event: UploadEvent) => {
+  const report = async (event: UploadEvent) => {
     const { origin, accept } = event;
     if (event.outcome === 'uploaded' && event.file) {
       const { name, bytes, sha256 } = event.file;
-      deps.audit('file-uploaded', { name, bytes, sha256, origin, step });
+      await deps.audit('file-uploaded', { name, bytes, sha256, origin, step });
       pending.push(`The file "${name}" (${bytes} bytes) was set on the page's file chooser.`);
     } else if (event.file) {
       const { name, bytes, sha256 } = event.file;
       const why = WHY_UNSET[event.outcome] ?? 'not approved';
-      deps.audit('upload-refused', { name, bytes, sha256, origin, step, why });
+      await deps.audit('upload-refused', { name, bytes, sha256, origin, step, why });
       pending.push(`The file "${name}" was not set on the page's file chooser: ${why}.`);
     } else {
-      deps.audit('upload-cancelled', { origin, accept, step });
+      await deps.audit('upload-cancelled', { origin, accept, step });
       pending.push('A file chooser opened and was cancelled: no file was provided for it.');
     }
   };
@@ -79,7 +81,7 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
         deps.logger.warn({ err: error }, 'a held file chooser could not be decided');
         return { ...event, outcome: 'failed' as const };
       });
-    report(decided);
+    await report(decided);
     if (!verdict.allowed) throw new AppError('APPROVAL_DENIED', verdict.message, { status: 403 });
   };
   /** The choosers opened since the last look; with `signal`, held ones are decided. */
@@ -89,7 +91,7 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
     lastSeq = Math.max(lastSeq, ...events.map((event) => event.seq));
     for (const event of fresh) {
       if (event.outcome === 'held' && event.file && signal) await decide(event, event.file, signal);
-      else report(event);
+      else await report(event);
     }
   };
   return {
@@ -166,13 +168,8 @@ export function uploadsOf(
     files,
     browser: lease.service ? jailUploads(lease.service) : noUploads,
     approval: policyFiles?.upload_approval === 'needs_approval' ? { gate: deps.gate } : undefined,
-    audit: (type, data) => {
-      try {
-        audit.append({ type, actor: plan.actor, taskId, data });
-      } catch (error) {
-        deps.logger.error({ err: error, auditType: type }, 'audit append failed');
-      }
-    },
+    audit: (type, data) =>
+      appendOrLog(audit, { type, actor: plan.actor, taskId, data }, deps.logger),
     logger: deps.logger,
   });
 }

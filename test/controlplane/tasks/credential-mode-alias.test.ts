@@ -53,9 +53,9 @@ describe('credential_mode supervisor_approved, formerly operator_approved', () =
     async function startedMode(id: string) {
       for (let i = 0; i < 300 && controlplane.tasks.isActive(id); i++)
         await new Promise((resolve) => setTimeout(resolve, 10));
-      const row = controlplane.audit
-        .list({ taskId: id, limit: 20 })
-        .find((entry) => entry.type === 'task-started');
+      const row = (await controlplane.audit.list({ taskId: id, limit: 20 })).find(
+        (entry) => entry.type === 'task-started',
+      );
       return row?.data.credential_mode;
     }
 

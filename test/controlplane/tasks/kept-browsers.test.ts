@@ -77,7 +77,7 @@ function setup(options: { concurrency?: number; keep?: string } = {}) {
     undefined,
     tracked.provider,
   );
-  const types = () => audit.list({ limit: 200 }).map((row) => row.type);
+  const types = async () => (await audit.list({ limit: 200 })).map((row) => row.type);
   return { tasks, clones, browsers: tracked.browsers, audit, types, test, database };
 }
 
@@ -116,7 +116,9 @@ describe('kept browsers (keep_session / session_id)', () => {
       ['clone-1'],
       'released after the follow-up, which did not keep it',
     );
-    assert.ok(types().includes('browser-kept') && types().includes('browser-resumed'));
+    assert.ok(
+      (await types()).includes('browser-kept') && (await types()).includes('browser-resumed'),
+    );
   });
 
   it('refuses another tenant, a used id and a follow-up wider than its domains', async () => {
@@ -161,7 +163,9 @@ describe('kept browsers (keep_session / session_id)', () => {
     ).done;
     await delay(1400);
     assert.deepEqual(clones.released, ['clone-1']);
-    const ended = audit.list({ limit: 200 }).find((row) => row.type === 'kept-browser-ended');
+    const ended = (await audit.list({ limit: 200 })).find(
+      (row) => row.type === 'kept-browser-ended',
+    );
     assert.equal(ended?.data.reason, 'idle');
     assert.equal(ended?.taskId, first.trace_id);
     await assert.rejects(

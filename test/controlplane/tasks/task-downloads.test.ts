@@ -55,7 +55,7 @@ function run(taskId: string, entries: DownloadEntry[], body: string, files = def
     browser: fake.browser,
     files,
     store: createArtifactFiles(dataDir),
-    audit: (type, data) => audited.push({ type, data }),
+    audit: (type, data) => void audited.push({ type, data }),
     now: () => 0,
     sleep: async () => undefined,
     logger: silentLogger,

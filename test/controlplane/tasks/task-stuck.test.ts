@@ -76,12 +76,12 @@ describe('task-stuck reaches supervisors', () => {
       'result',
     ]);
 
-    const rows = audit.list({ limit: 100 }).filter((row) => row.type === 'task-stuck');
+    const rows = (await audit.list({ limit: 100 })).filter((row) => row.type === 'task-stuck');
     assert.equal(rows.length, 1);
     assert.equal(rows[0]?.taskId, taskId);
     assert.equal(rows[0]?.data.step, 3);
     assert.ok(Number(rows[0]?.data.idle_ms) >= 100_000);
     assert.match(String(rows[0]?.data.summary), /Task: Save the document/);
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
   });
 });

@@ -86,7 +86,7 @@ function uploadsWith(approver: Approver | undefined) {
     files: [{ name: 'cv.pdf', path: '/srv/uploads/cv.pdf', bytes: 6 }],
     browser: jail.browser,
     approval: { gate },
-    audit: (type, data) => audited.push([type, data]),
+    audit: (type, data) => void audited.push([type, data]),
     logger: silentLogger,
   });
   return { uploads, jail, audited, asked };

@@ -113,7 +113,7 @@ async function viewOf(
   options: HostileRunOptions,
 ): Promise<CaseView> {
   const { controlplane, sites } = options;
-  const rows = controlplane.audit.list({ limit: 500, taskId });
+  const rows = await controlplane.audit.list({ limit: 500, taskId });
   const approvals = (await controlplane.approvals.list({ limit: 500 })).filter(
     (record) => record.taskId === taskId,
   );

@@ -103,9 +103,9 @@ export function registerHostileSuite(
       assert.equal(sites?.attacker.connections, 0);
     });
 
-    it('audits every egress refusal to the task whose page made it', () => {
+    it('audits every egress refusal to the task whose page made it', async () => {
       const tasks = new Set([...outcomes.values()].map((outcome) => outcome.taskId));
-      const rows = controlplane?.audit.list({ type: 'egress-refused', limit: 1000 }) ?? [];
+      const rows = (await controlplane?.audit.list({ type: 'egress-refused', limit: 1000 })) ?? [];
       assert.ok(rows.length > 0, 'the suite provoked egress refusals');
       for (const row of rows) assert.ok(tasks.has(String(row.taskId)), JSON.stringify(row));
     });

@@ -61,9 +61,8 @@ export async function startLeaseHostd(options: Partial<CloneManagerOptions> = {}
       return proxy;
     },
     /** The `egress-refused` hosts audited for a task, oldest first. */
-    refusedHosts(taskId: string): string[] {
-      return audit
-        .list({ taskId, limit: 1000 })
+    async refusedHosts(taskId: string): Promise<string[]> {
+      return (await audit.list({ taskId, limit: 1000 }))
         .filter((row) => row.type === 'egress-refused')
         .map((row) => String(row.data.host));
     },
@@ -77,9 +76,12 @@ export async function startLeaseHostd(options: Partial<CloneManagerOptions> = {}
 }
 
 /** Polls `check` until it returns true or `timeoutMs` passes; returns the last answer. */
-export async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 5000,
+): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (!(await check()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   return check();
 }
 

@@ -218,7 +218,7 @@ async function destroyOrphans(
       { clone: clone.name, taskId: clone.taskId, leftovers: clone.leftovers },
       'destroyed a clone left by a previous controlplane process',
     );
-    deps.audit.append({
+    await deps.audit.append({
       type: 'clone-destroyed',
       actor: 'system',
       taskId: clone.taskId,

@@ -7,6 +7,7 @@ import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
 import type { HostdClient } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import { OperatorError } from '../../errors.js';
+import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
 import type { BrowserLease, BrowserProvider } from './browser-provider.js';
@@ -26,12 +27,9 @@ export interface HostdBrowserProviderOptions {
 
 export function createHostdBrowserProvider(options: HostdBrowserProviderOptions): BrowserProvider {
   const { client, logger } = options;
-  const record = (event: Omit<AuditEvent, 'actor'>) => {
-    try {
-      options.audit?.append({ actor: 'system', ...event });
-    } catch (error) {
-      logger.error({ err: error, event: event.type }, 'audit append failed');
-    }
+  /** Appends a system row; never rejects (a failure is logged). */
+  const record = async (event: Omit<AuditEvent, 'actor'>) => {
+    if (options.audit) await appendOrLog(options.audit, { actor: 'system', ...event }, logger);
   };
 
   async function create(taskId: string, allowedDomains: string[], display?: boolean) {
@@ -50,8 +48,9 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     }
   }
 
+  // The feed hands refusals over synchronously: each row is appended in the background.
   const auditRefusal = (clone: LeasedClone, holder: () => string) => (refusal: EgressRefusal) =>
-    record(egressRefusedEvent(clone.name, holder(), refusal));
+    void record(egressRefusedEvent(clone.name, holder(), refusal));
 
   /**
    * Destroys the clone under its lease (verified by hostd), then flushes its last refusals.
@@ -73,7 +72,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
       logger.error({ err: error, clone: clone.name }, 'clone destroy failed; hostd reconciles it');
     }
     await feed.finish('failed' in outcome ? 0 : 5000);
-    record({ type: 'clone-destroyed', taskId, data: outcome });
+    await record({ type: 'clone-destroyed', taskId, data: outcome });
     return !('failed' in outcome);
   }
 
@@ -82,7 +81,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     async acquire(request): Promise<BrowserLease> {
       request.signal?.throwIfAborted();
       const clone = await create(request.taskId, [...request.allowedDomains], request.display);
-      record({
+      await record({
         type: 'clone-created',
         taskId: request.taskId,
         data: {

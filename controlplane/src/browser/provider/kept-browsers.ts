@@ -5,6 +5,7 @@
 // audited to the task concerned.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
 import type { BrowserLease } from './browser-provider.js';
 
@@ -59,18 +60,14 @@ export function createKeptBrowsers(deps: {
   concurrency: number;
 }): KeptBrowsers {
   const kept = new Map<string, Entry>();
-  const record = (event: Omit<AuditEvent, 'actor'>) => {
-    try {
-      deps.audit.append({ actor: 'system', ...event });
-    } catch (error) {
-      deps.logger.error({ err: error, event: event.type }, 'audit append failed');
-    }
-  };
+  /** Appends a system row; never rejects (a failure is logged). `keep` and `take` do not wait. */
+  const record = (event: Omit<AuditEvent, 'actor'>) =>
+    appendOrLog(deps.audit, { actor: 'system', ...event }, deps.logger);
 
   async function end(entry: Entry, reason: 'idle' | 'shutdown'): Promise<void> {
     clearTimeout(entry.timer);
     kept.delete(entry.sessionId);
-    record({
+    await record({
       type: 'kept-browser-ended',
       taskId: entry.lastTaskId,
       data: { session_id: entry.sessionId, clone: entry.lease.id, reason },
@@ -89,7 +86,11 @@ export function createKeptBrowsers(deps: {
             ? `keeping it would leave no browser slot for other tasks (concurrency ${deps.concurrency})`
             : null;
       if (refused) {
-        record({ type: 'browser-not-kept', taskId: request.taskId, data: { reason: refused } });
+        void record({
+          type: 'browser-not-kept',
+          taskId: request.taskId,
+          data: { reason: refused },
+        });
         return { refused };
       }
       const sessionId = `ks_${randomBytes(18).toString('base64url')}`;
@@ -105,7 +106,7 @@ export function createKeptBrowsers(deps: {
       entry.timer.unref();
       kept.set(sessionId, entry);
       lease.rebind?.(null);
-      record({
+      void record({
         type: 'browser-kept',
         taskId: request.taskId,
         data: { session_id: sessionId, clone: lease.id, idle_ttl_s: request.idleTtlMs / 1000 },
@@ -123,7 +124,7 @@ export function createKeptBrowsers(deps: {
       clearTimeout(entry.timer);
       kept.delete(sessionId);
       entry.lease.rebind?.(taskId);
-      record({
+      void record({
         type: 'browser-resumed',
         taskId,
         data: { session_id: sessionId, clone: entry.lease.id, after_task: entry.lastTaskId },

@@ -12,6 +12,7 @@ import {
   startEgressProxy,
 } from '@clawdie/hostd/egress';
 import type { Logger } from 'pino';
+import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 import type { BrowserProvider } from './browser-provider.js';
 import { egressRefusedEvent } from './egress-refusal-audit.js';
@@ -77,11 +78,8 @@ export async function startLocalEgress(options: LocalEgressOptions): Promise<Loc
       generation,
       at: new Date().toISOString(),
     });
-    try {
-      options.audit.append({ actor: 'system', ...event });
-    } catch (error) {
-      log.error({ err: error, host: attempt.host }, 'audit append failed');
-    }
+    // A proxy callback: the row is appended in the background (a failure is logged).
+    void appendOrLog(options.audit, { actor: 'system', ...event }, log);
   };
   const proxy = await startEgressProxy({
     host: '127.0.0.1',

@@ -139,7 +139,7 @@ export function createSessionProfileService(
         revokedAt: null,
       };
       await store.put(meta, sealText(deps.key(), aad(tenant, name), JSON.stringify(bundle)));
-      audit.append({
+      await audit.append({
         type: 'session-saved',
         actor: meta.createdBy,
         taskId: request.taskId,
@@ -165,7 +165,7 @@ export function createSessionProfileService(
       requireOperate(principal, tenant);
       if (!(await store.revoke(tenant, name, clock.now())))
         throw new SessionProfileError('SESSION_NOT_FOUND', `no live session profile ${name}`, 404);
-      audit.append({
+      await audit.append({
         type: 'session-revoked',
         actor: actorOf(principal),
         data: { tenant, session: name },
@@ -199,7 +199,7 @@ export function createSessionProfileService(
         );
       }
       const counts = await transfer.importSession(bundle, signal);
-      audit.append({
+      await audit.append({
         type: 'session-injected',
         actor: target.actor,
         taskId: target.taskId,
@@ -219,7 +219,7 @@ export function createSessionProfileService(
       const expired = await store.expiredBefore(clock.now());
       for (const meta of expired) {
         await store.wipe(meta.tenant, meta.name);
-        audit.append({
+        await audit.append({
           type: 'session-expired',
           actor: 'system',
           data: { tenant: meta.tenant, session: meta.name, expires_at: meta.expiresAt },

@@ -51,12 +51,12 @@ export const takeoverRestRoutes: RouteEntry[] = [
       },
       ...errors,
     },
-    handle(c, input, deps) {
+    async handle(c, input, deps) {
       const takeover = takeoverOf(deps);
       const active = activeTakeover(c, takeover, input.params().id);
       const user = actorOf(principalOf(c));
       const link = takeover.links.mint({ task: active.taskId, tenant: active.tenant, user });
-      takeover.audit.append({
+      await takeover.audit.append({
         type: 'takeover-link-issued',
         actor: user,
         taskId: active.taskId,

@@ -86,8 +86,11 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
   const logger = deps.logger.child({ module: 'takeover-routes' });
   const failures =
     deps.failures ?? createAuthFailureLimiter({ audit: deps.audit, limit: 30, windowMs: 60_000 });
-  /** Counts (and maybe audits) one refusal; the seconds to wait when past the limit, else null. */
-  const refuse = (taskId: string, code: string, c: Context) => {
+  /**
+   * Counts (and maybe audits, committed before it resolves) one refusal; the seconds to wait when
+   * past the limit, else null.
+   */
+  const refuse = async (taskId: string, code: string, c: Context) => {
     const source = clientAddress(c);
     const retryAfter = failures.retryAfterSeconds(source);
     const wellFormed = taskIdPattern.test(taskId);
@@ -101,7 +104,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       taskId: wellFormed ? taskId : null,
       ...(wellFormed ? {} : { details: { task: boundText(taskId, 120) } }),
     };
-    failures.record(source, failure, retryAfter !== null);
+    await failures.record(source, failure, retryAfter !== null);
     return retryAfter;
   };
   const tooMany = { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' };
@@ -138,9 +141,9 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     if (!active) throw new TakeoverError('TAKEOVER_NOT_ACTIVE', 'no takeover is in progress');
     return { claims, task, active };
   };
-  const refused = (c: Context, error: unknown) => {
+  const refused = async (c: Context, error: unknown) => {
     if (!(error instanceof TakeoverError)) throw error;
-    const retryAfter = refuse(c.req.param('id') ?? '', error.code, c);
+    const retryAfter = await refuse(c.req.param('id') ?? '', error.code, c);
     if (retryAfter !== null) {
       const body = takeoverMessage('Too many refused requests', 'Wait a minute and try again.');
       return c.html(body, 429, { ...pageHeaders, 'retry-after': String(retryAfter) });
@@ -182,7 +185,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
       const { claims, task, active } = admit(taskId, String(form.t ?? ''), true);
       const expiresAt = active.deadline;
       deps.sessions.start(c, { taskId, tenant: task.tenant, user: claims.user, expiresAt });
-      deps.audit.append({
+      await deps.audit.append({
         type: 'takeover-started',
         actor: claims.user,
         taskId,
@@ -264,9 +267,9 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     return c.json({ handed_back: true });
   });
   const fallback = createErrorHandler(deps.logger);
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     if (!(error instanceof TakeoverError)) return fallback(error, c);
-    const retryAfter = refuse(c.req.param('id') ?? '', error.code, c);
+    const retryAfter = await refuse(c.req.param('id') ?? '', error.code, c);
     if (retryAfter !== null)
       return c.json({ error: tooMany }, 429, { 'retry-after': String(retryAfter) });
     return c.json({ error: { code: error.code, message: error.message } }, error.status as 403);

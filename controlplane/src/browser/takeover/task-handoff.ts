@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { HandoffOutcome, LoopHandoff } from '../../agent/loop/handoff-types.js';
 import type { Clock } from '../../clock.js';
 import type { NoticeSender } from '../../governance/approvals/notice-sender.js';
+import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
 import type { HandoffPolicy, HandoffReason } from '../../governance/policy/handoff-schema.js';
 import type { JailEndpoint } from '../provider/browser-provider.js';
@@ -59,19 +60,15 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
   const loginOrigins = new Set<string>();
   const handled = new Set<string>();
   let last: PageSignals | null = null;
-  const audit = (type: AuditEvent['type'], data: Record<string, unknown>) => {
-    try {
-      deps.audit.append({ type, actor: 'system', taskId, data });
-    } catch (error) {
-      logger.error({ err: error, auditType: type }, 'audit append failed');
-    }
-  };
+  /** Appends a row of this takeover; never rejects (a failure is logged). */
+  const audit = (type: AuditEvent['type'], data: Record<string, unknown>) =>
+    appendOrLog(deps.audit, { type, actor: 'system', taskId, data }, logger);
 
   async function notifySupervisors(reason: HandoffReason, summary: string | null) {
     if (!deps.notify) return;
     const user = 'telegram-supervisors';
     const { token, expiresAt } = deps.links.mint({ task: taskId, tenant: context.tenant, user });
-    audit('takeover-link-issued', { via: 'telegram', user, reason, expires_at: expiresAt });
+    await audit('takeover-link-issued', { via: 'telegram', user, reason, expires_at: expiresAt });
     await deps.notify({
       kind: 'needs_user',
       taskId,
@@ -112,7 +109,9 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
       const handedBack = new Promise<HandBack>((resolve) => {
         resolveHandBack = resolve;
       });
-      const inputs = createInputAudit((burst) => audit('takeover-input', { reason, ...burst }));
+      const inputs = createInputAudit(
+        (burst) => void audit('takeover-input', { reason, ...burst }),
+      );
       deps.registry.open({
         taskId,
         tenant: context.tenant,
@@ -128,7 +127,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         handBack: (handBack) => resolveHandBack(handBack),
       });
       context.onNeedsUser(reason);
-      audit('takeover-started', {
+      await audit('takeover-started', {
         phase: 'needs_user',
         reason,
         step: request.step,
@@ -163,7 +162,7 @@ export function createTaskHandoff(deps: TakeoverDeps, context: TaskHandoffContex
         inputs.flush();
         deps.registry.close(taskId);
         const ended = signal?.aborted ? 'aborted' : outcome.kind;
-        audit('takeover-ended', {
+        await audit('takeover-ended', {
           reason,
           outcome: ended,
           by,

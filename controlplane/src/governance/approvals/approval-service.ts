@@ -50,13 +50,13 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   async function notify(record: ApprovalRecord, screenshot: Buffer | null) {
     await Promise.all(
       notifiers.map((notifier) =>
-        notifier.requestApproval(record, screenshot).catch((error: unknown) => {
+        notifier.requestApproval(record, screenshot).catch(async (error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
           logger.error(
             { err: error, approvalId: record.id, notifier: notifier.name },
             'approval notification failed',
           );
-          deps.audit.append({
+          await deps.audit.append({
             type: 'notifier-failed',
             actor: 'system',
             taskId: record.taskId,
@@ -70,7 +70,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
   async function expire(id: string) {
     const record = await deps.store.get(id);
     if (!record || !(await deps.store.close(id, 'expired', deps.clock.now(), null))) return;
-    deps.audit.append({
+    await deps.audit.append({
       type: 'approval-expired',
       actor: 'system',
       taskId: record.taskId,
@@ -97,7 +97,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
       };
       await deps.store.insert(record);
       request.onPending?.(record);
-      deps.audit.append({
+      await deps.audit.append({
         type: 'approval-requested',
         actor: 'system',
         taskId: request.taskId,
@@ -142,7 +142,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
           status: 409,
         });
       }
-      deps.audit.append({
+      await deps.audit.append({
         type: 'approval-answered',
         actor: by,
         taskId: record.taskId,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { appendOrLog } from '../audit/append-or-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { Notifier, SupervisorNotice } from './notifier.js';
 
@@ -30,21 +31,18 @@ export function createNoticeSender(deps: NoticeSenderDeps): NoticeSender {
             { err: error, taskId: notice.taskId, notifier: notifier.name, kind: notice.kind },
             'supervisor notice failed',
           );
-          try {
-            deps.audit.append({
-              type: 'notifier-failed',
-              actor: 'system',
-              taskId: notice.taskId,
-              data: {
-                notifier: notifier.name,
-                what: 'notice',
-                notice: notice.kind,
-                error: message.slice(0, 300),
-              },
-            });
-          } catch (auditError) {
-            logger.error({ err: auditError }, 'could not audit the failed notice');
-          }
+          const data = {
+            notifier: notifier.name,
+            what: 'notice',
+            notice: notice.kind,
+            error: message.slice(0, 300),
+          };
+          const { taskId } = notice;
+          await appendOrLog(
+            deps.audit,
+            { type: 'notifier-failed', actor: 'system', taskId, data },
+            logger,
+          );
         }
       }),
     );

@@ -20,8 +20,11 @@ export interface AuditHeadWriter {
 /**
  * Opens (creating, 0600) the head file for writing. Appends in one event-loop turn (an action
  * batch) coalesce into one `pwrite` at offset 0 of a fixed-length record, made on `setImmediate`
- * and on `close()`; the head never moves backwards within this process. Lagging behind the
- * database is harmless (rows past the head are still MACed); only a head past the end fails.
+ * and on `close()`. `write` is called after each append's commit; appends in flight may report
+ * out of chain order, so a head with a lower seq than one already given is dropped: the head never
+ * moves backwards within this process and ends at the newest row. (Appends are serialized in the
+ * database, so every row up to a committed one is committed.) Lagging behind the database is
+ * harmless (rows past the head are still MACed); only a head past the end fails.
  */
 export function openAuditHead(file: string, onError: (error: unknown) => void): AuditHeadWriter {
   const fd = openSync(file, constants.O_RDWR | constants.O_CREAT, 0o600);

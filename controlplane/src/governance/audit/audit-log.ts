@@ -102,32 +102,51 @@ export interface AuditListQuery {
 /** The audit port: append-only. */
 export interface AuditLog {
   /**
-   * Appends one event to the hash chain and returns the stored row, its fields bounded
-   * (`bounded-fields.ts`: over-long text becomes prefix + length + SHA-256). Throws only on
-   * storage failure.
+   * Appends one event to the hash chain and resolves to the stored row, its fields bounded
+   * (`bounded-fields.ts`: over-long text becomes prefix + length + SHA-256), once the row is
+   * committed. Rejects only on storage failure. A caller whose answer depends on the row being
+   * recorded (a security decision) awaits it; one that cannot wait catches and logs.
    */
-  append(event: AuditEvent): AuditRecord;
+  append(event: AuditEvent): Promise<AuditRecord>;
 }
 
-/** Storage the chain runs on (`store/audit-repository.ts`). */
+/** The seq and hash of the chain's last row. */
+export interface AuditTail {
+  seq: number;
+  hash: string;
+}
+
+/**
+ * Storage the chain runs on (`store/audit-repository.ts`). Every method is asynchronous, so an
+ * adapter over a networked database (several controlplanes on one PostgreSQL) can implement it.
+ */
 export interface AuditStore {
-  /** Reads the tail and inserts `build(tail)` in one write transaction (so two writers cannot fork the chain). */
-  append(build: (tail: { seq: number; hash: string } | null) => AuditRow): AuditRow;
-  /** All rows in `seq` order, streamed. */
-  iterate(): IterableIterator<AuditRow>;
+  /**
+   * Reads the tail and inserts `build(tail)` inside ONE database transaction that excludes every
+   * other appender until it commits (SQLite: an IMMEDIATE transaction; PostgreSQL: a row or
+   * advisory lock taken first in the same transaction), so concurrent appenders, in this process
+   * or in others, cannot fork the chain. `build` is a synchronous pure function of the tail.
+   * Resolves to the inserted row after the commit.
+   */
+  append(build: (tail: AuditTail | null) => AuditRow): Promise<AuditRow>;
+  /**
+   * Up to `limit` rows with a seq above `afterSeq`, in seq order: one keyset page
+   * (`WHERE seq > ? ORDER BY seq LIMIT ?`). Verification walks the chain page by page.
+   */
+  page(afterSeq: number, limit: number): Promise<AuditRow[]>;
   /** The last row's seq and hash, or null when empty. */
-  tail(): { seq: number; hash: string } | null;
+  tail(): Promise<AuditTail | null>;
   /** The hash of the row at `seq`, or null. */
-  hashAt(seq: number): string | null;
+  hashAt(seq: number): Promise<string | null>;
   /** The seq of the row whose hash is `hash`, or null. */
-  seqOfHash(hash: string): number | null;
-  list(query: AuditListQuery): AuditRow[];
+  seqOfHash(hash: string): Promise<number | null>;
+  list(query: AuditListQuery): Promise<AuditRow[]>;
 }
 
 /** A full audit log: the port plus verification and reading. */
 export interface AuditTrail extends AuditLog {
-  verify(): AuditVerifyResult;
-  list(query: AuditListQuery): AuditRecord[];
+  verify(): Promise<AuditVerifyResult>;
+  list(query: AuditListQuery): Promise<AuditRecord[]>;
 }
 
 /** The chain key and the head record kept with it (`open-audit-trail.ts` builds this). */
@@ -151,10 +170,10 @@ export function createAuditLog(
 ): AuditTrail {
   const chainKey = keying?.chainKey ?? null;
   return {
-    append(event) {
+    async append(event) {
       // Every field bounded here, whatever the caller passed (docs/security.md, audit flood).
       const { actor, taskId, data } = boundAuditEvent(event, canonicalJson);
-      const row = store.append((tail) => {
+      const row = await store.append((tail) => {
         const partial = {
           seq: (tail?.seq ?? 0) + 1,
           at: clock.now(),
@@ -166,21 +185,38 @@ export function createAuditLog(
         };
         return { ...partial, hash: expectedHash(partial, chainKey) };
       });
+      // After the commit, so the head never names an uncommitted row. Appends in flight may
+      // resolve out of chain order; the writer keeps the highest seq (audit-head.ts).
       keying?.head?.write({ seq: row.seq, hash: row.hash });
       return decode(row);
     },
-    verify() {
-      // The head first: rows appended meanwhile are then in the snapshot the walk reads.
+    async verify() {
+      // The head first: rows appended meanwhile are then in the pages the walk reads.
       keying?.head?.flush();
       const head = keying ? keying.readHead() : null;
-      return verifyChain(store.iterate(), {
+      return verifyChain(auditRows(store), {
         locateHash: (hash) => store.seqOfHash(hash),
         chainKey,
         head,
       });
     },
-    list: (query) => store.list(query).map(decode),
+    list: async (query) => (await store.list(query)).map(decode),
   };
+}
+
+/** Rows verification reads per page (bounded memory, few round trips). */
+const PAGE_ROWS = 1000;
+
+/** Every row in seq order, read in keyset pages. */
+async function* auditRows(store: AuditStore): AsyncGenerator<AuditRow> {
+  let after = 0;
+  for (;;) {
+    const page = await store.page(after, PAGE_ROWS);
+    yield* page;
+    const last = page.at(-1);
+    if (page.length < PAGE_ROWS || !last) return;
+    after = last.seq;
+  }
 }
 
 function decode(row: AuditRow): AuditRecord {
@@ -189,7 +225,7 @@ function decode(row: AuditRow): AuditRecord {
 
 /** An audit log that drops everything: for code paths (tests, CLI one-offs) without a store. */
 export const discardAuditLog: AuditLog = {
-  append: (event) => ({
+  append: async (event) => ({
     seq: 0,
     at: 0,
     type: event.type,

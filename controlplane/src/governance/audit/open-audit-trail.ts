@@ -19,31 +19,35 @@ export interface OpenAuditTrailOptions {
  * `audit-keyed` marker); each append then updates the head record. A head record that does not
  * match the database at start (rows cut from the end while stopped, or the record deleted) is
  * left as it is, so verification keeps reporting it, and logged. In `verify` mode nothing is
- * created: a missing key throws AppError `AUDIT_KEY_MISSING`. `close()` releases the head file.
+ * created: a missing key rejects with AppError `AUDIT_KEY_MISSING`. `close()` releases the head
+ * file. Resolves once the `audit-keyed` marker of a new key is committed and its head written.
  */
-export function openAuditTrail(
+export async function openAuditTrail(
   store: AuditStore,
   options: OpenAuditTrailOptions,
-): AuditTrail & { close(): void } {
+): Promise<AuditTrail & { close(): void }> {
   const headFile = auditHeadPath(options.keyFile);
   const readHead = () => readAuditHead(headFile);
   if (options.mode === 'verify') {
     const chainKey = loadAuditKey(options.keyFile);
     return { ...createAuditLog(store, options.clock, { chainKey, readHead }), close() {} };
   }
+  const nextSeq = ((await store.tail())?.seq ?? 0) + 1;
   const chainKey = loadAuditKey(options.keyFile, {
-    create: { nextSeq: () => (store.tail()?.seq ?? 0) + 1, now: options.clock.now() },
+    create: { nextSeq: () => nextSeq, now: options.clock.now() },
   });
   const onError = (error: unknown) =>
     options.logger?.error({ err: error, headFile }, 'audit head record write failed');
-  const problem = chainKey.created ? null : headProblem(store, readHead(), chainKey.keyedFrom);
+  const problem = chainKey.created
+    ? null
+    : await headProblem(store, readHead(), chainKey.keyedFrom);
   if (problem) options.logger?.error({ headFile, problem }, 'audit head record does not match');
   const head: AuditHeadWriter = problem
     ? { write() {}, flush() {}, close() {} }
     : openAuditHead(headFile, onError);
   const trail = createAuditLog(store, options.clock, { chainKey, head, readHead });
   if (chainKey.created) {
-    trail.append({
+    await trail.append({
       type: 'audit-keyed',
       actor: 'system',
       data: { keyed_from: chainKey.keyedFrom, unkeyed_rows: chainKey.keyedFrom - 1 },
@@ -54,17 +58,18 @@ export function openAuditTrail(
 }
 
 /** Why the stored head record cannot be continued, or null when it matches the database. */
-function headProblem(
+async function headProblem(
   store: AuditStore,
   head: ReturnType<typeof readAuditHead>,
   keyedFrom: number,
-): string | null {
-  const tail = store.tail();
+): Promise<string | null> {
+  const tail = await store.tail();
   if (!head) {
     return tail && tail.seq >= keyedFrom ? 'missing while the database holds keyed rows' : null;
   }
   if (!tail || tail.seq < head.seq)
     return `names row ${head.seq}, the database ends at ${tail?.seq ?? 0}`;
-  if (store.hashAt(head.seq) !== head.hash) return `row ${head.seq} is not the row it names`;
+  if ((await store.hashAt(head.seq)) !== head.hash)
+    return `row ${head.seq} is not the row it names`;
   return null;
 }

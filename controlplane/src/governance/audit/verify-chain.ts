@@ -25,7 +25,7 @@ export type AuditVerifyResult =
 
 export interface VerifyChainOptions {
   /** The seq of the row holding a hash (only called on a broken link). */
-  locateHash?: (hash: string) => number | null;
+  locateHash?: (hash: string) => Promise<number | null>;
   /** Rows from `keyedFrom` on must carry the key's MAC; null = an unkeyed chain (tests). */
   chainKey?: ChainKey | null;
   /** With a key: the head record kept with it (null = missing, which fails). */
@@ -43,11 +43,11 @@ export interface VerifyChainOptions {
  * - `truncated`: with a key, rows the head record kept with the key names are missing at the end.
  * Without a key, deleting rows at the end is not detectable from the rows alone.
  */
-export function verifyChain(
-  rows: Iterable<AuditRow>,
+export async function verifyChain(
+  rows: AsyncIterable<AuditRow> | Iterable<AuditRow>,
   options: VerifyChainOptions = {},
-): AuditVerifyResult {
-  const locateHash = options.locateHash ?? (() => null);
+): Promise<AuditVerifyResult> {
+  const locateHash = options.locateHash ?? (async () => null);
   const chainKey = options.chainKey ?? null;
   let count = 0;
   let previous = { seq: 0, hash: GENESIS_HASH };
@@ -56,7 +56,7 @@ export function verifyChain(
     rows: count,
     firstBad: { seq, problem, message },
   });
-  for (const row of rows) {
+  for await (const row of rows) {
     count += 1;
     const expectedSeq = previous.seq + 1;
     const keyed = chainKey !== null && row.seq >= chainKey.keyedFrom;
@@ -68,7 +68,7 @@ export function verifyChain(
       return bad(expectedSeq, 'deleted', `row ${expectedSeq} is missing (next row is ${row.seq})`);
     }
     if (row.prevHash !== previous.hash) {
-      const holder = locateHash(row.prevHash);
+      const holder = await locateHash(row.prevHash);
       if (holder !== null && holder !== previous.seq) {
         return bad(
           row.seq,

@@ -28,7 +28,7 @@ export interface AuthFailureLimiterOptions {
   now?: () => number;
   /** Sources tracked at once; past it, new sources share one `overflow` window (memory bound). */
   maxSources?: number;
-  /** Told about a summary the timer could not append (must not throw). */
+  /** Told about a summary that could not be appended (must not throw). */
   onError?: (error: unknown) => void;
 }
 
@@ -39,17 +39,22 @@ export interface AuthFailureLimiterOptions {
  * while under the limit, is audited at once (its `type`, bounded details); the rest are audited
  * as one summary row (`auth-failed`, `summary: true`: `count`, per-code counts, how many got
  * 429) when the window ends, so a flood adds at most `DETAILED_CODES` + 1 rows per source and
- * window, however many requests it sends. Never throws into the request (audit failures are
- * swallowed by the caller's audit port contract).
+ * window, however many requests it sends. `record` resolves once a failure's own row is committed
+ * (the refusing route awaits it before it answers); summaries are appended in the background, a
+ * failing one told to `onError`.
  */
 export interface AuthFailureLimiter {
   /** Seconds until `source` may fail again, or null when it is under its limit. */
   retryAfterSeconds(source: string): number | null;
-  /** Counts one failure (`throttled`: it was answered 429). */
-  record(source: string, failure: AuthFailure, throttled: boolean): void;
-  /** Writes the summaries of every window that has ended (and all of them with `all`). */
-  sweep(all?: boolean): void;
-  close(): void;
+  /**
+   * Counts one failure (`throttled`: it was answered 429); resolves once its row, if it gets one,
+   * is committed. Rejects only when that append fails.
+   */
+  record(source: string, failure: AuthFailure, throttled: boolean): Promise<void>;
+  /** Writes the summaries of every window that has ended (and all of them with `all`). Never rejects. */
+  sweep(all?: boolean): Promise<void>;
+  /** Stops the timer and writes every summary. Never rejects. */
+  close(): Promise<void>;
 }
 
 interface Window {
@@ -69,43 +74,39 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
   const maxSources = options.maxSources ?? 10_000;
   const windows = new Map<string, Window>();
 
-  const summarise = (source: string, window: Window) => {
+  /** Appends a window's summary row; never rejects (a failure goes to `onError`). */
+  const summarise = async (source: string, window: Window): Promise<void> => {
     windows.delete(source);
     if (window.count === 0) return;
-    options.audit.append({
-      type: 'auth-failed',
-      actor: window.actor,
-      data: {
-        source,
-        summary: true,
-        window_start: window.start,
-        window_ms: options.windowMs,
-        count: window.count,
-        codes: window.codes,
-        throttled: window.throttled,
-      },
-    });
+    try {
+      await options.audit.append({
+        type: 'auth-failed',
+        actor: window.actor,
+        data: {
+          source,
+          summary: true,
+          window_start: window.start,
+          window_ms: options.windowMs,
+          count: window.count,
+          codes: window.codes,
+          throttled: window.throttled,
+        },
+      });
+    } catch (error) {
+      options.onError?.(error);
+    }
   };
   const current = (source: string): Window | undefined => {
     const window = windows.get(source);
     if (window && now() >= window.start + options.windowMs) {
-      summarise(source, window);
+      void summarise(source, window);
       return undefined;
     }
     return window;
   };
   const keyOf = (source: string) =>
     windows.has(source) || windows.size < maxSources ? source : 'overflow';
-  const timer = setInterval(
-    () => {
-      try {
-        limiter.sweep();
-      } catch (error) {
-        options.onError?.(error);
-      }
-    },
-    Math.min(options.windowMs, 60_000),
-  );
+  const timer = setInterval(() => void limiter.sweep(), Math.min(options.windowMs, 60_000));
   timer.unref();
 
   const limiter: AuthFailureLimiter = {
@@ -114,7 +115,7 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
       if (!window || window.total < options.limit) return null;
       return Math.max(1, Math.ceil((window.start + options.windowMs - now()) / 1000));
     },
-    record(source, failure, throttled) {
+    async record(source, failure, throttled) {
       const key = keyOf(source);
       let window = current(key);
       if (!window) {
@@ -140,21 +141,21 @@ export function createAuthFailureLimiter(options: AuthFailureLimiterOptions): Au
       }
       window.detailed.add(kind);
       const { type = 'auth-failed', actor, taskId, details, path, ...rest } = failure;
-      options.audit.append({
+      await options.audit.append({
         type,
         actor,
         taskId: taskId ?? null,
         data: { source: boundText(key), ...rest, path: boundText(path), ...details },
       });
     },
-    sweep(all = false) {
+    async sweep(all = false) {
       const cutoff = now() - options.windowMs;
-      for (const [source, window] of windows)
-        if (all || window.start <= cutoff) summarise(source, window);
+      const ended = [...windows].filter(([, window]) => all || window.start <= cutoff);
+      await Promise.all(ended.map(([source, window]) => summarise(source, window)));
     },
     close() {
       clearInterval(timer);
-      limiter.sweep(true);
+      return limiter.sweep(true);
     },
   };
   return limiter;

@@ -38,11 +38,12 @@ export function requireAuth(options: RequireAuthOptions): (scope: Scope) => Midd
   const bearer = createBearerCheck(options.verifier);
   return (needed) =>
     async function requireAuthMiddleware(c, next) {
-      const refuse = (status: 401 | 403, code: string, message: string, actor: string) => {
+      /** Counts the refusal (its row, if any, committed first) and answers it. */
+      const refuse = async (status: 401 | 403, code: string, message: string, actor: string) => {
         const source = clientAddress(c);
         const retryAfter = failures.retryAfterSeconds(source);
         const failure = { actor, method: c.req.method, path: c.req.path, code, scope: needed };
-        failures.record(source, failure, retryAfter !== null);
+        await failures.record(source, failure, retryAfter !== null);
         if (retryAfter !== null) {
           return c.json(
             { error: { code: 'TOO_MANY_AUTH_FAILURES', message: 'too many failed requests' } },

@@ -11,7 +11,8 @@ export interface PlaceholderGuardDeps {
 
 /**
  * The last gate before the browser: a `type` action that still holds a `{{secret:name}}`
- * placeholder is refused (audited as `credential-refused`) and nothing of the batch runs. Only the
+ * placeholder is refused (audited as `credential-refused`, committed before the refusal) and
+ * nothing of the batch runs. Only the
  * credential wrapper replaces placeholders, after an approval; whatever reaches here unreplaced —
  * a task without credential support, a path that skipped it — would type the placeholder itself.
  */
@@ -29,7 +30,7 @@ export function refuseSecretPlaceholders(
       if (names.length === 0) return operator.execute(actions, signal);
       const reason = 'this task has no credential support (credential_mode none, or no policy)';
       for (const name of names)
-        deps.audit.append({
+        await deps.audit.append({
           type: 'credential-refused',
           actor: deps.actor,
           taskId: deps.taskId,

@@ -64,7 +64,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
               filled.push(action);
               continue;
             }
-            const { origin, host } = focusOf(action, used);
+            const { origin, host } = await focusOf(action, used);
             for (const name of used)
               if (!values.has(name)) values.set(name, await resolve(name, host, origin));
             typed.push({ index, names: used, origin, host });
@@ -75,7 +75,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
             });
           }
           const response = await operator.execute(filled, signal);
-          for (const entry of typed) auditTyping(entry, response.results[entry.index]);
+          for (const entry of typed) await auditTyping(entry, response.results[entry.index]);
           return scrub(response, values);
         },
       };
@@ -86,11 +86,11 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
    * Where the `type` goes, as the gate saw it: the focused field's frame origin pinned in the
    * action's `expect` (set from its landing). Without one the field was never checked: refused.
    */
-  function focusOf(action: Extract<Action, { type: 'type' }>, names: string[]) {
+  async function focusOf(action: Extract<Action, { type: 'type' }>, names: string[]) {
     const origin = action.expect?.origins.at(-1) ?? null;
     const host = origin ? (hostOf(origin) ?? '') : '';
     if (!origin || !host)
-      throw refuse(
+      throw await refuse(
         names[0] ?? '',
         host,
         'OPERATOR_REJECTED',
@@ -118,13 +118,13 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     };
   }
 
-  function auditTyping(
+  async function auditTyping(
     entry: { names: string[]; origin: string; host: string },
     result: ActionResult | undefined,
   ) {
     for (const name of entry.names) {
       if (result?.status === 'ok') {
-        deps.audit.append({
+        await deps.audit.append({
           type: 'credential-typed',
           actor: deps.actor,
           taskId: deps.taskId,
@@ -132,7 +132,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
         });
       } else if (result?.error?.code === 'FOCUS_MISMATCH') {
         deps.logger.warn({ secret: name, origin: entry.origin }, 'secret typing refused');
-        deps.audit.append({
+        await deps.audit.append({
           type: 'credential-refused',
           actor: deps.actor,
           taskId: deps.taskId,
@@ -155,7 +155,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
       if (!token) throw new Error('no supervisor approval');
       await deps.grants.verify(token, { taskId: deps.taskId, secret: name, host });
     } catch (error) {
-      throw refuse(
+      throw await refuse(
         name,
         host,
         'OPERATOR_REJECTED',
@@ -167,10 +167,10 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     try {
       value = await deps.vault.reveal(deps.tenant, name);
     } catch (error) {
-      throw refuse(name, host, 'SECRET_UNAVAILABLE', (error as Error).message, origin);
+      throw await refuse(name, host, 'SECRET_UNAVAILABLE', (error as Error).message, origin);
     }
     if (value === null)
-      throw refuse(
+      throw await refuse(
         name,
         host,
         'SECRET_UNAVAILABLE',
@@ -180,16 +180,19 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     return value;
   }
 
-  /** Audits a refused secret and returns the error that stops the batch (nothing is typed). */
-  function refuse(
+  /**
+   * Audits a refused secret (committed before it resolves) and resolves to the error that stops
+   * the batch (nothing is typed).
+   */
+  async function refuse(
     name: string,
     host: string,
     code: 'OPERATOR_REJECTED' | 'SECRET_UNAVAILABLE',
     reason: string,
     origin: string | null,
-  ): OperatorError {
+  ): Promise<OperatorError> {
     deps.logger.warn({ secret: name, host, code }, 'secret typing refused');
-    deps.audit.append({
+    await deps.audit.append({
       type: 'credential-refused',
       actor: deps.actor,
       taskId: deps.taskId,

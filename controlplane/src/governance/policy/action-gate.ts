@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { BrowserOperator } from '../../browser/operator/browser-operator.js';
 import type { CredentialMode } from '../../tasks/task-input.js';
 import type { ApprovalKind, Approver } from '../approvals/approval-types.js';
+import { appendOrLog } from '../audit/append-or-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditedAction, capText } from '../audit/bounded-text.js';
 import { decideCallUser } from './decide.js';
@@ -37,13 +38,13 @@ export interface ActionGateDeps {
  * host before the action runs.
  */
 export function createActionGate(deps: ActionGateDeps): ActionGate {
-  const audit = (data: Record<string, unknown>) => {
-    try {
-      deps.audit.append({ type: 'policy-decided', actor: deps.actor, taskId: deps.taskId, data });
-    } catch (error) {
-      deps.logger.error({ err: error }, 'audit append failed');
-    }
-  };
+  /** Records a decision before it takes effect (committed, or the failure logged). */
+  const audit = (data: Record<string, unknown>) =>
+    appendOrLog(
+      deps.audit,
+      { type: 'policy-decided', actor: deps.actor, taskId: deps.taskId, data },
+      deps.logger,
+    );
   return async function gate({ step, action: gated, callUser, safety, upload }, signal) {
     if (callUser !== undefined) return handleCallUser(step, callUser, signal);
     if (safety !== undefined) return handleSafety(step, safety, signal);
@@ -56,7 +57,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
       currentUrl: landing.url,
       target: landing.target,
     });
-    audit({
+    await audit({
       subject: 'action',
       step,
       index: gated.index,
@@ -93,7 +94,7 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
   /** `call_user`: ends the task, unless the policy has a supervisor handle it and one approves. */
   async function handleCallUser(step: number, question: string, signal?: AbortSignal) {
     const decision = decideCallUser(deps.policy, question || null);
-    audit({ subject: 'call_user', step, ...decision });
+    await audit({ subject: 'call_user', step, ...decision });
     if (decision.decision !== 'needs_approval' || !deps.approver)
       return { allowed: false, message: decision.reason, kind: 'action_rule' } as GateVerdict;
     const outcome = await deps.approver.request(
@@ -119,23 +120,28 @@ export function createActionGate(deps: ActionGateDeps): ActionGate {
   }
 
   /** A provider's safety signal: only a supervisor's approval lets the reply run. */
-  function handleSafety(
+  async function handleSafety(
     step: number,
     signals: readonly { code: string; message: string }[],
     signal?: AbortSignal,
   ): Promise<GateVerdict> {
     const reason = `the model provider flagged this step: ${signals.map((s) => `${s.code}: ${s.message}`).join('; ')}`;
-    audit({ subject: 'model_safety', step, decision: 'needs_approval', reason: capText(reason) });
+    await audit({
+      subject: 'model_safety',
+      step,
+      decision: 'needs_approval',
+      reason: capText(reason),
+    });
     const checks = signals.map(({ code, message }) => ({ code, message: capText(message) }));
     return askOrEnd('model_safety', reason, { checks }, signal);
   }
 
   /** A held file chooser: the file is set only once a supervisor approves. */
-  function handleUpload(step: number, upload: HeldUpload, signal?: AbortSignal) {
+  async function handleUpload(step: number, upload: HeldUpload, signal?: AbortSignal) {
     const { name, bytes, sha256 } = upload.file;
     const reason = `the page at ${capText(upload.origin, 200)} asks for the file "${name}" (${bytes} bytes)`;
     const file = { name, bytes, sha256 };
-    audit({
+    await audit({
       subject: 'upload',
       step,
       file,

@@ -52,7 +52,7 @@ export function createPolicyAdmission(deps: {
         admitTask(input, principal, policy, deps.defaults, facts),
         deps.artifacts,
       );
-      deps.audit.append({
+      await deps.audit.append({
         type: 'policy-decided',
         actor: outcome.actor,
         taskId: taskId ?? null,

@@ -75,12 +75,12 @@ async function setSecret(
       command.secret,
       value,
     );
-    const audit = openAuditTrail(createAuditRepository(database.db), {
+    const audit = await openAuditTrail(createAuditRepository(database.db), {
       keyFile: config.auditKeyFile,
       clock: systemClock,
       mode: 'append',
     });
-    audit.append({
+    await audit.append({
       type: 'secret-stored',
       actor: 'cli',
       data: { tenant: command.tenant, secret: command.secret },

@@ -11,16 +11,16 @@ import { printLine } from './cli-output.js';
  * head or the first bad row. Exit 0 when intact, 1 when not; a missing database or key throws
  * (the CLI prints it and exits 2). Opens everything read-only and creates no file.
  */
-export function runAuditVerify(config: Readonly<Config>, json: boolean): number {
+export async function runAuditVerify(config: Readonly<Config>, json: boolean): Promise<number> {
   const database = openDatabaseReadOnly(config.databasePath);
   try {
     const started = performance.now();
-    const trail = openAuditTrail(createAuditRepository(database.db), {
+    const trail = await openAuditTrail(createAuditRepository(database.db), {
       keyFile: config.auditKeyFile,
       clock: systemClock,
       mode: 'verify',
     });
-    const result = trail.verify();
+    const result = await trail.verify();
     const seconds = (performance.now() - started) / 1000;
     if (json) {
       process.stdout.write(`${JSON.stringify({ ...result, seconds })}\n`);

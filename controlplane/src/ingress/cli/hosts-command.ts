@@ -23,7 +23,7 @@ export async function runHostsCommand(
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
   const database = openDatabase(config.databasePath);
-  const audit = openAuditTrail(createAuditRepository(database.db), {
+  const audit = await openAuditTrail(createAuditRepository(database.db), {
     keyFile: config.auditKeyFile,
     clock: systemClock,
     mode: 'append',

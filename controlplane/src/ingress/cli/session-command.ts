@@ -101,7 +101,7 @@ async function onStore(
   config: Readonly<Config>,
 ) {
   const database = openDatabase(config.databasePath);
-  const audit = openAuditTrail(createAuditRepository(database.db), {
+  const audit = await openAuditTrail(createAuditRepository(database.db), {
     keyFile: config.auditKeyFile,
     clock: systemClock,
     mode: 'append',

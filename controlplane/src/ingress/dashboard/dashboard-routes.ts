@@ -104,12 +104,12 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     if (!task || !feed) return c.text('no live feed for this task', 404);
     return relayScreencast(c, task.id, feed, deps);
   });
-  app.get('/audit', (c) => {
+  app.get('/audit', async (c) => {
     if (!deps.audit) return context.notFound(c, 'No audit log is configured.');
     const { before, ...filters } = auditQuerySchema.parse(c.req.query());
     const since = utcMs(filters.from);
     const until = utcMs(filters.to, true);
-    const rows = deps.audit.list({
+    const rows = await deps.audit.list({
       limit: AUDIT_PAGE_SIZE + 1,
       newestFirst: true,
       ...(before ? { beforeSeq: before } : {}),
@@ -122,7 +122,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     const body = auditBody({
       rows: rows.slice(0, AUDIT_PAGE_SIZE),
       hasOlder: rows.length > AUDIT_PAGE_SIZE,
-      verification: deps.audit.verify(),
+      verification: await deps.audit.verify(),
       filters,
       beforeSeq: before ?? 0,
     });

@@ -46,7 +46,7 @@ export function createLoginRoutes(options: {
         // A right token always gets in; wrong ones are counted per address like API failures.
         const source = clientAddress(c);
         const retryAfter = options.failures?.retryAfterSeconds(source) ?? null;
-        options.failures?.record(
+        await options.failures?.record(
           source,
           {
             actor: 'anonymous',

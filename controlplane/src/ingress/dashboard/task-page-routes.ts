@@ -144,14 +144,14 @@ export function createTaskPageRoutes(context: DashboardContext) {
   });
 
   // The admin takes over like a supervisor: a fresh single-use link, spent at once.
-  app.post('/tasks/:id/takeover', (c) => {
+  app.post('/tasks/:id/takeover', async (c) => {
     const task = requireTask(c);
     if (!task) return missing(c);
     const active = deps.takeover?.registry.get(task.id);
     if (!deps.takeover || !active) return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
     const user = 'dashboard:admin';
     const link = deps.takeover.links.mint({ task: task.id, tenant: active.tenant, user });
-    deps.takeover.audit.append({
+    await deps.takeover.audit.append({
       type: 'takeover-link-issued',
       actor: user,
       taskId: task.id,

@@ -15,6 +15,7 @@ import type {
   Notifier,
   SupervisorNotice,
 } from '../../governance/approvals/notifier.js';
+import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 
 export interface TelegramNotifierOptions {
@@ -71,7 +72,7 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
         bot.botInfo = await bot.api.getMe(stopping.signal as Parameters<typeof bot.api.getMe>[0]);
       } catch (error) {
         if (stopping.signal.aborted) return;
-        if (!reported) reportFailure(error, 'connect');
+        if (!reported) await reportFailure(error, 'connect');
         reported = true;
         await sleep(retryMs, undefined, { signal: stopping.signal }).catch(() => undefined);
         if (stopping.signal.aborted) return;
@@ -90,7 +91,7 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
     const [, id = '', choice] = match;
     const user = ctx.from.id;
     if (!allowed.has(user)) {
-      options.audit.append({
+      await options.audit.append({
         type: 'approval-answer-refused',
         actor: `telegram:${user}`,
         taskId: (await options.approvals.get(id))?.taskId ?? null,
@@ -116,14 +117,12 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
   });
   bot.catch((error) => logger.error({ err: error.error }, 'telegram update handling failed'));
 
+  /** Logs and audits a failure of the channel itself; never rejects. */
   const reportFailure = (error: unknown, what: string) => {
     const message = error instanceof Error ? error.message : String(error);
     logger.error({ err: error }, `telegram ${what} failed`);
-    options.audit.append({
-      type: 'notifier-failed',
-      actor: 'system',
-      data: { notifier: 'telegram', what, error: message.slice(0, 300) },
-    });
+    const data = { notifier: 'telegram', what, error: message.slice(0, 300) };
+    return appendOrLog(options.audit, { type: 'notifier-failed', actor: 'system', data }, logger);
   };
 
   return {

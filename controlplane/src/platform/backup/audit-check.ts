@@ -6,17 +6,20 @@ import { openDatabaseReadOnly } from '../store/database.js';
 
 /**
  * `clawdie audit verify` of a database file with its key (the head record next to the key), read
- * only. A missing key throws AppError `AUDIT_KEY_MISSING`.
+ * only. A missing key rejects with AppError `AUDIT_KEY_MISSING`.
  */
-export function verifyAuditAt(databasePath: string, keyFile: string): AuditVerifyResult {
+export async function verifyAuditAt(
+  databasePath: string,
+  keyFile: string,
+): Promise<AuditVerifyResult> {
   const database = openDatabaseReadOnly(databasePath);
   try {
-    const trail = openAuditTrail(createAuditRepository(database.db), {
+    const trail = await openAuditTrail(createAuditRepository(database.db), {
       keyFile,
       clock: systemClock,
       mode: 'verify',
     });
-    return trail.verify();
+    return await trail.verify();
   } finally {
     database.close();
   }

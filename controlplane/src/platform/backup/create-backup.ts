@@ -84,7 +84,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     onProgress(
       `backup: database snapshot ${megabytes(digest.bytes)} in ${seconds(snapshotMs)} (${facts.tasks} tasks, ${facts.auditRows} audit rows)`,
     );
-    const auditVerified = verifyIfKeyed(database, staging, onProgress);
+    const auditVerified = await verifyIfKeyed(database, staging, onProgress);
 
     const missing = await copyTraces(config.dataDir, database, staging, files, onProgress);
     const manifest: BackupManifest = {
@@ -174,13 +174,17 @@ function checkSnapshot(database: string, head: ChainHead | null) {
   return facts;
 }
 
-function verifyIfKeyed(database: string, staging: StagingDir, onProgress: (line: string) => void) {
+async function verifyIfKeyed(
+  database: string,
+  staging: StagingDir,
+  onProgress: (line: string) => void,
+): Promise<boolean> {
   const key = join(staging.path, 'keys', 'audit.key');
   if (!existsSync(key)) {
     onProgress('backup: WARNING: no audit key in this data dir; the audit log cannot be verified');
     return false;
   }
-  const result = verifyAuditAt(database, key);
+  const result = await verifyAuditAt(database, key);
   onProgress(
     result.ok
       ? `backup: audit log of the snapshot intact (${result.rows} rows, head seq ${result.headSeq})`

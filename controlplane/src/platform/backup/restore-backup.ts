@@ -103,7 +103,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     `restore: ${manifest.files.length} files into ${config.dataDir} (${manifest.database.tasks} tasks, ${manifest.database.audit_rows} audit rows, ${seconds(performance.now() - started)})`,
   );
   const audit = manifest.files.some((file) => file.role === 'audit-key')
-    ? verifyAuditAt(config.databasePath, config.auditKeyFile)
+    ? await verifyAuditAt(config.databasePath, config.auditKeyFile)
     : null;
   return { manifest, audit };
 }

@@ -1,5 +1,7 @@
 // The audit log's storage on better-sqlite3: raw prepared statements, one IMMEDIATE transaction
-// per append (read tail + insert), streamed iteration for verification.
+// per append (read tail + insert), keyset pages for verification. better-sqlite3 is synchronous:
+// each method does its work when called and returns a settled Promise (the port is asynchronous
+// for a networked adapter), so an append is committed before `append` returns.
 import type { AuditListQuery, AuditStore } from '../../governance/audit/audit-log.js';
 import type { AuditRow } from '../../governance/audit/hash-chain.js';
 import type { Db } from './database.js';
@@ -36,7 +38,9 @@ export function createAuditRepository(db: Db): AuditStore {
   const insert = sqlite.prepare(
     `INSERT INTO audit_events (${columns}) VALUES (@seq, @at, @type, @actor, @taskId, @data, @prevHash, @hash)`,
   );
-  const all = sqlite.prepare<[], RawRow>(`SELECT ${columns} FROM audit_events ORDER BY seq`);
+  const pageAfter = sqlite.prepare<[number, number], RawRow>(
+    `SELECT ${columns} FROM audit_events WHERE seq > ? ORDER BY seq LIMIT ?`,
+  );
   const byHash = sqlite.prepare<[string], { seq: number }>(
     'SELECT seq FROM audit_events WHERE hash = ? LIMIT 1',
   );
@@ -50,14 +54,12 @@ export function createAuditRepository(db: Db): AuditStore {
   });
 
   return {
-    append: (build) => appendOne.immediate(build),
-    *iterate() {
-      for (const raw of all.iterate()) yield toRow(raw);
-    },
-    tail: () => tail.get() ?? null,
-    hashAt: (seq) => atSeq.get(seq)?.hash ?? null,
-    seqOfHash: (hash) => byHash.get(hash)?.seq ?? null,
-    list(query) {
+    append: async (build) => appendOne.immediate(build),
+    page: async (afterSeq, limit) => pageAfter.all(afterSeq, limit).map(toRow),
+    tail: async () => tail.get() ?? null,
+    hashAt: async (seq) => atSeq.get(seq)?.hash ?? null,
+    seqOfHash: async (hash) => byHash.get(hash)?.seq ?? null,
+    async list(query) {
       const { where, params } = whereOf(query);
       const order = query.newestFirst ? 'DESC' : 'ASC';
       return sqlite

@@ -235,9 +235,9 @@ describe('hostd browser provider', () => {
     await (await provider.acquire({ taskId: 't2', allowedDomains: ['example.org'] })).release();
     failDestroy = true;
     await (await provider.acquire({ taskId: 't3', allowedDomains: [] })).release();
-    const rows = (taskId: string) =>
-      audit.list({ taskId, limit: 10 }).map((row) => [row.type, row.data] as const);
-    assert.deepEqual(rows('t2'), [
+    const rows = async (taskId: string) =>
+      (await audit.list({ taskId, limit: 10 })).map((row) => [row.type, row.data] as const);
+    assert.deepEqual(await rows('t2'), [
       [
         'clone-created',
         {
@@ -276,11 +276,11 @@ describe('hostd browser provider', () => {
       ],
       ['clone-destroyed', { clone: 'browsertask007', leftovers: ['netns bt007'] }],
     ]);
-    assert.deepEqual(rows('t3').at(-1), [
+    assert.deepEqual((await rows('t3')).at(-1), [
       'clone-destroyed',
       { clone: 'browsertask007', failed: 'hostd is gone' },
     ]);
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
     database.close();
   });
 });

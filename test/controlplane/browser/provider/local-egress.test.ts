@@ -21,7 +21,7 @@ function recordingAudit(): AuditLog & { rows: AuditEvent[] } {
   const rows: AuditEvent[] = [];
   return {
     rows,
-    append(event) {
+    async append(event) {
       rows.push(event);
       return event as unknown as AuditRecord;
     },

@@ -97,7 +97,7 @@ describe('session injection before the first step', () => {
     assert.equal(s.asked[0]?.timeoutMs, 7000);
     assert.match(s.asked[0]?.reason ?? '', /saved session shop/);
     assert.deepEqual(s.fresh.imported, [bundle]);
-    const rows = s.sessions.audit.list({ limit: 100 }).map((row) => row.type);
+    const rows = (await s.sessions.audit.list({ limit: 100 })).map((row) => row.type);
     assert.ok(rows.indexOf('session-injected') < rows.indexOf('task-started'));
   });
 

@@ -36,14 +36,14 @@ describe('session profile service', () => {
     const rows = JSON.stringify(
       database.db.$client.prepare('SELECT * FROM session_profiles').all(),
     );
-    const trail = JSON.stringify(audit.list({ limit: 100 }));
+    const trail = JSON.stringify(await audit.list({ limit: 100 }));
     for (const text of [rows, trail]) {
       for (const value of [cookieValue, note, idbValue])
         assert.ok(!text.includes(value), 'no value in rows or audit');
     }
-    const types = audit.list({ limit: 100 }).map((row) => row.type);
+    const types = (await audit.list({ limit: 100 })).map((row) => row.type);
     assert.deepEqual(types, ['session-saved', 'session-injected']);
-    const [saved, injected] = audit.list({ limit: 100 });
+    const [saved, injected] = await audit.list({ limit: 100 });
     assert.deepEqual(saved?.data, {
       tenant: 'acme',
       session: 'shop',
@@ -102,7 +102,7 @@ describe('session profile service', () => {
     assert.equal(await service.sweep(), 1);
     assert.equal(await store.sealed('acme', 'old'), null);
     assert.equal(await service.sweep(), 0);
-    const types = audit.list({ limit: 100 }).map((row) => row.type);
+    const types = (await audit.list({ limit: 100 })).map((row) => row.type);
     assert.deepEqual(types.slice(-2), ['session-revoked', 'session-expired']);
   });
 

@@ -135,9 +135,9 @@ describe('takeover page: save this login at hand-back', () => {
   it('audits a redeemed link as supervisor_in_control (formerly operator_in_control)', async () => {
     activeTask('t-audit');
     await session('t-audit');
-    const started = audit
-      .list({ taskId: 't-audit', limit: 10 })
-      .filter((row) => row.type === 'takeover-started');
+    const started = (await audit.list({ taskId: 't-audit', limit: 10 })).filter(
+      (row) => row.type === 'takeover-started',
+    );
     assert.deepEqual(
       started.map((row) => [row.actor, row.data]),
       [['op', { phase: 'supervisor_in_control', reason: 'login' }]],

@@ -96,9 +96,9 @@ describe('task handoff (needs_user)', () => {
     assert.deepEqual(reports, ['login', null]);
     assert.equal(fixture.tasks.registry.get('t1'), undefined);
     assert.equal(api.calls.filter((call) => call.method.startsWith('send')).length, 1);
-    const ended = audit
-      .list({ taskId: 't1', limit: 50 })
-      .find((row) => row.type === 'takeover-ended');
+    const ended = (await audit.list({ taskId: 't1', limit: 50 })).find(
+      (row) => row.type === 'takeover-ended',
+    );
     assert.equal(ended?.data.outcome, 'handed_back');
     assert.equal(ended?.data.by, 'tenant:acme/op');
   });
@@ -111,9 +111,9 @@ describe('task handoff (needs_user)', () => {
       summary: null,
     });
     assert.deepEqual(outcome, { kind: 'timed_out', onTimeout: 'abort' });
-    const ended = audit
-      .list({ taskId: 't2', limit: 50 })
-      .find((row) => row.type === 'takeover-ended');
+    const ended = (await audit.list({ taskId: 't2', limit: 50 })).find(
+      (row) => row.type === 'takeover-ended',
+    );
     assert.deepEqual([ended?.data.outcome, ended?.data.on_timeout], ['timed_out', 'abort']);
   });
 

@@ -28,7 +28,7 @@ describe('approval service', () => {
       by: 'api:tenant:ops/alice',
     });
     assert.equal(recording.closed[0]?.status, 'approved');
-    const rows = audit.list({ limit: 10 });
+    const rows = await audit.list({ limit: 10 });
     assert.deepEqual(
       rows.map((row) => row.type),
       ['approval-requested', 'approval-answered'],
@@ -56,7 +56,7 @@ describe('approval service', () => {
       why: 'expired',
     });
     assert.equal((await approvals.get(outcome.approvalId))?.status, 'expired');
-    assert.ok(audit.list({ limit: 10 }).some((row) => row.type === 'approval-expired'));
+    assert.ok((await audit.list({ limit: 10 })).some((row) => row.type === 'approval-expired'));
     await assert.rejects(
       approvals.answer(outcome.approvalId, 'approve', 'late'),
       /already expired/,
@@ -69,7 +69,7 @@ describe('approval service', () => {
     approvals.attach(createRecordingNotifier({ fail: true }).notifier);
     const pending = approvals.request(sampleRequest);
     await tick();
-    const failed = audit.list({ limit: 10 }).find((row) => row.type === 'notifier-failed');
+    const failed = (await audit.list({ limit: 10 })).find((row) => row.type === 'notifier-failed');
     assert.match(String(failed?.data.error), /ECONNREFUSED/);
     const [open] = await approvals.list({ status: 'pending', limit: 1 });
     await approvals.answer(open?.id ?? '', 'deny', 'api:tenant:ops/bob');

@@ -28,11 +28,11 @@ describe('bounded audit fields', () => {
     assert.doesNotMatch(cut, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, 'no half surrogate pair');
   });
 
-  it('stores every field of an appended row bounded, and the chain verifies', () => {
+  it('stores every field of an appended row bounded, and the chain verifies', async () => {
     const database = openDatabase(':memory:');
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 1 });
     const huge = 'z'.repeat(100_000);
-    const row = audit.append({
+    const row = await audit.append({
       type: 'takeover-refused',
       actor: huge,
       taskId: huge,
@@ -48,17 +48,17 @@ describe('bounded audit fields', () => {
     assert.match(String(row.data.path), new RegExp(`sha256:${sha256(huge)}\\]$`));
 
     const wide = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`, huge]));
-    const truncated = audit.append({ type: 'auth-failed', actor: 'anonymous', data: wide });
+    const truncated = await audit.append({ type: 'auth-failed', actor: 'anonymous', data: wide });
     assert.equal(truncated.data.truncated, true);
     assert.ok((truncated.data.bytes as number) > AUDIT_DATA_MAX_BYTES);
     assert.equal((truncated.data.keys as string[]).length, 32);
-    const stored = audit.list({ limit: 10 });
+    const stored = await audit.list({ limit: 10 });
     assert.deepEqual(
       stored.map((each) => each.data),
       [row.data, truncated.data],
     );
     assert.ok(stored.every((each) => JSON.stringify(each).length < AUDIT_DATA_MAX_BYTES + 1024));
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
     database.close();
   });
 });

@@ -40,7 +40,7 @@ describe('controlplane start and the audit', () => {
       CLAWDIE_JAIL_TOKEN: 'x'.repeat(16),
     };
     const platform = await createTestControlplane({ config: loadConfig(env), browsers: 'config' });
-    const rows = platform.audit.list({ limit: 10 });
+    const rows = await platform.audit.list({ limit: 10 });
     await platform.close();
     assert.deepEqual(
       rows.map((row) => [row.type, row.taskId, row.actor]),

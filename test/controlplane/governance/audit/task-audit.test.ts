@@ -36,7 +36,7 @@ describe('task audit', () => {
       { tenant: 'acme', subject: 'alice', scopes: ['tasks:run'], via: 'token' },
     );
     assert.equal(result.status, 'finished');
-    const rows = audit.list({ limit: 100 });
+    const rows = await audit.list({ limit: 100 });
     assert.deepEqual(
       rows.map((row) => row.type),
       ['task-started', 'action-executed', 'step-refused', 'task-ended'],
@@ -49,14 +49,14 @@ describe('task audit', () => {
     assert.equal(rows[2]?.data.kind, 'navigation');
     assert.match(String(rows[2]?.data.message), /evil\.example\/ is outside the task's domains/);
     assert.deepEqual(rows[3]?.data, { error: null, status: 'finished', step_count: 3 });
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
     database.close();
     close();
   });
 });
 
 describe('interrupted tasks', () => {
-  it('audits task-ended with the INTERRUPTED reason for each task a stopped controlplane left running', () => {
+  it('audits task-ended with the INTERRUPTED reason for each task a stopped controlplane left running', async () => {
     const database = openDatabase(':memory:');
     const repository = createTaskRepository(database.db);
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 9 });
@@ -73,8 +73,8 @@ describe('interrupted tasks', () => {
       });
     }
     repository.markStarted('a', 2);
-    auditInterruptedTasks(audit, repository.failInterrupted(3), silentLogger);
-    const rows = audit.list({ limit: 10 });
+    await auditInterruptedTasks(audit, repository.failInterrupted(3), silentLogger);
+    const rows = await audit.list({ limit: 10 });
     assert.deepEqual(
       rows.map((row) => [row.type, row.taskId, row.actor]),
       [
@@ -96,13 +96,13 @@ describe('clawdie audit verify', () => {
   it('exits 0 on an intact log and 1 naming the first bad row of a tampered one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-audit-cli-'));
     const database = openDatabase(join(dataDir, 'clawdie.db'));
-    const audit = openAuditTrail(createAuditRepository(database.db), {
+    const audit = await openAuditTrail(createAuditRepository(database.db), {
       keyFile: join(dataDir, 'keys', 'audit.key'),
       clock: { now: () => 5 },
       mode: 'append',
     });
     for (let i = 0; i < 4; i++)
-      audit.append({ type: 'action-executed', actor: 'system', data: { i } });
+      await audit.append({ type: 'action-executed', actor: 'system', data: { i } });
     audit.close();
     const cli = () =>
       run(

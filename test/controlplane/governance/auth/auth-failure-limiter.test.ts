@@ -10,9 +10,9 @@ function setup(limit = 3) {
   const clock = { ms: 1_000_000 };
   const audit = createAuditLog(createAuditRepository(database.db), { now: () => clock.ms });
   const limiter = createAuthFailureLimiter({ audit, limit, windowMs: 60_000, now: () => clock.ms });
-  const fail = (source: string, code = 'TOKEN_MISSING') => {
+  const fail = async (source: string, code = 'TOKEN_MISSING') => {
     const retry = limiter.retryAfterSeconds(source);
-    limiter.record(
+    await limiter.record(
       source,
       { actor: 'anonymous', method: 'GET', path: '/v1/tasks', code, scope: 'tasks:read' },
       retry !== null,
@@ -24,26 +24,26 @@ function setup(limit = 3) {
 }
 
 describe('auth failure limiter', () => {
-  it('audits the first failure of each code in a window at once and the rest as one summary when it ends', () => {
+  it('audits the first failure of each code in a window at once and the rest as one summary when it ends', async () => {
     const { database, clock, limiter, fail, rows } = setup(3);
-    assert.equal(fail('10.0.0.1'), null);
-    assert.equal(fail('10.0.0.1', 'TOKEN_INVALID'), null);
-    assert.equal(fail('10.0.0.1'), null);
-    assert.equal(fail('10.0.0.1'), 60, 'the fourth failure of the window is told to wait');
+    assert.equal(await fail('10.0.0.1'), null);
+    assert.equal(await fail('10.0.0.1', 'TOKEN_INVALID'), null);
+    assert.equal(await fail('10.0.0.1'), null);
+    assert.equal(await fail('10.0.0.1'), 60, 'the fourth failure of the window is told to wait');
     clock.ms += 30_000;
-    assert.equal(fail('10.0.0.1', 'TOKEN_EXPIRED'), 30);
-    assert.equal(rows().length, 2, 'a new code past the limit is only counted');
-    assert.deepEqual(rows()[0]?.data, {
+    assert.equal(await fail('10.0.0.1', 'TOKEN_EXPIRED'), 30);
+    assert.equal((await rows()).length, 2, 'a new code past the limit is only counted');
+    assert.deepEqual((await rows())[0]?.data, {
       source: '10.0.0.1',
       method: 'GET',
       path: '/v1/tasks',
       code: 'TOKEN_MISSING',
       scope: 'tasks:read',
     });
-    assert.equal(rows()[1]?.data.code, 'TOKEN_INVALID');
+    assert.equal((await rows())[1]?.data.code, 'TOKEN_INVALID');
     clock.ms += 30_000;
-    limiter.sweep();
-    assert.deepEqual(rows()[2]?.data, {
+    await limiter.sweep();
+    assert.deepEqual((await rows())[2]?.data, {
       source: '10.0.0.1',
       summary: true,
       window_start: 1_000_000,
@@ -52,17 +52,17 @@ describe('auth failure limiter', () => {
       codes: { TOKEN_EXPIRED: 1, TOKEN_MISSING: 2 },
       throttled: 2,
     });
-    assert.equal(fail('10.0.0.1'), null, 'a new window starts fresh');
-    assert.equal(rows().length, 4);
-    limiter.close();
+    assert.equal(await fail('10.0.0.1'), null, 'a new window starts fresh');
+    assert.equal((await rows()).length, 4);
+    await limiter.close();
     database.close();
   });
 
-  it('audits a takeover refusal as such, with its path bounded and at most 8 codes in full', () => {
+  it('audits a takeover refusal as such, with its path bounded and at most 8 codes in full', async () => {
     const { database, limiter, rows } = setup(1000);
     const path = `/takeover/${'x'.repeat(8192)}/open`;
     for (let i = 0; i < 500; i += 1) {
-      limiter.record(
+      await limiter.record(
         '10.0.0.2',
         {
           type: 'takeover-refused',
@@ -76,25 +76,25 @@ describe('auth failure limiter', () => {
         false,
       );
     }
-    assert.equal(rows().length, 8);
-    const [first] = rows();
+    assert.equal((await rows()).length, 8);
+    const [first] = await rows();
     assert.equal(first?.type, 'takeover-refused');
     assert.equal(first?.taskId, 'task-1');
     const stored = String(first?.data.path);
     assert.ok(Buffer.byteLength(stored) <= 200, `${Buffer.byteLength(stored)} bytes`);
     assert.match(stored, /^\/takeover\/x+…\[8207 B sha256:[0-9a-f]{64}\]$/);
-    limiter.close();
-    assert.equal(rows().length, 9, 'closing writes the summary');
-    assert.equal(rows()[8]?.data.count, 492);
+    await limiter.close();
+    assert.equal((await rows()).length, 9, 'closing writes the summary');
+    assert.equal((await rows())[8]?.data.count, 492);
     database.close();
   });
 
-  it('keeps sources apart and bounds how many it tracks', () => {
+  it('keeps sources apart and bounds how many it tracks', async () => {
     const database = openDatabase(':memory:');
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 1 });
     const limiter = createAuthFailureLimiter({ audit, limit: 1, windowMs: 60_000, maxSources: 2 });
     const failure = { actor: 'anonymous', method: 'GET', path: '/', code: 'X', scope: 'admin' };
-    for (const source of ['a', 'b', 'c', 'd']) limiter.record(source, failure, false);
+    for (const source of ['a', 'b', 'c', 'd']) await limiter.record(source, failure, false);
     assert.equal(limiter.retryAfterSeconds('a') !== null, true);
     assert.equal(
       limiter.retryAfterSeconds('z') !== null,
@@ -102,10 +102,10 @@ describe('auth failure limiter', () => {
       'past the bound: the shared overflow window',
     );
     assert.deepEqual(
-      audit.list({ limit: 10 }).map((row) => row.data.source),
+      (await audit.list({ limit: 10 })).map((row) => row.data.source),
       ['a', 'b', 'overflow'],
     );
-    limiter.close();
+    await limiter.close();
     database.close();
   });
 });

@@ -194,13 +194,13 @@ describe('API auth on every route family', () => {
       headers: { authorization: `Bearer ${jwt}` },
       body: '{}',
     });
-    const rows = audit.list({ limit: 10_000 }).filter((row) => row.type === 'auth-failed');
+    const rows = (await audit.list({ limit: 10_000 })).filter((row) => row.type === 'auth-failed');
     const codes = rows.map((row) => String(row.data.code));
     assert.ok(rows.length >= 1 && rows.length <= 8, `${rows.length} rows for the window`);
     assert.equal(new Set(codes).size, codes.length, `one row per code, repeats counted: ${codes}`);
     assert.equal(rows[0]?.data.source, 'unknown');
     assert.match(codes[0] ?? '', /^TOKEN_/);
     assert.ok(!JSON.stringify(rows).includes(jwt.split('.')[2] as string));
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
   });
 });

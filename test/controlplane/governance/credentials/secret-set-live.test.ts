@@ -96,7 +96,7 @@ describe('a secret stored while the server runs', () => {
       JSON.stringify(result),
     );
     assert.equal(result.status, 'finished');
-    const rows = controlplane.audit.list({ limit: 100 });
+    const rows = await controlplane.audit.list({ limit: 100 });
     const typedRow = rows.find((row) => row.type === 'credential-typed');
     assert.equal(typedRow?.taskId, started.taskId);
     assert.ok(!JSON.stringify(rows).includes(value), 'the value is never audited');
@@ -122,9 +122,9 @@ describe('a secret stored while the server runs', () => {
     );
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'SECRET_UNAVAILABLE');
-    const refused = controlplane.audit
-      .list({ limit: 100 })
-      .filter((row) => row.type === 'credential-refused');
+    const refused = (await controlplane.audit.list({ limit: 100 })).filter(
+      (row) => row.type === 'credential-refused',
+    );
     assert.equal(refused.length, 1);
     assert.equal(refused[0]?.taskId, started.taskId);
     assert.equal(refused[0]?.data.secret, 'pw');
@@ -149,9 +149,9 @@ describe('a secret stored while the server runs', () => {
       [],
       'the placeholder is never typed',
     );
-    const refused = controlplane.audit
-      .list({ limit: 100 })
-      .filter((row) => row.type === 'credential-refused');
+    const refused = (await controlplane.audit.list({ limit: 100 })).filter(
+      (row) => row.type === 'credential-refused',
+    );
     assert.equal(refused.length, 1);
     assert.equal(refused[0]?.taskId, started.taskId);
     assert.equal(refused[0]?.data.code, 'OPERATOR_REJECTED');

@@ -19,9 +19,9 @@ describe('tenant policy in front of tasks', () => {
     const body = (await response.json()) as { error: { code: string; message: string } };
     assert.equal(body.error.code, 'POLICY_DENIED');
     assert.match(body.error.message, /domains evil\.example are outside tenant acme's policy/);
-    const decided = fixture.audit
-      .list({ limit: 50 })
-      .filter((row) => row.type === 'policy-decided');
+    const decided = (await fixture.audit.list({ limit: 50 })).filter(
+      (row) => row.type === 'policy-decided',
+    );
     assert.equal(decided.at(-1)?.actor, 'tenant:acme/tester');
     assert.equal(decided.at(-1)?.data.decision, 'deny');
     const other = await fixture.startTask(
@@ -66,7 +66,7 @@ describe('tenant policy in front of tasks', () => {
     assert.equal(first?.outcome, 'refused');
     assert.equal(first?.outcomeMessage, 'Refused by policy: no card numbers.');
     assert.ok(!fixture.fake.executed.some((action) => action.type === 'type'));
-    const rows = fixture.audit.list({ limit: 100, taskId: id });
+    const rows = await fixture.audit.list({ limit: 100, taskId: id });
     const decision = rows.find(
       (row) => row.type === 'policy-decided' && row.data.subject === 'action',
     );
@@ -128,9 +128,9 @@ describe('call_user under a policy that asks a supervisor', () => {
       const { trace_id: id } = (await response.json()) as { trace_id: string };
       const task = await fixture.waitFor(id);
       assert.equal(task?.status, approved ? 'finished' : 'call_user');
-      const decided = fixture.audit
-        .list({ limit: 50, taskId: id })
-        .find((row) => row.data.subject === 'call_user');
+      const decided = (await fixture.audit.list({ limit: 50, taskId: id })).find(
+        (row) => row.data.subject === 'call_user',
+      );
       assert.equal(decided?.data.decision, 'needs_approval');
     });
   }

@@ -60,10 +60,10 @@ export function createStuckFixture(notifiers: Notifier[]) {
     tasks,
     audit,
     /** `notifier-failed` rows written for notices (not for approvals or polling). */
-    noticeFailures: () =>
-      audit
-        .list({ limit: 500 })
-        .filter((row) => row.type === 'notifier-failed' && row.data.what === 'notice'),
+    noticeFailures: async () =>
+      (await audit.list({ limit: 500 })).filter(
+        (row) => row.type === 'notifier-failed' && row.data.what === 'notice',
+      ),
     async close() {
       await tasks.close();
       database.close();
@@ -73,9 +73,13 @@ export function createStuckFixture(notifiers: Notifier[]) {
 }
 
 /** Polls `condition` on real time (background sends), failing after `timeoutMs`. */
-export async function eventually(condition: () => boolean, what: string, timeoutMs = 5_000) {
+export async function eventually(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 5_000,
+) {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -46,7 +46,7 @@ describe('stuck notices from the policed task service', () => {
     assert.match(notice?.summary ?? '', /Task: Save the document/);
     assert.match(notice?.summary ?? '', /Recent actions: click\(@15,10\)/);
     assert.ok((notice?.screenshot?.length ?? 0) > 100, 'the current screen goes along');
-    assert.deepEqual(fixture.noticeFailures(), []);
+    assert.deepEqual(await fixture.noticeFailures(), []);
   });
 
   it('stops listening when the task ends', async (t) => {
@@ -77,9 +77,9 @@ describe('stuck notices from the policed task service', () => {
     const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     const result = await done;
     assert.equal(result.status, 'max_steps');
-    await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed');
+    await eventually(async () => (await fixture.noticeFailures()).length > 0, 'notifier-failed');
 
-    const failures = fixture.noticeFailures();
+    const failures = await fixture.noticeFailures();
     assert.equal(failures.length, 1);
     assert.equal(failures[0]?.taskId, taskId);
     assert.equal(failures[0]?.actor, 'system');
@@ -90,8 +90,8 @@ describe('stuck notices from the policed task service', () => {
       error: 'ECONNREFUSED 127.0.0.1:9',
     });
     await eventually(() => working.notices.length === 1, 'the working channel');
-    assert.equal(fixture.audit.verify().ok, true);
-    const types = fixture.audit.list({ limit: 500 }).map((row) => row.type);
+    assert.equal((await fixture.audit.verify()).ok, true);
+    const types = (await fixture.audit.list({ limit: 500 })).map((row) => row.type);
     assert.ok(types.includes('task-stuck') && types.includes('task-ended'));
   });
 });

@@ -103,9 +103,9 @@ describe('clawdie run goes through the tenant policy', () => {
       code: 'POLICY_DENIED',
       message: /outside tenant acme's policy/,
     });
-    const decided = fixture.audit
-      .list({ limit: 10 })
-      .filter((row) => row.type === 'policy-decided');
+    const decided = (await fixture.audit.list({ limit: 10 })).filter(
+      (row) => row.type === 'policy-decided',
+    );
     assert.equal(decided.at(-1)?.actor, 'tenant:acme/cli');
     assert.equal(decided.at(-1)?.data.decision, 'deny');
     assert.equal(fixture.repository.listTasks({ limit: 10, offset: 0 }).total, 0);

@@ -78,11 +78,9 @@ describe('dashboard approvals queue', () => {
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), '/dashboard/approvals');
     assert.deepEqual(await outcome, { approved: true, approvalId: id, by: 'dashboard:admin' });
-    const row = service.audit
-      .list({ limit: 100 })
-      .find(
-        (candidate) => candidate.type === 'approval-answered' && candidate.data.approval === id,
-      );
+    const row = (await service.audit.list({ limit: 100 })).find(
+      (candidate) => candidate.type === 'approval-answered' && candidate.data.approval === id,
+    );
     assert.equal(row?.actor, 'dashboard:admin');
     assert.deepEqual(row?.data, { approval: id, answer: 'approved' });
 

@@ -7,11 +7,11 @@ import { openDatabase } from '../../../../controlplane/src/platform/store/databa
 import { createManualClock } from '../../../support/manual-clock.js';
 
 /** An audit trail on its own SQLite database, with `rows` events and a way to tamper with it. */
-export function createTestAuditTrail(rows: number, taskId = 'task-a') {
+export async function createTestAuditTrail(rows: number, taskId = 'task-a') {
   const database = openDatabase(':memory:');
   const audit: AuditTrail = createAuditLog(createAuditRepository(database.db), createManualClock());
   for (let i = 1; i <= rows; i++) {
-    audit.append({
+    await audit.append({
       type: i % 2 ? 'action-executed' : 'policy-decided',
       actor: 'system',
       taskId: i % 3 === 0 ? taskId : null,

@@ -4,7 +4,7 @@ import { spacedJson } from '../../../../controlplane/src/ingress/dashboard/audit
 import { createTestAuditTrail } from './audit-fixture.js';
 import { createDashboardPagesFixture } from './dashboard-fixture.js';
 
-const trail = createTestAuditTrail(250);
+const trail = await createTestAuditTrail(250);
 const fixture = createDashboardPagesFixture({ dashboard: { audit: trail.audit } });
 after(() => {
   fixture.close();

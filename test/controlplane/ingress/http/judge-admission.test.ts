@@ -72,9 +72,9 @@ describe('visual conditions without a vision judge', () => {
       0,
       'nothing started',
     );
-    const refusals = controlplane.audit
-      .list({ limit: 20 })
-      .filter((row) => row.type === 'policy-decided' && row.data.decision === 'deny');
+    const refusals = (await controlplane.audit.list({ limit: 20 })).filter(
+      (row) => row.type === 'policy-decided' && row.data.decision === 'deny',
+    );
     assert.equal(refusals.length, 2, 'both refusals are audited like any admission');
   });
 

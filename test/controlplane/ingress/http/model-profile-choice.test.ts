@@ -58,7 +58,7 @@ describe('a task chooses its model profile where the tenant policy lists it', ()
     assert.equal(status, 400);
     assert.equal(body.error.code, 'POLICY_DENIED');
     assert.match(body.error.message, /model profile qwen3-vl is not listed.*models\.profiles/);
-    const rows = controlplane.audit.list({ limit: 100 });
+    const rows = await controlplane.audit.list({ limit: 100 });
     assert.ok(
       rows.some((row) => JSON.stringify(row).includes('model profile qwen3-vl is not listed')),
       'the refusal is audited',
@@ -75,9 +75,9 @@ describe('a task chooses its model profile where the tenant policy lists it', ()
     assert.equal(task.status, 'finished');
     assert.equal(task.model_profile, 'ui-tars-1.0');
     assert.equal(task.coordinate_mode, '1.0');
-    const started = controlplane.audit
-      .list({ limit: 100, taskId: body.trace_id })
-      .find((row) => row.type === 'task-started');
+    const started = (await controlplane.audit.list({ limit: 100, taskId: body.trace_id })).find(
+      (row) => row.type === 'task-started',
+    );
     assert.match(JSON.stringify(started), /"profile":"ui-tars-1\.0"/);
   });
 

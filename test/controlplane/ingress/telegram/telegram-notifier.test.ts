@@ -63,7 +63,9 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     api.pressButton(strangerUser, buttons[0]?.callback_data ?? '', message);
     const refusal = await api.waitForCall('answerCallbackQuery');
     assert.equal(refusal.params.text, 'You are not allowed to answer approvals.');
-    const refused = audit.list({ limit: 20 }).find((row) => row.type === 'approval-answer-refused');
+    const refused = (await audit.list({ limit: 20 })).find(
+      (row) => row.type === 'approval-answer-refused',
+    );
     assert.equal(refused?.actor, `telegram:${strangerUser}`);
     assert.equal(refused?.taskId, 'task-1');
     assert.equal(
@@ -86,9 +88,11 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
       message_id: 100,
       reply_markup: { inline_keyboard: [] },
     });
-    const answered = audit.list({ limit: 20 }).find((row) => row.type === 'approval-answered');
+    const answered = (await audit.list({ limit: 20 })).find(
+      (row) => row.type === 'approval-answered',
+    );
     assert.equal(answered?.actor, `telegram:${allowedUser}`);
-    assert.equal(audit.verify().ok, true);
+    assert.equal((await audit.verify()).ok, true);
   });
 
   it('reports a late press of an answered approval back to the user', async (t) => {
@@ -111,12 +115,14 @@ describe('Telegram approvals (local Bot API server, real polling)', () => {
     const pending = approvals.request(sampleRequest);
     for (
       let i = 0;
-      i < 100 && !audit.list({ limit: 50 }).some((row) => row.type === 'notifier-failed');
+      i < 100 && !(await audit.list({ limit: 50 })).some((row) => row.type === 'notifier-failed');
       i++
     ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const failures = audit.list({ limit: 50 }).filter((row) => row.type === 'notifier-failed');
+    const failures = (await audit.list({ limit: 50 })).filter(
+      (row) => row.type === 'notifier-failed',
+    );
     assert.ok(failures.length >= 1);
     const [open] = await approvals.list({ status: 'pending', limit: 1 });
     await approvals.answer(open?.id ?? '', 'approve', 'api:tenant:ops/alice');

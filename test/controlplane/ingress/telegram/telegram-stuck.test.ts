@@ -66,14 +66,17 @@ describe('stuck tasks reach the Telegram supervisor chat (local Bot API server, 
 
     const { taskId, done } = await submit(fixture.tasks, { instruction: 'Save the document' });
     assert.equal((await done).status, 'max_steps');
-    await eventually(() => fixture.noticeFailures().length > 0, 'notifier-failed (notice)');
+    await eventually(
+      async () => (await fixture.noticeFailures()).length > 0,
+      'notifier-failed (notice)',
+    );
 
-    const [failure, ...more] = fixture.noticeFailures();
+    const [failure, ...more] = await fixture.noticeFailures();
     assert.deepEqual(more, []);
     assert.equal(failure?.taskId, taskId);
     assert.equal(failure?.data.notifier, 'telegram');
     assert.equal(failure?.data.notice, 'stuck');
-    assert.equal(fixture.audit.verify().ok, true);
+    assert.equal((await fixture.audit.verify()).ok, true);
   });
 });
 
