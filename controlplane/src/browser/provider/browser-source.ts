@@ -132,12 +132,14 @@ async function openFleetBrowsers(
   const fleet = createFleetBrowserProvider({
     registry: hosts.registry,
     concurrency,
+    // A jail host is another machine: its clones are reached through its hostd's relay.
     providerFor: (_host, endpoint) =>
       createHostdBrowserProvider({
         client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
         logger: deps.logger,
         concurrency,
         audit: deps.audit,
+        relay: { baseUrl: endpoint.url, token: endpoint.token },
       }),
   });
   hosts.onHostChange((change) => {
