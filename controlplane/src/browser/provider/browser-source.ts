@@ -141,6 +141,19 @@ async function openFleetBrowsers(
         audit: deps.audit,
         relay: { baseUrl: endpoint.url, token: endpoint.token },
       }),
+    hostAnswers: async (host) => {
+      const endpoint = await hosts.registry.endpoint(host);
+      const client = new HostdClient({
+        baseUrl: endpoint.url,
+        token: endpoint.token,
+        timeoutMs: 2000,
+      });
+      return client.health().then(
+        () => true,
+        () => false,
+      );
+    },
+    lossGraceMs: config.fleet.staleMs + config.fleet.heartbeatMs,
   });
   hosts.onHostChange((change) => {
     fleet.hostChanged(change).catch((error: unknown) => {
