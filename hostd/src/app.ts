@@ -1,7 +1,9 @@
 // hostd's HTTP API (never listens; main.ts does): bearer-token auth, zod-validated input, one
 // error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
-// GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all. Every /clones/:name route
-// acts only under the clone's current lease, sent in the `clawdie-lease` header.
+// GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all, and the relay to a clone's
+// jail-service, ALL /clones/:name/leases/:leaseId/service/* (relay/service-relay.ts). Every
+// /clones/:name route acts only under the clone's current lease, sent in the `clawdie-lease`
+// header (the relay: in its path).
 import { requireBearer } from '@clawdie/kit/auth';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -13,6 +15,7 @@ import { streamLeaseRefusals } from './clones/refusal-stream.js';
 import type { JailDriver } from './drivers/jail-driver.js';
 import { JailDriverError } from './drivers/jail-driver.js';
 import { HostdError } from './errors.js';
+import { isRelayPath, relayToService } from './relay/service-relay.js';
 
 export interface AppDeps {
   token: string;
@@ -22,7 +25,10 @@ export interface AppDeps {
   logError?: (message: string, error: unknown) => void;
 }
 
-/** Bound on a request body (a clone request is a few hundred bytes). */
+/**
+ * Bound on a request body (a clone request is a few hundred bytes). The relay to a clone's
+ * jail-service has its own, MAX_RELAY_BODY_BYTES (uploads).
+ */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export function createApp(deps: AppDeps): Hono {
@@ -35,23 +41,21 @@ export function createApp(deps: AppDeps): Hono {
         c.json({ error: { code: 'UNAUTHORIZED', message: 'bearer token required' } }, 401),
     }),
   );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(
-          {
-            error: {
-              code: 'BODY_TOO_LARGE',
-              message: `request body is larger than ${MAX_BODY_BYTES} bytes`,
-            },
+  const smallBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: (c) =>
+      c.json(
+        {
+          error: {
+            code: 'BODY_TOO_LARGE',
+            message: `request body is larger than ${MAX_BODY_BYTES} bytes`,
           },
-          413,
-          { connection: 'close' },
-        ),
-    }),
-  );
+        },
+        413,
+        { connection: 'close' },
+      ),
+  });
+  app.use('*', (c, next) => (isRelayPath(c.req.path) ? next() : smallBody(c, next)));
 
   app.get('/health', async (c) => {
     const body: Health = {
@@ -99,6 +103,10 @@ export function createApp(deps: AppDeps): Hono {
     return streamLeaseRefusals(c, deps.manager.refusals, lease, after);
   });
 
+  app.all('/clones/:name/leases/:leaseId/service/*', (c) =>
+    relayToService(c.req.raw, deps.manager.serviceOf(c.req.param('name'), c.req.param('leaseId'))),
+  );
+
   app.post('/leases/revoke-all', async (c) => {
     const revoked = await deps.manager.revokeAll();
     return c.json({
@@ -114,7 +122,13 @@ export function createApp(deps: AppDeps): Hono {
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
     if (error instanceof HostdError) {
-      return c.json({ error: { code: error.code, message: error.message } }, error.status as 400);
+      // A relayed body over its bound: the rest of it is not read, so the connection cannot stay.
+      const close = error.status === 413 ? { connection: 'close' } : undefined;
+      return c.json(
+        { error: { code: error.code, message: error.message } },
+        error.status as 400,
+        close,
+      );
     }
     if (error instanceof JailDriverError) {
       const status = error.code === 'CLONE_NOT_FOUND' ? 404 : 503;

@@ -12,6 +12,10 @@ export type HostdErrorCode =
   | 'CONFIG_INVALID'
   /** Another live hostd owns this clone namespace (or its slot) on this host. */
   | 'NAMESPACE_TAKEN'
+  /** The relay could not reach the leased clone's jail-service (502). */
+  | 'CLONE_UNREACHABLE'
+  /** A relayed request body over the relay's bound (413). */
+  | 'BODY_TOO_LARGE'
   | 'UNAUTHORIZED';
 
 export class HostdError extends Error {

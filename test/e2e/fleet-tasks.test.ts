@@ -1,6 +1,7 @@
 // A fleet on one machine, for real (root): two hostd with the real Linux driver, each in its own
 // clone namespace, registered with `clawdie hosts add` (its command code), and a controlplane with
-// CLAWDIE_FLEET=on that places four demo tasks at once over them, each in a real clone.
+// CLAWDIE_FLEET=on that places four demo tasks at once over them, each in a real clone, every
+// call on a clone (actions, screenshots, the live feed) going through its hostd's relay.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
+import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
+import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
 import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
 import { runHostsCommand } from '../../controlplane/src/ingress/cli/hosts-command.js';
 import {
@@ -37,7 +40,13 @@ import { closeServer, serveOnLoopback, settledLeftovers } from './support/hostd-
 
 const missing = linuxDriverMissing();
 
-/** A real hostd in `namespace` whose token is set once registration made it; counts creations. */
+/** A path of hostd's relay to a clone's jail-service (what follows is the jail-service's path). */
+const RELAY_PATH = /^\/clones\/[^/]+\/leases\/[^/]+\/service(\/.*)$/;
+
+/**
+ * A real hostd in `namespace` whose token is set once registration made it; counts creations and
+ * the requests it relayed to its clones (by jail-service path).
+ */
 async function startRealHostd(namespace: CloneNamespace, sites: readonly string[]) {
   const driver = createTestDriver({ namespace });
   const manager = new CloneManager({
@@ -53,18 +62,23 @@ async function startRealHostd(namespace: CloneNamespace, sites: readonly string[
   let app: ReturnType<typeof createHostdApp> | null = null;
   let dark = false;
   const created: string[] = [];
+  const relayed: string[] = [];
   const served = await serveOnLoopback(async (request) => {
     // Dark: hostd's API is gone (its clones, separate processes, go on running).
     if (!app || dark) return new Response('hostd is not answering', { status: 503 });
     const response = await app.fetch(request);
-    if (request.method === 'POST' && new URL(request.url).pathname === '/clones' && response.ok)
+    const { pathname } = new URL(request.url);
+    if (request.method === 'POST' && pathname === '/clones' && response.ok)
       created.push(namespace.name);
+    const relay = RELAY_PATH.exec(pathname);
+    if (relay?.[1] && response.ok) relayed.push(relay[1]);
     return response;
   });
   return {
     url: served.url,
     manager,
     created,
+    relayed,
     useToken: (token: string) => {
       app = createHostdApp({ token, manager, driver });
     },
@@ -76,6 +90,34 @@ async function startRealHostd(namespace: CloneNamespace, sites: readonly string[
       await manager.close();
     },
   };
+}
+
+/** Each step takes 200 ms of "model" time, and waits: the task runs until something ends it. */
+const lingering: VisionModel = {
+  name: 'lingering',
+  isReplay: true,
+  async complete(request, signal) {
+    await delay(200, undefined, { signal });
+    return { text: 'Action: wait()', requestBytes: JSON.stringify(request).length, usage: null };
+  },
+};
+
+const lingerOn = (site: RunningDemoSite) => ({
+  instruction: 'linger on the shop',
+  start_url: site.url,
+  domains: [new URL(site.url).host],
+  max_steps: 100,
+});
+
+/** The p50 of `calls` timed calls of `call`, in ms. */
+async function p50(calls: number, call: () => Promise<void>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < calls; i += 1) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(calls / 2)] ?? 0;
 }
 
 if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
@@ -148,49 +190,81 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
         hosts.map((host) => host.created.length),
         [2, 2],
       );
+      // Every browser call went through a hostd's relay: none reached a clone's address directly.
+      for (const host of hosts) {
+        assert.ok(host.relayed.includes('/screenshot'), host.relayed.join(' '));
+        assert.ok(host.relayed.includes('/actions'), host.relayed.join(' '));
+      }
       for (const host of hosts) assert.deepEqual(await host.manager.list(), []);
       assert.deepEqual(await settledLeftovers(), []);
     });
 
-    it('ends the tasks of a host that stops answering HOST_LOST, keeps the others, and reaps its clone when it is back', async () => {
-      // Each step takes 200 ms of "model" time, and waits: the task runs until something ends it.
-      const lingering: VisionModel = {
-        name: 'lingering',
-        isReplay: true,
-        async complete(request, signal) {
-          await delay(200, undefined, { signal });
-          return {
-            text: 'Action: wait()',
-            requestBytes: JSON.stringify(request).length,
-            usage: null,
-          };
-        },
+    it('shows a fleet task live through the relay, and measures what the relay costs a screenshot', async () => {
+      const tasks = controlplane.createTasks(lingering);
+      const { taskId, done } = await submit(tasks, lingerOn(site));
+      const browsers = controlplane.source.browsers;
+      for (let i = 0; i < 300 && !browsers.get(taskId); i += 1) await delay(50);
+      const lease = browsers.get(taskId);
+      const host = hosts.find((candidate) => lease?.service?.url.startsWith(`${candidate.url}/`));
+      assert.ok(
+        lease?.service && host,
+        `the lease's jail-service is its hostd: ${lease?.service?.url}`,
+      );
+      const before = host.relayed.filter((path) => path.startsWith('/screencast')).length;
+
+      const feed = screencastOf(browsers)(taskId);
+      assert.ok(feed);
+      const stop = new AbortController();
+      const response = await feed.open(stop.signal);
+      const frame = await mjpegParts(response.body as ReadableStream<Uint8Array>)
+        [Symbol.asyncIterator]()
+        .next();
+      stop.abort();
+      assert.equal(frame.value?.[0], 0xff, 'a JPEG frame from the clone, through the relay');
+      assert.equal(
+        host.relayed.filter((path) => path.startsWith('/screencast')).length,
+        before + 1,
+      );
+
+      // The same clone's screenshot at the address its hostd reports (reachable here: one machine).
+      const [clone] = await host.manager.list();
+      assert.ok(clone);
+      const shoot = (endpoint: { url: string; token: string }) => async () => {
+        const shot = await fetch(`${endpoint.url}/screenshot`, {
+          headers: { authorization: `Bearer ${endpoint.token}` },
+        });
+        assert.equal(shot.status, 200);
+        await shot.arrayBuffer();
       };
+      const relayed = lease.service;
+      await p50(3, shoot(relayed));
+      await p50(3, shoot(clone.service));
+      const direct = await p50(30, shoot(clone.service));
+      const through = await p50(30, shoot(relayed));
+      console.error(
+        `# fleet relay: screenshot p50 ${through.toFixed(1)} ms relayed vs ${direct.toFixed(1)} ms direct (30 calls each)`,
+      );
+      tasks.abort(taskId);
+      assert.equal((await done).status, 'aborted');
+      await tasks.close();
+      for (const each of hosts) assert.deepEqual(await each.manager.list(), []);
+    });
+
+    it('ends the tasks of a host that stops answering HOST_LOST, keeps the others, and reaps its clone when it is back', async () => {
       // Loads come from heartbeats too: one round after the last test's clones are gone.
       await delay(1200);
       const tasks = controlplane.createTasks(lingering);
       const steps: string[] = [];
-      const victim = await submit(
-        tasks,
-        {
-          instruction: 'linger on the shop',
-          start_url: site.url,
-          domains: [new URL(site.url).host],
-          max_steps: 100,
-        },
-        (event) => {
-          if (event.type === 'step-ended') steps.push(event.type);
-        },
-      );
+      const victim = await submit(tasks, lingerOn(site), (event) => {
+        if (event.type === 'step-ended') steps.push(event.type);
+      });
       while (steps.length < 2) await delay(50);
-      // The host holding its clone goes dark; the other keeps working.
-      const counts = await Promise.all(
-        hosts.map(async (host) => (await host.manager.list()).length),
-      );
-      const index = counts.indexOf(1);
-      assert.deepEqual([...counts].sort(), [0, 1]);
+      // The host the task was placed on goes dark; the other host keeps working.
+      const lists = await Promise.all(hosts.map((host) => host.manager.list()));
+      const index = lists.findIndex((clones) => clones.length === 1);
       const dark = hosts[index];
-      assert.ok(dark);
+      assert.ok(dark, 'the task holds a clone on one host');
+      assert.deepEqual(lists.map((clones) => clones.length).sort(), [0, 1]);
       const other = runDemo(controlplane.createTasks, { site });
       dark.setDark(true);
       const darkAt = Date.now();

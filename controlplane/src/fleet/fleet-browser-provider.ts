@@ -5,7 +5,10 @@
 // controlplanes' included). A placement that fails on the host is not retried elsewhere.
 // When the heartbeat loses a host, every browser call of its leases (in flight or later) fails
 // HOST_LOST, so their tasks end at once; the clones a release could not destroy there are
-// destroyed when the host answers again.
+// destroyed when the host answers again. A browser call goes through the host's hostd (its
+// relay), so a host that stops answering fails it before the heartbeat has decided: when the
+// call fails OPERATOR_UNAVAILABLE and the host does not answer either, the call waits for the
+// heartbeat's verdict (HOST_LOST) for up to `lossGraceMs`.
 import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import type { BrowserLease, BrowserProvider } from '../browser/provider/browser-provider.js';
 import { AppError, OperatorError } from '../errors.js';
@@ -28,6 +31,10 @@ export interface FleetBrowserProviderDeps {
    * of a controlplane that crashed.
    */
   revokeOrphans(host: string, endpoint: { url: string; token: string }): Promise<void>;
+  /** Whether the host's hostd answers now (one /health call, bounded). Default: assume it does. */
+  hostAnswers?(host: string): Promise<boolean>;
+  /** How long a failed call on a silent host waits for the heartbeat to lose it (staleness + a beat). */
+  lossGraceMs?: number;
 }
 
 export interface FleetBrowserProvider extends BrowserProvider {
@@ -78,6 +85,20 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     );
     on(held, host).add(slot);
     return host;
+  }
+
+  /**
+   * A call's failure, or HOST_LOST when the host went silent and the heartbeat loses it within
+   * the grace: the task then ends as its host's, and its clone is reaped when the host is back.
+   */
+  async function verdict(host: string, error: unknown, gone: Promise<never>): Promise<never> {
+    const unavailable = error instanceof OperatorError && error.code === 'OPERATOR_UNAVAILABLE';
+    if (!unavailable || !deps.hostAnswers || (await deps.hostAnswers(host))) throw error;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(error), deps.lossGraceMs ?? 0);
+    });
+    return Promise.race([gone, grace]).finally(() => clearTimeout(timer));
   }
 
   function unhold(host: string, slot: Held) {
@@ -138,7 +159,7 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
       return {
         ...lease,
         id: `${host}/${lease.id}`,
-        operator: racing(lease.operator, gone),
+        operator: racing(lease.operator, gone, (error) => verdict(host, error, gone)),
         release() {
           released ??= lease.release().finally(() => {
             unhold(host, slot);
@@ -152,9 +173,13 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
   };
 }
 
-/** The operator whose every call also fails as soon as `gone` rejects. */
-function racing(operator: BrowserOperator, gone: Promise<never>): BrowserOperator {
-  const race = <T>(call: Promise<T>) => Promise.race([call, gone]);
+/** The operator whose every call also fails as soon as `gone` rejects; failures go by `failed`. */
+function racing(
+  operator: BrowserOperator,
+  gone: Promise<never>,
+  failed: (error: unknown) => Promise<never>,
+): BrowserOperator {
+  const race = <T>(call: Promise<T>) => Promise.race([call.catch(failed), gone]);
   return {
     screenshot: (signal) => race(operator.screenshot(signal)),
     execute: (actions, signal) => race(operator.execute(actions, signal)),

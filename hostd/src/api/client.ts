@@ -19,6 +19,7 @@ import {
   LeasedCloneSchema,
   type RevokeAllResponse,
   RevokeAllResponseSchema,
+  serviceRelayPath,
 } from './schema.js';
 import { readSseEvents } from './sse-events.js';
 
@@ -26,6 +27,22 @@ import { readSseEvents } from './sse-events.js';
 export interface CloneLeaseRef {
   name: string;
   leaseId: string;
+}
+
+/**
+ * The leased clone's jail-service as reached through hostd's relay (`hostdBaseUrl` + the relay
+ * path, hostd's own token): for a caller that cannot route to `clone.service.url`, which only the
+ * clone's host routes. Use it exactly as `clone.service`.
+ */
+export function relayEndpoint(
+  hostdBaseUrl: string,
+  hostdToken: string,
+  lease: CloneLeaseRef,
+): { url: string; token: string } {
+  return {
+    url: `${hostdBaseUrl.replace(/\/+$/, '')}${serviceRelayPath(lease)}`,
+    token: hostdToken,
+  };
 }
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

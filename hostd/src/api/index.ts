@@ -23,6 +23,8 @@ export {
   LEASE_HEADER,
   type LeasedClone,
   LeasedCloneSchema,
+  MAX_RELAY_BODY_BYTES,
   type RevokeAllResponse,
   RevokeAllResponseSchema,
+  serviceRelayPath,
 } from './schema.js';

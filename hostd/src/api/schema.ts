@@ -47,6 +47,18 @@ export type Isolation = z.infer<typeof IsolationSchema>;
  */
 export const LEASE_HEADER = 'clawdie-lease';
 
+/**
+ * hostd relays every request under this path, whatever its method and rest of path, to the
+ * clone's own jail-service while `leaseId` is the clone's current lease: for a caller that cannot
+ * route to the clone's address. hostd's bearer token is the only credential the caller sends.
+ */
+export function serviceRelayPath(lease: { name: string; leaseId: string }): string {
+  return `/clones/${encodeURIComponent(lease.name)}/leases/${encodeURIComponent(lease.leaseId)}/service`;
+}
+
+/** Bound on a relayed request body (uploads to the clone): 64 MiB. */
+export const MAX_RELAY_BODY_BYTES = 64 * 1024 * 1024;
+
 export const CloneSchema = z.object({
   /**
    * `browsertask<namespace>NNN` (`browsertask007` in the default namespace); the id in every

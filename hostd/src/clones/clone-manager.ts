@@ -7,6 +7,7 @@ import { sleep } from '@clawdie/kit/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
   type CloneLimits,
+  type CloneService,
   type CloneSpec,
   cloneName,
   MAX_CLONE_INDEX,
@@ -173,6 +174,16 @@ export class CloneManager {
     this.#destroying.set(lease.leaseId, teardown);
     void teardown.finally(() => this.#destroying.delete(lease.leaseId)).catch(() => undefined);
     return teardown;
+  }
+
+  /**
+   * The jail-service of the clone `leaseId` holds now (what the relay forwards to); a lease error
+   * (404/409) when it is not the clone's current lease.
+   */
+  serviceOf(name: string, leaseId: string | undefined): CloneService {
+    const { service } = this.#holding(name, leaseId).info;
+    if (!service) throw new HostdError('CLONE_UNREACHABLE', `${name} has no jail-service`, 502);
+    return service;
   }
 
   /** The refusals made under the lease after `after`; works until the ended lease is forgotten. */

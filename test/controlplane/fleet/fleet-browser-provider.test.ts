@@ -14,8 +14,15 @@ import { createFleetFixture } from './fleet-fixture.js';
 const fleet = createFleetFixture();
 after(() => fleet.close());
 
-/** `readMs`: how long each read of the hosts takes, as over a network to PostgreSQL. */
-async function twoHosts(capacities: [number, number], readMs = 0) {
+/**
+ * `readMs`: how long each read of the hosts takes, as over a network to PostgreSQL. `silent`:
+ * the hosts whose hostd does not answer (hostAnswers), with `lossGraceMs` for the heartbeat.
+ */
+async function twoHosts(
+  capacities: [number, number],
+  readMs = 0,
+  silent?: { hosts: Set<string>; lossGraceMs: number },
+) {
   const opened = fleet.openRegistry();
   const a = await opened.addRunningHost({
     name: 'a',
@@ -52,7 +59,14 @@ async function twoHosts(capacities: [number, number], readMs = 0) {
       createHostdBrowserProvider({
         client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
         logger: silentLogger,
+        relay: { baseUrl: endpoint.url, token: endpoint.token },
       }),
+    ...(silent
+      ? {
+          hostAnswers: async (host: string) => !silent.hosts.has(host),
+          lossGraceMs: silent.lossGraceMs,
+        }
+      : {}),
   });
   const tasksOn = async (host: typeof a) =>
     (await host.hostd.manager.list()).map((clone) => clone.taskId).sort();
@@ -115,5 +129,28 @@ describe('the fleet browser provider', () => {
     fleet.clock.now += 60_000;
     await assert.rejects(acquire(provider, 'd3'), /a: down; b: down/);
     assert.equal((await b.hostd.manager.list()).length, 1);
+  });
+
+  it('a failed call on a silent host waits for the heartbeat to lose it (HOST_LOST); elsewhere it fails as it is', async () => {
+    const silent = { hosts: new Set<string>(), lossGraceMs: 400 };
+    const { provider, a, b } = await twoHosts([4, 4], 0, silent);
+    const lease = await acquire(provider, 's1');
+    const host = lease.id.split('/')[0] ?? '';
+    const hostd = (host === 'a' ? a : b).hostd;
+    assert.ok(lease.service?.url.startsWith(`${hostd.url}/clones/`), 'through the host’s relay');
+    // The fake clone's jail-service does not exist: hostd's relay answers 502.
+    await assert.rejects(lease.operator.screenshot(), { code: 'OPERATOR_UNAVAILABLE' });
+    silent.hosts.add(host);
+    let started = performance.now();
+    await assert.rejects(lease.operator.screenshot(), { code: 'OPERATOR_UNAVAILABLE' });
+    assert.ok(performance.now() - started >= 350, 'the heartbeat had the grace to decide');
+    started = performance.now();
+    const call = lease.operator.screenshot();
+    setTimeout(() => void provider.hostChanged({ host, to: 'lost', detail: 'gone' }), 50);
+    await assert.rejects(call, {
+      code: 'HOST_LOST',
+      message: `jail host ${host} stopped answering: gone`,
+    });
+    assert.ok(performance.now() - started < 350, 'ended by the verdict, not the grace');
   });
 });

@@ -29,6 +29,8 @@ export interface FakeDriverOptions {
   namespace?: CloneNamespace;
   /** The modelled host's clones, of every namespace (default: a host of its own). */
   host?: Map<string, FakeClone>;
+  /** A started clone's jail-service (default: an unreachable `.invalid` URL, `t-<name>`). */
+  service?: (name: string) => { url: string; token: string };
 }
 
 export class FakeDriver implements JailDriver {
@@ -43,10 +45,14 @@ export class FakeDriver implements JailDriver {
   failCreates = 0;
   /** `performance.now()` of every create attempt, failed ones included. */
   readonly createTimes: number[] = [];
+  readonly #service: (name: string) => { url: string; token: string };
 
   constructor(options: FakeDriverOptions = {}) {
     this.namespace = options.namespace ?? DEFAULT_NAMESPACE;
     this.clones = options.host ?? new Map();
+    this.#service =
+      options.service ??
+      ((name) => ({ url: `http://${name}.fake.invalid:9223`, token: `t-${name}` }));
   }
 
   async probe() {
@@ -129,9 +135,7 @@ export class FakeDriver implements JailDriver {
       name,
       taskId: clone.spec.taskId,
       state: clone.started ? 'running' : 'created',
-      service: clone.started
-        ? { url: `http://${name}.fake.invalid:9223`, token: `t-${name}` }
-        : null,
+      service: clone.started ? this.#service(name) : null,
       isolation: { level: 'full', reasons: [] },
       network: null,
       display: clone.spec.display ? ':9' : null,

@@ -132,15 +132,30 @@ async function openFleetBrowsers(
   const fleet = createFleetBrowserProvider({
     registry: hosts.registry,
     concurrency,
+    // A jail host is another machine: its clones are reached through its hostd's relay.
     providerFor: (_host, endpoint) =>
       createHostdBrowserProvider({
         client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
         logger: deps.logger,
         concurrency,
         audit: deps.audit,
+        relay: { baseUrl: endpoint.url, token: endpoint.token },
       }),
     revokeOrphans: (_host, endpoint) =>
       destroyOrphans(new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }), deps),
+    hostAnswers: async (host) => {
+      const endpoint = await hosts.registry.endpoint(host);
+      const client = new HostdClient({
+        baseUrl: endpoint.url,
+        token: endpoint.token,
+        timeoutMs: 2000,
+      });
+      return client.health().then(
+        () => true,
+        () => false,
+      );
+    },
+    lossGraceMs: config.fleet.staleMs + config.fleet.heartbeatMs,
   });
   hosts.onHostChange((change) => fleet.hostChanged(change));
   // Before any task: the first round, which clears the clones a crashed controlplane left.

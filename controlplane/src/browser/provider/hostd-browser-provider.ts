@@ -1,10 +1,11 @@
 // Adapter: a fresh hostd clone per task (create on acquire, destroy on release), each driven by a
-// ClawdieBrowserOperator pointed at the clone's own jail-service URL and token. Every call on the
+// ClawdieBrowserOperator pointed at the clone's own jail-service URL and token (or, with `relay`,
+// at hostd's relay to it, with hostd's token). Every call on the
 // clone presents its lease. Clone creation and destruction go to the audit, and every egress
 // connection the clone's proxy refused under the task's lease is audited live, as it happens,
 // with the admin's egress exceptions the clone had recorded at creation.
 import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
-import type { HostdClient } from '@clawdie/hostd/client';
+import { type HostdClient, relayEndpoint } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import { OperatorError } from '../../errors.js';
 import { appendOrLog } from '../../governance/audit/append-or-log.js';
@@ -23,6 +24,11 @@ export interface HostdBrowserProviderOptions {
   /** Tasks running at once, each in its own clone (default 4). */
   concurrency?: number;
   audit?: AuditLog;
+  /**
+   * Reach each clone's jail-service through this hostd's relay (its URL and token) rather than at
+   * the address hostd reports, which only hostd's host routes: for a hostd on another machine.
+   */
+  relay?: { baseUrl: string; token: string };
 }
 
 export function createHostdBrowserProvider(options: HostdBrowserProviderOptions): BrowserProvider {
@@ -109,11 +115,13 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         onRefusal: auditRefusal(clone, () => holder),
       });
       let released: Promise<void> | null = null;
+      const { relay } = options;
+      const service = relay ? relayEndpoint(relay.baseUrl, relay.token, clone) : clone.service;
       return {
         id: clone.name,
-        service: clone.service,
+        service,
         display: clone.display,
-        operator: createClawdieBrowserOperator(clone.service),
+        operator: createClawdieBrowserOperator(service),
         release() {
           released ??= destroy(clone, holder, feed).then((destroyed) => {
             // hostd did not answer: a later release (the fleet's, when the host is back) retries.
