@@ -4,10 +4,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, type TestContext } from 'node:test';
+import type { AuditStore } from '../../../../../controlplane/src/governance/audit/audit-log.js';
 import {
   type ApprovalStore,
   createApprovalRepository,
 } from '../../../../../controlplane/src/platform/store/approval-repository.js';
+import { createAuditRepository } from '../../../../../controlplane/src/platform/store/audit-repository.js';
 import { openDatabase } from '../../../../../controlplane/src/platform/store/database.js';
 import {
   createHostRepository,
@@ -18,6 +20,7 @@ import {
   type InstanceRepository,
 } from '../../../../../controlplane/src/platform/store/instance-repository.js';
 import { createPgApprovalRepository } from '../../../../../controlplane/src/platform/store/pg/pg-approval-repository.js';
+import { createPgAuditRepository } from '../../../../../controlplane/src/platform/store/pg/pg-audit-repository.js';
 import { openPgDatabase } from '../../../../../controlplane/src/platform/store/pg/pg-database.js';
 import { createPgHostRepository } from '../../../../../controlplane/src/platform/store/pg/pg-host-repository.js';
 import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
@@ -44,6 +47,7 @@ export interface Repositories {
   approvals: ApprovalStore;
   sessionProfiles: SessionProfileStore;
   hosts: HostRepository;
+  audit: AuditStore;
 }
 
 /** One connection (a process's, a replica's) to a database. */
@@ -84,6 +88,7 @@ function sqliteBackend(): StoreBackend {
             approvals: createApprovalRepository(db),
             sessionProfiles: createSessionProfileRepository(db),
             hosts: createHostRepository(db),
+            audit: createAuditRepository(db),
             close: async () => close(),
           };
         },
@@ -112,6 +117,7 @@ function postgresBackend(): StoreBackend {
             approvals: createPgApprovalRepository(db),
             sessionProfiles: createPgSessionProfileRepository(db),
             hosts: createPgHostRepository(db),
+            audit: createPgAuditRepository(db),
             close,
           };
         },
