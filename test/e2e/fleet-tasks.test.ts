@@ -3,94 +3,30 @@
 // CLAWDIE_FLEET=on that places four demo tasks at once over them, each in a real clone, every
 // call on a clone (actions, screenshots, the live feed) going through its hostd's relay.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
 import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
 import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
-import { runHostsCommand } from '../../controlplane/src/ingress/cli/hosts-command.js';
 import {
   demoTask,
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/platform/demo/demo-site-server.js';
-import { createApp as createHostdApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import type { CloneNamespace } from '../../hostd/src/drivers/clone-namespace.js';
-import { createAddressPolicy } from '../../hostd/src/proxy/address-policy.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';
 import {
-  createTestDriver,
   linuxDriverMissing,
   TEST_NAMESPACE,
   TEST_OTHER_NAMESPACE,
 } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
-import {
-  createTestControlplane,
-  type TestControlplane,
-  testConfig,
-} from '../support/controlplane.js';
+import type { TestControlplane } from '../support/controlplane.js';
 import { submit } from '../support/submit-task.js';
-import { closeServer, serveOnLoopback, settledLeftovers } from './support/hostd-controlplane.js';
+import { type Fleet, type RealHostd, startFleet } from './support/fleet-harness.js';
+import { settledLeftovers } from './support/hostd-controlplane.js';
 
 const missing = linuxDriverMissing();
-
-/** A path of hostd's relay to a clone's jail-service (what follows is the jail-service's path). */
-const RELAY_PATH = /^\/clones\/[^/]+\/leases\/[^/]+\/service(\/.*)$/;
-
-/**
- * A real hostd in `namespace` whose token is set once registration made it; counts creations and
- * the requests it relayed to its clones (by jail-service path).
- */
-async function startRealHostd(namespace: CloneNamespace, sites: readonly string[]) {
-  const driver = createTestDriver({ namespace });
-  const manager = new CloneManager({
-    driver,
-    defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
-    defaultDisplay: false,
-    proxyPort: 3128,
-    poolSize: 0,
-    startTimeoutMs: 30_000,
-    addressPolicy: createAddressPolicy({ internalExceptions: sites }),
-  });
-  await manager.reconcile();
-  let app: ReturnType<typeof createHostdApp> | null = null;
-  let dark = false;
-  const created: string[] = [];
-  const relayed: string[] = [];
-  const served = await serveOnLoopback(async (request) => {
-    // Dark: hostd's API is gone (its clones, separate processes, go on running).
-    if (!app || dark) return new Response('hostd is not answering', { status: 503 });
-    const response = await app.fetch(request);
-    const { pathname } = new URL(request.url);
-    if (request.method === 'POST' && pathname === '/clones' && response.ok)
-      created.push(namespace.name);
-    const relay = RELAY_PATH.exec(pathname);
-    if (relay?.[1] && response.ok) relayed.push(relay[1]);
-    return response;
-  });
-  return {
-    url: served.url,
-    manager,
-    created,
-    relayed,
-    useToken: (token: string) => {
-      app = createHostdApp({ token, manager, driver });
-    },
-    setDark: (value: boolean) => {
-      dark = value;
-    },
-    async close() {
-      closeServer(served);
-      await manager.close();
-    },
-  };
-}
 
 /** Each step takes 200 ms of "model" time, and waits: the task runs until something ends it. */
 const lingering: VisionModel = {
@@ -124,57 +60,23 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
   describe('a fleet of two real hostd (real Linux driver)', () => {
     let release: () => void;
     let site: RunningDemoSite;
-    let hosts: Awaited<ReturnType<typeof startRealHostd>>[] = [];
+    let hosts: RealHostd[] = [];
     let controlplane: TestControlplane;
-    let dataDir: string;
+    let fleet: Fleet;
     before(async () => {
       release = await acquireHostLock();
       site = await startDemoSite();
-      const sites = [new URL(site.url).host];
-      hosts = [
-        await startRealHostd(TEST_NAMESPACE, sites),
-        await startRealHostd(TEST_OTHER_NAMESPACE, sites),
-      ];
-      dataDir = mkdtempSync(join(tmpdir(), 'clawdie-fleet-e2e-'));
-      const policyDir = join(dataDir, 'policies');
-      mkdirSync(policyDir);
-      writeFileSync(
-        join(policyDir, 'default.yaml'),
-        `tenant: default\ndomains: { allow: ["*", ${JSON.stringify(sites[0])}] }\nmax_steps: 100\n`,
-      );
-      const config = testConfig({
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_POLICY_DIR: policyDir,
-        CLAWDIE_FLEET: 'on',
-        // The shortest heartbeat there is: a host is lost after 1 s without a good answer.
-        CLAWDIE_FLEET_HEARTBEAT_MS: '500',
-        CLAWDIE_FLEET_STALE_MS: '1000',
-        CLAWDIE_HOSTD_CONCURRENCY: '4',
+      fleet = await startFleet({
+        namespaces: [TEST_NAMESPACE, TEST_OTHER_NAMESPACE],
+        capacity: 2,
+        concurrency: 4,
+        site,
       });
-      for (const [index, host] of hosts.entries()) {
-        let token = '';
-        await runHostsCommand(
-          {
-            name: 'hosts-add',
-            host: `h${index}`,
-            url: host.url,
-            labels: { os: 'linux' },
-            capacity: 2,
-          },
-          config,
-          (text) => {
-            token += text;
-          },
-        );
-        host.useToken(token.trim());
-      }
-      controlplane = await createTestControlplane({ config, browsers: 'config' });
+      ({ hosts, controlplane } = fleet);
     });
     after(async () => {
-      await controlplane?.close();
-      for (const host of hosts) await host.close();
+      await fleet?.close();
       await site?.close();
-      rmSync(dataDir, { recursive: true, force: true });
       release?.();
     });
 
