@@ -9,12 +9,17 @@
 // relay), so a host that stops answering fails it before the heartbeat has decided: when the
 // call fails OPERATOR_UNAVAILABLE and the host does not answer either, the call waits for the
 // heartbeat's verdict (HOST_LOST) for up to `lossGraceMs`.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import type { BrowserLease, BrowserProvider } from '../browser/provider/browser-provider.js';
 import { AppError, OperatorError } from '../errors.js';
 import type { HostHealthChange } from './host-monitor.js';
 import type { HostRegistry } from './host-registry.js';
-import { type PlacementRequest, placeTask } from './placement.js';
+import { choosePlacement, type PlacementRequest } from './placement.js';
+
+const DEFAULT_PLACEMENT_WAIT_MS = 60_000;
+/** Between looks at the hosts while waiting for a slot (heartbeats refresh other hosts' loads). */
+const SLOT_POLL_MS = 500;
 
 export interface FleetBrowserProviderDeps {
   registry: Pick<HostRegistry, 'list' | 'endpoint'>;
@@ -24,6 +29,8 @@ export interface FleetBrowserProviderDeps {
   concurrency: number;
   /** Labels every task of this controlplane requires (e.g. `region=eu`); default none. */
   labels?: Readonly<Record<string, string>>;
+  /** How long a task waits for a slot while every fitting host is full (default 60 s). */
+  placementWaitMs?: number;
   /**
    * Ends every task lease on a host (destroying those clones; its warm pool stays): called when
    * this controlplane first sees the host up, or sees it back, holding no lease there. One
@@ -73,18 +80,48 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     return provider;
   }
 
-  /** Chooses and counts a slot in the same turn, so two starting tasks never share a slot. */
-  async function place(request: PlacementRequest, slot: Held): Promise<string> {
-    const hosts = await deps.registry.list();
-    const host = placeTask(
-      hosts.map((view) => ({
-        ...view,
-        inUse: Math.max(held.get(view.name)?.size ?? 0, view.clones),
-      })),
-      request,
-    );
-    on(held, host).add(slot);
-    return host;
+  // Resolved (and renewed) whenever a lease of this controlplane ends: a slot may be free.
+  const nextFree = () => {
+    let resolve = () => undefined as void;
+    const promise = new Promise<void>((done) => {
+      resolve = done;
+    });
+    return { promise, resolve };
+  };
+  let freed = nextFree();
+  const slotFreed = () => {
+    freed.resolve();
+    freed = nextFree();
+  };
+
+  /**
+   * Chooses and counts a slot in the same turn, so two starting tasks never share a slot. While
+   * the only obstacle is that fitting hosts are full, waits for a slot (a lease here ending, or a
+   * heartbeat showing one elsewhere) up to `placementWaitMs`; a task no host can ever take fails
+   * at once.
+   */
+  async function place(request: PlacementRequest, slot: Held, signal?: AbortSignal) {
+    const deadline = Date.now() + (deps.placementWaitMs ?? DEFAULT_PLACEMENT_WAIT_MS);
+    for (;;) {
+      const hosts = await deps.registry.list();
+      const placed = choosePlacement(
+        hosts.map((view) => ({
+          ...view,
+          inUse: Math.max(held.get(view.name)?.size ?? 0, view.clones),
+        })),
+        request,
+      );
+      if ('host' in placed) {
+        on(held, placed.host).add(slot);
+        return placed.host;
+      }
+      const left = deadline - Date.now();
+      if (!placed.full || left <= 0) throw new AppError('FLEET_NO_HOST', placed.refusal);
+      await Promise.race([
+        freed.promise,
+        delay(Math.min(left, SLOT_POLL_MS), undefined, { signal }),
+      ]);
+    }
   }
 
   /**
@@ -144,11 +181,12 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
       });
       gone.catch(() => undefined);
       const slot: Held = { inner: null as unknown as BrowserLease, lose: fail, released: false };
-      const host = await place(placement, slot);
+      const host = await place(placement, slot, request.signal);
       try {
         slot.inner = await (await providerOf(host)).acquire(request);
       } catch (error) {
         unhold(host, slot);
+        slotFreed();
         if (error instanceof AppError) throw error;
         throw new AppError('OPERATOR_UNAVAILABLE', `host ${host}: ${(error as Error).message}`, {
           cause: error,
@@ -163,6 +201,7 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
         release() {
           released ??= lease.release().finally(() => {
             unhold(host, slot);
+            slotFreed();
             if (lost.has(host)) on(toReap, host).add(slot);
           });
           return released;

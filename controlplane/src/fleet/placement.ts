@@ -25,6 +25,19 @@ export function requiredLabels(request: PlacementRequest): Record<string, string
 
 /** The chosen host's name; throws AppError FLEET_NO_HOST naming why each host was ruled out. */
 export function placeTask(hosts: readonly PlacementCandidate[], request: PlacementRequest): string {
+  const placed = choosePlacement(hosts, request);
+  if ('host' in placed) return placed.host;
+  throw new AppError('FLEET_NO_HOST', placed.refusal);
+}
+
+/**
+ * The host, or why none fits; `full`: some host that is up, active and carries the labels only
+ * lacks a free slot now (waiting for one can help).
+ */
+export function choosePlacement(
+  hosts: readonly PlacementCandidate[],
+  request: PlacementRequest,
+): { host: string } | { refusal: string; full: boolean } {
   const wanted = Object.entries(requiredLabels(request));
   const ruledOut: string[] = [];
   const fits: PlacementCandidate[] = [];
@@ -46,13 +59,14 @@ export function placeTask(hosts: readonly PlacementCandidate[], request: Placeme
     else fits.push(host);
   }
   const best = fits.sort(byLoad)[0];
-  if (best) return best.name;
-  throw new AppError(
-    'FLEET_NO_HOST',
-    hosts.length === 0
-      ? 'no jail host is registered (clawdie hosts add)'
-      : `no jail host can take the task (${ruledOut.join('; ')})`,
-  );
+  if (best) return { host: best.name };
+  return {
+    refusal:
+      hosts.length === 0
+        ? 'no jail host is registered (clawdie hosts add)'
+        : `no jail host can take the task (${ruledOut.join('; ')})`,
+    full: ruledOut.some((why) => why.includes(': full (')),
+  };
 }
 
 function byLoad(a: PlacementCandidate, b: PlacementCandidate): number {

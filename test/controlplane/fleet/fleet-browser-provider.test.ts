@@ -17,11 +17,13 @@ after(() => fleet.close());
 /**
  * `readMs`: how long each read of the hosts takes, as over a network to PostgreSQL. `silent`:
  * the hosts whose hostd does not answer (hostAnswers), with `lossGraceMs` for the heartbeat.
+ * `waitMs`: how long a task waits for a slot while the fitting hosts are full.
  */
 async function twoHosts(
   capacities: [number, number],
   readMs = 0,
   silent?: { hosts: Set<string>; lossGraceMs: number },
+  waitMs = 0,
 ) {
   const opened = fleet.openRegistry();
   const a = await opened.addRunningHost({
@@ -52,6 +54,8 @@ async function twoHosts(
       },
     },
     concurrency: 8,
+    // Full hosts refuse at once here; the waiting case sets its own provider's wait.
+    placementWaitMs: waitMs,
     revokeOrphans: async (host) => {
       revoked.push(host);
     },
@@ -99,6 +103,31 @@ describe('the fleet browser provider', () => {
     assert.deepEqual(await tasksOn(b), ['t3']);
     assert.equal((await acquire(provider, 't5')).id.split('/')[0], 'b');
     assert.deepEqual(Object.fromEntries(provider.leases()), { a: 1, b: 2 });
+  });
+
+  it('queues a task while every fitting host is full, until a lease ends (or the task is aborted)', async () => {
+    const { provider, tasksOn, a } = await twoHosts([1, 1], 0, undefined, 10_000);
+    const first = await acquire(provider, 'q1');
+    const second = await acquire(provider, 'q2');
+    let third: BrowserLease | null = null;
+    const waiting = acquire(provider, 'q3').then((lease) => {
+      third = lease;
+      return lease;
+    });
+    await delay(300);
+    assert.equal(third, null, 'no slot yet: the task waits');
+    const firstHost = first.id.split('/')[0];
+    await first.release();
+    assert.equal((await waiting).id.split('/')[0], firstHost);
+    await second.release();
+    assert.ok((await tasksOn(a)).length <= 1);
+    const extra = await acquire(provider, 'q4');
+    const aborted = new AbortController();
+    const pending = provider.acquire({ taskId: 'q5', allowedDomains: [], signal: aborted.signal });
+    await delay(100);
+    aborted.abort();
+    await assert.rejects(pending, { name: 'AbortError' });
+    await extra.release();
   });
 
   it('gives the last free slot to one of two tasks that start together', async () => {

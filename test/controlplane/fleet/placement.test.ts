@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type PlacementCandidate, placeTask } from '../../../controlplane/src/fleet/placement.js';
+import {
+  choosePlacement,
+  type PlacementCandidate,
+  placeTask,
+} from '../../../controlplane/src/fleet/placement.js';
 
 const host = (name: string, over: Partial<PlacementCandidate> = {}): PlacementCandidate => ({
   name,
@@ -62,6 +66,23 @@ describe('placing a task on a jail host', () => {
     assert.match(message, /drain: draining/);
     assert.match(message, /full: full \(4\/4\)/);
     assert.equal(placeTask([...hosts, host('ok', { inUse: 3 })], { display: false }), 'ok');
+  });
+
+  it('says waiting can help only when a fitting host is full', () => {
+    const full = host('full', { inUse: 4 });
+    const wrong = host('wrong', { labels: { os: 'freebsd' } });
+    const drained = host('drained', { state: 'draining' });
+    const outcome = (placed: ReturnType<typeof choosePlacement>) =>
+      'full' in placed ? placed.full : placed.host;
+    assert.equal(outcome(choosePlacement([full, drained], { display: false })), true);
+    assert.equal(
+      outcome(choosePlacement([full, wrong], { display: false, labels: { os: 'freebsd' } })),
+      'wrong',
+    );
+    assert.equal(
+      outcome(choosePlacement([drained, { ...full, labels: {} }], { display: true })),
+      false,
+    );
   });
 
   it('names the missing registration when there is no host at all', () => {
