@@ -4,15 +4,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addressPortList } from '@clawdie/hostd/api';
 import { bearerTokenSyntax } from '@clawdie/kit/auth';
-import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/kit/images';
+import { IMAGE_ENCODER_MODES } from '@clawdie/kit/images';
 import { z } from 'zod';
-import {
-  type JudgeConfig,
-  judgeConfig,
-  type ModelConfig,
-  modelConfig,
-  modelVariables,
-} from './config-model.js';
+import { judgeConfig, modelConfig, modelVariables } from './config-model.js';
+import { type Config, LOG_LEVELS } from './config-shape.js';
 import { ConfigError } from './errors.js';
 import { trustedProxyList } from './ingress/http/trusted-proxies.js';
 
@@ -45,9 +40,7 @@ const schema = z.object({
   CLAWDIE_PUBLIC_URL: z.url().optional(),
   /** Lifetime of a signed single-use takeover link, seconds. */
   CLAWDIE_TAKEOVER_LINK_TTL_S: int(30, 86_400).default(600),
-  CLAWDIE_LOG_LEVEL: z
-    .enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
-    .default('info'),
+  CLAWDIE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   ...modelVariables,
   /** Image encoder: sharp when it loads (auto), sharp or refuse to start, or pure JS. */
   CLAWDIE_IMAGE_ENCODER: z.enum(IMAGE_ENCODER_MODES).default('auto'),
@@ -105,81 +98,7 @@ const schema = z.object({
 });
 
 export type { JudgeConfig, ModelConfig } from './config-model.js';
-
-export interface Config {
-  host: string;
-  port: number;
-  /** Bound on every HTTP request body (CLAWDIE_MAX_BODY_BYTES, 1 MiB). */
-  maxBodyBytes: number;
-  /** Human takeover: where links point (null: the listen address) and how long they live. */
-  takeover: { publicUrl: string | null; linkTtlMs: number };
-  dataDir: string;
-  databasePath: string;
-  /**
-   * CLAWDIE_DATABASE_URL: a PostgreSQL store shared by replicas; null for SQLite at databasePath.
-   * Parsed and checked only: the composition root does not switch on it yet.
-   */
-  databaseUrl: string | null;
-  logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
-  /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
-  imageEncoder: ImageEncoderMode;
-  model: ModelConfig;
-  /**
-   * The vision judge of `visual` conditions (waits, success_criteria, logged_in_check): its own
-   * endpoint, the task model, or none — then a task or wait that asks for one is refused (400).
-   */
-  judge: JudgeConfig | null;
-  loop: {
-    actionSpace: 'browser' | 'computer';
-    maxSteps: number;
-    maxParseFailures: number;
-    waitMs: number;
-    scrollAmount: number;
-    /** UI-TARS `wait()` watches the screen instead of sleeping (docs/waits.md). */
-    smartWait: boolean;
-    /** Loop guard: task-stuck report after this idle time (0 = off), stop bound, how to stop. */
-    guard: { stuckAfterMs: number; repeatStopAt: number; onStop: 'error' | 'call_user' };
-  };
-  /** An already-running jail-service to drive; null means `npm start` launches a local one. */
-  jail: { url: string; token: string } | null;
-  /** hostd gives every task its own clone; null means one local or configured jail-service. */
-  hostd: { url: string; token: string; concurrency: number } | null;
-  /**
-   * `npm start` runs hostd itself when it can (root on Linux or FreeBSD) and neither hostd nor a jail-service
-   * is configured; `concurrency` is then the number of clones at once.
-   */
-  embeddedHostd: { enabled: boolean; concurrency: number };
-  /** The local jail-service (no hostd): the uid it runs as when we are root (0: root). */
-  localBrowser: { uid: number };
-  /**
-   * Registered jail hosts (`clawdie hosts`): whether tasks are placed on them, the heartbeat
-   * period, and the age at which a silent host is down.
-   */
-  fleet: { enabled: boolean; heartbeatMs: number; staleMs: number };
-  /** Exact internal `address:port` pairs hostd's clones may reach when a task names them (default none). */
-  egressAllowInternal: readonly string[];
-  /** Static admin token for the dashboard login (an admin-scope JWT also works when auth is on). */
-  adminToken: string | null;
-  /**
-   * API auth: signed tokens when `jwksFile` exists; else, when `required` (the default), the admin
-   * token is the only bearer; off (loopback-only) needs an explicit CLAWDIE_AUTH_REQUIRED=false.
-   */
-  auth: { jwksFile: string; required: boolean; issuer: string; audience: string };
-  /** Refused requests per client address and window before 429 (every refusing route). */
-  authFailures: { limit: number; windowMs: number };
-  /** Peers whose X-Forwarded-For is believed (addresses, CIDR blocks); empty: none, the default. */
-  trustedProxies: readonly string[];
-  /** HMAC key of the audit chain (never in the database); its head record sits next to it. */
-  auditKeyFile: string;
-  /** Tenant policy files (`<tenant>.yaml`, `default.yaml` required). */
-  policyDir: string;
-  /** AES-256-GCM key of the secrets vault (never in the database). */
-  secretsKeyFile: string;
-  /** Default lifetime of a saved session profile (CLAWDIE_SESSION_TTL_S). */
-  sessionTtlS: number;
-  /** Supervisor approvals over Telegram; null = API only. */
-  telegram: { token: string; chatIds: number[]; allowedUserIds: number[]; apiRoot: string } | null;
-}
+export type { Config, LogLevel } from './config-shape.js';
 
 /** Reads `<NAME>_FILE` into `<NAME>` for secrets, so they need not sit in the environment. */
 function withSecretFiles(

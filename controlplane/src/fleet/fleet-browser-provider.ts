@@ -38,7 +38,7 @@ export interface FleetBrowserProviderDeps {
    * of a controlplane that crashed.
    */
   revokeOrphans(host: string, endpoint: { url: string; token: string }): Promise<void>;
-  /** Whether the host's hostd answers now (one /health call, bounded). Default: assume it does. */
+  /** Whether the host's hostd answers now (one bounded health call). Default: assume it does. */
   hostAnswers?(host: string): Promise<boolean>;
   /** How long a failed call on a silent host waits for the heartbeat to lose it (staleness + a beat). */
   lossGraceMs?: number;
@@ -82,11 +82,11 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
 
   // Resolved (and renewed) whenever a lease of this controlplane ends: a slot may be free.
   const nextFree = () => {
-    let resolve = () => undefined as void;
+    let resolve: () => void = () => undefined;
     const promise = new Promise<void>((done) => {
       resolve = done;
     });
-    return { promise, resolve };
+    return { promise, resolve: () => resolve() };
   };
   let freed = nextFree();
   const slotFreed = () => {
