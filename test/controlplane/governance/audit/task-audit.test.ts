@@ -56,12 +56,12 @@ describe('task audit', () => {
 });
 
 describe('interrupted tasks', () => {
-  it('audits task-ended with the INTERRUPTED reason for each task a stopped controlplane left running', () => {
+  it('audits task-ended with the INTERRUPTED reason for each task a stopped controlplane left running', async () => {
     const database = openDatabase(':memory:');
     const repository = createTaskRepository(database.db);
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 9 });
     for (const id of ['a', 'b']) {
-      repository.createTask({
+      await repository.createTask({
         id,
         instruction: 'x',
         startUrl: null,
@@ -72,8 +72,8 @@ describe('interrupted tasks', () => {
         ...(id === 'a' ? { actor: 'tenant:acme/alice' } : {}),
       });
     }
-    repository.markStarted('a', 2);
-    auditInterruptedTasks(audit, repository.failInterrupted(3), silentLogger);
+    await repository.markStarted('a', 2);
+    auditInterruptedTasks(audit, await repository.failInterrupted(3), silentLogger);
     const rows = audit.list({ limit: 10 });
     assert.deepEqual(
       rows.map((row) => [row.type, row.taskId, row.actor]),
