@@ -34,7 +34,7 @@ describe(
       assert.equal(result.step_count, modelCalls);
       assert.ok(result.step_count >= 4, `expected a multi-step run, got ${result.step_count}`);
 
-      const steps = h.repository.listSteps(result.trace_id);
+      const steps = await h.repository.listSteps(result.trace_id);
       assert.equal(steps.length, result.step_count);
       for (const step of steps) {
         assert.ok(
@@ -44,9 +44,8 @@ describe(
         assert.ok(step.rawPrediction, `step ${step.index} raw prediction`);
         assert.notEqual(step.outcome, 'pending');
       }
-      const clicks = steps
-        .flatMap((step) => h.repository.listActions(step.id))
-        .filter((a) => a.type === 'click');
+      const actions = await Promise.all(steps.map((step) => h.repository.listActions(step.id)));
+      const clicks = actions.flat().filter((a) => a.type === 'click');
       assert.ok(clicks.length >= 3);
       assert.ok(clicks.every((a) => a.status === 'ok'));
       assert.ok(result.final_screenshot_path && existsSync(result.final_screenshot_path));
@@ -64,7 +63,7 @@ describe(
       );
       assert.equal(result.status, 'error');
       assert.equal(result.error?.code, 'PARSE_FAILED');
-      assert.equal(h.repository.listSteps(result.trace_id).length, 3);
+      assert.equal((await h.repository.listSteps(result.trace_id)).length, 3);
     });
 
     it('ends MODEL_UNAVAILABLE when the model server answers 500', async () => {
@@ -75,7 +74,7 @@ describe(
       );
       assert.equal(result.status, 'error');
       assert.equal(result.error?.code, 'MODEL_UNAVAILABLE');
-      assert.equal(h.repository.getTask(result.trace_id)?.errorCode, 'MODEL_UNAVAILABLE');
+      assert.equal((await h.repository.getTask(result.trace_id))?.errorCode, 'MODEL_UNAVAILABLE');
     });
 
     it('ends MODEL_TIMEOUT when the model server hangs', async () => {

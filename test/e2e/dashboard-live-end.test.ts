@@ -111,7 +111,7 @@ describe(
         instruction: 'Press the blue button',
       });
       // Step 1 is recorded (pending) while the model thinks: the page opens on it.
-      for (let i = 0; i < 200 && fixture.repository.listSteps(taskId).length === 0; i++)
+      for (let i = 0; i < 200 && (await fixture.repository.listSteps(taskId)).length === 0; i++)
         await new Promise((resolve) => setTimeout(resolve, 20));
       await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, {
         waitUntil: 'domcontentloaded',
@@ -174,9 +174,10 @@ describe(
     });
 
     it('an ended task with a step left pending shows it unfinished (live view and task page)', async () => {
-      const taskId = fixture.repository.listTasks({ limit: 1, offset: 0 }).tasks[0]?.id ?? '';
+      const taskId =
+        (await fixture.repository.listTasks({ limit: 1, offset: 0 })).tasks[0]?.id ?? '';
       // As an abort in the middle of a step leaves the row: recorded, never ended.
-      fixture.repository.insertStep(taskId, 4, Date.now());
+      await fixture.repository.insertStep(taskId, 4, Date.now());
       await page.goto(`${server.url}/dashboard/tasks/${taskId}/live`, { waitUntil: 'load' });
       await page.waitForFunction(() =>
         document.querySelector('[data-live]')?.hasAttribute('data-live-ended'),

@@ -96,9 +96,9 @@ describe(
       // Pause: the page reloads showing the paused state; the loop holds before its next step.
       await Promise.all([page.waitForNavigation(), page.click('form[action$="/pause"] button')]);
       assert.equal(await page.$eval('[data-live-status]', (node) => node.textContent), 'paused');
-      const stepsWhenPaused = controlplane.repository.listSteps(taskId).length;
+      const stepsWhenPaused = (await controlplane.repository.listSteps(taskId)).length;
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      assert.ok(controlplane.repository.listSteps(taskId).length <= stepsWhenPaused + 1);
+      assert.ok((await controlplane.repository.listSteps(taskId)).length <= stepsWhenPaused + 1);
 
       // Abort: the status badge turns to aborted when the result event arrives.
       await Promise.all([page.waitForNavigation(), page.click('form[action$="/abort"] button')]);
@@ -110,7 +110,7 @@ describe(
       );
       const result = await done;
       assert.equal(result.status, 'aborted');
-      assert.equal(controlplane.repository.getTask(taskId)?.status, 'aborted');
+      assert.equal((await controlplane.repository.getTask(taskId))?.status, 'aborted');
       await page.goto(`${server.url}/dashboard/tasks/${taskId}`, { waitUntil: 'load' });
       const markers = await page.$$eval('[data-marker="click"]', (nodes) => nodes.length);
       assert.ok(markers >= 2, `click markers on the real screenshots: ${markers}`);

@@ -97,7 +97,7 @@ describe(
         [['POST', `${site.url}/api/pay?card=&cvc=`, 500]],
       );
       // The dashboard's task page shows the verdict with the request it rests on.
-      const row = controlplane.repository.getTask(result.trace_id);
+      const row = await controlplane.repository.getTask(result.trace_id);
       assert.ok(row);
       const page = String(await taskResult(row));
       assert.match(page, /id="verification"[^>]*><strong>unverified<\/strong>/);

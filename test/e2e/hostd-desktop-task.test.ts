@@ -120,7 +120,7 @@ if (!skipFile('desktop task in a hostd clone display', missing)) {
 
         const final = await sharp(result.final_screenshot_path ?? '').metadata();
         assert.deepEqual({ width: final.width, height: final.height }, screen);
-        const row = h.controlplane.repository.getTask(result.trace_id);
+        const row = await h.controlplane.repository.getTask(result.trace_id);
         assert.equal(row?.status, 'finished');
 
         const audit = await h.controlplane.audit.list({ taskId: result.trace_id, limit: 1000 });

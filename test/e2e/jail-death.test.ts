@@ -38,9 +38,9 @@ describe('e2e: the jail-service dies mid-task', requires('chromium'), () => {
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.equal(result.step_count, 3);
     assert.ok(Date.now() - started < 30_000);
-    const task = h.repository.getTask(result.trace_id);
+    const task = await h.repository.getTask(result.trace_id);
     assert.equal(task?.status, 'error');
-    assert.equal(h.repository.listSteps(result.trace_id).length, 3);
+    assert.equal((await h.repository.listSteps(result.trace_id)).length, 3);
     const code = await h.jail.process.exited;
     assert.equal(code, null, 'killed by a signal');
     // Chromium notices its parent's death (the CDP pipe closes) and exits: no orphan browser.

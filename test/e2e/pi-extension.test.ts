@@ -162,7 +162,7 @@ describe('browser_run_task in a real pi session', requires('chromium'), () => {
     assert.equal(compact.status, 'finished');
     assert.deepEqual(compact.result_data, { title: 'Demo shop' });
     assert.deepEqual(result.details, compact);
-    assert.equal(finishing.statusOf(compact.trace_id), 'finished');
+    assert.equal(await finishing.statusOf(compact.trace_id), 'finished');
     session.dispose();
   });
 

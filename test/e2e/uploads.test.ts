@@ -286,9 +286,9 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
   });
 
   it("admits an artifact of the tenant's own task and refuses another tenant's as missing", async () => {
-    const artifactOf = (tenant: string) => {
+    const artifactOf = async (tenant: string) => {
       const id = randomUUID();
-      controlplane.repository.createTask({
+      await controlplane.repository.createTask({
         tenant,
         actor: null,
         id,
@@ -309,12 +309,14 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       );
       return id;
     };
-    const own = await admit([{ name: 'report.txt', artifact_of_task: artifactOf('default') }]);
+    const own = await admit([
+      { name: 'report.txt', artifact_of_task: await artifactOf('default') },
+    ]);
     assert.deepEqual(
       own.uploads?.map((file) => [file.name, file.bytes]),
       [['report.txt', 10]],
     );
-    const foreign = artifactOf('other');
+    const foreign = await artifactOf('other');
     await assert.rejects(
       admit([{ name: 'report.txt', artifact_of_task: foreign }]),
       new RegExp(`no artifact report.txt of task ${foreign}`),

@@ -98,7 +98,7 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       code: 'POLICY_DENIED',
     });
     assert.equal(counts.acquires, 0, 'no browser was leased for a task that was not admitted');
-    assert.equal(fixture.repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    assert.equal((await fixture.repository.listTasks({ limit: 10, offset: 0 })).total, 0);
   });
 
   it('a service without a policy still refuses invalid input before any browser', async (t) => {
@@ -145,7 +145,7 @@ describe('admission is a pure plan, and no task runs ungated', () => {
     const result = await done;
     assert.equal(counts.acquires, 1);
     assert.equal(result.status, 'finished');
-    const [first] = fixture.repository.listSteps(taskId);
+    const [first] = await fixture.repository.listSteps(taskId);
     assert.equal(first?.index, 1);
     assert.equal(first?.outcome, 'refused');
     assert.equal(first?.outcomeMessage, 'Refused by policy: no card numbers.');
@@ -173,12 +173,12 @@ describe('admission is a pure plan, and no task runs ungated', () => {
       arguments: { instruction: 'mcp' },
     });
     const mcpId = (called.structuredContent as { trace_id: string }).trace_id;
-    const mcpRow = fixture.repository.getTask(mcpId);
+    const mcpRow = await fixture.repository.getTask(mcpId);
     assert.equal(mcpRow?.tenant, 'globex');
     assert.equal(mcpRow?.actor, 'tenant:globex/tester');
 
     const cli = await runTaskCommand({ instruction: 'cli' }, fixture.tasks, { tenant: 'acme' });
-    const cliRow = fixture.repository.getTask(cli.trace_id);
+    const cliRow = await fixture.repository.getTask(cli.trace_id);
     assert.equal(cliRow?.tenant, 'acme');
     assert.equal(cliRow?.actor, 'tenant:acme/cli');
     assert.notEqual(loopbackPrincipal.tenant, 'acme');

@@ -46,7 +46,7 @@ describe('issue 20: each action judged where and when it lands', () => {
     assert.equal(clicksAt(fake.executed, 900).length, 0, 'Pay was not clicked');
     assert.equal(clicksAt(fake.executed, 200).length, 1, 'Checkout was clicked');
     assert.equal((await controlplane.approvals.list({ limit: 5 })).length, 0);
-    const [first] = controlplane.repository.listSteps(started.taskId);
+    const [first] = await controlplane.repository.listSteps(started.taskId);
     assert.match(String(first?.outcomeMessage), /page changed after action 1 .*remaining 2/);
     assert.equal(result.status, 'finished');
   });

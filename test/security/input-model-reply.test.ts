@@ -37,7 +37,7 @@ describe('oversized model replies', () => {
     const task = await fixture.waitFor(id);
     assert.equal(task?.status, 'finished', JSON.stringify(task));
 
-    const steps = fixture.repository.listSteps(id);
+    const steps = await fixture.repository.listSteps(id);
     assert.equal(steps.length, 3, 'every step of the trace is kept');
     const [first, second] = steps;
     assert.equal(first?.outcome, 'plan_error');
@@ -47,20 +47,20 @@ describe('oversized model replies', () => {
       `stored reply is ${first?.rawPrediction?.length} characters`,
     );
     assert.match(first?.rawPrediction ?? '', /\[reply truncated: \d+ characters in all/);
-    assert.equal(fixture.repository.listActions(first?.id ?? -1).length, 0);
+    assert.equal((await fixture.repository.listActions(first?.id ?? -1)).length, 0);
     assert.equal(fixture.fake.executed.length, 1, "only the next reply's one click ran");
     assert.equal(second?.outcome, 'acted');
-    assert.equal(fixture.repository.listActions(second?.id ?? -1).length, 1);
+    assert.equal((await fixture.repository.listActions(second?.id ?? -1)).length, 1);
 
     const auditRows = (await fixture.audit.list({ limit: 100_000 })).length - auditBefore;
     assert.ok(auditRows < 20, `${auditRows} audit rows for one task`);
     assert.equal(MAX_ACTIONS_PER_REPLY, 20);
   });
 
-  it('saves 10,000 action rows of one step without overflowing the stack', () => {
+  it('saves 10,000 action rows of one step without overflowing the stack', async () => {
     const database = openDatabase(':memory:');
     const repository = createTaskRepository(database.db);
-    repository.createTask({
+    await repository.createTask({
       id: 't1',
       instruction: 'x',
       startUrl: null,
@@ -69,7 +69,7 @@ describe('oversized model replies', () => {
       coordinateMode: '1.5',
       createdAt: 0,
     });
-    const stepId = repository.insertStep('t1', 1, 0);
+    const stepId = await repository.insertStep('t1', 1, 0);
     const rows = Array.from({ length: 10_000 }, (_, index) => ({
       stepId,
       taskId: 't1',
@@ -87,8 +87,8 @@ describe('oversized model replies', () => {
       durationMs: 1,
       navigated: false,
     }));
-    repository.insertActions(rows as Parameters<typeof repository.insertActions>[0]);
-    assert.equal(repository.listActions(stepId).length, 10_000);
+    await repository.insertActions(rows as Parameters<typeof repository.insertActions>[0]);
+    assert.equal((await repository.listActions(stepId)).length, 10_000);
     database.close();
   });
 

@@ -65,7 +65,8 @@ describe('security: an MCP session belongs to the principal that opened it', () 
       { signal: controller.signal, onprogress: () => stepped() },
     );
     await firstStep;
-    const taskId = controlplane.repository.listTasks({ limit: 10, offset: 0 }).tasks[0]?.id ?? '';
+    const taskId =
+      (await controlplane.repository.listTasks({ limit: 10, offset: 0 })).tasks[0]?.id ?? '';
     assert.ok(controlplane.tasks.isActive(taskId));
 
     for (const [who, token] of [
@@ -122,6 +123,6 @@ describe('security: an MCP session belongs to the principal that opened it', () 
     controller.abort();
     await assert.rejects(call);
     for (let i = 0; i < 200 && controlplane.tasks.isActive(taskId); i++) await sleep(10);
-    assert.equal(controlplane.repository.getTask(taskId)?.status, 'aborted');
+    assert.equal((await controlplane.repository.getTask(taskId))?.status, 'aborted');
   });
 });

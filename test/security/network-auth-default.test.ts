@@ -44,7 +44,7 @@ describe('API auth is on by default', () => {
     const { app, repository } = await appFrom({});
     const response = await app.request('/v1/tasks', pagePost());
     assert.equal(response.status, 401);
-    assert.equal(repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    assert.equal((await repository.listTasks({ limit: 10, offset: 0 })).total, 0);
     const wrong = await app.request(
       '/v1/tasks',
       pagePost({ authorization: 'Bearer not-the-token-at-all' }),

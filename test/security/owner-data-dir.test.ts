@@ -82,9 +82,9 @@ function heldModel() {
   return { model, release };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), 'condition not reached');
+const until = async (check: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 500 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(await check(), 'condition not reached');
 };
 
 describe('a second process beside a running server (real processes, real SQLite)', () => {
@@ -106,7 +106,7 @@ describe('a second process beside a running server (real processes, real SQLite)
     const started = await submit(controlplane.tasks, { instruction: 'stay running' });
     taskId = started.taskId;
     done = started.done;
-    await until(() => controlplane.repository.listSteps(taskId).length === 2);
+    await until(async () => (await controlplane.repository.listSteps(taskId)).length === 2);
   });
   after(async () => {
     release();
@@ -171,10 +171,10 @@ describe('a process that registers beside a live client, then after it died', ()
     child.kill('SIGKILL');
   });
 
-  const readTask = () => {
+  const readTask = async () => {
     const database = openDatabase(databasePath);
     try {
-      return createTaskRepository(database.db).getTask(childTask);
+      return await createTaskRepository(database.db).getTask(childTask);
     } finally {
       database.close();
     }
@@ -188,8 +188,9 @@ describe('a process that registers beside a live client, then after it died', ()
     // Past the ownership check (clients may share a directory), it fails on the missing replay.
     assert.equal(code, 2, output);
     assert.match(output, /no-such-replay\.json/);
-    assert.equal(readTask()?.status, 'running');
-    assert.equal(readTask()?.stepCount, 2);
+    const task = await readTask();
+    assert.equal(task?.status, 'running');
+    assert.equal(task?.stepCount, 2);
   });
 
   it('once that process is killed, the next start marks its task INTERRUPTED with its 2 recorded steps', async () => {
@@ -200,7 +201,7 @@ describe('a process that registers beside a live client, then after it died', ()
       dataDir,
     );
     assert.equal(code, 2, output);
-    const task = readTask();
+    const task = await readTask();
     assert.equal(task?.status, 'error');
     assert.equal(task?.errorCode, 'INTERRUPTED');
     assert.equal(task?.stepCount, 2);

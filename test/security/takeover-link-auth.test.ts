@@ -46,8 +46,8 @@ after(async () => {
 
 const inputs: SupervisorInput[][] = [];
 const handBacks: HandBack[] = [];
-function activeTask(id: string, tenant = 'acme') {
-  repository.createTask({
+async function activeTask(id: string, tenant = 'acme') {
+  await repository.createTask({
     id,
     tenant,
     actor: `tenant:${tenant}/runner`,
@@ -89,9 +89,9 @@ function activeTask(id: string, tenant = 'acme') {
     handBack: (handBack) => handBacks.push(handBack),
   });
 }
-activeTask('task-a');
-activeTask('task-b');
-activeTask('task-beta', 'beta');
+await activeTask('task-a');
+await activeTask('task-b');
+await activeTask('task-beta', 'beta');
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 async function restLink(taskId: string, token: string) {

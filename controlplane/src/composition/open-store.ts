@@ -42,7 +42,7 @@ export async function openStore(
     logger,
   });
   deps.stack.defer(audit.close);
-  const interrupted = repository.failInterrupted(deps.clock.now(), await owner.pruneGone());
+  const interrupted = await repository.failInterrupted(deps.clock.now(), await owner.pruneGone());
   await auditInterruptedTasks(audit, interrupted, logger);
   if (interrupted.length > 0)
     logger.warn(

@@ -77,17 +77,17 @@ export function taskSignal(abort: AbortSignal, timeoutSeconds: number | undefine
  * screenshot, ended_at) and returns it as the compact result, with the trace's usage totals
  * when the task called a model.
  */
-export function recordEnding(
+export async function recordEnding(
   taskId: string,
   result: LoopResult,
   trace: Pick<TraceRecorder, 'lastScreenshotPath' | 'usage'>,
   deps: { repository: TaskRepository; clock: Clock },
   verification?: TaskVerification,
-): CompactResult {
+): Promise<CompactResult> {
   const finalScreenshotPath = trace.lastScreenshotPath();
   const usage = trace.usage();
   const resultData = 'resultData' in result ? result.resultData : parseResultData(result.summary);
-  deps.repository.endTask(taskId, {
+  await deps.repository.endTask(taskId, {
     status: result.status,
     summary: result.summary,
     resultData,

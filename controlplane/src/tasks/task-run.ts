@@ -20,6 +20,7 @@ import type { TaskGuard } from '../governance/policy/task-guards.js';
 import type { LiveTaskStatus, PendingApproval } from './live-status.js';
 import { PauseGate } from './pause-gate.js';
 import { type RunListener, type RunRecorder, RunStream } from './run-stream.js';
+import { SerialWrites } from './serial-writes.js';
 import type { TaskRunDeps } from './task-deps.js';
 import { downloadsOf, type TaskDownloads } from './task-downloads.js';
 import { endingOf, recordEnding, taskSignal } from './task-ending.js';
@@ -37,9 +38,12 @@ import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 /**
  * One task from its `queued` row to its result. Every status the task can be in — queued,
  * running, paused, awaiting_approval (reported by the guard's approver), needs_user (reported by
- * the takeover port) and each ending — is a state of this owner: it writes the row, then publishes
- * the event. `done` settles with the compact result whatever the ending. An abort takes effect in
- * any state: queued (ended at once, never started), paused, awaiting an approval, needing a person.
+ * the takeover port) and each ending — is a state of this owner: it publishes the event, whose
+ * first recorder (the trace) writes the row before any other reader sees it; the ending is
+ * written before `task-ended` is published. Every row of the task is written in one queue
+ * (serial-writes.ts), in order, the ending last. `done` settles with the compact result whatever
+ * the ending. An abort takes effect in any state: queued (ended at once, never started), paused,
+ * awaiting an approval, needing a person.
  */
 export class TaskRun {
   readonly id: string;
@@ -49,6 +53,7 @@ export class TaskRun {
   readonly #logger: Logger;
   readonly #controller = new AbortController();
   readonly #pauses = new PauseGate();
+  readonly #writes: SerialWrites;
   readonly #trace: TraceRecorder;
   readonly #events: RunStream;
   /** The requests the steps caused and the criteria's check: what `finished` is checked against. */
@@ -60,8 +65,26 @@ export class TaskRun {
   #approval: PendingApproval | null = null;
   #needsUser: HandoffReason | null = null;
   #status: LiveTaskStatus | null = null;
+  /** The `queued` event's delivery (its row written, the listener told). */
+  readonly #queued: Promise<void> | undefined;
 
-  constructor(
+  /**
+   * Writes the task's `queued` row (rejects when it cannot), then starts the run; resolves once
+   * the `queued` event has been recorded.
+   */
+  static async start(
+    id: string,
+    plan: TaskPlan,
+    deps: TaskRunDeps,
+    options: { held?: KeptBrowser | undefined; listener?: RunListener | undefined },
+  ): Promise<TaskRun> {
+    await createTaskRow(id, plan, deps);
+    const run = new TaskRun(id, plan, deps, options);
+    await run.#queued;
+    return run;
+  }
+
+  private constructor(
     id: string,
     plan: TaskPlan,
     deps: TaskRunDeps,
@@ -71,13 +94,13 @@ export class TaskRun {
     this.#plan = plan;
     this.#deps = deps;
     this.#logger = deps.logger.child({ taskId: id });
-    createTaskRow(id, plan, deps);
-    this.#trace = createTraceRecorder(id, { ...deps, logger: this.#logger });
+    this.#writes = new SerialWrites(this.#logger);
+    this.#trace = createTraceRecorder(id, { ...deps, writes: this.#writes, logger: this.#logger });
     this.#evidence = createEvidenceLedger(plan.input.surface !== 'desktop');
     this.#events = new RunStream(this.#recorders(), this.#logger);
     // The caller's listener sees every event, from `queued` on.
     if (options.listener) this.#events.subscribe(options.listener);
-    this.#setStatus();
+    this.#queued = this.#setStatus();
     this.done = this.#run(options.held);
   }
 
@@ -99,12 +122,15 @@ export class TaskRun {
     this.#controller.abort();
   }
 
-  /** Pauses before the next step (or while queued), or lets it continue. */
-  setPaused(paused: boolean): void {
+  /**
+   * Pauses before the next step (or while queued), or lets it continue; resolves once the status
+   * is written to the row and published.
+   */
+  async setPaused(paused: boolean): Promise<void> {
     if (this.#pauses.paused === paused) return;
     if (paused) this.#pauses.pause();
     else this.#pauses.resume();
-    this.#setStatus();
+    await this.#setStatus();
   }
 
   async #run(held: KeptBrowser | undefined): Promise<CompactResult> {
@@ -179,14 +205,14 @@ export class TaskRun {
         model: deps.model,
       });
       const modelFacts = { name: model.name, profile: profile.name };
-      deps.repository.markStarted(this.id, deps.clock.now());
+      await this.#writes.run(() => deps.repository.markStarted(this.id, deps.clock.now()));
       this.#started = true;
       this.#logger.info(
         { instruction: input.instruction, startUrl: input.start_url, model: modelFacts },
         'task-started',
       );
       await this.#events.publish({ type: 'task-started', at: deps.clock.now(), model: modelFacts });
-      this.#setStatus();
+      void this.#setStatus();
       await uploads?.open();
       const start = await startTask(
         input,
@@ -238,12 +264,17 @@ export class TaskRun {
     }
   }
 
-  /** The ending, once: the row, then `task-ended` (the audit, the SSE result, the listeners). */
+  /**
+   * The ending, once: the row (after every earlier write of the task), then `task-ended` (the
+   * audit, the SSE result, the listeners).
+   */
   async #end(result: LoopResult, kept: Partial<CompactResult>): Promise<CompactResult> {
     const verification =
       result.status === 'finished' ? this.#evidence.verdict(result.summary) : undefined;
-    const ending = recordEnding(this.id, result, this.#trace, this.#deps, verification);
     this.#ended = true;
+    const ending = await this.#writes.run(() =>
+      recordEnding(this.id, result, this.#trace, this.#deps, verification),
+    );
     const { status, step_count: steps, error } = ending;
     this.#logger.info({ status, steps, error, verdict: verification?.verdict }, 'task-ended');
     const outcome = { ...ending, ...kept };
@@ -251,8 +282,11 @@ export class TaskRun {
     return outcome;
   }
 
-  /** The live status, from what the run is doing; on a change: the row, then the event. */
-  #setStatus(): void {
+  /**
+   * The live status, from what the run is doing; on a change, the event (the trace writes the row
+   * before the other readers see it). Resolves once it is delivered.
+   */
+  #setStatus(): Promise<void> | undefined {
     if (this.#ended || this.#signal.aborted) return;
     const status: LiveTaskStatus = this.#needsUser
       ? 'needs_user'
@@ -265,10 +299,9 @@ export class TaskRun {
             : 'queued';
     if (status === this.#status) return;
     this.#status = status;
-    this.#deps.repository.setLiveStatus(this.id, status);
     const reason = status === 'needs_user' && this.#needsUser ? { reason: this.#needsUser } : {};
     const approval = status === 'awaiting_approval' && this.#approval;
-    void this.#events.publish({
+    return this.#events.publish({
       type: 'status-changed',
       status,
       ...reason,
@@ -284,13 +317,13 @@ export class TaskRun {
       reason: record.reason,
       action: record.detail.action ?? null,
     };
-    this.#setStatus();
+    void this.#setStatus();
   }
 
   /** The takeover port: a person is needed (why), or no longer (null). */
   #needs(reason: HandoffReason | null): void {
     this.#needsUser = reason;
-    this.#setStatus();
+    void this.#setStatus();
   }
 
   /** The recorders of the run's events, in order: the trace, the audit, the numbered SSE log. */

@@ -49,10 +49,13 @@ export interface TaskService {
    */
   abort(taskId: string): boolean;
   isActive(taskId: string): boolean;
-  /** Pauses a queued or running task before its next step; false when it is not active. */
-  pause?(taskId: string): boolean;
-  /** Lets a paused task continue; false when it is not active. */
-  resume?(taskId: string): boolean;
+  /**
+   * Pauses a queued or running task before its next step (resolves once its row says `paused`);
+   * false when it is not active.
+   */
+  pause?(taskId: string): Promise<boolean>;
+  /** Lets a paused task continue (resolves once its row says so); false when it is not active. */
+  resume?(taskId: string): Promise<boolean>;
   isPaused?(taskId: string): boolean;
   /** The approval an active task waits for (status `awaiting_approval`), else null. */
   pendingApproval?(taskId: string): PendingApproval | null;
@@ -131,11 +134,11 @@ export function createTaskService(
     },
     async start(plan, onEvent) {
       const taskId =
-        plan.taskId && !deps.repository.getTask(plan.taskId) ? plan.taskId : deps.newId();
+        plan.taskId && !(await deps.repository.getTask(plan.taskId)) ? plan.taskId : deps.newId();
       const sessionId = plan.input.session_id;
       const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
       if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);
-      const run = new TaskRun(taskId, plan, runDeps, { held, listener: onEvent });
+      const run = await TaskRun.start(taskId, plan, runDeps, { held, listener: onEvent });
       active.set(taskId, run);
       const done = run.done.finally(() => active.delete(taskId));
       const settled = done.catch(() => undefined);
@@ -161,9 +164,9 @@ export function createTaskService(
     },
   };
 
-  function setPaused(taskId: string, paused: boolean): boolean {
+  async function setPaused(taskId: string, paused: boolean): Promise<boolean> {
     const run = active.get(taskId);
-    run?.setPaused(paused);
+    await run?.setPaused(paused);
     return run !== undefined;
   }
 }

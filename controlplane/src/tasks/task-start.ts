@@ -12,9 +12,9 @@ import { type BrowserRunTaskInput, loggedInConditions, successConditions } from 
 import type { TaskPlan } from './task-plan.js';
 
 /** The `queued` row, owned by the plan's tenant and actor (the principal admission was given). */
-export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): void {
+export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): Promise<void> {
   const { input } = plan;
-  deps.repository.createTask({
+  return deps.repository.createTask({
     tenant: plan.tenant,
     actor: plan.actor,
     id: taskId,

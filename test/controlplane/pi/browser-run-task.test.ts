@@ -130,7 +130,7 @@ describe('browser_run_task against a real controlplane', () => {
     assert.equal(result.content.length, 1);
     assert.equal(result.content[0]?.type, 'text');
     assert.deepEqual(JSON.parse(textOf(result)), details);
-    assert.equal(ok.statusOf(details.trace_id), 'finished');
+    assert.equal(await ok.statusOf(details.trace_id), 'finished');
 
     assert.equal(updates[0] && textOf(updates[0]), `browser task ${details.trace_id} queued`);
     const lines = updates.map(textOf);
@@ -178,7 +178,7 @@ describe('browser_run_task against a real controlplane', () => {
     assert.match(textOf(result), new RegExp(`browser task ${traceId} is being aborted`));
     assert.equal(result.details.trace_id, traceId);
     assert.equal(result.details.status, 'aborted');
-    assert.equal(result.details.step_count, endless.repository.getTask(traceId)?.stepCount);
+    assert.equal(result.details.step_count, (await endless.repository.getTask(traceId))?.stepCount);
     assert.deepEqual(await toolResultPatch(pi, result), { isError: true });
     await endless.waitForStatus(traceId, 'aborted', 2000);
   });

@@ -15,7 +15,7 @@ export interface TestControlplane {
   tasks: TaskService;
   repository: TaskRepository;
   /** The stored status of a task (`queued`, `running`, `finished`, `aborted`, …). */
-  statusOf(traceId: string): string | undefined;
+  statusOf(traceId: string): Promise<string | undefined>;
   /** Resolves once the task has `status`; rejects after `timeoutMs`. */
   waitForStatus(traceId: string, status: string, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
@@ -37,7 +37,7 @@ export async function startTestControlplane(
   });
   const { tasks, repository } = controlplane;
   const url = await controlplane.serve();
-  const statusOf = (traceId: string) => repository.getTask(traceId)?.status;
+  const statusOf = async (traceId: string) => (await repository.getTask(traceId))?.status;
   return {
     url,
     tasks,
@@ -45,10 +45,10 @@ export async function startTestControlplane(
     statusOf,
     async waitForStatus(traceId, status, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      while (statusOf(traceId) !== status) {
+      while ((await statusOf(traceId)) !== status) {
         if (Date.now() > deadline) {
           throw new Error(
-            `task ${traceId} is ${statusOf(traceId)}, not ${status}, after ${timeoutMs} ms`,
+            `task ${traceId} is ${await statusOf(traceId)}, not ${status}, after ${timeoutMs} ms`,
           );
         }
         await sleep(10);

@@ -160,7 +160,7 @@ describe('surface: desktop', () => {
     assert.equal(leases[0]?.display, true);
     assert.equal(released(), 1, 'the display-less browser was given back');
     assert.deepEqual(browser.executed, [], 'nothing ran on it');
-    const row = repository.getTask(result.trace_id);
+    const row = await repository.getTask(result.trace_id);
     assert.equal(row?.status, 'error');
     assert.equal(row?.errorCode, 'OPERATOR_UNAVAILABLE');
     close();

@@ -18,7 +18,7 @@ async function run(outputs: string[], input: BrowserRunTaskInput) {
     loop: { maxSteps: 6 },
   });
   const result = await runTestTask(input, { ...deps, newId: () => 'task-1' });
-  const steps = repository.listSteps(result.trace_id);
+  const steps = await repository.listSteps(result.trace_id);
   close();
   return { result, steps, executed: fake.executed };
 }

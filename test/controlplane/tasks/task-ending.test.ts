@@ -124,10 +124,10 @@ describe('a task past its timeout_s', () => {
       message: 'task exceeded its timeout of 1 s',
     });
     assert.equal(result.step_count, 1);
-    const row = repository.getTask(result.trace_id);
+    const row = await repository.getTask(result.trace_id);
     assert.equal(row?.errorCode, 'TASK_TIMEOUT');
     assert.deepEqual(
-      repository.listSteps(result.trace_id).map((step) => step.outcome),
+      (await repository.listSteps(result.trace_id)).map((step) => step.outcome),
       ['aborted'],
     );
     close();

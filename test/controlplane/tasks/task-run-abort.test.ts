@@ -60,14 +60,14 @@ describe('aborting a queued task', () => {
     await within(holding, 5000, 'the first task reaching its model call');
     const second = await submit(tasks, { instruction: 'queued behind it, then aborted' });
     const third = await submit(tasks, { instruction: 'queued behind both' });
-    assert.equal(repository.getTask(second.taskId)?.status, 'queued');
+    assert.equal((await repository.getTask(second.taskId))?.status, 'queued');
 
     const response = await app.request(`/v1/tasks/${second.taskId}/abort`, { method: 'POST' });
     assert.equal(response.status, 202);
     const result = await within(second.done, 2000, 'the queued task ending on abort');
     assert.equal(result.status, 'aborted');
     assert.equal(result.step_count, 0);
-    const row = repository.getTask(second.taskId);
+    const row = await repository.getTask(second.taskId);
     assert.equal(row?.status, 'aborted');
     assert.equal(row?.startedAt, null, 'a task that never ran has no started_at');
     assert.notEqual(row?.endedAt, null);
@@ -80,7 +80,7 @@ describe('aborting a queued task', () => {
     tasks.abort(first.taskId);
     await within(first.done, 2000, 'the running task ending on abort');
     await within(thirdHolding, 5000, 'the third task running');
-    assert.equal(repository.getTask(third.taskId)?.status, 'running');
+    assert.equal((await repository.getTask(third.taskId))?.status, 'running');
     tasks.abort(third.taskId);
     await third.done;
   });
@@ -110,7 +110,7 @@ describe('step counts after an abort', () => {
       ['acted', 'acted', 'aborted'],
       'no step is left pending once the task has ended',
     );
-    assert.equal(repository.getTask(task.taskId)?.stepCount, 3);
+    assert.equal((await repository.getTask(task.taskId))?.stepCount, 3);
 
     const sseSteps = tasks.events
       .since(task.taskId, 0)
@@ -136,16 +136,16 @@ describe('aborting a paused task', () => {
   it('ends it at once: the pause does not hold the abort back', async () => {
     const { tasks, repository, app } = await setup(5);
     const task = await submit(tasks, { instruction: 'paused before its first step' });
-    assert.equal(tasks.pause?.(task.taskId), true);
-    for (let i = 0; i < 200 && repository.getTask(task.taskId)?.startedAt === null; i++)
+    assert.equal(await tasks.pause?.(task.taskId), true);
+    for (let i = 0; i < 200 && (await repository.getTask(task.taskId))?.startedAt === null; i++)
       await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.equal(repository.getTask(task.taskId)?.status, 'paused');
+    assert.equal((await repository.getTask(task.taskId))?.status, 'paused');
     const response = await app.request(`/v1/tasks/${task.taskId}/abort`, { method: 'POST' });
     assert.equal(response.status, 202);
     const result = await within(task.done, 2000, 'the paused task ending on abort');
     assert.equal(result.status, 'aborted');
     assert.equal(result.step_count, 0);
-    assert.equal(repository.getTask(task.taskId)?.status, 'aborted');
+    assert.equal((await repository.getTask(task.taskId))?.status, 'aborted');
     const statuses = tasks.events
       .since(task.taskId, 0)
       .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));

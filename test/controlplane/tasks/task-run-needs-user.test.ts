@@ -127,7 +127,7 @@ describe('a task that needs a person', () => {
 
   it('holds a pause asked while it waits for the person once handed back (paused on REST and SSE)', async (t) => {
     const { task, tasks, rest, sseStatuses, until, handBack } = await setup(t);
-    assert.equal(tasks.pause?.(task.taskId), true);
+    assert.equal(await tasks.pause?.(task.taskId), true);
     assert.equal((await rest()).task.status, 'needs_user', 'the person still has the browser');
     handBack();
     await until('paused', async () => (await rest()).task.status === 'paused');
@@ -140,7 +140,7 @@ describe('a task that needs a person', () => {
     );
     await delay(50);
     assert.equal((await rest()).task.step_count, 1, 'no step while paused');
-    assert.equal(tasks.resume?.(task.taskId), true);
+    assert.equal(await tasks.resume?.(task.taskId), true);
     assert.equal((await task.done).status, 'finished');
   });
 });

@@ -25,10 +25,10 @@ describe('a task run', () => {
     assert.ok(result.final_screenshot_path?.endsWith('final.jpg'));
     assert.equal(Object.keys(result).includes('screenshot'), false);
 
-    const task = repository.getTask(result.trace_id);
+    const task = await repository.getTask(result.trace_id);
     assert.equal(task?.status, 'finished');
     assert.equal(task?.startUrl, 'http://127.0.0.1:9/');
-    const steps = repository.listSteps(result.trace_id);
+    const steps = await repository.listSteps(result.trace_id);
     assert.equal(steps.length, 2);
     for (const step of steps) {
       assert.ok(
@@ -41,7 +41,7 @@ describe('a task run', () => {
     }
     assert.equal(steps[0]?.outcome, 'acted');
     assert.equal(steps[0]?.thought, 'open it');
-    const actions = repository.listActions(steps[0]?.id ?? -1);
+    const actions = await repository.listActions(steps[0]?.id ?? -1);
     assert.deepEqual(
       actions.map((a) => [a.type, a.cssX, a.cssY, a.status]),
       [
@@ -69,10 +69,10 @@ describe('a task run', () => {
       code: 'MODEL_TIMEOUT',
       message: 'model did not answer within 100 ms',
     });
-    const task = repository.getTask(result.trace_id);
+    const task = await repository.getTask(result.trace_id);
     assert.equal(task?.errorCode, 'MODEL_TIMEOUT');
     assert.ok(task?.endedAt);
-    assert.equal(repository.listSteps(result.trace_id).length, 1);
+    assert.equal((await repository.listSteps(result.trace_id)).length, 1);
     close();
   });
 
@@ -84,13 +84,13 @@ describe('a task run', () => {
     controller.abort();
     const result = await runTestTask({ instruction: 'x' }, deps, { signal: controller.signal });
     assert.equal(result.status, 'aborted');
-    assert.equal(repository.getTask(result.trace_id)?.status, 'aborted');
+    assert.equal((await repository.getTask(result.trace_id))?.status, 'aborted');
     close();
   });
 
-  it('marks tasks left running by a crash as INTERRUPTED on the next start', () => {
+  it('marks tasks left running by a crash as INTERRUPTED on the next start', async () => {
     const { deps, repository, close } = createTestTaskDeps({ model: createReplayModel(['x']) });
-    repository.createTask({
+    await repository.createTask({
       id: 't1',
       instruction: 'x',
       startUrl: null,
@@ -99,10 +99,12 @@ describe('a task run', () => {
       coordinateMode: '1.5',
       createdAt: 1,
     });
-    repository.markStarted('t1', 2);
-    assert.deepEqual(repository.failInterrupted(3), [{ id: 't1', actor: null, stepCount: 0 }]);
-    assert.equal(repository.getTask('t1')?.errorCode, 'INTERRUPTED');
-    assert.equal(repository.getTask('t1')?.status, 'error');
+    await repository.markStarted('t1', 2);
+    assert.deepEqual(await repository.failInterrupted(3), [
+      { id: 't1', actor: null, stepCount: 0 },
+    ]);
+    assert.equal((await repository.getTask('t1'))?.errorCode, 'INTERRUPTED');
+    assert.equal((await repository.getTask('t1'))?.status, 'error');
     assert.ok(deps);
     close();
   });

@@ -125,7 +125,7 @@ describe('task usage and cost on every surface', () => {
       assert.ok(usage, 'structuredContent has usage');
       assert.equal(usage.estimated, true, 'the server sent no usage: estimated, and marked');
       assert.equal(usage.model_calls, 3);
-      const steps = controlplane.repository.listSteps(compact.trace_id);
+      const steps = await controlplane.repository.listSteps(compact.trace_id);
       const prompt = steps.reduce((sum, step) => sum + (step.modelUsage?.promptTokens ?? 0), 0);
       const completion = steps.reduce((sum, s) => sum + (s.modelUsage?.completionTokens ?? 0), 0);
       assert.deepEqual([usage.prompt_tokens, usage.completion_tokens], [prompt, completion]);

@@ -19,7 +19,7 @@ const owner = await claimDataDirAt(databasePath, {
 const database = openDatabase(databasePath);
 const repository = createTaskRepository(database.db, { owner: owner.id });
 const taskId = `child-task-${process.pid}`;
-repository.createTask({
+await repository.createTask({
   id: taskId,
   instruction: 'a task of a process that will be killed',
   startUrl: null,
@@ -28,8 +28,8 @@ repository.createTask({
   coordinateMode: '1.5',
   createdAt: Date.now(),
 });
-repository.markStarted(taskId, Date.now());
-repository.insertStep(taskId, 1, Date.now());
-repository.insertStep(taskId, 2, Date.now());
+await repository.markStarted(taskId, Date.now());
+await repository.insertStep(taskId, 1, Date.now());
+await repository.insertStep(taskId, 2, Date.now());
 process.stdout.write(`${JSON.stringify({ taskId, instance: owner.id, pid: process.pid })}\n`);
 setInterval(() => undefined, 60_000);

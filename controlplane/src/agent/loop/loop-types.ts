@@ -117,7 +117,10 @@ export type LoopEvent = StepEvent | RunEvent;
 export type RunEvent =
   /** The run holds its browser and starts (the row's started_at, the audit's task-started). */
   | { type: 'task-started'; at: number; model?: { name: string; profile: string } }
-  /** The run's live status changed; it was written to the row just before. */
+  /**
+   * The run's live status changed; the trace (the first recorder) writes it to the row before
+   * the other readers see it.
+   */
   | {
       type: 'status-changed';
       status: LiveTaskStatus;

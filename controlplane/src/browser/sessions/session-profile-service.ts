@@ -33,7 +33,7 @@ export interface SessionProfileServiceDeps {
   clock: Clock;
   defaultTtlS: number;
   /** The tenant owning a task (null when unknown). */
-  taskTenant: (taskId: string) => string | null;
+  taskTenant: (taskId: string) => Promise<string | null>;
   /** The login-state client of the clone a task holds now, or null when it holds none. */
   transferOf: (taskId: string) => SessionTransfer | null;
 }
@@ -115,7 +115,7 @@ export function createSessionProfileService(
     async saveSessionFromTask(request, principal) {
       const name = valid(profileNameSchema, request.name, 'name');
       const origins = valid(sessionOriginsSchema, request.origins, 'origins');
-      const tenant = deps.taskTenant(request.taskId);
+      const tenant = await deps.taskTenant(request.taskId);
       if (tenant === null) throw new SessionProfileError('SESSION_NOT_FOUND', 'no such task', 404);
       requireOperate(principal, tenant);
       const transfer = deps.transferOf(request.taskId);

@@ -48,7 +48,7 @@ export function createSessionProfiles(deps: {
     audit: deps.audit,
     clock: deps.clock,
     defaultTtlS: config.sessionTtlS,
-    taskTenant: (taskId) => deps.repository.getTask(taskId)?.tenant ?? null,
+    taskTenant: async (taskId) => (await deps.repository.getTask(taskId))?.tenant ?? null,
     transferOf: (taskId) => {
       const endpoint = deps.browsers.get(taskId)?.service;
       return endpoint ? transferFor(endpoint) : null;

@@ -22,8 +22,8 @@ function principalOf(c: Context): Principal {
   return principal;
 }
 
-function activeTakeover(c: Context, deps: TakeoverAppDeps, id: string) {
-  const task = deps.repository.getTask(id, visibleTenant(principalOf(c)));
+async function activeTakeover(c: Context, deps: TakeoverAppDeps, id: string) {
+  const task = await deps.repository.getTask(id, visibleTenant(principalOf(c)));
   if (!task) throw new NotFoundError(`no task with trace_id ${id}`);
   const active = deps.registry.get(task.id);
   if (!active)
@@ -53,7 +53,7 @@ export const takeoverRestRoutes: RouteEntry[] = [
     },
     async handle(c, input, deps) {
       const takeover = takeoverOf(deps);
-      const active = activeTakeover(c, takeover, input.params().id);
+      const active = await activeTakeover(c, takeover, input.params().id);
       const user = actorOf(principalOf(c));
       const link = takeover.links.mint({ task: active.taskId, tenant: active.tenant, user });
       await takeover.audit.append({
@@ -81,7 +81,7 @@ export const takeoverRestRoutes: RouteEntry[] = [
     },
     async handle(c, input, deps) {
       const takeover = takeoverOf(deps);
-      const active = activeTakeover(c, takeover, input.params().id);
+      const active = await activeTakeover(c, takeover, input.params().id);
       const principal = principalOf(c);
       await takeover.onHandBack?.(active.taskId, principal, input.body.save_session);
       active.handBack({

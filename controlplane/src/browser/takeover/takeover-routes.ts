@@ -132,9 +132,9 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     ),
   );
   /** Checks a link for this task (spending it when `spend`): claims, the task, its takeover. */
-  const admit = (taskId: string, token: string, spend: boolean) => {
+  const admit = async (taskId: string, token: string, spend: boolean) => {
     const claims = spend ? deps.links.redeem(token, taskId) : deps.links.check(token, taskId);
-    const task = deps.repository.getTask(taskId);
+    const task = await deps.repository.getTask(taskId);
     if (!task || task.tenant !== claims.tenant)
       throw new TakeoverError('TAKEOVER_FORBIDDEN', 'the link is not for this task’s tenant');
     const active = deps.registry.get(taskId);
@@ -153,11 +153,11 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
   };
 
   // GET only shows what the link is for: link scanners and previews must not spend it.
-  app.get('/:id/open', (c) => {
+  app.get('/:id/open', async (c) => {
     try {
       const taskId = taskIdOf(c);
       const token = c.req.query('t') ?? '';
-      const { task, active } = admit(taskId, token, false);
+      const { task, active } = await admit(taskId, token, false);
       const page = takeoverConfirm({ task, token, takeover: active, now: deps.clock.now() });
       return c.html(page, 200, pageHeaders);
     } catch (error) {
@@ -167,7 +167,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
   // The landing page's picture of the task's screen now (the link is checked, not spent).
   app.get('/:id/open/screen.jpg', async (c) => {
     try {
-      const { active } = admit(taskIdOf(c), c.req.query('t') ?? '', false);
+      const { active } = await admit(taskIdOf(c), c.req.query('t') ?? '', false);
       const jpeg = await screens.of(active);
       if (!jpeg) return c.text('no screenshot', 404, { 'cache-control': 'no-store' });
       return c.body(new Uint8Array(jpeg), 200, {
@@ -182,7 +182,7 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     try {
       const taskId = taskIdOf(c);
       const form = await readForm(c);
-      const { claims, task, active } = admit(taskId, String(form.t ?? ''), true);
+      const { claims, task, active } = await admit(taskId, String(form.t ?? ''), true);
       const expiresAt = active.deadline;
       deps.sessions.start(c, { taskId, tenant: task.tenant, user: claims.user, expiresAt });
       await deps.audit.append({

@@ -2,7 +2,7 @@
 // `path` a regular file whose real path (symlinks resolved) lies inside one of the policy's
 // `upload_dirs`, no `..`, within `max_upload_bytes`; an `artifact_of_task` a file an earlier task of
 // the SAME tenant stored (another tenant's task reads as no such task). Reads the filesystem
-// synchronously: admission decides before anything starts.
+// synchronously, the task store through its port: admission decides before anything starts.
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import type { TenantPolicy } from './policy-schema.js';
 /** What admission reads to find an earlier task's artifact. */
 export interface ArtifactLookup {
   /** Whether task `id` exists and belongs to `tenant`. */
-  ownsTask(tenant: string, id: string): boolean;
+  ownsTask(tenant: string, id: string): Promise<boolean>;
   /** The controlplane's data directory (`<data>/traces/<task>/artifacts.json`). */
   dataDir: string;
 }
@@ -21,12 +21,12 @@ export interface ArtifactLookup {
 const storedSchema = z.array(z.object({ name: z.string(), path: z.string() }));
 
 /** The files as the task will provide them, or why they are refused. */
-export function resolveTaskFiles(
+export async function resolveTaskFiles(
   files: readonly TaskFile[],
   policy: TenantPolicy['files'],
   tenant: string,
   lookup: ArtifactLookup | undefined,
-): { files: UploadSource[] } | { reason: string } {
+): Promise<{ files: UploadSource[] } | { reason: string }> {
   if (policy.upload !== 'allowed')
     return { reason: 'files: uploads are off in the tenant policy (files.upload)' };
   const names = new Set<string>();
@@ -38,7 +38,7 @@ export function resolveTaskFiles(
     const found =
       file.path !== undefined
         ? hostFile(file.path, policy)
-        : artifact(file.name, file.artifact_of_task ?? '', tenant, lookup);
+        : await artifact(file.name, file.artifact_of_task ?? '', tenant, lookup);
     if ('reason' in found) return { reason: `${where}: ${found.reason}` };
     const bytes = statSync(found.path).size;
     if (bytes > policy.max_upload_bytes)
@@ -78,14 +78,14 @@ function hostFile(
   return { path: real };
 }
 
-function artifact(
+async function artifact(
   name: string,
   taskId: string,
   tenant: string,
   lookup: ArtifactLookup | undefined,
-): { path: string } | { reason: string } {
+): Promise<{ path: string } | { reason: string }> {
   const missing = { reason: `no artifact ${name} of task ${taskId}` };
-  if (!lookup?.ownsTask(tenant, taskId)) return missing;
+  if (!lookup || !(await lookup.ownsTask(tenant, taskId))) return missing;
   const traceDir = join(lookup.dataDir, 'traces', taskId);
   let stored: z.infer<typeof storedSchema>;
   try {

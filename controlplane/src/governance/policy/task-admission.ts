@@ -48,7 +48,7 @@ export function createPolicyAdmission(deps: {
         sessionProfile: name ? ((await deps.sessions?.(principal.tenant, name)) ?? null) : null,
         now: (deps.now ?? Date.now)(),
       };
-      const outcome = withFiles(
+      const outcome = await withFiles(
         admitTask(input, principal, policy, deps.defaults, facts),
         deps.artifacts,
       );
@@ -71,9 +71,12 @@ export function createPolicyAdmission(deps: {
 }
 
 /** An admitted plan with its input `files` resolved, or refused (POLICY_DENIED) for one of them. */
-function withFiles(outcome: TaskPlan | Denied, lookup: ArtifactLookup | undefined) {
+async function withFiles(
+  outcome: TaskPlan | Denied,
+  lookup: ArtifactLookup | undefined,
+): Promise<TaskPlan | Denied> {
   if (isDenied(outcome) || outcome.rules.kind !== 'policy' || !outcome.input.files) return outcome;
-  const files = resolveTaskFiles(
+  const files = await resolveTaskFiles(
     outcome.input.files,
     outcome.rules.policy.files,
     outcome.tenant,

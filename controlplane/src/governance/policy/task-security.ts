@@ -92,7 +92,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
       },
       sessions: createSessionProfileRepository(deps.db).meta,
       artifacts: {
-        ownsTask: (tenant, id) => deps.tasks?.getTask(id, tenant) != null,
+        ownsTask: async (tenant, id) => (await deps.tasks?.getTask(id, tenant)) != null,
         dataDir: config.dataDir,
       },
       now: deps.clock.now,

@@ -113,7 +113,7 @@ async function onStore(
       audit,
       clock: systemClock,
       defaultTtlS: config.sessionTtlS,
-      taskTenant: () => null,
+      taskTenant: async () => null,
       transferOf: () => null,
     });
     const cli: Principal = {

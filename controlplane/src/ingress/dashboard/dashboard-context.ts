@@ -68,7 +68,7 @@ export interface DashboardContext {
     script?: string,
   ) => Response | Promise<Response>;
   notFound: (c: Context, what: string) => Response | Promise<Response>;
-  requireTask: (c: Context) => TaskRecord | null;
+  requireTask: (c: Context) => Promise<TaskRecord | null>;
 }
 
 /** Reads a stored JPEG for a dashboard route; null when the file is gone. */

@@ -68,7 +68,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
         404,
         pageHeaders,
       ),
-    requireTask: (c) => deps.repository.getTask(c.req.param('id') ?? ''),
+    requireTask: async (c) => deps.repository.getTask(c.req.param('id') ?? ''),
   };
 
   const app = new Hono();
@@ -93,13 +93,13 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
   app.use('*', requireAdmin({ sessions }));
   app.route('/', createTaskPageRoutes(context));
   app.route('/', createSessionPageRoutes(context));
-  app.get('/tasks/:id/events', (c) => {
-    const task = context.requireTask(c);
+  app.get('/tasks/:id/events', async (c) => {
+    const task = await context.requireTask(c);
     if (!task) return c.text('no such task', 404);
     return streamTaskEvents(c, task, deps);
   });
   app.get('/tasks/:id/screencast', async (c) => {
-    const task = context.requireTask(c);
+    const task = await context.requireTask(c);
     const feed = task && deps.tasks.isActive(task.id) ? deps.screencast?.(task.id) : null;
     if (!task || !feed) return c.text('no live feed for this task', 404);
     return relayScreencast(c, task.id, feed, deps);

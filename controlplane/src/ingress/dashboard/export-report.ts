@@ -17,12 +17,12 @@ export async function buildTaskReport(
   options: { tenant: string; now: number },
 ): Promise<string> {
   const images = new Map<string, string>();
-  for (const step of repository.listSteps(task.id)) {
+  for (const step of await repository.listSteps(task.id)) {
     if (!step.screenshotPath) continue;
     const jpeg = await readFile(step.screenshotPath).catch(() => null);
     if (jpeg) images.set(step.screenshotPath, `data:image/jpeg;base64,${jpeg.toString('base64')}`);
   }
-  const cards = loadStepCards(repository, task, (step) =>
+  const cards = await loadStepCards(repository, task, (step) =>
     step.screenshotPath ? (images.get(step.screenshotPath) ?? null) : null,
   );
   const exported = new Date(options.now).toISOString();

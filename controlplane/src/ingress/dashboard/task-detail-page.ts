@@ -13,15 +13,17 @@ import { type StepCardData, stepCard } from './step-card.js';
 import { takeoverNotice } from './takeover-notice.js';
 
 /** Every step of a task with its actions, logs and screenshot source. */
-export function loadStepCards(
+export async function loadStepCards(
   repository: TaskRepository,
   task: TaskRecord,
   imageSrc: (step: { index: number; screenshotPath: string | null }) => string | null,
-): StepCardData[] {
-  const logs = repository.listLogs(task.id);
-  return repository.listSteps(task.id).map((step) => ({
+): Promise<StepCardData[]> {
+  const logs = await repository.listLogs(task.id);
+  const steps = await repository.listSteps(task.id);
+  const actions = await Promise.all(steps.map((step) => repository.listActions(step.id)));
+  return steps.map((step, index) => ({
     step,
-    actions: repository.listActions(step.id),
+    actions: actions[index] ?? [],
     logs: logs.filter((log) => log.stepId === step.id),
     imageSrc: step.screenshotPath ? imageSrc(step) : null,
   }));

@@ -26,11 +26,11 @@ export function createTaskPageRoutes(context: DashboardContext) {
   };
 
   const app = new Hono();
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const query = listQuerySchema.parse(c.req.query());
     const pageNumber = query.page ?? 1;
     const search = query.q ?? '';
-    const { tasks: rows, total } = repository.listTasks({
+    const { tasks: rows, total } = await repository.listTasks({
       limit: PAGE_SIZE,
       offset: (pageNumber - 1) * PAGE_SIZE,
       status: query.status,
@@ -42,7 +42,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
       page: pageNumber,
       tasks: rows,
       total,
-      counts: repository.countTasksByStatus(),
+      counts: await repository.countTasksByStatus(),
       now: now(),
       tenant,
     });
@@ -50,9 +50,9 @@ export function createTaskPageRoutes(context: DashboardContext) {
   });
 
   app.get('/tasks/:id', async (c) => {
-    const task = requireTask(c);
+    const task = await requireTask(c);
     if (!task) return missing(c);
-    const cards = loadStepCards(repository, task, screenshotUrl(task.id));
+    const cards = await loadStepCards(repository, task, screenshotUrl(task.id));
     const active = tasks.isActive(task.id);
     const hasRecording = Boolean(deps.recordingPath && existsSync(deps.recordingPath(task.id)));
     const approval = tasks.pendingApproval?.(task.id) ?? null;
@@ -71,19 +71,19 @@ export function createTaskPageRoutes(context: DashboardContext) {
   });
 
   app.get('/tasks/:id/steps/:index/screenshot.jpg', async (c) => {
-    const task = requireTask(c);
-    const step = task ? repository.getStep(task.id, Number(c.req.param('index'))) : null;
+    const task = await requireTask(c);
+    const step = task ? await repository.getStep(task.id, Number(c.req.param('index'))) : null;
     const jpeg = await readJpeg(step?.screenshotPath ?? null);
     return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no screenshot', 404);
   });
 
   app.get('/tasks/:id/final.jpg', async (c) => {
-    const jpeg = await readJpeg(requireTask(c)?.finalScreenshotPath ?? null);
+    const jpeg = await readJpeg((await requireTask(c))?.finalScreenshotPath ?? null);
     return jpeg ? c.body(jpeg, 200, jpegHeaders) : c.text('no final screenshot', 404);
   });
 
   app.get('/tasks/:id/artifacts/:name', async (c) => {
-    const task = requireTask(c);
+    const task = await requireTask(c);
     const stored = task ? ((await deps.artifacts?.list(task.id)) ?? []) : [];
     const artifact = stored.find((entry) => entry.name === c.req.param('name'));
     const bytes = artifact ? await readFile(artifact.path).catch(() => null) : null;
@@ -96,7 +96,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
   });
 
   app.get('/tasks/:id/recording.mp4', async (c) => {
-    const task = requireTask(c);
+    const task = await requireTask(c);
     const video =
       task && deps.recordingPath
         ? await readFile(deps.recordingPath(task.id)).catch(() => null)
@@ -108,16 +108,16 @@ export function createTaskPageRoutes(context: DashboardContext) {
     });
   });
 
-  app.get('/tasks/:id/replay', (c) => {
-    const task = requireTask(c);
+  app.get('/tasks/:id/replay', async (c) => {
+    const task = await requireTask(c);
     if (!task) return missing(c);
-    const cards = loadStepCards(repository, task, screenshotUrl(task.id));
+    const cards = await loadStepCards(repository, task, screenshotUrl(task.id));
     const body = html`<h1>Replay</h1><p><a href="/dashboard/tasks/${task.id}">← Task details</a> · <span class="muted">Use ← and → to step through the frames.</span></p>${replayBody(cards)}`;
     return render(c, `Replay ${task.id.slice(0, 8)}`, 'tasks', body, 'replay.js');
   });
 
   app.get('/tasks/:id/export', async (c) => {
-    const task = requireTask(c);
+    const task = await requireTask(c);
     if (!task) return missing(c);
     const report = await buildTaskReport(repository, task, { tenant, now: now() });
     return c.body(report, 200, {
@@ -127,12 +127,12 @@ export function createTaskPageRoutes(context: DashboardContext) {
     });
   });
 
-  app.get('/tasks/:id/live', (c) => {
-    const task = requireTask(c);
+  app.get('/tasks/:id/live', async (c) => {
+    const task = await requireTask(c);
     if (!task) return missing(c);
     const body = liveBody({
       task,
-      cards: loadStepCards(repository, task, () => null),
+      cards: await loadStepCards(repository, task, () => null),
       active: tasks.isActive(task.id),
       paused: tasks.isPaused?.(task.id) ?? false,
       canPause: Boolean(tasks.pause && tasks.resume),
@@ -145,7 +145,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
 
   // The admin takes over like a supervisor: a fresh single-use link, spent at once.
   app.post('/tasks/:id/takeover', async (c) => {
-    const task = requireTask(c);
+    const task = await requireTask(c);
     if (!task) return missing(c);
     const active = deps.takeover?.registry.get(task.id);
     if (!deps.takeover || !active) return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
@@ -161,11 +161,13 @@ export function createTaskPageRoutes(context: DashboardContext) {
   });
 
   for (const command of ['abort', 'pause', 'resume'] as const) {
-    app.post(`/tasks/:id/${command}`, (c) => {
-      const task = requireTask(c);
+    app.post(`/tasks/:id/${command}`, async (c) => {
+      const task = await requireTask(c);
       if (!task) return missing(c);
-      const act = command === 'abort' ? tasks.abort : tasks[command];
-      const accepted = act ? act.call(tasks, task.id) : false;
+      const accepted =
+        command === 'abort'
+          ? tasks.abort(task.id)
+          : ((await tasks[command]?.call(tasks, task.id)) ?? false);
       deps.logger.info({ taskId: task.id, command, accepted }, 'dashboard task command');
       return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
     });

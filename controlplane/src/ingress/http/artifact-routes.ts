@@ -27,7 +27,7 @@ export const artifactRoutes: RouteEntry[] = [
     params: taskParams,
     responses: { '200': { description: 'The artifacts', schema: artifactListSchema }, ...errors },
     handle: async (c, _input, deps) => {
-      const task = requireTask(c, deps);
+      const task = await requireTask(c, deps);
       const stored = (await deps.artifacts?.list(task.id)) ?? [];
       const artifacts = stored.map(({ name, bytes, sha256, mime, source_url, step }) => ({
         name,
@@ -51,7 +51,7 @@ export const artifactRoutes: RouteEntry[] = [
       ...errors,
     },
     handle: async (c, { params }, deps) => {
-      const task = requireTask(c, deps);
+      const task = await requireTask(c, deps);
       const { name } = params();
       const stored = (await deps.artifacts?.list(task.id)) ?? [];
       const artifact = stored.find((entry) => entry.name === name);

@@ -27,7 +27,7 @@ export function streamTaskEvents(
     if (ended && (all.at(-1)?.id ?? 0) <= lastId) return;
     if (!deps.tasks.events.has(task.id) || (!ended && !deps.tasks.isActive(task.id))) {
       // Not in memory (an older task, or one from before a restart): rebuild from the store.
-      for (const entry of fromStore(task, deps.repository))
+      for (const entry of await fromStore(task, deps.repository))
         if (entry.id > lastId) await stream.writeSSE({ id: String(entry.id), ...message(entry) });
       return;
     }
@@ -50,8 +50,10 @@ const message = ({ event }: NumberedEvent) => ({
   data: JSON.stringify(event.data),
 });
 
-function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[] {
-  const events: TaskStreamEvent[] = repository.listSteps(task.id).map((step) => ({
+async function fromStore(task: TaskRecord, repository: TaskRepository): Promise<NumberedEvent[]> {
+  const steps = await repository.listSteps(task.id);
+  const actions = await Promise.all(steps.map((step) => repository.listActions(step.id)));
+  const events: TaskStreamEvent[] = steps.map((step, index) => ({
     type: 'step',
     data: {
       trace_id: task.id,
@@ -59,7 +61,7 @@ function fromStore(task: TaskRecord, repository: TaskRepository): NumberedEvent[
       step_count: step.index,
       max_steps: task.maxSteps,
       outcome: step.outcome,
-      actions: repository.listActions(step.id).map((action) => action.type),
+      actions: (actions[index] ?? []).map((action) => action.type),
       thought: step.thought,
       message: step.outcomeMessage,
       timings_ms: {

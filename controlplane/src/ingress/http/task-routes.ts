@@ -38,16 +38,16 @@ function tenantOf(c: Context): string | undefined {
 }
 
 /** Another tenant's task answers 404 exactly like an unknown id, so trace ids do not leak. */
-export function requireTask(c: Context, deps: RouteDeps) {
+export async function requireTask(c: Context, deps: RouteDeps) {
   const id = c.req.param('id') ?? '';
-  const task = deps.repository.getTask(id, tenantOf(c));
+  const task = await deps.repository.getTask(id, tenantOf(c));
   if (!task) throw new NotFoundError(`no task with trace_id ${id}`);
   return task;
 }
 
-function requireStep(c: Context, deps: RouteDeps, index: () => number) {
-  const id = requireTask(c, deps).id;
-  const step = deps.repository.getStep(id, index());
+async function requireStep(c: Context, deps: RouteDeps, index: () => number) {
+  const { id } = await requireTask(c, deps);
+  const step = await deps.repository.getStep(id, index());
   if (!step) throw new NotFoundError(`task ${id} has no step ${c.req.param('index') ?? ''}`);
   return step;
 }
@@ -83,8 +83,8 @@ export const taskRoutes: RouteEntry[] = [
     summary: 'List tasks, newest first',
     query: listQuerySchema,
     responses: { '200': { description: 'A page of tasks', schema: taskListSchema }, ...errors },
-    handle: (c, { query }, { repository }) => {
-      const { tasks: rows, total } = repository.listTasks({ ...query, tenant: tenantOf(c) });
+    handle: async (c, { query }, { repository }) => {
+      const { tasks: rows, total } = await repository.listTasks({ ...query, tenant: tenantOf(c) });
       return c.json({ tasks: rows.map(taskView), total, limit: query.limit, offset: query.offset });
     },
   }),
@@ -95,9 +95,9 @@ export const taskRoutes: RouteEntry[] = [
     summary: 'Task, its steps and (once ended) the compact result',
     params: taskParams,
     responses: { '200': { description: 'The task', schema: taskDetailSchema }, ...errors },
-    handle: (c, _input, deps) => {
-      const task = requireTask(c, deps);
-      const steps = deps.repository.listSteps(task.id).map(stepView);
+    handle: async (c, _input, deps) => {
+      const task = await requireTask(c, deps);
+      const steps = (await deps.repository.listSteps(task.id)).map(stepView);
       const approval = deps.tasks.pendingApproval?.(task.id) ?? null;
       const reason = deps.tasks.needsUser?.(task.id) ?? null;
       return c.json({
@@ -121,7 +121,7 @@ export const taskRoutes: RouteEntry[] = [
       '200': { description: 'text/event-stream', contentType: 'text/event-stream' },
       ...errors,
     },
-    handle: (c, _input, deps) => streamTaskEvents(c, requireTask(c, deps), deps),
+    handle: async (c, _input, deps) => streamTaskEvents(c, await requireTask(c, deps), deps),
   }),
   route({
     method: 'GET',
@@ -130,10 +130,10 @@ export const taskRoutes: RouteEntry[] = [
     summary: 'One step with its actions and logs',
     params: stepParams,
     responses: { '200': { description: 'The step', schema: stepDetailSchema }, ...errors },
-    handle: (c, { params }, deps) => {
-      const step = requireStep(c, deps, () => params().index);
-      const actions = deps.repository.listActions(step.id).map(actionView);
-      const logs = deps.repository.listLogs(step.taskId, step.id).map(logView);
+    handle: async (c, { params }, deps) => {
+      const step = await requireStep(c, deps, () => params().index);
+      const actions = (await deps.repository.listActions(step.id)).map(actionView);
+      const logs = (await deps.repository.listLogs(step.taskId, step.id)).map(logView);
       return c.json({ step: stepView(step), actions, logs });
     },
   }),
@@ -145,7 +145,7 @@ export const taskRoutes: RouteEntry[] = [
     params: stepParams,
     responses: { '200': { description: 'image/jpeg', contentType: 'image/jpeg' }, ...errors },
     handle: async (c, { params }, deps) => {
-      const step = requireStep(c, deps, () => params().index);
+      const step = await requireStep(c, deps, () => params().index);
       if (!step.screenshotPath) throw new NotFoundError('this step has no screenshot');
       const jpeg = await readFile(step.screenshotPath).catch(() => {
         throw new NotFoundError(`screenshot file is missing: ${step.screenshotPath}`);
@@ -164,8 +164,8 @@ export const taskRoutes: RouteEntry[] = [
       '409': { description: 'Already ended', ref: 'Error' },
       ...errors,
     },
-    handle: (c, _input, deps) => {
-      const task = requireTask(c, deps);
+    handle: async (c, _input, deps) => {
+      const task = await requireTask(c, deps);
       if (!deps.tasks.abort(task.id)) {
         throw new AppError(
           'TASK_NOT_ACTIVE',

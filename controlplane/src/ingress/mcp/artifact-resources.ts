@@ -60,7 +60,7 @@ async function find(
   taskId: string,
   name: string,
 ): Promise<StoredArtifact> {
-  const task = source.repository.getTask(taskId, visibleTenant(principal));
+  const task = await source.repository.getTask(taskId, visibleTenant(principal));
   const artifact = task && (await source.files.list(task.id)).find((one) => one.name === name);
   if (!artifact) throw notFound(`clawdie://tasks/${taskId}/artifacts/${name}`);
   return artifact;

@@ -50,38 +50,41 @@ export interface TaskListQuery {
   tenant?: string | undefined;
 }
 
-/** The store port for task traces. Every method is synchronous (better-sqlite3) and atomic. */
+/**
+ * The store port for task traces. Every method is atomic; each returns a Promise so that an
+ * asynchronous store (PostgreSQL) can implement it.
+ */
 export interface TaskRepository {
-  createTask(task: NewTask): void;
-  markStarted(id: string, at: number): void;
-  endTask(id: string, end: TaskEnd): void;
+  createTask(task: NewTask): Promise<void>;
+  markStarted(id: string, at: number): Promise<void>;
+  endTask(id: string, end: TaskEnd): Promise<void>;
   /** The task, or null when unknown or (with `tenant`) owned by another tenant. */
-  getTask(id: string, tenant?: string): TaskRecord | null;
-  listTasks(query: TaskListQuery): { tasks: TaskRecord[]; total: number };
+  getTask(id: string, tenant?: string): Promise<TaskRecord | null>;
+  listTasks(query: TaskListQuery): Promise<{ tasks: TaskRecord[]; total: number }>;
   /** How many tasks have each status (statuses with none are absent). */
-  countTasksByStatus(): Partial<Record<TaskStatus, number>>;
+  countTasksByStatus(): Promise<Partial<Record<TaskStatus, number>>>;
   /**
    * Ends with `error`/INTERRUPTED every unended (queued, running, paused, waiting) task whose owner instance is
    * not in `liveOwners` (rows without an owner included), its step_count set to the steps it
    * recorded. Returns the tasks it ended.
    */
-  failInterrupted(at: number, liveOwners?: readonly string[]): InterruptedTask[];
+  failInterrupted(at: number, liveOwners?: readonly string[]): Promise<InterruptedTask[]>;
   /**
    * Sets the live status of an unended task (queued, running, paused, needs_user,
    * awaiting_approval), as its run (tasks/task-run.ts) decided it; an ended task is left alone.
    */
-  setLiveStatus(id: string, status: Exclude<TaskStatus, TerminalStatus>): void;
+  setLiveStatus(id: string, status: Exclude<TaskStatus, TerminalStatus>): Promise<void>;
   /** Records a step and sets the task's step_count to the steps it has recorded so far. */
-  insertStep(taskId: string, index: number, startedAt: number): number;
-  updateStep(stepId: number, patch: StepPatch): void;
+  insertStep(taskId: string, index: number, startedAt: number): Promise<number>;
+  updateStep(stepId: number, patch: StepPatch): Promise<void>;
   /** Sets the task's model usage totals (tasks/task-usage.ts), as each call adds to them. */
-  setUsage(taskId: string, usage: TaskUsage): void;
-  listSteps(taskId: string): StepRecord[];
-  getStep(taskId: string, index: number): StepRecord | null;
-  insertActions(rows: NewAction[]): void;
-  listActions(stepId: number): ActionRecord[];
-  appendLog(row: NewLog): void;
-  listLogs(taskId: string, stepId?: number): LogRecord[];
+  setUsage(taskId: string, usage: TaskUsage): Promise<void>;
+  listSteps(taskId: string): Promise<StepRecord[]>;
+  getStep(taskId: string, index: number): Promise<StepRecord | null>;
+  insertActions(rows: NewAction[]): Promise<void>;
+  listActions(stepId: number): Promise<ActionRecord[]>;
+  appendLog(row: NewLog): Promise<void>;
+  listLogs(taskId: string, stepId?: number): Promise<LogRecord[]>;
 }
 
 /** A task `failInterrupted` ended. */

@@ -100,7 +100,7 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
   );
 
   return {
-    createTask(task) {
+    async createTask(task) {
       db.insert(tasks)
         .values({
           ...task,
@@ -111,12 +111,12 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         })
         .run();
     },
-    markStarted(id, at) {
+    async markStarted(id, at) {
       // A task paused while queued stays paused until resumed.
       const status = sql`CASE WHEN ${tasks.status} = 'paused' THEN 'paused' ELSE 'running' END`;
       db.update(tasks).set({ status, startedAt: at }).where(eq(tasks.id, id)).run();
     },
-    endTask(id, end) {
+    async endTask(id, end) {
       db.update(tasks)
         .set({
           ...end,
@@ -126,12 +126,12 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .where(eq(tasks.id, id))
         .run();
     },
-    getTask(id, tenant) {
+    async getTask(id, tenant) {
       // The same prepared read for everyone; a foreign tenant's row is dropped here, not in SQL.
       const row = taskById.get({ id });
       return row && (tenant === undefined || row.tenant === tenant) ? toTask(row) : null;
     },
-    listTasks({ limit, offset, status, search, tenant }) {
+    async listTasks({ limit, offset, status, search, tenant }) {
       const where = and(
         tenant === undefined ? undefined : eq(tasks.tenant, tenant),
         status ? eq(tasks.status, status) : undefined,
@@ -148,7 +148,7 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
       const total = db.select({ n: count() }).from(tasks).where(where).get()?.n ?? 0;
       return { tasks: rows.map(toTask), total };
     },
-    countTasksByStatus() {
+    async countTasksByStatus() {
       const rows = db
         .select({ status: tasks.status, n: count() })
         .from(tasks)
@@ -156,7 +156,7 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .all();
       return Object.fromEntries(rows.map((row) => [row.status, row.n]));
     },
-    failInterrupted(at, liveOwners = []) {
+    async failInterrupted(at, liveOwners = []) {
       const result = db
         .update(tasks)
         .set({
@@ -178,16 +178,16 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .all();
       return result;
     },
-    setLiveStatus(id, status) {
+    async setLiveStatus(id, status) {
       db.update(tasks)
         .set({ status })
         .where(and(eq(tasks.id, id), isNull(tasks.endedAt)))
         .run();
     },
-    insertStep(taskId, index, startedAt) {
+    async insertStep(taskId, index, startedAt) {
       return insertStepCounted(taskId, index, startedAt);
     },
-    updateStep(stepId, { modelUsage, network, ...patch }) {
+    async updateStep(stepId, { modelUsage, network, ...patch }) {
       const usage = modelUsage === undefined ? {} : { modelUsage: json(modelUsage) };
       const evidence = network === undefined ? {} : { network: json(network) };
       db.update(steps)
@@ -195,20 +195,20 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .where(eq(steps.id, stepId))
         .run();
     },
-    setUsage(taskId, usage) {
+    async setUsage(taskId, usage) {
       db.update(tasks)
         .set({ usage: json(usage) })
         .where(eq(tasks.id, taskId))
         .run();
     },
-    listSteps(taskId) {
+    async listSteps(taskId) {
       return stepsByTask.all({ taskId }).map(toStep);
     },
-    getStep(taskId, index) {
+    async getStep(taskId, index) {
       const row = stepByIndex.get({ taskId, index });
       return row ? toStep(row) : null;
     },
-    insertActions(rows) {
+    async insertActions(rows) {
       if (rows.length === 0) return;
       const values = rows.map((row) => ({
         ...row,
@@ -225,7 +225,7 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         }
       });
     },
-    listActions(stepId) {
+    async listActions(stepId) {
       return actionsByStep.all({ stepId }).map((row) => ({
         ...row,
         status: row.status as ActionRecord['status'],
@@ -233,12 +233,12 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         action: parse(row.action),
       }));
     },
-    appendLog(row) {
+    async appendLog(row) {
       db.insert(logs)
         .values({ ...row, data: json(row.data) })
         .run();
     },
-    listLogs(taskId, stepId) {
+    async listLogs(taskId, stepId) {
       const where =
         stepId === undefined
           ? eq(logs.taskId, taskId)

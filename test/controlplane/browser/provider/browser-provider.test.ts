@@ -97,7 +97,7 @@ describe('task service over a browser provider', () => {
     assert.equal(result.status, 'error');
     assert.equal(result.error?.code, 'OPERATOR_UNAVAILABLE');
     assert.match(result.error?.message ?? '', /hostd is down/);
-    assert.equal(repository.getTask(result.trace_id)?.status, 'error');
+    assert.equal((await repository.getTask(result.trace_id))?.status, 'error');
     close();
   });
 });

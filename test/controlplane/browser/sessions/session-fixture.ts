@@ -78,7 +78,7 @@ export function sessionFixture() {
     audit,
     clock,
     defaultTtlS: 3600,
-    taskTenant: (taskId) => ({ 't-acme': 'acme', 't-globex': 'globex' })[taskId] ?? null,
+    taskTenant: async (taskId) => ({ 't-acme': 'acme', 't-globex': 'globex' })[taskId] ?? null,
     transferOf: (taskId) => (taskId === 't-acme' ? clone : null),
   });
   return { database, clock, audit, store, clone, service, key };

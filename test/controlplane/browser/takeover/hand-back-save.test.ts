@@ -34,8 +34,8 @@ const app = createTakeoverRoutes({
 
 let liveOrigin: string | Error = 'https://shop.test';
 const handBacks: HandBack[] = [];
-function activeTask(id: string) {
-  repository.createTask({
+async function activeTask(id: string) {
+  await repository.createTask({
     id,
     tenant: 'acme',
     actor: 'tenant:acme/runner',
@@ -88,7 +88,7 @@ async function session(taskId: string) {
 
 describe('takeover page: save this login at hand-back', () => {
   it('prefills the origins with the clone’s current origin, else the takeover’s first one', async () => {
-    activeTask('t-prefill');
+    await activeTask('t-prefill');
     const supervisor = await session('t-prefill');
     const page = await (await supervisor.get('')).text();
     assert.match(page, /name="session_name"/);
@@ -112,7 +112,7 @@ describe('takeover page: save this login at hand-back', () => {
   });
 
   it('answers a failed save with its error and does not hand back; then hands back without saving', async () => {
-    activeTask('t-save');
+    await activeTask('t-save');
     const supervisor = await session('t-save');
     const before = handBacks.length;
     const failed = await supervisor.handBack({
@@ -133,7 +133,7 @@ describe('takeover page: save this login at hand-back', () => {
   });
 
   it('audits a redeemed link as supervisor_in_control (formerly operator_in_control)', async () => {
-    activeTask('t-audit');
+    await activeTask('t-audit');
     await session('t-audit');
     const started = (await audit.list({ taskId: 't-audit', limit: 10 })).filter(
       (row) => row.type === 'takeover-started',
@@ -145,7 +145,7 @@ describe('takeover page: save this login at hand-back', () => {
   });
 
   it('saves before handing back when a name is given', async () => {
-    activeTask('t-ok');
+    await activeTask('t-ok');
     const supervisor = await session('t-ok');
     const save = { name: 'shop', origins: ['https://shop.test'] };
     assert.equal((await supervisor.handBack({ save_session: save })).status, 200);

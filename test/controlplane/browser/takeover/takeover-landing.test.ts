@@ -18,8 +18,8 @@ const app = createTakeoverRoutes(fixture.app);
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 0xff, 0xd9]);
 let shots = 0;
 
-function needsUser(id: string, summary: string | null) {
-  repository.createTask({
+async function needsUser(id: string, summary: string | null) {
+  await repository.createTask({
     id,
     tenant: 'acme',
     actor: 'tenant:acme/runner',
@@ -51,7 +51,7 @@ function needsUser(id: string, summary: string | null) {
 
 describe('takeover landing page', () => {
   it('shows the instruction, the model’s question, the screen now and the time left', async () => {
-    const token = needsUser('t-land', 'Which size: 42 or 43?');
+    const token = await needsUser('t-land', 'Which size: 42 or 43?');
     const page = await (await app.request(`/t-land/open?t=${token}`)).text();
     assert.match(page, /<meta name="viewport" content="width=device-width, initial-scale=1">/);
     assert.match(
@@ -88,7 +88,7 @@ describe('takeover landing page', () => {
   });
 
   it('without a question says only why, and without a screenshot shows none', async () => {
-    const token = needsUser('t-plain', null);
+    const token = await needsUser('t-plain', null);
     const active = fixture.app.registry.get('t-plain');
     if (active) active.screenshot = undefined;
     const page = await (await app.request(`/t-plain/open?t=${token}`)).text();

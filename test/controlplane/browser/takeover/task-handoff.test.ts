@@ -44,8 +44,8 @@ const fixture = createTakeoverFixture({
   notify: createNoticeSender({ notifiers: [telegram], audit, logger: silentLogger }),
 });
 
-function runningTask(id: string) {
-  repository.createTask({
+async function runningTask(id: string) {
+  await repository.createTask({
     id,
     tenant: 'acme',
     actor: 'tenant:acme/r',
@@ -56,7 +56,7 @@ function runningTask(id: string) {
     coordinateMode: '1.5',
     createdAt: Date.now(),
   });
-  repository.markStarted(id, Date.now());
+  await repository.markStarted(id, Date.now());
 }
 
 /** The port of task `id`; what it reports to the run lands in `reports`. */
@@ -73,7 +73,7 @@ function handoffFor(id: string, timeoutS: number, reports: (string | null)[] = [
 
 describe('task handoff (needs_user)', () => {
   it('reports needs_user with its reason to the run, sends ONE Telegram message with the link, and reports its end on hand-back', async () => {
-    runningTask('t1');
+    await runningTask('t1');
     const reports: (string | null)[] = [];
     const waiting = handoffFor('t1', 60, reports).request({
       reason: 'login',
@@ -104,7 +104,7 @@ describe('task handoff (needs_user)', () => {
   });
 
   it('times out into the policy’s choice, audited', async () => {
-    runningTask('t2');
+    await runningTask('t2');
     const outcome = await handoffFor('t2', 0.05).request({
       reason: 'call_user',
       step: 2,

@@ -19,7 +19,7 @@ describe('controlplane start and the audit', () => {
     // A previous process crashed while this task ran.
     const before = openDatabase(join(dataDir, 'clawdie.db'));
     const repository = createTaskRepository(before.db);
-    repository.createTask({
+    await repository.createTask({
       id: 'crashed',
       instruction: 'x',
       startUrl: null,
@@ -29,7 +29,7 @@ describe('controlplane start and the audit', () => {
       createdAt: 1,
       actor: 'tenant:acme/alice',
     });
-    repository.markStarted('crashed', 2);
+    await repository.markStarted('crashed', 2);
     before.close();
 
     // A configured jail-service is not contacted at start, so no browser is needed here.

@@ -61,7 +61,7 @@ describe('interrupted tasks', () => {
     const repository = createTaskRepository(database.db);
     const audit = createAuditLog(createAuditRepository(database.db), { now: () => 9 });
     for (const id of ['a', 'b']) {
-      repository.createTask({
+      await repository.createTask({
         id,
         instruction: 'x',
         startUrl: null,
@@ -72,8 +72,8 @@ describe('interrupted tasks', () => {
         ...(id === 'a' ? { actor: 'tenant:acme/alice' } : {}),
       });
     }
-    repository.markStarted('a', 2);
-    await auditInterruptedTasks(audit, repository.failInterrupted(3), silentLogger);
+    await repository.markStarted('a', 2);
+    await auditInterruptedTasks(audit, await repository.failInterrupted(3), silentLogger);
     const rows = await audit.list({ limit: 10 });
     assert.deepEqual(
       rows.map((row) => [row.type, row.taskId, row.actor]),

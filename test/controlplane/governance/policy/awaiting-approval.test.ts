@@ -127,16 +127,16 @@ describe('pausing a task that awaits an approval', () => {
     const { approvals, fixture } = await navigationNeedingApproval(t);
     const id = await startGoingElsewhere(fixture);
     const approval = await firstPending(approvals);
-    assert.equal(fixture.tasks.pause?.(id), true);
-    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    assert.equal(await fixture.tasks.pause?.(id), true);
+    assert.equal((await fixture.repository.getTask(id))?.status, 'awaiting_approval');
     await approvals.approvals.answer(approval.id, 'approve', 'api:ops');
     await delay(50);
-    assert.equal(fixture.repository.getTask(id)?.status, 'paused');
+    assert.equal((await fixture.repository.getTask(id))?.status, 'paused');
     const statuses = fixture.tasks.events
       .since(id, 0)
       .flatMap(({ event }) => (event.type === 'status' ? [event.data.status] : []));
     assert.deepEqual(statuses, ['queued', 'running', 'awaiting_approval', 'paused']);
-    fixture.tasks.resume?.(id);
+    await fixture.tasks.resume?.(id);
     assert.equal((await fixture.waitFor(id))?.status, 'finished');
   });
 });
@@ -146,7 +146,7 @@ describe('aborting a task that awaits an approval', () => {
     const { approvals, fixture } = await navigationNeedingApproval(t);
     const id = await startGoingElsewhere(fixture);
     await firstPending(approvals);
-    assert.equal(fixture.repository.getTask(id)?.status, 'awaiting_approval');
+    assert.equal((await fixture.repository.getTask(id))?.status, 'awaiting_approval');
     const started = Date.now();
     assert.equal(fixture.tasks.abort(id), true);
     const ended = await fixture.waitFor(id);

@@ -62,7 +62,7 @@ describe('tenant policy in front of tasks', () => {
     const task = await fixture.waitFor(id);
     assert.equal(task?.status, 'finished');
     assert.deepEqual(task?.maxSteps, 8, 'max_steps defaults to min(config, policy)');
-    const [first] = fixture.repository.listSteps(id);
+    const [first] = await fixture.repository.listSteps(id);
     assert.equal(first?.outcome, 'refused');
     assert.equal(first?.outcomeMessage, 'Refused by policy: no card numbers.');
     assert.ok(!fixture.fake.executed.some((action) => action.type === 'type'));
@@ -95,7 +95,7 @@ describe('tenant policy in front of tasks', () => {
     });
     const { trace_id: id } = (await response.json()) as { trace_id: string };
     await fixture.waitFor(id);
-    const [first] = fixture.repository.listSteps(id);
+    const [first] = await fixture.repository.listSteps(id);
     assert.equal(first?.outcome, 'refused');
     assert.match(
       first?.outcomeMessage ?? '',

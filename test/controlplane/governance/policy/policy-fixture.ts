@@ -86,7 +86,7 @@ export async function createPolicyFixture(options: {
     });
   const waitFor = async (id: string) => {
     for (let i = 0; i < 300 && tasks.isActive(id); i++) await new Promise((r) => setTimeout(r, 10));
-    return repository.getTask(id);
+    return await repository.getTask(id);
   };
   return {
     app,

@@ -108,7 +108,7 @@ describe('clawdie run goes through the tenant policy', () => {
     );
     assert.equal(decided.at(-1)?.actor, 'tenant:acme/cli');
     assert.equal(decided.at(-1)?.data.decision, 'deny');
-    assert.equal(fixture.repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    assert.equal((await fixture.repository.listTasks({ limit: 10, offset: 0 })).total, 0);
     const allowed = await runTaskCommand(input, fixture.tasks());
     assert.equal(allowed.status, 'finished', 'the default tenant allows every domain');
   });
@@ -121,11 +121,11 @@ describe('clawdie run goes through the tenant policy', () => {
       { tenant: 'acme' },
     );
     assert.equal(result.status, 'finished');
-    const task = fixture.repository.getTask(result.trace_id);
+    const task = await fixture.repository.getTask(result.trace_id);
     assert.equal(task?.tenant, 'acme');
     assert.equal(task?.actor, 'tenant:acme/cli');
     assert.equal(task?.maxSteps, 8, 'max_steps capped by the acme policy');
-    const [first] = fixture.repository.listSteps(result.trace_id);
+    const [first] = await fixture.repository.listSteps(result.trace_id);
     assert.equal(first?.outcome, 'refused');
     assert.ok(!fixture.fake.executed.some((action) => action.type === 'type'));
   });
@@ -138,7 +138,7 @@ describe('clawdie run goes through the tenant policy', () => {
       signal: controller.signal,
     });
     assert.equal(result.status, 'aborted');
-    assert.equal(fixture.repository.getTask(result.trace_id)?.tenant, 'default');
+    assert.equal((await fixture.repository.getTask(result.trace_id))?.tenant, 'default');
   });
 });
 
@@ -158,7 +158,7 @@ describe('clawdie run prints the statuses every other surface reports', () => {
     assert.ok(printed.includes('status: running'), lines.join('\n'));
     // The model and its profile, as the trace and REST record them.
     assert.ok(lines.includes('model: replay (profile ui-tars-1.5)'), lines.join('\n'));
-    const view = fixture.repository.getTask(result.trace_id);
+    const view = await fixture.repository.getTask(result.trace_id);
     assert.equal(view?.coordinateMode, 'ui-tars-1.5');
     // The CLI subscribes after the row is queued; from then on it prints what SSE carries.
     assert.deepEqual(printed, streamed.slice(streamed.length - printed.length));
@@ -173,7 +173,9 @@ describe('clawdie run prints the statuses every other surface reports', () => {
     });
     const usage = result.usage;
     assert.ok(usage, 'the compact result carries the usage');
-    const calls = fixture.repository.listSteps(result.trace_id).map((step) => step.modelUsage);
+    const calls = (await fixture.repository.listSteps(result.trace_id)).map(
+      (step) => step.modelUsage,
+    );
     const prompt = calls.reduce((sum, call) => sum + (call?.promptTokens ?? 0), 0);
     const completion = calls.reduce((sum, call) => sum + (call?.completionTokens ?? 0), 0);
     assert.deepEqual(

@@ -6,21 +6,21 @@ import { submit } from '../../../support/submit-task.js';
 import { clickThenFinish, createDashboardFixture } from './dashboard-fixture.js';
 
 /** Pauses the task from inside its first model call, so the pause lands before step 2. */
-function pausingModel(pause: () => void): VisionModel {
+function pausingModel(pause: () => Promise<unknown> | undefined): VisionModel {
   return {
     name: 'pausing',
     isReplay: true,
     async complete(request) {
       const turn = request.messages.filter((message) => message.role === 'assistant').length;
-      if (turn === 0) pause();
+      if (turn === 0) await pause();
       return { text: clickThenFinish[turn] ?? 'Action: wait()', requestBytes: 1, usage: null };
     },
   };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), 'condition not reached');
+const until = async (check: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(await check(), 'condition not reached');
 };
 
 describe('pause and resume', () => {
@@ -53,9 +53,9 @@ describe('pause and resume', () => {
     const cookie = await fixture.login();
     const started = await submit(fixture.tasks, { instruction: 'pause me' });
     taskId = started.taskId;
-    await until(() => fixture.repository.listSteps(taskId)[0]?.outcome === 'acted');
+    await until(async () => (await fixture.repository.listSteps(taskId))[0]?.outcome === 'acted');
     await new Promise((r) => setTimeout(r, 100));
-    assert.equal(fixture.repository.listSteps(taskId).length, 1, 'no step while paused');
+    assert.equal((await fixture.repository.listSteps(taskId)).length, 1, 'no step while paused');
     assert.equal(fixture.tasks.isPaused?.(taskId), true);
     const live = await (
       await fixture.app.request(`/dashboard/tasks/${taskId}/live`, { headers: { cookie } })

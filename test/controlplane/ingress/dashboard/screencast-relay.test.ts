@@ -39,7 +39,7 @@ describe('dashboard screencast relay', () => {
       isReplay: true,
       async complete(request) {
         const turn = request.messages.filter((message) => message.role === 'assistant').length;
-        if (turn === 0) fixture.tasks.pause?.(taskId);
+        if (turn === 0) await fixture.tasks.pause?.(taskId);
         return { text: clickThenFinish[turn] ?? 'Action: wait()', requestBytes: 1, usage: null };
       },
     };

@@ -19,7 +19,7 @@ after(() => fixture.close());
 
 describe('dashboard Take over', () => {
   it('shows the control for a needs_user task and lands the admin in the interactive view', async () => {
-    fixture.repository.createTask({
+    await fixture.repository.createTask({
       id: 'needs-1',
       tenant: 'default',
       actor: null,

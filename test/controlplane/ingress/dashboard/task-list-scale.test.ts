@@ -19,7 +19,7 @@ describe('dashboard task list with 10 000 tasks', () => {
     cookie = await fixture.login();
     for (let i = 0; i < 10_000; i++) {
       const id = `00000000-0000-4000-9000-${String(i).padStart(12, '0')}`;
-      fixture.repository.createTask({
+      await fixture.repository.createTask({
         id,
         instruction: i === 4242 ? 'Find the 100% cotton_shirt price' : `Look up order number ${i}`,
         startUrl: null,
@@ -28,7 +28,7 @@ describe('dashboard task list with 10 000 tasks', () => {
         coordinateMode: '1.5',
         createdAt: 1_700_000_000_000 + i * 1000,
       });
-      fixture.repository.endTask(id, {
+      await fixture.repository.endTask(id, {
         status: statuses[i % 4] ?? 'finished',
         summary: null,
         resultData: null,

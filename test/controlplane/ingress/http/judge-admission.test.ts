@@ -68,7 +68,7 @@ describe('visual conditions without a vision judge', () => {
       assert.match(body.error.message, /CLAWDIE_JUDGE_USE_MODEL=true/);
     }
     assert.equal(
-      controlplane.repository.listTasks({ limit: 10, offset: 0 }).total,
+      (await controlplane.repository.listTasks({ limit: 10, offset: 0 })).total,
       0,
       'nothing started',
     );
@@ -83,7 +83,7 @@ describe('visual conditions without a vision judge', () => {
     assert.equal(result.isError, true);
     const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
     assert.match(text, /^JUDGE_UNAVAILABLE: success_criteria\.visual needs a vision judge/);
-    assert.equal(controlplane.repository.listTasks({ limit: 10, offset: 0 }).total, 0);
+    assert.equal((await controlplane.repository.listTasks({ limit: 10, offset: 0 })).total, 0);
   });
 
   it('refuses a visual wait condition on POST /v1/waits with 400', async () => {

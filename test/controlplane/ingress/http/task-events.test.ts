@@ -68,7 +68,7 @@ describe('task event stream (SSE)', () => {
   });
 
   it('resumes after Last-Event-ID with only the missed events', async () => {
-    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const [task] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
     const response = await app.request(`/v1/tasks/${task?.id}/events`, {
       headers: { 'last-event-id': '4' },
     });
@@ -83,7 +83,7 @@ describe('task event stream (SSE)', () => {
   });
 
   it('closes at once when an ended task is resumed at or past its last event', async () => {
-    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const [task] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
     for (const lastId of ['6', '7', '1000']) {
       const response = await app.request(`/v1/tasks/${task?.id}/events`, {
         headers: { 'last-event-id': lastId },
@@ -102,7 +102,7 @@ describe('task event stream (SSE)', () => {
   });
 
   it('rebuilds the stream from the store for a task no longer in memory', async () => {
-    const [task] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const [task] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
     const fresh = createTaskService(deps);
     const other = createApp({
       tasks: fresh,

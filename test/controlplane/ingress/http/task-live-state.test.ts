@@ -71,9 +71,9 @@ function sseReader(response: Response) {
   };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(check(), 'condition not reached');
+const until = async (check: () => boolean | Promise<boolean>) => {
+  for (let i = 0; i < 500 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(await check(), 'condition not reached');
 };
 
 describe('live task state', async () => {
@@ -92,7 +92,7 @@ describe('live task state', async () => {
 
   it('step_count advances with each recorded step on REST (task and list) and the dashboard', async () => {
     // Steps 1 and 2 acted; step 3 is recorded and waits for the model: three steps so far.
-    await until(() => fixture.repository.listSteps(taskId).length === 3);
+    await until(async () => (await fixture.repository.listSteps(taskId)).length === 3);
     const body = await rest();
     assert.equal(body.task.status, 'running');
     assert.equal(body.task.step_count, 3);
@@ -123,7 +123,7 @@ describe('live task state', async () => {
   });
 
   it('a paused task is `paused` on REST, SSE, the list filter and the dashboard, and `running` again on resume', async () => {
-    assert.equal(fixture.tasks.pause?.(taskId), true);
+    assert.equal(await fixture.tasks.pause?.(taskId), true);
     assert.equal((await rest()).task.status, 'paused');
     assert.equal((await listed('?status=paused'))?.status, 'paused');
     await sse.until((event) => event.event === 'status' && event.data.status === 'paused');
@@ -134,12 +134,12 @@ describe('live task state', async () => {
     assert.match(list, /badge s-paused/);
     // Step 3 ends; the loop then waits before step 4, and the task stays paused.
     release(2);
-    await until(() => fixture.repository.listSteps(taskId)[2]?.outcome === 'acted');
+    await until(async () => (await fixture.repository.listSteps(taskId))[2]?.outcome === 'acted');
     await new Promise((r) => setTimeout(r, 50));
-    assert.equal(fixture.repository.listSteps(taskId).length, 3, 'no step while paused');
+    assert.equal((await fixture.repository.listSteps(taskId)).length, 3, 'no step while paused');
     assert.equal((await rest()).task.status, 'paused');
 
-    assert.equal(fixture.tasks.resume?.(taskId), true);
+    assert.equal(await fixture.tasks.resume?.(taskId), true);
     assert.equal((await rest()).task.status, 'running');
     const pausedAt = sse.events.findIndex((event) => event.data.status === 'paused');
     await sse.until(

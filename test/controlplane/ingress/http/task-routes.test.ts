@@ -93,7 +93,7 @@ describe('controlplane task API', () => {
     const missing = await app.request('/v1/tasks/does-not-exist');
     assert.equal(missing.status, 404);
     assert.equal(((await missing.json()) as any).error.code, 'NOT_FOUND');
-    const [ended] = repository.listTasks({ limit: 1, offset: 0 }).tasks;
+    const [ended] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
     const abort = await app.request(`/v1/tasks/${ended?.id}/abort`, { method: 'POST' });
     assert.equal(abort.status, 409);
   });

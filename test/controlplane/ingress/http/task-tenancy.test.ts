@@ -93,12 +93,12 @@ describe('tenant isolation of task reads', () => {
     await Promise.all([storeArtifact(acmeTask), storeArtifact(globexTask)]);
   });
 
-  it('records the starting tenant and actor on the task row', () => {
-    const row = repository.getTask(acmeTask);
+  it('records the starting tenant and actor on the task row', async () => {
+    const row = await repository.getTask(acmeTask);
     assert.equal(row?.tenant, 'acme');
     assert.equal(row?.actor, 'tenant:acme/tester');
-    assert.equal(repository.getTask(globexTask)?.tenant, 'globex');
-    assert.equal(repository.getTask(acmeTask, 'globex'), null);
+    assert.equal((await repository.getTask(globexTask))?.tenant, 'globex');
+    assert.equal(await repository.getTask(acmeTask, 'globex'), null);
   });
 
   it("answers 404, exactly as for an unknown id, on every read route of another tenant's task", async () => {
@@ -165,7 +165,7 @@ describe('tenant isolation of task reads', () => {
       const aborted = await call('POST', `/v1/tasks/${held}/abort`, await admin());
       assert.equal(aborted.status, 202);
       await settle(held);
-      assert.equal(repository.getTask(held)?.status, 'aborted');
+      assert.equal((await repository.getTask(held))?.status, 'aborted');
     } finally {
       hold = false;
     }
@@ -178,7 +178,7 @@ describe('tenant isolation of task reads', () => {
       const held = await start(acme);
       assert.equal((await call('POST', `/v1/tasks/${held}/abort`, acme)).status, 202);
       await settle(held);
-      assert.equal(repository.getTask(held)?.status, 'aborted');
+      assert.equal((await repository.getTask(held))?.status, 'aborted');
     } finally {
       hold = false;
     }
@@ -206,12 +206,13 @@ describe('task tenancy with auth off (loopback)', () => {
     });
     const { trace_id: id } = (await started.json()) as { trace_id: string };
     await settle(id);
-    assert.equal(repository.getTask(id)?.tenant, 'default');
-    assert.equal(repository.getTask(id)?.actor, 'tenant:default/local');
+    assert.equal((await repository.getTask(id))?.tenant, 'default');
+    assert.equal((await repository.getTask(id))?.actor, 'tenant:default/local');
     const list = (await (await open.request('/v1/tasks?limit=500')).json()) as any;
-    const tenants = new Set(
-      list.tasks.map((task: any) => repository.getTask(task.trace_id)?.tenant),
+    const rows = await Promise.all(
+      list.tasks.map((task: any) => repository.getTask(task.trace_id)),
     );
+    const tenants = new Set(rows.map((row) => row?.tenant));
     assert.ok(tenants.has('acme') && tenants.has('globex') && tenants.has('default'));
   });
 });

@@ -102,7 +102,7 @@ describe('MCP server (in-memory transport)', () => {
     assert.equal(compact.status, 'finished');
     assert.equal(compact.summary, '42');
     assert.equal(compact.step_count, 3);
-    assert.equal(repository.getTask(compact.trace_id)?.status, 'finished');
+    assert.equal((await repository.getTask(compact.trace_id))?.status, 'finished');
     const text = textOf(result);
     // The replay model reports no usage: the estimate, marked, rides beside the six keys.
     assert.equal(compact.usage?.model_calls, 3);
@@ -221,7 +221,7 @@ describe('MCP server (in-memory transport)', () => {
     const elapsed = performance.now() - cancelledAt;
     assert.equal(result.status, 'aborted');
     assert.ok(elapsed < 2000, `ended ${Math.round(elapsed)} ms after the cancel`);
-    assert.equal(repository.getTask(task.taskId)?.status, 'aborted');
+    assert.equal((await repository.getTask(task.taskId))?.status, 'aborted');
     assert.deepEqual(progress[1], { progress: 2, total: 500, message: 'step 2/500: wait 50 ms' });
   });
 });

@@ -120,7 +120,7 @@ export async function startLiveServer(
         audit: controlplane.audit,
         clock: systemClock,
         defaultTtlS: 3600,
-        taskTenant: () => 'default',
+        taskTenant: async () => 'default',
         transferOf: () => createFakeSessionTransfer(bundle),
       });
       await sessions.saveSessionFromTask(

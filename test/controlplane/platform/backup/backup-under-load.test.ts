@@ -107,9 +107,9 @@ describe('clawdie backup / restore under load', () => {
     );
     assert.equal(await vault.reveal('default', 'shop'), secret);
     // Tasks running at the snapshot end INTERRUPTED on the copy; none is left looking alive.
-    const byStatus = restored.repository.countTasksByStatus();
+    const byStatus = await restored.repository.countTasksByStatus();
     assert.equal((byStatus.running ?? 0) + (byStatus.queued ?? 0), 0, JSON.stringify(byStatus));
-    const task = restored.repository.getTask(endedBefore[0] as string);
+    const task = await restored.repository.getTask(endedBefore[0] as string);
     assert.equal(task?.status, 'finished');
     assert.deepEqual(
       readFileSync(task?.finalScreenshotPath as string),

@@ -105,19 +105,19 @@ describe('data-dir ownership', () => {
       [liveTasks, 'live-task'],
       [goneTasks, 'gone-task'],
     ] as const) {
-      repository.createTask(newTask(id));
-      repository.markStarted(id, 2);
-      repository.insertStep(id, 1, 3);
-      repository.insertStep(id, 2, 4);
+      await repository.createTask(newTask(id));
+      await repository.markStarted(id, 2);
+      await repository.insertStep(id, 1, 3);
+      await repository.insertStep(id, 2, 4);
     }
     const newcomer = await claimDataDir(db, { ...probe, kind: 'cli', pid: 102 });
     const repository = createTaskRepository(db, { owner: newcomer.id });
-    assert.deepEqual(repository.failInterrupted(5, await newcomer.pruneGone()), [
+    assert.deepEqual(await repository.failInterrupted(5, await newcomer.pruneGone()), [
       { id: 'gone-task', actor: null, stepCount: 2 },
     ]);
-    assert.equal(repository.getTask('live-task')?.status, 'running');
-    assert.equal(repository.getTask('live-task')?.stepCount, 2);
-    const interrupted = repository.getTask('gone-task');
+    assert.equal((await repository.getTask('live-task'))?.status, 'running');
+    assert.equal((await repository.getTask('live-task'))?.stepCount, 2);
+    const interrupted = await repository.getTask('gone-task');
     assert.equal(interrupted?.status, 'error');
     assert.equal(interrupted?.errorCode, 'INTERRUPTED');
     assert.equal(interrupted?.stepCount, 2, 'the steps it really recorded');

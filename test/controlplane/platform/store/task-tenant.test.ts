@@ -25,42 +25,50 @@ const task = (id: string, createdAt: number, extra: Partial<NewTask> = {}): NewT
   ...extra,
 });
 
-describe('task tenancy in the store', () => {
+describe('task tenancy in the store', async () => {
   const database = openDatabase(':memory:');
   after(() => database.close());
   const repository = createTaskRepository(database.db);
-  repository.createTask(task('a1', 1, { tenant: 'acme', actor: 'tenant:acme/alice' }));
-  repository.createTask(task('g1', 2, { tenant: 'globex' }));
-  repository.createTask(task('a2', 3, { tenant: 'acme' }));
-  repository.createTask(task('d1', 4));
+  await repository.createTask(task('a1', 1, { tenant: 'acme', actor: 'tenant:acme/alice' }));
+  await repository.createTask(task('g1', 2, { tenant: 'globex' }));
+  await repository.createTask(task('a2', 3, { tenant: 'acme' }));
+  await repository.createTask(task('d1', 4));
 
-  it('defaults the tenant to `default` and the actor to null', () => {
-    assert.equal(repository.getTask('d1')?.tenant, 'default');
-    assert.equal(repository.getTask('d1')?.actor, null);
-    assert.equal(repository.getTask('a1')?.actor, 'tenant:acme/alice');
+  it('defaults the tenant to `default` and the actor to null', async () => {
+    assert.equal((await repository.getTask('d1'))?.tenant, 'default');
+    assert.equal((await repository.getTask('d1'))?.actor, null);
+    assert.equal((await repository.getTask('a1'))?.actor, 'tenant:acme/alice');
   });
 
-  it("hides another tenant's task from getTask(id, tenant) and shows it without a tenant", () => {
-    assert.equal(repository.getTask('g1', 'acme'), null);
-    assert.equal(repository.getTask('g1', 'globex')?.id, 'g1');
-    assert.equal(repository.getTask('g1')?.id, 'g1');
-    assert.equal(repository.getTask('missing', 'acme'), null);
+  it("hides another tenant's task from getTask(id, tenant) and shows it without a tenant", async () => {
+    assert.equal(await repository.getTask('g1', 'acme'), null);
+    assert.equal((await repository.getTask('g1', 'globex'))?.id, 'g1');
+    assert.equal((await repository.getTask('g1'))?.id, 'g1');
+    assert.equal(await repository.getTask('missing', 'acme'), null);
   });
 
-  it('filters the list and its total by tenant before paging', () => {
-    const page = repository.listTasks({ limit: 1, offset: 0, tenant: 'acme' });
+  it('filters the list and its total by tenant before paging', async () => {
+    const page = await repository.listTasks({ limit: 1, offset: 0, tenant: 'acme' });
     assert.deepEqual(
       page.tasks.map((row) => row.id),
       ['a2'],
     );
     assert.equal(page.total, 2);
-    const second = repository.listTasks({ limit: 1, offset: 1, tenant: 'acme', search: 'task' });
+    const second = await repository.listTasks({
+      limit: 1,
+      offset: 1,
+      tenant: 'acme',
+      search: 'task',
+    });
     assert.deepEqual(
       second.tasks.map((row) => row.id),
       ['a1'],
     );
-    assert.equal(repository.listTasks({ limit: 10, offset: 0, tenant: 'initech' }).total, 0);
-    assert.equal(repository.listTasks({ limit: 10, offset: 0 }).total, 4);
+    assert.equal(
+      (await repository.listTasks({ limit: 10, offset: 0, tenant: 'initech' })).total,
+      0,
+    );
+    assert.equal((await repository.listTasks({ limit: 10, offset: 0 })).total, 4);
   });
 
   it('uses the (tenant, created_at) index for a tenant list', () => {
@@ -74,7 +82,7 @@ describe('task tenancy in the store', () => {
 });
 
 describe('the task tenant migration', () => {
-  it('gives rows written before it the default tenant', () => {
+  it('gives rows written before it the default tenant', async () => {
     // A database migrated up to 0002 only, with one task, then opened by the current code.
     const dir = mkdtempSync(join(tmpdir(), 'clawdie-migrate-'));
     const old = join(dir, 'drizzle');
@@ -95,7 +103,7 @@ describe('the task tenant migration', () => {
 
     const reopened = openDatabase(file);
     try {
-      const row = createTaskRepository(reopened.db).getTask('old');
+      const row = await createTaskRepository(reopened.db).getTask('old');
       assert.equal(row?.tenant, 'default');
       assert.equal(row?.actor, null);
     } finally {
