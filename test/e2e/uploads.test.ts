@@ -1,11 +1,9 @@
-// Issue 23 (2, 4): the upload-form trap in local mode, through the one composition root and a real
-// Chromium. A task provides a host file from an allowlisted directory; a scripted model clicks the
-// page's `<input type=file>` (the jail-service answers the chooser with the file) and submits: the
-// server receives the same bytes (SHA-256 equal), the upload is audited and told to the model, the
-// evidence verifies the POST, and the clone's upload directory is gone after the task. A path
-// outside the allowlist (directly, by `..` or by a symlink) and another tenant's artifact are
-// refused at admission. Under `upload_approval: needs_approval` the chooser is held: approved, the
-// file arrives; denied, the site gets nothing and the task ends APPROVAL_DENIED.
+// Issue 23 (2, 4): the upload-form trap in local mode (the composition root, real Chromium). A
+// task provides a file from an allowlisted directory; a scripted model clicks `<input type=file>`
+// and submits: the server gets the same bytes, the upload is audited and told to the model, the
+// evidence verifies the POST, the clone's upload directory is gone after. Paths outside the list
+// (direct, `..`, symlink) and another tenant's artifact are refused at admission; under
+// `upload_approval: needs_approval` the held chooser gets the file only when approved.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -131,13 +129,13 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
     controlplane.tasks.admit(input(files), principal);
   /** The data of the audit rows of one type (of one task). */
   const audited = async (type: string, taskId?: string) =>
-    (await controlplane.audit.list({ limit: 100, type, ...(taskId ? { taskId } : {}) })).map(
-      (row) => row.data,
+    (await controlplane.audit.list({ limit: 100, type })).flatMap((row) =>
+      taskId === undefined || row.taskId === taskId ? [row.data] : [],
     );
   const refusals = async () =>
-    (await audited('policy-decided'))
-      .filter((data) => data.decision === 'deny')
-      .map((data) => String(data.reason));
+    (await audited('policy-decided')).flatMap((d) =>
+      d.decision === 'deny' ? [`${d.reason}`] : [],
+    );
 
   it('sets the provided file on the chooser the model opened: the server gets the same bytes', async () => {
     const plan = await admit([{ name: 'note.txt', path: join(allowed, 'note.txt') }]);
@@ -214,14 +212,9 @@ describe('e2e: the upload-form trap in local mode (real Chromium)', requires('ch
       approvals[0]?.reason ?? '',
       /the page at http:\/\/127\.0\.0\.1:\d+ asks for the file "note\.txt" \(65536 bytes\)/,
     );
-    assert.deepEqual(approvals[0]?.detail.file, {
-      name: 'note.txt',
-      bytes: content.length,
-      sha256: sha256(content),
-    });
-    assert.deepEqual(site.received.slice(before), [
-      { sha256: sha256(content), bytes: content.length },
-    ]);
+    const sent = { sha256: sha256(content), bytes: content.length };
+    assert.deepEqual(approvals[0]?.detail.file, { name: 'note.txt', ...sent });
+    assert.deepEqual(site.received.slice(before), [sent]);
     assert.equal((await audited('file-uploaded')).length, 1);
     assert.deepEqual(await audited('upload-refused'), []);
   });
