@@ -34,8 +34,18 @@ export function auditStoreContract(backend: StoreBackend): void {
       assert.deepEqual([verified.ok, verified.rows], [true, 5]);
     });
 
-    it('lists by task, type, time and the tenant the actor names, newest first when asked', async (t) => {
-      const { audit } = await freshConnection(backend, t);
+    it('lists by task, type, time and tenant (its actors and its tasks), newest first when asked', async (t) => {
+      const { audit, tasks } = await freshConnection(backend, t);
+      await tasks.createTask({
+        id: 'acme-task',
+        instruction: 'x',
+        startUrl: null,
+        maxSteps: 1,
+        modelName: 'm',
+        coordinateMode: 'c',
+        createdAt: T,
+        tenant: 'acme',
+      });
       let now = T;
       const log = createAuditLog(audit, { now: () => (now += 10) });
       await log.append({ type: 'token-created', actor: 'tenant:acme/admin', data: {} });

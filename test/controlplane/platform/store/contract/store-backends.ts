@@ -26,6 +26,7 @@ import { createPgHostRepository } from '../../../../../controlplane/src/platform
 import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
 import { createPgSecretRepository } from '../../../../../controlplane/src/platform/store/pg/pg-secret-repository.js';
 import { createPgSessionProfileRepository } from '../../../../../controlplane/src/platform/store/pg/pg-session-profile-repository.js';
+import { createPgTaskRepository } from '../../../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import {
   createSecretRepository,
   type SecretStore,
@@ -34,6 +35,10 @@ import {
   createSessionProfileRepository,
   type SessionProfileStore,
 } from '../../../../../controlplane/src/platform/store/session-profile-repository.js';
+import {
+  createTaskRepository,
+  type TaskRepository,
+} from '../../../../../controlplane/src/platform/store/task-repository.js';
 import { requires } from '../../../../support/capabilities.js';
 import {
   type PostgresCluster,
@@ -48,6 +53,7 @@ export interface Repositories {
   sessionProfiles: SessionProfileStore;
   hosts: HostRepository;
   audit: AuditStore;
+  tasks: TaskRepository;
 }
 
 /** One connection (a process's, a replica's) to a database. */
@@ -57,7 +63,8 @@ export interface Connection extends Repositories {
 
 /** An empty, migrated database; every `connect()` opens another connection to it. */
 export interface FreshDatabase {
-  connect(): Promise<Connection>;
+  /** `owner`: the instance id the connection's task repository records (default none). */
+  connect(options?: { owner?: string }): Promise<Connection>;
 }
 
 export interface StoreBackend {
@@ -80,7 +87,7 @@ function sqliteBackend(): StoreBackend {
       dir ??= mkdtempSync(join(tmpdir(), 'clawdie-contract-'));
       const path = join(dir, `store-${++n}.db`);
       return {
-        async connect() {
+        async connect(options = {}) {
           const { db, close } = openDatabase(path);
           return {
             instances: createInstanceRepository(db),
@@ -89,6 +96,7 @@ function sqliteBackend(): StoreBackend {
             sessionProfiles: createSessionProfileRepository(db),
             hosts: createHostRepository(db),
             audit: createAuditRepository(db),
+            tasks: createTaskRepository(db, options),
             close: async () => close(),
           };
         },
@@ -109,7 +117,7 @@ function postgresBackend(): StoreBackend {
       cluster ??= startPostgres();
       const url = await (await cluster).createDatabase();
       return {
-        async connect() {
+        async connect(options = {}) {
           const { db, close } = await openPgDatabase(url);
           return {
             instances: createPgInstanceRepository(db),
@@ -118,6 +126,7 @@ function postgresBackend(): StoreBackend {
             sessionProfiles: createPgSessionProfileRepository(db),
             hosts: createPgHostRepository(db),
             audit: createPgAuditRepository(db),
+            tasks: createPgTaskRepository(db, options),
             close,
           };
         },
