@@ -75,6 +75,7 @@ async function runConfigured(
     case 'hosts-list':
     case 'hosts-add':
     case 'hosts-drain':
+    case 'hosts-resume':
     case 'hosts-remove':
       return (await import('./ingress/cli/hosts-command.js')).runHostsCommand(
         command,

@@ -25,6 +25,8 @@ export interface HostRegistry {
   add(host: NewHost, actor: string): Promise<{ host: HostView; token: string }>;
   list(): Promise<HostView[]>;
   drain(name: string, actor: string): Promise<HostView>;
+  /** Takes new tasks again after a drain. */
+  resume(name: string, actor: string): Promise<HostView>;
   /** Refuses a host that is up and holds clones unless `force` (its tasks would be cut off). */
   remove(name: string, actor: string, options?: { force?: boolean }): Promise<void>;
   /** Where to reach a host and the token it expects. */
@@ -57,7 +59,7 @@ export function createHostRegistry(deps: HostRegistryDeps): HostRegistry {
     return record;
   };
   const record = (
-    type: 'host-added' | 'host-drained' | 'host-removed',
+    type: 'host-added' | 'host-drained' | 'host-resumed' | 'host-removed',
     actor: string,
     data: object,
   ) => deps.audit.append({ type, actor, data: { ...data } });
@@ -86,6 +88,12 @@ export function createHostRegistry(deps: HostRegistryDeps): HostRegistry {
       await existing(name);
       await deps.store.setState(name, 'draining');
       await record('host-drained', actor, { host: name });
+      return view(await existing(name));
+    },
+    async resume(name, actor) {
+      await existing(name);
+      await deps.store.setState(name, 'active');
+      await record('host-resumed', actor, { host: name });
       return view(await existing(name));
     },
     async remove(name, actor, options = {}) {

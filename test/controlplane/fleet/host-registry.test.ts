@@ -108,11 +108,13 @@ describe('jail host registry', () => {
     assert.equal((await registry.list()).find((h) => h.name === 'good')?.health, 'down');
   });
 
-  it('drain keeps a host listed but not active; remove refuses a busy host unless forced, and is audited', async () => {
+  it('drain keeps a host listed but not active until resumed; remove refuses a busy host unless forced, and is audited', async () => {
     const { registry, store, auditStore } = fixture();
     await registry.add({ name: 'h', url: 'http://10.0.0.5:7300', labels: {}, capacity: 2 }, 'cli');
     await store.beat('h', { at: fleet.clock.now, clones: 1 });
     assert.equal((await registry.drain('h', 'tenant:default/ops')).state, 'draining');
+    assert.equal((await registry.resume('h', 'cli')).state, 'active');
+    await registry.drain('h', 'cli');
     await assert.rejects(
       registry.remove('h', 'cli'),
       (error: { code?: string; message: string }) => {
@@ -128,6 +130,8 @@ describe('jail host registry', () => {
     assert.deepEqual(types, [
       'host-added:cli',
       'host-drained:tenant:default/ops',
+      'host-resumed:cli',
+      'host-drained:cli',
       'host-removed:cli',
     ]);
   });

@@ -62,9 +62,10 @@ export const auditEventTypes = [
    * input gone by the time it was approved.
    */
   'upload-refused',
-  /** A jail host registered (`clawdie hosts add`), set to drain, or removed (its token revoked). */
+  /** A jail host registered (`clawdie hosts add`), drained, resumed, or removed (token revoked). */
   'host-added',
   'host-drained',
+  'host-resumed',
   'host-removed',
 ] as const;
 export type AuditEventType = (typeof auditEventTypes)[number];

@@ -29,6 +29,7 @@ export type Command =
       capacity: number;
     }
   | { name: 'hosts-drain'; host: string }
+  | { name: 'hosts-resume'; host: string }
   | { name: 'hosts-remove'; host: string; force: boolean }
   | { name: 'backup'; destination: string; dataDir: string | undefined }
   | { name: 'restore'; source: string; dataDir: string | undefined }

@@ -14,7 +14,7 @@ import type { Command } from './command.js';
 
 export type HostsCommand = Extract<
   Command,
-  { name: 'hosts-list' | 'hosts-add' | 'hosts-drain' | 'hosts-remove' }
+  { name: 'hosts-list' | 'hosts-add' | 'hosts-drain' | 'hosts-resume' | 'hosts-remove' }
 >;
 
 export async function runHostsCommand(
@@ -62,6 +62,10 @@ export async function runHostsCommand(
       case 'hosts-drain':
         await registry.drain(command.host, 'cli');
         printLine(`host ${command.host} drains: no new task goes there, its running tasks go on`);
+        return 0;
+      case 'hosts-resume':
+        await registry.resume(command.host, 'cli');
+        printLine(`host ${command.host} takes new tasks again`);
         return 0;
       case 'hosts-remove':
         await registry.remove(command.host, 'cli', { force: command.force });

@@ -44,7 +44,7 @@ describe('clawdie hosts', () => {
     assert.throws(() => parseCommand(['hosts', 'add', 'n1']), /--url/);
   });
 
-  it('adds (token alone on stdout), lists, drains and removes a host', async () => {
+  it('adds (token alone on stdout), lists, drains, resumes and removes a host', async () => {
     const added = await runClawdie(
       [
         'hosts',
@@ -82,6 +82,8 @@ describe('clawdie hosts', () => {
 
     assert.equal((await runClawdie(['hosts', 'drain', 'bsd-1'], env)).code, 0);
     assert.match((await runClawdie(['hosts', 'list'], env)).stdout, /bsd-1\s+draining/);
+    assert.equal((await runClawdie(['hosts', 'resume', 'bsd-1'], env)).code, 0);
+    assert.match((await runClawdie(['hosts', 'list'], env)).stdout, /bsd-1\s+active/);
     assert.equal((await runClawdie(['hosts', 'remove', 'bsd-1'], env)).code, 0);
     const gone = await runClawdie(['hosts', 'remove', 'bsd-1'], env);
     assert.equal(gone.code, 2);

@@ -1,4 +1,4 @@
-// `clawdie hosts list|add|drain|remove`: the jail hosts (hostd) tasks may be placed on.
+// `clawdie hosts list|add|drain|resume|remove`: the jail hosts (hostd) tasks may be placed on.
 import { AppError } from '../../../errors.js';
 import { defineCommand } from '../command-spec.js';
 
@@ -51,6 +51,14 @@ const drain = defineCommand({
   parse: (_values, [host = '']) => ({ name: 'hosts-drain', host }),
 });
 
+const resume = defineCommand({
+  words: ['hosts', 'resume'],
+  positionals: [{ name: 'NAME' }],
+  flags: {},
+  summary: 'place new tasks on a drained host again',
+  parse: (_values, [host = '']) => ({ name: 'hosts-resume', host }),
+});
+
 const remove = defineCommand({
   words: ['hosts', 'remove'],
   positionals: [{ name: 'NAME' }],
@@ -73,4 +81,4 @@ function parseLabels(pairs: readonly string[]): Record<string, string> {
   return labels;
 }
 
-export const hostCommands = [list, add, drain, remove];
+export const hostCommands = [list, add, drain, resume, remove];
