@@ -92,7 +92,9 @@ export async function startPostgres(): Promise<PostgresCluster> {
     ...['--encoding=UTF8', '--locale=C.UTF-8', '--locale-provider=icu', '--icu-locale=en'],
   ]);
   try {
-    execFileSync(init as string, initArgs, { stdio: 'pipe' });
+    // The cluster's own directory as cwd: the account may not enter ours (a checkout under a
+    // mode-0700 directory, as CI's clone is), and initdb fails half-way when it cannot.
+    execFileSync(init as string, initArgs, { stdio: 'pipe', cwd: dir });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
@@ -110,7 +112,7 @@ export async function startPostgres(): Promise<PostgresCluster> {
     ],
     true,
   );
-  const child = spawn(program as string, args, { stdio: ['ignore', log, log] });
+  const child = spawn(program as string, args, { stdio: ['ignore', log, log], cwd: dir });
   closeSync(log);
   const removeNow = () => {
     child.kill('SIGQUIT');
