@@ -13,6 +13,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,28 +60,44 @@ const urlOf = (dir: string, database: string) =>
  * (SIGQUIT removes its postmaster.pid), the dir stayed. A dir without postmaster.pid is left
  * alone for two minutes, while another test may still be running initdb in it.
  */
+/** The pid of the test process a cluster belongs to, written before anything else. */
+const OWNER_FILE = 'owner.pid';
+
 function sweepCrashed(): void {
   for (const entry of readdirSync(tmpdir())) {
     if (!entry.startsWith(PREFIX)) continue;
     const dir = join(tmpdir(), entry);
     try {
-      const pidFile = join(dir, 'data', 'postmaster.pid');
-      if (existsSync(pidFile)) {
-        process.kill(Number(readFileSync(pidFile, 'utf8').split('\n')[0]), 0);
-      } else if (Date.now() - statSync(dir).mtimeMs > 120_000) {
+      // Only the test process that made a cluster decides when it is done with it: another
+      // file's cluster, even mid-initdb (its postmaster.pid may name a step that just exited),
+      // is left alone while that process lives.
+      const owner = join(dir, OWNER_FILE);
+      if (existsSync(owner)) process.kill(Number(readFileSync(owner, 'utf8')), 0);
+      else if (Date.now() - statSync(dir).mtimeMs > 600_000)
         rmSync(dir, { recursive: true, force: true });
-      }
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
+        // The owner is gone: stop a postmaster it left (pdeathsig normally did), then remove.
+        killLeftPostmaster(dir);
         rmSync(dir, { recursive: true, force: true });
       }
     }
   }
 }
 
+function killLeftPostmaster(dir: string): void {
+  try {
+    const pid = Number(readFileSync(join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (pid > 0) process.kill(pid, 'SIGQUIT');
+  } catch {
+    // No pid file or no such process: nothing left running.
+  }
+}
+
 export async function startPostgres(): Promise<PostgresCluster> {
   sweepCrashed();
   const dir = mkdtempSync(join(tmpdir(), PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), String(process.pid));
   const account = clusterAccount();
   if (account) chownSync(dir, account.uid, account.gid);
   const data = join(dir, 'data');
