@@ -1,39 +1,41 @@
-// One task run, top to bottom: the row, the queue place, the browser lease, the guard, the
-// operator the loop drives (wrapped once, in one order), the start, the loop, the ending, what is
-// kept — and the one event stream (run-stream.ts) every reader of the task subscribes to.
+// One task run, top to bottom: row, queue place, lease, guard, operator, start, loop (task-loop.ts),
+// ending, what is kept — and the one event stream (run-stream.ts) every reader subscribes to.
 import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/loop/handoff-types.js';
-import { runAgentLoop } from '../agent/loop/loop.js';
 import type { LoopResult } from '../agent/loop/loop-types.js';
-import { operatorVerifier } from '../agent/loop/verify-done.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import type { KeptBrowser } from '../browser/provider/kept-browsers.js';
 import { leaseBrowser } from '../browser/provider/lease-browser.js';
 import { handoffForTask } from '../browser/takeover/handoff-for-task.js';
-import { operatorFrames } from '../browser/wait/jail-page-probe.js';
-import { visualCheck } from '../browser/wait/visual-check.js';
 import { WaitEngine } from '../browser/wait/wait-engine.js';
 import type { ApprovalRecord } from '../governance/approvals/approval-types.js';
-import { discardAuditLog } from '../governance/audit/audit-log.js';
-import { createTaskAudit } from '../governance/audit/task-audit.js';
 import type { TaskGuard } from '../governance/policy/task-guards.js';
-import type { LiveTaskStatus, PendingApproval } from './live-status.js';
+import {
+  type LiveTaskStatus,
+  liveStatusOf,
+  type PendingApproval,
+  pendingApprovalOf,
+} from './live-status.js';
 import { PauseGate } from './pause-gate.js';
-import { type RunListener, type RunRecorder, RunStream } from './run-stream.js';
+import { runRecorders } from './run-recorders.js';
+import { type RunListener, RunStream } from './run-stream.js';
 import { SerialWrites } from './serial-writes.js';
 import type { TaskRunDeps } from './task-deps.js';
 import { downloadsOf, type TaskDownloads } from './task-downloads.js';
 import { endingOf, recordEnding, taskSignal } from './task-ending.js';
-import { recordToEventLog } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 import { keepOrRelease, keepRequestOf } from './task-keep.js';
+import { runTaskLoop } from './task-loop.js';
 import { taskModel } from './task-model.js';
 import { startRecording, taskOperator, taskProbe } from './task-operator.js';
 import type { TaskPlan } from './task-plan.js';
-import { createTaskRow, startedDetails, startTask, taskLoopOptions } from './task-start.js';
+import { createTaskRow, startTask } from './task-start.js';
 import { type TaskUploads, uploadsOf } from './task-uploads.js';
 import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
+
+/** A kept browser the run takes over, and the caller's listener of every event. */
+type RunOptions = { held?: KeptBrowser | undefined; listener?: RunListener | undefined };
 
 /**
  * One task from its `queued` row to its result. Every status the task can be in — queued,
@@ -72,24 +74,14 @@ export class TaskRun {
    * Writes the task's `queued` row (rejects when it cannot), then starts the run; resolves once
    * the `queued` event has been recorded.
    */
-  static async start(
-    id: string,
-    plan: TaskPlan,
-    deps: TaskRunDeps,
-    options: { held?: KeptBrowser | undefined; listener?: RunListener | undefined },
-  ): Promise<TaskRun> {
+  static async start(id: string, plan: TaskPlan, deps: TaskRunDeps, options: RunOptions) {
     await createTaskRow(id, plan, deps);
     const run = new TaskRun(id, plan, deps, options);
     await run.#queued;
     return run;
   }
 
-  private constructor(
-    id: string,
-    plan: TaskPlan,
-    deps: TaskRunDeps,
-    options: { held?: KeptBrowser | undefined; listener?: RunListener | undefined },
-  ) {
+  private constructor(id: string, plan: TaskPlan, deps: TaskRunDeps, options: RunOptions) {
     this.id = id;
     this.#plan = plan;
     this.#deps = deps;
@@ -97,7 +89,16 @@ export class TaskRun {
     this.#writes = new SerialWrites(this.#logger);
     this.#trace = createTraceRecorder(id, { ...deps, writes: this.#writes, logger: this.#logger });
     this.#evidence = createEvidenceLedger(plan.input.surface !== 'desktop');
-    this.#events = new RunStream(this.#recorders(), this.#logger);
+    const recorders = runRecorders({
+      id,
+      plan,
+      deps,
+      logger: this.#logger,
+      trace: this.#trace,
+      evidence: this.#evidence,
+      maxSteps: this.#maxSteps,
+    });
+    this.#events = new RunStream(recorders, this.#logger);
     // The caller's listener sees every event, from `queued` on.
     if (options.listener) this.#events.subscribe(options.listener);
     this.#queued = this.#setStatus();
@@ -184,8 +185,7 @@ export class TaskRun {
 
   /**
    * Marks the task started, then start_url, logged_in_check and the loop. Never throws. One wait
-   * engine, with the process's judge, watches for the run: logged_in_check, the smart wait and
-   * the visual success criterion.
+   * engine (the process's judge) serves logged_in_check, the smart wait and the visual criterion.
    */
   async #drive(
     lease: BrowserLease,
@@ -232,30 +232,23 @@ export class TaskRun {
         smartWait: deps.loop.smartWait === true,
         desktopOperator: deps.desktopOperator,
       });
-      const screen = operatorFrames(operator, 'task-screen');
-      return await runAgentLoop(
-        { ...deps.loop, ...taskLoopOptions(input), profile, maxSteps: this.#maxSteps, ...start },
-        {
-          model,
-          operator,
-          clock: deps.clock,
-          images: deps.images,
-          signal,
-          gate: guard.gate,
-          waitWhilePaused: (abort) => this.#pauses.wait(abort),
-          ...(handoff ? { handoff } : {}),
-          verifier: deps.verifier ?? operatorVerifier({ operator }, visualCheck(waits, screen)),
-          emit: async (event) => {
-            await this.#events.publish(event);
-            if (event.type !== 'step-ended') return;
-            await downloads?.afterStep(event.step);
-            await uploads?.afterStep(event.step, signal);
-          },
-          ...(downloads || uploads
-            ? { notes: () => [...(downloads?.notes() ?? []), ...(uploads?.notes() ?? [])] }
-            : {}),
-        },
-      );
+      return await runTaskLoop({
+        deps,
+        input,
+        profile,
+        model,
+        maxSteps: this.#maxSteps,
+        start,
+        operator,
+        guard,
+        waits,
+        signal,
+        handoff,
+        waitWhilePaused: (abort) => this.#pauses.wait(abort),
+        publish: (event) => this.#events.publish(event),
+        downloads,
+        uploads,
+      });
     } catch (error) {
       return endingOf(error, 0, signal);
     } finally {
@@ -264,10 +257,7 @@ export class TaskRun {
     }
   }
 
-  /**
-   * The ending, once: the row (after every earlier write of the task), then `task-ended` (the
-   * audit, the SSE result, the listeners).
-   */
+  /** The ending, once: the row (after every earlier write), then `task-ended` (audit, SSE, listeners). */
   async #end(result: LoopResult, kept: Partial<CompactResult>): Promise<CompactResult> {
     const verification =
       result.status === 'finished' ? this.#evidence.verdict(result.summary) : undefined;
@@ -288,15 +278,12 @@ export class TaskRun {
    */
   #setStatus(): Promise<void> | undefined {
     if (this.#ended || this.#signal.aborted) return;
-    const status: LiveTaskStatus = this.#needsUser
-      ? 'needs_user'
-      : this.#approval
-        ? 'awaiting_approval'
-        : this.#pauses.paused
-          ? 'paused'
-          : this.#started
-            ? 'running'
-            : 'queued';
+    const status = liveStatusOf({
+      needsUser: this.#needsUser !== null,
+      awaitingApproval: this.#approval !== null,
+      paused: this.#pauses.paused,
+      started: this.#started,
+    });
     if (status === this.#status) return;
     this.#status = status;
     const reason = status === 'needs_user' && this.#needsUser ? { reason: this.#needsUser } : {};
@@ -311,12 +298,7 @@ export class TaskRun {
 
   /** The guard's approver: an approval of this task is pending, or was answered (null). */
   #awaiting(record: ApprovalRecord | null): void {
-    this.#approval = record && {
-      id: record.id,
-      kind: record.kind,
-      reason: record.reason,
-      action: record.detail.action ?? null,
-    };
+    this.#approval = record && pendingApprovalOf(record);
     void this.#setStatus();
   }
 
@@ -324,22 +306,6 @@ export class TaskRun {
   #needs(reason: HandoffReason | null): void {
     this.#needsUser = reason;
     void this.#setStatus();
-  }
-
-  /** The recorders of the run's events, in order: the trace, the audit, the numbered SSE log. */
-  #recorders(): RunRecorder[] {
-    const deps = this.#deps;
-    const { input, actor } = this.#plan;
-    const audit = createTaskAudit(deps.audit ?? discardAuditLog, this.id, actor, this.#logger);
-    return [
-      this.#trace.record,
-      this.#evidence.record,
-      (event) =>
-        event.type === 'task-started'
-          ? audit.started({ ...startedDetails(input, this.#maxSteps), model: event.model ?? null })
-          : audit.event(event),
-      recordToEventLog(this.id, this.#maxSteps, deps.events),
-    ];
   }
 
   get #maxSteps(): number {

@@ -39,7 +39,8 @@ export interface HostRepository {
 
 type Row = typeof hosts.$inferSelect;
 
-const toRecord = (row: Row): HostRecord => ({
+/** A host row as a record (both stores' rows have this shape). */
+export const hostRecordOf = (row: Row): HostRecord => ({
   name: row.name,
   url: row.url,
   labels: JSON.parse(row.labels) as Record<string, string>,
@@ -52,33 +53,32 @@ const toRecord = (row: Row): HostRecord => ({
   lastError: row.lastError,
 });
 
+/** A new host as a row (both stores' rows have this shape). */
+export const hostRowOf = (host: Parameters<HostRepository['add']>[0]) => ({
+  name: host.name,
+  url: host.url,
+  labels: JSON.stringify(host.labels),
+  capacity: host.capacity,
+  state: host.state,
+  tokenCiphertext: host.token.ciphertext,
+  tokenIv: host.token.iv,
+  tokenTag: host.token.tag,
+  addedAt: host.addedAt,
+});
+
 export function createHostRepository(db: Db): HostRepository {
   const byName = (name: string) => eq(hosts.name, name);
   return {
     async add(host) {
-      const inserted = db
-        .insert(hosts)
-        .values({
-          name: host.name,
-          url: host.url,
-          labels: JSON.stringify(host.labels),
-          capacity: host.capacity,
-          state: host.state,
-          tokenCiphertext: host.token.ciphertext,
-          tokenIv: host.token.iv,
-          tokenTag: host.token.tag,
-          addedAt: host.addedAt,
-        })
-        .onConflictDoNothing()
-        .run();
+      const inserted = db.insert(hosts).values(hostRowOf(host)).onConflictDoNothing().run();
       if (inserted.changes === 0)
         throw new AppError('HOST_EXISTS', `a host named ${host.name} is already registered`);
     },
     async get(name) {
       const row = db.select().from(hosts).where(byName(name)).get();
-      return row ? toRecord(row) : null;
+      return row ? hostRecordOf(row) : null;
     },
-    list: async () => db.select().from(hosts).orderBy(hosts.name).all().map(toRecord),
+    list: async () => db.select().from(hosts).orderBy(hosts.name).all().map(hostRecordOf),
     async setState(name, state) {
       return db.update(hosts).set({ state }).where(byName(name)).run().changes > 0;
     },

@@ -2,23 +2,10 @@
 // sealed token. Same behaviour as ../host-repository.ts (one contract suite runs both).
 import { eq } from 'drizzle-orm';
 import { AppError } from '../../../errors.js';
-import type { HostRecord, HostRepository, HostState } from '../host-repository.js';
+import { type HostRepository, hostRecordOf, hostRowOf } from '../host-repository.js';
 import type { PgDb } from './pg-database.js';
 import { byteOrder } from './pg-order.js';
 import { hosts } from './schema.js';
-
-const toRecord = (row: typeof hosts.$inferSelect): HostRecord => ({
-  name: row.name,
-  url: row.url,
-  labels: JSON.parse(row.labels) as Record<string, string>,
-  capacity: row.capacity,
-  state: row.state as HostState,
-  token: { ciphertext: row.tokenCiphertext, iv: row.tokenIv, tag: row.tokenTag },
-  addedAt: row.addedAt,
-  heartbeatAt: row.heartbeatAt,
-  clones: row.clones,
-  lastError: row.lastError,
-});
 
 export function createPgHostRepository(db: PgDb): HostRepository {
   const byName = (name: string) => eq(hosts.name, name);
@@ -28,17 +15,7 @@ export function createPgHostRepository(db: PgDb): HostRepository {
     async add(host) {
       const inserted = await db
         .insert(hosts)
-        .values({
-          name: host.name,
-          url: host.url,
-          labels: JSON.stringify(host.labels),
-          capacity: host.capacity,
-          state: host.state,
-          tokenCiphertext: host.token.ciphertext,
-          tokenIv: host.token.iv,
-          tokenTag: host.token.tag,
-          addedAt: host.addedAt,
-        })
+        .values(hostRowOf(host))
         .onConflictDoNothing()
         .returning({ name: hosts.name });
       if (inserted.length === 0)
@@ -46,11 +23,11 @@ export function createPgHostRepository(db: PgDb): HostRepository {
     },
     async get(name) {
       const [row] = await db.select().from(hosts).where(byName(name));
-      return row ? toRecord(row) : null;
+      return row ? hostRecordOf(row) : null;
     },
     async list() {
       const rows = await db.select().from(hosts).orderBy(byteOrder(hosts.name));
-      return rows.map(toRecord);
+      return rows.map(hostRecordOf);
     },
     setState: (name, state) => changed(db.update(hosts).set({ state }).where(byName(name))),
     remove: (name) => changed(db.delete(hosts).where(byName(name))),

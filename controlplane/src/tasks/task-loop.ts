@@ -1,0 +1,73 @@
+// The agent loop of one task run, with the ports the run built: the task's model and profile,
+// its wrapped operator, the policy gate, the takeover hand-off, the verifier of `finished`, and
+// the downloads and uploads that follow each step.
+import type { LoopHandoff } from '../agent/loop/handoff-types.js';
+import { runAgentLoop } from '../agent/loop/loop.js';
+import type { LoopEvent, LoopResult } from '../agent/loop/loop-types.js';
+import { operatorVerifier } from '../agent/loop/verify-done.js';
+import type { ModelProfile } from '../agent/profiles/profile-types.js';
+import type { BrowserOperator } from '../browser/operator/browser-operator.js';
+import { operatorFrames } from '../browser/wait/jail-page-probe.js';
+import { visualCheck } from '../browser/wait/visual-check.js';
+import type { WaitEngine } from '../browser/wait/wait-engine.js';
+import type { TaskGuard } from '../governance/policy/task-guards.js';
+import type { TaskRunDeps } from './task-deps.js';
+import type { TaskDownloads } from './task-downloads.js';
+import type { BrowserRunTaskInput } from './task-input.js';
+import type { taskModel } from './task-model.js';
+import { type startTask, taskLoopOptions } from './task-start.js';
+import type { TaskUploads } from './task-uploads.js';
+
+type Started = Exclude<Awaited<ReturnType<typeof startTask>>, { ended: LoopResult }>;
+
+export interface TaskLoopRun {
+  deps: TaskRunDeps;
+  input: BrowserRunTaskInput;
+  profile: ModelProfile;
+  model: ReturnType<typeof taskModel>['model'];
+  maxSteps: number;
+  start: Started;
+  operator: BrowserOperator;
+  guard: TaskGuard;
+  waits: WaitEngine;
+  signal: AbortSignal;
+  handoff: LoopHandoff | undefined;
+  waitWhilePaused: (signal?: AbortSignal) => Promise<void>;
+  publish: (event: LoopEvent) => Promise<void>;
+  downloads: TaskDownloads | null;
+  uploads: TaskUploads | null;
+}
+
+export function runTaskLoop(run: TaskLoopRun): Promise<LoopResult> {
+  const { deps, input, operator, signal, downloads, uploads, waits } = run;
+  const screen = operatorFrames(operator, 'task-screen');
+  return runAgentLoop(
+    {
+      ...deps.loop,
+      ...taskLoopOptions(input),
+      profile: run.profile,
+      maxSteps: run.maxSteps,
+      ...run.start,
+    },
+    {
+      model: run.model,
+      operator,
+      clock: deps.clock,
+      images: deps.images,
+      signal,
+      gate: run.guard.gate,
+      waitWhilePaused: run.waitWhilePaused,
+      ...(run.handoff ? { handoff: run.handoff } : {}),
+      verifier: deps.verifier ?? operatorVerifier({ operator }, visualCheck(waits, screen)),
+      emit: async (event) => {
+        await run.publish(event);
+        if (event.type !== 'step-ended') return;
+        await downloads?.afterStep(event.step);
+        await uploads?.afterStep(event.step, signal);
+      },
+      ...(downloads || uploads
+        ? { notes: () => [...(downloads?.notes() ?? []), ...(uploads?.notes() ?? [])] }
+        : {}),
+    },
+  );
+}
