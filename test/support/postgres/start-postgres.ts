@@ -29,6 +29,11 @@ export interface PostgresCluster {
   url: string;
   /** Creates a fresh, empty database and returns its URL. */
   createDatabase(): Promise<string>;
+  /**
+   * Fast shutdown (every connection is cut), `downMs` with no server, then the same cluster starts
+   * again; resolves once it accepts connections.
+   */
+  restart(downMs?: number): Promise<void>;
   /** Fast shutdown, then removes the temp dir. */
   stop(): Promise<void>;
 }
@@ -117,20 +122,24 @@ export async function startPostgres(): Promise<PostgresCluster> {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
     throw new Error(`initdb failed: ${stderr || (error as Error).message}`);
   }
-  const log = openSync(logPath, 'a');
-  if (account) chownSync(logPath, account.uid, account.gid);
-  const [program, ...args] = asAccount(
-    account,
-    [
-      join(postgresBin, 'postgres'),
-      ...['-D', data, '-k', dir, '-c', 'listen_addresses='],
-      ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
-      ...['-c', 'shared_buffers=16MB', '-c', 'max_connections=40'],
-    ],
-    true,
-  );
-  const child = spawn(program as string, args, { stdio: ['ignore', log, log], cwd: dir });
-  closeSync(log);
+  const spawnServer = () => {
+    const log = openSync(logPath, 'a');
+    if (account) chownSync(logPath, account.uid, account.gid);
+    const [program, ...args] = asAccount(
+      account,
+      [
+        join(postgresBin, 'postgres'),
+        ...['-D', data, '-k', dir, '-c', 'listen_addresses='],
+        ...['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+        ...['-c', 'shared_buffers=16MB', '-c', 'max_connections=40'],
+      ],
+      true,
+    );
+    const spawned = spawn(program as string, args, { stdio: ['ignore', log, log], cwd: dir });
+    closeSync(log);
+    return spawned;
+  };
+  let child = spawnServer();
   const removeNow = () => {
     child.kill('SIGQUIT');
     rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
@@ -143,6 +152,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
     removeNow();
     throw error;
   }
+  const shutDown = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
   let databases = 0;
   return {
     url: urlOf(dir, 'postgres'),
@@ -157,15 +174,15 @@ export async function startPostgres(): Promise<PostgresCluster> {
       }
       return urlOf(dir, name);
     },
+    async restart(downMs = 0) {
+      await shutDown();
+      if (downMs > 0) await new Promise((resolve) => setTimeout(resolve, downMs));
+      child = spawnServer();
+      await waitReady(child, urlOf(dir, 'postgres'), logPath);
+    },
     async stop() {
       process.off('exit', removeNow);
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await shutDown();
       rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
     },
   };
