@@ -53,6 +53,8 @@ export interface LocalJailOptions {
    */
   egressProxyUrl: string | null;
   startTimeoutMs?: number;
+  /** Injectable for tests: where the next start attempt listens. Default: a free loopback port. */
+  pickPort?: () => Promise<number>;
   /** Injectable for tests. */
   prepareUser?: (options: LocalBrowserUserOptions) => Promise<LocalBrowserUser>;
 }
@@ -65,59 +67,72 @@ export interface LocalJailOptions {
  */
 export async function startLocalJailService(options: LocalJailOptions): Promise<LocalJailService> {
   const token = randomBytes(24).toString('hex');
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const argv = nodeEntryArgv('@clawdie/jail-service/main');
   const browser = await (options.prepareUser ?? prepareLocalBrowserUser)({
     uid: options.browserUid ?? DEFAULT_LOCAL_BROWSER_UID,
     codePaths: codePaths(argv),
   });
-  let child: LaunchedProcess;
-  try {
-    child = await options.launcher.launch({
-      argv,
-      env: jailServiceEnvironment(options.env, {
-        token,
-        port,
-        browser,
-        proxyUrl: options.egressProxyUrl,
-      }),
-      cwd: browser.home,
-      ...(browser.user ? { user: browser.user } : {}),
-      // It must die with us however we die (SIGKILL too), closing its Chromium: the kernel's
-      // parent-death signal where setpriv can set it (Linux), and a stdin pipe it watches.
-      parentDeathSignal: 'SIGTERM',
-      keepStdinOpen: true,
-      onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
-    });
-  } catch (error) {
-    await browser.remove();
-    throw error;
-  }
-  const stop = async (graceMs?: number) => {
-    await child.stop(graceMs);
-    await browser.remove();
-  };
-  const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 30_000);
-  if (!ready.ok) {
-    await stop(1000);
-    throw new AppError(
-      'JAIL_START_FAILED',
-      `local jail-service did not start: ${ready.reason}\n${child.outputTail()}`,
+  for (let attempt = 1; ; attempt++) {
+    // The port is free when asked but another process may take it before the child binds it:
+    // that start fails EADDRINUSE, and the next attempt asks again.
+    const port = await (options.pickPort ?? freePort)();
+    const url = `http://127.0.0.1:${port}`;
+    let child: LaunchedProcess;
+    try {
+      child = await options.launcher.launch({
+        argv,
+        env: jailServiceEnvironment(options.env, {
+          token,
+          port,
+          browser,
+          proxyUrl: options.egressProxyUrl,
+        }),
+        cwd: browser.home,
+        ...(browser.user ? { user: browser.user } : {}),
+        // It must die with us however we die (SIGKILL too), closing its Chromium: the kernel's
+        // parent-death signal where setpriv can set it (Linux), and a stdin pipe it watches.
+        parentDeathSignal: 'SIGTERM',
+        keepStdinOpen: true,
+        onStderrLine: (line) => options.logger.debug({ jailService: line }, 'jail-service log'),
+      });
+    } catch (error) {
+      await browser.remove();
+      throw error;
+    }
+    const ready = await waitForHealth(url, token, child, options.startTimeoutMs ?? 30_000);
+    if (!ready.ok) {
+      await child.stop(1000);
+      const tail = child.outputTail();
+      if (attempt < PORT_ATTEMPTS && tail.includes('EADDRINUSE')) {
+        options.logger.warn({ port, attempt }, 'jail-service port was taken; trying another');
+        continue;
+      }
+      await browser.remove();
+      throw new AppError(
+        'JAIL_START_FAILED',
+        `local jail-service did not start: ${ready.reason}\n${tail}`,
+      );
+    }
+    options.logger.info(
+      {
+        url,
+        pid: child.pid,
+        uid: browser.user?.uid ?? null,
+        sandbox: browser.sandbox,
+        parentDeathSignal: child.parentDeathSignal,
+      },
+      'local jail-service ready',
     );
+    const stop = async () => {
+      await child.stop();
+      await browser.remove();
+    };
+    return { url, token, process: child, summary: browser.summary, stop };
   }
-  options.logger.info(
-    {
-      url,
-      pid: child.pid,
-      uid: browser.user?.uid ?? null,
-      sandbox: browser.sandbox,
-      parentDeathSignal: child.parentDeathSignal,
-    },
-    'local jail-service ready',
-  );
-  return { url, token, process: child, summary: browser.summary, stop: () => stop() };
 }
+
+/** Starts tried before a taken port is reported as a failure. */
+const PORT_ATTEMPTS = 3;
 
 /** The jail-service's whole environment: its own variables, the locale, its own HOME/TMPDIR. */
 export function jailServiceEnvironment(

@@ -1,0 +1,46 @@
+// A local jail-service whose port is taken between asking for it and binding it (another process
+// won the race) starts on another port instead of failing the whole start.
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { describe, it } from 'node:test';
+import { freePort } from '../../controlplane/src/browser/provider/child-service.js';
+import { startLocalJailService } from '../../controlplane/src/browser/provider/local-jail-service.js';
+import { requires } from '../support/capabilities.js';
+import { silentLogger } from '../support/silent-logger.js';
+import { testLauncher } from '../support/test-launcher.js';
+
+describe('local jail-service: a port taken before it binds', requires('chromium'), () => {
+  it('tries another port and starts', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    const address = squatter.address();
+    const taken = typeof address === 'object' && address ? address.port : 0;
+    const offered: number[] = [];
+    try {
+      const jail = await startLocalJailService({
+        egressProxyUrl: null,
+        launcher: testLauncher,
+        env: process.env,
+        logger: silentLogger,
+        // The first offer is the squatter's port, as when another process wins the race.
+        pickPort: async () => {
+          const port = offered.length === 0 ? taken : await freePort();
+          offered.push(port);
+          return port;
+        },
+      });
+      try {
+        assert.equal(offered.length, 2);
+        assert.equal(jail.url, `http://127.0.0.1:${offered[1]}`);
+        const health = await fetch(`${jail.url}/health`, {
+          headers: { authorization: `Bearer ${jail.token}` },
+        });
+        assert.equal(health.status, 200);
+      } finally {
+        await jail.stop();
+      }
+    } finally {
+      squatter.close();
+    }
+  });
+});
