@@ -1,11 +1,13 @@
 // The audit log's storage on PostgreSQL: every append is one transaction that first takes a
 // transaction-scoped advisory lock, then reads the tail and inserts, so appenders in any number of
 // controlplane processes queue in the database and the chain stays linear (no fork, no gap).
+// A connection lost mid-append (a server restart) retries the whole transaction.
 // The table refuses UPDATE, DELETE and TRUNCATE (migration 0001_audit_append_only).
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { AuditListQuery, AuditStore } from '../../../governance/audit/audit-log.js';
 import type { AuditRow } from '../../../governance/audit/hash-chain.js';
 import type { PgDb } from './pg-database.js';
+import { retryConnectionLoss } from './pg-retry.js';
 import { auditEvents, tasks } from './schema.js';
 
 /** The advisory lock key every appender takes (two int4 keys: 'clawdie', 'audit'). */
@@ -16,17 +18,31 @@ const tailColumns = { seq: auditEvents.seq, hash: auditEvents.hash };
 export function createPgAuditRepository(db: PgDb): AuditStore {
   return {
     async append(build) {
-      return db.transaction(async (tx) => {
-        await tx.execute(APPEND_LOCK);
-        const [tail] = await tx
-          .select(tailColumns)
-          .from(auditEvents)
-          .orderBy(desc(auditEvents.seq))
-          .limit(1);
-        const row = build(tail ?? null);
-        await tx.insert(auditEvents).values(row);
-        return row;
-      });
+      // A commit whose answer was lost with the connection may have landed: the retry finds the
+      // row it sent (by hash) and returns it rather than appending the event twice.
+      let sent: AuditRow | null = null;
+      return retryConnectionLoss(() =>
+        db.transaction(async (tx) => {
+          await tx.execute(APPEND_LOCK);
+          if (sent) {
+            const [landed] = await tx
+              .select({ seq: auditEvents.seq })
+              .from(auditEvents)
+              .where(eq(auditEvents.hash, sent.hash))
+              .limit(1);
+            if (landed) return sent;
+          }
+          const [tail] = await tx
+            .select(tailColumns)
+            .from(auditEvents)
+            .orderBy(desc(auditEvents.seq))
+            .limit(1);
+          const row = build(tail ?? null);
+          sent = row;
+          await tx.insert(auditEvents).values(row);
+          return row;
+        }),
+      );
     },
     async page(afterSeq, limit) {
       return db

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { retryPoolConnections } from './pg-retry.js';
 import * as schema from './schema.js';
 
 /** The drizzle database over a pool; `$client` is the pool. */
@@ -20,6 +21,8 @@ export interface PgDatabaseOptions {
   maxConnections?: number;
   /** Longest a statement (or a wait for a lock) may take, in ms. Default 15 000. */
   statementTimeoutMs?: number;
+  /** Longest a statement waits for the server to be reachable again. Default 30 000 ms. */
+  reconnectDeadlineMs?: number;
   /** An idle pooled connection failed (the server restarted); the pool drops it. Default: ignore. */
   onIdleError?: (error: Error) => void;
 }
@@ -55,6 +58,9 @@ export async function openPgDatabase(
     await pool.end();
     throw error;
   }
+  // Once started, a restart or failover of a few seconds is waited out rather than failing the
+  // statement (a server that cannot be reached at start refuses the start at once, above).
+  retryPoolConnections(pool, { deadlineMs: options.reconnectDeadlineMs ?? 30_000 });
   const db = drizzle({ client: pool, schema });
   return { db, close: () => pool.end() };
 }

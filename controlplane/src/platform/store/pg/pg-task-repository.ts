@@ -24,6 +24,7 @@ import type {
 import type { TaskRepository } from '../task-repository-port.js';
 import type { PgDb } from './pg-database.js';
 import { byteOrder } from './pg-order.js';
+import { retryConnectionLoss } from './pg-retry.js';
 import { actions, logs, steps, tasks } from './schema.js';
 
 /** Rows per INSERT statement when saving many actions (PostgreSQL binds ≤ 65535 parameters). */
@@ -137,15 +138,27 @@ export function createPgTaskRepository(db: PgDb, options: { owner?: string } = {
         .where(and(eq(tasks.id, id), isNull(tasks.endedAt)));
     },
     async insertStep(taskId, index, startedAt) {
-      // The step row and the task's live step_count change together.
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(steps)
-          .values({ taskId, index, startedAt, outcome: 'pending' })
-          .returning({ id: steps.id });
-        await tx.update(tasks).set({ stepCount: recordedSteps }).where(eq(tasks.id, taskId));
-        if (!row) throw new Error('unreachable: INSERT … RETURNING returned no row');
-        return row.id;
+      // The step row and the task's live step_count change together. A connection lost midway
+      // retries the transaction; one whose commit landed unseen finds its row.
+      let tried = false;
+      return retryConnectionLoss(async () => {
+        if (tried) {
+          const [landed] = await db
+            .select({ id: steps.id })
+            .from(steps)
+            .where(and(eq(steps.taskId, taskId), eq(steps.index, index)));
+          if (landed) return landed.id;
+        }
+        tried = true;
+        return db.transaction(async (tx) => {
+          const [row] = await tx
+            .insert(steps)
+            .values({ taskId, index, startedAt, outcome: 'pending' })
+            .returning({ id: steps.id });
+          await tx.update(tasks).set({ stepCount: recordedSteps }).where(eq(tasks.id, taskId));
+          if (!row) throw new Error('unreachable: INSERT … RETURNING returned no row');
+          return row.id;
+        });
       });
     },
     async updateStep(stepId, { modelUsage, network, ...patch }) {
@@ -184,10 +197,13 @@ export function createPgTaskRepository(db: PgDb, options: { owner?: string } = {
         modelAction: JSON.stringify(row.modelAction),
         action: json(row.action),
       }));
-      await db.transaction(async (tx) => {
-        for (let start = 0; start < values.length; start += INSERT_CHUNK_ROWS)
-          await tx.insert(actions).values(values.slice(start, start + INSERT_CHUNK_ROWS));
-      });
+      // All or none: a connection lost midway rolls back and the whole insert is retried.
+      await retryConnectionLoss(() =>
+        db.transaction(async (tx) => {
+          for (let start = 0; start < values.length; start += INSERT_CHUNK_ROWS)
+            await tx.insert(actions).values(values.slice(start, start + INSERT_CHUNK_ROWS));
+        }),
+      );
     },
     async listActions(stepId) {
       const rows = await db
