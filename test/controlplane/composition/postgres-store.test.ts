@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { printServerBanner } from '../../../controlplane/src/ingress/cli/server-banner.js';
 import { createBackup } from '../../../controlplane/src/platform/backup/create-backup.js';
 import { restoreBackup } from '../../../controlplane/src/platform/backup/restore-backup.js';
 import { openPgDatabase } from '../../../controlplane/src/platform/store/pg/pg-database.js';
@@ -60,13 +61,24 @@ describe('the store a controlplane opens', () => {
 
 describe('a controlplane on PostgreSQL', requires('postgres'), () => {
   it('runs a task to its end with trace and audit in PostgreSQL; audit verify passes', async (t) => {
-    const url = await database();
+    // The throwaway cluster trusts local connections, so a password in the URL is only carried.
+    const url = (await database()).replace('postgres://clawdie@', 'postgres://clawdie:s3cret@');
     const controlplane = await createTestControlplane({
       env: { CLAWDIE_DATABASE_URL: url },
       model: createPerTaskScriptModel(['Action: finished(content="done")']),
     });
     t.after(controlplane.close);
-    assert.match(controlplane.store, /^PostgreSQL \/\S+ \(unix socket\)\/test_\d+$/);
+    const banner: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => void banner.push(String(line));
+    try {
+      printServerBanner(controlplane, 'http://127.0.0.1:8700');
+    } finally {
+      console.error = original;
+    }
+    const store = banner.find((line) => line.startsWith('store: '));
+    assert.match(store ?? '', /^store: PostgreSQL \/\S+ \(unix socket\)\/test_\d+$/);
+    assert.doesNotMatch(banner.join('\n'), /s3cret/);
     const tasks = controlplane.createTasks(
       createPerTaskScriptModel(['Action: finished(content="done")']),
       { policed: false },
