@@ -53,6 +53,8 @@ export interface TestControlplaneOptions {
    */
   role?: Exclude<ControlplaneOptions['role'], 'cli' | 'mcp'>;
   clock?: Clock;
+  /** Heartbeat and timeout of its instance rows (default 5 s / 20 s). */
+  liveness?: ControlplaneOptions['liveness'];
   newId?: () => string;
   logger?: Logger;
   /** Further adapters (embedded hostd, demo site, recorder, notice). */
@@ -137,6 +139,7 @@ export async function createTestControlplane(
   };
   const controlplane = await createControlplane(config, adapters, {
     role: options.role ?? 'embedded',
+    ...(options.liveness ? { liveness: options.liveness } : {}),
   }).catch((error: unknown) => {
     if (ownDir) rmSync(config.dataDir, { recursive: true, force: true });
     throw error;

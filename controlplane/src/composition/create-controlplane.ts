@@ -9,7 +9,7 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import { createAuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
 import { loadPolicies } from '../governance/policy/load-policies.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
-import { claimDataDirAt } from '../platform/ownership/data-dir-owner.js';
+import { claimDataDirAt, type LivenessTimes } from '../platform/ownership/data-dir-owner.js';
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
@@ -30,6 +30,8 @@ export interface ControlplaneOptions {
    * while a server holds the data dir), `embedded` (tests).
    */
   role?: InstanceKind;
+  /** Heartbeat and timeout of this process's instance rows (default 5 s / 20 s; tests shorten). */
+  liveness?: LivenessTimes;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface Controlplane<App extends Hono | null = Hono> {
   createTasks: CreateTasks;
   /** The configured model's name, or null when none is configured (the demo then runs). */
   model: { name: string; isReplay: boolean } | null;
+  /** One line naming the store: `SQLite <path>` or `PostgreSQL <host>/<db>` (no password). */
+  store: string;
   /** One line: where tasks' browsers come from. */
   browsers: string;
   /** One line: what confines the browsers' network, and what does not hold (the banner). */
@@ -86,7 +90,7 @@ export async function createControlplane(
 export async function createControlplane(
   loaded: Readonly<Config>,
   adapters: ControlplaneAdapters,
-  options?: { role?: Exclude<InstanceKind, 'cli' | 'mcp'> },
+  options?: { role?: Exclude<InstanceKind, 'cli' | 'mcp'>; liveness?: LivenessTimes },
 ): Promise<Controlplane>;
 export async function createControlplane(
   loaded: Readonly<Config>,
@@ -102,6 +106,7 @@ export async function createControlplane(
     dataDir: loaded.dataDir,
     logger,
     clock,
+    ...options.liveness,
   });
   const stack = createCloseStack();
   stack.defer(owner.close);
@@ -120,7 +125,12 @@ export async function createControlplane(
       ? await startServingExtras(loaded, adapters, stack)
       : { config: loaded, demoSite: null };
     const { config } = extras;
-    const store = await openStore(config, owner, { logger, clock, stack });
+    const store = await openStore(config, owner, {
+      logger,
+      clock,
+      stack,
+      ...(options.liveness ? { liveness: options.liveness } : {}),
+    });
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -183,6 +193,7 @@ export async function createControlplane(
       tasks,
       createTasks: pipeline.createTasks,
       model: model ? { name: model.name, isReplay: model.isReplay } : null,
+      store: store.stores.description,
       browsers: browsers.description,
       egress: browsers.egress,
       images,
@@ -195,6 +206,7 @@ export async function createControlplane(
       takeover: pipeline.takeover,
       async listening(url) {
         await owner.setUrl(url);
+        if (store.owner !== owner) await store.owner.setUrl(url);
         pipeline.takeover.setPublicUrl(url);
       },
       close: stack.close,

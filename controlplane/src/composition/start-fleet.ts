@@ -8,16 +8,15 @@ import type { FleetHosts } from '../fleet/fleet-hosts.js';
 import { createHostMonitor, type HostHealthChange } from '../fleet/host-monitor.js';
 import { createHostRegistry } from '../fleet/host-registry.js';
 import { loadVaultKey } from '../governance/credentials/secret-vault.js';
-import { createHostRepository } from '../platform/store/host-repository.js';
 import type { CloseStack } from './close-stack.js';
 import type { OpenedStore } from './open-store.js';
 
 export async function startFleet(
   config: Readonly<Config>,
-  store: Pick<OpenedStore, 'db' | 'audit'>,
+  store: Pick<OpenedStore, 'stores' | 'audit'>,
   deps: { logger: Logger; clock: Clock; stack: CloseStack },
 ): Promise<FleetHosts> {
-  const hostStore = createHostRepository(store.db);
+  const hostStore = store.stores.hosts;
   const registry = createHostRegistry({
     store: hostStore,
     key: () => loadVaultKey(config.secretsKeyFile, { create: false }),

@@ -17,8 +17,8 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createTaskSecurity } from '../governance/policy/task-security.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
-import type { Db } from '../platform/store/database.js';
 import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
+import type { Stores } from '../platform/store/stores.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { LoopDefaults } from '../tasks/task-deps.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
@@ -65,7 +65,7 @@ export function loopDefaults(config: Readonly<Config>): LoopDefaults {
  */
 export function createTaskPipeline(deps: {
   config: Readonly<Config>;
-  db: Db;
+  stores: Stores;
   repository: TaskRepository;
   audit: AuditTrail;
   browsers: BrowserSource;
@@ -82,7 +82,7 @@ export function createTaskPipeline(deps: {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
     config,
-    db: deps.db,
+    stores: deps.stores,
     audit: deps.audit,
     clock: deps.clock,
     logger: deps.logger,
@@ -94,7 +94,7 @@ export function createTaskPipeline(deps: {
   deps.stack.defer(security.close);
   const sessions = createSessionProfiles({
     config,
-    db: deps.db,
+    stores: deps.stores,
     audit: deps.audit,
     clock: deps.clock,
     repository: deps.repository,

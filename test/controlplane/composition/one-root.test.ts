@@ -33,19 +33,33 @@ describe('one composition root', () => {
       ['controlplane/src/governance/policy/task-security.ts', ['createTaskSecurity'], []],
       ['controlplane/src/browser/provider/browser-source.ts', ['openBrowserSource'], []],
       ['controlplane/src/ingress/http/app.ts', ['createApp'], []],
-      ['controlplane/src/platform/store/task-repository.ts', ['createTaskRepository'], []],
-      // claimDataDirAt opens its own connection; the offline admin commands (keys, tokens,
-      // secrets, `session list|revoke` with no server running, `hosts`) open the store without
-      // tasks or browsers.
+      // The store bundle (SQLite or PostgreSQL) is the one place task repositories are built.
+      [
+        'controlplane/src/platform/store/task-repository.ts',
+        ['createTaskRepository'],
+        ['controlplane/src/platform/store/open-stores.ts'],
+      ],
+      [
+        'controlplane/src/platform/store/pg/pg-task-repository.ts',
+        ['createPgTaskRepository'],
+        ['controlplane/src/platform/store/open-stores.ts'],
+      ],
+      // The offline admin commands (secrets, `session list|revoke` with no server running,
+      // `hosts`, `audit verify`) open the store bundle without tasks or browsers.
+      [
+        'controlplane/src/platform/store/open-stores.ts',
+        ['openStores'],
+        ['controlplane/src/ingress/cli/cli-stores.ts'],
+      ],
+      // claimDataDirAt opens its own connection to the data dir's SQLite file (the local claim,
+      // kept on PostgreSQL too), and `session` finds the data dir's server in it.
       [
         'controlplane/src/platform/store/database.ts',
         ['openDatabase'],
         [
-          'controlplane/src/ingress/cli/admin-commands.ts',
-          'controlplane/src/ingress/cli/hosts-command.ts',
-          'controlplane/src/ingress/cli/session-command.ts',
           'controlplane/src/ingress/cli/session-server.ts',
           'controlplane/src/platform/ownership/data-dir-owner.ts',
+          'controlplane/src/platform/store/open-stores.ts',
         ],
       ],
       [

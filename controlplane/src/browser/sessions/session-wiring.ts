@@ -4,8 +4,7 @@ import type { Config } from '../../config.js';
 import type { Approver } from '../../governance/approvals/approval-types.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
 import { loadVaultKey } from '../../governance/credentials/secret-vault.js';
-import type { Db } from '../../platform/store/database.js';
-import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
+import type { Stores } from '../../platform/store/stores.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { createJailSessionClient } from '../operator/jail-session-client.js';
 import type { TaskBrowsers } from '../provider/task-browsers.js';
@@ -31,7 +30,7 @@ const SWEEP_EVERY_MS = 60_000;
  */
 export function createSessionProfiles(deps: {
   config: Readonly<Config>;
-  db: Db;
+  stores: Pick<Stores, 'sessionProfiles'>;
   audit: AuditLog;
   clock: Clock;
   repository: TaskRepository;
@@ -43,7 +42,7 @@ export function createSessionProfiles(deps: {
   const transferFor = (service: { url: string; token: string }) =>
     createJailSessionClient({ url: service.url, token: service.token });
   const service = createSessionProfileService({
-    store: createSessionProfileRepository(deps.db),
+    store: deps.stores.sessionProfiles,
     key: () => loadVaultKey(config.secretsKeyFile, { create: true }),
     audit: deps.audit,
     clock: deps.clock,

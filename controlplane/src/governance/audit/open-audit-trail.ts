@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { type AuditHeadWriter, openAuditHead, readAuditHead } from './audit-head.js';
 import { auditHeadPath, loadAuditKey } from './audit-key.js';
 import { type AuditStore, type AuditTrail, createAuditLog } from './audit-log.js';
+import { assertSharedAuditKey } from './shared-audit-key.js';
 
 export interface OpenAuditTrailOptions {
   /** `config.auditKeyFile`; the head record lives next to it. */
@@ -11,6 +12,11 @@ export interface OpenAuditTrailOptions {
   /** `append`: create the key (and start the keyed chain) if missing; `verify`: read only. */
   mode: 'append' | 'verify';
   logger?: Logger;
+  /**
+   * The chain is shared by replicas (PostgreSQL): in `append` mode a key that is missing while the
+   * chain has rows, or that does not verify its last row, refuses (`assertSharedAuditKey`).
+   */
+  shared?: boolean;
 }
 
 /**
@@ -32,6 +38,7 @@ export async function openAuditTrail(
     const chainKey = loadAuditKey(options.keyFile);
     return { ...createAuditLog(store, options.clock, { chainKey, readHead }), close() {} };
   }
+  if (options.shared) await assertSharedAuditKey(store, options.keyFile);
   const nextSeq = ((await store.tail())?.seq ?? 0) + 1;
   const chainKey = loadAuditKey(options.keyFile, {
     create: { nextSeq: () => nextSeq, now: options.clock.now() },

@@ -6,10 +6,7 @@ import {
   createTelegramNotifier,
   type TelegramNotifier,
 } from '../../ingress/telegram/telegram-notifier.js';
-import { createApprovalRepository } from '../../platform/store/approval-repository.js';
-import type { Db } from '../../platform/store/database.js';
-import { createSecretRepository } from '../../platform/store/secret-repository.js';
-import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
+import type { Stores } from '../../platform/store/stores.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
 import { createNoticeSender, type NoticeSender } from '../approvals/notice-sender.js';
@@ -39,7 +36,7 @@ export interface TaskSecurity {
 
 export interface TaskSecurityDeps {
   config: Readonly<Config>;
-  db: Db;
+  stores: Pick<Stores, 'approvals' | 'secrets' | 'sessionProfiles'>;
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
@@ -62,7 +59,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   const { config, audit, logger } = deps;
   const policies = deps.policies ?? loadPolicies(config.policyDir);
   const approvals = createApprovalService({
-    store: createApprovalRepository(deps.db),
+    store: deps.stores.approvals,
     audit,
     clock: deps.clock,
     logger,
@@ -76,7 +73,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     notices = createNoticeSender({ notifiers: [telegram], audit, logger });
     telegram.start();
   }
-  const vault = createKeyFileVault(createSecretRepository(deps.db), config.secretsKeyFile);
+  const vault = createKeyFileVault(deps.stores.secrets, config.secretsKeyFile);
   const grants = createGrantAuthority();
   return {
     policies,
@@ -90,7 +87,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
         visualJudge: deps.visualJudge,
         profile: config.model.profile,
       },
-      sessions: createSessionProfileRepository(deps.db).meta,
+      sessions: deps.stores.sessionProfiles.meta,
       artifacts: {
         ownsTask: async (tenant, id) => (await deps.tasks?.getTask(id, tenant)) != null,
         dataDir: config.dataDir,

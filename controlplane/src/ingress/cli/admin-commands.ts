@@ -6,10 +6,8 @@ import { loadApiAuth } from '../../governance/auth/api-auth.js';
 import { isScope } from '../../governance/auth/scopes.js';
 import { rotateSigningKeys } from '../../governance/auth/signing-keys.js';
 import { createSecretVault, loadVaultKey } from '../../governance/credentials/secret-vault.js';
-import { createAuditRepository } from '../../platform/store/audit-repository.js';
-import { openDatabase } from '../../platform/store/database.js';
-import { createSecretRepository } from '../../platform/store/secret-repository.js';
 import { printLine } from './cli-output.js';
+import { openCliStores } from './cli-stores.js';
 import type { Command } from './command.js';
 
 type AdminCommand = Extract<Command, { name: 'keys-rotate' | 'token-create' | 'secret-set' }>;
@@ -67,18 +65,15 @@ async function setSecret(
     .toString('utf8')
     .replace(/\r?\n$/, '');
   if (!value) throw new AppError('USAGE', 'secret set: pipe the value on stdin');
-  const database = openDatabase(config.databasePath);
+  const stores = await openCliStores(config);
   try {
     const key = loadVaultKey(config.secretsKeyFile, { create: true });
-    await createSecretVault(createSecretRepository(database.db), key).put(
-      command.tenant,
-      command.secret,
-      value,
-    );
-    const audit = await openAuditTrail(createAuditRepository(database.db), {
+    await createSecretVault(stores.secrets, key).put(command.tenant, command.secret, value);
+    const audit = await openAuditTrail(stores.audit, {
       keyFile: config.auditKeyFile,
       clock: systemClock,
       mode: 'append',
+      shared: stores.backend === 'postgres',
     });
     await audit.append({
       type: 'secret-stored',
@@ -87,7 +82,7 @@ async function setSecret(
     });
     audit.close();
   } finally {
-    database.close();
+    await stores.close();
   }
   printLine(
     `stored secret ${command.secret} for tenant ${command.tenant} (key: ${config.secretsKeyFile})`,

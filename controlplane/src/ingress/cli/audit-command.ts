@@ -1,9 +1,8 @@
 import { systemClock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { openAuditTrail } from '../../governance/audit/open-audit-trail.js';
-import { createAuditRepository } from '../../platform/store/audit-repository.js';
-import { openDatabaseReadOnly } from '../../platform/store/database.js';
 import { printLine } from './cli-output.js';
+import { openCliStores } from './cli-stores.js';
 
 /**
  * `clawdie audit verify`: walks the whole chain of the configured database, checking each keyed
@@ -12,10 +11,10 @@ import { printLine } from './cli-output.js';
  * (the CLI prints it and exits 2). Opens everything read-only and creates no file.
  */
 export async function runAuditVerify(config: Readonly<Config>, json: boolean): Promise<number> {
-  const database = openDatabaseReadOnly(config.databasePath);
+  const stores = await openCliStores(config, { readOnly: true });
   try {
     const started = performance.now();
-    const trail = await openAuditTrail(createAuditRepository(database.db), {
+    const trail = await openAuditTrail(stores.audit, {
       keyFile: config.auditKeyFile,
       clock: systemClock,
       mode: 'verify',
@@ -37,6 +36,6 @@ export async function runAuditVerify(config: Readonly<Config>, json: boolean): P
     }
     return result.ok ? 0 : 1;
   } finally {
-    database.close();
+    await stores.close();
   }
 }

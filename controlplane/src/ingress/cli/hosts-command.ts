@@ -6,10 +6,8 @@ import type { Config } from '../../config.js';
 import { createHostRegistry, type HostView } from '../../fleet/host-registry.js';
 import { openAuditTrail } from '../../governance/audit/open-audit-trail.js';
 import { loadVaultKey } from '../../governance/credentials/secret-vault.js';
-import { createAuditRepository } from '../../platform/store/audit-repository.js';
-import { openDatabase } from '../../platform/store/database.js';
-import { createHostRepository } from '../../platform/store/host-repository.js';
 import { printJson, printLine } from './cli-output.js';
+import { openCliStores } from './cli-stores.js';
 import type { Command } from './command.js';
 
 export type HostsCommand = Extract<
@@ -22,15 +20,16 @@ export async function runHostsCommand(
   config: Readonly<Config>,
   out: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
-  const database = openDatabase(config.databasePath);
-  const audit = await openAuditTrail(createAuditRepository(database.db), {
+  const stores = await openCliStores(config);
+  const audit = await openAuditTrail(stores.audit, {
     keyFile: config.auditKeyFile,
     clock: systemClock,
     mode: 'append',
+    shared: stores.backend === 'postgres',
   });
   try {
     const registry = createHostRegistry({
-      store: createHostRepository(database.db),
+      store: stores.hosts,
       key: () => loadVaultKey(config.secretsKeyFile, { create: command.name === 'hosts-add' }),
       audit,
       now: () => systemClock.now(),
@@ -74,7 +73,7 @@ export async function runHostsCommand(
     }
   } finally {
     audit.close();
-    database.close();
+    await stores.close();
   }
 }
 

@@ -19,6 +19,7 @@ export function printServerBanner(controlplane: Controlplane, url: string): void
   printLine(`browsers: ${controlplane.browsers}`);
   printLine(`egress: ${controlplane.egress}`);
   printLine(`data: ${config.dataDir}`);
+  printLine(`store: ${controlplane.store}`);
   printLine(`images: ${controlplane.images.summary}`);
   if (model) {
     printLine(

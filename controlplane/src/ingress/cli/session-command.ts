@@ -6,10 +6,8 @@ import { AppError } from '../../errors.js';
 import { openAuditTrail } from '../../governance/audit/open-audit-trail.js';
 import type { Principal } from '../../governance/auth/scopes.js';
 import { loadVaultKey } from '../../governance/credentials/secret-vault.js';
-import { createAuditRepository } from '../../platform/store/audit-repository.js';
-import { openDatabase } from '../../platform/store/database.js';
-import { createSessionProfileRepository } from '../../platform/store/session-profile-repository.js';
 import { printJson } from './cli-output.js';
+import { openCliStores } from './cli-stores.js';
 import type { Command } from './command.js';
 import { runningServerUrl } from './session-server.js';
 
@@ -100,15 +98,16 @@ async function onStore(
   command: Exclude<SessionCommand, { name: 'session-save' }>,
   config: Readonly<Config>,
 ) {
-  const database = openDatabase(config.databasePath);
-  const audit = await openAuditTrail(createAuditRepository(database.db), {
+  const stores = await openCliStores(config);
+  const audit = await openAuditTrail(stores.audit, {
     keyFile: config.auditKeyFile,
     clock: systemClock,
     mode: 'append',
+    shared: stores.backend === 'postgres',
   });
   try {
     const service = createSessionProfileService({
-      store: createSessionProfileRepository(database.db),
+      store: stores.sessionProfiles,
       key: () => loadVaultKey(config.secretsKeyFile, { create: false }),
       audit,
       clock: systemClock,
@@ -128,6 +127,6 @@ async function onStore(
     return sessionView(await service.revoke(command.session, cli), now);
   } finally {
     audit.close();
-    database.close();
+    await stores.close();
   }
 }

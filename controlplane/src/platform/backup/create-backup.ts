@@ -20,7 +20,7 @@ import {
 } from '../store/backup-database.js';
 import { DATA_FILE_MODE } from '../store/data-dir-modes.js';
 import { verifyAuditAt } from './audit-check.js';
-import { BackupError } from './backup-errors.js';
+import { BackupError, refuseOnPostgres } from './backup-errors.js';
 import { AUDIT_HEAD_FILE, DATABASE_FILE, keyFiles, traceFile } from './backup-layout.js';
 import {
   type BackupManifest,
@@ -33,7 +33,7 @@ import { assertFreshTarget, createStagingDir, type StagingDir } from './staging-
 
 type BackupConfig = Pick<
   Config,
-  'dataDir' | 'databasePath' | 'auditKeyFile' | 'secretsKeyFile' | 'auth'
+  'dataDir' | 'databasePath' | 'databaseUrl' | 'auditKeyFile' | 'secretsKeyFile' | 'auth'
 >;
 
 export interface BackupOptions {
@@ -54,6 +54,7 @@ export interface BackupResult {
 export async function createBackup(options: BackupOptions): Promise<BackupResult> {
   const started = performance.now();
   const { config, onProgress } = options;
+  refuseOnPostgres(config, 'backup');
   const target = resolve(options.destination);
   assertFreshTarget(target, 'the backup destination');
   if (!existsSync(config.databasePath))

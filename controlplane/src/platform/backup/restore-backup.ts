@@ -11,7 +11,7 @@ import { findLiveServer } from '../ownership/live-server.js';
 import { integrityCheck, knownMigrations, rewriteTracePaths } from '../store/backup-database.js';
 import { DATA_DIR_MODE, DATA_FILE_MODE } from '../store/data-dir-modes.js';
 import { verifyAuditAt } from './audit-check.js';
-import { BackupError } from './backup-errors.js';
+import { BackupError, refuseOnPostgres } from './backup-errors.js';
 import { destinationOf, inside } from './backup-layout.js';
 import {
   type BackupManifest,
@@ -24,7 +24,7 @@ import { assertFreshTarget, createStagingDir } from './staging-dir.js';
 
 type RestoreConfig = Pick<
   Config,
-  'dataDir' | 'databasePath' | 'auditKeyFile' | 'secretsKeyFile' | 'auth'
+  'dataDir' | 'databasePath' | 'databaseUrl' | 'auditKeyFile' | 'secretsKeyFile' | 'auth'
 >;
 
 export interface RestoreOptions {
@@ -48,6 +48,7 @@ export interface RestoreResult {
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const started = performance.now();
   const { config, onProgress } = options;
+  refuseOnPostgres(config, 'restore');
   const source = resolve(options.source);
   const manifest = readManifest(source);
   if (manifest.versions.schema_migrations > knownMigrations()) {

@@ -7,6 +7,7 @@ import {
   createInstanceRepository,
   type InstanceKind,
   type InstanceRecord,
+  type InstanceRepository,
 } from '../store/instance-repository.js';
 import { hostName, isInstanceLive, isPidAlive, type LivenessProbe } from './instance-liveness.js';
 
@@ -57,6 +58,9 @@ export interface ClaimOptions {
   newId?: () => string;
 }
 
+/** How often instances beat and when a silent one counts as gone; tests shorten both. */
+export type LivenessTimes = Pick<ClaimOptions, 'heartbeatMs' | 'timeoutMs'>;
+
 export const defaultHeartbeatMs = 5_000;
 export const defaultInstanceTimeoutMs = 20_000;
 
@@ -68,7 +72,18 @@ export const defaultInstanceTimeoutMs = 20_000;
  * each other, since each only ever interrupts tasks whose owner is gone.
  */
 export async function claimDataDir(db: Db, options: ClaimOptions): Promise<DataDirOwner> {
-  const repository = createInstanceRepository(db);
+  return registerInstance(createInstanceRepository(db), { ...options, exclusive: true });
+}
+
+/**
+ * Registers this process in `repository` with a heartbeat. `exclusive` (the data dir's claim):
+ * refused with DataDirInUseError while a live `server` is registered. Not exclusive (a replica
+ * on a shared PostgreSQL store): any number of servers coexist; each still prunes the gone.
+ */
+export async function registerInstance(
+  repository: InstanceRepository,
+  options: ClaimOptions & { exclusive: boolean },
+): Promise<DataDirOwner> {
   const clock = options.clock ?? systemClock;
   const probe: LivenessProbe = {
     clock,
@@ -86,9 +101,10 @@ export async function claimDataDir(db: Db, options: ClaimOptions): Promise<DataD
     startedAt: now,
     heartbeatAt: now,
   };
-  const holder = await repository.registerUnless(
-    self,
-    (rows) => rows.find((row) => row.kind === 'server' && isInstanceLive(row, probe)) ?? null,
+  const holder = await repository.registerUnless(self, (rows) =>
+    options.exclusive
+      ? (rows.find((row) => row.kind === 'server' && isInstanceLive(row, probe)) ?? null)
+      : null,
   );
   if (holder) throw new DataDirInUseError(options.dataDir, holder);
 

@@ -94,4 +94,10 @@ describe('the start-up banner', () => {
       lines.join('\n'),
     );
   });
+
+  it('names the store: SQLite and its file by default', async () => {
+    const lines = await bannerOf({});
+    const store = lines.find((line) => line.startsWith('store: '));
+    assert.match(store ?? '', /^store: SQLite \/\S+\/clawdie\.db$/, lines.join('\n'));
+  });
 });

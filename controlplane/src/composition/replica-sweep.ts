@@ -1,0 +1,60 @@
+// The tasks of controlplanes that are gone end INTERRUPTED: once at start (every backend), and on
+// PostgreSQL at every heartbeat of every replica, so a replica that died mid-task has its tasks
+// ended within its timeout plus one heartbeat.
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { AuditLog } from '../governance/audit/audit-log.js';
+import { auditInterruptedTasks } from '../governance/audit/task-audit.js';
+import { type DataDirOwner, defaultHeartbeatMs } from '../platform/ownership/data-dir-owner.js';
+import type { TaskRepository } from '../platform/store/task-repository.js';
+
+export interface SweepDeps {
+  owner: Pick<DataDirOwner, 'pruneGone'>;
+  repository: Pick<TaskRepository, 'failInterrupted'>;
+  audit: AuditLog;
+  clock: Pick<Clock, 'now'>;
+  logger: Logger;
+}
+
+/**
+ * Prunes the instances that stopped beating and ends their unended tasks INTERRUPTED, auditing
+ * each. The status change is the claim: two replicas sweeping at once both run the UPDATE, the
+ * database lets one change each row, and only the rows this UPDATE returned are audited here.
+ * Resolves to how many tasks it ended.
+ */
+export async function sweepGoneOwners(deps: SweepDeps): Promise<number> {
+  const live = await deps.owner.pruneGone();
+  const interrupted = await deps.repository.failInterrupted(deps.clock.now(), live);
+  await auditInterruptedTasks(deps.audit, interrupted, deps.logger);
+  if (interrupted.length > 0)
+    deps.logger.warn(
+      { interrupted: interrupted.map((task) => task.id) },
+      'marked tasks of controlplanes that are gone as INTERRUPTED',
+    );
+  return interrupted.length;
+}
+
+/**
+ * Runs `sweepGoneOwners` every `everyMs`, one at a time (failures logged); the returned stop
+ * resolves once a sweep in flight has finished, so the store can close after it.
+ */
+export function startReplicaSweep(
+  deps: SweepDeps,
+  everyMs = defaultHeartbeatMs,
+): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    running ??= sweepGoneOwners(deps)
+      .catch((error: unknown) =>
+        deps.logger.warn({ err: error }, 'sweeping the tasks of gone replicas failed'),
+      )
+      .finally(() => {
+        running = null;
+      });
+  }, everyMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
