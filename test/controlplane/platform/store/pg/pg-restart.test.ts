@@ -42,7 +42,12 @@ describe('PostgreSQL restart under writes', { skip }, () => {
       const writer = (async () => {
         while (!stop) {
           written += 1;
-          await log.append({ type: 'task-started', actor: 'system', taskId: 't1', data: { written } });
+          await log.append({
+            type: 'task-started',
+            actor: 'system',
+            taskId: 't1',
+            data: { written },
+          });
           await tasks.insertStep('t1', written, Date.now());
         }
       })();
