@@ -1,6 +1,7 @@
 // hostd's HTTP API (never listens; main.ts does): bearer-token auth, zod-validated input, one
 // error mapper. Routes: GET /health, POST/GET /clones, GET/DELETE /clones/:name,
-// GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all, and the relay to a clone's
+// GET /clones/:name/egress-refusals[/stream], POST /leases/revoke-all, POST /leases/revoke (by
+// holder), and the relay to a clone's
 // jail-service, ALL /clones/:name/leases/:leaseId/service/* (relay/service-relay.ts). Every
 // /clones/:name route acts only under the clone's current lease, sent in the `clawdie-lease`
 // header (the relay: in its path).
@@ -9,8 +10,15 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
-import { CreateCloneRequestSchema, type Health, LEASE_HEADER } from './api/schema.js';
+import {
+  CreateCloneRequestSchema,
+  type Health,
+  LEASE_HEADER,
+  type RevokeAllResponse,
+  RevokeLeasesRequestSchema,
+} from './api/schema.js';
 import type { CloneManager } from './clones/clone-manager.js';
+import type { LeaseRecord } from './clones/lease-registry.js';
 import { streamLeaseRefusals } from './clones/refusal-stream.js';
 import type { JailDriver } from './drivers/jail-driver.js';
 import { JailDriverError } from './drivers/jail-driver.js';
@@ -107,16 +115,15 @@ export function createApp(deps: AppDeps): Hono {
     relayToService(c.req.raw, deps.manager.serviceOf(c.req.param('name'), c.req.param('leaseId'))),
   );
 
-  app.post('/leases/revoke-all', async (c) => {
-    const revoked = await deps.manager.revokeAll();
-    return c.json({
-      revoked: revoked.map(({ lease, leftovers }) => ({
-        name: lease.name,
-        taskId: lease.taskId,
-        generation: lease.generation,
-        leftovers,
-      })),
-    });
+  app.post('/leases/revoke-all', async (c) => c.json(revokedBody(await deps.manager.revoke())));
+
+  app.post('/leases/revoke', async (c) => {
+    const body = parse(RevokeLeasesRequestSchema, await c.req.json().catch(() => undefined));
+    const holders = new Set(body.holders);
+    const revoked = await deps.manager.revoke((lease) =>
+      lease.holder === null ? body.unnamed : holders.has(lease.holder),
+    );
+    return c.json(revokedBody(revoked));
   });
 
   app.onError((error, c) => {
@@ -140,6 +147,20 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ error: { code: 'INTERNAL', message: 'internal error' } }, 500);
   });
   return app;
+}
+
+function revokedBody(
+  revoked: readonly { lease: LeaseRecord; leftovers: string[] }[],
+): RevokeAllResponse {
+  return {
+    revoked: revoked.map(({ lease, leftovers }) => ({
+      name: lease.name,
+      taskId: lease.taskId,
+      holder: lease.holder,
+      generation: lease.generation,
+      leftovers,
+    })),
+  };
 }
 
 function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {

@@ -21,7 +21,7 @@ import {
   TEST_OTHER_NAMESPACE,
 } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
-import type { TestControlplane } from '../support/controlplane.js';
+import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { submit } from '../support/submit-task.js';
 import { type Fleet, type RealHostd, startFleet } from './support/fleet-harness.js';
 import { settledLeftovers } from './support/hostd-controlplane.js';
@@ -148,6 +148,36 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
       );
       tasks.abort(taskId);
       assert.equal((await done).status, 'aborted');
+      await tasks.close();
+      for (const each of hosts) assert.deepEqual(await each.manager.list(), []);
+    });
+
+    it('keeps a running task’s clone while a second controlplane starts on the same hosts', async () => {
+      const tasks = controlplane.createTasks(lingering);
+      let steps = 0;
+      const running = await submit(tasks, lingerOn(site), (event) => {
+        if (event.type === 'step-ended') steps += 1;
+      });
+      while (steps < 2) await delay(50);
+      const second = await createTestControlplane({
+        config: controlplane.config,
+        browsers: 'config',
+      });
+      try {
+        // Its start and three of its heartbeat rounds: each one used to end every lease there.
+        const seen = steps;
+        await delay(1600);
+        assert.ok(steps >= seen + 2, `the task went on stepping (${seen} → ${steps})`);
+        const clones = (await Promise.all(hosts.map((host) => host.manager.list()))).flat();
+        assert.deepEqual(
+          clones.map((clone) => clone.taskId),
+          [running.taskId],
+        );
+      } finally {
+        await second.close();
+      }
+      tasks.abort(running.taskId);
+      assert.equal((await running.done).status, 'aborted', 'ended by us, not by a lost clone');
       await tasks.close();
       for (const each of hosts) assert.deepEqual(await each.manager.list(), []);
     });

@@ -71,7 +71,12 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       }));
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
-      const orphan = await h.manager.create({ taskId: 'crashed-task', allowedDomains: [] });
+      // Held by a controlplane whose instance is gone (never registered here, or pruned).
+      const orphan = await h.manager.create({
+        taskId: 'crashed-task',
+        allowedDomains: [],
+        holder: 'a-crashed-controlplane',
+      });
       const again = await createTestControlplane({
         config: h.controlplane.config,
         browsers: 'config',
@@ -82,7 +87,8 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         await h.controlplane.audit.list({ taskId: 'crashed-task', limit: 10 })
       ).find((row) => row.type === 'clone-destroyed');
       assert.equal(destroyed?.data.clone, orphan.name);
-      assert.equal(destroyed?.data.reason, 'orphaned by a controlplane restart');
+      assert.equal(destroyed?.data.reason, 'holder replica gone');
+      assert.equal(destroyed?.data.holder, 'a-crashed-controlplane');
     });
 
     it('describes hostd as the browser source and keeps no shared browser', () => {

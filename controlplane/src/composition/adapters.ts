@@ -8,6 +8,7 @@ import type { VisionModel } from '../agent/model/chat-types.js';
 import type { ScreencastFeed } from '../browser/operator/screencast-feed.js';
 import type { BrowserSource } from '../browser/provider/browser-source.js';
 import type { EmbeddedHostd } from '../browser/provider/embedded-hostd.js';
+import type { LeaseHolders } from '../browser/provider/orphan-clones.js';
 import type { TaskRecorder } from '../browser/recording/task-recorder.js';
 import type { VisualJudge } from '../browser/wait/wait-types.js';
 import type { Clock } from '../clock.js';
@@ -48,7 +49,7 @@ export interface ControlplaneAdapters {
   /** Where tasks get their browsers: hostd clones, a jail-service, or a local one. */
   browsers: (
     config: Readonly<Config>,
-    deps: { logger: Logger; audit: AuditLog; hosts: FleetHosts | null },
+    deps: { logger: Logger; audit: AuditLog; hosts: FleetHosts | null; holders: LeaseHolders },
   ) => Promise<BrowserSource>;
   /** Only for the `server` role: a hostd child when wanted and possible, else null. */
   embeddedHostd?: (

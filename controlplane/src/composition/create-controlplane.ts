@@ -143,7 +143,12 @@ export async function createControlplane(
     const hosts = config.fleet.enabled
       ? await startFleet(config, store, { logger, clock, stack })
       : null;
-    const browsers = await adapters.browsers(config, { logger, audit: store.audit, hosts });
+    const browsers = await adapters.browsers(config, {
+      logger,
+      audit: store.audit,
+      hosts,
+      holders: owner,
+    });
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
       ...store,

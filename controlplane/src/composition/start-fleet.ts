@@ -1,6 +1,7 @@
 // CLAWDIE_FLEET=on: the registry of jail hosts over this controlplane's store, and the heartbeat
 // that keeps their health and load current: `start()` (once its listeners are attached) runs one
 // round before the first task, then one every CLAWDIE_FLEET_HEARTBEAT_MS until close.
+import type { Clone } from '@clawdie/hostd/api';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -25,6 +26,7 @@ export async function startFleet(
     staleMs: config.fleet.staleMs,
   });
   const listeners = new Set<(change: HostHealthChange) => Promise<void>>();
+  const cloneListeners = new Set<(host: string, clones: readonly Clone[]) => Promise<void>>();
   const monitor = createHostMonitor({
     registry,
     store: hostStore,
@@ -35,12 +37,18 @@ export async function startFleet(
       else deps.logger.info(change, change.to === 'up' ? 'jail host up' : 'jail host back');
       for (const listener of listeners) await listener(change);
     },
+    async onClones(host, clones) {
+      for (const listener of cloneListeners) await listener(host, clones);
+    },
   });
   deps.stack.defer(() => monitor.stop());
   return {
     registry,
     onHostChange(listener) {
       listeners.add(listener);
+    },
+    onClones(listener) {
+      cloneListeners.add(listener);
     },
     async start() {
       await monitor.beatAll();

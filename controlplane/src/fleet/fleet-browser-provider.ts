@@ -32,10 +32,10 @@ export interface FleetBrowserProviderDeps {
   /** How long a task waits for a slot while every fitting host is full (default 60 s). */
   placementWaitMs?: number;
   /**
-   * Ends every task lease on a host (destroying those clones; its warm pool stays): called when
-   * this controlplane first sees the host up, or sees it back, holding no lease there. One
-   * controlplane per fleet until several share PostgreSQL: any leased clone then is an orphan
-   * of a controlplane that crashed.
+   * Ends the leases on a host that no live controlplane holds (orphan-clones.ts), this one's own
+   * too: called when this controlplane first sees the host up, or sees it back, holding no lease
+   * there, so any of its own there is a clone whose creation it never heard back about. Live
+   * replicas' leases stay; the heartbeat reaps gone replicas' on every round besides.
    */
   revokeOrphans(host: string, endpoint: { url: string; token: string }): Promise<void>;
   /** Whether the host's hostd answers now (one bounded health call). Default: assume it does. */

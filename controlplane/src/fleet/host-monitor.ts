@@ -2,6 +2,7 @@
 // clones with that host's own token; the answer (leased clones) or the failure is recorded on the
 // host's row, so every controlplane on the database sees the same picture. A host that keeps
 // failing goes `down` once its last good heartbeat is older than the registry's staleMs.
+import type { Clone } from '@clawdie/hostd/api';
 import { HostdClient, type HostdClientOptions } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import type { HostRepository } from '../platform/store/host-repository.js';
@@ -26,6 +27,11 @@ export interface HostMonitorDeps {
   fetch?: HostdClientOptions['fetch'];
   /** Awaited after a round for each host first seen up, lost, or back (a rejection is logged). */
   onChange?: (change: HostHealthChange) => Promise<void> | void;
+  /**
+   * Awaited after each good heartbeat with every clone the host reported (warm ones too), e.g. to
+   * reap the leases of controlplanes that are gone; a rejection is logged.
+   */
+  onClones?: (host: string, clones: readonly Clone[]) => Promise<void>;
 }
 
 export interface HostMonitor {
@@ -41,6 +47,17 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
   let round: Promise<void> = Promise.resolve();
 
   async function beatOne(name: string): Promise<void> {
+    const clones = await listAndRecord(name);
+    if (!clones || !deps.onClones) return;
+    try {
+      await deps.onClones(name, clones);
+    } catch (error) {
+      deps.logger.error({ err: error, host: name }, 'handling a jail host’s clones failed');
+    }
+  }
+
+  /** The host's clones, recorded as its heartbeat; null (a missed heartbeat) when it fails. */
+  async function listAndRecord(name: string): Promise<Clone[] | null> {
     try {
       const { url, token } = await deps.registry.endpoint(name);
       const client = new HostdClient({
@@ -53,6 +70,7 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
       const clones = await client.listClones();
       const leased = clones.filter((clone) => clone.taskId !== WARM_POOL).length;
       await deps.store.beat(name, { at: deps.now(), clones: leased });
+      return clones;
     } catch (error) {
       const message = (error as Error).message;
       deps.logger.warn({ host: name, err: message }, 'jail host missed a heartbeat');
@@ -61,6 +79,7 @@ export function createHostMonitor(deps: HostMonitorDeps): HostMonitor {
         .catch((failure: unknown) =>
           deps.logger.error({ host: name, err: failure }, 'could not record a missed heartbeat'),
         );
+      return null;
     }
   }
 

@@ -19,6 +19,7 @@ import {
   LeasedCloneSchema,
   type RevokeAllResponse,
   RevokeAllResponseSchema,
+  type RevokeLeasesRequest,
   serviceRelayPath,
 } from './schema.js';
 import { readSseEvents } from './sse-events.js';
@@ -143,6 +144,14 @@ export class HostdClient {
   /** Ends every task lease on hostd and destroys its clone (a restarted controlplane's orphans). */
   revokeAllLeases(): Promise<RevokeAllResponse> {
     return this.#call('POST', '/leases/revoke-all', RevokeAllResponseSchema, {});
+  }
+
+  /**
+   * Ends exactly the task leases of `holders` (and, with `unnamed`, those without a holder),
+   * destroying their clones; every other lease stays. A hostd older than holders answers 404.
+   */
+  revokeLeases(request: RevokeLeasesRequest): Promise<RevokeAllResponse> {
+    return this.#call('POST', '/leases/revoke', RevokeAllResponseSchema, request);
   }
 
   #headers(lease?: CloneLeaseRef): Record<string, string> {

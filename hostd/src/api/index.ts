@@ -18,6 +18,7 @@ export {
   ErrorResponseSchema,
   type Health,
   HealthSchema,
+  HolderSchema,
   type Isolation,
   IsolationSchema,
   LEASE_HEADER,
@@ -26,5 +27,7 @@ export {
   MAX_RELAY_BODY_BYTES,
   type RevokeAllResponse,
   RevokeAllResponseSchema,
+  type RevokeLeasesRequest,
+  RevokeLeasesRequestSchema,
   serviceRelayPath,
 } from './schema.js';

@@ -25,8 +25,16 @@ export const CloneLimitsSchema = z.object({
 });
 export type CloneLimits = z.infer<typeof CloneLimitsSchema>;
 
+/** A lease's holder: the caller's own name for itself (a controlplane's instance id). */
+export const HolderSchema = z.string().min(1).max(200);
+
 export const CreateCloneRequestSchema = z.object({
   taskId: z.string().min(1).max(200),
+  /**
+   * The caller's name, stored with the lease, shown in `GET /clones` and matched by
+   * `POST /leases/revoke`. Without it the lease is unnamed (older controlplanes).
+   */
+  holder: HolderSchema.optional(),
   allowedDomains: z.array(DomainPatternSchema).max(200).default([]),
   /** Missing fields take hostd's configured defaults. */
   limits: CloneLimitsSchema.partial().optional(),
@@ -69,6 +77,8 @@ export const CloneSchema = z.object({
   /** Increases with every lease hostd hands out (and every warm clone it makes). */
   generation: z.number().int().positive(),
   taskId: z.string(),
+  /** The lease's holder as `POST /clones` named it; null: unnamed. Absent from older hostd. */
+  holder: z.string().nullable().optional(),
   state: z.enum(['created', 'running', 'broken']),
   /** The clone's jail-service: talk to it with `Authorization: Bearer <token>`. */
   service: z.object({ url: z.string().url(), token: z.string().min(1) }),
@@ -110,12 +120,28 @@ export const DestroyCloneResponseSchema = z.object({
 });
 export type DestroyCloneResponse = z.infer<typeof DestroyCloneResponseSchema>;
 
-/** `POST /leases/revoke-all`: every task lease ended and its clone destroyed (warm pool kept). */
+/**
+ * `POST /leases/revoke`: end exactly the task leases whose holder is one of `holders` (and, with
+ * `unnamed`, those without a holder), destroying their clones; every other lease and the warm
+ * pool stay. The caller names the holders it knows are gone: a holder that appears meanwhile is
+ * never hit.
+ */
+export const RevokeLeasesRequestSchema = z.object({
+  holders: z.array(HolderSchema).max(1000),
+  unnamed: z.boolean().default(false),
+});
+export type RevokeLeasesRequest = z.input<typeof RevokeLeasesRequestSchema>;
+
+/**
+ * `POST /leases/revoke-all` (every task lease) and `POST /leases/revoke` (the named holders'):
+ * each lease ended and its clone destroyed (warm pool kept).
+ */
 export const RevokeAllResponseSchema = z.object({
   revoked: z.array(
     z.object({
       name: z.string(),
       taskId: z.string(),
+      holder: z.string().nullable().optional(),
       generation: z.number().int(),
       leftovers: z.array(z.string()),
     }),

@@ -6,6 +6,7 @@
 import { sleep } from '@clawdie/kit/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
+  type CloneInfo,
   type CloneLimits,
   type CloneService,
   type CloneSpec,
@@ -103,7 +104,8 @@ export class CloneManager {
     if (pooled) {
       // Switch leases in one synchronous step: refusals before it stay with the warm-up lease.
       const warm = pooled.lease;
-      pooled.lease = this.leases.issue(pooled.info.name, pooled.info.index, request.taskId);
+      const { name, index } = pooled.info;
+      pooled.lease = this.leases.issue(name, index, request.taskId, request.holder ?? null);
       pooled.proxy.setAllowedDomains(allowedDomains);
       this.leases.end(warm);
       Object.assign(pooled, { allowedDomains, fromPool: true });
@@ -115,7 +117,8 @@ export class CloneManager {
       return toLeasedClone(pooled, this.#addressPolicy.exceptions);
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
-    const holding = await this.#track(this.#make(spec)).finally(() => this.#demand.waiting(false));
+    const made = this.#make(spec, false, request.holder ?? null);
+    const holding = await this.#track(made).finally(() => this.#demand.waiting(false));
     if (this.#closed) {
       await this.#teardown(holding);
       throw new HostdError('CLONE_FAILED', 'hostd is shutting down', 503);
@@ -130,10 +133,13 @@ export class CloneManager {
     const holding = this.#holding(name, leaseId);
     const info = await this.#options.driver.inspect(name);
     if (!info) throw new HostdError('CLONE_NOT_FOUND', `${name} is gone from the host`, 404);
-    return toClone(
-      { ...holding, info: { ...info, service: info.service ?? holding.info.service } },
-      this.#addressPolicy.exceptions,
-    );
+    return this.#observed(holding, info);
+  }
+
+  /** The held clone as shown, with its state as the OS reports it now. */
+  #observed(holding: Holding, info: CloneInfo): Clone {
+    const service = info.service ?? holding.info.service;
+    return toClone({ ...holding, info: { ...info, service } }, this.#addressPolicy.exceptions);
   }
 
   async list(): Promise<Clone[]> {
@@ -141,14 +147,7 @@ export class CloneManager {
     const clones: Clone[] = [];
     for (const holding of this.#held.values()) {
       const info = observed.get(holding.info.name);
-      if (info) {
-        clones.push(
-          toClone(
-            { ...holding, info: { ...info, service: info.service ?? holding.info.service } },
-            this.#addressPolicy.exceptions,
-          ),
-        );
-      }
+      if (info) clones.push(this.#observed(holding, info));
     }
     return clones.sort((a, b) => a.index - b.index);
   }
@@ -192,10 +191,15 @@ export class CloneManager {
     return this.refusals.list({ leaseId: lease.leaseId, after });
   }
 
-  /** Ends every task lease and destroys its clone (a restarted caller's orphans); pool kept. */
-  async revokeAll(): Promise<{ lease: LeaseRecord; leftovers: string[] }[]> {
-    const held = [...this.#held.values()];
-    this.#held.clear();
+  /**
+   * Ends the task leases `matches` picks (default every one: a restarted caller's orphans) and
+   * destroys their clones; the pool and every other lease stay.
+   */
+  async revoke(
+    matches: (lease: LeaseRecord) => boolean = () => true,
+  ): Promise<{ lease: LeaseRecord; leftovers: string[] }[]> {
+    const held = [...this.#held.values()].filter((holding) => matches(holding.lease));
+    for (const holding of held) this.#held.delete(holding.info.name);
     return Promise.all(
       held.map(async (holding) => ({
         lease: holding.lease,
@@ -233,7 +237,7 @@ export class CloneManager {
     const pooled = await this.#pool.close();
     await Promise.allSettled([...this.#inflight]);
     await Promise.all(pooled.map((holding) => this.#teardown(holding)));
-    await this.revokeAll();
+    await this.revoke();
   }
 
   #holding(name: string, leaseId: string | undefined): Holding {
@@ -254,12 +258,12 @@ export class CloneManager {
     return promise;
   }
 
-  async #make(spec: CloneSpec, warm = false): Promise<Holding> {
+  async #make(spec: CloneSpec, warm = false, holder: string | null = null): Promise<Holding> {
     const { driver } = this.#options;
     const observed = new Set((await driver.list()).map((info) => info.index));
     const index = this.leases.allocate(observed);
     const name = cloneName(index, driver.namespace);
-    const initial = this.leases.issue(name, index, spec.taskId);
+    const initial = this.leases.issue(name, index, spec.taskId, holder);
     // The proxy reports each refusal under the lease the clone is under at that moment.
     let holding: Holding | null = null;
     let proxy: EgressProxy | null = null;

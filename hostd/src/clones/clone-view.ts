@@ -25,6 +25,7 @@ export function toClone(view: CloneView, exceptions: readonly string[]): Clone {
     index: info.index,
     generation: lease.generation,
     taskId: lease.taskId,
+    holder: lease.holder,
     state: info.state,
     service: { url: info.service.url, token: info.service.token },
     isolation: { level: info.isolation.level, reasons: [...info.isolation.reasons] },

@@ -12,6 +12,11 @@ export interface LeaseRecord {
   readonly name: string;
   readonly index: number;
   readonly taskId: string;
+  /**
+   * Who took the lease (a controlplane's instance id), as it named itself; null: unnamed (a warm-up
+   * lease, or a caller that names no holder). `POST /leases/revoke` picks leases by it.
+   */
+  readonly holder: string | null;
   /** When the lease ended (ms, the registry's clock); null while it is live. */
   readonly endedAt: number | null;
   /** Resolves when the lease ends: its clone can no longer make refusals under it. */
@@ -48,7 +53,7 @@ export class LeaseRegistry {
   }
 
   /** A new live lease on the clone `name`. */
-  issue(name: string, index: number, taskId: string): LeaseRecord {
+  issue(name: string, index: number, taskId: string, holder: string | null = null): LeaseRecord {
     this.#generation += 1;
     let resolveEnded = () => {};
     const ended = new Promise<void>((resolve) => {
@@ -60,6 +65,7 @@ export class LeaseRegistry {
       name,
       index,
       taskId,
+      holder,
       endedAt: null,
       ended,
       resolveEnded,

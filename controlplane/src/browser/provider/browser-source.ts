@@ -22,6 +22,7 @@ import {
 import { createHostdBrowserProvider } from './hostd-browser-provider.js';
 import { LOCAL_BROWSER_ID, startLocalEgress, withLocalEgress } from './local-egress.js';
 import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
+import { type LeaseHolders, reapOrphanClones } from './orphan-clones.js';
 import { screencastOf, type TaskBrowsers, trackLeases } from './task-browsers.js';
 
 const HOSTD_EGRESS =
@@ -68,6 +69,8 @@ export async function openBrowserSource(
     launcher: ControlplaneLauncher;
     /** The jail hosts, when CLAWDIE_FLEET=on (the composition root builds them over the store). */
     hosts?: FleetHosts | null;
+    /** This controlplane (the holder it names on its leases) and the live ones (instance registry). */
+    holders: LeaseHolders;
   },
 ): Promise<BrowserSource> {
   if (config.fleet.enabled) {
@@ -90,9 +93,21 @@ export async function openBrowserSource(
         { reasons: health.isolation.reasons },
         'hostd runs clones with REDUCED isolation on its host',
       );
-    await destroyOrphans(client, deps);
+    const reap = async () => {
+      await reapOrphanClones(client, await client.listClones(), deps);
+    };
+    // Before any task: the clones of controlplanes that are gone (a crashed predecessor's); then
+    // every heartbeat interval, those of a replica sharing this hostd that died since.
+    await reap();
+    const reaping = repeat(config.fleet.heartbeatMs, reap, deps.logger);
     const tracked = trackLeases(
-      createHostdBrowserProvider({ client, logger: deps.logger, concurrency, audit: deps.audit }),
+      createHostdBrowserProvider({
+        client,
+        logger: deps.logger,
+        concurrency,
+        audit: deps.audit,
+        holder: deps.holders.id,
+      }),
     );
     return {
       ...tracked,
@@ -102,7 +117,7 @@ export async function openBrowserSource(
       fleet: null,
       description: `hostd at ${url} (${health.driver} driver, ${health.isolation.level} isolation): a fresh clone per task, ${concurrency} at once, warm pool ${health.pool.ready}/${health.pool.target}`,
       egress: HOSTD_EGRESS,
-      close: async () => undefined,
+      close: reaping.stop,
     };
   }
   if (config.jail) {
@@ -126,23 +141,28 @@ export async function openBrowserSource(
 async function openFleetBrowsers(
   config: Readonly<Config>,
   hosts: FleetHosts,
-  deps: { logger: Logger; audit: AuditLog },
+  deps: { logger: Logger; audit: AuditLog; holders: LeaseHolders },
 ): Promise<BrowserSource> {
   const concurrency = config.embeddedHostd.concurrency;
+  const clientOf = (endpoint: { url: string; token: string }) =>
+    new HostdClient({ baseUrl: endpoint.url, token: endpoint.token });
   const fleet = createFleetBrowserProvider({
     registry: hosts.registry,
     concurrency,
     // A jail host is another machine: its clones are reached through its hostd's relay.
     providerFor: (_host, endpoint) =>
       createHostdBrowserProvider({
-        client: new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }),
+        client: clientOf(endpoint),
         logger: deps.logger,
         concurrency,
         audit: deps.audit,
         relay: { baseUrl: endpoint.url, token: endpoint.token },
+        holder: deps.holders.id,
       }),
-    revokeOrphans: (_host, endpoint) =>
-      destroyOrphans(new HostdClient({ baseUrl: endpoint.url, token: endpoint.token }), deps),
+    revokeOrphans: async (host, endpoint) => {
+      const client = clientOf(endpoint);
+      await reapOrphanClones(client, await client.listClones(), { ...deps, host, own: true });
+    },
     hostAnswers: async (host) => {
       const endpoint = await hosts.registry.endpoint(host);
       const client = new HostdClient({
@@ -158,6 +178,11 @@ async function openFleetBrowsers(
     lossGraceMs: config.fleet.staleMs + config.fleet.heartbeatMs,
   });
   hosts.onHostChange((change) => fleet.hostChanged(change));
+  // Every round, on every host that answers: the clones of controlplanes that are gone.
+  hosts.onClones(async (host, clones) => {
+    const client = clientOf(await hosts.registry.endpoint(host));
+    await reapOrphanClones(client, clones, { ...deps, host });
+  });
   // Before any task: the first round, which clears the clones a crashed controlplane left.
   await hosts.start();
   const tracked = trackLeases(fleet);
@@ -218,30 +243,21 @@ async function openLocalBrowser(
   };
 }
 
-/**
- * A controlplane that crashed left its tasks' clones on hostd (its tasks are now INTERRUPTED):
- * revoke every task lease on hostd (destroying its clone; the warm pool stays), before any new
- * task starts. Their egress refusals were audited live while they ran.
- */
-async function destroyOrphans(
-  client: HostdClient,
-  deps: { logger: Logger; audit: AuditLog },
-): Promise<void> {
-  const { revoked } = await client.revokeAllLeases();
-  for (const clone of revoked) {
-    deps.logger.warn(
-      { clone: clone.name, taskId: clone.taskId, leftovers: clone.leftovers },
-      'destroyed a clone left by a previous controlplane process',
-    );
-    await deps.audit.append({
-      type: 'clone-destroyed',
-      actor: 'system',
-      taskId: clone.taskId,
-      data: {
-        clone: clone.name,
-        leftovers: clone.leftovers,
-        reason: 'orphaned by a controlplane restart',
-      },
-    });
-  }
+/** Runs `work` every `intervalMs`, one at a time, until `stop` (which waits for the one in flight). */
+function repeat(intervalMs: number, work: () => Promise<void>, logger: Logger) {
+  let running = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running
+      .then(work)
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'reaping the clones of controlplanes that are gone failed'),
+      );
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -29,6 +29,11 @@ export interface HostdBrowserProviderOptions {
    * the address hostd reports, which only hostd's host routes: for a hostd on another machine.
    */
   relay?: { baseUrl: string; token: string };
+  /**
+   * The name hostd keeps with each lease: this controlplane's instance id, so that another
+   * controlplane revokes its leases only once it is gone (orphan-clones.ts). Default: unnamed.
+   */
+  holder?: string;
 }
 
 export function createHostdBrowserProvider(options: HostdBrowserProviderOptions): BrowserProvider {
@@ -44,6 +49,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
         taskId,
         allowedDomains,
         ...(display === undefined ? {} : { display }),
+        ...(options.holder ? { holder: options.holder } : {}),
       });
     } catch (error) {
       throw new OperatorError(

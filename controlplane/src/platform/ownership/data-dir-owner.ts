@@ -38,6 +38,8 @@ export interface DataDirOwner {
   setUrl(url: string): Promise<void>;
   /** Deletes the rows of instances that are gone and returns the ids of the live ones (this one too). */
   pruneGone(): Promise<string[]>;
+  /** The instances registered and live now, this one always included; deletes nothing. */
+  live(): Promise<InstanceRecord[]>;
   /** Stops the heartbeat and deletes this instance's row; idempotent. */
   close(): Promise<void>;
 }
@@ -136,6 +138,11 @@ export async function registerInstance(
       const gone = rows.filter((row) => row.id !== self.id && !isInstanceLive(row, probe));
       await repository.remove(gone.map((row) => row.id));
       return rows.filter((row) => !gone.includes(row)).map((row) => row.id);
+    },
+    async live() {
+      const rows = await repository.list();
+      const others = rows.filter((row) => row.id !== self.id && isInstanceLive(row, probe));
+      return [{ ...self }, ...others];
     },
     async close() {
       if (closed) return;
