@@ -147,7 +147,7 @@ export async function createControlplane(
       logger,
       audit: store.audit,
       hosts,
-      holders: owner,
+      holders: store.owner,
     });
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
