@@ -9,10 +9,13 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import { createAuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
 import { loadPolicies } from '../governance/policy/load-policies.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
+import { createLocalNotifyChannel } from '../platform/notify/notify-channel.js';
 import { claimDataDirAt } from '../platform/ownership/data-dir-owner.js';
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
+import { createTaskEventRepository } from '../platform/store/task-event-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { createTaskEventFeed } from '../tasks/task-event-feed.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
@@ -121,6 +124,13 @@ export async function createControlplane(
       : { config: loaded, demoSite: null };
     const { config } = extras;
     const store = await openStore(config, owner, { logger, clock, stack });
+    // Every task's events, stored and announced, so that any replica streams any task.
+    const feed = createTaskEventFeed({
+      store: createTaskEventRepository(store.db),
+      notify: createLocalNotifyChannel(),
+      clock,
+      logger,
+    });
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -137,6 +147,7 @@ export async function createControlplane(
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
       ...store,
+      feed,
       config,
       browsers,
       clock,
@@ -157,7 +168,7 @@ export async function createControlplane(
       : undefined;
     const tasks = model
       ? pipeline.createTasks(model, { recorder })
-      : createUnavailableTaskService();
+      : createUnavailableTaskService(feed);
     stack.defer(tasks.close);
     // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =

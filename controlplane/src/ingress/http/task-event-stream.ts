@@ -9,10 +9,12 @@ import type { TaskService } from '../../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
 
 /**
- * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step) and a
- * final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
- * `last_event_id` query) gets only what it missed. The stream ends after `result`, and at once
- * for an ended task resumed at or past its last event.
+ * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step), `stuck`
+ * and a final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
+ * `last_event_id` query) gets only what it missed. The events are read from the store, so any
+ * replica on the database streams any task, live, whichever process runs it. The stream ends after
+ * `result`, and at once for an ended task resumed at or past its last event. A task whose process
+ * died before its `result` (its row ended by another replica's recovery) ends with the row's.
  */
 export function streamTaskEvents(
   c: Context,
@@ -20,35 +22,48 @@ export function streamTaskEvents(
   deps: { tasks: TaskService; repository: TaskRepository },
 ) {
   const lastId = Number(c.req.header('last-event-id') ?? c.req.query('last_event_id') ?? 0) || 0;
+  const { feed } = deps.tasks;
   return streamSSE(c, async (stream) => {
-    // An ended task sends nothing more: a client resuming at or past its last event is done.
-    const all = deps.tasks.events.since(task.id, 0);
-    const ended = all.some((entry) => entry.event.type === 'result');
-    if (ended && (all.at(-1)?.id ?? 0) <= lastId) return;
-    if (!deps.tasks.events.has(task.id) || (!ended && !deps.tasks.isActive(task.id))) {
-      // Not in memory (an older task, or one from before a restart): rebuild from the store.
+    const stored = await feed.since(task.id, 0);
+    if (stored.length === 0 && (await olderThanEvents(task, deps.repository))) {
+      // A task from before events were stored: rebuilt from its steps.
       for (const entry of await fromStore(task, deps.repository))
         if (entry.id > lastId) await stream.writeSSE({ id: String(entry.id), ...message(entry) });
       return;
     }
-    const { events } = deps.tasks;
+    // An ended task sends nothing more: a client resuming at or past its last event is done (past
+    // it, for a row ended without a stored result, means it got the row's result from a follower).
+    const lastStored = stored.at(-1)?.id ?? 0;
+    const ended = stored.some(isResult) || (lastId > lastStored && compactResultOf(task) !== null);
+    if (ended && lastId >= lastStored) return;
+    const endedRow = async () => {
+      const row = await deps.repository.getTask(task.id);
+      return row && compactResultOf(row);
+    };
     await replayThenLive<NumberedEvent>(stream, {
       source: {
-        since: (id) => events.since(task.id, id),
-        subscribe: (listener) => events.subscribe(task.id, listener),
+        since: () => [],
+        subscribe: (listener) => feed.follow(task.id, lastId, listener, { endedRow }),
       },
       lastId,
       idOf: (entry) => entry.id,
       message,
-      isLast: (entry) => entry.event.type === 'result',
+      isLast: isResult,
     });
   });
 }
+
+const isResult = (entry: NumberedEvent) => entry.event.type === 'result';
 
 const message = ({ event }: NumberedEvent) => ({
   event: event.type,
   data: JSON.stringify(event.data),
 });
+
+/** A task with no stored event that ended or has steps ran before events were stored. */
+async function olderThanEvents(task: TaskRecord, repository: TaskRepository): Promise<boolean> {
+  return compactResultOf(task) !== null || (await repository.listSteps(task.id)).length > 0;
+}
 
 async function fromStore(task: TaskRecord, repository: TaskRepository): Promise<NumberedEvent[]> {
   const steps = await repository.listSteps(task.id);
