@@ -12,11 +12,11 @@ import type { CompactResult } from './task-input.js';
 
 export interface FollowOptions {
   /**
-   * The task's result when its row has ended, else null: a task whose process died before storing
-   * its `result` (another replica's recovery ended the row) gets this one stored as its next
-   * event, once two checks `pollMs` apart found it missing, and every follower ends with it.
+   * The result of the task's row when a replica's recovery ended it INTERRUPTED (its process died
+   * before storing its own `result`), else null; checked every `pollMs`. That result is stored as
+   * the task's next event, so every follower, on any replica, gets the same one and ends.
    */
-  endedRow?: () => Promise<CompactResult | null>;
+  interrupted?: () => Promise<CompactResult | null>;
 }
 
 export interface TaskEventFeed {

@@ -17,7 +17,7 @@ interface Follow {
   taskId: string;
   afterId: number;
   listener: (entry: NumberedEvent) => void;
-  endedRow?: (() => Promise<CompactResult | null>) | undefined;
+  interrupted?: (() => Promise<CompactResult | null>) | undefined;
 }
 
 interface FollowerDeps {
@@ -37,8 +37,6 @@ export function followTaskEvents(follow: Follow, deps: FollowerDeps): () => void
   let stopped = false;
   let reading = false;
   let again = false;
-  /** The row was seen ended with no stored result at the previous check. */
-  let endedUnreported = false;
   let unlisten: (() => Promise<void>) | null = null;
 
   const read = async (): Promise<void> => {
@@ -67,25 +65,21 @@ export function followTaskEvents(follow: Follow, deps: FollowerDeps): () => void
     }
   };
 
-  /** Stores the row's result when the task's process died before its own (see FollowOptions). */
-  const closeUnreported = async (): Promise<void> => {
-    const result = stopped ? null : await follow.endedRow?.().catch(() => null);
-    if (!result || stopped) {
-      endedUnreported = false;
-      return;
-    }
-    if (!endedUnreported) {
-      endedUnreported = true;
-      return;
-    }
-    // Another follower (or the late runner) storing it first wins: this append then fails.
+  /** Stores the recovered row's result of a task whose process died (see FollowOptions). */
+  const closeInterrupted = async (): Promise<void> => {
+    const result = stopped ? null : await follow.interrupted?.().catch(() => null);
+    if (!result || stopped) return;
+    const stored = await store.since(taskId, 0).catch(() => null);
+    if (!stored || stored.some((entry) => entry.event.type === 'result')) return void read();
+    // Right after the last stored event; another follower storing it first wins (this one fails).
+    const seq = (stored.at(-1)?.id ?? 0) + 1;
     await deps
-      .append(taskId, last + 1, { type: 'result', data: result }, deps.clock.now())
+      .append(taskId, seq, { type: 'result', data: result }, deps.clock.now())
       .catch(() => undefined);
     await read();
   };
 
-  const tick = () => void read().then(closeUnreported);
+  const tick = () => void read().then(closeInterrupted);
   const unresumed = notify.onResumed(() => void read());
   const poll = setInterval(tick, deps.pollMs);
   poll.unref();

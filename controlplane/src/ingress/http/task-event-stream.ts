@@ -14,7 +14,8 @@ import { compactResultOf } from './task-views.js';
  * `last_event_id` query) gets only what it missed. The events are read from the store, so any
  * replica on the database streams any task, live, whichever process runs it. The stream ends after
  * `result`, and at once for an ended task resumed at or past its last event. A task whose process
- * died before its `result` (its row ended by another replica's recovery) ends with the row's.
+ * died before its `result` ends with the row's once another replica's recovery marked it
+ * INTERRUPTED.
  */
 export function streamTaskEvents(
   c: Context,
@@ -31,19 +32,16 @@ export function streamTaskEvents(
         if (entry.id > lastId) await stream.writeSSE({ id: String(entry.id), ...message(entry) });
       return;
     }
-    // An ended task sends nothing more: a client resuming at or past its last event is done (past
-    // it, for a row ended without a stored result, means it got the row's result from a follower).
-    const lastStored = stored.at(-1)?.id ?? 0;
-    const ended = stored.some(isResult) || (lastId > lastStored && compactResultOf(task) !== null);
-    if (ended && lastId >= lastStored) return;
-    const endedRow = async () => {
+    // An ended task sends nothing more: a client resuming at or past its last event is done.
+    if (stored.some(isResult) && (stored.at(-1)?.id ?? 0) <= lastId) return;
+    const interrupted = async () => {
       const row = await deps.repository.getTask(task.id);
-      return row && compactResultOf(row);
+      return row?.errorCode === 'INTERRUPTED' ? compactResultOf(row) : null;
     };
     await replayThenLive<NumberedEvent>(stream, {
       source: {
         since: () => [],
-        subscribe: (listener) => feed.follow(task.id, lastId, listener, { endedRow }),
+        subscribe: (listener) => feed.follow(task.id, lastId, listener, { interrupted }),
       },
       lastId,
       idOf: (entry) => entry.id,
