@@ -42,6 +42,7 @@ import { createTaskService } from '../../controlplane/src/tasks/task-service.js'
 import { startFakeBotApi } from '../controlplane/ingress/telegram/fake-bot-api.js';
 import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
+import { testTaskEventFeed } from '../support/test-task-event-feed.js';
 
 export const telegramToken = '999:e2e-token';
 export const supervisorChat = 31337;
@@ -157,6 +158,7 @@ approvals: { timeout_s: ${options.timeoutS} }
   );
   const tasks = createTaskService({
     repository,
+    feed: testTaskEventFeed(database.db),
     screenshots: createScreenshotFiles(dataDir),
     model,
     operator,

@@ -22,6 +22,7 @@ import type { TaskServiceDeps } from '../../controlplane/src/tasks/task-service.
 import { silentLogger } from '../support/silent-logger.js';
 import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
+import { testTaskEventFeed } from '../support/test-task-event-feed.js';
 import { startUiTarsTestModel, type UiTarsTestModel } from '../support/uitars-test-model.js';
 
 export interface E2eHarness {
@@ -69,6 +70,7 @@ export async function startE2eHarness(jailEnv: Record<string, string> = {}): Pro
     dataDir,
     deps: (overrides = {}) => ({
       repository,
+      feed: testTaskEventFeed(database.db),
       screenshots: createScreenshotFiles(dataDir),
       model: createOpenAiCompatibleModel({
         baseUrl: model.baseUrl,

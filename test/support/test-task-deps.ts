@@ -6,7 +6,7 @@ import { DEFAULT_IMAGE_ENCODING } from '../../controlplane/src/agent/model/image
 import { uiTars15 } from '../../controlplane/src/agent/profiles/ui-tars.js';
 import type { BrowserOperator } from '../../controlplane/src/browser/operator/browser-operator.js';
 import { allowAllAdmission } from '../../controlplane/src/governance/policy/task-admission.js';
-import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { type Db, openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
 import {
   createTaskRepository,
@@ -18,6 +18,7 @@ import { createFakeOperator } from './fake-operator.js';
 import { createManualClock } from './manual-clock.js';
 import { silentLogger } from './silent-logger.js';
 import { testImages } from './test-images.js';
+import { testTaskEventFeed } from './test-task-event-feed.js';
 
 /** Loop options for tests: UI-TARS-1.5 coordinates, browser action space, instant waits. */
 export function testLoopOptions(overrides: Partial<LoopDefaults> = {}): LoopDefaults {
@@ -44,6 +45,8 @@ export interface TestTaskDeps {
   /** For createTaskService and runTestTask (admission without a tenant policy). */
   deps: TaskServiceDeps;
   repository: TaskRepository;
+  /** The SQLite database the repository and the event feed use. */
+  db: Db;
   dataDir: string;
   close(): void;
 }
@@ -68,10 +71,12 @@ export function createTestTaskDeps(options: {
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-test-'));
   return {
     repository,
+    db: database.db,
     dataDir,
     close: database.close,
     deps: {
       repository,
+      feed: testTaskEventFeed(database.db),
       screenshots: createScreenshotFiles(dataDir),
       model: options.model,
       operator: options.operator ?? createFakeOperator().operator,

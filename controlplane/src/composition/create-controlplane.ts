@@ -13,6 +13,7 @@ import { claimDataDirAt, type LivenessTimes } from '../platform/ownership/data-d
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { createTaskEventFeed } from '../tasks/task-event-feed.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
@@ -131,6 +132,13 @@ export async function createControlplane(
       stack,
       ...(options.liveness ? { liveness: options.liveness } : {}),
     });
+    // Every task's events, stored and announced, so that any replica streams any task.
+    const feed = createTaskEventFeed({
+      store: store.stores.taskEvents,
+      notify: store.stores.notify,
+      clock,
+      logger,
+    });
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -152,6 +160,7 @@ export async function createControlplane(
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({
       ...store,
+      feed,
       config,
       browsers,
       clock,
@@ -172,7 +181,7 @@ export async function createControlplane(
       : undefined;
     const tasks = model
       ? pipeline.createTasks(model, { recorder })
-      : createUnavailableTaskService();
+      : createUnavailableTaskService(feed);
     stack.defer(tasks.close);
     // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =

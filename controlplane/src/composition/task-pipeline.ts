@@ -21,6 +21,7 @@ import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { Stores } from '../platform/store/stores.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { LoopDefaults } from '../tasks/task-deps.js';
+import type { TaskEventFeed } from '../tasks/task-event-feed.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
 import type { CloseStack } from './close-stack.js';
 
@@ -67,6 +68,8 @@ export function createTaskPipeline(deps: {
   config: Readonly<Config>;
   stores: Stores;
   repository: TaskRepository;
+  /** Every task's numbered events, stored and announced (SSE on any replica). */
+  feed: TaskEventFeed;
   audit: AuditTrail;
   browsers: BrowserSource;
   clock: Clock;
@@ -131,6 +134,7 @@ export function createTaskPipeline(deps: {
       return createTaskService(
         {
           repository: deps.repository,
+          feed: deps.feed,
           screenshots,
           artifacts: createArtifactFiles(config.dataDir),
           model,

@@ -18,6 +18,7 @@ import type { TaskGuards } from '../governance/policy/task-guards.js';
 import type { ArtifactFiles } from '../platform/store/artifact-files.js';
 import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import type { TaskEventFeed } from './task-event-feed.js';
 import type { TaskEventLog } from './task-events.js';
 import type { TaskSlots } from './task-slots.js';
 
@@ -34,6 +35,8 @@ export interface TaskDeps {
   images: ImageCodec;
   logger: Logger;
   loop: LoopDefaults;
+  /** Every task's numbered events in the store, followable from any replica (SSE). */
+  feed: TaskEventFeed;
   /** Where task start/end, actions and refusals are recorded (default: nowhere). */
   audit?: AuditLog | undefined;
   /**

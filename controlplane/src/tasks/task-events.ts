@@ -50,8 +50,9 @@ export interface NumberedEvent {
 }
 
 /**
- * Per-task, numbered event history plus live subscription, kept in memory for the newest
- * `retainTasks` tasks. Ids are 1-based per task so clients can resume with Last-Event-ID.
+ * Per-task, numbered event history plus live subscription of this process's runs, kept in memory
+ * for the newest `retainTasks` tasks: the local fast path (MCP progress, the dashboard, the
+ * screencast relay). SSE reads the stored copy (task-event-feed.ts), which every replica sees.
  */
 export class TaskEventLog {
   readonly #retainTasks: number;
@@ -72,10 +73,6 @@ export class TaskEventLog {
     const numbered = { id: list.length + 1, event };
     list.push(numbered);
     for (const listener of this.#listeners.get(taskId) ?? []) listener(numbered);
-  }
-
-  has(taskId: string): boolean {
-    return this.#events.has(taskId);
   }
 
   since(taskId: string, lastId: number): NumberedEvent[] {
@@ -105,28 +102,36 @@ export class TaskEventLog {
   }
 }
 
+/** Where a run's numbered events go (run-recorders.ts): a promise while one is being stored. */
+export type TaskEventSink = (event: TaskStreamEvent) => void | Promise<void>;
+
 /**
- * The recorder (run-stream.ts) that writes a run's events to the numbered log in the shape every
- * surface reads: each status change as `status`, each ended step as one `step` (its number is the
+ * The recorder (run-stream.ts) that turns a run's events into the stream's shape every surface
+ * reads: each status change as `status`, each ended step as one `step` (its number is the
  * step_count: every started step ends exactly once, an aborted one `aborted`), each stuck report
- * as `stuck`, the ending as `result`. Nothing else of the run reaches the log.
+ * as `stuck`, the ending as `result`. Nothing else of the run reaches `sink`.
  */
-export function recordToEventLog(taskId: string, maxSteps: number, log: TaskEventLog): RunRecorder {
+export function recordToEventLog(
+  taskId: string,
+  maxSteps: number,
+  sink: TaskEventSink,
+): RunRecorder {
   const track = createStepTracker(taskId, maxSteps);
   return (event) => {
     const step = track(event);
-    if (step) log.append(taskId, { type: 'step', data: { ...step, step_count: step.step } });
-    else if (event.type === 'status-changed') {
+    if (step) return sink({ type: 'step', data: { ...step, step_count: step.step } });
+    if (event.type === 'status-changed') {
       const { status, reason, approval } = event;
       const data = { trace_id: taskId, status, ...(reason ? { reason } : {}) };
-      log.append(taskId, { type: 'status', data: approval ? { ...data, approval } : data });
-    } else if (event.type === 'task-stuck')
-      log.append(taskId, {
+      return sink({ type: 'status', data: approval ? { ...data, approval } : data });
+    }
+    if (event.type === 'task-stuck')
+      return sink({
         type: 'stuck',
         data: { trace_id: taskId, step: event.step, summary: event.summary },
       });
-    else if (event.type === 'task-ended')
-      log.append(taskId, { type: 'result', data: event.result });
+    if (event.type === 'task-ended') return sink({ type: 'result', data: event.result });
+    return undefined;
   };
 }
 

@@ -95,6 +95,7 @@ export class TaskRun {
       deps,
       logger: this.#logger,
       trace: this.#trace,
+      writes: this.#writes,
       evidence: this.#evidence,
       maxSteps: this.#maxSteps,
     });

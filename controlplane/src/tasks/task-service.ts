@@ -17,6 +17,7 @@ import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './fo
 import type { PendingApproval } from './live-status.js';
 import type { RunListener } from './run-stream.js';
 import type { TaskDeps } from './task-deps.js';
+import type { TaskEventFeed } from './task-event-feed.js';
 import { TaskEventLog } from './task-events.js';
 import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
@@ -66,6 +67,8 @@ export interface TaskService {
    * screencast relay): each run's stream written in the shape every surface reads.
    */
   readonly events: TaskEventLog;
+  /** The same events as stored, of every task on the database, whichever process runs it (SSE). */
+  readonly feed: TaskEventFeed;
   /** Aborts everything and waits for the running task to be recorded. */
   close(): Promise<void>;
 }
@@ -124,6 +127,7 @@ export function createTaskService(
 
   return {
     events,
+    feed: deps.feed,
     async admit(input, principal) {
       const admitted = await deps.admission.admit(
         inheritKeptDomains(input, principal.tenant, kept),

@@ -1,11 +1,23 @@
 import { AppError } from '../errors.js';
+import type { TaskEventFeed } from './task-event-feed.js';
 import { TaskEventLog } from './task-events.js';
 import type { TaskService } from './task-service.js';
 
-/** The task service when no model is configured: every start is a clear 503. */
-export function createUnavailableTaskService(): TaskService {
+/** No stored events: only the steps of the store are streamed (task-event-stream.ts). */
+const noFeed: TaskEventFeed = {
+  append: async () => undefined,
+  since: async () => [],
+  follow: () => () => undefined,
+};
+
+/**
+ * The task service when no model is configured: every start is a clear 503; the events of tasks
+ * run by other processes still stream from `feed`.
+ */
+export function createUnavailableTaskService(feed: TaskEventFeed = noFeed): TaskService {
   return {
     events: new TaskEventLog(),
+    feed,
     async admit() {
       throw new AppError(
         'MODEL_NOT_CONFIGURED',

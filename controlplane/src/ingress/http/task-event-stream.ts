@@ -9,10 +9,13 @@ import type { TaskService } from '../../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
 
 /**
- * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step) and a
- * final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
- * `last_event_id` query) gets only what it missed. The stream ends after `result`, and at once
- * for an ended task resumed at or past its last event.
+ * `GET /v1/tasks/:id/events`: Server-Sent Events `status`, `step` (one per finished step), `stuck`
+ * and a final `result`, each with an `id`; a client reconnecting with `Last-Event-ID` (header or
+ * `last_event_id` query) gets only what it missed. The events are read from the store, so any
+ * replica on the database streams any task, live, whichever process runs it. The stream ends after
+ * `result`, and at once for an ended task resumed at or past its last event. A task whose process
+ * died before its `result` ends with the row's once another replica's recovery marked it
+ * INTERRUPTED.
  */
 export function streamTaskEvents(
   c: Context,
@@ -20,35 +23,45 @@ export function streamTaskEvents(
   deps: { tasks: TaskService; repository: TaskRepository },
 ) {
   const lastId = Number(c.req.header('last-event-id') ?? c.req.query('last_event_id') ?? 0) || 0;
+  const { feed } = deps.tasks;
   return streamSSE(c, async (stream) => {
-    // An ended task sends nothing more: a client resuming at or past its last event is done.
-    const all = deps.tasks.events.since(task.id, 0);
-    const ended = all.some((entry) => entry.event.type === 'result');
-    if (ended && (all.at(-1)?.id ?? 0) <= lastId) return;
-    if (!deps.tasks.events.has(task.id) || (!ended && !deps.tasks.isActive(task.id))) {
-      // Not in memory (an older task, or one from before a restart): rebuild from the store.
+    const stored = await feed.since(task.id, 0);
+    if (stored.length === 0 && (await olderThanEvents(task, deps.repository))) {
+      // A task from before events were stored: rebuilt from its steps.
       for (const entry of await fromStore(task, deps.repository))
         if (entry.id > lastId) await stream.writeSSE({ id: String(entry.id), ...message(entry) });
       return;
     }
-    const { events } = deps.tasks;
+    // An ended task sends nothing more: a client resuming at or past its last event is done.
+    if (stored.some(isResult) && (stored.at(-1)?.id ?? 0) <= lastId) return;
+    const interrupted = async () => {
+      const row = await deps.repository.getTask(task.id);
+      return row?.errorCode === 'INTERRUPTED' ? compactResultOf(row) : null;
+    };
     await replayThenLive<NumberedEvent>(stream, {
       source: {
-        since: (id) => events.since(task.id, id),
-        subscribe: (listener) => events.subscribe(task.id, listener),
+        since: () => [],
+        subscribe: (listener) => feed.follow(task.id, lastId, listener, { interrupted }),
       },
       lastId,
       idOf: (entry) => entry.id,
       message,
-      isLast: (entry) => entry.event.type === 'result',
+      isLast: isResult,
     });
   });
 }
+
+const isResult = (entry: NumberedEvent) => entry.event.type === 'result';
 
 const message = ({ event }: NumberedEvent) => ({
   event: event.type,
   data: JSON.stringify(event.data),
 });
+
+/** A task with no stored event that ended or has steps ran before events were stored. */
+async function olderThanEvents(task: TaskRecord, repository: TaskRepository): Promise<boolean> {
+  return compactResultOf(task) !== null || (await repository.listSteps(task.id)).length > 0;
+}
 
 async function fromStore(task: TaskRecord, repository: TaskRepository): Promise<NumberedEvent[]> {
   const steps = await repository.listSteps(task.id);

@@ -114,7 +114,7 @@ export const taskRoutes: RouteEntry[] = [
     path: '/v1/tasks/:id/events',
     access: 'tasks:read',
     summary:
-      'Server-Sent Events: status (queued, running, paused, needs_user with its reason, awaiting_approval with the pending approval), step (one per step, an aborted one included, with the step_count), result; resumable with Last-Event-ID',
+      'Server-Sent Events: status (queued, running, paused, needs_user with its reason, awaiting_approval with the pending approval), step (one per step, an aborted one included, with the step_count), stuck, result; resumable with Last-Event-ID on any controlplane on the same database',
     params: taskParams,
     headers: [{ name: 'Last-Event-ID', schema: { type: 'integer' } }],
     responses: {

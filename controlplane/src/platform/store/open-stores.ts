@@ -17,10 +17,12 @@ import { createPgInstanceRepository } from './pg/pg-instance-repository.js';
 import { openPgNotifyChannel } from './pg/pg-notify-channel.js';
 import { createPgSecretRepository } from './pg/pg-secret-repository.js';
 import { createPgSessionProfileRepository } from './pg/pg-session-profile-repository.js';
+import { createPgTaskEventRepository } from './pg/pg-task-event-repository.js';
 import { createPgTaskRepository } from './pg/pg-task-repository.js';
 import { createSecretRepository } from './secret-repository.js';
 import { createSessionProfileRepository } from './session-profile-repository.js';
 import { describePgUrl, type Stores } from './stores.js';
+import { createTaskEventRepository } from './task-event-repository.js';
 import { createTaskRepository } from './task-repository.js';
 
 /** CLAWDIE_DATABASE_URL names a PostgreSQL server that cannot be reached or migrated. */
@@ -65,6 +67,7 @@ function openSqliteStores(path: string, readOnly: boolean): Stores {
     backend: 'sqlite',
     description: `SQLite ${path}`,
     tasks: (owner) => createTaskRepository(db, owner),
+    taskEvents: createTaskEventRepository(db),
     audit: createAuditRepository(db),
     approvals: createApprovalRepository(db),
     secrets: createSecretRepository(db),
@@ -101,6 +104,7 @@ async function openPgStores(url: string, logger: Logger): Promise<Stores> {
     backend: 'postgres',
     description: `PostgreSQL ${where}`,
     tasks: (owner) => createPgTaskRepository(db, owner),
+    taskEvents: createPgTaskEventRepository(db),
     audit: createPgAuditRepository(db),
     approvals: createPgApprovalRepository(db),
     secrets: createPgSecretRepository(db),

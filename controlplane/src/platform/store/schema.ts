@@ -1,4 +1,12 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import {
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
 
 /** One `browser_run_task` call. `id` is the trace id returned to callers. */
 export const tasks = sqliteTable(
@@ -111,6 +119,26 @@ export const logs = sqliteTable(
     data: text('data'),
   },
   (table) => [index('logs_task').on(table.taskId), index('logs_step').on(table.stepId)],
+);
+
+/**
+ * A task's numbered stream events (status, step, stuck, result; tasks/task-events.ts), `seq` 1, 2,
+ * … without gaps, written in the task's order: what an SSE follower on any replica replays after
+ * its Last-Event-ID. Deleted with the task.
+ */
+export const taskEvents = sqliteTable(
+  'task_events',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    /** JSON: the event's data, as sent. */
+    data: text('data').notNull(),
+    at: integer('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.taskId, table.seq] })],
 );
 
 /**

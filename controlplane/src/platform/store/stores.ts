@@ -8,6 +8,7 @@ import type { HostRepository } from './host-repository.js';
 import type { InstanceRepository } from './instance-repository.js';
 import type { SecretStore } from './secret-repository.js';
 import type { SessionProfileStore } from './session-profile-repository.js';
+import type { TaskEventStore } from './task-event-repository.js';
 import type { TaskRepository } from './task-repository-port.js';
 
 export type StoreBackend = 'sqlite' | 'postgres';
@@ -18,6 +19,8 @@ export interface Stores {
   description: string;
   /** The task traces; `owner` is the instance id recorded on the tasks this process creates. */
   tasks(options?: { owner?: string }): TaskRepository;
+  /** Every task's numbered stream events (SSE from any replica). */
+  taskEvents: TaskEventStore;
   audit: AuditStore;
   approvals: ApprovalStore;
   secrets: SecretStore;

@@ -6,8 +6,9 @@ import { createTaskService } from '../../../../controlplane/src/tasks/task-servi
 import { silentLogger } from '../../../support/silent-logger.js';
 import { submit } from '../../../support/submit-task.js';
 import { createTestTaskDeps } from '../../../support/test-task-deps.js';
+import { testTaskEventFeed } from '../../../support/test-task-event-feed.js';
 
-const { deps, repository, close } = createTestTaskDeps({
+const { deps, repository, db, close } = createTestTaskDeps({
   model: createReplayModel([
     "Thought: first\nAction: click(start_box='<|box_start|>(644,406)<|box_end|>')",
     "Action: type(content='demo')",
@@ -24,6 +25,17 @@ const app = createApp({
   defaultMaxSteps: 5,
   describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
 });
+
+/** An app over a second task service on the same database, as another process would run it. */
+function otherProcess() {
+  return createApp({
+    tasks: createTaskService({ ...deps, feed: testTaskEventFeed(db) }),
+    repository,
+    logger: silentLogger,
+    defaultMaxSteps: 5,
+    describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
+  });
+}
 
 interface SseEvent {
   id: string;
@@ -101,17 +113,38 @@ describe('task event stream (SSE)', () => {
     }
   });
 
-  it('rebuilds the stream from the store for a task no longer in memory', async () => {
+  it('streams the stored events of a task another process ran, resuming after Last-Event-ID', async () => {
     const [task] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
-    const fresh = createTaskService(deps);
-    const other = createApp({
-      tasks: fresh,
-      repository,
-      logger: silentLogger,
-      defaultMaxSteps: 5,
-      describe: () => ({ model: { name: 'r', replay: true }, jail: { url: 'x' } }),
-    });
+    // Another process on the same database: its own in-memory log and its own feed.
+    const other = otherProcess();
     const events = parseSse(await (await other.request(`/v1/tasks/${task?.id}/events`)).text());
+    assert.deepEqual(
+      events.map((e) => [e.id, e.event]),
+      [
+        ['1', 'status'],
+        ['2', 'status'],
+        ['3', 'step'],
+        ['4', 'step'],
+        ['5', 'step'],
+        ['6', 'result'],
+      ],
+    );
+    assert.equal(events[5]?.data.summary, 'done');
+    const resumed = await other.request(`/v1/tasks/${task?.id}/events`, {
+      headers: { 'last-event-id': '3' },
+    });
+    assert.deepEqual(
+      parseSse(await resumed.text()).map((e) => e.id),
+      ['4', '5', '6'],
+    );
+  });
+
+  it('rebuilds the stream from the steps for a task from before events were stored', async () => {
+    const [task] = (await repository.listTasks({ limit: 1, offset: 0 })).tasks;
+    db.$client.prepare('DELETE FROM task_events WHERE task_id = ?').run(task?.id);
+    const events = parseSse(
+      await (await otherProcess().request(`/v1/tasks/${task?.id}/events`)).text(),
+    );
     assert.deepEqual(
       events.map((e) => e.event),
       ['step', 'step', 'step', 'result'],

@@ -9,6 +9,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -122,6 +123,21 @@ export const logs = pgTable(
     data: text('data'),
   },
   (table) => [index('logs_task').on(table.taskId), index('logs_step').on(table.stepId)],
+);
+
+/** A task's numbered stream events (see ../schema.ts); deleted with the task. */
+export const taskEvents = pgTable(
+  'task_events',
+  {
+    taskId: text('task_id')
+      .notNull()
+      .references(() => tasks.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    type: text('type').notNull(),
+    data: text('data').notNull(),
+    at: ms('at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.taskId, table.seq] })],
 );
 
 /** The tamper-evident audit log: append-only (triggers refuse UPDATE, DELETE and TRUNCATE). */

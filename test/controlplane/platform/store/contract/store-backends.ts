@@ -26,6 +26,7 @@ import { createPgHostRepository } from '../../../../../controlplane/src/platform
 import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
 import { createPgSecretRepository } from '../../../../../controlplane/src/platform/store/pg/pg-secret-repository.js';
 import { createPgSessionProfileRepository } from '../../../../../controlplane/src/platform/store/pg/pg-session-profile-repository.js';
+import { createPgTaskEventRepository } from '../../../../../controlplane/src/platform/store/pg/pg-task-event-repository.js';
 import { createPgTaskRepository } from '../../../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import {
   createSecretRepository,
@@ -35,6 +36,10 @@ import {
   createSessionProfileRepository,
   type SessionProfileStore,
 } from '../../../../../controlplane/src/platform/store/session-profile-repository.js';
+import {
+  createTaskEventRepository,
+  type TaskEventStore,
+} from '../../../../../controlplane/src/platform/store/task-event-repository.js';
 import {
   createTaskRepository,
   type TaskRepository,
@@ -54,6 +59,7 @@ export interface Repositories {
   hosts: HostRepository;
   audit: AuditStore;
   tasks: TaskRepository;
+  taskEvents: TaskEventStore;
 }
 
 /** One connection (a process's, a replica's) to a database. */
@@ -97,6 +103,7 @@ function sqliteBackend(): StoreBackend {
             hosts: createHostRepository(db),
             audit: createAuditRepository(db),
             tasks: createTaskRepository(db, options),
+            taskEvents: createTaskEventRepository(db),
             close: async () => close(),
           };
         },
@@ -127,6 +134,7 @@ function postgresBackend(): StoreBackend {
             hosts: createPgHostRepository(db),
             audit: createPgAuditRepository(db),
             tasks: createPgTaskRepository(db, options),
+            taskEvents: createPgTaskEventRepository(db),
             close,
           };
         },
