@@ -9,10 +9,12 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import { createAuthFailureLimiter } from '../governance/auth/auth-failure-limiter.js';
 import { loadPolicies } from '../governance/policy/load-policies.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
+import { createLocalNotifyChannel } from '../platform/notify/notify-channel.js';
 import { claimDataDirAt } from '../platform/ownership/data-dir-owner.js';
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { openReplicaCommands } from '../tasks/replica-commands.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
@@ -121,6 +123,8 @@ export async function createControlplane(
       : { config: loaded, demoSite: null };
     const { config } = extras;
     const store = await openStore(config, owner, { logger, clock, stack });
+    const notify = adapters.notify ?? createLocalNotifyChannel();
+    if (!adapters.notify) stack.defer(notify.close);
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -146,6 +150,7 @@ export async function createControlplane(
       images: images.codec,
       judge,
       policies,
+      notify,
     });
     const recorder = serving
       ? adapters.recorder?.({
@@ -159,6 +164,21 @@ export async function createControlplane(
       ? pipeline.createTasks(model, { recorder })
       : createUnavailableTaskService();
     stack.defer(tasks.close);
+    // Only over a channel other replicas hear: with one process nothing would ever answer.
+    const replicas = adapters.notify
+      ? await openReplicaCommands({
+          self: owner.id,
+          tasks,
+          notify,
+          repository: store.repository,
+          audit: store.audit,
+          liveInstances: owner.pruneGone,
+          clock,
+          logger,
+          newId: adapters.newId,
+        })
+      : undefined;
+    if (replicas) stack.defer(replicas.close);
     // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =
       role === 'cli' || role === 'mcp'
@@ -168,6 +188,7 @@ export async function createControlplane(
             ...pipeline,
             config,
             tasks,
+            replicas,
             browsers,
             model,
             auth,

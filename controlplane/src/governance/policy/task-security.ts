@@ -6,6 +6,7 @@ import {
   createTelegramNotifier,
   type TelegramNotifier,
 } from '../../ingress/telegram/telegram-notifier.js';
+import type { NotifyChannel } from '../../platform/notify/notify-channel.js';
 import { createApprovalRepository } from '../../platform/store/approval-repository.js';
 import type { Db } from '../../platform/store/database.js';
 import { createSecretRepository } from '../../platform/store/secret-repository.js';
@@ -51,6 +52,8 @@ export interface TaskSecurityDeps {
   tasks?: Pick<TaskRepository, 'getTask'>;
   /** The tenant policies, when the caller loaded them first (before any child started). */
   policies?: PolicySet | undefined;
+  /** How replicas announce answered approvals to each other (approval-service.ts); absent: none. */
+  notify?: NotifyChannel | undefined;
 }
 
 /**
@@ -67,6 +70,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     clock: deps.clock,
     logger,
     newId: deps.newId ?? randomUUID,
+    notify: deps.notify,
   });
   let telegram: TelegramNotifier | null = null;
   let notices: NoticeSender | undefined;
@@ -113,6 +117,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     notices,
     async close() {
       await telegram?.stop();
+      await approvals.close();
     },
   };
 }

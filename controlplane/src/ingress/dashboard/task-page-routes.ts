@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
+import { commandTask } from '../../tasks/task-commands.js';
 import { type DashboardContext, listQuerySchema, readJpeg } from './dashboard-context.js';
 import { buildTaskReport } from './export-report.js';
 import { liveBody } from './live-page.js';
@@ -164,10 +165,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
     app.post(`/tasks/:id/${command}`, async (c) => {
       const task = await requireTask(c);
       if (!task) return missing(c);
-      const accepted =
-        command === 'abort'
-          ? tasks.abort(task.id)
-          : ((await tasks[command]?.call(tasks, task.id)) ?? false);
+      const accepted = await commandTask(deps, task, command, 'dashboard:admin');
       deps.logger.info({ taskId: task.id, command, accepted }, 'dashboard task command');
       return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
     });
