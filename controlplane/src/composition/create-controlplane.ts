@@ -15,6 +15,7 @@ import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import { openReplicaCommands } from '../tasks/replica-commands.js';
+import type { ReplicaCommands } from '../tasks/task-commands.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
 import type { ControlplaneAdapters } from './adapters.js';
@@ -45,6 +46,8 @@ export interface Controlplane<App extends Hono | null = Hono> {
   app: App;
   /** The policed task service the API, MCP and `clawdie run` use (503s without a model). */
   tasks: TaskService;
+  /** Abort, pause and resume of tasks other replicas run (`adapters.notify` given), else undefined. */
+  replicas: ReplicaCommands | undefined;
   /** Another task service on the same browsers and store (the demo: `policed: false`). */
   createTasks: CreateTasks;
   /** The configured model's name, or null when none is configured (the demo then runs). */
@@ -202,6 +205,7 @@ export async function createControlplane(
       config,
       app,
       tasks,
+      replicas,
       createTasks: pipeline.createTasks,
       model: model ? { name: model.name, isReplay: model.isReplay } : null,
       browsers: browsers.description,
