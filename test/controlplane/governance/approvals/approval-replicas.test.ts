@@ -35,7 +35,7 @@ import { openPgNotifyChannel } from '../../../../controlplane/src/platform/store
 import { requires } from '../../../support/capabilities.js';
 import { type PostgresCluster, startPostgres } from '../../../support/postgres/start-postgres.js';
 import { silentLogger } from '../../../support/silent-logger.js';
-import { createSteppedClock, sampleRequest } from './approvals-fixture.js';
+import { createRecordingNotifier, createSteppedClock, sampleRequest } from './approvals-fixture.js';
 
 type Clock = typeof systemClock;
 
@@ -181,8 +181,8 @@ describe('approvals across replicas: PostgreSQL', { skip: requires('postgres').s
     cluster ??= startPostgres();
     const running = await cluster;
     const url = await running.createDatabase();
-    // Replica 1 listens again only 1.5 s after losing its connection: replica 2 answers before.
-    const one = await pgReplica(url, 1_500);
+    // Replica 1 listens again only 3 s after losing its connection: replica 2 answers before.
+    const one = await pgReplica(url, 3_000);
     const two = await pgReplica(url, 50);
     t.after(async () => {
       await one.close();
@@ -203,8 +203,12 @@ describe('approvals across replicas: PostgreSQL', { skip: requires('postgres').s
 
     let resumed = 0;
     one.notify.onResumed(() => resumed++);
+    // Sent to the supervisors once stored and audited: nothing of replica 1 is in flight then.
+    const sent = createRecordingNotifier();
+    one.service.attach(sent.notifier);
     const second = one.service.request({ ...sampleRequest, timeoutMs: 60_000 });
-    const secondId = await pendingId(two.service);
+    while (sent.requested.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const secondId = sent.requested[0]?.record.id ?? '';
     await running.restart(200);
     // Replica 2's pool may hand out a connection the restart cut: retry until it answers.
     for (let attempt = 0; ; attempt++) {
