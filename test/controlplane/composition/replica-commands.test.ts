@@ -91,7 +91,7 @@ describe('task commands across replicas', () => {
     assert.deepEqual(forwarded[0]?.data, { command: 'abort', replica: ownerOf(a) });
   });
 
-  it('pauses and resumes through B a task that runs on A', async () => {
+  it('pauses and resumes through B a task that runs on A', async (t) => {
     gate.close();
     const started = await submit(a.tasks, { instruction: 'pause me from the other replica' });
     const id = started.taskId;
@@ -102,7 +102,9 @@ describe('task commands across replicas', () => {
       assert.ok(task);
       return task;
     };
+    const sent = performance.now();
     assert.equal(await commandTask(replicas, await row(), 'pause', 'tenant:ops/alice'), true);
+    t.diagnostic(`paused through B in ${(performance.now() - sent).toFixed(1)} ms`);
     assert.equal(await statusOf(id), 'paused');
     assert.equal(a.tasks.isPaused?.(id), true);
     // The step under way ends; the next one waits for the resume.
