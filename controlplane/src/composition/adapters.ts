@@ -16,6 +16,7 @@ import type { Config } from '../config.js';
 import type { FleetHosts } from '../fleet/fleet-hosts.js';
 import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { RunningDemoSite } from '../platform/demo/demo-site-server.js';
+import type { NotifyChannel } from '../platform/notify/notify-channel.js';
 
 /** Where a role's tasks get recorded: ffmpeg over the screencast, or undefined (no recording). */
 export type RecorderFactory = (deps: {
@@ -60,4 +61,11 @@ export interface ControlplaneAdapters {
   demoSite?: () => Promise<RunningDemoSite>;
   /** Only for the `server` role; absent = tasks are not recorded. */
   recorder?: RecorderFactory;
+  /**
+   * A notify channel every replica on the store hears (PostgreSQL LISTEN/NOTIFY, or one in-process
+   * channel shared by a test's controlplanes), owned by the caller: approvals answered and task
+   * commands sent on any replica reach this one. Absent: a channel of this process only, and
+   * task commands are never forwarded (no other process would hear them).
+   */
+  notify?: NotifyChannel;
 }

@@ -18,6 +18,7 @@ import { fleetHosts, hostdHosts, singleJailHosts } from '../ingress/dashboard/ho
 import { createApp } from '../ingress/http/app.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import type { ReplicaCommands } from '../tasks/task-commands.js';
 import type { TaskService } from '../tasks/task-service.js';
 import type { ServerAuth } from './server-auth.js';
 
@@ -28,6 +29,8 @@ import type { ServerAuth } from './server-auth.js';
 export function buildApp(deps: {
   config: Readonly<Config>;
   tasks: TaskService;
+  /** Commands for tasks other replicas run; absent with one process. */
+  replicas: ReplicaCommands | undefined;
   repository: TaskRepository;
   audit: AuditTrail;
   approvals: ApprovalService;
@@ -70,6 +73,7 @@ export function buildApp(deps: {
   });
   return createApp({
     tasks: deps.tasks,
+    replicas: deps.replicas,
     repository: deps.repository,
     logger: deps.logger,
     defaultMaxSteps: config.loop.maxSteps,

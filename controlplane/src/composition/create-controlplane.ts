@@ -13,6 +13,8 @@ import { claimDataDirAt, type LivenessTimes } from '../platform/ownership/data-d
 import { sweepAndRecordChildren } from '../platform/runner/child-sweep.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { openReplicaCommands } from '../tasks/replica-commands.js';
+import type { ReplicaCommands } from '../tasks/task-commands.js';
 import { createTaskEventFeed } from '../tasks/task-event-feed.js';
 import type { TaskService } from '../tasks/task-service.js';
 import { createUnavailableTaskService } from '../tasks/unavailable-task-service.js';
@@ -46,6 +48,8 @@ export interface Controlplane<App extends Hono | null = Hono> {
   app: App;
   /** The policed task service the API, MCP and `clawdie run` use (503s without a model). */
   tasks: TaskService;
+  /** Abort, pause and resume of tasks other replicas run (PostgreSQL, or `adapters.notify` given), else undefined. */
+  replicas: ReplicaCommands | undefined;
   /** Another task service on the same browsers and store (the demo: `policed: false`). */
   createTasks: CreateTasks;
   /** The configured model's name, or null when none is configured (the demo then runs). */
@@ -132,13 +136,10 @@ export async function createControlplane(
       stack,
       ...(options.liveness ? { liveness: options.liveness } : {}),
     });
+    // The store's channel (LISTEN/NOTIFY on PostgreSQL), or one tests share between replicas.
+    const notify = adapters.notify ?? store.stores.notify;
     // Every task's events, stored and announced, so that any replica streams any task.
-    const feed = createTaskEventFeed({
-      store: store.stores.taskEvents,
-      notify: store.stores.notify,
-      clock,
-      logger,
-    });
+    const feed = createTaskEventFeed({ store: store.stores.taskEvents, notify, clock, logger });
     // One limiter for every refusing route; closed before the store so its last summaries land.
     const refusals = createAuthFailureLimiter({
       audit: store.audit,
@@ -170,6 +171,7 @@ export async function createControlplane(
       images: images.codec,
       judge,
       policies,
+      notify,
     });
     const recorder = serving
       ? adapters.recorder?.({
@@ -183,6 +185,22 @@ export async function createControlplane(
       ? pipeline.createTasks(model, { recorder })
       : createUnavailableTaskService(feed);
     stack.defer(tasks.close);
+    // Only over a channel other replicas hear: with one process nothing would ever answer.
+    const replicas =
+      adapters.notify || store.stores.backend === 'postgres'
+        ? await openReplicaCommands({
+            self: store.owner.id,
+            tasks,
+            notify,
+            repository: store.repository,
+            audit: store.audit,
+            liveInstances: store.owner.pruneGone,
+            clock,
+            logger,
+            newId: adapters.newId,
+          })
+        : undefined;
+    if (replicas) stack.defer(replicas.close);
     // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =
       role === 'cli' || role === 'mcp'
@@ -192,6 +210,7 @@ export async function createControlplane(
             ...pipeline,
             config,
             tasks,
+            replicas,
             browsers,
             model,
             auth,
@@ -205,6 +224,7 @@ export async function createControlplane(
       config,
       app,
       tasks,
+      replicas,
       createTasks: pipeline.createTasks,
       model: model ? { name: model.name, isReplay: model.isReplay } : null,
       store: store.stores.description,

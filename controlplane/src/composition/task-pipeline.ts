@@ -16,6 +16,7 @@ import type { ApprovalService } from '../governance/approvals/approval-service.j
 import type { AuditTrail } from '../governance/audit/audit-log.js';
 import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createTaskSecurity } from '../governance/policy/task-security.js';
+import type { NotifyChannel } from '../platform/notify/notify-channel.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { Stores } from '../platform/store/stores.js';
@@ -81,6 +82,8 @@ export function createTaskPipeline(deps: {
   judge: VisualJudge | null;
   /** The tenant policies, loaded (and so validated) before any child started. */
   policies: PolicySet;
+  /** What replicas tell each other (answered approvals). */
+  notify: NotifyChannel;
 }): TaskPipeline {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
@@ -93,6 +96,7 @@ export function createTaskPipeline(deps: {
     visualJudge: deps.judge !== null,
     tasks: deps.repository,
     policies: deps.policies,
+    notify: deps.notify,
   });
   deps.stack.defer(security.close);
   const sessions = createSessionProfiles({

@@ -133,6 +133,8 @@ describe('one composition root', () => {
       // The CLI against a stand-in server's /v1/sessions routes.
       'test/controlplane/ingress/cli/session-command.test.ts',
       'test/controlplane/ingress/dashboard/dashboard-fixture.ts',
+      // A row another replica owns, and a stub of the replica commands.
+      'test/controlplane/ingress/dashboard/replica-controls.test.ts',
       'test/controlplane/ingress/http/support/full-app.ts',
       'test/controlplane/ingress/http/task-events.test.ts',
       'test/controlplane/ingress/http/task-routes.test.ts',

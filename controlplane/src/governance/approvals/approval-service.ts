@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import { AppError, NotFoundError } from '../../errors.js';
+import type { NotifyChannel } from '../../platform/notify/notify-channel.js';
 import type { ApprovalStore } from '../../platform/store/approval-repository.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { capText } from '../audit/bounded-text.js';
@@ -8,6 +9,9 @@ import type { ApprovalOutcome, ApprovalRecord, Approver } from './approval-types
 import type { Notifier } from './notifier.js';
 
 export type ApprovalAnswer = 'approve' | 'deny';
+
+/** The notify channel an answer is announced on (payload: the approval id). */
+export const APPROVALS_CHANNEL = 'clawdie_approvals';
 
 export interface ApprovalService extends Approver {
   /** Answers a pending approval (first answer wins); 404 unknown, 409 already closed. */
@@ -19,6 +23,8 @@ export interface ApprovalService extends Approver {
   }): Promise<ApprovalRecord[]>;
   /** Adds a channel requests are sent to (Telegram). */
   attach(notifier: Notifier): void;
+  /** Stops listening for answers given on other replicas. */
+  close(): Promise<void>;
 }
 
 export interface ApprovalServiceDeps {
@@ -27,17 +33,73 @@ export interface ApprovalServiceDeps {
   clock: Clock;
   logger: Logger;
   newId: () => string;
+  /**
+   * How replicas on one store tell each other an approval was answered: the answering one
+   * announces the id, the one whose task waits re-reads the row. Absent: this process only.
+   */
+  notify?: NotifyChannel | undefined;
+}
+
+/** What a closed approval means to the task waiting on it; null while it is pending. */
+export function outcomeOf(record: ApprovalRecord): ApprovalOutcome | null {
+  const approvalId = record.id;
+  if (record.status === 'approved')
+    return { approved: true, approvalId, by: record.answeredBy ?? 'unknown' };
+  if (record.status === 'pending') return null;
+  return { approved: false, approvalId, by: record.answeredBy, why: record.status };
 }
 
 /**
  * Supervisor approvals: a request is stored, audited and sent to every notifier (failures are
  * logged and audited, never fatal), then waits for an answer from any channel or the timeout,
- * which counts as a denial. Answers are audited with who and when.
+ * which counts as a denial. Answers are audited with who and when. With several replicas on one
+ * store any of them may answer: the row is closed atomically there and the id announced on
+ * `notify`; the replica whose task waits re-reads the row (also after its channel reconnects, and
+ * at the timeout), so the task gets the stored answer. Expiry stays with the waiting replica.
  */
 export function createApprovalService(deps: ApprovalServiceDeps): ApprovalService {
   const notifiers: Notifier[] = [];
   const waiting = new Map<string, (outcome: ApprovalOutcome) => void>();
   const logger = deps.logger.child({ module: 'approvals' });
+  // Listening starts now; a request waits for it, so no answer given elsewhere can slip past.
+  const listening: Promise<() => Promise<void>> = deps.notify
+    ? deps.notify
+        .listen(APPROVALS_CHANNEL, (id) => void settleFromStore(id))
+        .catch((error) => {
+          logger.error({ err: error }, 'not listening for approvals answered on other replicas');
+          return async () => undefined;
+        })
+    : Promise.resolve(async () => undefined);
+  // Announcements sent while the channel was down were missed: re-read every waiting request.
+  const stopResumed = deps.notify?.onResumed(() => {
+    for (const id of waiting.keys()) void settleFromStore(id);
+  });
+
+  /** Resolves the waiter of `id`, if this process has one, with the answer stored (if any). */
+  async function settleFromStore(id: string): Promise<void> {
+    const resolve = waiting.get(id);
+    if (!resolve) return;
+    try {
+      const record = await deps.store.get(id);
+      const outcome = record && outcomeOf(record);
+      if (outcome) resolve(outcome);
+    } catch (error) {
+      logger.warn({ err: error, approvalId: id }, 'could not re-read an answered approval');
+    }
+  }
+
+  /** The timeout: expires the request, or finds the answer another replica stored meanwhile. */
+  async function timedOut(id: string): Promise<ApprovalOutcome> {
+    const expired = { approved: false, approvalId: id, by: null, why: 'expired' } as const;
+    try {
+      await expire(id);
+      const record = await deps.store.get(id);
+      return (record && outcomeOf(record)) ?? expired;
+    } catch (error) {
+      logger.error({ err: error, approvalId: id }, 'approval expiry not recorded');
+      return expired;
+    }
+  }
 
   const closed = (record: ApprovalRecord) => {
     for (const notifier of notifiers) {
@@ -81,6 +143,7 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
 
   return {
     async request(request, signal) {
+      await listening;
       const now = deps.clock.now();
       const record: ApprovalRecord = {
         id: deps.newId(),
@@ -113,15 +176,14 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         waiting.set(record.id, resolve);
         signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         deps.clock.sleep(request.timeoutMs, timer.signal).then(
-          async () => {
-            await expire(record.id);
-            resolve({ approved: false, approvalId: record.id, by: null, why: 'expired' });
-          },
+          async () => resolve(await timedOut(record.id)),
           () => undefined,
         );
       });
       // Handled here too, so an abort during `notify` is not an unhandled rejection.
       outcome.catch(() => undefined);
+      // Answered on another replica before this one waited (its announcement then found no waiter).
+      if (deps.notify) void settleFromStore(record.id);
       try {
         signal?.throwIfAborted();
         await notify(record, request.screenshot ?? null);
@@ -148,19 +210,24 @@ export function createApprovalService(deps: ApprovalServiceDeps): ApprovalServic
         taskId: record.taskId,
         data: { approval: id, answer: status },
       });
-      const final = { ...record, status, answeredAt: at, answeredBy: by } as const;
-      waiting.get(id)?.(
-        answer === 'approve'
-          ? { approved: true, approvalId: id, by }
-          : { approved: false, approvalId: id, by, why: 'denied' },
-      );
+      const final: ApprovalRecord = { ...record, status, answeredAt: at, answeredBy: by };
+      const outcome = outcomeOf(final);
+      if (outcome) waiting.get(id)?.(outcome);
       closed(final);
+      // The task may wait on another replica; a lost announcement is read there at its timeout.
+      await deps.notify?.notify(APPROVALS_CHANNEL, id).catch((error: unknown) => {
+        logger.warn({ err: error, approvalId: id }, 'approval answer not announced to replicas');
+      });
       return final;
     },
     get: (id) => deps.store.get(id),
     list: (query) => deps.store.list(query),
     attach(notifier) {
       notifiers.push(notifier);
+    },
+    async close() {
+      stopResumed?.();
+      await (await listening)();
     },
   };
 }

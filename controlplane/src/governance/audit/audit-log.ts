@@ -16,6 +16,8 @@ export const auditEventTypes = [
   'task-started',
   'task-ended',
   'task-stuck',
+  /** An abort, pause or resume sent to the replica that runs the task (tasks/replica-commands.ts). */
+  'task-command-forwarded',
   'takeover-started',
   'takeover-ended',
   'takeover-input',

@@ -6,6 +6,7 @@ import {
   createTelegramNotifier,
   type TelegramNotifier,
 } from '../../ingress/telegram/telegram-notifier.js';
+import type { NotifyChannel } from '../../platform/notify/notify-channel.js';
 import type { Stores } from '../../platform/store/stores.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { type ApprovalService, createApprovalService } from '../approvals/approval-service.js';
@@ -48,6 +49,8 @@ export interface TaskSecurityDeps {
   tasks?: Pick<TaskRepository, 'getTask'>;
   /** The tenant policies, when the caller loaded them first (before any child started). */
   policies?: PolicySet | undefined;
+  /** How replicas announce answered approvals to each other (approval-service.ts); absent: none. */
+  notify?: NotifyChannel | undefined;
 }
 
 /**
@@ -64,6 +67,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     clock: deps.clock,
     logger,
     newId: deps.newId ?? randomUUID,
+    notify: deps.notify,
   });
   let telegram: TelegramNotifier | null = null;
   let notices: NoticeSender | undefined;
@@ -110,6 +114,7 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
     notices,
     async close() {
       await telegram?.stop();
+      await approvals.close();
     },
   };
 }

@@ -11,6 +11,7 @@ import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limi
 import type { ArtifactFiles } from '../../platform/store/artifact-files.js';
 import { type TaskRecord, taskStatusValues } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
+import type { ReplicaCommands } from '../../tasks/task-commands.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import type { VerifyAdmin } from './admin-auth.js';
 import type { Html, Section } from './layout.js';
@@ -49,6 +50,8 @@ export interface DashboardOptions {
 
 export interface DashboardDeps extends DashboardOptions {
   tasks: TaskService;
+  /** Loop controls for tasks other replicas run; absent: this process's tasks only. */
+  replicas?: ReplicaCommands | undefined;
   repository: TaskRepository;
   logger: Logger;
   /** Human takeover: a needs_user task's live view offers "Take over" (admin). */

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
+import type { TaskRecord } from '../../platform/store/task-records.js';
+import { commandTask, runsElsewhere } from '../../tasks/task-commands.js';
 import { type DashboardContext, listQuerySchema, readJpeg } from './dashboard-context.js';
 import { buildTaskReport } from './export-report.js';
 import { liveBody } from './live-page.js';
@@ -19,6 +21,10 @@ export function createTaskPageRoutes(context: DashboardContext) {
     `/dashboard/tasks/${taskId}/steps/${step.index}/screenshot.jpg`;
   const missing = (c: Parameters<typeof notFound>[0]) =>
     notFound(c, `No task has the trace id ${c.req.param('id') ?? ''}.`);
+
+  /** Runs here, or on another replica (whose loop controls are offered too, and sent there). */
+  const activeAnywhere = (task: TaskRecord) =>
+    tasks.isActive(task.id) || runsElsewhere(task, deps.replicas);
 
   const takeoverOf = (taskId: string) => {
     const active = deps.takeover?.registry.get(taskId);
@@ -53,7 +59,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
     const task = await requireTask(c);
     if (!task) return missing(c);
     const cards = await loadStepCards(repository, task, screenshotUrl(task.id));
-    const active = tasks.isActive(task.id);
+    const active = activeAnywhere(task);
     const hasRecording = Boolean(deps.recordingPath && existsSync(deps.recordingPath(task.id)));
     const approval = tasks.pendingApproval?.(task.id) ?? null;
     const body = taskDetailBody({
@@ -133,10 +139,13 @@ export function createTaskPageRoutes(context: DashboardContext) {
     const body = liveBody({
       task,
       cards: await loadStepCards(repository, task, () => null),
-      active: tasks.isActive(task.id),
-      paused: tasks.isPaused?.(task.id) ?? false,
-      canPause: Boolean(tasks.pause && tasks.resume),
-      hasScreencast: Boolean(deps.screencast),
+      active: activeAnywhere(task),
+      paused: tasks.isActive(task.id)
+        ? (tasks.isPaused?.(task.id) ?? false)
+        : task.status === 'paused',
+      canPause: Boolean(tasks.pause && tasks.resume) || runsElsewhere(task, deps.replicas),
+      // The feed is relayed by the replica whose task holds the browser.
+      hasScreencast: Boolean(deps.screencast) && tasks.isActive(task.id),
       takeover: takeoverOf(task.id),
       approval: tasks.pendingApproval?.(task.id) ?? null,
     });
@@ -164,10 +173,7 @@ export function createTaskPageRoutes(context: DashboardContext) {
     app.post(`/tasks/:id/${command}`, async (c) => {
       const task = await requireTask(c);
       if (!task) return missing(c);
-      const accepted =
-        command === 'abort'
-          ? tasks.abort(task.id)
-          : ((await tasks[command]?.call(tasks, task.id)) ?? false);
+      const accepted = await commandTask(deps, task, command, 'dashboard:admin');
       deps.logger.info({ taskId: task.id, command, accepted }, 'dashboard task command');
       return c.redirect(`/dashboard/tasks/${task.id}/live`, 303);
     });

@@ -8,11 +8,14 @@ import type { TokenVerifier } from '../../governance/auth/api-tokens.js';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
 import type { ArtifactFiles } from '../../platform/store/artifact-files.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
+import type { ReplicaCommands } from '../../tasks/task-commands.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
 
 export interface AppDeps {
   tasks: TaskService;
+  /** Abort, pause and resume of tasks other replicas run; absent: this process's tasks only. */
+  replicas?: ReplicaCommands | undefined;
   repository: TaskRepository;
   logger: Logger;
   /** Progress total for MCP calls that set no max_steps. */

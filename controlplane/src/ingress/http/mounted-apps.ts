@@ -69,6 +69,7 @@ export const mountedApps: MountEntry[] = [
         ...deps.dashboard,
         loginFailures,
         tasks,
+        replicas: deps.replicas,
         repository,
         logger,
         takeover,

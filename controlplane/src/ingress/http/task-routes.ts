@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { AppError, NotFoundError } from '../../errors.js';
-import { type Principal, visibleTenant } from '../../governance/auth/scopes.js';
+import { actorOf, type Principal, visibleTenant } from '../../governance/auth/scopes.js';
 import { taskStatusValues } from '../../platform/store/task-records.js';
+import { commandTask } from '../../tasks/task-commands.js';
 import { browserRunTaskInputSchema } from '../../tasks/task-input.js';
 import { type RouteDeps, type RouteEntry, route } from './route-types.js';
 import { streamTaskEvents } from './task-event-stream.js';
@@ -161,12 +162,13 @@ export const taskRoutes: RouteEntry[] = [
     params: taskParams,
     responses: {
       '202': { description: 'Aborting', schema: traceStatus('aborting') },
-      '409': { description: 'Already ended', ref: 'Error' },
+      '409': { description: 'Already ended, or the replica that ran it is gone', ref: 'Error' },
+      '503': { description: 'The replica that runs it did not act in time', ref: 'Error' },
       ...errors,
     },
     handle: async (c, _input, deps) => {
       const task = await requireTask(c, deps);
-      if (!deps.tasks.abort(task.id)) {
+      if (!(await commandTask(deps, task, 'abort', actorOf(principalOf(c))))) {
         throw new AppError(
           'TASK_NOT_ACTIVE',
           `task ${task.id} has already ended (${task.status})`,

@@ -49,6 +49,11 @@ export interface TaskRecord {
   tenant: string;
   /** Who started it (`tenant:<t>/<subject>`), null when unknown. */
   actor: string | null;
+  /**
+   * The controlplane instance (`instances.id`) that runs it: a command for an unended task goes to
+   * that replica (tasks/replica-commands.ts). Null for rows from older versions.
+   */
+  ownerInstance: string | null;
   /** Model usage totals so far (updated per call), null before the first call. */
   usage: TaskUsage | null;
   /** The verification of a finished task (tasks/task-verification.ts), parsed JSON; else null. */

@@ -1,0 +1,60 @@
+// Abort, pause and resume, the one way every surface (REST, dashboard) runs them: on this
+// replica's task service when the task runs here, else through the replica that owns its row.
+import { type TaskRecord, terminalStatuses } from '../platform/store/task-records.js';
+import type { TaskService } from './task-service.js';
+
+export type TaskCommand = 'abort' | 'pause' | 'resume';
+
+/** The port to the replica that runs a task (replica-commands.ts); absent: this process only. */
+export interface ReplicaCommands {
+  /** This replica's instance id: `ownerInstance` of the tasks it runs. */
+  readonly self: string;
+  /**
+   * Asks the replica that owns `task` to run `command`, audited with `actor`, and waits (bounded)
+   * until it did. True once it acted; false when the task is not active there (it ended). Throws
+   * TaskOwnerGoneError (409) when that replica is gone, ReplicaUnavailableError (503) when it does
+   * not act in time.
+   */
+  send(task: TaskRecord, command: TaskCommand, actor: string): Promise<boolean>;
+}
+
+export interface TaskCommandDeps {
+  tasks: TaskService;
+  replicas?: ReplicaCommands | undefined;
+}
+
+/** On this process's task service: false when the task is not active here. */
+export async function runLocally(
+  tasks: TaskService,
+  taskId: string,
+  command: TaskCommand,
+): Promise<boolean> {
+  if (command === 'abort') return tasks.abort(taskId);
+  return (await tasks[command]?.call(tasks, taskId)) ?? false;
+}
+
+/** The task is unended and its row names another live-or-not replica as its owner. */
+export function runsElsewhere(task: TaskRecord, replicas: ReplicaCommands | undefined): boolean {
+  return (
+    replicas !== undefined &&
+    task.ownerInstance !== null &&
+    task.ownerInstance !== replicas.self &&
+    !terminalStatuses.includes(task.status)
+  );
+}
+
+/**
+ * Runs `command` for `task`, whose caller the surface has already authorized (tenant, scope):
+ * here when it runs here (exactly as with one process), else on its owner replica. True when
+ * accepted; false when the task is not active (it ended, or no replica runs it).
+ */
+export async function commandTask(
+  deps: TaskCommandDeps,
+  task: TaskRecord,
+  command: TaskCommand,
+  actor: string,
+): Promise<boolean> {
+  if (deps.replicas && !deps.tasks.isActive(task.id) && runsElsewhere(task, deps.replicas))
+    return deps.replicas.send(task, command, actor);
+  return runLocally(deps.tasks, task.id, command);
+}
