@@ -76,11 +76,30 @@ export function retryPoolConnections(pool: pg.Pool, options: RetryOptions = {}):
   const patched = pool as unknown as { connect: Callable; query: Callable };
   // A checked-out client the server drops between statements (idle in a transaction) emits
   // 'error' with nobody listening, which would crash the process; its next query fails instead.
+  // And a query that loses the connection gives the client back at once: drizzle's transaction
+  // runs BEGIN outside its try, so a BEGIN that fails would otherwise keep the client checked
+  // out for good (the pool shrinks with every restart, and `end()` never returns).
   const guarded = new WeakSet<pg.PoolClient>();
   const guard = (client: pg.PoolClient) => {
+    const release = client.release.bind(client);
+    let released = false;
+    // pg-pool sets a new `release` at every checkout: this one is idempotent.
+    client.release = (error?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      release(error);
+    };
     if (guarded.has(client)) return client;
     guarded.add(client);
     client.on('error', () => {});
+    const query = client.query.bind(client) as Callable;
+    (client as unknown as { query: Callable }).query = (...args) => {
+      if (typeof args.at(-1) === 'function') return query(...args);
+      return (query(...args) as Promise<unknown>).catch((error: unknown) => {
+        if (isConnectionLoss(error)) client.release(error as Error);
+        throw error;
+      });
+    };
     return client;
   };
   patched.connect = (...args) =>

@@ -64,6 +64,10 @@ describe('PostgreSQL restart under writes', { skip }, () => {
         written >= before + 20,
         `writes resumed after the restart (${before} → ${written})`,
       );
+      // No connection stays checked out (a failed BEGIN once kept one for good: the pool shrank
+      // with every restart and closing it never returned).
+      const pool = db.$client;
+      assert.equal(pool.totalCount - pool.idleCount, 0, 'every connection is back in the pool');
       const verified = await log.verify();
       assert.deepEqual([verified.ok, verified.rows], [true, written]);
       assert.equal((await tasks.getTask('t1'))?.stepCount, written);
