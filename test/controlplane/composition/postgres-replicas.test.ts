@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAuditKey } from '../../../controlplane/src/governance/audit/audit-key.js';
 import { openPgDatabase } from '../../../controlplane/src/platform/store/pg/pg-database.js';
@@ -19,16 +19,9 @@ import {
   type TestControlplaneOptions,
 } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
-import { type PostgresCluster, startPostgres } from '../../support/postgres/start-postgres.js';
+import { fileCluster } from '../../support/postgres/start-postgres.js';
 
-let cluster: Promise<PostgresCluster> | null = null;
-const database = async () => {
-  cluster ??= startPostgres();
-  return (await cluster).createDatabase();
-};
-after(async () => {
-  if (cluster) await (await cluster).stop();
-});
+const { database } = fileCluster();
 
 const model = createPerTaskScriptModel(['Action: finished(content="done")']);
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { printServerBanner } from '../../../controlplane/src/ingress/cli/server-banner.js';
 import { createBackup } from '../../../controlplane/src/platform/backup/create-backup.js';
 import { restoreBackup } from '../../../controlplane/src/platform/backup/restore-backup.js';
@@ -17,17 +17,10 @@ import { requires } from '../../support/capabilities.js';
 import { runClawdie } from '../../support/clawdie-cli.js';
 import { createTestControlplane, testConfig } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
-import { type PostgresCluster, startPostgres } from '../../support/postgres/start-postgres.js';
+import { fileCluster } from '../../support/postgres/start-postgres.js';
 import { submit } from '../../support/submit-task.js';
 
-let cluster: Promise<PostgresCluster> | null = null;
-const database = async () => {
-  cluster ??= startPostgres();
-  return (await cluster).createDatabase();
-};
-after(async () => {
-  if (cluster) await (await cluster).stop();
-});
+const { database } = fileCluster();
 
 describe('the store a controlplane opens', () => {
   it('names a PostgreSQL URL by host and database only, never its password', () => {

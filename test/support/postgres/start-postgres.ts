@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after } from 'node:test';
 import pg from 'pg';
 import { postgresBin } from '../capabilities.js';
 
@@ -97,6 +98,25 @@ function killLeftPostmaster(dir: string): void {
   } catch {
     // No pid file or no such process: nothing left running.
   }
+}
+
+/**
+ * The cluster of one test file: started on first use, stopped after the file's tests. Call at
+ * the top of the file; `database()` makes a fresh database and returns its URL.
+ */
+export function fileCluster(): {
+  cluster(): Promise<PostgresCluster>;
+  database(): Promise<string>;
+} {
+  let started: Promise<PostgresCluster> | null = null;
+  after(async () => {
+    if (started) await (await started).stop();
+  });
+  const cluster = () => {
+    started ??= startPostgres();
+    return started;
+  };
+  return { cluster, database: async () => (await cluster()).createDatabase() };
 }
 
 export async function startPostgres(): Promise<PostgresCluster> {

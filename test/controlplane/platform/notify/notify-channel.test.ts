@@ -1,7 +1,7 @@
 // The notify channel's contract on the in-process adapter and on PostgreSQL LISTEN/NOTIFY, and
 // the PostgreSQL adapter surviving a server restart (it listens again and says so).
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
 
 import {
@@ -11,7 +11,7 @@ import {
 } from '../../../../controlplane/src/platform/notify/notify-channel.js';
 import { openPgNotifyChannel } from '../../../../controlplane/src/platform/store/pg/pg-notify-channel.js';
 import { requires } from '../../../support/capabilities.js';
-import { type PostgresCluster, startPostgres } from '../../../support/postgres/start-postgres.js';
+import { fileCluster } from '../../../support/postgres/start-postgres.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 
 const logger = silentLogger;
@@ -104,10 +104,7 @@ contract('in-process', false, async () => {
 });
 
 const skipPg = requires('postgres').skip;
-let cluster: Promise<PostgresCluster> | null = null;
-after(async () => {
-  if (cluster) await (await cluster).stop();
-});
+const { cluster, database } = fileCluster();
 
 async function pgBus(url: string, retryMs = 50) {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -126,14 +123,12 @@ async function pgBus(url: string, retryMs = 50) {
 }
 
 contract('PostgreSQL', skipPg, async () => {
-  cluster ??= startPostgres();
-  return pgBus(await (await cluster).createDatabase());
+  return pgBus(await database());
 });
 
 describe('notify channel: PostgreSQL restart', { skip: skipPg }, () => {
   it('listens again after the server restarts and tells readers to re-read', async () => {
-    cluster ??= startPostgres();
-    const running = await cluster;
+    const running = await cluster();
     const bus = await pgBus(await running.createDatabase());
     try {
       const onB = received(bus.b, 'task_events');

@@ -2,28 +2,21 @@
 // the server is down wait for it and land once, the chain stays linear and verifies; errors about
 // the statement itself are not retried.
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createAuditLog } from '../../../../../controlplane/src/governance/audit/audit-log.js';
 import { createPgAuditRepository } from '../../../../../controlplane/src/platform/store/pg/pg-audit-repository.js';
 import { openPgDatabase } from '../../../../../controlplane/src/platform/store/pg/pg-database.js';
 import { isConnectionLoss } from '../../../../../controlplane/src/platform/store/pg/pg-retry.js';
 import { createPgTaskRepository } from '../../../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import { requires } from '../../../../support/capabilities.js';
-import {
-  type PostgresCluster,
-  startPostgres,
-} from '../../../../support/postgres/start-postgres.js';
+import { fileCluster } from '../../../../support/postgres/start-postgres.js';
 
 const skip = requires('postgres').skip;
-let cluster: Promise<PostgresCluster> | null = null;
-after(async () => {
-  if (cluster) await (await cluster).stop();
-});
+const { cluster, database } = fileCluster();
 
 describe('PostgreSQL restart under writes', { skip }, () => {
   it('loses no audit row and no task write, and the chain verifies', async () => {
-    cluster ??= startPostgres();
-    const running = await cluster;
+    const running = await cluster();
     const { db, close } = await openPgDatabase(await running.createDatabase());
     try {
       const log = createAuditLog(createPgAuditRepository(db), { now: () => Date.now() });
@@ -81,8 +74,7 @@ describe('PostgreSQL restart under writes', { skip }, () => {
   });
 
   it('does not retry an error about the statement itself', async () => {
-    cluster ??= startPostgres();
-    const { db, close } = await openPgDatabase(await (await cluster).createDatabase());
+    const { db, close } = await openPgDatabase(await database());
     try {
       const started = Date.now();
       const error = await db.$client.query('SELECT * FROM no_such_table').then(
