@@ -171,9 +171,11 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     },
     async acquire(request): Promise<BrowserLease> {
       request.signal?.throwIfAborted();
+      // The task's own labels (`host_labels`) on top of the ones every task of this fleet needs.
+      const labels = { ...deps.labels, ...request.labels };
       const placement = {
         display: request.display === true,
-        ...(deps.labels ? { labels: deps.labels } : {}),
+        ...(Object.keys(labels).length > 0 ? { labels } : {}),
       };
       let fail: (error: OperatorError) => void = () => undefined;
       const gone = new Promise<never>((_resolve, reject) => {
@@ -183,7 +185,9 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
       const slot: Held = { inner: null as unknown as BrowserLease, lose: fail, released: false };
       const host = await place(placement, slot, request.signal);
       try {
-        slot.inner = await (await providerOf(host)).acquire(request);
+        // Placed: the host's own provider makes the clone (it places nothing by labels).
+        const { labels: _placed, ...onHost } = request;
+        slot.inner = await (await providerOf(host)).acquire(onHost);
       } catch (error) {
         unhold(host, slot);
         slotFreed();

@@ -139,6 +139,16 @@ export const browserRunTaskFields = {
     .describe(
       'What the agent sees and drives. "browser" (default): the web page, with browser actions. "desktop": the whole X display of the task\'s clone (headful Chromium and any other window) through screen capture and xdotool mouse/keyboard input; start_url still opens in that Chromium first. Desktop tasks need hostd with displays (Linux, Xvfb); elsewhere they end with OPERATOR_UNAVAILABLE.',
     ),
+  host_labels: z
+    .record(
+      z.string().regex(/^[a-z][a-z0-9_.-]{0,31}$/, 'must be a label name like os or region'),
+      z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'must be a label value like freebsd'),
+    )
+    .refine((labels) => Object.keys(labels).length <= 8, 'at most 8 labels')
+    .optional()
+    .describe(
+      'Fleet only: labels the jail host that runs the task must carry, e.g. {"os": "freebsd"} or {"region": "eu"} (see `clawdie hosts list`). Without a fleet of jail hosts the task ends OPERATOR_UNAVAILABLE rather than run elsewhere.',
+    ),
   domains: z
     .array(domainPattern)
     .min(1)

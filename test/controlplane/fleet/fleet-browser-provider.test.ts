@@ -160,6 +160,30 @@ describe('the fleet browser provider', () => {
     assert.equal((await b.hostd.manager.list()).length, 1);
   });
 
+  it('places a task that asks for host labels only on a host carrying them all', async () => {
+    const { provider, a, b } = await twoHosts([4, 4]);
+    const on = async (taskId: string, labels: Record<string, string>) =>
+      (await provider.acquire({ taskId, allowedDomains: ['example.com'], labels })).id.split(
+        '/',
+      )[0];
+    // a is the less loaded after the first lease; the labels still send every task to b.
+    assert.equal(await on('f1', { os: 'freebsd' }), 'b');
+    assert.equal(await on('f2', { os: 'freebsd' }), 'b');
+    assert.equal(await on('l1', { os: 'linux' }), 'a');
+    await assert.rejects(
+      provider.acquire({ taskId: 'r1', allowedDomains: ['example.com'], labels: { region: 'eu' } }),
+      /a: lacks region=eu; b: lacks region=eu/,
+    );
+    assert.deepEqual((await b.hostd.manager.list()).map((clone) => clone.taskId).sort(), [
+      'f1',
+      'f2',
+    ]);
+    assert.deepEqual(
+      (await a.hostd.manager.list()).map((clone) => clone.taskId),
+      ['l1'],
+    );
+  });
+
   it('a failed call on a silent host waits for the heartbeat to lose it (HOST_LOST); elsewhere it fails as it is', async () => {
     const silent = { hosts: new Set<string>(), lossGraceMs: 400 };
     const { provider, a, b } = await twoHosts([4, 4], 0, silent);

@@ -124,6 +124,17 @@ export function mutatedTaskInput(random: Random): unknown {
     ],
     ['timeout_s', () => random.pick([0, 1, 86_401, 'x'])],
     [
+      'host_labels',
+      () =>
+        random.pick([
+          { 'OS!': 'x' },
+          { os: '' },
+          { __proto__: 'x' },
+          Object.fromEntries(Array.from({ length: 9 }, (_, n) => [`k${n}`, 'v'])),
+          randomJson(random),
+        ]),
+    ],
+    [
       'success_criteria',
       () => ({
         url_matches: random.pick(['/(a+)+$/', '/(/', '/(a)\\1/', '*', randomString(random)]),

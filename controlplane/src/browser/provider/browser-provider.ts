@@ -34,7 +34,26 @@ export interface BrowserRequest {
   allowedDomains: readonly string[];
   /** Ask for a clone with its own X display (headful Chromium, desktop tasks). */
   display?: boolean;
+  /**
+   * Labels the jail host must carry (`host_labels`: os, region…). Only a fleet places by labels;
+   * every other provider refuses a request that names any (`refuseHostLabels`).
+   */
+  labels?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+}
+
+/**
+ * Throws OPERATOR_UNAVAILABLE for a request with host labels: a provider with one place for its
+ * browsers cannot promise a task the OS or region it asked for.
+ */
+export function refuseHostLabels(request: BrowserRequest): void {
+  const labels = Object.entries(request.labels ?? {});
+  if (labels.length === 0) return;
+  const named = labels.map(([key, value]) => `${key}=${value}`).join(', ');
+  throw new OperatorError(
+    'OPERATOR_UNAVAILABLE',
+    `the task asks for a jail host labelled ${named}, but host labels need a fleet of jail hosts (CLAWDIE_FLEET=on): this controlplane's browsers come from one place`,
+  );
 }
 
 /**
@@ -62,7 +81,8 @@ export function createSingleBrowserProvider(
 ): BrowserProvider {
   return {
     concurrency: 1,
-    async acquire() {
+    async acquire(request) {
+      refuseHostLabels(request);
       await reset?.();
       return { operator, id, service, release: async () => undefined };
     },

@@ -11,7 +11,7 @@ import { OperatorError } from '../../errors.js';
 import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
-import type { BrowserLease, BrowserProvider } from './browser-provider.js';
+import { type BrowserLease, type BrowserProvider, refuseHostLabels } from './browser-provider.js';
 import { egressRefusedEvent } from './egress-refusal-audit.js';
 import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
 
@@ -92,6 +92,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     concurrency: options.concurrency ?? 4,
     async acquire(request): Promise<BrowserLease> {
       request.signal?.throwIfAborted();
+      refuseHostLabels(request);
       const clone = await create(request.taskId, [...request.allowedDomains], request.display);
       await record({
         type: 'clone-created',

@@ -26,6 +26,7 @@ export async function leaseBrowser(
       taskId,
       allowedDomains: input.domains ?? ['*'],
       ...(desktop ? { display: true } : {}),
+      ...(input.host_labels ? { labels: input.host_labels } : {}),
       signal,
     });
   } catch (error) {

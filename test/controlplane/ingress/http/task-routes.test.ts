@@ -130,6 +130,7 @@ describe('OpenAPI document', () => {
       'credential_mode',
       'domains',
       'files',
+      'host_labels',
       'instruction',
       'keep_session',
       'logged_in_check',

@@ -68,6 +68,7 @@ describe('MCP server (in-memory transport)', () => {
       'credential_mode',
       'domains',
       'files',
+      'host_labels',
       'instruction',
       'keep_session',
       'logged_in_check',
