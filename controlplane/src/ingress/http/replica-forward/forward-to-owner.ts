@@ -126,8 +126,9 @@ export function createReplicaForward(deps: ReplicaForwardDeps): ReplicaForward {
       );
       if (!task?.ownerInstance || task.ownerInstance === deps.self) return next();
       const owner = (await deps.live()).find((instance) => instance.id === task.ownerInstance);
-      if (owner) return proxy(c, task, owner, principal);
-      if (mode === 'page' || principal === null) return next();
+      // A live owner that serves no HTTP (`clawdie run`, not listening yet): pages are read here.
+      if (owner && (owner.url || mode !== 'page')) return proxy(c, task, owner, principal);
+      if (owner || mode === 'page' || principal === null) return next();
       if (mode === 'owner') {
         if (terminalStatuses.includes(task.status)) return next();
         throw new ReplicaGoneError(task.id, task.ownerInstance);
