@@ -19,6 +19,8 @@ export interface Config {
    * Parsed and checked only: the composition root does not switch on it yet.
    */
   databaseUrl: string | null;
+  /** Where the other replicas reach this one (CLAWDIE_REPLICA_URL); null: its listen address. */
+  replicaUrl: string | null;
   logLevel: LogLevel;
   /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
   imageEncoder: ImageEncoderMode;

@@ -38,6 +38,11 @@ const schema = z.object({
     .optional(),
   /** Base URL supervisors reach the controlplane at (takeover links); default its listen address. */
   CLAWDIE_PUBLIC_URL: z.url().optional(),
+  /**
+   * Where the other replicas on one PostgreSQL reach this one (forwarded live views, takeovers,
+   * trace files); default its listen address, which peers cannot reach when it is 0.0.0.0.
+   */
+  CLAWDIE_REPLICA_URL: z.url().optional(),
   /** Lifetime of a signed single-use takeover link, seconds. */
   CLAWDIE_TAKEOVER_LINK_TTL_S: int(30, 86_400).default(600),
   CLAWDIE_LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -168,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     dataDir,
     databasePath: resolve(dataDir, 'clawdie.db'),
     databaseUrl: e.CLAWDIE_DATABASE_URL ?? null,
+    replicaUrl: e.CLAWDIE_REPLICA_URL?.replace(/\/+$/, '') ?? null,
     logLevel: e.CLAWDIE_LOG_LEVEL,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
     model: modelConfig(e, cwd),

@@ -20,6 +20,7 @@ import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { ReplicaCommands } from '../tasks/task-commands.js';
 import type { TaskService } from '../tasks/task-service.js';
+import type { ReplicaForwarding } from './replica-forwarding.js';
 import type { ServerAuth } from './server-auth.js';
 
 /**
@@ -31,6 +32,8 @@ export function buildApp(deps: {
   tasks: TaskService;
   /** Commands for tasks other replicas run; absent with one process. */
   replicas: ReplicaCommands | undefined;
+  /** Forwarding to the replica that runs a task; absent with one process. */
+  forward: ReplicaForwarding | undefined;
   repository: TaskRepository;
   audit: AuditTrail;
   approvals: ApprovalService;
@@ -74,6 +77,7 @@ export function buildApp(deps: {
   return createApp({
     tasks: deps.tasks,
     replicas: deps.replicas,
+    forward: deps.forward,
     repository: deps.repository,
     logger: deps.logger,
     defaultMaxSteps: config.loop.maxSteps,

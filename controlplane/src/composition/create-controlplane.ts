@@ -21,6 +21,7 @@ import { createUnavailableTaskService } from '../tasks/unavailable-task-service.
 import type { ControlplaneAdapters } from './adapters.js';
 import { createCloseStack } from './close-stack.js';
 import { openStore } from './open-store.js';
+import { createReplicaForwarding } from './replica-forwarding.js';
 import type { ServerAuth } from './server-auth.js';
 import { startServingExtras } from './serving-extras.js';
 import { startFleet } from './start-fleet.js';
@@ -201,6 +202,10 @@ export async function createControlplane(
           })
         : undefined;
     if (replicas) stack.defer(replicas.close);
+    // Live views, takeovers and trace files of a task reach the replica that runs it from any.
+    const forward = replicas
+      ? createReplicaForwarding({ ...store, auditKeyFile: config.auditKeyFile, clock, logger })
+      : undefined;
     // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
     const app =
       role === 'cli' || role === 'mcp'
@@ -211,6 +216,7 @@ export async function createControlplane(
             config,
             tasks,
             replicas,
+            forward,
             browsers,
             model,
             auth,
@@ -240,7 +246,8 @@ export async function createControlplane(
       takeover: pipeline.takeover,
       async listening(url) {
         await owner.setUrl(url);
-        if (store.owner !== owner) await store.owner.setUrl(url);
+        // Where the other replicas forward to: CLAWDIE_REPLICA_URL, else where it listens.
+        if (store.owner !== owner) await store.owner.setUrl(config.replicaUrl ?? url);
         pipeline.takeover.setPublicUrl(url);
       },
       close: stack.close,

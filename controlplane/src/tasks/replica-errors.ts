@@ -25,3 +25,38 @@ export class TaskOwnerGoneError extends AppError {
     this.name = 'TaskOwnerGoneError';
   }
 }
+
+/**
+ * The replica that ran a task is gone (410): with `files` (a directory, or null when unknown) its
+ * trace files (screenshots, downloads, recording) are on that replica's data dir and not readable
+ * here; without, what lived in its memory (the browser's live feed, a takeover) went with it.
+ */
+export class ReplicaGoneError extends AppError {
+  declare readonly code: 'REPLICA_GONE';
+  constructor(taskId: string, replica: string, files?: string | null) {
+    const gone = `task ${taskId} ran on controlplane ${replica}, which is gone`;
+    super(
+      'REPLICA_GONE',
+      files === undefined
+        ? `${gone}: its browser, live view and takeover went with it, and the task is ended INTERRUPTED by the next sweep of dead controlplanes`
+        : `${gone}; its files (screenshots, downloads, recording) are on that replica's data dir${files ? ` (${files})` : ''}: mount one data dir path shared by every replica, or ask the replica that holds that data dir`,
+      { status: 410 },
+    );
+    this.name = 'ReplicaGoneError';
+  }
+}
+
+/** The replica that runs a task is live but cannot be reached at its recorded URL (502). */
+export class ReplicaUnreachableError extends AppError {
+  declare readonly code: 'REPLICA_UNREACHABLE';
+  constructor(taskId: string, replica: string, url: string | null, cause?: unknown) {
+    super(
+      'REPLICA_UNREACHABLE',
+      url
+        ? `task ${taskId} runs on controlplane ${replica}, which did not answer at ${url} (set CLAWDIE_REPLICA_URL to an address the other replicas reach)`
+        : `task ${taskId} runs on controlplane ${replica}, which has not recorded its address yet; try again`,
+      { status: 502, cause },
+    );
+    this.name = 'ReplicaUnreachableError';
+  }
+}

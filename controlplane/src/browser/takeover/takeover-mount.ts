@@ -1,3 +1,4 @@
+import { Hono } from 'hono';
 import type { MountEntry } from '../../ingress/http/route-types.js';
 import { takeoverOperations } from './takeover-operations.js';
 import { createTakeoverRoutes } from './takeover-routes.js';
@@ -13,6 +14,14 @@ export const takeoverMount: MountEntry = {
   routes: takeoverOperations,
   create: (deps) => {
     if (!deps.takeover) throw new Error('takeover mounted without its deps');
-    return createTakeoverRoutes({ ...deps.takeover, failures: deps.refusals });
+    const routes = createTakeoverRoutes({ ...deps.takeover, failures: deps.refusals });
+    if (!deps.forward) return routes;
+    // The link, its session and the takeover live on the replica that runs the task: every
+    // request for it goes there (its own auth is checked there, so no principal is passed on).
+    const app = new Hono();
+    const toOwner = deps.forward.toOwner('page', () => null);
+    app.use('/:id', toOwner);
+    app.use('/:id/*', toOwner);
+    return app.route('/', routes);
   },
 };

@@ -40,6 +40,7 @@ export const takeoverRestRoutes: RouteEntry[] = [
   route({
     method: 'POST',
     path: '/v1/tasks/:id/takeover',
+    forward: 'owner',
     access: 'operate',
     needs: 'takeover',
     params,
@@ -70,6 +71,7 @@ export const takeoverRestRoutes: RouteEntry[] = [
   route({
     method: 'POST',
     path: '/v1/tasks/:id/hand-back',
+    forward: 'owner',
     access: 'operate',
     needs: 'takeover',
     params,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sameToken } from '@clawdie/kit/auth';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { hasScope, type Principal } from '../../governance/auth/scopes.js';
 
 /**
  * Decides whether a presented token grants admin rights. The dashboard takes it as a dependency so
@@ -16,6 +17,14 @@ export function createStaticAdminVerifier(adminToken: string): VerifyAdmin {
 }
 
 export const SESSION_COOKIE = 'clawdie_admin';
+
+/** Who a dashboard session acts as when its request is forwarded to another replica. */
+export const dashboardPrincipal: Principal = {
+  tenant: 'default',
+  subject: 'dashboard:admin',
+  scopes: ['admin'],
+  via: 'token',
+};
 
 /** Server-side admin sessions: the cookie holds only a random id. Lost on restart, by design. */
 export class AdminSessions {
@@ -65,7 +74,8 @@ export function endSession(c: Context, sessions: AdminSessions): void {
 }
 
 /**
- * Lets a request through with a valid session cookie. Without one, a page GET is redirected to
+ * Lets a request through with a valid session cookie (or forwarded by a replica that checked its
+ * own, `dashboardPrincipal`). Without one, a page GET is redirected to
  * the login page (303) and anything else gets 401. A cross-site write is refused with 403 even
  * with a cookie (SameSite=Strict already stops it in current browsers).
  */
@@ -76,6 +86,9 @@ export function requireAdmin(options: { sessions: AdminSessions }): MiddlewareHa
       return c.text('cross-site request refused', 403);
     }
     if (options.sessions.valid(getCookie(c, SESSION_COOKIE))) return next();
+    // Another replica checked its admin session and forwarded the request (signature verified).
+    const forwarded = c.get('forwarded')?.principal;
+    if (forwarded && hasScope(forwarded, 'admin')) return next();
     const wantsPage =
       c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html');
     if (!wantsPage) return c.text('admin login required', 401);

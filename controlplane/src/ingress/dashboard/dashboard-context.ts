@@ -13,6 +13,7 @@ import { type TaskRecord, taskStatusValues } from '../../platform/store/task-rec
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { ReplicaCommands } from '../../tasks/task-commands.js';
 import type { TaskService } from '../../tasks/task-service.js';
+import type { ReplicaForward } from '../http/replica-forward/forward-to-owner.js';
 import type { VerifyAdmin } from './admin-auth.js';
 import type { Html, Section } from './layout.js';
 import type { HostsView, SettingsView } from './settings-pages.js';
@@ -54,6 +55,8 @@ export interface DashboardDeps extends DashboardOptions {
   replicas?: ReplicaCommands | undefined;
   repository: TaskRepository;
   logger: Logger;
+  /** Replicas: task pages needing the running replica's memory or files are forwarded to it. */
+  forward?: ReplicaForward | undefined;
   /** Human takeover: a needs_user task's live view offers "Take over" (admin). */
   takeover?: Pick<TakeoverAppDeps, 'links' | 'registry' | 'audit'> | undefined;
 }

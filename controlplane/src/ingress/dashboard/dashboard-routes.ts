@@ -2,8 +2,9 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import { AppError } from '../../errors.js';
 import { readForm } from '../http/error-handler.js';
+import type { ForwardMode } from '../http/replica-forward/forward-to-owner.js';
 import { streamTaskEvents } from '../http/task-event-stream.js';
-import { AdminSessions, requireAdmin } from './admin-auth.js';
+import { AdminSessions, dashboardPrincipal, requireAdmin } from './admin-auth.js';
 import {
   approvalsBody,
   createApprovalScreens,
@@ -35,6 +36,21 @@ const approvalErrors: Record<string, string> = {
   closed: 'That approval was already answered or has expired; nothing was changed.',
   unknown: 'There is no such approval.',
 };
+
+/** The task pages served by the replica that runs the task (its feed, takeover, files). */
+const forwardedPages: [string, ForwardMode][] = [
+  ['/tasks/:id', 'page'],
+  ['/tasks/:id/live', 'page'],
+  ['/tasks/:id/screencast', 'owner'],
+  ['/tasks/:id/takeover', 'owner'],
+  ['/tasks/:id/steps/:index/screenshot.jpg', 'files'],
+  ['/tasks/:id/final.jpg', 'files'],
+  ['/tasks/:id/artifacts/:name', 'files'],
+  ['/tasks/:id/recording.mp4', 'files'],
+  ['/tasks/:id/export', 'files'],
+];
+const forwardOf = (deps: DashboardDeps, mode: ForwardMode) =>
+  deps.forward ? [deps.forward(mode, () => dashboardPrincipal)] : [];
 
 export function createDashboardRoutes(deps: DashboardDeps): Hono {
   const ttlMs = deps.sessionTtlMs ?? 12 * 60 * 60 * 1000;
@@ -91,6 +107,7 @@ export function createDashboardRoutes(deps: DashboardDeps): Hono {
     }),
   );
   app.use('*', requireAdmin({ sessions }));
+  for (const [path, mode] of forwardedPages) app.use(path, ...forwardOf(deps, mode));
   app.route('/', createTaskPageRoutes(context));
   app.route('/', createSessionPageRoutes(context));
   app.get('/tasks/:id/events', async (c) => {

@@ -11,6 +11,8 @@ import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { ReplicaCommands } from '../../tasks/task-commands.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import type { DashboardOptions } from '../dashboard/dashboard-routes.js';
+import type { ForwardVerifier } from './replica-forward/accept-forwarded.js';
+import type { ReplicaForward } from './replica-forward/forward-to-owner.js';
 
 export interface AppDeps {
   tasks: TaskService;
@@ -47,6 +49,12 @@ export interface AppDeps {
   takeover?: TakeoverAppDeps | undefined;
   /** Tasks' downloaded files (`/v1/tasks/:id/artifacts`); absent: every task lists none. */
   artifacts?: ArtifactFiles | undefined;
+  /**
+   * Replicas on one store: task routes that need the running replica's memory or files are
+   * forwarded to it (`toOwner`), and forwards from other replicas are verified (`verifier`).
+   * Absent: one process; a request carrying forward headers is refused.
+   */
+  forward?: { toOwner: ReplicaForward; verifier: ForwardVerifier } | undefined;
   /** Bound on every request body (413 past it); default 1 MiB. */
   maxBodyBytes?: number | undefined;
 }

@@ -7,6 +7,7 @@ import { clientAddressResolver } from './client-address.js';
 import { createErrorHandler } from './error-handler.js';
 import { createRouteGuard, mountRouteTable } from './mount-routes.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { acceptForwarded } from './replica-forward/accept-forwarded.js';
 import { routeTable, unknownApiScope } from './route-table.js';
 import type { RouteDeps } from './route-types.js';
 
@@ -33,6 +34,8 @@ export function createApp(deps: AppDeps): Hono {
       ...(deps.failures ?? { limit: 30, windowMs: 60_000 }),
       onError: (error) => deps.logger.error({ err: error }, 'auth-failed summary not audited'),
     });
+  // Before every route: a request forwarded by another replica is verified (or refused) here.
+  app.use('*', acceptForwarded(deps.forward?.verifier ?? null, refusals));
   const routeDeps: RouteDeps = { ...deps, refusals, openapi: buildOpenApiDocument('0.1.0') };
   const guard = createRouteGuard(routeDeps);
   // An unknown `/v1/` path needs the admin scope before it answers 404 (fail closed: no probing).

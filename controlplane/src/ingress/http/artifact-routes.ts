@@ -22,6 +22,7 @@ export const artifactRoutes: RouteEntry[] = [
   route({
     method: 'GET',
     path: '/v1/tasks/:id/artifacts',
+    forward: 'files',
     access: 'tasks:read',
     summary: 'The files the task downloaded: name, size, SHA-256, sniffed type, source, step',
     params: taskParams,
@@ -43,6 +44,7 @@ export const artifactRoutes: RouteEntry[] = [
   route({
     method: 'GET',
     path: '/v1/tasks/:id/artifacts/:name',
+    forward: 'files',
     access: 'tasks:read',
     summary: 'One downloaded file, as an attachment',
     params: taskParams.extend({ name: z.string().min(1) }),

@@ -70,6 +70,7 @@ export const mountedApps: MountEntry[] = [
         loginFailures,
         tasks,
         replicas: deps.replicas,
+        forward: deps.forward?.toOwner,
         repository,
         logger,
         takeover,

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
 import type { Scope } from '../../governance/auth/scopes.js';
 import type { AppDeps } from './app-deps.js';
+import type { ForwardMode } from './replica-forward/forward-to-owner.js';
 
 /**
  * Who may call a route: a bearer token with this scope, anyone, the dashboard's own login, or the
@@ -36,6 +37,11 @@ interface RouteCommon {
   description?: string;
   /** Mounted only when this optional dependency is configured (always documented). */
   needs?: 'approvals' | 'waits' | 'dashboard' | 'sessions' | 'takeover';
+  /**
+   * A task route (`:id`) that needs what only the replica running the task holds: forwarded to
+   * it when another live replica owns the task (`replica-forward/forward-to-owner.ts`).
+   */
+  forward?: ForwardMode;
 }
 
 /**

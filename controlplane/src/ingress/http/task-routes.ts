@@ -92,6 +92,7 @@ export const taskRoutes: RouteEntry[] = [
   route({
     method: 'GET',
     path: '/v1/tasks/:id',
+    forward: 'page',
     access: 'tasks:read',
     summary: 'Task, its steps and (once ended) the compact result',
     params: taskParams,
@@ -141,6 +142,7 @@ export const taskRoutes: RouteEntry[] = [
   route({
     method: 'GET',
     path: '/v1/tasks/:id/steps/:index/screenshot',
+    forward: 'files',
     access: 'tasks:read',
     summary: 'The JPEG the model saw at this step',
     params: stepParams,
