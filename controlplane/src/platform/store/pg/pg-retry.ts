@@ -2,6 +2,7 @@
 // lost (or could not be made) is retried on a new connection with backoff until a deadline, so a
 // restart of a few seconds costs latency, not a failed write. Errors about the statement itself
 // (constraints, syntax, timeouts) are never retried.
+import { sleep } from '@clawdie/kit/timing';
 import type pg from 'pg';
 
 /** SQLSTATEs and socket codes that mean "no usable connection", not "this statement is wrong". */
@@ -57,7 +58,7 @@ export async function retryConnectionLoss<T>(
     } catch (error) {
       if (!isConnectionLoss(error) || Date.now() + pause > deadline) throw error;
       options.onRetry?.(error as Error, n);
-      await new Promise((resolve) => setTimeout(resolve, pause));
+      await sleep(pause);
       pause = Math.min(pause * 2, 2_000);
     }
   }
