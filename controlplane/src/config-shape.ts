@@ -19,6 +19,12 @@ export interface Config {
    * Parsed and checked only: the composition root does not switch on it yet.
    */
   databaseUrl: string | null;
+  /**
+   * CLAWDIE_REPLICA_HEARTBEAT_MS / _TIMEOUT_MS: how often this process beats in the instances
+   * table (on PostgreSQL also the period of the sweep of gone replicas and of the Telegram
+   * polling lock's retry) and how old a heartbeat is gone (> 2 heartbeats).
+   */
+  replicas: { heartbeatMs: number; timeoutMs: number };
   logLevel: LogLevel;
   /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
   imageEncoder: ImageEncoderMode;
