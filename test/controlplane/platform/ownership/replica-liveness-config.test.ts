@@ -2,8 +2,8 @@
 // of two heartbeats or less refused by name, and the heartbeat the controlplane's instance row
 // really beats at (the replica sweep and its timeout run on the same values, test/e2e/replica-death).
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../../../controlplane/src/config.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createInstanceRepository } from '../../../../controlplane/src/platform/store/instance-repository.js';
