@@ -21,6 +21,12 @@ export interface Config {
   databaseUrl: string | null;
   /** Where the other replicas reach this one (CLAWDIE_REPLICA_URL); null: its listen address. */
   replicaUrl: string | null;
+  /**
+   * CLAWDIE_REPLICA_HEARTBEAT_MS / _TIMEOUT_MS: how often this process beats in the instances
+   * table (on PostgreSQL also the period of the sweep of gone replicas and of the Telegram
+   * polling lock's retry) and how old a heartbeat is gone (> 2 heartbeats).
+   */
+  replicas: { heartbeatMs: number; timeoutMs: number };
   logLevel: LogLevel;
   /** CLAWDIE_IMAGE_ENCODER: which image codec encodes the model's screenshots (default auto). */
   imageEncoder: ImageEncoderMode;

@@ -36,6 +36,10 @@ const schema = z.object({
       'must be a postgres:// or postgresql:// URL (unset: SQLite in CLAWDIE_DATA_DIR)',
     )
     .optional(),
+  /** How often each controlplane beats in the instances table (and, on PostgreSQL, sweeps gone replicas). */
+  CLAWDIE_REPLICA_HEARTBEAT_MS: int(50, 600_000).default(5000),
+  /** A replica silent this long is gone: its tasks end INTERRUPTED (more than 2 heartbeats). */
+  CLAWDIE_REPLICA_TIMEOUT_MS: int(150, 3_600_000).default(20_000),
   /** Base URL supervisors reach the controlplane at (takeover links); default its listen address. */
   CLAWDIE_PUBLIC_URL: z.url().optional(),
   /**
@@ -102,6 +106,17 @@ const schema = z.object({
   CLAWDIE_TELEGRAM_API_ROOT: z.url().default('https://api.telegram.org'),
 });
 
+/** The schema with its cross-variable rules. */
+const checked = schema.superRefine((e, context) => {
+  const heartbeat = e.CLAWDIE_REPLICA_HEARTBEAT_MS;
+  if (e.CLAWDIE_REPLICA_TIMEOUT_MS > 2 * heartbeat) return;
+  context.addIssue({
+    code: 'custom',
+    path: ['CLAWDIE_REPLICA_TIMEOUT_MS'],
+    message: `must be more than twice CLAWDIE_REPLICA_HEARTBEAT_MS (2 × ${heartbeat} = ${2 * heartbeat} ms): else one late heartbeat counts a live replica as gone and ends its tasks`,
+  });
+});
+
 export type { JudgeConfig, ModelConfig } from './config-model.js';
 export type { Config, LogLevel } from './config-shape.js';
 
@@ -140,7 +155,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
   const nonEmpty = Object.fromEntries(
     Object.entries(withSecretFiles(env)).filter(([, v]) => v !== ''),
   );
-  const parsed = schema.safeParse(nonEmpty);
+  const parsed = checked.safeParse(nonEmpty);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -174,6 +189,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = '.'): 
     databasePath: resolve(dataDir, 'clawdie.db'),
     databaseUrl: e.CLAWDIE_DATABASE_URL ?? null,
     replicaUrl: e.CLAWDIE_REPLICA_URL?.replace(/\/+$/, '') ?? null,
+    replicas: {
+      heartbeatMs: e.CLAWDIE_REPLICA_HEARTBEAT_MS,
+      timeoutMs: e.CLAWDIE_REPLICA_TIMEOUT_MS,
+    },
     logLevel: e.CLAWDIE_LOG_LEVEL,
     imageEncoder: e.CLAWDIE_IMAGE_ENCODER,
     model: modelConfig(e, cwd),

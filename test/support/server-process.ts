@@ -22,29 +22,40 @@ export interface ServerProcess {
   listening(timeoutMs?: number): Promise<string>;
 }
 
-/** Starts main.ts on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model). */
+/**
+ * Starts main.ts on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model). `hostname`
+ * (root only): in its own UTS namespace under that name, as on another machine (same pid).
+ */
 export function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  options: { hostname?: string } = {},
 ): ServerProcess {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
   );
-  const child = spawn(
+  const node = [
     process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'],
-    {
-      cwd: repositoryRoot,
-      env: {
-        ...inherited,
-        CLAWDIE_DATA_DIR: dataDir,
-        CLAWDIE_PORT: '0',
-        CLAWDIE_HOSTD: 'off',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    '--conditions=source',
+    '--import',
+    'tsx',
+    'controlplane/src/main.ts',
+  ];
+  // unshare and sh exec in turn: the child's pid is the controlplane's.
+  const [command = '', ...args] = options.hostname
+    ? ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', options.hostname, ...node]
+    : node;
+  const child = spawn(command, args, {
+    cwd: repositoryRoot,
+    env: {
+      ...inherited,
+      CLAWDIE_DATA_DIR: dataDir,
+      CLAWDIE_PORT: '0',
+      CLAWDIE_HOSTD: 'off',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const append = (chunk: Buffer) => {
     output += chunk;

@@ -34,7 +34,7 @@ export interface ControlplaneOptions {
    * while a server holds the data dir), `embedded` (tests).
    */
   role?: InstanceKind;
-  /** Heartbeat and timeout of this process's instance rows (default 5 s / 20 s; tests shorten). */
+  /** Heartbeat and timeout of this process's instance rows (default: the config's `replicas`). */
   liveness?: LivenessTimes;
 }
 
@@ -106,13 +106,14 @@ export async function createControlplane(
   const role = options.role ?? 'server';
   const serving = role === 'server';
   const { logger, clock } = adapters;
+  const liveness = options.liveness ?? loaded.replicas;
   // Before anything else starts: a second server on the same data directory is refused here.
   const owner = await claimDataDirAt(loaded.databasePath, {
     kind: role,
     dataDir: loaded.dataDir,
     logger,
     clock,
-    ...options.liveness,
+    ...liveness,
   });
   const stack = createCloseStack();
   stack.defer(owner.close);
@@ -131,12 +132,7 @@ export async function createControlplane(
       ? await startServingExtras(loaded, adapters, stack)
       : { config: loaded, demoSite: null };
     const { config } = extras;
-    const store = await openStore(config, owner, {
-      logger,
-      clock,
-      stack,
-      ...(options.liveness ? { liveness: options.liveness } : {}),
-    });
+    const store = await openStore(config, owner, { logger, clock, stack, liveness });
     // The store's channel (LISTEN/NOTIFY on PostgreSQL), or one tests share between replicas.
     const notify = adapters.notify ?? store.stores.notify;
     // Every task's events, stored and announced, so that any replica streams any task.

@@ -65,7 +65,7 @@ export async function openStore(
     shared,
   });
   deps.stack.defer(audit.close);
-  const sweep = { owner, repository, audit, clock: deps.clock, logger };
+  const sweep = { owner, repository, audit, clock: deps.clock, logger, notify: stores.notify };
   await sweepGoneOwners(sweep);
   if (shared) deps.stack.defer(startReplicaSweep(sweep, deps.liveness?.heartbeatMs));
   return { stores, repository, audit, owner };

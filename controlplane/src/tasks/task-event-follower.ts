@@ -10,8 +10,23 @@ import type { TaskEventFeed } from './task-event-feed.js';
 import type { NumberedEvent } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 
-/** The channel every replica's followers listen on; the payload is `{"taskId","seq"}` JSON. */
+/**
+ * The channel every replica's followers listen on; the payload is `{"taskId","seq"}` JSON, or
+ * `{"taskId","interrupted":true}` from a sweep that ended the task (announceInterrupted).
+ */
 export const TASK_EVENTS_CHANNEL = 'clawdie_task_events';
+
+/**
+ * Tells the followers of these tasks, on every replica, that a sweep of dead controlplanes just
+ * ended them INTERRUPTED: they store and deliver the row's result now, not at their next poll.
+ */
+export async function announceInterrupted(
+  notify: Pick<NotifyChannel, 'notify'>,
+  taskIds: readonly string[],
+): Promise<void> {
+  for (const taskId of taskIds)
+    await notify.notify(TASK_EVENTS_CHANNEL, JSON.stringify({ taskId, interrupted: true }));
+}
 
 interface Follow {
   taskId: string;
@@ -92,7 +107,9 @@ export function followTaskEvents(follow: Follow, deps: FollowerDeps): () => void
   }
   const onHint = (payload: string) => {
     const hint = parseTaskEventHint(payload);
-    if (hint?.taskId === taskId && hint.seq > last) void read();
+    if (hint?.taskId !== taskId) return;
+    if (hint.interrupted) tick();
+    else if (hint.seq > last) void read();
   };
   // Listening first, then the first read: an event stored in between is read, not missed.
   notify.listen(TASK_EVENTS_CHANNEL, onHint).then(
@@ -109,12 +126,16 @@ export function followTaskEvents(follow: Follow, deps: FollowerDeps): () => void
   return stop;
 }
 
-/** The `{taskId, seq}` of a notification, or null for anything else. */
-function parseTaskEventHint(payload: string): { taskId: string; seq: number } | null {
+/** The `{taskId, seq}` or `{taskId, interrupted}` of a notification, or null for anything else. */
+function parseTaskEventHint(
+  payload: string,
+): { taskId: string; seq: number; interrupted: boolean } | null {
   try {
-    const hint = JSON.parse(payload) as { taskId?: unknown; seq?: unknown };
-    return typeof hint.taskId === 'string' && typeof hint.seq === 'number'
-      ? { taskId: hint.taskId, seq: hint.seq }
+    const hint = JSON.parse(payload) as { taskId?: unknown; seq?: unknown; interrupted?: unknown };
+    if (typeof hint.taskId !== 'string') return null;
+    if (hint.interrupted === true) return { taskId: hint.taskId, seq: 0, interrupted: true };
+    return typeof hint.seq === 'number'
+      ? { taskId: hint.taskId, seq: hint.seq, interrupted: false }
       : null;
   } catch {
     return null;

@@ -11,6 +11,7 @@ import { openPgNotifyChannel } from '../../../controlplane/src/platform/store/pg
 import { createPgTaskEventRepository } from '../../../controlplane/src/platform/store/pg/pg-task-event-repository.js';
 import { createPgTaskRepository } from '../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import { createTaskEventFeed } from '../../../controlplane/src/tasks/task-event-feed.js';
+import { announceInterrupted } from '../../../controlplane/src/tasks/task-event-follower.js';
 import type {
   NumberedEvent,
   TaskStreamEvent,
@@ -40,6 +41,7 @@ async function replica(url: string, retryMs = 50) {
   });
   return {
     feed,
+    notify,
     tasks: createPgTaskRepository(db),
     async close() {
       await notify.close();
@@ -136,6 +138,28 @@ describe('task event feed across two replicas on PostgreSQL', {
     assert.deepEqual(await resumed.until(2), [3, 4]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.deepEqual([live.got.length, resumed.got.length, resumed.got[1]?.event], [4, 2, result]);
+  });
+
+  it("delivers the row's INTERRUPTED result as soon as a sweep announces it (polling off)", async (t) => {
+    const { one, two } = await twoReplicas();
+    t.after(async () => {
+      await one.close();
+      await two.close();
+    });
+    const ended = { ...result.data, status: 'error', error: { code: 'INTERRUPTED', message: '' } };
+    let swept = false;
+    const live = collector();
+    const interrupted = async () => (swept ? (ended as typeof result.data) : null);
+    t.after(two.feed.follow('t', 0, live.listener, { interrupted }));
+    await one.feed.append('t', 1, step(1), T + 1);
+    assert.deepEqual(await live.until(1), [1]);
+    // The replica running 't' died; another one's sweep ended its row and announces it.
+    swept = true;
+    const started = performance.now();
+    await announceInterrupted(one.notify, ['t']);
+    assert.deepEqual(await live.until(2, 2_000), [1, 2]);
+    assert.deepEqual(live.got[1]?.event, { type: 'result', data: ended });
+    t.diagnostic(`result delivered ${(performance.now() - started).toFixed(0)} ms after the sweep`);
   });
 
   it('reads the events stored while its listening connection was down once it resumes', async (t) => {

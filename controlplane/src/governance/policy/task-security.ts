@@ -37,7 +37,7 @@ export interface TaskSecurity {
 
 export interface TaskSecurityDeps {
   config: Readonly<Config>;
-  stores: Pick<Stores, 'approvals' | 'secrets' | 'sessionProfiles'>;
+  stores: Pick<Stores, 'approvals' | 'secrets' | 'sessionProfiles' | 'roleLock'>;
   audit: AuditLog;
   clock: Clock;
   logger: Logger;
@@ -54,8 +54,8 @@ export interface TaskSecurityDeps {
 }
 
 /**
- * Builds policy, approvals (API always, Telegram when configured and started in the background;
- * Telegram then also gets each task's stuck reports), the secrets vault and grants. Throws
+ * Builds policy, approvals (API always, Telegram when configured and started in the background —
+ * polled by one replica at a time on PostgreSQL; Telegram then also gets each task's stuck reports), the secrets vault and grants. Throws
  * PolicyFileError at start-up for a bad policy file.
  */
 export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
@@ -72,7 +72,16 @@ export function createTaskSecurity(deps: TaskSecurityDeps): TaskSecurity {
   let telegram: TelegramNotifier | null = null;
   let notices: NoticeSender | undefined;
   if (config.telegram) {
-    telegram = createTelegramNotifier({ ...config.telegram, approvals, audit, logger });
+    // Replicas on PostgreSQL: one polls the bot at a time (its id names the lock); all send.
+    const bot = config.telegram.token.split(':')[0] ?? '';
+    const pollingLock = deps.stores.roleLock(`telegram-poll:${bot}`, config.replicas.heartbeatMs);
+    telegram = createTelegramNotifier({
+      ...config.telegram,
+      approvals,
+      audit,
+      logger,
+      pollingLock,
+    });
     approvals.attach(telegram);
     notices = createNoticeSender({ notifiers: [telegram], audit, logger });
     telegram.start();

@@ -2,7 +2,6 @@
 // current screenshot and Approve/Deny buttons; answers only from allow-listed user ids. Also
 // plain notices (a stuck task) to the same chats.
 import { createRequire } from 'node:module';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from 'pino';
@@ -17,6 +16,8 @@ import type {
 } from '../../governance/approvals/notifier.js';
 import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditLog } from '../../governance/audit/audit-log.js';
+import type { RoleLock } from '../../platform/lock/role-lock.js';
+import { createTelegramPolling } from './telegram-polling.js';
 
 export interface TelegramNotifierOptions {
   token: string;
@@ -33,11 +34,19 @@ export interface TelegramNotifierOptions {
   pollTimeoutSeconds?: number | undefined;
   /** Wait between connection attempts while Telegram is unreachable (default 30 s). */
   reconnectMs?: number | undefined;
+  /**
+   * Replicas on one bot: getUpdates only while holding this lock (Telegram answers a second
+   * poller 409). Sending needs no lock. Absent: this process polls from start to stop.
+   */
+  pollingLock?: RoleLock | null | undefined;
 }
 
 export interface TelegramNotifier extends Notifier {
   /** Connects and long-polls in the background; failures are logged and audited, never thrown. */
   start(): void;
+  /** True while this process polls (or connects to poll): with a lock, only while holding it. */
+  isPolling(): boolean;
+  /** Stops polling, then gives the lock up. */
   stop(): Promise<void>;
   readonly bot: Bot;
 }
@@ -56,35 +65,6 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
     client: { ...(options.apiRoot ? { apiRoot: options.apiRoot } : {}) },
   });
   const sent = new Map<string, { chatId: number; messageId: number }[]>();
-  let polling: Promise<void> | null = null;
-  const stopping = new AbortController();
-  const retryMs = options.reconnectMs ?? 30_000;
-
-  /**
-   * grammy retries `getMe` forever without a way to stop it, so connect ourselves: one attempt
-   * at a time, the first failure of an outage audited, then long polling once reachable.
-   */
-  async function connectThenPoll(): Promise<void> {
-    let reported = false;
-    while (!bot.isInited()) {
-      try {
-        // grammy types its signal with the abort-controller polyfill; the runtime takes the native one.
-        bot.botInfo = await bot.api.getMe(stopping.signal as Parameters<typeof bot.api.getMe>[0]);
-      } catch (error) {
-        if (stopping.signal.aborted) return;
-        if (!reported) await reportFailure(error, 'connect');
-        reported = true;
-        await sleep(retryMs, undefined, { signal: stopping.signal }).catch(() => undefined);
-        if (stopping.signal.aborted) return;
-      }
-    }
-    if (reported) logger.info('telegram reachable again');
-    await bot.start({
-      allowed_updates: ['callback_query'],
-      ...(options.pollTimeoutSeconds !== undefined ? { timeout: options.pollTimeoutSeconds } : {}),
-    });
-  }
-
   bot.on('callback_query:data', async (ctx) => {
     const match = callbackPattern.exec(ctx.callbackQuery.data);
     if (!match) return void (await ctx.answerCallbackQuery());
@@ -116,7 +96,6 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
     }
   });
   bot.catch((error) => logger.error({ err: error.error }, 'telegram update handling failed'));
-
   /** Logs and audits a failure of the channel itself; never rejects. */
   const reportFailure = (error: unknown, what: string) => {
     const message = error instanceof Error ? error.message : String(error);
@@ -124,6 +103,14 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
     const data = { notifier: 'telegram', what, error: message.slice(0, 300) };
     return appendOrLog(options.audit, { type: 'notifier-failed', actor: 'system', data }, logger);
   };
+  const polling = createTelegramPolling({
+    bot,
+    logger,
+    reportFailure,
+    retryMs: options.reconnectMs ?? 30_000,
+    pollTimeoutSeconds: options.pollTimeoutSeconds,
+    lock: options.pollingLock,
+  });
 
   return {
     name: 'telegram',
@@ -169,19 +156,9 @@ export function createTelegramNotifier(options: TelegramNotifierOptions): Telegr
           );
       }
     },
-    start() {
-      polling ??= connectThenPoll().catch((error: unknown) => reportFailure(error, 'polling'));
-    },
-    async stop() {
-      stopping.abort();
-      if (bot.isRunning()) {
-        await bot
-          .stop()
-          .catch((error: unknown) => logger.warn({ err: error }, 'telegram stop failed'));
-      }
-      await polling;
-      polling = null;
-    },
+    start: polling.start,
+    isPolling: polling.isPolling,
+    stop: polling.stop,
   };
 }
 

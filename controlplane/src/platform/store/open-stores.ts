@@ -15,6 +15,7 @@ import { openPgDatabase } from './pg/pg-database.js';
 import { createPgHostRepository } from './pg/pg-host-repository.js';
 import { createPgInstanceRepository } from './pg/pg-instance-repository.js';
 import { openPgNotifyChannel } from './pg/pg-notify-channel.js';
+import { createPgRoleLock } from './pg/pg-role-lock.js';
 import { createPgSecretRepository } from './pg/pg-secret-repository.js';
 import { createPgSessionProfileRepository } from './pg/pg-session-profile-repository.js';
 import { createPgTaskEventRepository } from './pg/pg-task-event-repository.js';
@@ -75,6 +76,7 @@ function openSqliteStores(path: string, readOnly: boolean): Stores {
     instances: createInstanceRepository(db),
     hosts: createHostRepository(db),
     notify,
+    roleLock: () => null,
     async close() {
       if (closed) return;
       closed = true;
@@ -112,6 +114,7 @@ async function openPgStores(url: string, logger: Logger): Promise<Stores> {
     instances: createPgInstanceRepository(db),
     hosts: createPgHostRepository(db),
     notify,
+    roleLock: (name, retryMs) => createPgRoleLock({ url, name, logger, retryMs }),
     async close() {
       if (closed) return;
       closed = true;

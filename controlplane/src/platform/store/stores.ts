@@ -2,6 +2,7 @@
 // machine, the default) or PostgreSQL (CLAWDIE_DATABASE_URL, shared by replicas), plus the notify
 // channel of the same backend. `open-stores.ts` opens one.
 import type { AuditStore } from '../../governance/audit/audit-log.js';
+import type { RoleLock } from '../lock/role-lock.js';
 import type { NotifyChannel } from '../notify/notify-channel.js';
 import type { ApprovalStore } from './approval-repository.js';
 import type { HostRepository } from './host-repository.js';
@@ -30,6 +31,11 @@ export interface Stores {
   hosts: HostRepository;
   /** In-process on SQLite; LISTEN/NOTIFY across replicas on PostgreSQL. */
   notify: NotifyChannel;
+  /**
+   * A role one replica holds at a time (Telegram polling): a session advisory lock on PostgreSQL,
+   * tried again every `retryMs` (the caller closes it); null on SQLite, whose one process needs none.
+   */
+  roleLock(name: string, retryMs: number): RoleLock | null;
   /** Closes the channel, then the database; idempotent. */
   close(): Promise<void>;
 }

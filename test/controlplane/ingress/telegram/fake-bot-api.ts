@@ -1,12 +1,16 @@
 // A local server speaking the Telegram Bot API over HTTP (the subset Clawdie uses): getMe,
 // getUpdates long polling, sendMessage, sendPhoto (multipart), answerCallbackQuery,
-// editMessageReplyMarkup, deleteWebhook. grammy's `client.apiRoot` points at it.
+// editMessageReplyMarkup, deleteWebhook. grammy's `client.apiRoot` points at it, optionally with
+// a path prefix (`<apiRoot>/a`) that names the caller in the recorded calls. As Telegram does, a
+// getUpdates arriving while another one is pending ends the pending one with 409 Conflict.
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 
 export interface RecordedCall {
   method: string;
+  /** The apiRoot path prefix the caller used (`a` for `<apiRoot>/a`), '' for none. */
+  via: string;
   params: Record<string, unknown>;
   /** Size of an uploaded photo, when there was one. */
   photoBytes?: number;
@@ -29,8 +33,16 @@ export async function startFakeBotApi(token: string) {
   const updates: Record<string, unknown>[] = [];
   let nextUpdateId = 1;
   let nextMessageId = 100;
-  let wake: (() => void) | null = null;
+  /** The pending long poll: `end(true)` answers it 409 (another getUpdates came). */
+  let pending: { via: string; end: (conflict: boolean) => void } | null = null;
+  const conflicts: { ended: string; by: string }[] = [];
   const listeners = new Set<() => void>();
+  const conflict = {
+    ok: false,
+    error_code: 409,
+    description:
+      'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+  };
 
   const ok = (result: unknown) => ({ ok: true, result });
   const readParams = async (
@@ -47,10 +59,12 @@ export async function startFakeBotApi(token: string) {
   };
 
   const app = new Hono();
-  app.post(`/bot${token}/:method`, async (c) => {
-    const method = c.req.param('method');
+  const route = new RegExp(`^(?:/([^/]+))?/bot${token.replace(/[^\w]/g, '\\$&')}/([^/]+)$`);
+  app.post('*', async (c) => {
+    const [, via = '', method = ''] = route.exec(c.req.path) ?? [];
+    if (!method) return c.json({ ok: false, error_code: 404, description: 'Not Found' }, 404);
     const { params, photoBytes } = await readParams(c.req.raw);
-    calls.push({ method, params, ...(photoBytes !== undefined ? { photoBytes } : {}) });
+    calls.push({ method, via, params, ...(photoBytes !== undefined ? { photoBytes } : {}) });
     for (const listener of listeners) listener();
     switch (method) {
       case 'getMe':
@@ -59,21 +73,30 @@ export async function startFakeBotApi(token: string) {
       case 'answerCallbackQuery':
         return c.json(ok(true));
       case 'getUpdates': {
+        if (pending) {
+          conflicts.push({ ended: pending.via, by: via });
+          pending.end(true);
+        }
         const offset = Number(params.offset ?? 0);
         const timeout = Number(params.timeout ?? 0);
-        const pending = () => updates.filter((update) => (update.update_id as number) >= offset);
-        if (pending().length === 0 && timeout > 0) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, timeout * 1000);
-            wake = () => {
-              clearTimeout(timer);
-              resolve();
+        const waiting = () => updates.filter((update) => (update.update_id as number) >= offset);
+        if (waiting().length === 0 && timeout > 0) {
+          const ended = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => mine.end(false), timeout * 1000);
+            const mine = {
+              via,
+              end(conflicted: boolean) {
+                clearTimeout(timer);
+                if (pending === mine) pending = null;
+                resolve(conflicted);
+              },
             };
-            c.req.raw.signal.addEventListener('abort', () => wake?.(), { once: true });
+            pending = mine;
+            c.req.raw.signal.addEventListener('abort', () => mine.end(false), { once: true });
           });
-          wake = null;
+          if (ended) return c.json(conflict, 409);
         }
-        return c.json(ok(pending()));
+        return c.json(ok(waiting()));
       }
       case 'sendMessage':
       case 'sendPhoto':
@@ -111,6 +134,10 @@ export async function startFakeBotApi(token: string) {
   return {
     apiRoot,
     calls,
+    /** Each long poll a later getUpdates ended with 409: whose (`via`), and by whose. */
+    conflicts,
+    /** The `via` of the pending long poll, null when none is pending. */
+    poller: () => pending?.via ?? null,
     /** Queues a button press from `userId` on `message` (as the Bot API would deliver it). */
     pressButton(userId: number, data: string, message: { chatId: number; messageId: number }) {
       updates.push({
@@ -132,7 +159,7 @@ export async function startFakeBotApi(token: string) {
           },
         },
       });
-      wake?.();
+      pending?.end(false);
     },
     /** Resolves with the first recorded call of `method` matching `where`, waiting for it. */
     async waitForCall(
@@ -159,7 +186,7 @@ export async function startFakeBotApi(token: string) {
       return find() as RecordedCall;
     },
     async close() {
-      wake?.();
+      pending?.end(false);
       const closed = new Promise((resolve) => server.close(resolve));
       if ('closeAllConnections' in server) server.closeAllConnections();
       await closed;
