@@ -6,8 +6,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { NotifyChannel } from '../platform/notify/notify-channel.js';
 import type { TaskEventStore } from '../platform/store/task-event-repository.js';
-import type { TaskEventFeed } from './task-event-feed.js';
-import type { NumberedEvent } from './task-events.js';
+import type { NumberedEvent, TaskStreamEvent } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 
 /**
@@ -40,7 +39,8 @@ interface FollowerDeps {
   notify: NotifyChannel;
   clock: Clock;
   logger: Logger;
-  append: TaskEventFeed['append'];
+  /** The feed's append (task-event-feed.ts), which stores and announces. */
+  append(taskId: string, seq: number, event: TaskStreamEvent, at: number): Promise<void>;
   pollMs: number;
 }
 
