@@ -63,13 +63,16 @@ export function startHostdProcess(
       ...env,
       ...(options.stopWithParent ? { CLAWDIE_HOSTD_STOP_WITH_PARENT: 'true' } : {}),
     },
+    // stdin: a pipe this process holds open while it lives (hostd stops at its EOF).
     stdio: [options.stopWithParent ? 'pipe' : 'ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const stderr = child.stderr;
+  if (!stderr) throw new Error('hostd was started without a stderr pipe');
   const lines: string[] = [];
   const startLog: LogLine[] = [];
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on('line', (text) => {
+    createInterface({ input: stderr }).on('line', (text) => {
       lines.push(text);
       let line: LogLine;
       try {
