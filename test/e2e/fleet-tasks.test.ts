@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
 import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
 import { runDemo } from '../../controlplane/src/ingress/cli/demo-command.js';
@@ -25,25 +24,9 @@ import { createTestControlplane, type TestControlplane } from '../support/contro
 import { submit } from '../support/submit-task.js';
 import { type Fleet, type RealHostd, startFleet } from './support/fleet-harness.js';
 import { settledLeftovers } from './support/hostd-controlplane.js';
+import { lingering, lingerOn } from './support/lingering-model.js';
 
 const missing = linuxDriverMissing();
-
-/** Each step takes 200 ms of "model" time, and waits: the task runs until something ends it. */
-const lingering: VisionModel = {
-  name: 'lingering',
-  isReplay: true,
-  async complete(request, signal) {
-    await delay(200, undefined, { signal });
-    return { text: 'Action: wait()', requestBytes: JSON.stringify(request).length, usage: null };
-  },
-};
-
-const lingerOn = (site: RunningDemoSite) => ({
-  instruction: 'linger on the shop',
-  start_url: site.url,
-  domains: [new URL(site.url).host],
-  max_steps: 100,
-});
 
 /** The p50 of `calls` timed calls of `call`, in ms. */
 async function p50(calls: number, call: () => Promise<void>): Promise<number> {

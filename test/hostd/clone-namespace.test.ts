@@ -17,6 +17,7 @@ import {
 } from '../../hostd/src/drivers/freebsd/names.js';
 import { cloneName, parseCloneName } from '../../hostd/src/drivers/jail-driver.js';
 import { indexFromShortName, linuxNames } from '../../hostd/src/drivers/linux/names.js';
+import { TEST_NAMESPACES } from './support/linux-harness.js';
 
 const IFNAMSIZ_USABLE = 15;
 const longest = cloneNamespace('abcdefgh');
@@ -53,12 +54,17 @@ describe('clone namespaces', () => {
     assert.equal(indexOfInterface(freebsd.hostIf, layout), 999);
   });
 
-  it('gives two namespaces disjoint names, uids, addresses and displays, each blind to the other', () => {
+  it('gives the namespaces of the tests disjoint names, uids, addresses and displays, each blind to the others', () => {
     const a = cloneNamespace('test');
     const b = cloneNamespace('testb');
-    assert.notEqual(a.slot, b.slot);
+    const all = [DEFAULT_NAMESPACE, ...TEST_NAMESPACES];
+    assert.deepEqual(
+      all.map((namespace) => namespace.slot),
+      [...new Set(all.map((namespace) => namespace.slot))],
+      'one slot each: two of them could not run at once',
+    );
     const seen = new Map<string, string>();
-    for (const namespace of [DEFAULT_NAMESPACE, a, b]) {
+    for (const namespace of all) {
       for (const index of [1, 500, 999]) {
         const n = linuxNames(index, { stateRoot: '/r', uidBase: 20_000, namespace });
         const f = taskNames(index, { ...defaultFreeBsdLayout, namespace });

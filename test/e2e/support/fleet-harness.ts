@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Config } from '../../../controlplane/src/config.js';
 import { runHostsCommand } from '../../../controlplane/src/ingress/cli/hosts-command.js';
 import type { RunningDemoSite } from '../../../controlplane/src/platform/demo/demo-site-server.js';
 import { createApp as createHostdApp } from '../../../hostd/src/app.js';
@@ -80,8 +81,7 @@ export interface Fleet {
 
 /**
  * Hosts `h0`, `h1`, … in `namespaces`, each of `capacity`, reaching `site` (an exact egress
- * exception), and a fleet controlplane of `concurrency` with the shortest heartbeat there is
- * (500 ms; a host is lost after 1 s without a good answer).
+ * exception), and a fleet controlplane of `concurrency` (fleetConfig).
  */
 export async function startFleet(options: {
   namespaces: readonly CloneNamespace[];
@@ -93,44 +93,67 @@ export async function startFleet(options: {
   const hosts: RealHostd[] = [];
   for (const namespace of options.namespaces) hosts.push(await startRealHostd(namespace, sites));
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-fleet-'));
-  const policyDir = join(dataDir, 'policies');
-  mkdirSync(policyDir);
-  writeFileSync(
-    join(policyDir, 'default.yaml'),
-    `tenant: default\ndomains: { allow: ["*", ${JSON.stringify(sites[0])}] }\nmax_steps: 100\n`,
-  );
-  const config = testConfig({
-    CLAWDIE_DATA_DIR: dataDir,
-    CLAWDIE_POLICY_DIR: policyDir,
-    CLAWDIE_FLEET: 'on',
-    CLAWDIE_FLEET_HEARTBEAT_MS: '500',
-    CLAWDIE_FLEET_STALE_MS: '1000',
-    CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency),
-  });
+  const config = fleetConfig(dataDir, sites, { concurrency: options.concurrency });
   const close = async (controlplane?: TestControlplane) => {
     await controlplane?.close();
     for (const host of hosts) await host.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    for (const [index, host] of hosts.entries()) {
-      let token = '';
-      const command = {
-        name: 'hosts-add',
-        host: `h${index}`,
-        url: host.url,
-        labels: { os: 'linux' },
-        capacity: options.capacity,
-      } as const;
-      await runHostsCommand(command, config, (text) => {
-        token += text;
-      });
-      host.useToken(token.trim());
-    }
+    for (const [index, host] of hosts.entries())
+      host.useToken(await registerHost(config, `h${index}`, host.url, options.capacity));
     const controlplane = await createTestControlplane({ config, browsers: 'config' });
     return { hosts, controlplane, close: () => close(controlplane) };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * A fleet controlplane's config over `dataDir` (CLAWDIE_FLEET=on, the shortest heartbeat there
+ * is: 500 ms, a host lost after 1 s without a good answer), its default tenant's policy written
+ * in `dataDir`/policies allowing every domain and the loopback `sites`.
+ */
+export function fleetConfig(
+  dataDir: string,
+  sites: readonly string[],
+  options: { concurrency: number; env?: Record<string, string> },
+) {
+  const policyDir = join(dataDir, 'policies');
+  mkdirSync(policyDir, { recursive: true });
+  writeFileSync(
+    join(policyDir, 'default.yaml'),
+    `tenant: default\ndomains: { allow: ["*", ${sites.map((site) => JSON.stringify(site)).join(', ')}] }\nmax_steps: 100\n`,
+  );
+  return testConfig({
+    CLAWDIE_DATA_DIR: dataDir,
+    CLAWDIE_POLICY_DIR: policyDir,
+    CLAWDIE_FLEET: 'on',
+    CLAWDIE_FLEET_HEARTBEAT_MS: '500',
+    CLAWDIE_FLEET_STALE_MS: '1000',
+    CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency),
+    ...options.env,
+  });
+}
+
+/** `clawdie hosts add NAME --url URL --capacity N --label os=linux` (its command code): the token. */
+export async function registerHost(
+  config: Readonly<Config>,
+  name: string,
+  url: string,
+  capacity: number,
+): Promise<string> {
+  let token = '';
+  const command = {
+    name: 'hosts-add',
+    host: name,
+    url,
+    labels: { os: 'linux' },
+    capacity,
+  } as const;
+  await runHostsCommand(command, config, (text) => {
+    token += text;
+  });
+  return token.trim();
 }

@@ -22,6 +22,8 @@ export interface RunningHostd {
   startLog: LogLine[];
   /** SIGTERM (hostd destroys its clones), then its exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL (its clones stay behind, as after a crash); resolves once it has exited. */
+  kill(): Promise<void>;
 }
 
 export class HostdExit extends Error {
@@ -36,7 +38,11 @@ export class HostdExit extends Error {
 
 export function startHostdProcess(
   env: Record<string, string>,
-  options: { mountSetup?: readonly string[] } = {},
+  options: {
+    mountSetup?: readonly string[];
+    /** hostd stops (destroying its clones) when this process dies (CLAWDIE_HOSTD_STOP_WITH_PARENT). */
+    stopWithParent?: boolean;
+  } = {},
 ): Promise<RunningHostd> {
   const node = [process.execPath, '--conditions=source', '--import', 'tsx', HOSTD_MAIN];
   const [command, ...args] = options.mountSetup
@@ -51,14 +57,22 @@ export function startHostdProcess(
       ]
     : node;
   const child = spawn(command as string, args, {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CLAWDIE_HOSTD_PORT: '0', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      CLAWDIE_HOSTD_PORT: '0',
+      ...env,
+      ...(options.stopWithParent ? { CLAWDIE_HOSTD_STOP_WITH_PARENT: 'true' } : {}),
+    },
+    // stdin: a pipe this process holds open while it lives (hostd stops at its EOF).
+    stdio: [options.stopWithParent ? 'pipe' : 'ignore', 'ignore', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const stderr = child.stderr;
+  if (!stderr) throw new Error('hostd was started without a stderr pipe');
   const lines: string[] = [];
   const startLog: LogLine[] = [];
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stderr }).on('line', (text) => {
+    createInterface({ input: stderr }).on('line', (text) => {
       lines.push(text);
       let line: LogLine;
       try {
@@ -75,6 +89,10 @@ export function startHostdProcess(
         stop: async () => {
           child.kill('SIGTERM');
           return exited;
+        },
+        kill: async () => {
+          child.kill('SIGKILL');
+          await exited;
         },
       });
     });

@@ -28,7 +28,19 @@ export const UID_BASE = 20_000;
 export const TEST_NAMESPACE = cloneNamespace('test');
 /** A second test namespace (another slot) for tests of two hostd on one host. */
 export const TEST_OTHER_NAMESPACE = cloneNamespace('testb');
-export const TEST_NAMESPACES: readonly CloneNamespace[] = [TEST_NAMESPACE, TEST_OTHER_NAMESPACE];
+/**
+ * Three more (slots 8, 13, 14: none shared with the two above) for the fleets of three hostd of
+ * the replica drill and bench (test/e2e/replica-fleet.test.ts, bench/replicas-hosts.ts): no other
+ * test file makes clones in them.
+ */
+export const FLEET_NAMESPACES: readonly CloneNamespace[] = ['testc', 'testd', 'teste'].map(
+  cloneNamespace,
+);
+export const TEST_NAMESPACES: readonly CloneNamespace[] = [
+  TEST_NAMESPACE,
+  TEST_OTHER_NAMESPACE,
+  ...FLEET_NAMESPACES,
+];
 
 /** The names, uid and display of test clone `index` (default TEST_NAMESPACE). */
 export function testNames(index: number, namespace = TEST_NAMESPACE): LinuxCloneNames {
