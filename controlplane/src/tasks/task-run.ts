@@ -38,6 +38,17 @@ import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 type RunOptions = { held?: KeptBrowser | undefined; listener?: RunListener | undefined };
 
 /**
+ * A task taken from the shared queue (shared-task-queue.ts): its `queued` row and event exist,
+ * this replica claimed it; `slot` is the place the dispatcher holds for it (absent: it queues
+ * for one here), `aborted` ends it aborted before it starts.
+ */
+export type AdoptOptions = {
+  listener?: RunListener | undefined;
+  slot?: (() => void) | undefined;
+  aborted?: boolean;
+};
+
+/**
  * One task from its `queued` row to its result. Every status the task can be in — queued,
  * running, paused, awaiting_approval (reported by the guard's approver), needs_user (reported by
  * the takeover port) and each ending — is a state of this owner: it publishes the event, whose
@@ -81,7 +92,18 @@ export class TaskRun {
     return run;
   }
 
-  private constructor(id: string, plan: TaskPlan, deps: TaskRunDeps, options: RunOptions) {
+  /** Runs a claimed task whose `queued` row and first event another replica (or this) wrote. */
+  static adopt(id: string, plan: TaskPlan, deps: TaskRunDeps, options: AdoptOptions): TaskRun {
+    return new TaskRun(id, plan, deps, options, true);
+  }
+
+  private constructor(
+    id: string,
+    plan: TaskPlan,
+    deps: TaskRunDeps,
+    options: RunOptions & AdoptOptions,
+    adopted = false,
+  ) {
     this.id = id;
     this.#plan = plan;
     this.#deps = deps;
@@ -98,12 +120,16 @@ export class TaskRun {
       writes: this.#writes,
       evidence: this.#evidence,
       maxSteps: this.#maxSteps,
+      storedEvents: adopted ? 1 : 0,
     });
     this.#events = new RunStream(recorders, this.#logger);
     // The caller's listener sees every event, from `queued` on.
     if (options.listener) this.#events.subscribe(options.listener);
+    // Adopted: `queued` is already the row's status and the stored first event.
+    if (adopted) this.#status = 'queued';
+    if (options.aborted) this.#controller.abort();
     this.#queued = this.#setStatus();
-    this.done = this.#run(options.held);
+    this.done = this.#run(options.held?.releaseSlot ?? options.slot, options.held);
   }
 
   get paused(): boolean {
@@ -135,10 +161,16 @@ export class TaskRun {
     await this.#setStatus();
   }
 
-  async #run(held: KeptBrowser | undefined): Promise<CompactResult> {
+  async #run(
+    slot: (() => void) | undefined,
+    held: KeptBrowser | undefined,
+  ): Promise<CompactResult> {
     const deps = this.#deps;
     const signal = this.#controller.signal;
-    const releaseSlot = held?.releaseSlot ?? (await deps.slots.acquire(signal).catch(() => null));
+    if (signal.aborted) slot?.();
+    const releaseSlot = signal.aborted
+      ? null
+      : (slot ?? (await deps.slots.acquire(signal).catch(() => null)));
     if (!releaseSlot) {
       this.#logger.info('task aborted while queued');
       return this.#end({ status: 'aborted', summary: null, error: null, stepCount: 0 }, {});

@@ -3,60 +3,30 @@
 // replica that stopped beating end INTERRUPTED within its timeout plus one heartbeat, audited once
 // although every live replica sweeps.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadAuditKey } from '../../../controlplane/src/governance/audit/audit-key.js';
 import { openPgDatabase } from '../../../controlplane/src/platform/store/pg/pg-database.js';
 import { createPgInstanceRepository } from '../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
 import { createPgTaskRepository } from '../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import { requires } from '../../support/capabilities.js';
-import {
-  createTestControlplane,
-  type TestControlplane,
-  type TestControlplaneOptions,
-} from '../../support/controlplane.js';
+import type { TestControlplaneOptions } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
-import { type PostgresCluster, startPostgres } from '../../support/postgres/start-postgres.js';
-
-let cluster: Promise<PostgresCluster> | null = null;
-const database = async () => {
-  cluster ??= startPostgres();
-  return (await cluster).createDatabase();
-};
-after(async () => {
-  if (cluster) await (await cluster).stop();
-});
+import {
+  freshDatabase as database,
+  dataDirWithKeyOf,
+  startReplica,
+} from '../../support/postgres/replica-fixture.js';
 
 const model = createPerTaskScriptModel(['Action: finished(content="done")']);
 
-/** A data dir holding `from`'s audit key, as the operations guide says to copy it. */
-function dataDirWithKeyOf(from: string | null, t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'clawdie-replica-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  if (from) {
-    mkdirSync(join(dir, 'keys'), { mode: 0o700 });
-    copyFileSync(join(from, 'keys', 'audit.key'), join(dir, 'keys', 'audit.key'));
-  }
-  return dir;
-}
-
-async function replica(
+const replica = (
   t: TestContext,
   url: string,
   dataDir: string,
   options: TestControlplaneOptions = {},
-): Promise<TestControlplane> {
-  const controlplane = await createTestControlplane({
-    env: { CLAWDIE_DATABASE_URL: url, CLAWDIE_DATA_DIR: dataDir },
-    model,
-    ...options,
-  });
-  t.after(controlplane.close);
-  return controlplane;
-}
+) => startReplica(t, url, dataDir, { model, ...options });
 
 async function pg(t: TestContext, url: string) {
   const opened = await openPgDatabase(url);
