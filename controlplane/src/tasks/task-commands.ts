@@ -44,6 +44,11 @@ export function runsElsewhere(task: TaskRecord, replicas: ReplicaCommands | unde
   );
 }
 
+/** The task waits in the shared queue of PostgreSQL replicas: queued, claimed by none yet. */
+export function waitsInSharedQueue(task: TaskRecord, tasks: TaskService): boolean {
+  return task.status === 'queued' && task.ownerInstance === null && tasks.abortQueued !== undefined;
+}
+
 /**
  * Runs `command` for `task`, whose caller the surface has already authorized (tenant, scope):
  * here when it runs here (exactly as with one process), else on its owner replica; an abort of a
@@ -57,7 +62,7 @@ export async function commandTask(
   actor: string,
 ): Promise<boolean> {
   // Waiting in the shared queue (no owner yet): any replica ends it; nothing can hold it.
-  if (task.status === 'queued' && task.ownerInstance === null && deps.tasks.abortQueued) {
+  if (waitsInSharedQueue(task, deps.tasks) && deps.tasks.abortQueued) {
     if (command !== 'abort') throw new TaskQueuedError(task.id, command);
     return deps.tasks.abortQueued(task.id, actor);
   }

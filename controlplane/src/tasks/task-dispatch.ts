@@ -96,6 +96,8 @@ export function startTaskDispatch(deps: TaskDispatchDeps): TaskDispatch {
   return {
     async send(taskId, plan) {
       await deps.queue.send(taskId, plan);
+      // This replica's own loop at once; the others when the announcement reaches them.
+      poke();
       await deps.notify.notify(TASK_QUEUE_CHANNEL, '').catch((error: unknown) => {
         logger.warn({ err: error, taskId }, 'task job not announced; replicas poll');
       });
