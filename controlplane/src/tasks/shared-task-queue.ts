@@ -14,12 +14,13 @@ import type { TaskRepository } from '../platform/store/task-repository-port.js';
 import { TaskLeftQueuedError } from './replica-errors.js';
 import type { RunListener } from './run-stream.js';
 import type { ReplicaCommands } from './task-commands.js';
+import type { AdoptOptions } from './task-deps.js';
 import { startTaskDispatch } from './task-dispatch.js';
 import type { TaskEventFeed } from './task-event-feed.js';
 import type { TaskEventLog, TaskStreamEvent } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
-import type { AdoptOptions, TaskRun } from './task-run.js';
+import type { TaskRun } from './task-run.js';
 import type { TaskSlots } from './task-slots.js';
 
 /** What a task service needs to dispatch through the shared queue. */
@@ -120,7 +121,15 @@ export function createSharedTaskQueue(deps: SharedTaskQueueDeps): SharedTaskQueu
         slot();
         return false;
       }
-      runClaimed(job.taskId, job.plan as TaskPlan, { slot });
+      if (isTaskPlan(job.plan)) {
+        runClaimed(job.taskId, job.plan, { slot });
+        return true;
+      }
+      // Never guess at what a task may do: one whose plan cannot be read ends unstarted.
+      slot();
+      logger.error({ taskId: job.taskId }, 'task job without a readable plan; aborting the task');
+      const row = await deps.repository.getTask(job.taskId);
+      if (row) runClaimed(job.taskId, planOfRow(row), { aborted: true });
       return true;
     },
   });
@@ -192,6 +201,17 @@ export function createSharedTaskQueue(deps: SharedTaskQueueDeps): SharedTaskQueu
       waiting.clear();
     },
   };
+}
+
+/** The shape of an admitted plan, as a job carries it (JSON). */
+function isTaskPlan(value: unknown): value is TaskPlan {
+  const plan = value as Partial<TaskPlan> | null;
+  return (
+    typeof plan?.tenant === 'string' &&
+    typeof plan.actor === 'string' &&
+    typeof plan.input?.instruction === 'string' &&
+    (plan.rules?.kind === 'policy' || plan.rules?.kind === 'allow-all')
+  );
 }
 
 /**
