@@ -11,9 +11,9 @@ import type { NotifyChannel } from '../platform/notify/notify-channel.js';
 import type { TaskJob, TaskQueue } from '../platform/store/task-queue.js';
 import { type StepOutcome, terminalStatuses } from '../platform/store/task-records.js';
 import type { TaskRepository } from '../platform/store/task-repository-port.js';
-import { TaskLeftQueuedError } from './replica-errors.js';
+import { TaskLeftQueuedError, TaskQueuedError } from './replica-errors.js';
 import type { RunListener } from './run-stream.js';
-import type { ReplicaCommands } from './task-commands.js';
+import type { ReplicaCommands, TaskCommand } from './task-commands.js';
 import type { AdoptOptions } from './task-deps.js';
 import { startTaskDispatch } from './task-dispatch.js';
 import type { TaskEventFeed } from './task-event-feed.js';
@@ -45,8 +45,8 @@ export interface SharedTaskQueueDeps extends SharedQueueOptions {
   createRow(taskId: string, plan: TaskPlan): Promise<void>;
   /** Runs a task this replica claimed (tracked by the service as active). */
   adopt(taskId: string, plan: TaskPlan, options: AdoptOptions): TaskRun;
-  /** Aborts a task that runs here; false when none does. */
-  abortLocal(taskId: string): boolean;
+  /** Runs `command` on a task that runs here; false when none does. */
+  runLocal(taskId: string, command: TaskCommand): Promise<boolean>;
 }
 
 /** A task this replica submitted whose run is elsewhere or not yet claimed. */
@@ -75,6 +75,11 @@ export interface SharedTaskQueue {
    * claimed it first, through that replica. False when it has ended (or nothing runs it).
    */
   abortQueued(taskId: string, actor?: string): Promise<boolean>;
+  /**
+   * `command` for a task submitted here that another replica claimed (sent there), or that runs
+   * here by now; TaskQueuedError while no replica has claimed it; false once it has ended.
+   */
+  forward(taskId: string, command: TaskCommand, actor?: string): Promise<boolean>;
   /** Stops fetching; the tasks still waiting stay queued for other replicas. */
   close(): Promise<void>;
 }
@@ -150,6 +155,16 @@ export function createSharedTaskQueue(deps: SharedTaskQueueDeps): SharedTaskQueu
     entry.unfollow = stop;
   }
 
+  /** `command` for a task a replica has claimed: here, or sent to that replica. */
+  async function forward(taskId: string, command: TaskCommand, actor?: string): Promise<boolean> {
+    const row = await deps.repository.getTask(taskId);
+    if (!row || terminalStatuses.includes(row.status)) return false;
+    if (row.ownerInstance === null) throw new TaskQueuedError(taskId, command);
+    if (row.ownerInstance === deps.self) return deps.runLocal(taskId, command);
+    const replicas = deps.replicas?.();
+    return replicas ? replicas.send(row, command, actor ?? row.actor ?? 'system') : false;
+  }
+
   return {
     async submit(taskId, plan, listener) {
       await deps.createRow(taskId, plan);
@@ -185,13 +200,9 @@ export function createSharedTaskQueue(deps: SharedTaskQueueDeps): SharedTaskQueu
         runClaimed(taskId, plan, { aborted: true });
         return true;
       }
-      const now = await deps.repository.getTask(taskId);
-      if (!now || terminalStatuses.includes(now.status)) return false;
-      if (now.ownerInstance === deps.self) return deps.abortLocal(taskId);
-      const replicas = deps.replicas?.();
-      if (!replicas || now.ownerInstance === null) return false;
-      return replicas.send(now, 'abort', actor ?? now.actor ?? 'system');
+      return forward(taskId, 'abort', actor);
     },
+    forward,
     async close() {
       await dispatch.close();
       for (const [taskId, entry] of waiting) {

@@ -157,7 +157,8 @@ export function createTaskService(
         void track(taskId, run);
         return run;
       },
-      abortLocal: (taskId) => abortRun(taskId),
+      runLocal: async (taskId, command) =>
+        command === 'abort' ? abortRun(taskId) : pauseRun(taskId, command === 'pause'),
     });
 
   return {
@@ -212,7 +213,14 @@ export function createTaskService(
     return run !== undefined;
   }
 
+  /** Here, or (submitted here, run elsewhere) on the replica that claimed it. */
   async function setPaused(taskId: string, paused: boolean): Promise<boolean> {
+    if (!active.has(taskId) && shared?.isWaiting(taskId))
+      return shared.forward(taskId, paused ? 'pause' : 'resume');
+    return pauseRun(taskId, paused);
+  }
+
+  async function pauseRun(taskId: string, paused: boolean): Promise<boolean> {
     const run = active.get(taskId);
     await run?.setPaused(paused);
     return run !== undefined;

@@ -115,6 +115,16 @@ describe('tasks dispatched through the shared PostgreSQL queue', requires('postg
     assert.equal(events.at(-1), 'task-ended');
     assert.ok(events.includes('step-ended'), events.join());
     assert.equal(held.runs('qtask-moved'), 1);
+    // Its submitter pauses and resumes a task that runs on B (MCP and the dashboard go through A).
+    const paused = await submit(a.tasks, { instruction: 'qhold-moved' });
+    await until('running on B', async () => (await row(b, paused.taskId)).status === 'running');
+    assert.equal((await row(b, paused.taskId)).ownerInstance, ownerOf(b));
+    const viaA = { tasks: a.tasks, replicas: a.replicas };
+    assert.equal(await commandTask(viaA, await row(a, paused.taskId), 'pause', 'ops'), true);
+    assert.equal((await row(a, paused.taskId)).status, 'paused');
+    assert.equal(await commandTask(viaA, await row(a, paused.taskId), 'resume', 'ops'), true);
+    held.release('qhold-moved');
+    assert.equal((await paused.done).status, 'finished');
     held.release('qhold-a');
     assert.equal((await hold.done).status, 'finished');
   });
