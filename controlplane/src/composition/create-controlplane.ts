@@ -24,6 +24,7 @@ import { openStore } from './open-store.js';
 import { createReplicaForwarding } from './replica-forwarding.js';
 import type { ServerAuth } from './server-auth.js';
 import { startServingExtras } from './serving-extras.js';
+import { openSharedQueue } from './shared-queue.js';
 import { startFleet } from './start-fleet.js';
 import { type CreateTasks, createTaskPipeline } from './task-pipeline.js';
 
@@ -178,12 +179,25 @@ export async function createControlplane(
           children: adapters.children,
         })
       : undefined;
+    // PostgreSQL: tasks that may move run on whichever replica has a free browser (README).
+    let replicas: ReplicaCommands | undefined;
+    const sharedQueue = model
+      ? await openSharedQueue(config, {
+          ...store,
+          role,
+          self: store.owner.id,
+          notify,
+          replicas: () => replicas,
+          logger,
+          stack,
+        })
+      : undefined;
     const tasks = model
-      ? pipeline.createTasks(model, { recorder })
+      ? pipeline.createTasks(model, { recorder, sharedQueue })
       : createUnavailableTaskService(feed);
     stack.defer(tasks.close);
     // Only over a channel other replicas hear: with one process nothing would ever answer.
-    const replicas =
+    const commands =
       adapters.notify || store.stores.backend === 'postgres'
         ? await openReplicaCommands({
             self: store.owner.id,
@@ -197,7 +211,8 @@ export async function createControlplane(
             newId: adapters.newId,
           })
         : undefined;
-    if (replicas) stack.defer(replicas.close);
+    if (commands) stack.defer(commands.close);
+    replicas = commands;
     // Live views, takeovers and trace files of a task reach the replica that runs it from any.
     const forward = replicas
       ? createReplicaForwarding({ ...store, auditKeyFile: config.auditKeyFile, clock, logger })

@@ -21,6 +21,7 @@ import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { Stores } from '../platform/store/stores.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import type { SharedQueueOptions } from '../tasks/shared-task-queue.js';
 import type { LoopDefaults } from '../tasks/task-deps.js';
 import type { TaskEventFeed } from '../tasks/task-event-feed.js';
 import { createTaskService, type TaskService } from '../tasks/task-service.js';
@@ -29,7 +30,12 @@ import type { CloseStack } from './close-stack.js';
 /** Builds further task services on the same store, browsers and security (demo, tests). */
 export type CreateTasks = (
   model: VisionModel,
-  options?: { policed?: boolean; recorder?: TaskRecorder | undefined },
+  options?: {
+    policed?: boolean;
+    recorder?: TaskRecorder | undefined;
+    /** Dispatch through the replicas' shared queue (only the controlplane's own task service). */
+    sharedQueue?: SharedQueueOptions | undefined;
+  },
 ) => TaskService;
 
 export interface TaskPipeline {
@@ -156,6 +162,7 @@ export function createTaskPipeline(deps: {
           prepareLease: sessions.prepareLease,
           takeover: takeover.tasks,
           ...(options.recorder ? { recorder: options.recorder } : {}),
+          ...(options.sharedQueue ? { sharedQueue: options.sharedQueue } : {}),
         },
         undefined,
         browsers.provider,

@@ -60,3 +60,32 @@ export class ReplicaUnreachableError extends AppError {
     this.name = 'ReplicaUnreachableError';
   }
 }
+
+/** Pause or resume of a task that waits in the shared queue, where nothing can hold it (409). */
+export class TaskQueuedError extends AppError {
+  declare readonly code: 'TASK_QUEUED';
+  constructor(taskId: string, command: string) {
+    super(
+      'TASK_QUEUED',
+      `task ${taskId} waits in the shared task queue, where it cannot ${command}; abort it, or ${command} it once it runs`,
+      { status: 409 },
+    );
+    this.name = 'TaskQueuedError';
+  }
+}
+
+/**
+ * The controlplane closed while a task it submitted still waited in the shared queue: another
+ * replica runs it; follow it there (GET /v1/tasks/:id/events).
+ */
+export class TaskLeftQueuedError extends AppError {
+  declare readonly code: 'TASK_LEFT_QUEUED';
+  constructor(taskId: string) {
+    super(
+      'TASK_LEFT_QUEUED',
+      `this controlplane closed while task ${taskId} waited in the shared queue; another replica runs it (GET /v1/tasks/${taskId}/events)`,
+      { status: 503 },
+    );
+    this.name = 'TaskLeftQueuedError';
+  }
+}

@@ -21,6 +21,8 @@ export function runRecorders(run: {
   writes: SerialWrites;
   evidence: EvidenceLedger;
   maxSteps: number;
+  /** Events of the task stored before this run (an adopted task's `queued`): numbered after them. */
+  storedEvents: number;
 }): RunRecorder[] {
   const { input, actor } = run.plan;
   const audit = createTaskAudit(run.deps.audit ?? discardAuditLog, run.id, actor, run.logger);
@@ -40,9 +42,14 @@ export function runRecorders(run: {
  * through the task's write queue, numbered 1, 2, … in the order of the events; the recorder
  * waits until it is stored (a failure is logged: the stream goes on).
  */
-function eventSink(run: { id: string; deps: TaskRunDeps; writes: SerialWrites }): TaskEventSink {
+function eventSink(run: {
+  id: string;
+  deps: TaskRunDeps;
+  writes: SerialWrites;
+  storedEvents: number;
+}): TaskEventSink {
   const { events, feed, clock } = run.deps;
-  let seq = 0;
+  let seq = run.storedEvents;
   return (event) => {
     events.append(run.id, event);
     const numbered = ++seq;

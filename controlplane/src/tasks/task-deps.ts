@@ -6,7 +6,7 @@ import type { DoneVerifier } from '../agent/loop/verify-done.js';
 import type { VisionModel } from '../agent/model/chat-types.js';
 import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import type { BrowserLease, BrowserProvider } from '../browser/provider/browser-provider.js';
-import type { KeptBrowsers } from '../browser/provider/kept-browsers.js';
+import type { KeptBrowser, KeptBrowsers } from '../browser/provider/kept-browsers.js';
 import type { TaskRecorder } from '../browser/recording/task-recorder.js';
 import type { LeasePreparer } from '../browser/sessions/session-injector.js';
 import type { TakeoverDeps } from '../browser/takeover/task-handoff.js';
@@ -18,6 +18,7 @@ import type { TaskGuards } from '../governance/policy/task-guards.js';
 import type { ArtifactFiles } from '../platform/store/artifact-files.js';
 import type { ScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import type { RunListener } from './run-stream.js';
 import type { TaskEventFeed } from './task-event-feed.js';
 import type { TaskEventLog } from './task-events.js';
 import type { TaskSlots } from './task-slots.js';
@@ -66,3 +67,20 @@ export interface TaskRunDeps extends TaskDeps {
   prepareLease?: LeasePreparer | undefined;
   takeover?: TakeoverDeps | undefined;
 }
+
+/**
+ * How a run starts: on a kept browser (`held`) with the caller's listener of every event; or
+ * `adopted` from the shared queue (shared-task-queue.ts: its `queued` row and first event exist,
+ * this replica claimed it) with `slot`, the place the dispatcher holds for it (absent: it queues
+ * for one here), `aborted` ending it before it starts.
+ */
+export type RunOptions = {
+  held?: KeptBrowser | undefined;
+  listener?: RunListener | undefined;
+  slot?: (() => void) | undefined;
+  aborted?: boolean;
+  adopted?: boolean;
+};
+
+/** What a task taken from the shared queue runs with (TaskRun.adopt). */
+export type AdoptOptions = Pick<RunOptions, 'listener' | 'slot' | 'aborted'>;

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/loop/handoff-types.js';
 import type { LoopResult } from '../agent/loop/loop-types.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
-import type { KeptBrowser } from '../browser/provider/kept-browsers.js';
 import { leaseBrowser } from '../browser/provider/lease-browser.js';
 import { handoffForTask } from '../browser/takeover/handoff-for-task.js';
 import { WaitEngine } from '../browser/wait/wait-engine.js';
@@ -18,9 +17,9 @@ import {
 } from './live-status.js';
 import { PauseGate } from './pause-gate.js';
 import { runRecorders } from './run-recorders.js';
-import { type RunListener, RunStream } from './run-stream.js';
+import { RunStream } from './run-stream.js';
 import { SerialWrites } from './serial-writes.js';
-import type { TaskRunDeps } from './task-deps.js';
+import type { AdoptOptions, RunOptions, TaskRunDeps } from './task-deps.js';
 import { downloadsOf, type TaskDownloads } from './task-downloads.js';
 import { endingOf, recordEnding, taskSignal } from './task-ending.js';
 import type { CompactResult } from './task-input.js';
@@ -34,18 +33,14 @@ import { type TaskUploads, uploadsOf } from './task-uploads.js';
 import { createEvidenceLedger, type EvidenceLedger } from './task-verification.js';
 import { createTraceRecorder, type TraceRecorder } from './trace-recorder.js';
 
-/** A kept browser the run takes over, and the caller's listener of every event. */
-type RunOptions = { held?: KeptBrowser | undefined; listener?: RunListener | undefined };
-
 /**
- * One task from its `queued` row to its result. Every status the task can be in — queued,
- * running, paused, awaiting_approval (reported by the guard's approver), needs_user (reported by
- * the takeover port) and each ending — is a state of this owner: it publishes the event, whose
- * first recorder (the trace) writes the row before any other reader sees it; the ending is
- * written before `task-ended` is published. Every row of the task is written in one queue
- * (serial-writes.ts), in order, the ending last. `done` settles with the compact result whatever
- * the ending. An abort takes effect in any state: queued (ended at once, never started), paused,
- * awaiting an approval, needing a person.
+ * One task from its `queued` row (written by `start`, or by the submitting replica for a task
+ * `adopt`ed from the shared queue) to its result. Every status — queued, running, paused,
+ * awaiting_approval (the guard's approver), needs_user (the takeover port), each ending — is a
+ * state of this owner: it publishes the event, whose first recorder (the trace) writes the row
+ * first; all rows go through one queue (serial-writes.ts), the ending last, before `task-ended`.
+ * `done` settles with the compact result whatever the ending. An abort takes effect in any state:
+ * queued (ended at once, never started), paused, awaiting an approval, needing a person.
  */
 export class TaskRun {
   readonly id: string;
@@ -70,15 +65,17 @@ export class TaskRun {
   /** The `queued` event's delivery (its row written, the listener told). */
   readonly #queued: Promise<void> | undefined;
 
-  /**
-   * Writes the task's `queued` row (rejects when it cannot), then starts the run; resolves once
-   * the `queued` event has been recorded.
-   */
+  /** Writes the `queued` row (or rejects), starts the run; resolves once `queued` is recorded. */
   static async start(id: string, plan: TaskPlan, deps: TaskRunDeps, options: RunOptions) {
     await createTaskRow(id, plan, deps);
     const run = new TaskRun(id, plan, deps, options);
     await run.#queued;
     return run;
+  }
+
+  /** Runs a claimed task whose `queued` row and first event another replica (or this) wrote. */
+  static adopt(id: string, plan: TaskPlan, deps: TaskRunDeps, options: AdoptOptions): TaskRun {
+    return new TaskRun(id, plan, deps, { ...options, adopted: true });
   }
 
   private constructor(id: string, plan: TaskPlan, deps: TaskRunDeps, options: RunOptions) {
@@ -98,12 +95,15 @@ export class TaskRun {
       writes: this.#writes,
       evidence: this.#evidence,
       maxSteps: this.#maxSteps,
+      storedEvents: options.adopted ? 1 : 0,
     });
     this.#events = new RunStream(recorders, this.#logger);
     // The caller's listener sees every event, from `queued` on.
     if (options.listener) this.#events.subscribe(options.listener);
+    if (options.adopted) this.#status = 'queued'; // the row's status, and its stored first event
+    if (options.aborted) this.#controller.abort();
     this.#queued = this.#setStatus();
-    this.done = this.#run(options.held);
+    this.done = this.#run(options.held?.releaseSlot ?? options.slot, options.held);
   }
 
   get paused(): boolean {
@@ -135,10 +135,10 @@ export class TaskRun {
     await this.#setStatus();
   }
 
-  async #run(held: KeptBrowser | undefined): Promise<CompactResult> {
+  async #run(slot: (() => void) | undefined, held?: RunOptions['held']): Promise<CompactResult> {
     const deps = this.#deps;
     const signal = this.#controller.signal;
-    const releaseSlot = held?.releaseSlot ?? (await deps.slots.acquire(signal).catch(() => null));
+    const releaseSlot = slot ?? (await deps.slots.acquire(signal).catch(() => null));
     if (!releaseSlot) {
       this.#logger.info('task aborted while queued');
       return this.#end({ status: 'aborted', summary: null, error: null, stepCount: 0 }, {});

@@ -16,6 +16,7 @@ import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
 import type { PendingApproval } from './live-status.js';
 import type { RunListener } from './run-stream.js';
+import { createSharedTaskQueue, type SharedQueueOptions } from './shared-task-queue.js';
 import type { TaskDeps } from './task-deps.js';
 import type { TaskEventFeed } from './task-event-feed.js';
 import { TaskEventLog } from './task-events.js';
@@ -23,6 +24,7 @@ import type { BrowserRunTaskInput, CompactResult } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
 import { TaskRun } from './task-run.js';
 import { createSlots } from './task-slots.js';
+import { createTaskRow } from './task-start.js';
 
 export interface StartedTask {
   taskId: string;
@@ -49,6 +51,13 @@ export interface TaskService {
    * starting and leaves the queue. False when it is not active.
    */
   abort(taskId: string): boolean;
+  /**
+   * Aborts a task that waits in the shared queue (PostgreSQL replicas), whichever replica
+   * submitted it: it ends `aborted` without starting, or, claimed meanwhile, is aborted through
+   * the replica that runs it (`actor` audited). False when it has ended. Absent without the queue.
+   */
+  abortQueued?(taskId: string, actor: string): Promise<boolean>;
+  /** It runs here, or was submitted here and waits in the shared queue or runs elsewhere. */
   isActive(taskId: string): boolean;
   /**
    * Pauses a queued or running task before its next step (resolves once its row says `paused`);
@@ -93,6 +102,11 @@ export interface TaskServiceDeps extends TaskDeps {
   prepareLease?: LeasePreparer;
   /** Human takeover for tasks whose policy has `handoff` (takeover/task-handoff.ts). */
   takeover?: TakeoverDeps | undefined;
+  /**
+   * Dispatch through the shared queue of the PostgreSQL replicas (shared-task-queue.ts): tasks
+   * that may move go to whichever replica has a free browser slot; absent, every task runs here.
+   */
+  sharedQueue?: SharedQueueOptions | undefined;
 }
 
 /**
@@ -124,6 +138,28 @@ export function createTaskService(
     desktopOperator:
       deps.desktopOperator ?? ((lease: BrowserLease) => createDesktopSurfaceOperator(lease)),
   };
+  const track = (taskId: string, run: TaskRun) => {
+    active.set(taskId, run);
+    const done = run.done.finally(() => active.delete(taskId));
+    const settled = done.catch(() => undefined);
+    running.add(settled);
+    void settled.then(() => running.delete(settled));
+    return done;
+  };
+  const shared =
+    deps.sharedQueue &&
+    createSharedTaskQueue({
+      ...deps.sharedQueue,
+      ...runDeps,
+      createRow: (taskId, plan) => createTaskRow(taskId, plan, deps, true),
+      adopt(taskId, plan, options) {
+        const run = TaskRun.adopt(taskId, plan, runDeps, options);
+        void track(taskId, run);
+        return run;
+      },
+      runLocal: async (taskId, command) =>
+        command === 'abort' ? abortRun(taskId) : pauseRun(taskId, command === 'pause'),
+    });
 
   return {
     events,
@@ -139,38 +175,64 @@ export function createTaskService(
     async start(plan, onEvent) {
       const taskId =
         plan.taskId && !(await deps.repository.getTask(plan.taskId)) ? plan.taskId : deps.newId();
+      if (shared && mayMove(plan))
+        return { taskId, ...(await shared.submit(taskId, plan, onEvent)) };
       const sessionId = plan.input.session_id;
       const held = sessionId ? kept.take(sessionId, plan.tenant, taskId) : undefined;
       if (sessionId && !held) throw new KeptSessionNotFoundError(sessionId);
       const run = await TaskRun.start(taskId, plan, runDeps, { held, listener: onEvent });
-      active.set(taskId, run);
-      const done = run.done.finally(() => active.delete(taskId));
-      const settled = done.catch(() => undefined);
-      running.add(settled);
-      void settled.then(() => running.delete(settled));
-      return { taskId, done };
+      return { taskId, done: track(taskId, run) };
     },
     abort(taskId) {
-      const run = active.get(taskId);
-      run?.abort();
-      return run !== undefined;
+      if (abortRun(taskId)) return true;
+      if (!shared?.isWaiting(taskId)) return false;
+      void shared.abortQueued(taskId).catch((error: unknown) => {
+        deps.logger.error({ err: error, taskId }, 'aborting a queued task failed');
+      });
+      return true;
     },
-    isActive: (taskId) => active.has(taskId),
+    ...(shared ? { abortQueued: shared.abortQueued } : {}),
+    isActive: (taskId) => active.has(taskId) || (shared?.isWaiting(taskId) ?? false),
     pause: (taskId) => setPaused(taskId, true),
     resume: (taskId) => setPaused(taskId, false),
     isPaused: (taskId) => active.get(taskId)?.paused ?? false,
     pendingApproval: (taskId) => active.get(taskId)?.pendingApproval ?? null,
     needsUser: (taskId) => active.get(taskId)?.needsUser ?? null,
     async close() {
+      // First: no more claims; tasks still waiting in the shared queue stay there for others.
+      await shared?.close();
       for (const run of active.values()) run.abort();
       await Promise.all(running);
       await kept.close();
     },
   };
 
+  function abortRun(taskId: string): boolean {
+    const run = active.get(taskId);
+    run?.abort();
+    return run !== undefined;
+  }
+
+  /** Here, or (submitted here, run elsewhere) on the replica that claimed it. */
   async function setPaused(taskId: string, paused: boolean): Promise<boolean> {
+    if (!active.has(taskId) && shared?.isWaiting(taskId))
+      return shared.forward(taskId, paused ? 'pause' : 'resume');
+    return pauseRun(taskId, paused);
+  }
+
+  async function pauseRun(taskId: string, paused: boolean): Promise<boolean> {
     const run = active.get(taskId);
     await run?.setPaused(paused);
     return run !== undefined;
   }
+}
+
+/**
+ * Whether a task may run on another replica than the one that admitted it: not a follow-up of a
+ * kept browser (`session_id`) or a task that keeps its browser (the follow-up comes here), not one
+ * with files to upload (host paths of this machine).
+ */
+export function mayMove(plan: TaskPlan): boolean {
+  const { input } = plan;
+  return !input.session_id && !input.keep_session && (plan.uploads?.length ?? 0) === 0;
 }

@@ -11,10 +11,19 @@ import type { TaskDeps } from './task-deps.js';
 import { type BrowserRunTaskInput, loggedInConditions, successConditions } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
 
-/** The `queued` row, owned by the plan's tenant and actor (the principal admission was given). */
-export function createTaskRow(taskId: string, plan: TaskPlan, deps: TaskDeps): Promise<void> {
+/**
+ * The `queued` row, owned by the plan's tenant and actor (the principal admission was given);
+ * `unowned`: waiting in the shared queue for whichever replica claims it.
+ */
+export function createTaskRow(
+  taskId: string,
+  plan: TaskPlan,
+  deps: TaskDeps,
+  unowned = false,
+): Promise<void> {
   const { input } = plan;
   return deps.repository.createTask({
+    ...(unowned ? { unowned } : {}),
     tenant: plan.tenant,
     actor: plan.actor,
     id: taskId,

@@ -3,8 +3,6 @@
 // replica that stopped beating end INTERRUPTED within its timeout plus one heartbeat, audited once
 // although every live replica sweeps.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,43 +11,22 @@ import { openPgDatabase } from '../../../controlplane/src/platform/store/pg/pg-d
 import { createPgInstanceRepository } from '../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
 import { createPgTaskRepository } from '../../../controlplane/src/platform/store/pg/pg-task-repository.js';
 import { requires } from '../../support/capabilities.js';
-import {
-  createTestControlplane,
-  type TestControlplane,
-  type TestControlplaneOptions,
-} from '../../support/controlplane.js';
+import type { TestControlplaneOptions } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
-import { fileCluster } from '../../support/postgres/start-postgres.js';
-
-const { database } = fileCluster();
+import {
+  freshDatabase as database,
+  dataDirWithKeyOf,
+  startReplica,
+} from '../../support/postgres/replica-fixture.js';
 
 const model = createPerTaskScriptModel(['Action: finished(content="done")']);
 
-/** A data dir holding `from`'s audit key, as the operations guide says to copy it. */
-function dataDirWithKeyOf(from: string | null, t: TestContext): string {
-  const dir = mkdtempSync(join(tmpdir(), 'clawdie-replica-'));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  if (from) {
-    mkdirSync(join(dir, 'keys'), { mode: 0o700 });
-    copyFileSync(join(from, 'keys', 'audit.key'), join(dir, 'keys', 'audit.key'));
-  }
-  return dir;
-}
-
-async function replica(
+const replica = (
   t: TestContext,
   url: string,
   dataDir: string,
   options: TestControlplaneOptions = {},
-): Promise<TestControlplane> {
-  const controlplane = await createTestControlplane({
-    env: { CLAWDIE_DATABASE_URL: url, CLAWDIE_DATA_DIR: dataDir },
-    model,
-    ...options,
-  });
-  t.after(controlplane.close);
-  return controlplane;
-}
+) => startReplica(t, url, dataDir, { model, ...options });
 
 async function pg(t: TestContext, url: string) {
   const opened = await openPgDatabase(url);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { TaskRecord } from '../../platform/store/task-records.js';
-import { commandTask, runsElsewhere } from '../../tasks/task-commands.js';
+import { commandTask, runsElsewhere, waitsInSharedQueue } from '../../tasks/task-commands.js';
 import { type DashboardContext, listQuerySchema, readJpeg } from './dashboard-context.js';
 import { buildTaskReport } from './export-report.js';
 import { liveBody } from './live-page.js';
@@ -22,9 +22,14 @@ export function createTaskPageRoutes(context: DashboardContext) {
   const missing = (c: Parameters<typeof notFound>[0]) =>
     notFound(c, `No task has the trace id ${c.req.param('id') ?? ''}.`);
 
-  /** Runs here, or on another replica (whose loop controls are offered too, and sent there). */
+  /**
+   * Runs here, or on another replica (whose loop controls are offered too, and sent there), or
+   * waits in the replicas' shared queue (any replica aborts it).
+   */
   const activeAnywhere = (task: TaskRecord) =>
-    tasks.isActive(task.id) || runsElsewhere(task, deps.replicas);
+    tasks.isActive(task.id) ||
+    runsElsewhere(task, deps.replicas) ||
+    waitsInSharedQueue(task, tasks);
 
   const takeoverOf = (taskId: string) => {
     const active = deps.takeover?.registry.get(taskId);

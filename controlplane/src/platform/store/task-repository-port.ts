@@ -23,6 +23,11 @@ export interface NewTask {
   tenant?: string;
   /** Who started it, `tenant:<t>/<subject>` (default null). */
   actor?: string | null;
+  /**
+   * Waits in the shared task queue (PostgreSQL replicas): created without an owner, so that no
+   * replica's end ends it; the replica that runs it takes it with `claimTask`.
+   */
+  unowned?: boolean;
 }
 
 export interface TaskEnd {
@@ -56,6 +61,11 @@ export interface TaskListQuery {
  */
 export interface TaskRepository {
   createTask(task: NewTask): Promise<void>;
+  /**
+   * Makes this repository's owner the owner of an unowned `queued` task (created `unowned`): true
+   * for exactly one caller however many claim it at once; false once it is owned or ended.
+   */
+  claimTask(id: string): Promise<boolean>;
   markStarted(id: string, at: number): Promise<void>;
   endTask(id: string, end: TaskEnd): Promise<void>;
   /** The task, or null when unknown or (with `tenant`) owned by another tenant. */
@@ -65,8 +75,9 @@ export interface TaskRepository {
   countTasksByStatus(): Promise<Partial<Record<TaskStatus, number>>>;
   /**
    * Ends with `error`/INTERRUPTED every unended (queued, running, paused, waiting) task whose owner instance is
-   * not in `liveOwners` (rows without an owner included), its step_count set to the steps it
-   * recorded. Returns the tasks it ended.
+   * not in `liveOwners` (rows without an owner included, except `queued` ones: they wait in the
+   * shared queue for any replica), its step_count set to the steps it recorded. Returns the
+   * tasks it ended.
    */
   failInterrupted(at: number, liveOwners?: readonly string[]): Promise<InterruptedTask[]>;
   /**

@@ -1,5 +1,5 @@
 // Task trace persistence over drizzle + better-sqlite3: task → steps → actions → logs.
-import { and, asc, count, desc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from './database.js';
 import { actions, logs, steps, tasks } from './schema.js';
 import type {
@@ -100,16 +100,25 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
   );
 
   return {
-    async createTask(task) {
+    async createTask({ unowned, ...task }) {
       db.insert(tasks)
         .values({
           ...task,
           tenant: task.tenant ?? 'default',
           actor: task.actor ?? null,
-          ownerInstance: options.owner ?? null,
+          ownerInstance: unowned ? null : (options.owner ?? null),
           status: 'queued',
         })
         .run();
+    },
+    async claimTask(id) {
+      const claimed = db
+        .update(tasks)
+        .set({ ownerInstance: options.owner ?? null })
+        .where(and(eq(tasks.id, id), eq(tasks.status, 'queued'), isNull(tasks.ownerInstance)))
+        .returning({ id: tasks.id })
+        .all();
+      return claimed.length === 1;
     },
     async markStarted(id, at) {
       // A task paused while queued stays paused until resumed.
@@ -171,7 +180,10 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
             inArray(tasks.status, [...unended]),
             liveOwners.length === 0
               ? undefined
-              : or(isNull(tasks.ownerInstance), notInArray(tasks.ownerInstance, [...liveOwners])),
+              : or(
+                  and(isNull(tasks.ownerInstance), ne(tasks.status, 'queued')),
+                  notInArray(tasks.ownerInstance, [...liveOwners]),
+                ),
           ),
         )
         .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })

@@ -9,6 +9,7 @@ import {
   ilike,
   inArray,
   isNull,
+  ne,
   notInArray,
   or,
   sql,
@@ -59,14 +60,23 @@ const toStep = (row: typeof steps.$inferSelect): StepRecord => ({
 /** `owner`: this process's instance id, recorded on every task it creates. */
 export function createPgTaskRepository(db: PgDb, options: { owner?: string } = {}): TaskRepository {
   return {
-    async createTask(task) {
+    async createTask({ unowned, ...task }) {
       await db.insert(tasks).values({
         ...task,
         tenant: task.tenant ?? 'default',
         actor: task.actor ?? null,
-        ownerInstance: options.owner ?? null,
+        ownerInstance: unowned ? null : (options.owner ?? null),
         status: 'queued',
       });
+    },
+    async claimTask(id) {
+      // One statement: of replicas claiming at once, the row lock lets exactly one UPDATE match.
+      const claimed = await db
+        .update(tasks)
+        .set({ ownerInstance: options.owner ?? null })
+        .where(and(eq(tasks.id, id), eq(tasks.status, 'queued'), isNull(tasks.ownerInstance)))
+        .returning({ id: tasks.id });
+      return claimed.length === 1;
     },
     async markStarted(id, at) {
       const status = sql`CASE WHEN ${tasks.status} = 'paused' THEN 'paused' ELSE 'running' END`;
@@ -126,7 +136,10 @@ export function createPgTaskRepository(db: PgDb, options: { owner?: string } = {
             inArray(tasks.status, [...unended]),
             liveOwners.length === 0
               ? undefined
-              : or(isNull(tasks.ownerInstance), notInArray(tasks.ownerInstance, [...liveOwners])),
+              : or(
+                  and(isNull(tasks.ownerInstance), ne(tasks.status, 'queued')),
+                  notInArray(tasks.ownerInstance, [...liveOwners]),
+                ),
           ),
         )
         .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount });

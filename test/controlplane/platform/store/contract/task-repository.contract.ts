@@ -205,5 +205,44 @@ export function taskRepositoryContract(backend: StoreBackend): void {
       assert.equal((await live.tasks.getTask('mine'))?.status, 'queued');
       assert.equal((await live.tasks.getTask('done'))?.status, 'finished');
     });
+
+    it('leaves an unowned queued task to the queue until exactly one owner claims it', async (t) => {
+      const fresh = await backend.fresh();
+      const [a, b] = [await fresh.connect({ owner: 'a' }), await fresh.connect({ owner: 'b' })];
+      t.after(async () => {
+        await a.close();
+        await b.close();
+      });
+      await a.tasks.createTask(task('waiting', { unowned: true }));
+      assert.equal((await a.tasks.getTask('waiting'))?.ownerInstance, null);
+      // Its submitter is gone: the task still waits for another replica.
+      assert.deepEqual(await b.tasks.failInterrupted(T + 1, ['b']), []);
+      for (let i = 0; i < 20; i++) await a.tasks.createTask(task(`race-${i}`, { unowned: true }));
+      const ids = ['waiting', ...Array.from({ length: 20 }, (_, i) => `race-${i}`)];
+      const claims = await Promise.all(
+        ids.flatMap((id) => [a.tasks.claimTask(id), b.tasks.claimTask(id)]),
+      );
+      for (let i = 0; i < ids.length; i++)
+        assert.equal(Number(claims[2 * i]) + Number(claims[2 * i + 1]), 1, ids[i]);
+      const owner = (await a.tasks.getTask('waiting'))?.ownerInstance;
+      assert.equal(owner, claims[0] ? 'a' : 'b');
+      assert.equal(await a.tasks.claimTask('waiting'), false, 'an owned task is not claimed again');
+      // Owned now: it ends with its owner like any other.
+      const gone = owner === 'a' ? 'b' : 'a';
+      const ended = await b.tasks.failInterrupted(T + 2, [gone]);
+      assert.ok(ended.some((row) => row.id === 'waiting'));
+      await a.tasks.createTask(task('aborted', { unowned: true }));
+      await a.tasks.endTask('aborted', {
+        status: 'aborted',
+        summary: null,
+        resultData: null,
+        errorCode: null,
+        errorMessage: null,
+        stepCount: 0,
+        finalScreenshotPath: null,
+        endedAt: T,
+      });
+      assert.equal(await b.tasks.claimTask('aborted'), false, 'an ended task is never claimed');
+    });
   });
 }

@@ -1,0 +1,33 @@
+// The shared task queue of PostgreSQL replicas (pg-boss in the store's database), for the task
+// service of a long-lived controlplane: `server` and `embedded` (tests). A `clawdie run` or
+// `clawdie mcp` process runs its tasks itself, as on SQLite: it would otherwise take other
+// replicas' tasks and abort them when it exits.
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { NotifyChannel } from '../platform/notify/notify-channel.js';
+import type { InstanceKind } from '../platform/store/instance-repository.js';
+import { openPgTaskQueue } from '../platform/store/pg/pg-task-queue.js';
+import type { Stores } from '../platform/store/stores.js';
+import type { SharedQueueOptions } from '../tasks/shared-task-queue.js';
+import type { ReplicaCommands } from '../tasks/task-commands.js';
+import type { CloseStack } from './close-stack.js';
+
+/** Opens the queue (closed through `stack`), or undefined where tasks run where they are admitted. */
+export async function openSharedQueue(
+  config: Readonly<Config>,
+  deps: {
+    stores: Pick<Stores, 'backend'>;
+    role: InstanceKind;
+    self: string;
+    notify: NotifyChannel;
+    replicas: () => ReplicaCommands | undefined;
+    logger: Logger;
+    stack: CloseStack;
+  },
+): Promise<SharedQueueOptions | undefined> {
+  const longLived = deps.role === 'server' || deps.role === 'embedded';
+  if (deps.stores.backend !== 'postgres' || !config.databaseUrl || !longLived) return undefined;
+  const queue = await openPgTaskQueue({ url: config.databaseUrl, logger: deps.logger });
+  deps.stack.defer(queue.close);
+  return { queue, notify: deps.notify, self: deps.self, replicas: deps.replicas };
+}
