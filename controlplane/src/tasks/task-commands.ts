@@ -1,23 +1,11 @@
 // Abort, pause and resume, the one way every surface (REST, dashboard) runs them: on this
 // replica's task service when the task runs here, else through the replica that owns its row.
 import { type TaskRecord, terminalStatuses } from '../platform/store/task-records.js';
+import type { ReplicaCommands, TaskCommand } from './replica-commands-port.js';
 import { TaskQueuedError } from './replica-errors.js';
 import type { TaskService } from './task-service.js';
 
-export type TaskCommand = 'abort' | 'pause' | 'resume';
-
-/** The port to the replica that runs a task (replica-commands.ts); absent: this process only. */
-export interface ReplicaCommands {
-  /** This replica's instance id: `ownerInstance` of the tasks it runs. */
-  readonly self: string;
-  /**
-   * Asks the replica that owns `task` to run `command`, audited with `actor`, and waits (bounded)
-   * until it did. True once it acted; false when the task is not active there (it ended). Throws
-   * TaskOwnerGoneError (409) when that replica is gone, ReplicaUnavailableError (503) when it does
-   * not act in time.
-   */
-  send(task: TaskRecord, command: TaskCommand, actor: string): Promise<boolean>;
-}
+export type { ReplicaCommands, TaskCommand } from './replica-commands-port.js';
 
 export interface TaskCommandDeps {
   tasks: TaskService;
