@@ -2,7 +2,8 @@
 // production), and a CloneManager on the real Linux driver whose clones may reach one host
 // address (the demo site).
 import { execFileSync } from 'node:child_process';
-import { CloneManager, primeFirstScreenshot } from '../hostd/src/clones/clone-manager.js';
+import { CloneManager } from '../hostd/src/clones/clone-manager.js';
+import { primeFirstScreenshot } from '../hostd/src/clones/prime-screenshot.js';
 import type { LinuxDriver } from '../hostd/src/drivers/linux/linux-driver.js';
 import { createAddressPolicy } from '../hostd/src/proxy/address-policy.js';
 

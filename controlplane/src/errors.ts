@@ -32,6 +32,8 @@ export type OperatorErrorCode =
   | 'OPERATOR_REJECTED'
   /** The jail host holding the task's clone stopped answering its heartbeat (fleet). */
   | 'HOST_LOST'
+  /** The jail host refused a clone: it already holds its capacity in leased clones (fleet). */
+  | 'HOST_FULL'
   /** A secret the task needs cannot be read (not stored, no vault key, undecryptable). */
   | 'SECRET_UNAVAILABLE';
 

@@ -8,6 +8,8 @@ export type HostdErrorCode =
   /** The lease id is not the clone's current lease (a stale holder, or another clone's lease). */
   | 'LEASE_MISMATCH'
   | 'CAPACITY_EXHAUSTED'
+  /** The host already holds the caller's `maxLeases` leased clones (503; nothing was made). */
+  | 'HOST_FULL'
   | 'CLONE_FAILED'
   | 'CONFIG_INVALID'
   /** Another live hostd owns this clone namespace (or its slot) on this host. */

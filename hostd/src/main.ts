@@ -4,7 +4,8 @@ import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/kit/runne
 // manager → reconcile → listen.
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
-import { CloneManager, primeFirstScreenshot } from './clones/clone-manager.js';
+import { CloneManager } from './clones/clone-manager.js';
+import { primeFirstScreenshot } from './clones/prime-screenshot.js';
 import { type HostdConfig, loadConfig, processEnvironment } from './config.js';
 import { type JailDriver, JailDriverError } from './drivers/jail-driver.js';
 import { createDriver } from './drivers/select-driver.js';

@@ -2,7 +2,10 @@
 // state, labels, free slots: placement.ts) and made there by that host's own hostd provider,
 // which audits it and destroys it on release. A host's load is the larger of the leases this
 // controlplane holds on it and the leased clones its last heartbeat reported (other
-// controlplanes' included). A placement that fails on the host is not retried elsewhere.
+// controlplanes' included). That view can be stale (replicas placing at once), so each create
+// sends the host's capacity and hostd refuses past it (HOST_FULL): the host then counts as full
+// for a poll and the task is placed again, elsewhere or after waiting for a slot. A placement
+// that fails on the host otherwise is not retried elsewhere.
 // When the heartbeat loses a host, every browser call of its leases (in flight or later) fails
 // HOST_LOST, so their tasks end at once; the clones a release could not destroy there are
 // destroyed when the host answers again. A browser call goes through the host's hostd (its
@@ -69,6 +72,8 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     return set;
   };
   const lost = new Set<string>();
+  /** Hosts that refused a clone as full (HOST_FULL), until when they count as full. */
+  const fullUntil = new Map<string, number>();
 
   async function providerOf(host: string): Promise<BrowserProvider> {
     const endpoint = await deps.registry.endpoint(host);
@@ -89,7 +94,8 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
     return { promise, resolve: () => resolve() };
   };
   let freed = nextFree();
-  const slotFreed = () => {
+  const slotFreed = (host: string) => {
+    fullUntil.delete(host);
     freed.resolve();
     freed = nextFree();
   };
@@ -97,23 +103,32 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
   /**
    * Chooses and counts a slot in the same turn, so two starting tasks never share a slot. While
    * the only obstacle is that fitting hosts are full, waits for a slot (a lease here ending, or a
-   * heartbeat showing one elsewhere) up to `placementWaitMs`; a task no host can ever take fails
-   * at once.
+   * heartbeat showing one elsewhere) until `deadline`; a task no host can ever take fails at
+   * once. Returns the host and its capacity (the most leases hostd is to allow there).
    */
-  async function place(request: PlacementRequest, slot: Held, signal?: AbortSignal) {
-    const deadline = Date.now() + (deps.placementWaitMs ?? DEFAULT_PLACEMENT_WAIT_MS);
+  async function place(
+    request: PlacementRequest,
+    slot: Held,
+    deadline: number,
+    signal?: AbortSignal,
+  ) {
     for (;;) {
       const hosts = await deps.registry.list();
+      const now = Date.now();
       const placed = choosePlacement(
         hosts.map((view) => ({
           ...view,
-          inUse: Math.max(held.get(view.name)?.size ?? 0, view.clones),
+          inUse:
+            (fullUntil.get(view.name) ?? 0) > now
+              ? view.capacity
+              : Math.max(held.get(view.name)?.size ?? 0, view.clones),
         })),
         request,
       );
       if ('host' in placed) {
         on(held, placed.host).add(slot);
-        return placed.host;
+        const capacity = hosts.find((view) => view.name === placed.host)?.capacity;
+        return { host: placed.host, capacity };
       }
       const left = deadline - Date.now();
       if (!placed.full || left <= 0) throw new AppError('FLEET_NO_HOST', placed.refusal);
@@ -183,18 +198,34 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
       });
       gone.catch(() => undefined);
       const slot: Held = { inner: null as unknown as BrowserLease, lose: fail, released: false };
-      const host = await place(placement, slot, request.signal);
-      try {
-        // Placed: the host's own provider makes the clone (it places nothing by labels).
-        const { labels: _placed, ...onHost } = request;
-        slot.inner = await (await providerOf(host)).acquire(onHost);
-      } catch (error) {
-        unhold(host, slot);
-        slotFreed();
-        if (error instanceof AppError) throw error;
-        throw new AppError('OPERATOR_UNAVAILABLE', `host ${host}: ${(error as Error).message}`, {
-          cause: error,
-        });
+      const deadline = Date.now() + (deps.placementWaitMs ?? DEFAULT_PLACEMENT_WAIT_MS);
+      let host: string;
+      for (;;) {
+        request.signal?.throwIfAborted();
+        const placed = await place(placement, slot, deadline, request.signal);
+        host = placed.host;
+        try {
+          // Placed: the host's own provider makes the clone (it places nothing by labels).
+          const { labels: _placed, ...onHost } = request;
+          const maxLeases = placed.capacity;
+          slot.inner = await (await providerOf(host)).acquire({
+            ...onHost,
+            ...(maxLeases === undefined ? {} : { maxLeases }),
+          });
+          break;
+        } catch (error) {
+          unhold(host, slot);
+          // Other controlplanes' clones fill it: full until the next look, the task placed again.
+          if (error instanceof AppError && error.code === 'HOST_FULL') {
+            fullUntil.set(host, Date.now() + SLOT_POLL_MS);
+            continue;
+          }
+          slotFreed(host);
+          if (error instanceof AppError) throw error;
+          throw new AppError('OPERATOR_UNAVAILABLE', `host ${host}: ${(error as Error).message}`, {
+            cause: error,
+          });
+        }
       }
       const lease = slot.inner;
       let released: Promise<void> | null = null;
@@ -205,7 +236,7 @@ export function createFleetBrowserProvider(deps: FleetBrowserProviderDeps): Flee
         release() {
           released ??= lease.release().finally(() => {
             unhold(host, slot);
-            slotFreed();
+            slotFreed(host);
             if (lost.has(host)) on(toReap, host).add(slot);
           });
           return released;

@@ -40,6 +40,11 @@ export const CreateCloneRequestSchema = z.object({
   limits: CloneLimitsSchema.partial().optional(),
   /** A virtual display (headful Chromium); defaults to hostd's configuration. */
   display: z.boolean().optional(),
+  /**
+   * Refuse (503 HOST_FULL, nothing made) when the host already holds this many leased clones,
+   * whoever holds them: a fleet sends the host's registered capacity. Without it, no bound.
+   */
+  maxLeases: z.number().int().min(1).max(100_000).optional(),
 });
 export type CreateCloneRequest = z.input<typeof CreateCloneRequestSchema>;
 

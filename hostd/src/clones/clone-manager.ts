@@ -1,7 +1,6 @@
-// The clone lifecycle behind hostd's API: allocate an index, make the clone through the JailDriver,
-// put its egress proxy in front, start it, hand it out under a fresh lease (from the warm pool when
-// one fits), destroy it whatever happens. Every per-clone operation presents the lease it acts
-// under (lease-registry.ts); the OS state is always asked of the driver.
+// The clone lifecycle behind hostd's API: allocate an index, make the clone (JailDriver) behind its
+// egress proxy, start it, lease it (from the warm pool when one fits; at most `maxLeases`:
+// lease-cap.ts), always destroy it. Each per-clone call presents its lease; the OS is the driver's.
 
 import { sleep } from '@clawdie/kit/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
@@ -19,6 +18,7 @@ import { type AddressPolicy, createAddressPolicy } from '../proxy/address-policy
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
 import type { CloneManagerOptions } from './clone-manager-options.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
+import { LeaseCap } from './lease-cap.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { PoolDemand } from './pool-demand.js';
 import { fitsPool, poolSpecOf } from './pool-spec.js';
@@ -45,6 +45,7 @@ export class CloneManager {
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #addressPolicy: AddressPolicy;
+  readonly #cap = new LeaseCap(() => this.#held.size);
 
   constructor(options: CloneManagerOptions) {
     this.#options = options;
@@ -86,8 +87,12 @@ export class CloneManager {
     return this.#options.driver.reconcile(() => false);
   }
 
-  /** Hands out a ready clone under a new lease: from the pool when limits and display fit. */
-  async create(request: CreateCloneRequest): Promise<LeasedClone> {
+  /** A ready clone under a new lease, pooled if one fits; HOST_FULL past `maxLeases`. */
+  create(request: CreateCloneRequest): Promise<LeasedClone> {
+    return this.#cap.admit(request.maxLeases, () => this.#create(request));
+  }
+
+  async #create(request: CreateCloneRequest): Promise<LeasedClone> {
     const started = performance.now();
     const defaults = this.#options.defaultLimits;
     const limits: CloneLimits = {
@@ -251,10 +256,7 @@ export class CloneManager {
 
   #track<T>(promise: Promise<T>): Promise<T> {
     this.#inflight.add(promise);
-    void promise.then(
-      () => this.#inflight.delete(promise),
-      () => this.#inflight.delete(promise),
-    );
+    void promise.finally(() => this.#inflight.delete(promise)).catch(() => undefined);
     return promise;
   }
 
@@ -321,4 +323,3 @@ export class CloneManager {
 }
 
 export type { CloneManagerOptions } from './clone-manager-options.js';
-export { primeFirstScreenshot } from './prime-screenshot.js';

@@ -39,6 +39,11 @@ export interface BrowserRequest {
    * every other provider refuses a request that names any (`refuseHostLabels`).
    */
   labels?: Readonly<Record<string, string>>;
+  /**
+   * The most leased clones the host may hold, this one included, whoever holds them: a fleet sends
+   * the host's registered capacity and hostd refuses past it (OperatorError HOST_FULL).
+   */
+  maxLeases?: number;
   signal?: AbortSignal;
 }
 

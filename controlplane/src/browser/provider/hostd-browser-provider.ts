@@ -5,13 +5,18 @@
 // connection the clone's proxy refused under the task's lease is audited live, as it happens,
 // with the admin's egress exceptions the clone had recorded at creation.
 import type { EgressRefusal, LeasedClone } from '@clawdie/hostd/api';
-import { type HostdClient, relayEndpoint } from '@clawdie/hostd/client';
+import { type HostdClient, HostdClientError, relayEndpoint } from '@clawdie/hostd/client';
 import type { Logger } from 'pino';
 import { OperatorError } from '../../errors.js';
 import { appendOrLog } from '../../governance/audit/append-or-log.js';
 import type { AuditEvent, AuditLog } from '../../governance/audit/audit-log.js';
 import { createClawdieBrowserOperator } from '../operator/clawdie-browser-operator.js';
-import { type BrowserLease, type BrowserProvider, refuseHostLabels } from './browser-provider.js';
+import {
+  type BrowserLease,
+  type BrowserProvider,
+  type BrowserRequest,
+  refuseHostLabels,
+} from './browser-provider.js';
 import { egressRefusedEvent } from './egress-refusal-audit.js';
 import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
 
@@ -43,17 +48,20 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     if (options.audit) await appendOrLog(options.audit, { actor: 'system', ...event }, logger);
   };
 
-  async function create(taskId: string, allowedDomains: string[], display?: boolean) {
+  async function create(request: BrowserRequest) {
+    const { taskId, display, maxLeases } = request;
     try {
       return await client.createClone({
         taskId,
-        allowedDomains,
+        allowedDomains: [...request.allowedDomains],
         ...(display === undefined ? {} : { display }),
         ...(options.holder ? { holder: options.holder } : {}),
+        ...(maxLeases === undefined ? {} : { maxLeases }),
       });
     } catch (error) {
+      const full = error instanceof HostdClientError && error.code === 'HOST_FULL';
       throw new OperatorError(
-        'OPERATOR_UNAVAILABLE',
+        full ? 'HOST_FULL' : 'OPERATOR_UNAVAILABLE',
         `hostd could not create a clone: ${(error as Error).message}`,
         error,
       );
@@ -93,7 +101,7 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
     async acquire(request): Promise<BrowserLease> {
       request.signal?.throwIfAborted();
       refuseHostLabels(request);
-      const clone = await create(request.taskId, [...request.allowedDomains], request.display);
+      const clone = await create(request);
       await record({
         type: 'clone-created',
         taskId: request.taskId,
