@@ -76,8 +76,7 @@ export function buildApp(deps: {
     sessionProfiles: deps.sessions,
     adminToken: deps.auth?.adminToken ?? null,
     tokenVerifier: verifier,
-    sessionStore:
-      deps.stores.backend === 'postgres' ? deps.stores.dashboardSessions : undefined,
+    sessionStore: deps.stores.backend === 'postgres' ? deps.stores.dashboardSessions : undefined,
   });
   return createApp({
     tasks: deps.tasks,

@@ -48,8 +48,7 @@ export class MemoryAdminSessions implements AdminSessions {
 }
 
 /** The SHA-256 (hex) a stored session is keyed by: the cookie's id itself is never stored. */
-export const sessionIdHash = (id: string): string =>
-  createHash('sha256').update(id).digest('hex');
+export const sessionIdHash = (id: string): string => createHash('sha256').update(id).digest('hex');
 
 /**
  * Sessions every replica shares through the store. Each login first deletes the expired rows, so
@@ -70,7 +69,11 @@ export class StoredAdminSessions implements AdminSessions {
     const id = newId();
     const now = this.#now();
     await this.#store.removeExpired(now);
-    await this.#store.put({ idHash: sessionIdHash(id), expiresAt: now + this.#ttlMs, createdAt: now });
+    await this.#store.put({
+      idHash: sessionIdHash(id),
+      expiresAt: now + this.#ttlMs,
+      createdAt: now,
+    });
     return id;
   }
 

@@ -21,9 +21,7 @@ export function createPgDashboardSessionRepository(db: PgDb): DashboardSessionSt
       await db.delete(dashboardSessions).where(eq(dashboardSessions.idHash, idHash));
     },
     async removeExpired(at) {
-      const result = await db
-        .delete(dashboardSessions)
-        .where(lte(dashboardSessions.expiresAt, at));
+      const result = await db.delete(dashboardSessions).where(lte(dashboardSessions.expiresAt, at));
       return result.rowCount ?? 0;
     },
   };

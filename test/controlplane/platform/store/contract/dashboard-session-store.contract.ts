@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  sessionIdHash,
   StoredAdminSessions,
+  sessionIdHash,
 } from '../../../../../controlplane/src/ingress/dashboard/admin-sessions.js';
 import { freshConnection, type StoreBackend } from './store-backends.js';
 
