@@ -17,6 +17,7 @@ import { createDashboardOptions } from '../ingress/dashboard/dashboard-wiring.js
 import { fleetHosts, hostdHosts, singleJailHosts } from '../ingress/dashboard/hosts-views.js';
 import { createApp } from '../ingress/http/app.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
+import type { Stores } from '../platform/store/stores.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
 import type { ReplicaCommands } from '../tasks/task-commands.js';
 import type { TaskService } from '../tasks/task-service.js';
@@ -35,6 +36,8 @@ export function buildApp(deps: {
   /** Forwarding to the replica that runs a task; absent with one process. */
   forward: ReplicaForwarding | undefined;
   repository: TaskRepository;
+  /** On PostgreSQL the dashboard's admin sessions live there, shared by the replicas. */
+  stores: Pick<Stores, 'backend' | 'dashboardSessions'>;
   audit: AuditTrail;
   approvals: ApprovalService;
   policies: PolicySet;
@@ -73,6 +76,7 @@ export function buildApp(deps: {
     sessionProfiles: deps.sessions,
     adminToken: deps.auth?.adminToken ?? null,
     tokenVerifier: verifier,
+    sessionStore: deps.stores.backend === 'postgres' ? deps.stores.dashboardSessions : undefined,
   });
   return createApp({
     tasks: deps.tasks,

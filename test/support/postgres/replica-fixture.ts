@@ -26,7 +26,7 @@ export function dataDirWithKeyOf(from: string | null, t: TestContext): string {
   return dir;
 }
 
-/** A controlplane on `url` with its own data dir; closed after the test. */
+/** A controlplane on `url` with its own data dir (on top of `options.env`); closed after the test. */
 export async function startReplica(
   t: TestContext,
   url: string,
@@ -34,8 +34,8 @@ export async function startReplica(
   options: TestControlplaneOptions = {},
 ): Promise<TestControlplane> {
   const controlplane = await createTestControlplane({
-    env: { CLAWDIE_DATABASE_URL: url, CLAWDIE_DATA_DIR: dataDir },
     ...options,
+    env: { ...options.env, CLAWDIE_DATABASE_URL: url, CLAWDIE_DATA_DIR: dataDir },
   });
   t.after(controlplane.close);
   return controlplane;

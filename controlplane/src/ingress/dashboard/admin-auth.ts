@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { sameToken } from '@clawdie/kit/auth';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { hasScope, type Principal } from '../../governance/auth/scopes.js';
+import type { AdminSessions } from './admin-sessions.js';
 
 /**
  * Decides whether a presented token grants admin rights. The dashboard takes it as a dependency so
@@ -26,40 +26,13 @@ export const dashboardPrincipal: Principal = {
   via: 'token',
 };
 
-/** Server-side admin sessions: the cookie holds only a random id. Lost on restart, by design. */
-export class AdminSessions {
-  readonly #sessions = new Map<string, number>();
-  readonly #ttlMs: number;
-  readonly #now: () => number;
-
-  constructor(ttlMs: number, now: () => number = Date.now) {
-    this.#ttlMs = ttlMs;
-    this.#now = now;
-  }
-
-  create(): string {
-    const id = randomBytes(32).toString('base64url');
-    this.#sessions.set(id, this.#now() + this.#ttlMs);
-    return id;
-  }
-
-  valid(id: string | undefined): boolean {
-    if (!id) return false;
-    const expires = this.#sessions.get(id);
-    if (expires === undefined) return false;
-    if (expires > this.#now()) return true;
-    this.#sessions.delete(id);
-    return false;
-  }
-
-  end(id: string | undefined): void {
-    if (id) this.#sessions.delete(id);
-  }
-}
-
 /** Sets the HttpOnly, SameSite=Strict session cookie scoped to the dashboard. */
-export function startSession(c: Context, sessions: AdminSessions, ttlMs: number): void {
-  setCookie(c, SESSION_COOKIE, sessions.create(), {
+export async function startSession(
+  c: Context,
+  sessions: AdminSessions,
+  ttlMs: number,
+): Promise<void> {
+  setCookie(c, SESSION_COOKIE, await sessions.create(), {
     path: '/dashboard',
     httpOnly: true,
     sameSite: 'Strict',
@@ -68,8 +41,8 @@ export function startSession(c: Context, sessions: AdminSessions, ttlMs: number)
   });
 }
 
-export function endSession(c: Context, sessions: AdminSessions): void {
-  sessions.end(getCookie(c, SESSION_COOKIE));
+export async function endSession(c: Context, sessions: AdminSessions): Promise<void> {
+  await sessions.end(getCookie(c, SESSION_COOKIE));
   deleteCookie(c, SESSION_COOKIE, { path: '/dashboard' });
 }
 
@@ -85,7 +58,7 @@ export function requireAdmin(options: { sessions: AdminSessions }): MiddlewareHa
     if (c.req.method !== 'GET' && site && site !== 'same-origin' && site !== 'none') {
       return c.text('cross-site request refused', 403);
     }
-    if (options.sessions.valid(getCookie(c, SESSION_COOKIE))) return next();
+    if (await options.sessions.valid(getCookie(c, SESSION_COOKIE))) return next();
     // Another replica checked its admin session and forwarded the request (signature verified).
     const forwarded = c.get('forwarded')?.principal;
     if (forwarded && hasScope(forwarded, 'admin')) return next();

@@ -9,6 +9,7 @@ import type { ApprovalService } from '../../governance/approvals/approval-servic
 import type { AuditTrail } from '../../governance/audit/audit-log.js';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
 import type { ArtifactFiles } from '../../platform/store/artifact-files.js';
+import type { DashboardSessionStore } from '../../platform/store/dashboard-session-repository.js';
 import { type TaskRecord, taskStatusValues } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { ReplicaCommands } from '../../tasks/task-commands.js';
@@ -41,6 +42,11 @@ export interface DashboardOptions {
   /** Tenant label shown for every task until tenants exist. */
   tenant?: string | undefined;
   sessionTtlMs?: number | undefined;
+  /**
+   * Where admin sessions live when replicas share the store (a login holds on every replica, a
+   * logout ends it on all); absent: in this process's memory.
+   */
+  sessionStore?: DashboardSessionStore | undefined;
   now?: (() => number) | undefined;
   /**
    * Counts failed logins per client address like the API's bearer failures (aggregated audit

@@ -4,7 +4,8 @@ import { AppError } from '../../errors.js';
 import { readForm } from '../http/error-handler.js';
 import type { ForwardMode } from '../http/replica-forward/forward-to-owner.js';
 import { streamTaskEvents } from '../http/task-event-stream.js';
-import { AdminSessions, dashboardPrincipal, requireAdmin } from './admin-auth.js';
+import { dashboardPrincipal, requireAdmin } from './admin-auth.js';
+import { MemoryAdminSessions, StoredAdminSessions } from './admin-sessions.js';
 import {
   approvalsBody,
   createApprovalScreens,
@@ -55,7 +56,9 @@ const forwardOf = (deps: DashboardDeps, mode: ForwardMode) =>
 export function createDashboardRoutes(deps: DashboardDeps): Hono {
   const ttlMs = deps.sessionTtlMs ?? 12 * 60 * 60 * 1000;
   const now = deps.now ?? Date.now;
-  const sessions = new AdminSessions(ttlMs, now);
+  const sessions = deps.sessionStore
+    ? new StoredAdminSessions(deps.sessionStore, ttlMs, now)
+    : new MemoryAdminSessions(ttlMs, now);
   const extraSections = [
     ...(deps.approvals
       ? [{ id: 'approvals' as const, label: 'Approvals', href: '/dashboard/approvals' }]

@@ -9,6 +9,7 @@ import type { TokenVerifier } from '../../governance/auth/api-tokens.js';
 import { hasScope } from '../../governance/auth/scopes.js';
 import type { PolicySet } from '../../governance/policy/load-policies.js';
 import { createArtifactFiles } from '../../platform/store/artifact-files.js';
+import type { DashboardSessionStore } from '../../platform/store/dashboard-session-repository.js';
 import { createStaticAdminVerifier, type VerifyAdmin } from './admin-auth.js';
 import type { DashboardOptions } from './dashboard-context.js';
 import { policySummaries } from './policy-summary.js';
@@ -104,6 +105,8 @@ export function createDashboardOptions(options: {
   sessionProfiles?: SessionProfileService | undefined;
   adminToken?: string | null | undefined;
   tokenVerifier?: TokenVerifier | null | undefined;
+  /** Admin sessions shared by replicas (PostgreSQL); absent: in memory. */
+  sessionStore?: DashboardSessionStore | undefined;
 }): DashboardOptions | null {
   const verifiers: VerifyAdmin[] = [];
   if (options.adminToken) verifiers.push(createStaticAdminVerifier(options.adminToken));
@@ -121,6 +124,7 @@ export function createDashboardOptions(options: {
     settings: () =>
       settingsFromConfig(options.config, options.browserSource, options.policies ?? null),
     hosts: options.hosts,
+    ...(options.sessionStore ? { sessionStore: options.sessionStore } : {}),
   };
 }
 

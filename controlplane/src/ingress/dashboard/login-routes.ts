@@ -3,13 +3,8 @@ import { html } from 'hono/html';
 import type { AuthFailureLimiter } from '../../governance/auth/auth-failure-limiter.js';
 import { clientAddress } from '../http/client-address.js';
 import { readForm } from '../http/error-handler.js';
-import {
-  type AdminSessions,
-  endSession,
-  safeNext,
-  startSession,
-  type VerifyAdmin,
-} from './admin-auth.js';
+import { endSession, safeNext, startSession, type VerifyAdmin } from './admin-auth.js';
+import type { AdminSessions } from './admin-sessions.js';
 import { barePage, pageHeaders } from './layout.js';
 
 function loginPage(next: string, failed: 'bad-token' | 'throttled' | null) {
@@ -66,11 +61,11 @@ export function createLoginRoutes(options: {
         // The form again with why (200: a page, not an API refusal; no cookie is set).
         return c.html(loginPage(next, 'bad-token'), 200, pageHeaders);
       }
-      startSession(c, options.sessions, options.ttlMs);
+      await startSession(c, options.sessions, options.ttlMs);
       return c.redirect(next, 303);
     })
-    .post('/logout', (c) => {
-      endSession(c, options.sessions);
+    .post('/logout', async (c) => {
+      await endSession(c, options.sessions);
       return c.redirect('/dashboard/login', 303);
     });
 }

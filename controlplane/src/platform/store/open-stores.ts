@@ -6,11 +6,13 @@ import { AppError } from '../../errors.js';
 import { createLocalNotifyChannel } from '../notify/notify-channel.js';
 import { createApprovalRepository } from './approval-repository.js';
 import { createAuditRepository } from './audit-repository.js';
+import { createDashboardSessionRepository } from './dashboard-session-repository.js';
 import { openDatabase, openDatabaseReadOnly } from './database.js';
 import { createHostRepository } from './host-repository.js';
 import { createInstanceRepository } from './instance-repository.js';
 import { createPgApprovalRepository } from './pg/pg-approval-repository.js';
 import { createPgAuditRepository } from './pg/pg-audit-repository.js';
+import { createPgDashboardSessionRepository } from './pg/pg-dashboard-session-repository.js';
 import { openPgDatabase } from './pg/pg-database.js';
 import { createPgHostRepository } from './pg/pg-host-repository.js';
 import { createPgInstanceRepository } from './pg/pg-instance-repository.js';
@@ -75,6 +77,7 @@ function openSqliteStores(path: string, readOnly: boolean): Stores {
     sessionProfiles: createSessionProfileRepository(db),
     instances: createInstanceRepository(db),
     hosts: createHostRepository(db),
+    dashboardSessions: createDashboardSessionRepository(db),
     notify,
     roleLock: () => null,
     async close() {
@@ -113,6 +116,7 @@ async function openPgStores(url: string, logger: Logger): Promise<Stores> {
     sessionProfiles: createPgSessionProfileRepository(db),
     instances: createPgInstanceRepository(db),
     hosts: createPgHostRepository(db),
+    dashboardSessions: createPgDashboardSessionRepository(db),
     notify,
     roleLock: (name, retryMs) => createPgRoleLock({ url, name, logger, retryMs }),
     async close() {

@@ -256,3 +256,13 @@ export const hosts = sqliteTable('hosts', {
   /** Why the last heartbeat attempt failed; null after a good one. */
   lastError: text('last_error'),
 });
+
+/**
+ * Dashboard admin logins shared by replicas (PostgreSQL; one process keeps them in memory). Only
+ * the SHA-256 of the cookie's random id is stored, so reading the table cannot hijack a session.
+ */
+export const dashboardSessions = sqliteTable('dashboard_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+  createdAt: integer('created_at').notNull(),
+});

@@ -5,6 +5,7 @@ import type { AuditStore } from '../../governance/audit/audit-log.js';
 import type { RoleLock } from '../lock/role-lock.js';
 import type { NotifyChannel } from '../notify/notify-channel.js';
 import type { ApprovalStore } from './approval-repository.js';
+import type { DashboardSessionStore } from './dashboard-session-repository.js';
 import type { HostRepository } from './host-repository.js';
 import type { InstanceRepository } from './instance-repository.js';
 import type { SecretStore } from './secret-repository.js';
@@ -29,6 +30,8 @@ export interface Stores {
   /** The registry of controlplane processes on this store (PostgreSQL: the replicas). */
   instances: InstanceRepository;
   hosts: HostRepository;
+  /** Dashboard admin logins by hashed id (used on PostgreSQL, so that every replica knows them). */
+  dashboardSessions: DashboardSessionStore;
   /** In-process on SQLite; LISTEN/NOTIFY across replicas on PostgreSQL. */
   notify: NotifyChannel;
   /**

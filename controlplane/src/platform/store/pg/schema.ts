@@ -231,3 +231,10 @@ export const hosts = pgTable('hosts', {
   clones: integer('clones').notNull().default(0),
   lastError: text('last_error'),
 });
+
+/** Dashboard admin logins shared by replicas: the SHA-256 of the cookie's id (see ../schema.ts). */
+export const dashboardSessions = pgTable('dashboard_sessions', {
+  idHash: text('id_hash').primaryKey(),
+  expiresAt: ms('expires_at').notNull(),
+  createdAt: ms('created_at').notNull(),
+});

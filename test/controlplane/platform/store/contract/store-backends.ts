@@ -10,6 +10,10 @@ import {
   createApprovalRepository,
 } from '../../../../../controlplane/src/platform/store/approval-repository.js';
 import { createAuditRepository } from '../../../../../controlplane/src/platform/store/audit-repository.js';
+import {
+  createDashboardSessionRepository,
+  type DashboardSessionStore,
+} from '../../../../../controlplane/src/platform/store/dashboard-session-repository.js';
 import { openDatabase } from '../../../../../controlplane/src/platform/store/database.js';
 import {
   createHostRepository,
@@ -21,6 +25,7 @@ import {
 } from '../../../../../controlplane/src/platform/store/instance-repository.js';
 import { createPgApprovalRepository } from '../../../../../controlplane/src/platform/store/pg/pg-approval-repository.js';
 import { createPgAuditRepository } from '../../../../../controlplane/src/platform/store/pg/pg-audit-repository.js';
+import { createPgDashboardSessionRepository } from '../../../../../controlplane/src/platform/store/pg/pg-dashboard-session-repository.js';
 import { openPgDatabase } from '../../../../../controlplane/src/platform/store/pg/pg-database.js';
 import { createPgHostRepository } from '../../../../../controlplane/src/platform/store/pg/pg-host-repository.js';
 import { createPgInstanceRepository } from '../../../../../controlplane/src/platform/store/pg/pg-instance-repository.js';
@@ -57,6 +62,7 @@ export interface Repositories {
   approvals: ApprovalStore;
   sessionProfiles: SessionProfileStore;
   hosts: HostRepository;
+  dashboardSessions: DashboardSessionStore;
   audit: AuditStore;
   tasks: TaskRepository;
   taskEvents: TaskEventStore;
@@ -101,6 +107,7 @@ function sqliteBackend(): StoreBackend {
             approvals: createApprovalRepository(db),
             sessionProfiles: createSessionProfileRepository(db),
             hosts: createHostRepository(db),
+            dashboardSessions: createDashboardSessionRepository(db),
             audit: createAuditRepository(db),
             tasks: createTaskRepository(db, options),
             taskEvents: createTaskEventRepository(db),
@@ -132,6 +139,7 @@ function postgresBackend(): StoreBackend {
             approvals: createPgApprovalRepository(db),
             sessionProfiles: createPgSessionProfileRepository(db),
             hosts: createPgHostRepository(db),
+            dashboardSessions: createPgDashboardSessionRepository(db),
             audit: createPgAuditRepository(db),
             tasks: createPgTaskRepository(db, options),
             taskEvents: createPgTaskEventRepository(db),
