@@ -82,7 +82,7 @@ async function endedOnce(replica: TestControlplane, taskId: string) {
   const rows = await replica.audit.list({ taskId, limit: 100 });
   const ended = rows.filter((row) => row.type === 'task-ended');
   assert.equal(ended.length, 1, JSON.stringify(ended));
-  assert.equal((ended[0]?.data as { error?: string }).error, 'DISPATCH_FAILED');
+  assert.equal((ended[0]?.data as { error?: string } | undefined)?.error, 'DISPATCH_FAILED');
 }
 
 describe('queued tasks the shared queue will not run', requires('postgres'), () => {
