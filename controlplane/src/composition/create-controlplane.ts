@@ -189,7 +189,10 @@ export async function createControlplane(
           notify,
           replicas: () => replicas,
           logger,
+          clock,
           stack,
+          // Every heartbeat; a row unclaimed past the replica timeout whose job is gone ends.
+          sweep: { everyMs: liveness?.heartbeatMs, graceMs: liveness?.timeoutMs },
         })
       : undefined;
     const tasks = model

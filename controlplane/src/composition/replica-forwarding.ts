@@ -9,6 +9,7 @@ import {
 } from '../ingress/http/replica-forward/forward-to-owner.js';
 import type { DataDirOwner } from '../platform/ownership/data-dir-owner.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { createKeptSessionLocator } from '../tasks/kept-session-place.js';
 
 export interface ReplicaForwarding {
   toOwner: ReplicaForward;
@@ -35,6 +36,11 @@ export function createReplicaForwarding(deps: {
       key,
       repository: deps.repository,
       live: () => deps.owner.live(),
+      locate: createKeptSessionLocator({
+        self,
+        repository: deps.repository,
+        live: () => deps.owner.live(),
+      }),
       now: () => deps.clock.now(),
       logger: deps.logger,
     }),

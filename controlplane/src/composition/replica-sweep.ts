@@ -54,12 +54,28 @@ export function startReplicaSweep(
   deps: SweepDeps,
   everyMs = defaultHeartbeatMs,
 ): () => Promise<void> {
+  return repeatSweep(
+    () => sweepGoneOwners(deps),
+    everyMs,
+    deps.logger,
+    'the tasks of gone replicas',
+  );
+}
+
+/**
+ * Runs `sweep` every `everyMs`, one at a time (failures logged as sweeping `what`); the returned
+ * stop resolves once a sweep in flight has finished.
+ */
+export function repeatSweep(
+  sweep: () => Promise<unknown>,
+  everyMs: number,
+  logger: Logger,
+  what: string,
+): () => Promise<void> {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
-    running ??= sweepGoneOwners(deps)
-      .catch((error: unknown) =>
-        deps.logger.warn({ err: error }, 'sweeping the tasks of gone replicas failed'),
-      )
+    running ??= sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, `sweeping ${what} failed`))
       .finally(() => {
         running = null;
       });

@@ -17,10 +17,12 @@ import type { AuditTrail } from '../governance/audit/audit-log.js';
 import type { PolicySet } from '../governance/policy/load-policies.js';
 import { createTaskSecurity } from '../governance/policy/task-security.js';
 import type { NotifyChannel } from '../platform/notify/notify-channel.js';
+import type { DataDirOwner } from '../platform/ownership/data-dir-owner.js';
 import { createArtifactFiles } from '../platform/store/artifact-files.js';
 import { createScreenshotFiles } from '../platform/store/screenshot-files.js';
 import type { Stores } from '../platform/store/stores.js';
 import type { TaskRepository } from '../platform/store/task-repository.js';
+import { createKeptSessionLocator } from '../tasks/kept-session-place.js';
 import type { SharedQueueOptions } from '../tasks/shared-task-queue.js';
 import type { LoopDefaults } from '../tasks/task-deps.js';
 import type { TaskEventFeed } from '../tasks/task-event-feed.js';
@@ -90,6 +92,8 @@ export function createTaskPipeline(deps: {
   policies: PolicySet;
   /** What replicas tell each other (answered approvals). */
   notify: NotifyChannel;
+  /** This replica's registration (its id, the live replicas): where kept browsers are. */
+  owner?: Pick<DataDirOwner, 'id' | 'live'>;
 }): TaskPipeline {
   const { config, browsers } = deps;
   const security = createTaskSecurity({
@@ -135,6 +139,16 @@ export function createTaskPipeline(deps: {
     failingOperator(new AppError('NO_SHARED_BROWSER', 'tasks run in hostd clones'));
   const screenshots = createScreenshotFiles(config.dataDir);
   const loop = loopDefaults(config);
+  // PostgreSQL replicas: a follow-up of a browser another replica keeps says where it is.
+  const { owner } = deps;
+  const locateKeptSession =
+    deps.stores.backend === 'postgres' && owner
+      ? createKeptSessionLocator({
+          self: owner.id,
+          live: () => owner.live(),
+          repository: deps.repository,
+        })
+      : undefined;
   return {
     policies: security.policies,
     approvals: security.approvals,
@@ -163,6 +177,7 @@ export function createTaskPipeline(deps: {
           takeover: takeover.tasks,
           ...(options.recorder ? { recorder: options.recorder } : {}),
           ...(options.sharedQueue ? { sharedQueue: options.sharedQueue } : {}),
+          ...(locateKeptSession ? { locateKeptSession } : {}),
         },
         undefined,
         browsers.provider,

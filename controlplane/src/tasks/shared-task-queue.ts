@@ -3,6 +3,7 @@
 // that fetches the job claims the row and runs the task (task-dispatch.ts). The submitter's
 // `done` resolves from the run itself when it claimed the task, else from the task's stored
 // `result` event (task-event-feed.ts). A queued task is aborted by claiming it to end it.
+
 import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/loop/handoff-types.js';
 import type { LoopEvent } from '../agent/loop/loop-types.js';
@@ -17,6 +18,7 @@ import type { RunListener } from './run-stream.js';
 import type { AdoptOptions } from './task-deps.js';
 import { startTaskDispatch } from './task-dispatch.js';
 import type { TaskEventFeed } from './task-event-feed.js';
+import { sweptErrorCodes } from './task-event-follower.js';
 import type { TaskEventLog, TaskStreamEvent } from './task-events.js';
 import type { CompactResult } from './task-input.js';
 import type { TaskPlan } from './task-plan.js';
@@ -245,13 +247,13 @@ function planOfRow(row: {
   };
 }
 
-/** The result of a task the sweep ended INTERRUPTED (its runner died), else null. */
+/** The result of a task a sweep ended (INTERRUPTED: its runner died; DISPATCH_FAILED), else null. */
 async function interruptedResult(
   repository: TaskRepository,
   taskId: string,
 ): Promise<CompactResult | null> {
   const row = await repository.getTask(taskId);
-  if (row?.errorCode !== 'INTERRUPTED') return null;
+  if (!row?.errorCode || !sweptErrorCodes.has(row.errorCode)) return null;
   return {
     status: 'error',
     summary: null,
@@ -259,7 +261,7 @@ async function interruptedResult(
     trace_id: taskId,
     step_count: row.stepCount,
     final_screenshot_path: null,
-    error: { code: 'INTERRUPTED', message: row.errorMessage ?? '' },
+    error: { code: row.errorCode, message: row.errorMessage ?? '' },
   };
 }
 

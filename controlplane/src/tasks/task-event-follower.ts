@@ -15,6 +15,9 @@ import type { CompactResult } from './task-input.js';
  */
 export const TASK_EVENTS_CHANNEL = 'clawdie_task_events';
 
+/** The error codes of tasks a sweep ended without their run (their rows hold the result). */
+export const sweptErrorCodes: ReadonlySet<string> = new Set(['INTERRUPTED', 'DISPATCH_FAILED']);
+
 /**
  * Tells the followers of these tasks, on every replica, that a sweep of dead controlplanes just
  * ended them INTERRUPTED: they store and deliver the row's result now, not at their next poll.

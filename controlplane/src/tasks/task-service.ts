@@ -14,6 +14,7 @@ import type { TaskAdmission } from '../governance/policy/task-admission.js';
 import { createTaskGuards, type TaskGuards } from '../governance/policy/task-guards.js';
 import { createDesktopSurfaceOperator } from './desktop-surface-operator.js';
 import { followUpPlan, inheritKeptDomains, KeptSessionNotFoundError } from './follow-up-plan.js';
+import { type LocateKeptSession, notHeldHere } from './kept-session-place.js';
 import type { PendingApproval } from './live-status.js';
 import type { RunListener } from './run-stream.js';
 import { createSharedTaskQueue, type SharedQueueOptions } from './shared-task-queue.js';
@@ -107,6 +108,11 @@ export interface TaskServiceDeps extends TaskDeps {
    * that may move go to whichever replica has a free browser slot; absent, every task runs here.
    */
   sharedQueue?: SharedQueueOptions | undefined;
+  /**
+   * Where a kept browser not held here is (PostgreSQL replicas): a follow-up of one held by
+   * another replica, or by one that is gone, is refused with that said, not a bare not-found.
+   */
+  locateKeptSession?: LocateKeptSession | undefined;
 }
 
 /**
@@ -170,7 +176,15 @@ export function createTaskService(
         principal,
         deps.newId(),
       );
-      return followUpPlan(admitted, kept);
+      try {
+        return followUpPlan(admitted, kept);
+      } catch (error) {
+        const sessionId = input.session_id;
+        if (!(error instanceof KeptSessionNotFoundError) || !sessionId || !deps.locateKeptSession)
+          throw error;
+        const place = await deps.locateKeptSession(sessionId, principal.tenant);
+        throw notHeldHere(sessionId, place) ?? error;
+      }
     },
     async start(plan, onEvent) {
       const taskId =

@@ -8,7 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
+import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
+import { openBrowserSource } from '../../../controlplane/src/browser/provider/browser-source.js';
 import { startLocalJailService } from '../../../controlplane/src/browser/provider/local-jail-service.js';
+import type { ControlplaneAdapters } from '../../../controlplane/src/composition/adapters.js';
 import { createTestControlplane, type TestControlplane } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { startPostgres } from '../../support/postgres/start-postgres.js';
@@ -42,7 +45,25 @@ async function serveRecorded(controlplane: TestControlplane, seen: string[]) {
   };
 }
 
-export async function startReplicaPair() {
+export interface ReplicaPairOptions {
+  /** The model of both replicas (default: call_user, then finished). */
+  model?: VisionModel;
+  /**
+   * Task slots A's one browser reports (default 1). Keeping a browser needs a slot left free, so
+   * kept-session tests claim 2; they run one task at a time.
+   */
+  slotsA?: number;
+}
+
+/** A's browsers: the configured local jail-service, reporting `slots` task slots. */
+function browsersWithSlots(slots: number): ControlplaneAdapters['browsers'] {
+  return async (config, deps) => {
+    const source = await openBrowserSource(config, { ...deps, env: {}, launcher: testLauncher });
+    return { ...source, provider: { ...source.provider, concurrency: slots } };
+  };
+}
+
+export async function startReplicaPair(options: ReplicaPairOptions = {}) {
   const cleanup: (() => Promise<void> | void)[] = [];
   const close = async () => {
     for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
@@ -76,16 +97,19 @@ export async function startReplicaPair() {
       CLAWDIE_AUTH_REQUIRED: 'true',
       CLAWDIE_AUTH_FAILURE_LIMIT: '1000',
     });
-    const model = createPerTaskScriptModel([
-      "Action: call_user(content='Please type the word.')",
-      "Action: finished(content='done')",
-    ]);
+    const model =
+      options.model ??
+      createPerTaskScriptModel([
+        "Action: call_user(content='Please type the word.')",
+        "Action: finished(content='done')",
+      ]);
     const dirA = join(root, 'a');
     const a = await createTestControlplane({
       role: 'server',
       browsers: 'config',
       model,
       env: { ...env(dirA), CLAWDIE_JAIL_URL: jail.url, CLAWDIE_JAIL_TOKEN: jail.token },
+      ...(options.slotsA ? { adapters: { browsers: browsersWithSlots(options.slotsA) } } : {}),
     });
     cleanup.push(() => a.close());
     const dirB = join(root, 'b');

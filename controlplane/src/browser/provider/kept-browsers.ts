@@ -48,6 +48,25 @@ export interface KeptBrowsers {
   close(): Promise<void>;
 }
 
+/** Random characters at the head of every session id (18 bytes, base64url). */
+const RANDOM_CHARS = 24;
+const embeddableTaskId = /^[A-Za-z0-9_-]{1,40}$/;
+
+/**
+ * A session id: `ks_`, random characters, then the id of the task that kept the browser (when it
+ * fits the id's pattern), so any replica can find the task row and so the replica that holds it.
+ */
+export function newKeptSessionId(taskId: string): string {
+  const random = randomBytes(18).toString('base64url');
+  return `ks_${random}${embeddableTaskId.test(taskId) ? taskId : ''}`;
+}
+
+/** The id of the task that kept session `sessionId` (see newKeptSessionId), null when not embedded. */
+export function keptSessionTaskId(sessionId: string): string | null {
+  const taskId = sessionId.slice(3 + RANDOM_CHARS);
+  return sessionId.startsWith('ks_') && embeddableTaskId.test(taskId) ? taskId : null;
+}
+
 interface Entry extends KeptBrowser {
   lastTaskId: string;
   timer: NodeJS.Timeout;
@@ -93,7 +112,7 @@ export function createKeptBrowsers(deps: {
         });
         return { refused };
       }
-      const sessionId = `ks_${randomBytes(18).toString('base64url')}`;
+      const sessionId = newKeptSessionId(request.taskId);
       const entry: Entry = {
         sessionId,
         tenant: request.tenant,

@@ -94,20 +94,20 @@ function auditedRows(event: LoopEvent): AuditedRow[] {
 export const INTERRUPTED_REASON = 'the controlplane stopped while this task was running';
 
 /**
- * Audits the end of each task marked INTERRUPTED at start (`failInterrupted`), as its own run
- * would have: `task-ended` with status `error`, the reason, and its actor. Never rejects (logs).
+ * Audits the end of each task marked INTERRUPTED at start (`failInterrupted`), or ended by a sweep
+ * with another `ending` (DISPATCH_FAILED), as its own run would have: `task-ended` with status `error`, the reason, and its actor. Never rejects (logs).
  */
 export async function auditInterruptedTasks(
   audit: AuditLog,
   tasks: readonly { id: string; actor: string | null; stepCount: number }[],
   logger: Logger,
+  ending: { error: string; reason: string } = { error: 'INTERRUPTED', reason: INTERRUPTED_REASON },
 ): Promise<void> {
   for (const task of tasks) {
     await createTaskAudit(audit, task.id, task.actor ?? 'system', logger).ended({
       status: 'error',
       step_count: task.stepCount,
-      error: 'INTERRUPTED',
-      reason: INTERRUPTED_REASON,
+      ...ending,
     });
   }
 }

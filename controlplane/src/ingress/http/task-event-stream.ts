@@ -4,6 +4,7 @@ import { streamSSE } from 'hono/streaming';
 import type { TaskRecord } from '../../platform/store/task-records.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import type { LiveTaskStatus } from '../../tasks/live-status.js';
+import { sweptErrorCodes } from '../../tasks/task-event-follower.js';
 import type { NumberedEvent, TaskStreamEvent } from '../../tasks/task-events.js';
 import type { TaskService } from '../../tasks/task-service.js';
 import { compactResultOf } from './task-views.js';
@@ -36,7 +37,7 @@ export function streamTaskEvents(
     if (stored.some(isResult) && (stored.at(-1)?.id ?? 0) <= lastId) return;
     const interrupted = async () => {
       const row = await deps.repository.getTask(task.id);
-      return row?.errorCode === 'INTERRUPTED' ? compactResultOf(row) : null;
+      return row?.errorCode && sweptErrorCodes.has(row.errorCode) ? compactResultOf(row) : null;
     };
     await replayThenLive<NumberedEvent>(stream, {
       source: {

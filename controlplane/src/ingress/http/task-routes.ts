@@ -61,6 +61,7 @@ export const taskRoutes: RouteEntry[] = [
   route({
     method: 'POST',
     path: '/v1/tasks',
+    forward: 'session',
     access: 'tasks:run',
     summary: 'Start a browser task; returns its trace_id at once',
     body: browserRunTaskInputSchema,

@@ -22,6 +22,12 @@ export interface TaskQueue {
   complete(jobId: string): Promise<void>;
   /** The job could not be handled now; it is fetched again (bounded retries). */
   fail(jobId: string, reason: string): Promise<void>;
+  /**
+   * Those of `taskIds` that still have a job that may run: waiting, to be retried or fetched.
+   * A task without one (its job failed its last retry, or was archived or deleted unrun) is
+   * never dispatched again.
+   */
+  dispatchable(taskIds: readonly string[]): Promise<Set<string>>;
   /** Stops the queue's maintenance and closes its connections; idempotent. */
   close(): Promise<void>;
 }

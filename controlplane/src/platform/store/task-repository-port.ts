@@ -80,6 +80,16 @@ export interface TaskRepository {
    * tasks it ended.
    */
   failInterrupted(at: number, liveOwners?: readonly string[]): Promise<InterruptedTask[]>;
+  /** The `queued` tasks nobody has claimed (shared queue) that were created before `before`. */
+  unclaimedQueued(before: number): Promise<string[]>;
+  /**
+   * Ends with `error` `end.code` those of `ids` still `queued` and unclaimed: the status change is
+   * the claim (of replicas ending them at once each row is ended once). Returns the tasks it ended.
+   */
+  failUnclaimed(
+    ids: readonly string[],
+    end: { at: number; code: string; message: string },
+  ): Promise<InterruptedTask[]>;
   /**
    * Sets the live status of an unended task (queued, running, paused, needs_user,
    * awaiting_approval), as its run (tasks/task-run.ts) decided it; an ended task is left alone.

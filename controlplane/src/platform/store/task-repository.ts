@@ -1,5 +1,18 @@
 // Task trace persistence over drizzle + better-sqlite3: task → steps → actions → logs.
-import { and, asc, count, desc, eq, inArray, isNull, ne, notInArray, or, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  notInArray,
+  or,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from './database.js';
 import { actions, logs, steps, tasks } from './schema.js';
 import type {
@@ -189,6 +202,33 @@ export function createTaskRepository(db: Db, options: { owner?: string } = {}): 
         .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })
         .all();
       return result;
+    },
+    async unclaimedQueued(before) {
+      const rows = db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(
+          and(eq(tasks.status, 'queued'), isNull(tasks.ownerInstance), lt(tasks.createdAt, before)),
+        )
+        .all();
+      return rows.map((row) => row.id);
+    },
+    async failUnclaimed(ids, end) {
+      if (ids.length === 0) return [];
+      return db
+        .update(tasks)
+        .set({
+          status: 'error',
+          errorCode: end.code,
+          errorMessage: end.message,
+          stepCount: recordedSteps,
+          endedAt: end.at,
+        })
+        .where(
+          and(inArray(tasks.id, [...ids]), eq(tasks.status, 'queued'), isNull(tasks.ownerInstance)),
+        )
+        .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount })
+        .all();
     },
     async setLiveStatus(id, status) {
       db.update(tasks)

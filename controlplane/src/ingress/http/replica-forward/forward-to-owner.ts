@@ -4,12 +4,13 @@
 // the answer back. A forwarded request is never forwarded again.
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Logger } from 'pino';
 import { type Principal, visibleTenant } from '../../../governance/auth/scopes.js';
 import type { InstanceRecord } from '../../../platform/store/instance-repository.js';
 import { type TaskRecord, terminalStatuses } from '../../../platform/store/task-records.js';
 import type { TaskRepository } from '../../../platform/store/task-repository.js';
+import type { LocateKeptSession } from '../../../tasks/kept-session-place.js';
 import { ReplicaGoneError, ReplicaUnreachableError } from '../../../tasks/replica-errors.js';
 import { clientAddress } from '../client-address.js';
 import { targetOf } from './accept-forwarded.js';
@@ -18,9 +19,11 @@ import { FORWARD_HEADER_PREFIX, signForward } from './forward-signature.js';
 /**
  * When the owner is another live replica every mode forwards; when it is gone: `page` is answered
  * here from the store, `owner` (a live feed, a takeover) says REPLICA_GONE while the task is
- * unended, `files` says REPLICA_GONE unless the task's files are readable here.
+ * unended, `files` says REPLICA_GONE unless the task's files are readable here. `session`: a
+ * task start whose body names a kept browser (`session_id`) goes to the live replica holding it;
+ * otherwise the route answers (the task service says where the session was).
  */
-export type ForwardMode = 'page' | 'owner' | 'files';
+export type ForwardMode = 'page' | 'owner' | 'files' | 'session';
 
 /** The authorized caller a route passes on (null: the route has its own auth, e.g. takeover). */
 export type PrincipalOf = (c: Context) => Principal | null;
@@ -35,6 +38,8 @@ export interface ReplicaForwardDeps {
   repository: Pick<TaskRepository, 'getTask' | 'getStep'>;
   /** The live instances with their URLs (`DataDirOwner.live`): the only places forwarded to. */
   live: () => Promise<InstanceRecord[]>;
+  /** Where kept browsers are (mode `session`). */
+  locate: LocateKeptSession;
   now: () => number;
   logger: Logger;
   fetch?: typeof fetch;
@@ -46,6 +51,17 @@ const dropRequest = new Set(['host', 'connection', 'keep-alive', 'transfer-encod
 const dropResponse = new Set(['connection', 'keep-alive', 'transfer-encoding', 'set-cookie']);
 for (const name of ['authorization', 'content-length', 'upgrade', 'accept-encoding'])
   dropRequest.add(name);
+
+/** The `session_id` of a JSON body, else null (the route then answers a bad body itself). */
+async function sessionIdOf(c: Context): Promise<string | null> {
+  try {
+    const body: unknown = JSON.parse(new TextDecoder().decode(await c.req.arrayBuffer()));
+    const id = (body as { session_id?: unknown } | null)?.session_id;
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Where the task's trace files are (a stored screenshot's directory), null when none is stored. */
 async function traceDir(deps: ReplicaForwardDeps, task: TaskRecord): Promise<string | null> {
@@ -113,10 +129,20 @@ export function createReplicaForward(deps: ReplicaForwardDeps): ReplicaForward {
     return new Response(upstream.body, { status: upstream.status, headers: answer });
   }
 
+  /** A task start with a `session_id` held by another live replica that serves HTTP goes there. */
+  async function toSessionHolder(c: Context, next: Next, principal: Principal | null) {
+    const sessionId = await sessionIdOf(c);
+    if (!sessionId || !principal) return next();
+    const place = await deps.locate(sessionId, principal.tenant);
+    if (place.where !== 'elsewhere' || !place.instance.url) return next();
+    return proxy(c, place.task, place.instance, principal);
+  }
+
   return (mode, principalOf) =>
     async function forwardToOwner(c, next) {
       // A forwarded request is handled here or refused by the route: never sent on (no loops).
       if (c.get('forwarded')) return next();
+      if (mode === 'session') return toSessionHolder(c, next, principalOf(c));
       const id = c.req.param('id') ?? '';
       if (!taskIdPattern.test(id)) return next();
       const principal = principalOf(c);

@@ -91,6 +91,15 @@ export async function openPgTaskQueue(options: PgTaskQueueOptions): Promise<Task
     },
     complete: (jobId) => boss.complete(TASK_QUEUE_NAME, jobId),
     fail: (jobId, reason) => boss.fail(TASK_QUEUE_NAME, jobId, { reason }),
+    async dispatchable(taskIds) {
+      if (taskIds.length === 0) return new Set<string>();
+      const { rows } = (await boss.getDb().executeSql(
+        `SELECT DISTINCT data->>'taskId' AS id FROM ${TASK_QUEUE_SCHEMA}.job
+          WHERE name = $1 AND state IN ('created', 'retry', 'active') AND data->>'taskId' = ANY($2)`,
+        [TASK_QUEUE_NAME, [...taskIds]],
+      )) as { rows: { id: string }[] };
+      return new Set(rows.map((row) => row.id));
+    },
     async close() {
       if (closed) return;
       closed = true;

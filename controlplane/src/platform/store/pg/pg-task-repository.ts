@@ -9,6 +9,7 @@ import {
   ilike,
   inArray,
   isNull,
+  lt,
   ne,
   notInArray,
   or,
@@ -141,6 +142,31 @@ export function createPgTaskRepository(db: PgDb, options: { owner?: string } = {
                   notInArray(tasks.ownerInstance, [...liveOwners]),
                 ),
           ),
+        )
+        .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount });
+    },
+    async unclaimedQueued(before) {
+      const rows = await db
+        .select({ id: tasks.id })
+        .from(tasks)
+        .where(
+          and(eq(tasks.status, 'queued'), isNull(tasks.ownerInstance), lt(tasks.createdAt, before)),
+        );
+      return rows.map((row) => row.id);
+    },
+    async failUnclaimed(ids, end) {
+      if (ids.length === 0) return [];
+      return db
+        .update(tasks)
+        .set({
+          status: 'error',
+          errorCode: end.code,
+          errorMessage: end.message,
+          stepCount: recordedSteps,
+          endedAt: end.at,
+        })
+        .where(
+          and(inArray(tasks.id, [...ids]), eq(tasks.status, 'queued'), isNull(tasks.ownerInstance)),
         )
         .returning({ id: tasks.id, actor: tasks.actor, stepCount: tasks.stepCount });
     },

@@ -244,5 +244,27 @@ export function taskRepositoryContract(backend: StoreBackend): void {
       });
       assert.equal(await b.tasks.claimTask('aborted'), false, 'an ended task is never claimed');
     });
+
+    it('ends unclaimed queued tasks the queue gave up on once, leaving claimed and fresh ones', async (t) => {
+      const { tasks, close } = await (await backend.fresh()).connect({ owner: 'a' });
+      t.after(close);
+      await tasks.createTask(task('old', { unowned: true }));
+      await tasks.createTask(task('claimed', { unowned: true }));
+      await tasks.createTask(task('fresh', { unowned: true, createdAt: T + 10 }));
+      await tasks.createTask(task('owned'));
+      assert.equal(await tasks.claimTask('claimed'), true);
+      assert.deepEqual(await tasks.unclaimedQueued(T + 5), ['old']);
+      const end = { at: T + 20, code: 'DISPATCH_FAILED', message: 'gave up' };
+      const ended = await tasks.failUnclaimed(['old', 'claimed', 'owned'], end);
+      assert.deepEqual(
+        ended.map((row) => row.id),
+        ['old'],
+      );
+      assert.deepEqual(await tasks.failUnclaimed(['old'], end), [], 'ended once');
+      const row = await tasks.getTask('old');
+      assert.equal(row?.status, 'error');
+      assert.equal(row?.errorCode, 'DISPATCH_FAILED');
+      assert.equal(row?.endedAt, T + 20);
+    });
   });
 }
