@@ -111,37 +111,55 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
     }
   }
 
+  /** The replica that claimed the task (tasks go through the shared queue to either). */
+  async function runnerOf(id: string, among: Replica[]): Promise<Replica> {
+    for (let i = 0; i < 500; i++) {
+      const { rows } = await sql.query<{ url: string | null }>(
+        'SELECT i.url FROM tasks t JOIN instances i ON i.id = t.owner_instance WHERE t.id = $1',
+        [id],
+      );
+      const runner = among.find((replica) => replica.url === rows[0]?.url);
+      if (runner) return runner;
+      await sleep(20);
+    }
+    throw new Error(`task ${id} was never claimed`);
+  }
+
   it(`ends its task INTERRUPTED within timeout + heartbeat, streamed through the survivor (${runs} kills)`, async (t) => {
-    const a0 = await startReplica('a', join(work, 'a'));
+    await startReplica('a', join(work, 'a'));
     // The replicas share the audit chain: B gets A's key (docs/operations.md).
     mkdirSync(join(work, 'b', 'keys'), { mode: 0o700 });
     copyFileSync(join(work, 'a', 'keys', 'audit.key'), join(work, 'b', 'keys', 'audit.key'));
-    const b = await startReplica('b', join(work, 'b'));
+    await startReplica('b', join(work, 'b'));
+    const live = new Map(started.map((replica, n) => [n === 0 ? 'a' : 'b', replica]));
     const figures: string[] = [];
-    let a = a0;
+    let survivor = live.get('b') as Replica;
     for (let run = 1; run <= runs; run++) {
-      if (run > 1) a = await startReplica('a', join(work, 'a'));
-      const pid = a.server.child.pid ?? -1;
-      const id = await submit(a);
+      const id = await submit(live.get('a') as Replica);
+      // Either replica may claim it: kill the one that runs it, follow through the other.
+      const runner = await runnerOf(id, [...live.values()]);
+      const runnerName = live.get('a') === runner ? 'a' : 'b';
+      survivor = live.get(runnerName === 'a' ? 'b' : 'a') as Replica;
+      const pid = runner.server.child.pid ?? -1;
       const events: SseEvent[] = [];
       let killedAt = 0;
       let resultAt = 0;
       let ended: Promise<number> = Promise.resolve(0);
       let browser: ProcessMark[] = [];
-      for await (const event of readSse(`${b.url}/v1/tasks/${id}/events`, { token })) {
+      for await (const event of readSse(`${survivor.url}/v1/tasks/${id}/events`, { token })) {
         events.push(event);
         if (event.event === 'step' && killedAt === 0) {
-          // Mid-run on A: one step done of 100.
+          // Mid-run on the runner: one step done of 100.
           browser = processesOfRun(pid, `clawdie-browser-${pid}-`);
           leftovers.push(...browser);
           killedAt = performance.now();
-          a.server.child.kill('SIGKILL');
+          runner.server.child.kill('SIGKILL');
           ended = rowEnded(id);
         }
         if (event.event === 'result') resultAt = performance.now();
       }
       const rowAt = await ended;
-      await a.server.exited;
+      await runner.server.exited;
       assert.ok(killedAt > 0, `a step streamed before the kill: ${JSON.stringify(events)}`);
 
       const { rows } = await sql.query('SELECT status, error_code FROM tasks WHERE id = $1', [id]);
@@ -173,17 +191,19 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
 
       assert.ok(
         browser.some((found) => /chrom/i.test(found.command)),
-        `A ran a local Chromium: ${JSON.stringify(browser)}`,
+        `the runner had a local Chromium: ${JSON.stringify(browser)}`,
       );
       const left = await waitForMarksGone(browser, 10_000);
       assert.deepEqual(left, [], 'the dead replica left its jail-service or Chromium running');
       figures.push(
-        `run ${run}: row ended ${(rowAt - killedAt).toFixed(0)} ms, result on B ${(resultAt - killedAt).toFixed(0)} ms after SIGKILL (${browser.length} browser processes gone)`,
+        `run ${run}: row ended ${(rowAt - killedAt).toFixed(0)} ms, result through the survivor ${(resultAt - killedAt).toFixed(0)} ms after SIGKILL (${browser.length} browser processes gone)`,
       );
+      // The killed replica comes back for the next run, on its own data dir.
+      if (run < runs) live.set(runnerName, await startReplica(runnerName, runner.dataDir));
     }
 
     const verified = await runClawdie(['audit', 'verify'], {
-      CLAWDIE_DATA_DIR: b.dataDir,
+      CLAWDIE_DATA_DIR: survivor.dataDir,
       CLAWDIE_DATABASE_URL: databaseUrl,
     });
     assert.equal(verified.code, 0, verified.stdout + verified.stderr);

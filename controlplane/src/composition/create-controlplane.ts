@@ -21,7 +21,6 @@ import { createUnavailableTaskService } from '../tasks/unavailable-task-service.
 import type { ControlplaneAdapters } from './adapters.js';
 import { createCloseStack } from './close-stack.js';
 import { openStore } from './open-store.js';
-import { createReplicaForwarding } from './replica-forwarding.js';
 import type { ServerAuth } from './server-auth.js';
 import { startServingExtras } from './serving-extras.js';
 import { openSharedQueue } from './shared-queue.js';
@@ -216,30 +215,37 @@ export async function createControlplane(
         : undefined;
     if (commands) stack.defer(commands.close);
     replicas = commands;
-    // Live views, takeovers and trace files of a task reach the replica that runs it from any.
-    const forward = replicas
-      ? createReplicaForwarding({ ...store, auditKeyFile: config.auditKeyFile, clock, logger })
-      : undefined;
-    // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
-    const app =
-      role === 'cli' || role === 'mcp'
-        ? null
-        : (await import('./build-app.js')).buildApp({
+    const served = role !== 'cli' && role !== 'mcp';
+    // Live views, takeovers and trace files of a task reach the replica that runs it from any
+    // (only where HTTP is served: the CLI and MCP stdio never load the forwarding routes).
+    const forward =
+      replicas && served
+        ? (await import('./replica-forwarding.js')).createReplicaForwarding({
             ...store,
-            ...pipeline,
-            config,
-            tasks,
-            replicas,
-            forward,
-            browsers,
-            model,
-            auth,
+            auditKeyFile: config.auditKeyFile,
             clock,
             logger,
-            images: images.codec,
-            judge,
-            refusals,
-          });
+          })
+        : undefined;
+    // Imported only where it is served: the CLI and MCP stdio never load the routes or dashboard.
+    const app = !served
+      ? null
+      : (await import('./build-app.js')).buildApp({
+          ...store,
+          ...pipeline,
+          config,
+          tasks,
+          replicas,
+          forward,
+          browsers,
+          model,
+          auth,
+          clock,
+          logger,
+          images: images.codec,
+          judge,
+          refusals,
+        });
     return {
       config,
       app,
