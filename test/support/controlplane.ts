@@ -45,6 +45,11 @@ export interface TestControlplaneOptions {
    * for the real browser source the config names (CLAWDIE_HOSTD_URL / CLAWDIE_JAIL_URL).
    */
   browsers?: BrowserOperator | 'config';
+  /**
+   * With `browsers: 'config'`: the task slots its provider reports instead of its own (a single
+   * local browser reports 1; keeping a browser for a follow-up needs a slot left free).
+   */
+  browserSlots?: number;
   /** The fake source's live screencast per task (dashboard live view, recorder). */
   screencast?: (taskId: string) => ScreencastFeed | null;
   /**
@@ -128,7 +133,10 @@ export async function createTestControlplane(
     browsers: async (effective, deps) => {
       source =
         options.browsers === 'config'
-          ? await openBrowserSource(effective, { ...deps, env: {}, launcher: testLauncher })
+          ? withSlots(
+              await openBrowserSource(effective, { ...deps, env: {}, launcher: testLauncher }),
+              options.browserSlots,
+            )
           : operatorBrowserSource(
               options.browsers ?? createFakeOperator().operator,
               options.screencast,
@@ -168,4 +176,10 @@ export async function createTestControlplane(
       if (ownDir) rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** `source` with its provider reporting `slots` task slots (unchanged without). */
+function withSlots(source: BrowserSource, slots: number | undefined): BrowserSource {
+  if (slots === undefined) return source;
+  return { ...source, provider: { ...source.provider, concurrency: slots } };
 }

@@ -9,9 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
-import { openBrowserSource } from '../../../controlplane/src/browser/provider/browser-source.js';
 import { startLocalJailService } from '../../../controlplane/src/browser/provider/local-jail-service.js';
-import type { ControlplaneAdapters } from '../../../controlplane/src/composition/adapters.js';
 import { createTestControlplane, type TestControlplane } from '../../support/controlplane.js';
 import { createPerTaskScriptModel } from '../../support/per-task-script-model.js';
 import { startPostgres } from '../../support/postgres/start-postgres.js';
@@ -53,14 +51,6 @@ export interface ReplicaPairOptions {
    * kept-session tests claim 2; they run one task at a time.
    */
   slotsA?: number;
-}
-
-/** A's browsers: the configured local jail-service, reporting `slots` task slots. */
-function browsersWithSlots(slots: number): ControlplaneAdapters['browsers'] {
-  return async (config, deps) => {
-    const source = await openBrowserSource(config, { ...deps, env: {}, launcher: testLauncher });
-    return { ...source, provider: { ...source.provider, concurrency: slots } };
-  };
 }
 
 export async function startReplicaPair(options: ReplicaPairOptions = {}) {
@@ -109,7 +99,7 @@ export async function startReplicaPair(options: ReplicaPairOptions = {}) {
       browsers: 'config',
       model,
       env: { ...env(dirA), CLAWDIE_JAIL_URL: jail.url, CLAWDIE_JAIL_TOKEN: jail.token },
-      ...(options.slotsA ? { adapters: { browsers: browsersWithSlots(options.slotsA) } } : {}),
+      ...(options.slotsA ? { browserSlots: options.slotsA } : {}),
     });
     cleanup.push(() => a.close());
     const dirB = join(root, 'b');
