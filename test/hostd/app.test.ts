@@ -1,39 +1,14 @@
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { HostdClient, HostdClientError } from '../../hostd/src/api/client.js';
-import { createApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
+import { describe, it } from 'node:test';
+import { HostdClientError } from '../../hostd/src/api/client.js';
 import { compileAllowlist } from '../../hostd/src/proxy/domain-rules.js';
-import { FakeDriver } from './support/fake-jail-driver.js';
+import { FAKE_HOSTD_LIMITS, FAKE_HOSTD_TOKEN, fakeHostdApps } from './support/fake-hostd-app.js';
 import { connectThrough } from './support/proxy-probe.js';
 
-const TOKEN = 'test-token-0123456789';
-const limits = { memoryMb: 1024, pids: 512, cpuPercent: 100 };
-const managers: CloneManager[] = [];
+const TOKEN = FAKE_HOSTD_TOKEN;
+const limits = FAKE_HOSTD_LIMITS;
 
-function setup(poolSize = 0) {
-  const driver = new FakeDriver();
-  const manager = new CloneManager({
-    driver,
-    defaultLimits: limits,
-    defaultDisplay: false,
-    proxyPort: 0,
-    poolSize,
-    startTimeoutMs: 5000,
-  });
-  managers.push(manager);
-  const app = createApp({ token: TOKEN, manager, driver });
-  const client = new HostdClient({
-    baseUrl: 'http://hostd.test',
-    token: TOKEN,
-    fetch: async (input, init) => app.request(input, init),
-  });
-  return { driver, manager, app, client };
-}
-
-afterEach(async () => {
-  for (const manager of managers.splice(0)) await manager.close();
-});
+const setup = fakeHostdApps();
 
 describe('hostd HTTP API with HostdClient', () => {
   it('refuses a body over 64 KiB with 413 JSON and closes the connection', async () => {

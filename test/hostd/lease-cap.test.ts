@@ -1,41 +1,14 @@
 // POST /clones `maxLeases`: the host refuses a clone past the caller's bound on leased clones, and
 // concurrent creates cannot both take the last slot (real hostd app, fake clone driver).
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { HostdClient, HostdClientError } from '../../hostd/src/api/client.js';
-import { createApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import { FakeDriver } from './support/fake-jail-driver.js';
+import { describe, it } from 'node:test';
+import { HostdClientError } from '../../hostd/src/api/client.js';
+import { fakeHostdApps } from './support/fake-hostd-app.js';
 
-const TOKEN = 'test-token-0123456789';
-const managers: CloneManager[] = [];
-
-function setup(poolSize = 0) {
-  const driver = new FakeDriver();
-  const manager = new CloneManager({
-    driver,
-    defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
-    defaultDisplay: false,
-    proxyPort: 0,
-    poolSize,
-    startTimeoutMs: 5000,
-  });
-  managers.push(manager);
-  const app = createApp({ token: TOKEN, manager, driver });
-  const client = new HostdClient({
-    baseUrl: 'http://hostd.test',
-    token: TOKEN,
-    fetch: async (input, init) => app.request(input, init),
-  });
-  return { driver, manager, client };
-}
+const setup = fakeHostdApps();
 
 const isHostFull = (error: unknown) =>
   error instanceof HostdClientError && error.code === 'HOST_FULL' && error.status === 503;
-
-afterEach(async () => {
-  for (const manager of managers.splice(0)) await manager.close();
-});
 
 describe('hostd maxLeases', () => {
   it('of N+1 concurrent creates with maxLeases N, leases exactly N and refuses one HOST_FULL, leaking nothing', async () => {

@@ -1,38 +1,13 @@
 // Lease holders: each controlplane names itself when it takes a clone; hostd keeps the name with
 // the lease, shows it, and revokes exactly the holders a caller names (fake clone driver).
 import assert from 'node:assert/strict';
-import { afterEach, describe, it } from 'node:test';
-import { HostdClient } from '../../hostd/src/api/client.js';
-import { createApp } from '../../hostd/src/app.js';
-import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
-import { FakeDriver } from './support/fake-jail-driver.js';
+import { describe, it } from 'node:test';
+import type { HostdClient } from '../../hostd/src/api/client.js';
+import { FAKE_HOSTD_TOKEN, fakeHostdApps } from './support/fake-hostd-app.js';
 
-const TOKEN = 'test-token-0123456789';
-const managers: CloneManager[] = [];
+const TOKEN = FAKE_HOSTD_TOKEN;
 
-function setup(poolSize = 0) {
-  const driver = new FakeDriver();
-  const manager = new CloneManager({
-    driver,
-    defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
-    defaultDisplay: false,
-    proxyPort: 0,
-    poolSize,
-    startTimeoutMs: 5000,
-  });
-  managers.push(manager);
-  const app = createApp({ token: TOKEN, manager, driver });
-  const client = new HostdClient({
-    baseUrl: 'http://hostd.test',
-    token: TOKEN,
-    fetch: async (input, init) => app.request(input, init),
-  });
-  return { driver, manager, app, client };
-}
-
-afterEach(async () => {
-  for (const manager of managers.splice(0)) await manager.close();
-});
+const setup = fakeHostdApps();
 
 const holdersOf = async (client: HostdClient) =>
   (await client.listClones()).map((clone) => [clone.taskId, clone.holder]);
