@@ -70,7 +70,11 @@ describe('follow-ups of a kept browser from any replica', requires('postgres', '
       `the page kept its state: ${pair.site.requests.join(' ')}`,
     );
     // The audit row is appended after the task's end is stored: wait for it rather than race it.
-    await until('A audited the kept browser', async () => /^ks_/.test(await keptBy(taskId)), 10_000);
+    await until(
+      'A audited the kept browser',
+      async () => /^ks_/.test(await keptBy(taskId)),
+      10_000,
+    );
     sessionId = await keptBy(taskId);
   });
 
