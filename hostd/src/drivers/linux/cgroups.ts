@@ -122,6 +122,19 @@ export async function listCgroupLeaves(layout: CgroupLayout): Promise<Map<string
 }
 
 /**
+ * Sends SIGKILL to every process in the clone's cgroup through `cgroup.kill` (v2): the kernel also
+ * kills what forks meanwhile, so once this returns true no process of the clone runs its own code
+ * again (their exit may still be under way). False where there is no `cgroup.kill` or no leaf.
+ */
+export async function killCgroup(layout: CgroupLayout, name: string): Promise<boolean> {
+  if (!layout.killParent) return false;
+  return writeFile(join(layout.killParent, name, 'cgroup.kill'), '1').then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
  * Kills everything in the clone's cgroup, waits for the kernel's `populated 0`, then removes the
  * directories with retries: an empty cgroup.procs does not yet mean removable (§3.4).
  */
