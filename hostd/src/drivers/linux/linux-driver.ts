@@ -181,10 +181,11 @@ export class LinuxDriver implements JailDriver {
     // and files go at once while the kernel finishes their exit.
     await Promise.all([
       cgroups ? destroyCgroups(host.cgroups, name).catch(() => {}) : null,
-      killed ? killUidProcesses(uidBase, index) : null,
       destroyNetwork(this.#options.runner, names, this.namespace),
       this.#removeFiles(names, before),
     ]);
+    // A process of the clone's uid outside its cgroup (none can move itself out): found and killed.
+    if (killed) await killUidProcesses(uidBase, index);
     if (cgroups) await destroyCgroups(host.cgroups, name).catch(() => {});
     const after = await this.#observation(index);
     return { name, leftovers: after ? resourceList(after, names) : [] };
