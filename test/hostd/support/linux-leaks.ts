@@ -4,7 +4,9 @@
 // After each, nothing of any clone may be left: namespaces, links, cgroups, processes, displays,
 // proxies, state directories (hostLeftovers).
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, it, type TestContext } from 'node:test';
 import { LEASE_HEADER, type LeasedClone } from '../../../hostd/src/api/schema.js';
 import { createApp } from '../../../hostd/src/app.js';
@@ -20,11 +22,19 @@ import {
   hostLeftovers,
   listeningTcp,
   settledLeftovers,
+  TEST_CGROUP,
   TEST_NAMESPACE,
   testNames,
 } from './linux-harness.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The clone's cgroup directories on this host (v2, or each hierarchy of a hybrid host). */
+function cloneCgroupLeaves(name: string): string[] {
+  return ['', 'unified', 'memory', 'pids', 'cpu']
+    .map((part) => `/sys/fs/cgroup/${part}/${TEST_CGROUP}/${name}`.replace('//', '/'))
+    .filter((dir) => existsSync(`${dir}/cgroup.procs`));
+}
 
 export function leakSpec(taskId: string, display = false): CloneSpec {
   return {
@@ -151,6 +161,34 @@ export function registerLeakTests(sizes: LeakSizes = SMALL_LEAK_SIZES): void {
         inFlight >= Math.ceil(sizes.kills / 2),
         `only ${inFlight} of ${sizes.kills} kills landed while start was in flight`,
       );
+    });
+
+    it('destroys a clone whose processes fork and write into its profile while it goes', async (t) => {
+      // The teardown removes network and files while the kernel still finishes the killed
+      // processes: a clone that keeps forking and writing must still leave nothing.
+      const driver = createTestDriver();
+      const index = 915;
+      destroyAfter(t, driver, [index]);
+      const clone = await driver.create(index, leakSpec('storm'));
+      const { uid, profileDir } = testNames(index);
+      const leaves = cloneCgroupLeaves(clone.name);
+      assert.ok(leaves.length > 0, 'the clone has cgroup leaves');
+      const join = leaves.map((leaf) => `echo $$ > ${leaf}/cgroup.procs`).join(' && ');
+      const loop = `i=0; while :; do i=$((i+1)); sleep 30 & echo x > ${profileDir}/storm.$i; done`;
+      const setpriv = `setpriv --reuid=${uid} --regid=${uid} --clear-groups`;
+      const storm = spawn('/bin/sh', ['-c', `${join} && exec ${setpriv} /bin/sh -c '${loop}'`], {
+        stdio: 'ignore',
+        env: { PATH: '/usr/bin:/bin' },
+      });
+      const exited = once(storm, 'exit');
+      await sleep(300);
+      const written = readdirSync(profileDir).filter((name) => name.startsWith('storm.'));
+      assert.ok(written.length > 10, `the storm wrote ${written.length} files`);
+      const members = readFileSync(`${leaves[0]}/cgroup.procs`, 'utf8').trim().split('\n');
+      assert.ok(members.length > 10, `the storm forked: ${members.length} processes`);
+      assert.deepEqual((await driver.destroy(clone.name)).leftovers, []);
+      assert.ok((await exited)[1] === 'SIGKILL', 'the storm was killed');
+      assert.deepEqual(await settledLeftovers(), []);
     });
 
     it('a fresh driver (hostd restarted) reconciles a half-made clone from the OS alone', async () => {

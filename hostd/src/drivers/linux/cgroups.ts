@@ -1,5 +1,6 @@
 // Per-clone cgroups on cgroup v2, or on a v1 "hybrid" host (v1 memory/pids/cpu controllers plus the
 // unified hierarchy for cgroup.kill and cgroup.events). Plain file writes; no commands.
+import { type FSWatcher, watch } from 'node:fs';
 import { access, mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sleep } from '@clawdie/kit/timing';
@@ -122,6 +123,19 @@ export async function listCgroupLeaves(layout: CgroupLayout): Promise<Map<string
 }
 
 /**
+ * Sends SIGKILL to every process in the clone's cgroup through `cgroup.kill` (v2): the kernel also
+ * kills what forks meanwhile, so once this returns true no process of the clone runs its own code
+ * again (their exit may still be under way). False where there is no `cgroup.kill` or no leaf.
+ */
+export async function killCgroup(layout: CgroupLayout, name: string): Promise<boolean> {
+  if (!layout.killParent) return false;
+  return writeFile(join(layout.killParent, name, 'cgroup.kill'), '1').then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
  * Kills everything in the clone's cgroup, waits for the kernel's `populated 0`, then removes the
  * directories with retries: an empty cgroup.procs does not yet mean removable (§3.4).
  */
@@ -135,11 +149,7 @@ export async function destroyCgroups(
     const leaf = join(layout.killParent, name);
     if (await exists(leaf)) {
       await writeFile(join(leaf, 'cgroup.kill'), '1').catch(() => {});
-      while (Date.now() < deadline) {
-        const events = await readFile(join(leaf, 'cgroup.events'), 'utf8').catch(() => '');
-        if (!/populated 1/.test(events)) break;
-        await sleep(10);
-      }
+      await untilUnpopulated(join(leaf, 'cgroup.events'), deadline);
     }
   }
   for (const dir of leafDirs(layout, name)) {
@@ -152,6 +162,34 @@ export async function destroyCgroups(
       }
     }
   }
+}
+
+/**
+ * Resolves once `cgroup.events` says `populated 0`, or at the deadline. The kernel notifies each
+ * change of the file (inotify, through fs.watch); a slow poll covers a missed event.
+ */
+async function untilUnpopulated(events: string, deadline: number): Promise<void> {
+  const populated = async () => /populated 1/.test(await readFile(events, 'utf8').catch(() => ''));
+  if (!(await populated())) return;
+  await new Promise<void>((resolve) => {
+    let watcher: FSWatcher | null = null;
+    const done = () => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      watcher?.close();
+      resolve();
+    };
+    const check = () => void populated().then((still) => still || done());
+    const timer = setTimeout(done, Math.max(0, deadline - Date.now()));
+    const poll = setInterval(check, 50);
+    try {
+      watcher = watch(events, check);
+      watcher.on('error', () => undefined);
+    } catch {
+      // No inotify here: the poll alone.
+    }
+    check();
+  });
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -19,7 +19,7 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import { createCgroups, destroyCgroups, procsFiles, setCpuWeight } from './cgroups.js';
+import { createCgroups, destroyCgroups, killCgroup, procsFiles, setCpuWeight } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
 import { failure, makeProfile, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
@@ -167,22 +167,37 @@ export class LinuxDriver implements JailDriver {
     if (index === null) return { name, leftovers: [] };
     const host = await this.#capabilities();
     const names = this.#names(index);
-    const before = await this.#observation(index);
     for (const child of this.#children.get(name) ?? []) child.kill();
     this.#children.delete(name);
     this.#logs.forget(name);
-    if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
-    await killUidProcesses(cloneUidBase(this.#options), index);
-    await destroyNetwork(this.#options.runner, names, this.namespace);
+    const cgroups = host.cgroups.mode !== 'none';
+    const [before, killed] = await Promise.all([
+      this.#observation(index),
+      cgroups ? killCgroup(host.cgroups, name) : false,
+    ]);
+    const uidBase = cloneUidBase(this.#options);
+    if (!killed) await killUidProcesses(uidBase, index);
+    // Every process of the clone is killed now (cgroup.kill, or by uid above): its cgroup, network
+    // and files go at once while the kernel finishes their exit.
+    await Promise.all([
+      cgroups ? destroyCgroups(host.cgroups, name).catch(() => {}) : null,
+      destroyNetwork(this.#options.runner, names, this.namespace),
+      this.#removeFiles(names, before),
+    ]);
+    // A process of the clone's uid outside its cgroup (none can move itself out): found and killed.
+    if (killed) await killUidProcesses(uidBase, index);
+    if (cgroups) await destroyCgroups(host.cgroups, name).catch(() => {});
+    const after = await this.#observation(index);
+    return { name, leftovers: after ? resourceList(after, names) : [] };
+  }
+
+  async #removeFiles(names: LinuxCloneNames, before: Observation | null): Promise<void> {
     const displays = new Set([...(before?.displays ?? [])]);
     if (before?.files.display !== null && before?.files.display !== undefined) {
       displays.add(before.files.display);
     }
     for (const display of displays) await removeDisplayFiles(this.#xDir, display);
     await rm(names.stateDir, { recursive: true, force: true, maxRetries: 3 });
-    if (host.cgroups.mode !== 'none') await destroyCgroups(host.cgroups, name).catch(() => {});
-    const after = await this.#observation(index);
-    return { name, leftovers: after ? resourceList(after, names) : [] };
   }
 
   async inspect(name: string): Promise<CloneInfo | null> {

@@ -86,19 +86,23 @@ function batch(lines: readonly string[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Removes the namespace (which takes the veth pair with it) and any stray host end. Idempotent. */
+/**
+ * Removes the veth pair (deleting the host end takes the clone end with it at once; a namespace
+ * whose last user is gone is freed by the kernel later) and the named namespace, as one `ip -force
+ * -batch` (one process; `-force` goes on past a line whose object is already gone). Idempotent.
+ */
 export async function destroyNetwork(
   runner: CommandRunner,
   names: LinuxCloneNames,
   namespace: CloneNamespace,
 ): Promise<void> {
   const present = await observeNetwork(namespace);
-  if (present.namespaces.has(names.index)) {
-    await runner.run([IP, 'netns', 'del', names.netns], { timeoutMs: TIMEOUT_MS });
-  }
-  if (present.links.has(names.index)) {
-    await runner.run([IP, 'link', 'del', names.hostVeth], { timeoutMs: TIMEOUT_MS });
-  }
+  const lines = [
+    ...(present.links.has(names.index) ? [`link del ${names.hostVeth}`] : []),
+    ...(present.namespaces.has(names.index) ? [`netns del ${names.netns}`] : []),
+  ];
+  if (lines.length === 0) return;
+  await runner.run([IP, '-force', '-batch', '-'], { timeoutMs: TIMEOUT_MS, stdin: batch(lines) });
 }
 
 /**
