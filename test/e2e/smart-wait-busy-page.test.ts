@@ -29,7 +29,13 @@ describe(
     let site: StaticSite;
     let jail: LocalJailService;
     before(async () => {
-      site = await startStaticSite({ '/soon': busyPage(2500), '/late': busyPage(4000) });
+      site = await startStaticSite({
+        '/soon': busyPage(2500),
+        '/late': busyPage(4000),
+        '/fetching': busyPage(2500, { via: '/slow' }),
+        '/slow': { body: 'done', delayMs: 1500 },
+        '/hang': busyPage(300, { via: '/slow' }),
+      });
       jail = await startLocalJailService({
         egressProxyUrl: null,
         launcher: testLauncher,
@@ -42,10 +48,10 @@ describe(
       await site?.close();
     });
 
-    const waitOn = async (path: string) => {
-      const browser = createClawdieBrowserOperator({ url: jail.url, token: jail.token });
+    const browser = () => createClawdieBrowserOperator({ url: jail.url, token: jail.token });
+    const waitOn = async (path: string, settleMs = 1000) => {
       const engine = new WaitEngine({ images: testImages, clock: systemClock });
-      const operator = withSmartWait(browser, engine, { settleMs: 1000 });
+      const operator = withSmartWait(browser(), engine, { settleMs, quickSettleMs: 500 });
       await operator.execute([{ type: 'navigate', url: `${site.url}${path}` }]);
       // As the model would: click into the field (the page gets focus, the caret blinks).
       await operator.execute([{ type: 'click', ...BUSY_FIELD }]);
@@ -64,6 +70,28 @@ describe(
     it('still waits for a panel that comes after 4 s', async () => {
       const { shot } = await waitOn('/late');
       assert.ok(await showsPanel(shot), 'the wait returned before the panel came');
+    });
+
+    it('reports the network busy while a request is in flight, then idle', async () => {
+      const operator = browser();
+      await operator.execute([{ type: 'navigate', url: `${site.url}/hang` }]);
+      // The page fetches 300 ms after load and the reply takes 1.5 s.
+      const seen = new Set<string>();
+      for (let tries = 0; tries < 60 && !seen.has('idle after busy'); tries += 1) {
+        const idle = (await operator.state()).network_idle_ms;
+        assert.equal(typeof idle, 'number', 'the page reports its network');
+        if (idle === 0) seen.add('busy');
+        else if (seen.has('busy') && (idle ?? 0) >= 200) seen.add('idle after busy');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.deepEqual([...seen], ['busy', 'idle after busy']);
+    });
+
+    it('does not take a quiet screen for settled while the page waits for a reply', async () => {
+      // A loading bar, then 1.5 s of a pending fetch with nothing else changing: well past the
+      // quick 500 ms of quiet, within the (here) 3 s one. Only the reply's panel ends the wait.
+      const { shot } = await waitOn('/fetching', 3000);
+      assert.ok(await showsPanel(shot), 'the wait returned while the reply was pending');
     });
   },
 );

@@ -6,18 +6,27 @@ import { htmlPage } from './static-site.js';
 
 export const BUSY_FIELD = { x: 300, y: 120 } as const;
 
-/** `still`: the same page without the clock (the floor: nothing moves but the panel). */
-export const busyPage = (ms: number, { still = false } = {}) =>
+/**
+ * `still`: the same page without the clock (the floor: nothing moves but the panel). `via`: at `ms`
+ * a grey "loading" bar appears and the page fetches `via`; the panel comes when the reply does.
+ */
+export const busyPage = (ms: number, { still = false, via = '' } = {}) =>
   htmlPage(
     'Busy',
     `<input style="position:absolute;left:100px;top:100px;width:400px;height:40px;font-size:20px">
 <div id="clock" style="position:absolute;left:1100px;top:10px;font:bold 32px monospace"></div>
 <div id="panel" style="position:absolute;left:400px;top:400px;width:400px;height:200px;background:#2255aa;display:none"></div>
+<div id="loading" style="position:absolute;left:100px;top:300px;width:400px;height:40px;background:#888;display:none"></div>
 <script>
 const clock = document.getElementById('clock');
 const tick = () => { clock.textContent = new Date().toISOString().slice(11, 19); };
 tick(); ${still ? '' : 'setInterval(tick, 1000);'}
-setTimeout(() => { document.getElementById('panel').style.display = 'block'; }, ${ms});
+const show = (id) => { document.getElementById(id).style.display = 'block'; };
+${
+  via
+    ? `setTimeout(() => { show('loading'); fetch('${via}').then((reply) => reply.text()).then(() => show('panel')); }, ${ms});`
+    : `setTimeout(() => show('panel'), ${ms});`
+}
 </script>`,
   );
 

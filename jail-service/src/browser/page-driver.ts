@@ -142,7 +142,7 @@ export async function createPuppeteerPageDriver(
           documentId(tab),
         ]);
         const loading = readyState !== 'complete' || tab.inflight.size > 0;
-        return { url, title, loading, document_id: id };
+        return { url, title, loading, document_id: id, network_idle_ms: tab.network.idleMs() };
       }),
 
     elements: () => guarded((tab) => tab.script.evaluate<ElementsResponse>(ELEMENTS_SCRIPT)),

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Browser, CDPSession, Dialog, HTTPRequest, Page, Target } from 'puppeteer-core';
 import { bounded } from './bounded.js';
 import { isMainFrameNavigation } from './navigation-watch.js';
+import { type NetworkQuiet, trackNetworkQuiet } from './network-quiet.js';
 import { type PageLiveness, trackLiveness } from './page-liveness.js';
 import { createPageScript, type PageScript } from './page-script.js';
 
@@ -22,6 +23,8 @@ export interface Tab {
   readonly liveness: PageLiveness;
   /** Main-frame navigation requests in flight. */
   readonly inflight: Set<HTTPRequest>;
+  /** How long no request of the tab has been in flight. */
+  readonly network: NetworkQuiet;
   readonly targetId: string;
   readonly opener: Tab | null;
 }
@@ -115,6 +118,7 @@ export async function createPageTabs(options: PageTabsOptions): Promise<PageTabs
       script: createPageScript(session),
       liveness: trackLiveness(page, logger),
       inflight,
+      network: trackNetworkQuiet(page),
       targetId,
       opener,
     };

@@ -80,6 +80,11 @@ export const pageStateSchema = z.object({
    * when a popup/tab the page opened becomes the active page. Absent on a desktop surface.
    */
   document_id: z.string().optional(),
+  /**
+   * Milliseconds since the active page last had a request (of any frame) in flight; 0 while one
+   * is. A page signal for settle waits. Absent on a desktop surface.
+   */
+  network_idle_ms: z.number().int().min(0).optional(),
 });
 export type PageState = z.infer<typeof pageStateSchema>;
 

@@ -1,7 +1,7 @@
 // UI-TARS `wait()` as a watch instead of a blind sleep: a batch that is a single `wait` action is
 // answered by the wait engine — it returns once the screen has changed and then stayed still for
-// `settleMs`, or after the model's wait time when nothing happens (never later than the blind
-// sleep). A wait that short polls at least every 500 ms: a still screen's back-off to 3 s would
+// `settleMs` (or for `quickSettleMs` while the page reports nothing loading and no request in
+// flight), or after the model's wait time when nothing happens (never later than the blind sleep). A wait that short polls at least every 500 ms: a still screen's back-off to 3 s would
 // see the page's change late. Every other batch goes to the wrapped operator unchanged.
 import type { ActionsResponse } from '@clawdie/kit/jail-api';
 import type { BrowserOperator } from '../operator/browser-operator.js';
@@ -11,6 +11,11 @@ import type { WaitEngine } from './wait-engine.js';
 export interface SmartWaitOptions {
   /** Quiet time after a change that counts as settled; default 1000 ms. */
   settleMs?: number;
+  /**
+   * Quiet time that is enough when the page also reports nothing loading and its network idle
+   * for as long (its `network_idle_ms`); default 500 ms. A desktop screen has no such signal.
+   */
+  quickSettleMs?: number;
   /** Display key for capture serialisation (one per screen). */
   key?: string;
 }
@@ -27,6 +32,8 @@ export function withSmartWait(
 ): BrowserOperator {
   const frames = operatorFrames(operator, options.key ?? `operator-${++counter}`);
   const settleMs = options.settleMs ?? 1000;
+  const quickMs = Math.min(settleMs, options.quickSettleMs ?? 500);
+  const probe = { state: (signal?: AbortSignal) => operator.state(signal) };
   return {
     screenshot: (signal) => operator.screenshot(signal),
     state: (signal) => operator.state(signal),
@@ -38,9 +45,9 @@ export function withSmartWait(
       }
       const started = performance.now();
       const outcome = await engine.start({
-        conditions: [{ type: 'stable', ms: settleMs, afterChange: true }],
+        conditions: [{ type: 'stable', ms: settleMs, afterChange: true, quickMs }],
         timeoutMs: only.ms,
-        target: { frames },
+        target: { frames, probe },
         settings: { maxPollMs: SMART_MAX_POLL_MS },
         ...(signal ? { signal } : {}),
       }).outcome;

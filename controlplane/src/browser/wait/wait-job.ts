@@ -134,7 +134,8 @@ export class WaitJob {
         const settled = this.#settle.settled(at, condition.ms);
         const quiet = at - (settled.lastChangeAt ?? this.startedAt);
         const ready = condition.afterChange !== true || settled.changed;
-        if (!ready || quiet < condition.ms) {
+        const long = ready && quiet >= condition.ms;
+        if (!long && !(ready && (await pageQuiet(condition, quiet, reads)))) {
           return this.#unmet(`${describeCondition(condition)} (quiet for ${quiet} ms)`);
         }
       } else if (condition.type === 'visual') {
@@ -200,4 +201,19 @@ export class WaitJob {
   #unmet(detail: string): RoundResult {
     return { held: false, detail };
   }
+}
+
+/**
+ * Whether a `stable` condition with `quickMs` holds early: the screen quiet for `quickMs` and the
+ * page reporting nothing loading and no request in flight for as long. False without page signals.
+ */
+async function pageQuiet(
+  condition: Extract<WaitCondition, { type: 'stable' }>,
+  quiet: number,
+  reads: ReturnType<typeof probeReads> | null,
+): Promise<boolean> {
+  if (condition.quickMs === undefined || quiet < condition.quickMs || !reads) return false;
+  // A page that cannot answer now (it is navigating) gives no early answer; pixels still decide.
+  const state = await reads.state().catch(() => null);
+  return state !== null && !state.loading && (state.network_idle_ms ?? 0) >= condition.quickMs;
 }

@@ -11,8 +11,12 @@ export type WaitCondition =
   | { type: 'url_matches'; pattern: string }
   /** Some visible interactive element matches every given field (case-insensitive substring). */
   | { type: 'element_present'; text?: string; name?: string; role?: string; tag?: string }
-  /** The screen has not changed for `ms` (with `afterChange`, only once it changed at least once). */
-  | { type: 'stable'; ms: number; afterChange?: boolean }
+  /**
+   * The screen has not changed for `ms` (with `afterChange`, only once it changed at least once).
+   * With `quickMs` and a page probe, `quickMs` of quiet is enough once the page also reports
+   * nothing loading and its network idle for at least as long (page signals, issue 24).
+   */
+  | { type: 'stable'; ms: number; afterChange?: boolean; quickMs?: number }
   /** A natural-language condition judged by a vision model on the screen. */
   | { type: 'visual'; description: string };
 

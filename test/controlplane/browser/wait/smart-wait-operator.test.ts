@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { PageState } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
 import type { BrowserOperator } from '../../../../controlplane/src/browser/operator/browser-operator.js';
 import { withSmartWait } from '../../../../controlplane/src/browser/wait/smart-wait-operator.js';
@@ -76,7 +77,58 @@ function busyPage(clock: { now(): number }, changeAt: number): BrowserOperator {
   };
 }
 
+/** The operator with its page state as `page` says: the page signals (network idle, loading). */
+function withPage(
+  operator: BrowserOperator,
+  page: () => Partial<PageState> | Error,
+): BrowserOperator {
+  return {
+    ...operator,
+    async state() {
+      const state = page();
+      if (state instanceof Error) throw state;
+      return { url: 'https://shop.test/', title: 'Shop', loading: false, ...state };
+    },
+  };
+}
+
 describe('smart wait()', () => {
+  it('settles after 500 ms of quiet while the page reports its network idle as long', async () => {
+    const clock = createManualClock(0);
+    const page = withPage(screen(clock, 1200), () => ({ network_idle_ms: 5000 }));
+    const engine = new WaitEngine({ images: testImages, clock });
+    const operator = withSmartWait(page, engine, { settleMs: 1000, quickSettleMs: 500 });
+    await operator.execute([{ type: 'wait', ms: 5000 }]);
+    assert.ok(clock.now() >= 1700 && clock.now() < 2200, `returned at ${clock.now()} ms`);
+  });
+
+  it('keeps the full settle time while a request is in flight, the page loads or cannot say', async () => {
+    const pages: (() => Partial<PageState> | Error)[] = [
+      () => ({ network_idle_ms: 0 }),
+      () => ({ network_idle_ms: 300 }),
+      () => ({ network_idle_ms: 5000, loading: true }),
+      () => ({}),
+      () => new Error('the page is navigating'),
+    ];
+    for (const state of pages) {
+      const clock = createManualClock(0);
+      const engine = new WaitEngine({ images: testImages, clock });
+      const operator = withSmartWait(withPage(screen(clock, 1200), state), engine, {
+        settleMs: 1000,
+        quickSettleMs: 500,
+      });
+      const waited = operator.execute([{ type: 'wait', ms: 5000 }]);
+      // The page that cannot answer fails the final state read too, after the wait.
+      if (state() instanceof Error) await assert.rejects(waited, /navigating/);
+      else await waited;
+      const label = JSON.stringify(state());
+      assert.ok(
+        clock.now() >= 2200 && clock.now() < 3600,
+        `${label}: returned at ${clock.now()} ms`,
+      );
+    }
+  });
+
   it('returns within 1.5 s of the real change on a page with a blinking caret and a ticking clock', async () => {
     const clock = createManualClock(0);
     const engine = new WaitEngine({ images: testImages, clock });
