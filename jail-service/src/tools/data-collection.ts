@@ -22,7 +22,8 @@ export const dataCollectionTools = defineTools('data_collection', {
     handle: (input, call) => call.driver.screenshot(input.quality ?? call.limits.screenshotQuality),
   }),
   state: tool({
-    description: 'URL, title and loading flag of the page.',
+    description:
+      'URL, title and loading flag of the page, its document id, and `network_idle_ms`: how long no request of the page has been in flight (0 while one is; a page signal for settle waits).',
     inputSchema: noInput,
     timeout,
     handle: (_input, call) => call.driver.state(),
