@@ -45,7 +45,8 @@ export async function performInput(
  */
 async function dispatchAll(page: Page, steps: readonly InputStep[], signal: AbortSignal) {
   const inFlight: Promise<void>[] = [];
-  let clicked = false;
+  // True at the start too: the click may have been the batch before (a separate request).
+  let clicked = true;
   for (const step of steps) {
     signal.throwIfAborted();
     const keys = step.kind === 'type-text' || step.kind === 'key-down';
