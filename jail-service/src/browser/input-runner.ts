@@ -2,6 +2,7 @@
 // then settles: one page task (or one frame) so that navigations the input started are seen.
 import type { KeyInput, Page } from 'puppeteer-core';
 import type { InputOutcome, InputStep, PerformOptions } from '../page-driver.js';
+import { frameSession } from './frame-walk.js';
 import { watchNavigation } from './navigation-watch.js';
 import type { PageScript } from './page-script.js';
 
@@ -44,8 +45,17 @@ export async function performInput(
  */
 async function dispatchAll(page: Page, steps: readonly InputStep[], signal: AbortSignal) {
   const inFlight: Promise<void>[] = [];
+  // True at the start too: the click may have been the batch before (a separate request).
+  let clicked = true;
   for (const step of steps) {
     signal.throwIfAborted();
+    const keys = step.kind === 'type-text' || step.kind === 'key-down';
+    if (keys && clicked) {
+      // A click may have moved the focus into another process's frame: keys wait until it has.
+      await Promise.all(inFlight.splice(0));
+      await focusSettled(page);
+    }
+    clicked = step.kind === 'mouse-down' || step.kind === 'mouse-up' || (clicked && !keys);
     const sequential = step.kind === 'type-text' || (step.kind === 'mouse-move' && step.steps);
     if (sequential) await Promise.all(inFlight.splice(0));
     const dispatched = dispatch(page, step, signal);
@@ -77,6 +87,40 @@ async function dispatch(page: Page, step: InputStep, signal: AbortSignal): Promi
       return page.keyboard.up(step.key as KeyInput);
     case 'type-text':
       return typeText(page, step.text, signal);
+  }
+}
+
+/** Longest wait for the frames' renderers to answer before keys are sent anyway. */
+const FOCUS_BOUND_MS = 500;
+
+/**
+ * Resolves once every out-of-process frame's renderer has answered one round trip. A click into
+ * such a frame moves the focus there, and the renderer tells the browser on another channel than
+ * the click's acknowledgement: keys sent at once can still go to the frame focused before (the
+ * first characters of a `type` lost). Its answer comes after the renderer handled the click.
+ */
+async function focusSettled(page: Page): Promise<void> {
+  const root = frameSession(page.mainFrame());
+  const sessions = new Set(
+    page
+      .frames()
+      .map(frameSession)
+      .filter((session) => session !== root),
+  );
+  if (sessions.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, FOCUS_BOUND_MS);
+  });
+  const answered = Promise.all(
+    [...sessions].map((session) =>
+      session.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined),
+    ),
+  );
+  try {
+    await Promise.race([answered, bound]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
