@@ -45,17 +45,19 @@ export async function performInput(
  */
 async function dispatchAll(page: Page, steps: readonly InputStep[], signal: AbortSignal) {
   const inFlight: Promise<void>[] = [];
-  // True at the start too: the click may have been the batch before (a separate request).
-  let clicked = true;
+  // Whether the focus may have moved since keys were last sent: a click in this batch, or one in
+  // the batch before (a separate request), so it starts true.
+  let focusMayMove = true;
   for (const step of steps) {
     signal.throwIfAborted();
     const keys = step.kind === 'type-text' || step.kind === 'key-down';
-    if (keys && clicked) {
+    if (keys && focusMayMove) {
       // A click may have moved the focus into another process's frame: keys wait until it has.
       await Promise.all(inFlight.splice(0));
       await focusSettled(page);
     }
-    clicked = step.kind === 'mouse-down' || step.kind === 'mouse-up' || (clicked && !keys);
+    const click = step.kind === 'mouse-down' || step.kind === 'mouse-up';
+    focusMayMove = click || (focusMayMove && !keys);
     const sequential = step.kind === 'type-text' || (step.kind === 'mouse-move' && step.steps);
     if (sequential) await Promise.all(inFlight.splice(0));
     const dispatched = dispatch(page, step, signal);
