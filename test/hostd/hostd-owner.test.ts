@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { leaseConnections } from '../../controlplane/src/browser/provider/lease-connections.js';
 import { type CloneList, LEASE_HEADER, type LeasedClone } from '../../hostd/src/api/schema.js';
 import { OWNER_LOCK_DIR } from '../../hostd/src/ownership/namespace-owner.js';
 import { HostdExit, type RunningHostd, startHostdProcess } from './support/hostd-process.js';
@@ -46,11 +47,19 @@ async function createClone(running: RunningHostd, taskId: string): Promise<Lease
   return (await response.json()) as LeasedClone;
 }
 
-/** The clone's jail-service answers its token, and its hostd still lists it. */
+/**
+ * The clone's jail-service answers its token, and its hostd still lists it. Asked on connections
+ * of its own, as the controlplane's leases ask: each test's first hostd numbers its clones from 1,
+ * so this file's clones share an address and port, and a connection the process's pool kept from
+ * the last test's (destroyed) clone fails its next request with ECONNRESET.
+ */
 async function assertAlive(running: RunningHostd, clone: LeasedClone): Promise<void> {
-  const health = await fetch(`${clone.service.url}/health`, {
+  const connections = leaseConnections();
+  const health = await connections.fetch(`${clone.service.url}/health`, {
     headers: { authorization: `Bearer ${clone.service.token}` },
   });
+  await health.body?.cancel();
+  await connections.close();
   assert.equal(health.status, 200, `${clone.name}'s jail-service answers`);
   const listed = await fetch(`${running.url}/clones`, { headers });
   const names = ((await listed.json()) as CloneList).clones.map((entry) => entry.name);

@@ -27,9 +27,10 @@ export function createDesktopSurfaceOperator(
     );
   }
   const url = `${lease.service.url.replace(/\/+$/, '')}${DESKTOP_SURFACE_PATH}`;
+  const doFetch = fetch ?? lease.service.fetch;
   return createClawdieBrowserOperator({
     url,
     token: lease.service.token,
-    ...(fetch ? { fetch } : {}),
+    ...(doFetch ? { fetch: doFetch } : {}),
   });
 }

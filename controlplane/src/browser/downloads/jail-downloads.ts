@@ -19,7 +19,10 @@ export interface BrowserDownloads {
   clear(): Promise<void>;
 }
 
-export function jailDownloads(service: JailEndpoint, fetchImpl = fetch): BrowserDownloads {
+export function jailDownloads(
+  service: JailEndpoint,
+  fetchImpl = service.fetch ?? fetch,
+): BrowserDownloads {
   const base = service.url.replace(/\/+$/, '');
   const request = jailCall(service, fetchImpl);
   const call = (path: string, init: RequestInit, signal?: AbortSignal) =>

@@ -5,6 +5,11 @@ import type { BrowserOperator } from '../operator/browser-operator.js';
 export interface JailEndpoint {
   url: string;
   token: string;
+  /**
+   * `fetch` over the lease's own connections (lease-connections.ts), closed on release; every
+   * client of this endpoint uses it. Absent: the process's shared pool (a fixed local service).
+   */
+  fetch?: typeof fetch;
 }
 
 /** One task's browser: use `operator` while the task runs, then `release()` exactly once. */
@@ -104,7 +109,7 @@ const RESET_TIMEOUT_MS = 30_000;
  */
 export async function resetJailBrowser(
   service: JailEndpoint,
-  fetchImpl: typeof fetch = fetch,
+  fetchImpl: typeof fetch = service.fetch ?? fetch,
 ): Promise<void> {
   const response = await fetchImpl(`${service.url}/reset`, {
     method: 'POST',

@@ -19,6 +19,7 @@ import {
 } from './browser-provider.js';
 import { egressRefusedEvent } from './egress-refusal-audit.js';
 import { type EgressRefusalFeed, followEgressRefusals } from './egress-refusal-feed.js';
+import { leaseConnections } from './lease-connections.js';
 
 export interface HostdBrowserProviderOptions {
   client: Pick<
@@ -131,14 +132,19 @@ export function createHostdBrowserProvider(options: HostdBrowserProviderOptions)
       });
       let released: Promise<void> | null = null;
       const { relay } = options;
-      const service = relay ? relayEndpoint(relay.baseUrl, relay.token, clone) : clone.service;
+      const connections = leaseConnections();
+      const service = {
+        ...(relay ? relayEndpoint(relay.baseUrl, relay.token, clone) : clone.service),
+        fetch: connections.fetch,
+      };
       return {
         id: clone.name,
         service,
         display: clone.display,
         operator: createClawdieBrowserOperator(service),
         release() {
-          released ??= destroy(clone, holder, feed).then((destroyed) => {
+          released ??= destroy(clone, holder, feed).then(async (destroyed) => {
+            await connections.close();
             // hostd did not answer: a later release (the fleet's, when the host is back) retries.
             if (!destroyed) released = null;
           });

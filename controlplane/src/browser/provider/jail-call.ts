@@ -10,7 +10,10 @@ export type JailCall = (
   options: { timeoutMs: number; signal?: AbortSignal | undefined },
 ) => Promise<Response>;
 
-export function jailCall(service: JailEndpoint, fetchImpl: typeof fetch = fetch): JailCall {
+export function jailCall(
+  service: JailEndpoint,
+  fetchImpl: typeof fetch = service.fetch ?? fetch,
+): JailCall {
   const base = service.url.replace(/\/+$/, '');
   return async (path, init, { timeoutMs, signal }) => {
     const timeout = AbortSignal.timeout(timeoutMs);

@@ -7,6 +7,7 @@ import { loadVaultKey } from '../../governance/credentials/secret-vault.js';
 import type { Stores } from '../../platform/store/stores.js';
 import type { TaskRepository } from '../../platform/store/task-repository.js';
 import { createJailSessionClient } from '../operator/jail-session-client.js';
+import type { JailEndpoint } from '../provider/browser-provider.js';
 import type { TaskBrowsers } from '../provider/task-browsers.js';
 import { createSessionInjector, type LeasePreparer } from './session-injector.js';
 import {
@@ -39,8 +40,12 @@ export function createSessionProfiles(deps: {
   logger: Logger;
 }): SessionProfiles {
   const { config } = deps;
-  const transferFor = (service: { url: string; token: string }) =>
-    createJailSessionClient({ url: service.url, token: service.token });
+  const transferFor = (service: JailEndpoint) =>
+    createJailSessionClient({
+      url: service.url,
+      token: service.token,
+      ...(service.fetch ? { fetch: service.fetch } : {}),
+    });
   const service = createSessionProfileService({
     store: deps.stores.sessionProfiles,
     key: () => loadVaultKey(config.secretsKeyFile, { create: true }),

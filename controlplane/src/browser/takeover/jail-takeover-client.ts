@@ -21,7 +21,7 @@ export function createJailTakeoverClient(
   options: { fetch?: typeof fetch; timeoutMs?: number } = {},
 ): JailTakeoverClient {
   const base = endpoint.url.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
+  const doFetch = options.fetch ?? endpoint.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 10_000;
   async function call<T>(
     path: string,

@@ -33,7 +33,10 @@ export interface BrowserUploads {
   clear(): Promise<void>;
 }
 
-export function jailUploads(service: JailEndpoint, fetchImpl = fetch): BrowserUploads {
+export function jailUploads(
+  service: JailEndpoint,
+  fetchImpl = service.fetch ?? fetch,
+): BrowserUploads {
   const request = jailCall(service, fetchImpl);
   const call = (path: string, init: RequestInit, timeoutMs: number) =>
     request(path, init, { timeoutMs });
