@@ -112,6 +112,11 @@ const schema = z.object({
   CLAWDIE_HOSTD_POOL_MAX: int(0, 64).optional(),
   /** How far back arrivals raise the pool's target; a quiet window brings it back down. */
   CLAWDIE_HOSTD_POOL_WINDOW_MS: int(1000, 3_600_000).default(60_000),
+  /**
+   * After a hand-out the pool refills once the clone handed out goes quiet (Linux: its cgroup's
+   * CPU time), at the latest after this long; 0 refills at once.
+   */
+  CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS: int(0, 60_000).default(3000),
   /** First warm-pool retry delay after a failed warm clone; doubles per failure up to the max. */
   CLAWDIE_HOSTD_POOL_RETRY_MIN_MS: int(10, 600_000).default(1000),
   CLAWDIE_HOSTD_POOL_RETRY_MAX_MS: int(10, 3_600_000).default(60_000),
@@ -175,6 +180,8 @@ export interface HostdConfig {
   /** The pool's ceiling under demand (≥ poolSize) and the window arrivals count in. */
   poolMax: number;
   poolWindowMs: number;
+  /** The longest a refill waits for the clone just handed out to go quiet. */
+  poolQuietWaitMs: number;
   poolRetry: { minMs: number; maxMs: number };
   leaseRetentionMs: number;
   limits: { memoryMb: number; pids: number; cpuPercent: number };
@@ -273,6 +280,7 @@ export function loadConfig(
       e.CLAWDIE_HOSTD_POOL_MAX ?? Math.min(64, 2 * e.CLAWDIE_HOSTD_POOL_SIZE),
     ),
     poolWindowMs: e.CLAWDIE_HOSTD_POOL_WINDOW_MS,
+    poolQuietWaitMs: e.CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS,
     poolRetry: {
       minMs: e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS,
       maxMs: Math.max(e.CLAWDIE_HOSTD_POOL_RETRY_MIN_MS, e.CLAWDIE_HOSTD_POOL_RETRY_MAX_MS),

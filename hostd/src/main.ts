@@ -83,6 +83,7 @@ async function serveClones(
     poolSize: config.poolSize,
     poolMax: config.poolMax,
     poolWindowMs: config.poolWindowMs,
+    refill: { maxWaitMs: config.poolQuietWaitMs },
     poolRetry: config.poolRetry,
     leaseRetentionMs: config.leaseRetentionMs,
     startTimeoutMs: config.startTimeoutMs,

@@ -83,7 +83,44 @@ class PriorityDriver extends FakeDriver {
   }
 }
 
+/** A fake host whose clones use CPU while named in `busy` (100 ms of it per read). */
+class BusyDriver extends FakeDriver {
+  readonly busy = new Set<string>();
+  #used = 0;
+  async cpuTimeMs(name: string): Promise<number | null> {
+    if (!this.clones.has(name)) return null;
+    if (this.busy.has(name)) this.#used += 100;
+    return this.#used;
+  }
+}
+
 describe('warm pool', () => {
+  it('refills once the clone just handed out goes quiet, not while it is busy', async () => {
+    const driver = new BusyDriver();
+    const manager = new CloneManager({
+      driver,
+      defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
+      defaultDisplay: false,
+      proxyPort: 0,
+      poolSize: 1,
+      startTimeoutMs: 5000,
+      refill: { maxWaitMs: 60_000, sampleMs: 20 },
+    });
+    managers.push(manager);
+    manager.fillPool();
+    assert.equal(await manager.poolReady(5000), true);
+    // The task's first navigation keeps its browser busy from the hand-out on.
+    driver.busy.add('browsertask001');
+    const clone = await manager.create({ taskId: 'warm' });
+    assert.equal(clone.fromPool, true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(driver.createTimes.length, 1, 'no clone is made while the task is busy');
+    assert.equal(manager.poolStatus().filling, 1, 'the refill waits, counted as filling');
+    driver.busy.delete(clone.name);
+    assert.equal(await manager.poolReady(5000), true);
+    assert.equal(driver.createTimes.length, 2);
+  });
+
   it('makes warm clones at background CPU priority, primes them, and restores on hand-out', async () => {
     const driver = new PriorityDriver();
     const primed: string[] = [];

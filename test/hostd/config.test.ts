@@ -142,6 +142,16 @@ describe('hostd config: the warm pool under demand', () => {
     );
     assert.deepEqual(of({ CLAWDIE_HOSTD_POOL_WINDOW_MS: '5000' })[2], 5000);
   });
+
+  it('refills after a hand-out within 3 s by default; CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS=0 at once', () => {
+    assert.equal(loadConfig(token).poolQuietWaitMs, 3000);
+    const now = loadConfig({ ...token, CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS: '0' });
+    assert.equal(now.poolQuietWaitMs, 0);
+    assert.throws(
+      () => loadConfig({ ...token, CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS: '-1' }),
+      /CLAWDIE_HOSTD_POOL_QUIET_WAIT_MS/,
+    );
+  });
 });
 
 describe('hostd config: task logs', () => {

@@ -2,6 +2,7 @@
 import type { CloneLimits, CloneService, JailDriver } from '../drivers/jail-driver.js';
 import type { AddressPolicy } from '../proxy/address-policy.js';
 import type { HostResolver } from '../proxy/host-resolver.js';
+import type { RefillGateOptions } from './refill-gate.js';
 
 export interface CloneManagerOptions {
   driver: JailDriver;
@@ -15,6 +16,11 @@ export interface CloneManagerOptions {
   poolMax?: number;
   /** How far back arrivals raise the pool's target; default 60 s. */
   poolWindowMs?: number;
+  /**
+   * How a refill waits for the clone just handed out to go quiet (refill-gate.ts): at most
+   * `maxWaitMs` (default 3000; 0 refills at once), sampling its CPU every `sampleMs` (100).
+   */
+  refill?: Pick<RefillGateOptions, 'maxWaitMs' | 'sampleMs'>;
   startTimeoutMs: number;
   /** Warm-pool retry backoff after a failure: first delay, doubling up to the maximum. */
   poolRetry?: { minMs: number; maxMs: number };

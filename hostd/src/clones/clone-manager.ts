@@ -22,6 +22,7 @@ import { LeaseCap } from './lease-cap.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
 import { PoolDemand } from './pool-demand.js';
 import { fitsPool, poolSpecOf } from './pool-spec.js';
+import { RefillGate } from './refill-gate.js';
 import { RefusalLog } from './refusal-log.js';
 import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
 
@@ -39,6 +40,8 @@ export class CloneManager {
   /** Teardowns under way, by lease id: a repeated DELETE of the same lease waits for the first. */
   readonly #destroying = new Map<string, ReturnType<CloneManager['destroy']>>();
   readonly #pool: WarmPool<Holding>;
+  /** Holds a refill back while the clone just handed out is busy. */
+  readonly #refill: RefillGate;
   readonly #demand: PoolDemand;
   /** Brings the pool's target back down once arrivals stop. */
   readonly #rebalance: NodeJS.Timeout;
@@ -57,9 +60,14 @@ export class CloneManager {
       now: options.now ?? Date.now,
       onForget: (lease) => this.refusals.purge(lease.leaseId),
     });
+    this.#refill = new RefillGate({
+      cpuTimeMs: options.driver.cpuTimeMs?.bind(options.driver),
+      ...options.refill,
+    });
     this.#pool = new WarmPool({
       target: options.poolSize,
       make: () => this.#make(poolSpecOf(this.#options), true),
+      beforeMake: (closed) => this.#refill.quiet(() => this.#closed || closed()),
       discard: (holding) => this.#teardown(holding).then(() => undefined),
       retryMinMs: options.poolRetry?.minMs ?? 1000,
       retryMaxMs: options.poolRetry?.maxMs ?? 60_000,
@@ -104,7 +112,8 @@ export class CloneManager {
     const allowedDomains = [...(request.allowedDomains ?? [])];
     this.#demand.arrived();
     const pooled = this.#pool.take(fitsPool(this.#options, limits, display));
-    if (!pooled) this.#demand.waiting(true);
+    if (pooled) this.#refill.handedOut(pooled.info.name);
+    else this.#demand.waiting(true);
     this.#retarget();
     if (pooled) {
       // Switch leases in one synchronous step: refusals before it stay with the warm-up lease.

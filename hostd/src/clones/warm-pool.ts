@@ -8,6 +8,11 @@ export interface WarmPoolOptions<T> {
   /** Ready items to keep (0 = no pool). */
   target: number;
   make: () => Promise<T>;
+  /**
+   * Awaited before each item is made (e.g. until the clone just taken goes quiet: refill-gate.ts);
+   * gets whether the pool has closed meanwhile, to return early. Must not reject.
+   */
+  beforeMake?: (closed: () => boolean) => Promise<void>;
   /** Gets rid of an item made after close. Must not throw. */
   discard: (item: T) => Promise<void>;
   /** First retry delay after a failure; doubles per consecutive failure up to `retryMaxMs`. */
@@ -79,20 +84,7 @@ export class WarmPool<T> {
     if (this.#closed || this.#retry) return;
     const missing = this.#target - this.#ready.length - this.#making;
     for (let i = 0; i < missing; i += 1) {
-      const attempt: Promise<void> = this.#options.make().then(
-        async (item) => {
-          this.#failures = 0;
-          // Made after close, or after the target fell below what is ready: not kept.
-          if (this.#closed || this.#ready.length >= this.#target) await this.#options.discard(item);
-          else this.#ready.push(item);
-        },
-        (error: unknown) => {
-          this.#failures += 1;
-          this.#lastError = { message: errorMessage(error), at: this.#now() };
-          this.#options.onError?.('warm clone failed', error);
-          this.#scheduleRetry();
-        },
-      );
+      const attempt: Promise<void> = this.#beforeMake().then(() => this.#makeOne());
       this.#making += 1;
       this.#inflight.add(attempt);
       void attempt.finally(() => {
@@ -100,6 +92,29 @@ export class WarmPool<T> {
         this.#inflight.delete(attempt);
       });
     }
+  }
+
+  async #beforeMake(): Promise<void> {
+    await this.#options.beforeMake?.(() => this.#closed).catch(() => undefined);
+  }
+
+  /** Makes one item and keeps it, or records the failure and schedules a retry. */
+  #makeOne(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    return this.#options.make().then(
+      async (item) => {
+        this.#failures = 0;
+        // Made after close, or after the target fell below what is ready: not kept.
+        if (this.#closed || this.#ready.length >= this.#target) await this.#options.discard(item);
+        else this.#ready.push(item);
+      },
+      (error: unknown) => {
+        this.#failures += 1;
+        this.#lastError = { message: errorMessage(error), at: this.#now() };
+        this.#options.onError?.('warm clone failed', error);
+        this.#scheduleRetry();
+      },
+    );
   }
 
   status(): WarmPoolStatus {

@@ -184,6 +184,11 @@ export interface JailDriver {
    */
   setCpuPriority?(name: string, priority: CpuPriority): Promise<void>;
   /**
+   * Optional: the CPU time the clone's processes have used so far, in ms; null when the clone is
+   * gone or the host cannot say. The warm pool refills once a clone just handed out is quiet.
+   */
+  cpuTimeMs?(name: string): Promise<number | null>;
+  /**
    * Optional: what the host lacks before any clone can be made (one sentence each, naming the
    * fix); empty when it is prepared. hostd refuses to start on a non-empty answer.
    */

@@ -95,6 +95,29 @@ export function registerIsolationTests(): void {
       assert.equal(a.isolation.level, 'full');
     });
 
+    it('reads each clone’s own CPU time from its cgroup (the warm pool’s refill gate)', async () => {
+      const driver = createTestDriver();
+      const [a0, b0] = await Promise.all([driver.cpuTimeMs(a.name), driver.cpuTimeMs(b.name)]);
+      assert.ok(a0 !== null && b0 !== null && a0 > 50, `a Chromium started: ${a0}, ${b0} ms`);
+      // A fixed amount of script work in A's renderer (≈ 0.2 s of CPU, however loaded the host).
+      const spin =
+        'data:text/html,<script>let x = 0; for (let i = 0; i < 2e8; i++) x ^= i; document.title = x;</script>';
+      const response = await fetch(`${a.service.url}/actions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.service.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ actions: [{ type: 'navigate', url: spin }] }),
+      });
+      assert.equal(response.status, 200, await response.text());
+      const [a1, b1] = await Promise.all([driver.cpuTimeMs(a.name), driver.cpuTimeMs(b.name)]);
+      const [aUsed, bUsed] = [(a1 ?? 0) - a0, (b1 ?? 0) - b0];
+      assert.ok(
+        aUsed >= 100 && bUsed < aUsed / 3,
+        `A's page counts to A alone: ${aUsed} vs ${bUsed} ms`,
+      );
+      console.error(`CPU time: A +${aUsed.toFixed(0)} ms, B +${bUsed.toFixed(0)} ms`);
+      assert.equal(await driver.cpuTimeMs(testNames(998).name), null, 'no such clone');
+    });
+
     it('clone A cannot reach clone B’s jail-service', async () => {
       assert.match(await inClone(a, fetchScript(`${b.service.url}/health`)), /^error/);
     });

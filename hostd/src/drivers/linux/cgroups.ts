@@ -102,6 +102,17 @@ export async function setCpuWeight(
   }
 }
 
+/**
+ * CPU time the clone's processes have used (`usage_usec` of the unified hierarchy's `cpu.stat`,
+ * kept by every v2 cgroup with or without the cpu controller), in ms; null once it is gone.
+ */
+export async function cgroupCpuTimeMs(layout: CgroupLayout, name: string): Promise<number | null> {
+  if (!layout.killParent) return null;
+  const stat = await readFile(join(layout.killParent, name, 'cpu.stat'), 'utf8').catch(() => '');
+  const usage = /^usage_usec (\d+)$/m.exec(stat)?.[1];
+  return usage === undefined ? null : Number(usage) / 1000;
+}
+
 /** The `cgroup.procs` files a process writes its pid into to join the clone. */
 export function procsFiles(layout: CgroupLayout, name: string): string[] {
   return leafDirs(layout, name).map((dir) => join(dir, 'cgroup.procs'));

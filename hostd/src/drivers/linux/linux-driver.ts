@@ -19,7 +19,14 @@ import {
   type ReconcileResult,
   type StartOptions,
 } from '../jail-driver.js';
-import { createCgroups, destroyCgroups, killCgroup, procsFiles, setCpuWeight } from './cgroups.js';
+import {
+  cgroupCpuTimeMs,
+  createCgroups,
+  destroyCgroups,
+  killCgroup,
+  procsFiles,
+  setCpuWeight,
+} from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
 import { failure, makeProfile, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
@@ -237,6 +244,11 @@ export class LinuxDriver implements JailDriver {
   async setCpuPriority(name: string, priority: CpuPriority): Promise<void> {
     const host = await this.#capabilities();
     if (host.cgroups.mode !== 'none') await setCpuWeight(host.cgroups, name, priority);
+  }
+
+  async cpuTimeMs(name: string): Promise<number | null> {
+    const host = await this.#capabilities();
+    return host.cgroups.mode === 'none' ? null : cgroupCpuTimeMs(host.cgroups, name);
   }
 
   connectFromInside(name: string, target: InsideTarget): Promise<InsideConnect> {
