@@ -94,19 +94,28 @@ class BusyDriver extends FakeDriver {
   }
 }
 
+/** A manager with a warm pool of one over `driver`, closed after the test. */
+function poolOfOne(
+  driver: FakeDriver,
+  options: Partial<ConstructorParameters<typeof CloneManager>[0]> = {},
+): CloneManager {
+  const manager = new CloneManager({
+    driver,
+    defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
+    defaultDisplay: false,
+    proxyPort: 0,
+    poolSize: 1,
+    startTimeoutMs: 5000,
+    ...options,
+  });
+  managers.push(manager);
+  return manager;
+}
+
 describe('warm pool', () => {
   it('refills once the clone just handed out goes quiet, not while it is busy', async () => {
     const driver = new BusyDriver();
-    const manager = new CloneManager({
-      driver,
-      defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
-      defaultDisplay: false,
-      proxyPort: 0,
-      poolSize: 1,
-      startTimeoutMs: 5000,
-      refill: { maxWaitMs: 60_000, sampleMs: 20 },
-    });
-    managers.push(manager);
+    const manager = poolOfOne(driver, { refill: { maxWaitMs: 60_000, sampleMs: 20 } });
     manager.fillPool();
     assert.equal(await manager.poolReady(5000), true);
     // The task's first navigation keeps its browser busy from the hand-out on.
@@ -124,18 +133,11 @@ describe('warm pool', () => {
   it('makes warm clones at background CPU priority, primes them, and restores on hand-out', async () => {
     const driver = new PriorityDriver();
     const primed: string[] = [];
-    const manager = new CloneManager({
-      driver,
-      defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
-      defaultDisplay: false,
-      proxyPort: 0,
-      poolSize: 1,
-      startTimeoutMs: 5000,
+    const manager = poolOfOne(driver, {
       primeWarmClone: async (service) => {
         primed.push(service.url);
       },
     });
-    managers.push(manager);
     manager.fillPool();
     assert.equal(await manager.poolReady(5000), true);
     assert.deepEqual(driver.priorities, ['browsertask001:background']);
@@ -153,19 +155,12 @@ describe('warm pool', () => {
   it('discards a warm clone whose priming fails', async () => {
     const driver = new FakeDriver();
     const errors: string[] = [];
-    const manager = new CloneManager({
-      driver,
-      defaultLimits: { memoryMb: 1024, pids: 512, cpuPercent: 100 },
-      defaultDisplay: false,
-      proxyPort: 0,
-      poolSize: 1,
-      startTimeoutMs: 5000,
+    const manager = poolOfOne(driver, {
       primeWarmClone: async () => {
         throw new Error('no screenshot');
       },
       onError: (message) => errors.push(message),
     });
-    managers.push(manager);
     manager.fillPool();
     assert.equal(await manager.poolReady(200), false);
     assert.ok(errors.includes('warm clone failed'));
