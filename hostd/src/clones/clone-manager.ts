@@ -2,7 +2,6 @@
 // egress proxy, start it, lease it (from the warm pool when one fits; at most `maxLeases`:
 // lease-cap.ts), always destroy it. Each per-clone call presents its lease; the OS is the driver's.
 
-import { sleep } from '@clawdie/kit/timing';
 import type { Clone, CreateCloneRequest, EgressRefusal, LeasedClone } from '../api/schema.js';
 import {
   type CloneInfo,
@@ -18,13 +17,12 @@ import { type AddressPolicy, createAddressPolicy } from '../proxy/address-policy
 import { type EgressProxy, startEgressProxy } from '../proxy/egress-proxy.js';
 import type { CloneManagerOptions } from './clone-manager-options.js';
 import { type CloneView, toClone, toLeasedClone } from './clone-view.js';
+import { DemandPool } from './demand-pool.js';
 import { LeaseCap } from './lease-cap.js';
 import { type LeaseRecord, LeaseRegistry } from './lease-registry.js';
-import { PoolDemand } from './pool-demand.js';
 import { fitsPool, poolSpecOf } from './pool-spec.js';
-import { RefillGate } from './refill-gate.js';
 import { RefusalLog } from './refusal-log.js';
-import { WarmPool, type WarmPoolStatus } from './warm-pool.js';
+import type { WarmPoolStatus } from './warm-pool.js';
 
 /** One clone on the OS with its proxy; `lease` is the lease it is under now (warm, then task). */
 interface Holding extends CloneView {
@@ -39,12 +37,7 @@ export class CloneManager {
   readonly #held = new Map<string, Holding>();
   /** Teardowns under way, by lease id: a repeated DELETE of the same lease waits for the first. */
   readonly #destroying = new Map<string, ReturnType<CloneManager['destroy']>>();
-  readonly #pool: WarmPool<Holding>;
-  /** Holds a refill back while the clone just handed out is busy. */
-  readonly #refill: RefillGate;
-  readonly #demand: PoolDemand;
-  /** Brings the pool's target back down once arrivals stop. */
-  readonly #rebalance: NodeJS.Timeout;
+  readonly #pool: DemandPool<Holding>;
   #closed = false;
   readonly #inflight = new Set<Promise<unknown>>();
   readonly #addressPolicy: AddressPolicy;
@@ -60,34 +53,12 @@ export class CloneManager {
       now: options.now ?? Date.now,
       onForget: (lease) => this.refusals.purge(lease.leaseId),
     });
-    this.#refill = new RefillGate({
-      cpuTimeMs: options.driver.cpuTimeMs?.bind(options.driver),
-      ...options.refill,
-    });
-    this.#pool = new WarmPool({
-      target: options.poolSize,
+    this.#pool = new DemandPool({
+      settings: options,
       make: () => this.#make(poolSpecOf(this.#options), true),
-      beforeMake: (closed) => this.#refill.quiet(() => this.#closed || closed()),
       discard: (holding) => this.#teardown(holding).then(() => undefined),
-      retryMinMs: options.poolRetry?.minMs ?? 1000,
-      retryMaxMs: options.poolRetry?.maxMs ?? 60_000,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.onError ? { onError: options.onError } : {}),
+      nameOf: (holding) => holding.info.name,
     });
-    const windowMs = options.poolWindowMs ?? 60_000;
-    this.#demand = new PoolDemand({
-      floor: options.poolSize,
-      ceiling: options.poolMax ?? options.poolSize,
-      windowMs,
-      now: options.now ?? Date.now,
-    });
-    this.#rebalance = setInterval(() => this.#retarget(), Math.max(1000, windowMs / 4));
-    this.#rebalance.unref();
-  }
-
-  /** The pool's target from demand now (never while closing). */
-  #retarget(): void {
-    if (!this.#closed) this.#pool.retarget(this.#demand.target());
   }
 
   /** Destroys every clone on the host: hostd keeps no journal, so none is a confirmed live task. */
@@ -110,11 +81,7 @@ export class CloneManager {
     };
     const display = request.display ?? this.#options.defaultDisplay;
     const allowedDomains = [...(request.allowedDomains ?? [])];
-    this.#demand.arrived();
     const pooled = this.#pool.take(fitsPool(this.#options, limits, display));
-    if (pooled) this.#refill.handedOut(pooled.info.name);
-    else this.#demand.waiting(true);
-    this.#retarget();
     if (pooled) {
       // Switch leases in one synchronous step: refusals before it stay with the warm-up lease.
       const warm = pooled.lease;
@@ -132,7 +99,7 @@ export class CloneManager {
     }
     const spec = { taskId: request.taskId, allowedDomains, limits, display };
     const made = this.#make(spec, false, request.holder ?? null);
-    const holding = await this.#track(made).finally(() => this.#demand.waiting(false));
+    const holding = await this.#track(made).finally(() => this.#pool.waited());
     if (this.#closed) {
       await this.#teardown(holding);
       throw new HostdError('CLONE_FAILED', 'hostd is shutting down', 503);
@@ -236,18 +203,13 @@ export class CloneManager {
   }
 
   /** Resolves once the pool is full (or `timeoutMs` passed); for start-up and tests. */
-  async poolReady(timeoutMs = 60_000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.#pool.size < this.#options.poolSize && Date.now() < deadline) {
-      await sleep(20);
-    }
-    return this.#pool.size >= this.#options.poolSize;
+  poolReady(timeoutMs = 60_000): Promise<boolean> {
+    return this.#pool.ready(timeoutMs);
   }
 
   /** Destroys every clone this manager made (leased and pooled); stops refilling. */
   async close(): Promise<void> {
     this.#closed = true;
-    clearInterval(this.#rebalance);
     const pooled = await this.#pool.close();
     await Promise.allSettled([...this.#inflight]);
     await Promise.all(pooled.map((holding) => this.#teardown(holding)));
