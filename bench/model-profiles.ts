@@ -19,6 +19,7 @@ import {
   encodeForModel,
   type ModelImage,
 } from '../controlplane/src/agent/model/image-encoder.js';
+import type { ModelServer } from '../controlplane/src/agent/model/model-server.js';
 import { createOpenAiCompatibleModel } from '../controlplane/src/agent/model/openai-compatible-model.js';
 import { imagesAtOlderQuality } from '../controlplane/src/agent/profiles/image-window.js';
 import { profileNamed } from '../controlplane/src/agent/profiles/index.js';
@@ -28,6 +29,9 @@ import { GOLDEN_FAKES } from '../test/support/golden/golden-fakes.js';
 import { testImages } from '../test/support/test-images.js';
 import { round, summarise } from './bench-stats.js';
 import { renderBenchScreens } from './model-image-screens.js';
+
+/** A server identified as vLLM (what `GET /v1/models` with `owned_by: "vllm"` gives). */
+const VLLM: ModelServer = { kind: 'vllm', decodes: ['jpeg', 'png', 'webp'] };
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 12);
 const WIDTH = 1280;
@@ -126,7 +130,8 @@ const { label, screens } = await benchScreens();
 const bytesRows: Record<string, unknown>[] = [];
 const timeRows: Record<string, unknown>[] = [];
 
-for (const fake of GOLDEN_FAKES) {
+// The fakes posing as a server that changes the format are the "on vLLM" column here.
+for (const fake of GOLDEN_FAKES.filter((entry) => !entry.imageFormat)) {
   const profile = profileNamed(fake.profile, fake.modelName);
   if (!profile) continue;
   const apiKey = `bench-${fake.profile}`;
@@ -157,6 +162,7 @@ for (const fake of GOLDEN_FAKES) {
   const encode = (
     format: 'jpeg' | 'webp' | null,
     olderWebpQuality = DEFAULT_IMAGE_ENCODING.olderWebpQuality,
+    server: ModelServer | undefined = undefined,
   ) =>
     Promise.all(
       steps.map(({ shot }) =>
@@ -165,6 +171,7 @@ for (const fake of GOLDEN_FAKES) {
           {
             image: profile.image,
             encoding: { ...DEFAULT_IMAGE_ENCODING, format, olderWebpQuality },
+            server,
           },
           testImages,
         ),
@@ -220,6 +227,11 @@ for (const fake of GOLDEN_FAKES) {
   const otherVsJpegPng = requestBytes(profile, bodyOf, otherImages, jpegPngs, turns);
   const ratio = (run: { sent: number[]; reference: number[] }) =>
     round(full(run.sent) / full(run.reference), 3);
+  // The default where the server says it is vLLM or SGLang (model-server.ts): the profile's
+  // preferred format, chosen through the same path a task takes.
+  const servedImages = await encode(null, undefined, VLLM);
+  const served = requestBytes(profile, bodyOf, servedImages, pngs, turns);
+  const servedVsJpegPng = requestBytes(profile, bodyOf, servedImages, jpegPngs, turns);
   const sameImages = profile.image.olderAtLowerQuality ? await encode(null, 100) : null;
   const same = sameImages ? requestBytes(profile, bodyOf, sameImages, pngs, turns) : null;
   const sameVsJpegPng = sameImages
@@ -235,6 +247,7 @@ for (const fake of GOLDEN_FAKES) {
     'vs PNG of JPEG': ratio(ownVsJpegPng),
     'no older copies vs PNG': same ? ratio(same) : '—',
     'no older copies vs PNG of JPEG': sameVsJpegPng ? ratio(sameVsJpegPng) : '—',
+    'on vLLM: image, vs PNG / of JPEG': `${servedImages[0]?.mediaType.slice(6)} ${ratio(served)} / ${ratio(servedVsJpegPng)}`,
     other: otherFormat,
     'other vs PNG': ratio(other),
     'other vs PNG of JPEG': ratio(otherVsJpegPng),

@@ -13,6 +13,7 @@ import {
   toolCallsJson,
   type Usage,
 } from './chat-server-writers.js';
+import { type FakeServerKind, modelListOf, undecodableImage } from './model-server-lists.js';
 import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
 import { chatRequestSchema, imageUrls, messageText } from './uitars-test-model-messages.js';
 import { imageSizeFromDataUrl } from './uitars-test-model-observe.js';
@@ -66,6 +67,11 @@ export interface ChatServerOptions {
   modelName: string;
   /** Required `Authorization: Bearer <apiKey>` when set. */
   apiKey?: string;
+  /**
+   * The server posed as (model-server-lists.ts): its `GET /v1/models` body and key rule, and its
+   * image decoder (llama.cpp answers a WebP with HTTP 400). Unset: a bare model list.
+   */
+  poseAs?: FakeServerKind;
   /** Delay before each answer, read per request. */
   delayMs(): number;
   /** Decides the answer; may throw (→ HTTP 500 with the message). Aborted on close. */
@@ -86,6 +92,8 @@ export interface ChatServer {
   readonly requests: readonly ModelRequestRecord[];
   /** Chat requests being answered now, and the most there ever were at once. */
   readonly inFlight: { readonly now: number; readonly peak: number };
+  /** `GET /v1/models` requests answered (never in `requests`). */
+  readonly modelsAsked: number;
   /** Stops listening, releases hanging requests and drops connections; idempotent. */
   close(): Promise<void>;
 }
@@ -95,6 +103,7 @@ const chatPaths = new Set(['/v1/chat/completions', '/chat/completions']);
 /** Starts the fake chat-completions server on 127.0.0.1, port 0. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
   const requests: ModelRequestRecord[] = [];
+  let modelsAsked = 0;
   const inFlight = { now: 0, peak: 0 };
   const closing = new AbortController();
   const server = createServer((request, response) => {
@@ -107,11 +116,20 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
     if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-      sendJson(response, 200, {
-        object: 'list',
-        data: [{ id: options.modelName, object: 'model' }],
-      });
-      return;
+      modelsAsked += 1;
+      if (!options.poseAs) {
+        sendJson(response, 200, {
+          object: 'list',
+          data: [{ id: options.modelName, object: 'model' }],
+        });
+        return;
+      }
+      const list = modelListOf(options.poseAs, options.modelName);
+      const keyed =
+        options.apiKey === undefined ||
+        request.headers.authorization === `Bearer ${options.apiKey}`;
+      if (list.needsKey && !keyed) return sendError(response, 401, 'Unauthorized');
+      return sendJson(response, 200, list.body);
     }
     const raw = await readBody(request);
     const record: ModelRequestRecord = {
@@ -142,6 +160,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     record.body = parsed;
     record.messages = parsed.messages;
     record.imageCount = imageUrls(parsed.messages).length;
+    const undecodable = undecodableImage(options.poseAs, imageUrls(parsed.messages));
+    if (undecodable)
+      return finish(record, response, { kind: 'error', status: 400, message: undecodable });
 
     inFlight.now += 1;
     inFlight.peak = Math.max(inFlight.peak, inFlight.now);
@@ -227,6 +248,9 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
     baseUrl: `${url}/v1`,
     requests,
     inFlight,
+    get modelsAsked() {
+      return modelsAsked;
+    },
     close() {
       closed ??= new Promise<void>((resolve) => {
         closing.abort();

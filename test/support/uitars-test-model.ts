@@ -1,4 +1,5 @@
 import { smartResize } from '../../controlplane/src/agent/uitars/smart-resize.js';
+import type { FakeServerKind } from './model-server-lists.js';
 import type { DemoTaskInput } from './uitars-test-model-messages.js';
 import { extractDemoTask, imageUrls, lastAssistantText } from './uitars-test-model-messages.js';
 import type { ImageSize, PageTextReader } from './uitars-test-model-observe.js';
@@ -45,6 +46,8 @@ export interface UiTarsTestModelOptions {
    */
   coordinateSpace?: 'model' | 'original';
   mode?: UiTarsTestModelMode;
+  /** The server posed as (its model list and image decoder; uitars-test-model-server.ts). */
+  poseAs?: FakeServerKind;
   /** Delay before every answer, in ms (default 0). */
   delayMs?: number;
   /** Overrides of the task read from the instruction. */
@@ -188,6 +191,7 @@ export async function startUiTarsTestModel(
   const server = await startChatServer({
     modelName: options.modelName ?? 'ui-tars-1.5-test',
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.poseAs === undefined ? {} : { poseAs: options.poseAs }),
     delayMs: () => delayMs,
     respond: async (record) => {
       const outcome = await respond(record);
@@ -201,6 +205,9 @@ export async function startUiTarsTestModel(
     baseUrl: server.baseUrl,
     requests: server.requests,
     inFlight: server.inFlight,
+    get modelsAsked() {
+      return server.modelsAsked;
+    },
     replies,
     close: () => server.close(),
     get mode() {
@@ -241,6 +248,8 @@ export interface ScriptedModelOptions {
   delayMs?: number;
   apiKey?: string;
   modelName?: string;
+  /** The server posed as (its model list and image decoder; uitars-test-model-server.ts). */
+  poseAs?: FakeServerKind;
 }
 
 /**
@@ -255,6 +264,7 @@ export async function startScriptedModel(
   return startChatServer({
     modelName: options.modelName ?? 'ui-tars-1.5-scripted',
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.poseAs === undefined ? {} : { poseAs: options.poseAs }),
     delayMs: () => options.delayMs ?? 0,
     respond: async (record) => {
       record.mode = `script[${next}]`;

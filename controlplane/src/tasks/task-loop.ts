@@ -5,6 +5,7 @@ import type { LoopHandoff } from '../agent/loop/handoff-types.js';
 import { runAgentLoop } from '../agent/loop/loop.js';
 import type { LoopEvent, LoopResult } from '../agent/loop/loop-types.js';
 import { operatorVerifier } from '../agent/loop/verify-done.js';
+import type { ModelServer } from '../agent/model/model-server.js';
 import type { ModelProfile } from '../agent/profiles/profile-types.js';
 import type { BrowserOperator } from '../browser/operator/browser-operator.js';
 import { operatorFrames } from '../browser/wait/jail-page-probe.js';
@@ -25,6 +26,8 @@ export interface TaskLoopRun {
   input: BrowserRunTaskInput;
   profile: ModelProfile;
   model: ReturnType<typeof taskModel>['model'];
+  /** What the task's model server was identified as (task-model.ts `taskModelServer`). */
+  modelServer: ModelServer;
   maxSteps: number;
   start: Started;
   operator: BrowserOperator;
@@ -46,6 +49,7 @@ export function runTaskLoop(run: TaskLoopRun): Promise<LoopResult> {
       ...deps.loop,
       ...taskLoopOptions(input),
       profile: run.profile,
+      modelServer: run.modelServer,
       maxSteps: run.maxSteps,
       ...run.start,
     },

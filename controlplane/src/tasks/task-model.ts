@@ -2,6 +2,8 @@
 // (`model_profile`, admitted only where its tenant policy lists it) spoken to the same endpoint.
 import type { VisionModel } from '../agent/model/chat-types.js';
 import { wireOf } from '../agent/model/configured-model.js';
+import type { ImageEncoding } from '../agent/model/image-encoder.js';
+import { type ModelServer, UNKNOWN_MODEL_SERVER } from '../agent/model/model-server.js';
 import { profileNamed } from '../agent/profiles/index.js';
 import type { ModelProfile } from '../agent/profiles/profile-types.js';
 import { ModelError } from '../errors.js';
@@ -28,4 +30,20 @@ export function taskModel(
       `model profile ${name} speaks ${profile.wire}, and ${configured.model.name} cannot`,
     );
   return { profile, model: configured.model.forWire(wireOf(profile)) };
+}
+
+/**
+ * The task's model server, asked only where the answer can change the images: the operator set
+ * no CLAWDIE_MODEL_IMAGE_FORMAT and the profile prefers another format where the server decodes
+ * it. Never rejects: an abort, like any failure, is `unknown` (the loop sees the abort itself).
+ */
+export async function taskModelServer(
+  { profile, model }: TaskModel,
+  encoding: ImageEncoding,
+  signal: AbortSignal,
+): Promise<ModelServer> {
+  const { preferred, format } = profile.image;
+  if (encoding.format || !preferred || preferred === format || !model.server)
+    return UNKNOWN_MODEL_SERVER;
+  return model.server(signal).catch(() => UNKNOWN_MODEL_SERVER);
 }

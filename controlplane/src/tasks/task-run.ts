@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/loop/handoff-types.js';
 import type { LoopResult } from '../agent/loop/loop-types.js';
+import { describeModelImages } from '../agent/model/image-encoder.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { leaseBrowser } from '../browser/provider/lease-browser.js';
 import { handoffForTask } from '../browser/takeover/handoff-for-task.js';
@@ -25,7 +26,7 @@ import { endingOf, recordEnding, taskSignal } from './task-ending.js';
 import type { CompactResult } from './task-input.js';
 import { keepOrRelease, keepRequestOf } from './task-keep.js';
 import { runTaskLoop } from './task-loop.js';
-import { taskModel } from './task-model.js';
+import { taskModel, taskModelServer } from './task-model.js';
 import { startRecording, taskOperator, taskProbe } from './task-operator.js';
 import type { TaskPlan } from './task-plan.js';
 import { createTaskRow, startTask } from './task-start.js';
@@ -201,10 +202,10 @@ export class TaskRun {
     const judge = this.#trace.judge(deps.judge);
     const waits = new WaitEngine({ clock: deps.clock, images: deps.images, judge });
     try {
-      const { profile, model } = taskModel(input, {
-        profile: deps.loop.profile,
-        model: deps.model,
-      });
+      const chosen = taskModel(input, { profile: deps.loop.profile, model: deps.model });
+      const { profile, model } = chosen;
+      // Asked while the browser starts; decides the format of the model's screenshots.
+      const server = taskModelServer(chosen, deps.loop.imageEncoding, signal);
       const modelFacts = { name: model.name, profile: profile.name };
       await this.#writes.run(() => deps.repository.markStarted(this.id, deps.clock.now()));
       this.#started = true;
@@ -233,8 +234,19 @@ export class TaskRun {
         smartWait: deps.loop.smartWait === true,
         desktopOperator: deps.desktopOperator,
       });
+      const modelServer = await server;
+      const encoding = { image: profile.image, encoding: deps.loop.imageEncoding };
+      if (modelServer.kind !== 'unknown')
+        this.#logger.info(
+          {
+            modelServer: modelServer.kind,
+            images: describeModelImages({ ...encoding, server: modelServer }, deps.images),
+          },
+          'model server identified',
+        );
       return await runTaskLoop({
         deps,
+        modelServer,
         input,
         profile,
         model,

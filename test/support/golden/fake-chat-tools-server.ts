@@ -32,6 +32,7 @@ export async function startChatToolsGolden(options: ChatToolsGoldenOptions): Pro
     modelName:
       options.convention === 'qwen3' ? 'Qwen/Qwen3-VL-8B-Instruct' : 'Qwen/Qwen2.5-VL-7B-Instruct',
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.poseAs === undefined ? {} : { poseAs: options.poseAs }),
     delayMs: () => 0,
     async respond(record, request) {
       const messages = request.messages;

@@ -3,7 +3,6 @@
 // and answers a click on it as the model family does — UI-TARS-1.5: absolute pixels of that image
 // in `<|box_start|>(x,y)<|box_end|>`; UI-TARS-1.0: a small `[x1, y1, x2, y2]` box on the 0–1000
 // grid (uitars-protocol.md §3). The next request is answered `finished(content='done')`.
-import type { ImageCodec } from '@clawdie/kit/images';
 import { imageUrls } from '../uitars-test-model-messages.js';
 import { startChatServer } from '../uitars-test-model-server.js';
 import { findMarker } from './find-marker.js';
@@ -13,18 +12,18 @@ export function startUiTarsGolden(
   version: '1.5' | '1.0',
   options: GoldenServerOptions = {},
 ): Promise<GoldenServer> {
-  return startGolden(version, options.codec, options.apiKey);
+  return startGolden(version, options);
 }
 
 async function startGolden(
   version: '1.5' | '1.0',
-  codec: ImageCodec | undefined,
-  apiKey: string | undefined,
+  { codec, apiKey, poseAs }: GoldenServerOptions,
 ): Promise<GoldenServer> {
   const requests: GoldenRequest[] = [];
   const server = await startChatServer({
     modelName: `ui-tars-${version}-golden`,
     ...(apiKey ? { apiKey } : {}),
+    ...(poseAs ? { poseAs } : {}),
     delayMs: () => 0,
     async respond(record) {
       const newest = imageUrls(record.messages).at(-1);

@@ -16,6 +16,11 @@ export interface GoldenFake {
   profile: ProfileName;
   modelName: string;
   start(options: GoldenServerOptions & Record<string, unknown>): Promise<GoldenServer>;
+  /**
+   * The format the images must arrive in when it is not the profile's `format`: a fake posing
+   * as a server that decodes the profile's preferred one (vLLM, SGLang; model-server.ts).
+   */
+  imageFormat?: 'webp';
 }
 
 export const GOLDEN_FAKES: readonly GoldenFake[] = [
@@ -32,6 +37,13 @@ export const GOLDEN_FAKES: readonly GoldenFake[] = [
     start: (o) => startUiTarsGolden('1.0', o),
   },
   {
+    label: 'ui-tars-1.5 on vLLM (WebP)',
+    profile: 'ui-tars-1.5',
+    modelName: 'ui-tars-1.5-7b',
+    start: (o) => startUiTarsGolden('1.5', { ...o, poseAs: 'vllm' }),
+    imageFormat: 'webp',
+  },
+  {
     label: 'qwen2.5-vl (tool_calls)',
     profile: 'qwen2.5-vl',
     modelName: 'Qwen/Qwen2.5-VL-7B-Instruct',
@@ -42,6 +54,14 @@ export const GOLDEN_FAKES: readonly GoldenFake[] = [
     profile: 'qwen3-vl',
     modelName: 'Qwen/Qwen3-VL-8B-Instruct',
     start: (o) => startChatToolsGolden({ ...o, convention: 'qwen3', inline: true }),
+  },
+  {
+    label: 'qwen3-vl on SGLang (WebP)',
+    profile: 'qwen3-vl',
+    modelName: 'Qwen/Qwen3-VL-8B-Instruct',
+    start: (o) =>
+      startChatToolsGolden({ ...o, convention: 'qwen3', inline: true, poseAs: 'sglang' }),
+    imageFormat: 'webp',
   },
   {
     label: 'openai-computer-use (computer_use_preview)',

@@ -9,16 +9,10 @@ import { profileNamed } from '../../../controlplane/src/agent/profiles/index.js'
 import type { LocalJailService } from '../../../controlplane/src/browser/provider/local-jail-service.js';
 import { requires } from '../capabilities.js';
 import { type StaticSite, startStaticSite } from '../static-site.js';
-import { GOLDEN_FAKES } from './golden-fakes.js';
-import {
-  GOLDEN_SCREENS,
-  type GoldenProfile,
-  markerBox,
-  runGolden,
-  startGoldenJail,
-} from './golden-run.js';
+import { GOLDEN_FAKES, type GoldenFake } from './golden-fakes.js';
+import { GOLDEN_SCREENS, markerBox, runGolden, startGoldenJail } from './golden-run.js';
 
-const PROFILES: readonly GoldenProfile[] = GOLDEN_FAKES;
+const PROFILES: readonly GoldenFake[] = GOLDEN_FAKES;
 
 /** Half the marker, less a pixel: a click this close to the centre is on the marker. */
 const TOLERANCE = 3;
@@ -53,8 +47,10 @@ export function goldenSuite(dpr: 1 | 2): void {
               const expected = markerBox(screen).centre;
               assert.equal(result.status, 'finished', JSON.stringify(result));
               assert.equal(clicks.length, 1, `clicks seen by the page: ${JSON.stringify(clicks)}`);
-              // The image went in the profile's format (WebP for the hosted APIs), decoded by the fake.
-              const format = profileNamed(entry.profile, entry.modelName)?.image.format;
+              // The image went in the profile's format (WebP for the hosted APIs, and for the
+              // self-hosted ones on a server that says it decodes it), decoded by the fake.
+              const format =
+                entry.imageFormat ?? profileNamed(entry.profile, entry.modelName)?.image.format;
               assert.equal(requests[0]?.image?.format, format, entry.label);
               const [click] = clicks as [(typeof clicks)[number]];
               const off = Math.hypot(click.x - expected.x, click.y - expected.y);

@@ -5,6 +5,7 @@
 // display size the request declares). The second request is answered with the provider's way of
 // ending a task. The test then reads where Chromium saw the click land.
 import type { ImageCodec } from '@clawdie/kit/images';
+import type { FakeServerKind } from '../model-server-lists.js';
 
 /** The marker colour the golden page shows, RGB. */
 export const GOLDEN_MARKER: readonly [number, number, number] = [255, 0, 255];
@@ -14,6 +15,8 @@ export interface GoldenServerOptions {
   codec?: ImageCodec;
   /** Required key (the wire's own header: bearer, x-api-key or x-goog-api-key). */
   apiKey?: string;
+  /** Chat-completions fakes: the server posed as (its model list and image decoder). */
+  poseAs?: FakeServerKind;
 }
 
 /** One request as the fake saw it. */

@@ -11,6 +11,7 @@ import type { CompactResult, TaskResultStatus } from '../../tasks/task-input.js'
 import type { CallUsage } from '../model/call-usage.js';
 import type { ModelRetry, VisionModel } from '../model/chat-types.js';
 import type { ImageEncoding } from '../model/image-encoder.js';
+import type { ModelServer } from '../model/model-server.js';
 import type { ModelProfile } from '../profiles/profile-types.js';
 import type { PlannedStep } from '../uitars/index.js';
 import type { HandoffOutcome, HandoffReason, LoopHandoff } from './handoff-types.js';
@@ -53,6 +54,8 @@ export interface LoopOptions {
   imageWindow: number;
   /** The model images' format and qualities (agent/model/image-encoder.ts). */
   imageEncoding: ImageEncoding;
+  /** The task's model server, where it was asked (it may allow the profile's preferred format). */
+  modelServer?: ModelServer | undefined;
   waitMs: number;
   scrollAmount: number;
   /** Hosts `navigate` may go to (`*.x` for subdomains); unset means no restriction here. */

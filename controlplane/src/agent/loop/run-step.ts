@@ -40,7 +40,7 @@ export async function runStep(
   const { profile } = options;
   const image = await encodeForModel(
     screenshot,
-    { image: profile.image, encoding: options.imageEncoding },
+    { image: profile.image, encoding: options.imageEncoding, server: options.modelServer },
     deps.images,
   );
   const url = profile.observesUrl

@@ -1,3 +1,4 @@
+import type { ModelServer } from './model-server.js';
 import type { Wire } from './wires/wire-types.js';
 
 /** The subset of the OpenAI chat-completions message format Clawdie sends. */
@@ -102,4 +103,10 @@ export interface VisionModel {
    * model profile, e.g. through a proxy that serves several APIs); absent for a replay.
    */
   forWire?(wire: Wire): VisionModel;
+  /**
+   * Which server answers (model-server.ts): asked once per task where a profile's image format
+   * depends on it; absent where it cannot be asked (a replay, the hosted wires). Rejects only on
+   * an abort.
+   */
+  server?(signal?: AbortSignal): Promise<ModelServer>;
 }

@@ -9,6 +9,7 @@ import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
 import type { ImagePolicy, ModelImageFormat, ProfileImage } from '../profiles/profile-types.js';
 import type { Size } from '../uitars/types.js';
+import { MODEL_SERVER_NAMES, type ModelServer } from './model-server.js';
 
 export interface ModelImage extends ProfileImage {
   /** False when the screenshot already had the target size and its JPEG was reused as-is. */
@@ -40,31 +41,62 @@ export const DEFAULT_IMAGE_ENCODING: ImageEncoding = {
 export interface EncodeOptions {
   image: ImagePolicy;
   encoding: ImageEncoding;
+  /** The task's model server, where it was asked (model-server.ts); unset: not known. */
+  server?: ModelServer | undefined;
+}
+
+/** True when the server decodes the profile's preferred format and the codec writes it. */
+function preferredFits(options: EncodeOptions, codec: ImageCodec): boolean {
+  const { preferred } = options.image;
+  return (
+    !!preferred &&
+    !!options.server?.decodes?.includes(preferred) &&
+    codec.writes.includes(preferred)
+  );
+}
+
+/** The format asked for: the operator's, else the profile's (its preferred one where it fits). */
+function wantedFormat(options: EncodeOptions, codec: ImageCodec): ModelImageFormat {
+  if (options.encoding.format) return options.encoding.format;
+  const { preferred, format } = options.image;
+  return preferred && preferredFits(options, codec) ? preferred : format;
 }
 
 /**
- * The format a model image is written in: the operator's or the profile's, JPEG where the codec
- * cannot write it (the pure-JS codec has no WebP encoder).
+ * The format a model image is written in: the operator's, or the profile's (its preferred one
+ * where the server decodes it), JPEG where the codec cannot write it (the pure-JS codec has no
+ * WebP encoder).
  */
 export function modelImageFormat(options: EncodeOptions, codec: ImageCodec): ModelImageFormat {
-  const wanted = options.encoding.format ?? options.image.format;
+  const wanted = wantedFormat(options, codec);
   return codec.writes.includes(wanted) ? wanted : 'jpeg';
 }
 
-/** One line for the banner: the format and quality model images go in, and why. */
+/** One line for the banner and the task's log: the format and quality model images go in, and why. */
 export function describeModelImages(options: EncodeOptions, codec: ImageCodec): string {
   const format = modelImageFormat(options, codec);
   const { jpegQuality, webpQuality } = options.encoding;
   const quality = format === 'png' ? '' : ` q${format === 'webp' ? webpQuality : jpegQuality}`;
-  const wanted = options.encoding.format ?? options.image.format;
-  const why =
-    wanted !== format
-      ? `${wanted} asked; the ${codec.kind} codec cannot write it`
-      : options.encoding.format
-        ? 'CLAWDIE_MODEL_IMAGE_FORMAT'
-        : "the profile's; CLAWDIE_MODEL_IMAGE_FORMAT changes it";
   const older = olderQuality(options, format);
-  return `${format.toUpperCase()}${quality} (${why})${older === null ? '' : `, older screenshots q${older}`}`;
+  const olderNote = older === null ? '' : `, older screenshots q${older}`;
+  return `${format.toUpperCase()}${quality} (${whyFormat(options, codec)})${olderNote}`;
+}
+
+function whyFormat(options: EncodeOptions, codec: ImageCodec): string {
+  const wanted = wantedFormat(options, codec);
+  if (!codec.writes.includes(wanted))
+    return `${wanted} asked; the ${codec.kind} codec cannot write it`;
+  if (options.encoding.format) return 'CLAWDIE_MODEL_IMAGE_FORMAT';
+  const change = 'CLAWDIE_MODEL_IMAGE_FORMAT changes it';
+  const { preferred, format } = options.image;
+  if (!preferred || preferred === format) return `the profile's; ${change}`;
+  if (!options.server)
+    return `the profile's; ${preferred.toUpperCase()} where the server says it is vLLM or SGLang; ${change}`;
+  const server = MODEL_SERVER_NAMES[options.server.kind];
+  if (wanted === preferred) return `${server} decodes it; ${change}`;
+  return options.server.decodes?.includes(preferred)
+    ? `the profile's: the ${codec.kind} codec cannot write ${preferred}`
+    : `the profile's: ${server} is not known to decode ${preferred}; ${change}`;
 }
 
 /** The quality of the older copy of a screenshot, or null when none is made. */

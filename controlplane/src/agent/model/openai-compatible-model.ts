@@ -9,6 +9,7 @@ import { type CallTiming, replyOf, startCallTiming } from './call-usage.js';
 import type { ModelCallHooks, ModelReply, ModelRequest, VisionModel } from './chat-types.js';
 import { createEndpointLimiter, type EndpointLimiter } from './endpoint-limiter.js';
 import { attemptCompletion } from './model-attempt.js';
+import { identifyModelServer } from './model-server.js';
 import { createCallRetries, MAX_RETRY_DELAY_MS } from './retry-policy.js';
 import { chatCompletionsWire } from './wires/chat-completions.js';
 import type { Wire } from './wires/wire-types.js';
@@ -141,5 +142,16 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleModelOption
     forWire: (other) =>
       other === wire ? client : createOpenAiCompatibleModel({ ...options, wire: other, limiter }),
   };
+  // Only the self-hosted servers' wire lists its models the way model-server.ts reads.
+  if (wire === chatCompletionsWire) {
+    const probe = {
+      baseUrl: options.baseUrl,
+      model: options.model,
+      headers: http.headers,
+      fetch: http.fetch,
+      timeoutMs: Math.min(options.timeoutMs, 5000),
+    };
+    client.server = (signal) => identifyModelServer(probe, signal);
+  }
   return client;
 }

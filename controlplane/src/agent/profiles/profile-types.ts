@@ -43,6 +43,11 @@ export interface ImagePolicy {
    * self-hosted server (llama.cpp, Ollama) may lack a WebP decoder.
    */
   format: ModelImageFormat;
+  /**
+   * Sent instead of `format` where the model server says it decodes it (agent/model/model-server.ts):
+   * WebP for the self-hosted profiles when their server is vLLM or SGLang.
+   */
+  preferred?: ModelImageFormat;
   /** Screenshots kept in one request, newest last (older ones are left out). */
   maxImages: number;
   /**

@@ -38,8 +38,10 @@ export interface QwenProfileSpec {
 export function qwenImagePolicy(resize: QwenProfileSpec['resize'], maxImages: number): ImagePolicy {
   return {
     size: (width, height) => smartResize(width, height, resize) ?? { width, height },
-    // vLLM decodes WebP (PIL), but llama.cpp and Ollama serve Qwen-VL too: JPEG is safe on all.
+    // vLLM decodes WebP (PIL), but llama.cpp and Ollama serve Qwen-VL too: JPEG is safe on all,
+    // WebP where the server says it is vLLM or SGLang.
     format: 'jpeg',
+    preferred: 'webp',
     maxImages,
   };
 }

@@ -7,8 +7,10 @@ import { createJsCodec, imageSize } from '@clawdie/kit/images';
 import sharp from 'sharp';
 import {
   DEFAULT_IMAGE_ENCODING,
+  describeModelImages,
   encodeForModel,
 } from '../../../../controlplane/src/agent/model/image-encoder.js';
+import type { ModelServer } from '../../../../controlplane/src/agent/model/model-server.js';
 import { profileNamed } from '../../../../controlplane/src/agent/profiles/index.js';
 import {
   PROFILE_NAMES,
@@ -161,5 +163,78 @@ describe('encodeForModel', () => {
     );
     assert.equal(image.mediaType, 'image/jpeg');
     assert.deepEqual(imageSize(Buffer.from(image.base64, 'base64')), profile.image.size(W, H));
+  });
+
+  it('sends the self-hosted profiles WebP where the server says it decodes it, JPEG elsewhere', async () => {
+    const shot = await screenshot();
+    const servers = {
+      vllm: { kind: 'vllm', decodes: ['jpeg', 'png', 'webp'] },
+      llama: { kind: 'llama.cpp', decodes: ['jpeg', 'png'] },
+      unknown: { kind: 'unknown', decodes: null },
+    } as const satisfies Record<string, ModelServer>;
+    const encode = (name: ProfileName, server: ModelServer, format: 'jpeg' | null = null) => {
+      const profile = profileNamed(name);
+      assert.ok(profile);
+      const options = {
+        image: profile.image,
+        encoding: { ...DEFAULT_IMAGE_ENCODING, format },
+        server,
+      };
+      return encodeForModel(shot, options, testImages).then((image) => ({
+        image,
+        why: describeModelImages(options, testImages),
+      }));
+    };
+    for (const name of ['ui-tars-1.5', 'ui-tars-1.0', 'qwen2.5-vl', 'qwen3-vl'] as const) {
+      const onVllm = await encode(name, servers.vllm);
+      assert.equal(onVllm.image.mediaType, 'image/webp', name);
+      assert.equal(
+        onVllm.image.older,
+        undefined,
+        `${name}: self-hosted send every screenshot alike`,
+      );
+      assert.match(onVllm.why, /^WEBP q40 \(vLLM decodes it/);
+      const bytes = Buffer.from(onVllm.image.base64, 'base64');
+      assert.equal((await sharp(bytes).metadata()).format, 'webp');
+      assert.ok((await findMarker(bytes)).centre, name);
+      for (const server of [servers.llama, servers.unknown]) {
+        const other = await encode(name, server);
+        assert.equal(other.image.mediaType, 'image/jpeg', `${name} on ${server.kind}`);
+      }
+      // The operator's format wins over the server's.
+      assert.equal((await encode(name, servers.vllm, 'jpeg')).image.mediaType, 'image/jpeg');
+    }
+    assert.match(
+      (await encode('ui-tars-1.5', servers.llama)).why,
+      /llama\.cpp is not known to decode webp/,
+    );
+    // The hosted profiles are WebP whatever the server.
+    assert.equal(
+      (await encode('gemini-computer-use', servers.llama)).image.mediaType,
+      'image/webp',
+    );
+    // The pure-JS codec writes no WebP: JPEG even on vLLM, and it says why.
+    const profile = profileNamed('ui-tars-1.5');
+    assert.ok(profile);
+    const options = {
+      image: profile.image,
+      encoding: DEFAULT_IMAGE_ENCODING,
+      server: servers.vllm,
+    };
+    const js = createJsCodec();
+    assert.equal((await encodeForModel(shot, options, js)).mediaType, 'image/jpeg');
+    assert.match(
+      describeModelImages(options, js),
+      /^JPEG q80 \(the profile's: the js codec cannot write webp\)/,
+    );
+    // Not asked yet (the banner): says what decides.
+    const banner = describeModelImages(
+      { image: profile.image, encoding: DEFAULT_IMAGE_ENCODING },
+      testImages,
+    );
+    assert.match(
+      banner,
+      /^JPEG q80 \(the profile's; WEBP where the server says it is vLLM or SGLang/,
+    );
   });
 });
