@@ -9,7 +9,7 @@
 // centre on every screen and a mean text-region SSIM of at least 0.99 (at most 1 % of the text
 // blocks' structure lost). `BENCH_FULL=1` adds more qualities and sharp's WebP options.
 import { createSharpCodec, type ImageFormat } from '@clawdie/kit/images';
-import sharp, { type WebpOptions } from 'sharp';
+import sharp, { type JpegOptions, type WebpOptions } from 'sharp';
 import { profileNamed } from '../controlplane/src/agent/profiles/index.js';
 import { PROFILE_NAMES } from '../controlplane/src/agent/profiles/profile-types.js';
 import { findMarker } from '../test/support/golden/find-marker.js';
@@ -40,8 +40,18 @@ const webpWith = (quality: number, options: WebpOptions, label: string): Variant
       .webp({ quality, ...options })
       .toBuffer(),
 });
+/** A JPEG variant with sharp options the codec does not set (mozjpeg's trellis quantisation). */
+const jpegWith = (quality: number, options: JpegOptions, label: string): Variant => ({
+  label: `jpeg q${quality} ${label}`,
+  encode: (screen, size) =>
+    sharp(screen)
+      .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+      .jpeg({ quality, ...options })
+      .toBuffer(),
+});
 const variants: Variant[] = [
-  ...(full ? [90, 80, 70, 60, 50] : [80, 70]).map((q) => viaCodec('jpeg', q)),
+  ...(full ? [90, 80, 75, 70, 65, 60, 50] : [80, 70]).map((q) => viaCodec('jpeg', q)),
+  ...(full ? [80, 70].map((q) => jpegWith(q, { mozjpeg: true }, 'mozjpeg')) : []),
   ...(full ? [80, 70, 60, 50, 40, 30, 20, 10] : [50, 40, 30, 10]).map((q) => viaCodec('webp', q)),
   ...(full
     ? [50, 40, 30].flatMap((q) => [
