@@ -10,6 +10,9 @@ export type FakeServerKind = 'vllm' | 'sglang' | 'llama.cpp' | 'ollama' | 'tgi';
 
 const created = 1_764_000_000;
 
+/** `{"object": "list", "data": [entry]}`, the OpenAI list every server wraps its models in. */
+const oneModel = (entry: Record<string, unknown>) => ({ object: 'list', data: [entry] });
+
 /** The list body, and whether the server asks for the API key on this path. */
 export function modelListOf(
   kind: FakeServerKind,
@@ -17,56 +20,48 @@ export function modelListOf(
 ): { body: unknown; needsKey: boolean } {
   switch (kind) {
     case 'vllm':
+      // ModelCard: id, object, created, owned_by, root, parent, max_model_len, permission.
       return {
         needsKey: true,
-        body: {
-          object: 'list',
-          data: [
+        body: oneModel({
+          id: model,
+          object: 'model',
+          created,
+          owned_by: 'vllm',
+          root: `/models/${model}`,
+          parent: null,
+          max_model_len: 32768,
+          permission: [
             {
-              id: model,
-              object: 'model',
+              id: 'modelperm-5c2f0a1e9b7d4c36',
+              object: 'model_permission',
               created,
-              owned_by: 'vllm',
-              root: `/models/${model}`,
-              parent: null,
-              max_model_len: 32768,
-              permission: [
-                {
-                  id: 'modelperm-5c2f0a1e9b7d4c36',
-                  object: 'model_permission',
-                  created,
-                  allow_create_engine: false,
-                  allow_sampling: true,
-                  allow_logprobs: true,
-                  allow_search_indices: false,
-                  allow_view: true,
-                  allow_fine_tuning: false,
-                  organization: '*',
-                  group: null,
-                  is_blocking: false,
-                },
-              ],
+              allow_create_engine: false,
+              allow_sampling: true,
+              allow_logprobs: true,
+              allow_search_indices: false,
+              allow_view: true,
+              allow_fine_tuning: false,
+              organization: '*',
+              group: null,
+              is_blocking: false,
             },
           ],
-        },
+        }),
       };
     case 'sglang':
+      // ModelCard: the same fields as vLLM's but no permission list.
       return {
         needsKey: true,
-        body: {
-          object: 'list',
-          data: [
-            {
-              id: model,
-              object: 'model',
-              created,
-              owned_by: 'sglang',
-              root: model,
-              parent: null,
-              max_model_len: 32768,
-            },
-          ],
-        },
+        body: oneModel({
+          id: model,
+          object: 'model',
+          created,
+          owned_by: 'sglang',
+          root: model,
+          parent: null,
+          max_model_len: 32768,
+        }),
       };
     case 'llama.cpp':
       return {
@@ -119,18 +114,12 @@ export function modelListOf(
     case 'ollama':
       return {
         needsKey: false,
-        body: {
-          object: 'list',
-          data: [{ id: model, object: 'model', created, owned_by: 'library' }],
-        },
+        body: oneModel({ id: model, object: 'model', created, owned_by: 'library' }),
       };
     case 'tgi':
       return {
         needsKey: false,
-        body: {
-          object: 'list',
-          data: [{ id: model, object: 'model', created: 0, owned_by: model }],
-        },
+        body: oneModel({ id: model, object: 'model', created: 0, owned_by: model }),
       };
   }
 }

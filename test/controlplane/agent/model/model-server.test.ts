@@ -4,15 +4,15 @@
 // another server, an error, garbage, a silent or huge answer — must be `unknown`, which keeps the
 // profile's JPEG.
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, it } from 'node:test';
 import {
   modelServerOf,
   UNKNOWN_MODEL_SERVER,
 } from '../../../../controlplane/src/agent/model/model-server.js';
 import { createOpenAiCompatibleModel } from '../../../../controlplane/src/agent/model/openai-compatible-model.js';
 import { anthropicMessagesWire } from '../../../../controlplane/src/agent/model/wires/anthropic-messages.js';
+import { loopbackServerForSuite } from '../../../support/loopback-server.js';
 import { type FakeServerKind, modelListOf } from '../../../support/model-server-lists.js';
 import { startScriptedModel } from '../../../support/uitars-test-model.js';
 
@@ -84,17 +84,9 @@ describe('model server identification (real HTTP, servers posed as)', () => {
 });
 
 describe('model server identification: what is not clearly one server', () => {
-  let baseUrl = '';
   let handle: (request: IncomingMessage, response: ServerResponse) => void = () => undefined;
-  const server = createServer((request, response) => handle(request, response));
-  before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
-  });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  const server = loopbackServerForSuite((request, response) => handle(request, response));
+  const base = () => `${server.origin}/v1/`;
   const json = (status: number, body: string) => (_: IncomingMessage, response: ServerResponse) =>
     response.writeHead(status, { 'content-type': 'application/json' }).end(body);
   const vllm = JSON.stringify(modelListOf('vllm', MODEL).body);
@@ -105,7 +97,7 @@ describe('model server identification: what is not clearly one server', () => {
       paths.push(`${request.method} ${request.url}`);
       json(200, vllm)(request, response);
     };
-    assert.equal((await client(baseUrl).server?.())?.kind, 'vllm');
+    assert.equal((await client(base()).server?.())?.kind, 'vllm');
     assert.deepEqual(paths, ['GET /v1/models']);
   });
 
@@ -145,7 +137,7 @@ describe('model server identification: what is not clearly one server', () => {
   for (const [what, handler] of cases) {
     it(`${what} is unknown`, async () => {
       handle = handler;
-      assert.deepEqual(await client(baseUrl).server?.(), UNKNOWN_MODEL_SERVER);
+      assert.deepEqual(await client(base()).server?.(), UNKNOWN_MODEL_SERVER);
     });
   }
 
@@ -159,20 +151,20 @@ describe('model server identification: what is not clearly one server', () => {
         ],
       }),
     );
-    assert.equal((await client(baseUrl).server?.())?.kind, 'sglang');
+    assert.equal((await client(base()).server?.())?.kind, 'sglang');
   });
 
   it('a server that never answers is unknown once the probe bound passes (the model timeout, at most 5 s)', {
     timeout: 20_000,
   }, async () => {
     handle = () => undefined; // never answers
-    assert.deepEqual(await client(baseUrl, null, 1000).server?.(), UNKNOWN_MODEL_SERVER);
+    assert.deepEqual(await client(base(), null, 1000).server?.(), UNKNOWN_MODEL_SERVER);
   });
 
   it("rejects on the task's abort, so a cancelled task does not start with a guess", async () => {
     handle = () => undefined;
     const controller = new AbortController();
-    const asked = client(baseUrl).server?.(controller.signal);
+    const asked = client(base()).server?.(controller.signal);
     setTimeout(() => controller.abort(new Error('task cancelled')), 50);
     await assert.rejects(asked ?? Promise.resolve(), /task cancelled/);
   });

@@ -1,19 +1,18 @@
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describe, it } from 'node:test';
 import { createOpenAiCompatibleModel } from '../../../../controlplane/src/agent/model/openai-compatible-model.js';
 import { ModelError } from '../../../../controlplane/src/errors.js';
+import { loopbackServerForSuite } from '../../../support/loopback-server.js';
 import { createManualClock } from '../../../support/manual-clock.js';
 
 type Handler = (request: IncomingMessage, body: string, response: ServerResponse) => void;
 
 describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
-  let baseUrl = '';
   let handlers: Handler[] = [];
   const bodies: string[] = [];
   const headers: IncomingMessage['headers'][] = [];
-  const server = createServer((request, response) => {
+  const server = loopbackServerForSuite((request, response) => {
     let body = '';
     request.on('data', (chunk) => {
       body += chunk;
@@ -46,19 +45,10 @@ describe('OpenAI-compatible model client (real HTTP on loopback)', () => {
       response.writeHead(code, extra).end(`status ${code}`);
     };
 
-  before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
-  });
-  after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-
   const model = (overrides: Partial<Parameters<typeof createOpenAiCompatibleModel>[0]> = {}) => {
     const clock = createManualClock();
     const client = createOpenAiCompatibleModel({
-      baseUrl,
+      baseUrl: `${server.origin}/v1/`,
       model: 'ui-tars-test',
       apiKey: 'sk-test',
       timeoutMs: 2000,
