@@ -2,7 +2,7 @@
 // the key rule come from the servers' sources (vllm `entrypoints/openai/protocol.py` ModelCard and
 // its `/v1` key middleware; sglang `entrypoints/openai/protocol.py` ModelCard and `utils/auth.py`;
 // llama.cpp `tools/server/server-context.cpp` get_res_models, `server-http.cpp` public endpoints;
-// ollama `openai/openai.go` ToListCompletion; text-generation-inference `router/src/server.rs`),
+// ollama `openai/openai.go` ToListCompletion and its root answers; text-generation-inference `router/src/server.rs`),
 // and which image bytes each one's decoder refuses (llama.cpp's stb_image: WebP).
 
 /** The servers a fake can pose as (docs/models.md, "Image formats"). */
@@ -122,6 +122,22 @@ export function modelListOf(
         body: oneModel({ id: model, object: 'model', created: 0, owned_by: model }),
       };
   }
+}
+
+/**
+ * What the server answers at its root, beside the OpenAI API: Ollama's `GET /` ("Ollama is
+ * running", text/plain) and `GET /api/version` (ollama `server/routes.go`); null elsewhere.
+ */
+export function rootAnswer(
+  kind: FakeServerKind,
+  path: string,
+  version = '0.33.0',
+): { contentType: string; body: string } | null {
+  if (kind !== 'ollama') return null;
+  if (path === '/') return { contentType: 'text/plain; charset=utf-8', body: 'Ollama is running' };
+  if (path === '/api/version')
+    return { contentType: 'application/json; charset=utf-8', body: JSON.stringify({ version }) };
+  return null;
 }
 
 /** True for WebP bytes (RIFF….WEBP), whatever the data URL's media type says. */

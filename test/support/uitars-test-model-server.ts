@@ -13,7 +13,12 @@ import {
   toolCallsJson,
   type Usage,
 } from './chat-server-writers.js';
-import { type FakeServerKind, modelListOf, undecodableImage } from './model-server-lists.js';
+import {
+  type FakeServerKind,
+  modelListOf,
+  rootAnswer,
+  undecodableImage,
+} from './model-server-lists.js';
 import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
 import { chatRequestSchema, imageUrls, messageText } from './uitars-test-model-messages.js';
 import { imageSizeFromDataUrl } from './uitars-test-model-observe.js';
@@ -72,6 +77,8 @@ export interface ChatServerOptions {
    * image decoder (llama.cpp answers a WebP with HTTP 400). Unset: a bare model list.
    */
   poseAs?: FakeServerKind;
+  /** With `poseAs: 'ollama'`: what its `GET /api/version` says (default 0.33.0). */
+  serverVersion?: string;
   /** Delay before each answer, read per request. */
   delayMs(): number;
   /** Decides the answer; may throw (→ HTTP 500 with the message). Aborted on close. */
@@ -115,6 +122,11 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
+    const root = options.poseAs ? rootAnswer(options.poseAs, path, options.serverVersion) : null;
+    if (request.method === 'GET' && root) {
+      response.writeHead(200, { 'content-type': root.contentType }).end(root.body);
+      return;
+    }
     if (request.method === 'GET' && (path === '/v1/models' || path === '/models')) {
       modelsAsked += 1;
       if (!options.poseAs) {

@@ -250,6 +250,8 @@ export interface ScriptedModelOptions {
   modelName?: string;
   /** The server posed as (its model list and image decoder; uitars-test-model-server.ts). */
   poseAs?: FakeServerKind;
+  /** With `poseAs: 'ollama'`: the version it reports. */
+  serverVersion?: string;
 }
 
 /**
@@ -265,6 +267,7 @@ export async function startScriptedModel(
     modelName: options.modelName ?? 'ui-tars-1.5-scripted',
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.poseAs === undefined ? {} : { poseAs: options.poseAs }),
+    ...(options.serverVersion === undefined ? {} : { serverVersion: options.serverVersion }),
     delayMs: () => options.delayMs ?? 0,
     respond: async (record) => {
       record.mode = `script[${next}]`;

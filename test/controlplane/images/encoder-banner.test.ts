@@ -72,7 +72,7 @@ describe('the controlplane banner names the image encoder', () => {
     // The model's images: UI-TARS-1.5's JPEG (the replay's profile).
     assert.match(
       output,
-      /^ {2}images: JPEG q80 \(the profile's; WEBP where the server says it is vLLM or SGLang; CLAWDIE_MODEL_IMAGE_FORMAT changes it\)$/m,
+      /^ {2}images: JPEG q80 \(the profile's; WEBP where the server says it is vLLM, SGLang or Ollama ≥ 0.32.14; CLAWDIE_MODEL_IMAGE_FORMAT changes it\)$/m,
     );
   });
 

@@ -1,6 +1,6 @@
 // The format of a task's screenshots follows its model server (docs/models.md, "Image formats"):
 // a UI-TARS task through the real controlplane and model client, against fakes that pose as vLLM,
-// llama.cpp and an unidentified server — each with its own `GET /v1/models` body, key rule and
+// llama.cpp, Ollama and an unidentified server — each with its own `GET /v1/models` body, key rule and
 // image decoder (llama.cpp answers a WebP with HTTP 400). WebP only where the server says it
 // reads it; the operator's CLAWDIE_MODEL_IMAGE_FORMAT wins over the server.
 import assert from 'node:assert/strict';
@@ -29,11 +29,13 @@ interface Ran {
 async function runTask(
   poseAs: FakeServerKind | undefined,
   env: Record<string, string> = {},
+  serverVersion?: string,
 ): Promise<Ran> {
   const server = await startScriptedModel(SCRIPT, {
     apiKey: KEY,
     modelName: MODEL,
     ...(poseAs ? { poseAs } : {}),
+    ...(serverVersion ? { serverVersion } : {}),
   });
   const controlplane = await createTestControlplane({
     model: createOpenAiCompatibleModel({
@@ -110,6 +112,18 @@ describe("a task's screenshots follow its model server", () => {
       assert.equal(ran.status, 'finished', JSON.stringify(ran));
       assert.ok(ran.images.length >= 2);
       for (const image of ran.images) assert.equal(image.declared, 'image/jpeg');
+    }
+  });
+
+  it('Ollama: WebP from 0.32.14 (it transcodes for llama-server), JPEG before', async () => {
+    for (const [version, declared] of [
+      ['0.32.14', 'image/webp'],
+      ['0.32.13', 'image/jpeg'],
+    ] as const) {
+      const ran = await runTask('ollama', {}, version);
+      assert.equal(ran.status, 'finished', JSON.stringify(ran));
+      assert.ok(ran.images.length >= 2);
+      for (const image of ran.images) assert.equal(image.declared, declared, version);
     }
   });
 });

@@ -9,7 +9,7 @@ import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
 import type { ImagePolicy, ModelImageFormat, ProfileImage } from '../profiles/profile-types.js';
 import type { Size } from '../uitars/types.js';
-import { MODEL_SERVER_NAMES, type ModelServer } from './model-server.js';
+import { type ModelServer, modelServerName } from './model-server.js';
 
 export interface ModelImage extends ProfileImage {
   /** False when the screenshot already had the target size and its JPEG was reused as-is. */
@@ -91,8 +91,8 @@ function whyFormat(options: EncodeOptions, codec: ImageCodec): string {
   const { preferred, format } = options.image;
   if (!preferred || preferred === format) return `the profile's; ${change}`;
   if (!options.server)
-    return `the profile's; ${preferred.toUpperCase()} where the server says it is vLLM or SGLang; ${change}`;
-  const server = MODEL_SERVER_NAMES[options.server.kind];
+    return `the profile's; ${preferred.toUpperCase()} where the server says it is vLLM, SGLang or Ollama ≥ 0.32.14; ${change}`;
+  const server = modelServerName(options.server);
   if (wanted === preferred) return `${server} decodes it; ${change}`;
   return options.server.decodes?.includes(preferred)
     ? `the profile's: the ${codec.kind} codec cannot write ${preferred}`

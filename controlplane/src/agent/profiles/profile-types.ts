@@ -45,7 +45,7 @@ export interface ImagePolicy {
   format: ModelImageFormat;
   /**
    * Sent instead of `format` where the model server says it decodes it (agent/model/model-server.ts):
-   * WebP for the self-hosted profiles when their server is vLLM or SGLang.
+   * WebP for the self-hosted profiles when their server is vLLM, SGLang or Ollama ≥ 0.32.14.
    */
   preferred?: ModelImageFormat;
   /** Screenshots kept in one request, newest last (older ones are left out). */

@@ -39,7 +39,7 @@ export function qwenImagePolicy(resize: QwenProfileSpec['resize'], maxImages: nu
   return {
     size: (width, height) => smartResize(width, height, resize) ?? { width, height },
     // vLLM decodes WebP (PIL), but llama.cpp and Ollama serve Qwen-VL too: JPEG is safe on all,
-    // WebP where the server says it is vLLM or SGLang.
+    // WebP where the server says it is vLLM, SGLang or Ollama ≥ 0.32.14.
     format: 'jpeg',
     preferred: 'webp',
     maxImages,

@@ -25,7 +25,7 @@ function uiTarsProfile(mode: '1.5' | '1.0'): ModelProfile {
       // The operator's CLAWDIE_MODEL_IMAGE_WINDOW (default 5, vLLM's `--limit-mm-per-prompt
       // image=5` of the UI-TARS deployment guide) decides; the profile adds no cap of its own.
       // llama.cpp's stb_image cannot decode WebP (docs/models.md, "Image formats"): JPEG, and
-      // WebP where the server says it is vLLM or SGLang (Pillow).
+      // WebP where the server says it is vLLM, SGLang (Pillow) or Ollama ≥ 0.32.14.
       format: 'jpeg',
       preferred: 'webp',
       maxImages: 50,

@@ -234,7 +234,7 @@ describe('encodeForModel', () => {
     );
     assert.match(
       banner,
-      /^JPEG q80 \(the profile's; WEBP where the server says it is vLLM or SGLang/,
+      /^JPEG q80 \(the profile's; WEBP where the server says it is vLLM, SGLang or Ollama ≥ 0.32.14/,
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   modelServerOf,
   UNKNOWN_MODEL_SERVER,
 } from '../../../../controlplane/src/agent/model/model-server.js';
+import { ollamaDecodesWebp } from '../../../../controlplane/src/agent/model/ollama-version.js';
 import { createOpenAiCompatibleModel } from '../../../../controlplane/src/agent/model/openai-compatible-model.js';
 import { anthropicMessagesWire } from '../../../../controlplane/src/agent/model/wires/anthropic-messages.js';
 import { loopbackServerForSuite } from '../../../support/loopback-server.js';
@@ -36,7 +37,7 @@ describe('model server identification (real HTTP, servers posed as)', () => {
     vllm: { kind: 'vllm', webp: true },
     sglang: { kind: 'sglang', webp: true },
     'llama.cpp': { kind: 'llama.cpp', webp: false },
-    ollama: { kind: 'unknown', webp: false },
+    ollama: { kind: 'ollama', webp: true },
     tgi: { kind: 'unknown', webp: false },
   };
   for (const [poseAs, want] of Object.entries(expected) as [FakeServerKind, Want][]) {
@@ -47,7 +48,8 @@ describe('model server identification (real HTTP, servers posed as)', () => {
         assert.equal(found?.kind, want.kind);
         assert.equal(found?.decodes?.includes('webp') ?? false, want.webp);
         assert.equal(server.modelsAsked, 1);
-        assert.equal(server.requests.length, 0, 'no chat request is sent to ask');
+        const posts = server.requests.filter((request) => request.method !== 'GET');
+        assert.equal(posts.length, 0, 'no chat request is sent to ask');
       } finally {
         await server.close();
       }
@@ -174,5 +176,69 @@ describe('model server identification: what is not clearly one server', () => {
     assert.equal(modelServerOf(modelListOf('sglang', MODEL).body, 'another-name').kind, 'sglang');
     assert.equal(modelServerOf(null, MODEL).kind, 'unknown');
     assert.equal(modelServerOf({ data: 'vllm' }, MODEL).kind, 'unknown');
+  });
+
+  it('Ollama: its version decides (WebP transcoded from 0.32.14; ollama#17755)', async () => {
+    const cases: [string, boolean][] = [
+      ['0.32.14', true],
+      ['0.32.14-rc0', true],
+      ['0.33.0', true],
+      ['1.0.0', true],
+      ['0.32.13', false],
+      ['0.24.0', false],
+      ['0.0.0', false],
+    ];
+    for (const [serverVersion, webp] of cases) {
+      const server = await startScriptedModel([], {
+        modelName: MODEL,
+        poseAs: 'ollama',
+        serverVersion,
+      });
+      try {
+        const found = await client(server.baseUrl).server?.();
+        assert.equal(found?.kind, 'ollama', serverVersion);
+        assert.equal(found?.version, serverVersion);
+        assert.equal(found?.decodes?.includes('webp'), webp, serverVersion);
+        assert.equal(ollamaDecodesWebp(serverVersion), webp);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  it('a bare list is Ollama only where its root says so, at a base URL ending /v1', async () => {
+    const bare = JSON.stringify(modelListOf('ollama', MODEL).body);
+    const answers =
+      (root: string | null, version: string | null) =>
+      (request: IncomingMessage, response: ServerResponse) => {
+        const path = request.url ?? '';
+        const body = path.endsWith('/models')
+          ? bare
+          : path === '/'
+            ? root
+            : path === '/api/version'
+              ? version
+              : null;
+        if (body === null) return void response.writeHead(404).end();
+        response.writeHead(200).end(body);
+      };
+    handle = answers('Ollama is running', '{"version":"0.33.0"}');
+    assert.equal((await client(base()).server?.())?.kind, 'ollama');
+    // The same server behind a base URL without /v1: its root is not known.
+    assert.deepEqual(await client(`${server.origin}/ollama`).server?.(), UNKNOWN_MODEL_SERVER);
+    for (const [root, version] of [
+      ['another server', '{"version":"0.33.0"}'],
+      ['Ollama is running', null],
+      ['Ollama is running', '{"version":"latest"}'],
+      ['Ollama is running', 'not json'],
+      [null, '{"version":"0.33.0"}'],
+    ] as const) {
+      handle = answers(root, version);
+      assert.deepEqual(
+        await client(base()).server?.(),
+        UNKNOWN_MODEL_SERVER,
+        `${root} / ${version}`,
+      );
+    }
   });
 });
