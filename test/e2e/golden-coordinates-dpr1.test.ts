@@ -2,4 +2,4 @@
 // DPR 1 (test/support/golden/golden-suite.ts).
 import { goldenSuite } from '../support/golden/golden-suite.js';
 
-goldenSuite(1);
+goldenSuite([1]);

@@ -2,4 +2,4 @@
 // DPR 2 (test/support/golden/golden-suite.ts).
 import { goldenSuite } from '../support/golden/golden-suite.js';
 
-goldenSuite(2);
+goldenSuite([2]);

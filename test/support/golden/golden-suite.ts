@@ -12,15 +12,20 @@ import { type StaticSite, startStaticSite } from '../static-site.js';
 import { GOLDEN_FAKES, type GoldenFake } from './golden-fakes.js';
 import { GOLDEN_SCREENS, markerBox, runGolden, startGoldenJail } from './golden-run.js';
 
-const PROFILES: readonly GoldenFake[] = GOLDEN_FAKES;
-
 /** Half the marker, less a pixel: a click this close to the centre is on the marker. */
 const TOLERANCE = 3;
 
-/** The golden suite for the screens of one device pixel ratio (one test file each, for time). */
-export function goldenSuite(dpr: 1 | 2): void {
+/**
+ * The golden suite for the screens of the given device pixel ratios (one test file per part, for
+ * time): `profiles` — each profile at its own format, or the fakes that pose as a server that
+ * changes it (`served`: WebP for UI-TARS and Qwen on vLLM or SGLang).
+ */
+export function goldenSuite(dprs: readonly (1 | 2)[], profiles: 'own' | 'served' = 'own'): void {
+  const fakes: readonly GoldenFake[] = GOLDEN_FAKES.filter(
+    (fake) => (fake.imageFormat !== undefined) === (profiles === 'served'),
+  );
   describe(
-    `e2e: golden coordinates per model profile on a real page, DPR ${dpr}`,
+    `e2e: golden coordinates per model profile on a real page, DPR ${dprs.join(' and ')}${profiles === 'served' ? ', served formats' : ''}`,
     requires('chromium'),
     () => {
       let site: StaticSite;
@@ -31,7 +36,7 @@ export function goldenSuite(dpr: 1 | 2): void {
         await site?.close();
       });
 
-      for (const screen of GOLDEN_SCREENS.filter((candidate) => candidate.dpr === dpr)) {
+      for (const screen of GOLDEN_SCREENS.filter((candidate) => dprs.includes(candidate.dpr))) {
         describe(`${screen.width}×${screen.height} at DPR ${screen.dpr}`, () => {
           let jail: LocalJailService;
           before(async () => {
@@ -41,7 +46,7 @@ export function goldenSuite(dpr: 1 | 2): void {
             await jail?.stop();
           });
 
-          for (const entry of PROFILES) {
+          for (const entry of fakes) {
             it(`${entry.label}: the click lands on the marker`, async () => {
               const { result, clicks, requests } = await runGolden(entry, screen, jail, site);
               const expected = markerBox(screen).centre;
