@@ -21,6 +21,7 @@ const SCRIPT = [
 interface Ran {
   status: string;
   error: string | null;
+  message: string | null;
   /** The media type each image was sent as, and what its bytes are. */
   images: { declared: string; riff: boolean }[];
   modelsAsked: number;
@@ -59,7 +60,7 @@ async function runTask(
     const { trace_id: id } = (await started.json()) as { trace_id: string };
     await (await controlplane.app.request(`/v1/tasks/${id}/events`)).text();
     const detail = (await (await controlplane.app.request(`/v1/tasks/${id}`)).json()) as {
-      result: { status: string; error?: { code: string } };
+      result: { status: string; error?: { code: string; message: string } };
     };
     const done = { status: detail.result.status, error: detail.result.error ?? null };
     const images = server.requests.flatMap((request) =>
@@ -73,6 +74,7 @@ async function runTask(
     return {
       status: done.status,
       error: done.error?.code ?? null,
+      message: done.error?.message ?? null,
       images,
       modelsAsked: server.modelsAsked,
     };
@@ -101,6 +103,12 @@ describe("a task's screenshots follow its model server", () => {
     const forced = await runTask('llama.cpp', { CLAWDIE_MODEL_IMAGE_FORMAT: 'webp' });
     assert.notEqual(forced.status, 'finished', JSON.stringify(forced));
     assert.equal(forced.error, 'MODEL_REJECTED');
+    // The ending names the server's refusal, the format sent and how to send JPEG.
+    assert.match(forced.message ?? '', /HTTP 400: .*Failed to load image/);
+    assert.match(
+      forced.message ?? '',
+      /the screenshots went as WEBP q40 \(CLAWDIE_MODEL_IMAGE_FORMAT\); a server that cannot decode WebP needs CLAWDIE_MODEL_IMAGE_FORMAT=jpeg/,
+    );
     assert.equal(forced.modelsAsked, 0, "the operator's format needs no asking");
   });
 

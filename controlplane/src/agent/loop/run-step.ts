@@ -5,7 +5,7 @@ import type { StepOutcome } from '../../platform/store/task-records.js';
 import { callUsageOf } from '../model/call-usage.js';
 import type { ChatMessage } from '../model/chat-types.js';
 import type { Conversation } from '../model/conversation.js';
-import { encodeForModel } from '../model/image-encoder.js';
+import { describeModelImages, encodeForModel } from '../model/image-encoder.js';
 import { toBrowserActions } from '../uitars/index.js';
 import { executePlan } from './execute-plan.js';
 import type { LoopDeps, LoopOptions, StepResult } from './loop-types.js';
@@ -38,11 +38,12 @@ export async function runStep(
 
   started = performance.now();
   const { profile } = options;
-  const image = await encodeForModel(
-    screenshot,
-    { image: profile.image, encoding: options.imageEncoding, server: options.modelServer },
-    deps.images,
-  );
+  const encoding = {
+    image: profile.image,
+    encoding: options.imageEncoding,
+    server: options.modelServer,
+  };
+  const image = await encodeForModel(screenshot, encoding, deps.images);
   const url = profile.observesUrl
     ? await deps.operator.state(signal).then(
         (state) => state.url,
@@ -55,7 +56,9 @@ export async function runStep(
   const reply = await deps.model.complete({ messages, body }, signal).catch((error: unknown) => {
     // Empty or cut off at max_tokens even after the client's one re-ask: an unusable reply.
     if (error instanceof ModelError && error.code === 'MODEL_EMPTY_REPLY') return error;
-    throw error;
+    // WebP where the profile's own default is not (the server's identification, or the operator's).
+    const unusual = image.mediaType === 'image/webp' && profile.image.format !== 'webp';
+    throw unusual ? withImageHint(error, () => describeModelImages(encoding, deps.images)) : error;
   });
   if (reply instanceof ModelError) {
     conversation.addReply({ raw: '', text: '' }); // the turn stays observation/reply alternating
@@ -166,4 +169,14 @@ async function unusable(
     at: deps.clock.now(),
   });
   return { kind: 'unusable', message };
+}
+
+/**
+ * A server that refuses a request carrying WebP may not decode it (llama.cpp, an older Ollama, a
+ * server misidentified): the ending says so, and how to send JPEG instead.
+ */
+function withImageHint(error: unknown, why: () => string): unknown {
+  if (!(error instanceof ModelError) || error.code !== 'MODEL_REJECTED') return error;
+  const hint = `the screenshots went as ${why()}; a server that cannot decode WebP needs CLAWDIE_MODEL_IMAGE_FORMAT=jpeg`;
+  return new ModelError(error.code, `${error.message} (${hint})`, error);
 }
