@@ -1,12 +1,17 @@
 #!/usr/bin/env node
-// `node jail-service/scripts/bundle.mjs`: bundles the compiled jail-service (dist/main.js, with
-// the kit and every pure-JS package it imports, puppeteer-core included) into one ES module,
-// dist/bundle/main.mjs (and the chunk it imports once Chromium is spawned), with esbuild. A clone starts a fresh jail-service every time, and loading
-// ~700 module files cost it more than Chromium's own start (docs/performance.md, "Clone-to-
-// ready"); one file loads in a fraction of that. sharp (native) stays in node_modules, loaded by
-// createRequire from the bundle's own URL. hostd runs the bundle only while it is newer than every
-// compiled file it holds (hostd/src/drivers/select-driver.ts), else dist/main.js.
-import { rmSync, writeFileSync } from 'node:fs';
+// `node jail-service/scripts/bundle.mjs`: bundles the compiled jail-service (dist/bundle-entry.js,
+// with the kit and every pure-JS package it imports, puppeteer-core included) into one CommonJS
+// file, dist/bundle/service.cjs, with esbuild; writes its V8 code cache (service.cache) by loading
+// every module once under the flags clones run with; and last its entry, dist/bundle/main.mjs
+// (scripts/bundle-loader.mjs). A clone starts a fresh jail-service every time: ~700 module files
+// cost it more than Chromium's own start, one file a fraction of that, and from the code cache
+// about half again (docs/performance.md, "Clone-to-ready"). The service's own modules still load
+// once Chromium is spawned (esbuild keeps a dynamic import lazy). sharp (native) stays in
+// node_modules, loaded by createRequire from the bundle's own path. hostd runs the bundle only
+// while its entry is newer than every compiled file it holds (hostd/src/drivers/service-bundle.ts),
+// else dist/main.js.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,25 +19,31 @@ const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(packageDir, 'dist', 'bundle');
 
 const { build } = await import('esbuild');
+const { SERVICE_NODE_FLAGS } = await import(join(packageDir, 'dist', 'node-flags.js'));
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(packageDir, 'dist', 'main.js')],
+  entryPoints: [join(packageDir, 'dist', 'bundle-entry.js')],
   bundle: true,
-  // main.mjs holds only what runs before Chromium is spawned; the rest is a chunk it imports.
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
-  outExtension: { '.js': '.mjs' },
-  format: 'esm',
+  outfile: join(outdir, 'service.cjs'),
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outdir,
   minifySyntax: true,
   minifyWhitespace: true,
   external: ['sharp'],
   logLevel: 'warning',
-  // CommonJS packages inside an ES module bundle still call require().
-  banner: {
-    js: "import { createRequire as __clawdieCreateRequire } from 'node:module'; const require = __clawdieCreateRequire(import.meta.url);",
-  },
+  // ES modules of the service ask import.meta.url (e.g. to load sharp): the bundle's own URL.
+  define: { 'import.meta.url': '__clawdieBundleUrl' },
+  banner: { js: "const __clawdieBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
-writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n');
+copyFileSync(join(packageDir, 'scripts', 'bundle-loader.mjs'), join(outdir, 'loader.mjs'));
+const written = spawnSync(
+  process.execPath,
+  [...SERVICE_NODE_FLAGS, join(outdir, 'loader.mjs'), '--write-code-cache'],
+  // An explicit, empty environment: loading the modules needs none.
+  { stdio: 'inherit', env: {} },
+);
+if (written.status !== 0) throw new Error(`writing the code cache failed (exit ${written.status})`);
+// The entry last: hostd takes the bundle as current only while main.mjs is the newest file.
+copyFileSync(join(outdir, 'loader.mjs'), join(outdir, 'main.mjs'));
+rmSync(join(outdir, 'loader.mjs'));

@@ -1,73 +1,9 @@
 #!/usr/bin/env node
-// Composition root: config → logger → browser + app → listen; closes on SIGINT/SIGTERM, and with
-// CLAWDIE_JAIL_STOP_WITH_PARENT on EOF of stdin (the parent that holds the pipe died). Chromium
-// runs over a pipe, so it also exits when this process dies without cleaning up. Chromium starts
-// first, and the rest of the service (puppeteer, hono, the tools) loads while it does.
-import { loadConfig, processEnvironment } from './config.js';
-import { ConfigError } from './errors.js';
-import { createLogger } from './logger.js';
-import { spawnEarlyChromium } from './runner/early-chromium.js';
-import type { JailService } from './server.js';
+// Runs the jail-service (run-service.ts): config → logger → browser + app → listen. The one-file
+// bundle starts the same function through its loader (scripts/bundle-loader.mjs).
+import { runService } from './run-service.js';
 
-/** After this long closing, the process exits anyway. */
-const CLOSE_DEADLINE_MS = 15_000;
-
-async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(processEnvironment());
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    createLogger('info').fatal({ code: error.code }, error.message);
-    process.exitCode = 2;
-    return;
-  }
-  // Before anything slow loads: Chromium's start overlaps the service's own (early-chromium.ts).
-  const early = config.cdpUrl
-    ? null
-    : spawnEarlyChromium({ ...config, sandbox: config.chromiumSandbox, env: config.chromiumEnv });
-  const logger = createLogger(config.logLevel);
-  let service: JailService | undefined;
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    // A close that hangs must not keep a service nobody owns alive: Chromium follows our exit.
-    setTimeout(() => process.exit(1), CLOSE_DEADLINE_MS).unref();
-    void (service?.close() ?? Promise.resolve())
-      .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
-      .finally(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  if (config.stopWithParent) {
-    // The parent holds our stdin open for as long as it lives: EOF means it is gone.
-    process.stdin.on('end', () => stop('parent gone (stdin closed)'));
-    process.stdin.on('error', () => stop('parent gone (stdin error)'));
-    process.stdin.resume();
-  }
-  process.on('uncaughtException', (error) => {
-    logger.fatal({ err: error }, 'uncaught exception');
-    void (service?.close() ?? Promise.resolve()).finally(() => process.exit(1));
-  });
-
-  try {
-    const { startJailService } = await import('./server.js');
-    service = await startJailService(config, logger, {}, early);
-  } catch (error) {
-    logger.fatal({ err: error }, 'jail-service failed to start');
-    process.exitCode = 1;
-    return;
-  }
-  if (stopping) {
-    await service.close();
-    return;
-  }
-  logger.info({ url: service.url, viewport: config.viewport }, 'jail-service listening');
-}
-
-void main().catch((error: unknown) => {
+void runService().catch((error: unknown) => {
   process.stderr.write(`jail-service: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -5,9 +5,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '../../jail-service/src/node-flags.js';
 import { requires } from '../support/capabilities.js';
 import {
   chromiumDescendants,
@@ -27,19 +29,20 @@ interface Started {
   stderr: string[];
 }
 
+/** The service from source under tsx (default), or as hostd runs a clone's: node flags + bundle. */
+const FROM_SOURCE = ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'];
+const BUNDLE = 'jail-service/dist/bundle/main.mjs';
+
 function spawnMain(
   env: Record<string, string>,
   stdin: 'ignore' | 'pipe' = 'ignore',
+  argv: readonly string[] = FROM_SOURCE,
 ): { child: ChildProcess; stderr: string[] } {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'],
-    {
-      cwd: root,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
-      stdio: [stdin, 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, argv, {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: [stdin, 'pipe', 'pipe'],
+  });
   children.add(child);
   child.once('exit', () => children.delete(child));
   const stderr: string[] = [];
@@ -48,7 +51,11 @@ function spawnMain(
   return { child, stderr };
 }
 
-async function startMain(env: Record<string, string> = {}, stdin?: 'pipe'): Promise<Started> {
+async function startMain(
+  env: Record<string, string> = {},
+  stdin?: 'pipe',
+  argv?: readonly string[],
+): Promise<Started & { listening: Record<string, unknown> }> {
   const { child, stderr } = spawnMain(
     {
       CLAWDIE_JAIL_TOKEN: TOKEN,
@@ -57,13 +64,14 @@ async function startMain(env: Record<string, string> = {}, stdin?: 'pipe'): Prom
       ...env,
     },
     stdin,
+    argv,
   );
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     for (const line of stderr) {
       const entry = JSON.parse(line) as { msg?: string; url?: string };
       if (entry.msg === 'jail-service listening' && entry.url)
-        return { child, url: entry.url, stderr };
+        return { child, url: entry.url, stderr, listening: entry };
     }
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -129,6 +137,28 @@ describe('jail-service main process', requires('chromium'), () => {
     assert.equal(code, 0);
     assert.deepEqual(await waitForMarksGone(run, 10_000), []);
     assert.equal(existsSync(profile), false, 'a clean close: the temporary profile is removed');
+  });
+
+  it('the bundle, run as hostd runs it in a clone, compiles from its code cache and serves; other node flags refuse the cache', {
+    skip: existsSync(join(root, BUNDLE)) ? false : 'no jail-service bundle (npm run build)',
+  }, async () => {
+    for (const [flags, codeCache] of [
+      [SERVICE_NODE_FLAGS, 'used'],
+      [[], 'refused'],
+    ] as const) {
+      // sharp at start: the bundle loads the native module from its own path.
+      const env = { CLAWDIE_IMAGE_ENCODER: 'sharp' };
+      const { child, url, listening } = await startMain(env, undefined, [...flags, BUNDLE]);
+      assert.equal(listening.codeCache, codeCache, JSON.stringify(flags));
+      const health = await fetch(`${url}/health`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
+      assert.equal(health.status, 200);
+      const { images } = (await health.json()) as { images?: unknown };
+      assert.match(String(images), /^sharp /);
+      child.kill('SIGTERM');
+      assert.deepEqual(await once(child, 'exit'), [0, null]);
+    }
   });
 
   it('exits with code 2 and names the variables when no token is configured', async () => {

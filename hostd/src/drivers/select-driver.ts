@@ -1,8 +1,10 @@
 // Builds the JailDriver the config picked (from the platform, or CLAWDIE_HOSTD_DRIVER): the
 // FreeBSD driver with its host layout from the config, or the Linux driver.
+
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SERVICE_NODE_FLAGS } from '@clawdie/jail-service/node-flags';
 import type { CommandRunner, ProcessLauncher } from '@clawdie/kit/runner';
 import type { HostdConfig } from '../config.js';
 import { FreeBsdDriver } from './freebsd/freebsd-driver.js';
@@ -98,13 +100,6 @@ export interface JailServiceCommand {
   /** Why clones fall back to TypeScript under tsx (≈1 s slower per clone start); null otherwise. */
   notice: string | null;
 }
-
-/**
- * Node flags for the jail-service in a clone. `--max-semi-space-size=1`: V8's young generation
- * grows to 1 MiB semispaces instead of 16 (screenshots pass through as short-lived buffers):
- * ≈ 12 MiB less PSS per clone, no measurable cost per step (docs/performance.md).
- */
-const SERVICE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1'];
 
 /**
  * The jail-service command: its one-file bundle while current (service-bundle.ts), else the
