@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/kit/runner';
+import { onStopSignals } from '@clawdie/kit/stop-signals';
 // Composition root: config → logger → runner, driver → owner lock of the clone namespace → clone
 // manager → reconcile → listen.
 import { serve } from '@hono/node-server';
@@ -120,14 +121,7 @@ async function serveClones(
         process.exit(0);
       });
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  if (config.stopWithParent) {
-    // The parent holds our stdin open for as long as it lives: EOF means it is gone.
-    process.stdin.on('end', () => stop('parent gone (stdin closed)'));
-    process.stdin.on('error', () => stop('parent gone (stdin error)'));
-    process.stdin.resume();
-  }
+  onStopSignals(stop, config.stopWithParent);
 }
 
 void main().catch((error: unknown) => {

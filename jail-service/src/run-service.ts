@@ -2,6 +2,7 @@
 // CLAWDIE_JAIL_STOP_WITH_PARENT on EOF of stdin (the parent that holds the pipe died). Chromium
 // runs over a pipe, so it also exits when this process dies without cleaning up. Chromium starts
 // first, and the rest of the service (puppeteer, hono, the tools) loads while it does.
+import { onStopSignals } from '@clawdie/kit/stop-signals';
 import { loadConfig, processEnvironment } from './config.js';
 import { ConfigError } from './errors.js';
 import { createLogger } from './logger.js';
@@ -39,14 +40,7 @@ export async function runService(): Promise<void> {
       .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
       .finally(() => process.exit(0));
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  if (config.stopWithParent) {
-    // The parent holds our stdin open for as long as it lives: EOF means it is gone.
-    process.stdin.on('end', () => stop('parent gone (stdin closed)'));
-    process.stdin.on('error', () => stop('parent gone (stdin error)'));
-    process.stdin.resume();
-  }
+  onStopSignals(stop, config.stopWithParent);
   process.on('uncaughtException', (error) => {
     logger.fatal({ err: error }, 'uncaught exception');
     void (service?.close() ?? Promise.resolve()).finally(() => process.exit(1));

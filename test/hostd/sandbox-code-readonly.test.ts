@@ -5,7 +5,8 @@
 // and the files are unchanged. Real bubblewrap, as root.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
@@ -32,8 +33,12 @@ describe('the sandbox keeps the code directory read-only', requires('linux-clone
     const probe = join(bundle.source, 'dist', 'bundle', '.write-probe');
     writeFileSync(probe, 'probe\n');
     chmodSync(probe, 0o666);
-    const names = testNames(997);
-    mkdirSync(names.profileDir, { recursive: true });
+    // Clone 997's uid, but a profile outside every hostd's state root: no hostd of the tests
+    // (which may reconcile the test namespace meanwhile) ever sees this probe.
+    const names = {
+      ...testNames(997),
+      profileDir: mkdtempSync(join(tmpdir(), 'clawdie-sandbox-probe-')),
+    };
     chownSync(names.profileDir, names.uid, names.uid);
     try {
       const targets = [
@@ -67,7 +72,7 @@ describe('the sandbox keeps the code directory read-only', requires('linux-clone
       );
     } finally {
       rmSync(probe, { force: true });
-      rmSync(names.stateDir, { recursive: true, force: true });
+      rmSync(names.profileDir, { recursive: true, force: true });
     }
   });
 });
