@@ -18,14 +18,19 @@ const TOLERANCE = 3;
 /**
  * The golden suite for the screens of the given device pixel ratios (one test file per part, for
  * time): `profiles` — each profile at its own format, or the fakes that pose as a server that
- * changes it (`served`: WebP for UI-TARS and Qwen on vLLM or SGLang).
+ * changes it (`served`: WebP for UI-TARS and Qwen on vLLM or SGLang); `widths` — only the screens
+ * of these widths (default all three).
  */
-export function goldenSuite(dprs: readonly (1 | 2)[], profiles: 'own' | 'served' = 'own'): void {
+export function goldenSuite(
+  dprs: readonly (1 | 2)[],
+  profiles: 'own' | 'served' = 'own',
+  widths: readonly number[] = [1280, 1366, 1920],
+): void {
   const fakes: readonly GoldenFake[] = GOLDEN_FAKES.filter(
     (fake) => (fake.imageFormat !== undefined) === (profiles === 'served'),
   );
   describe(
-    `e2e: golden coordinates per model profile on a real page, DPR ${dprs.join(' and ')}${profiles === 'served' ? ', served formats' : ''}`,
+    `e2e: golden coordinates per model profile on a real page, DPR ${dprs.join(' and ')}, widths ${widths.join(', ')}${profiles === 'served' ? ', served formats' : ''}`,
     requires('chromium'),
     () => {
       let site: StaticSite;
@@ -36,7 +41,10 @@ export function goldenSuite(dprs: readonly (1 | 2)[], profiles: 'own' | 'served'
         await site?.close();
       });
 
-      for (const screen of GOLDEN_SCREENS.filter((candidate) => dprs.includes(candidate.dpr))) {
+      const screens = GOLDEN_SCREENS.filter(
+        (candidate) => dprs.includes(candidate.dpr) && widths.includes(candidate.width),
+      );
+      for (const screen of screens) {
         describe(`${screen.width}×${screen.height} at DPR ${screen.dpr}`, () => {
           let jail: LocalJailService;
           before(async () => {
