@@ -13,6 +13,17 @@ const created = 1_764_000_000;
 /** `{"object": "list", "data": [entry]}`, the OpenAI list every server wraps its models in. */
 const oneModel = (entry: Record<string, unknown>) => ({ object: 'list', data: [entry] });
 
+/** The fields vLLM's and SGLang's `ModelCard` share. */
+const modelCard = (model: string, owner: string, root: string) => ({
+  id: model,
+  object: 'model',
+  created,
+  owned_by: owner,
+  root,
+  parent: null,
+  max_model_len: 32768,
+});
+
 /** The list body, and whether the server asks for the API key on this path. */
 export function modelListOf(
   kind: FakeServerKind,
@@ -24,13 +35,7 @@ export function modelListOf(
       return {
         needsKey: true,
         body: oneModel({
-          id: model,
-          object: 'model',
-          created,
-          owned_by: 'vllm',
-          root: `/models/${model}`,
-          parent: null,
-          max_model_len: 32768,
+          ...modelCard(model, 'vllm', `/models/${model}`),
           permission: [
             {
               id: 'modelperm-5c2f0a1e9b7d4c36',
@@ -53,15 +58,7 @@ export function modelListOf(
       // ModelCard: the same fields as vLLM's but no permission list.
       return {
         needsKey: true,
-        body: oneModel({
-          id: model,
-          object: 'model',
-          created,
-          owned_by: 'sglang',
-          root: model,
-          parent: null,
-          max_model_len: 32768,
-        }),
+        body: oneModel(modelCard(model, 'sglang', model)),
       };
     case 'llama.cpp':
       return {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { disconnectSignal, parseRequest, readBody } from './chat-server-requests.js';
 import {
   type CompletionHead,
   completionHead,
@@ -20,7 +21,7 @@ import {
   undecodableImage,
 } from './model-server-lists.js';
 import type { ChatRequest, ReceivedMessage } from './uitars-test-model-messages.js';
-import { chatRequestSchema, imageUrls, messageText } from './uitars-test-model-messages.js';
+import { imageUrls, messageText } from './uitars-test-model-messages.js';
 import { imageSizeFromDataUrl } from './uitars-test-model-observe.js';
 
 /** One request the fake model server received, filled in as it is answered. */
@@ -272,31 +273,6 @@ export async function startChatServer(options: ChatServerOptions): Promise<ChatS
       return closed;
     },
   };
-}
-
-function parseRequest(raw: Buffer): ChatRequest | string {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    return 'request body is not JSON';
-  }
-  const result = chatRequestSchema.safeParse(json);
-  return result.success ? result.data : `invalid chat request: ${result.error.message}`;
-}
-
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-function disconnectSignal(response: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
 
 /** Rough token counts: 4 characters per text token, one token per 28×28 image patch. */

@@ -1,5 +1,5 @@
 // The agent loop of one task run, with the ports the run built: the task's model and profile,
-// its wrapped operator, the policy gate, the takeover hand-off, the verifier of `finished`, and
+// its operator (the lease wrapped by the guard and the smart wait), the policy gate, the takeover hand-off, the verifier of `finished`, and
 // the downloads and uploads that follow each step.
 import type { LoopHandoff } from '../agent/loop/handoff-types.js';
 import { runAgentLoop } from '../agent/loop/loop.js';
@@ -7,7 +7,7 @@ import type { LoopEvent, LoopResult } from '../agent/loop/loop-types.js';
 import { operatorVerifier } from '../agent/loop/verify-done.js';
 import type { ModelServer } from '../agent/model/model-server.js';
 import type { ModelProfile } from '../agent/profiles/profile-types.js';
-import type { BrowserOperator } from '../browser/operator/browser-operator.js';
+import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { operatorFrames } from '../browser/wait/jail-page-probe.js';
 import { visualCheck } from '../browser/wait/visual-check.js';
 import type { WaitEngine } from '../browser/wait/wait-engine.js';
@@ -16,6 +16,7 @@ import type { TaskRunDeps } from './task-deps.js';
 import type { TaskDownloads } from './task-downloads.js';
 import type { BrowserRunTaskInput } from './task-input.js';
 import type { taskModel } from './task-model.js';
+import { taskOperator } from './task-operator.js';
 import { type startTask, taskLoopOptions } from './task-start.js';
 import type { TaskUploads } from './task-uploads.js';
 
@@ -30,7 +31,8 @@ export interface TaskLoopRun {
   modelServer: ModelServer;
   maxSteps: number;
   start: Started;
-  operator: BrowserOperator;
+  /** The task's browser: the loop drives it through the guard (and the smart wait, if on). */
+  lease: BrowserLease;
   guard: TaskGuard;
   waits: WaitEngine;
   signal: AbortSignal;
@@ -42,7 +44,12 @@ export interface TaskLoopRun {
 }
 
 export function runTaskLoop(run: TaskLoopRun): Promise<LoopResult> {
-  const { deps, input, operator, signal, downloads, uploads, waits } = run;
+  const { deps, input, signal, downloads, uploads, waits } = run;
+  const operator = taskOperator(run.lease, run.guard, waits, {
+    desktop: input.surface === 'desktop',
+    smartWait: deps.loop.smartWait === true,
+    desktopOperator: deps.desktopOperator,
+  });
   const screen = operatorFrames(operator, 'task-screen');
   return runAgentLoop(
     {

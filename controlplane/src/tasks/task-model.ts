@@ -1,8 +1,10 @@
 // The model a task runs with: the configured profile and client, or the profile the task chose
 // (`model_profile`, admitted only where its tenant policy lists it) spoken to the same endpoint.
+import type { ImageCodec } from '@clawdie/kit/images';
+import type { Logger } from 'pino';
 import type { VisionModel } from '../agent/model/chat-types.js';
 import { wireOf } from '../agent/model/configured-model.js';
-import type { ImageEncoding } from '../agent/model/image-encoder.js';
+import { describeModelImages, type ImageEncoding } from '../agent/model/image-encoder.js';
 import { type ModelServer, UNKNOWN_MODEL_SERVER } from '../agent/model/model-server.js';
 import { profileNamed } from '../agent/profiles/index.js';
 import type { ModelProfile } from '../agent/profiles/profile-types.js';
@@ -35,15 +37,25 @@ export function taskModel(
 /**
  * The task's model server, asked only where the answer can change the images: the operator set
  * no CLAWDIE_MODEL_IMAGE_FORMAT and the profile prefers another format where the server decodes
- * it. Never rejects: an abort, like any failure, is `unknown` (the loop sees the abort itself).
+ * it. An identified server is logged with the format it gets. Never rejects: an abort, like any
+ * failure, is `unknown` (the loop sees the abort itself).
  */
 export async function taskModelServer(
   { profile, model }: TaskModel,
-  encoding: ImageEncoding,
+  deps: { loop: { imageEncoding: ImageEncoding }; images: ImageCodec },
+  logger: Logger,
   signal: AbortSignal,
 ): Promise<ModelServer> {
   const { preferred, format } = profile.image;
-  if (encoding.format || !preferred || preferred === format || !model.server)
+  if (deps.loop.imageEncoding.format || !preferred || preferred === format || !model.server)
     return UNKNOWN_MODEL_SERVER;
-  return model.server(signal).catch(() => UNKNOWN_MODEL_SERVER);
+  const server = await model.server(signal).catch(() => UNKNOWN_MODEL_SERVER);
+  if (server.kind !== 'unknown') {
+    const images = describeModelImages(
+      { image: profile.image, encoding: deps.loop.imageEncoding, server },
+      deps.images,
+    );
+    logger.info({ modelServer: server.kind, images }, 'model server identified');
+  }
+  return server;
 }

@@ -3,7 +3,6 @@
 import type { Logger } from 'pino';
 import type { HandoffReason } from '../agent/loop/handoff-types.js';
 import type { LoopResult } from '../agent/loop/loop-types.js';
-import { describeModelImages } from '../agent/model/image-encoder.js';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { leaseBrowser } from '../browser/provider/lease-browser.js';
 import { handoffForTask } from '../browser/takeover/handoff-for-task.js';
@@ -27,7 +26,7 @@ import type { CompactResult } from './task-input.js';
 import { keepOrRelease, keepRequestOf } from './task-keep.js';
 import { runTaskLoop } from './task-loop.js';
 import { taskModel, taskModelServer } from './task-model.js';
-import { startRecording, taskOperator, taskProbe } from './task-operator.js';
+import { startRecording, taskProbe } from './task-operator.js';
 import type { TaskPlan } from './task-plan.js';
 import { createTaskRow, startTask } from './task-start.js';
 import { type TaskUploads, uploadsOf } from './task-uploads.js';
@@ -205,7 +204,7 @@ export class TaskRun {
       const chosen = taskModel(input, { profile: deps.loop.profile, model: deps.model });
       const { profile, model } = chosen;
       // Asked while the browser starts; decides the format of the model's screenshots.
-      const server = taskModelServer(chosen, deps.loop.imageEncoding, signal);
+      const server = taskModelServer(chosen, deps, this.#logger, signal);
       const modelFacts = { name: model.name, profile: profile.name };
       await this.#writes.run(() => deps.repository.markStarted(this.id, deps.clock.now()));
       this.#started = true;
@@ -229,30 +228,15 @@ export class TaskRun {
         lease,
         onNeedsUser: (reason) => this.#needs(reason),
       });
-      const operator = taskOperator(lease, guard, waits, {
-        desktop: input.surface === 'desktop',
-        smartWait: deps.loop.smartWait === true,
-        desktopOperator: deps.desktopOperator,
-      });
-      const modelServer = await server;
-      const encoding = { image: profile.image, encoding: deps.loop.imageEncoding };
-      if (modelServer.kind !== 'unknown')
-        this.#logger.info(
-          {
-            modelServer: modelServer.kind,
-            images: describeModelImages({ ...encoding, server: modelServer }, deps.images),
-          },
-          'model server identified',
-        );
       return await runTaskLoop({
         deps,
-        modelServer,
+        modelServer: await server,
         input,
         profile,
         model,
         maxSteps: this.#maxSteps,
         start,
-        operator,
+        lease,
         guard,
         waits,
         signal,
