@@ -2,7 +2,8 @@
 // text field the model clicked into (its caret blinks) and a clock that ticks every second. The page's real change (a
 // result panel) comes 2.5 s after load: the wait returns once it has settled, well before its 8 s
 // limit (before, it always ran to the limit). On a page whose panel comes only after 4 s, the
-// wait still waits for it: the screenshot after the wait shows the panel, by pixels.
+// wait still waits for it, also when the clock's minute turns during the wait: the screenshot
+// after the wait shows the panel, by pixels.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
@@ -32,6 +33,7 @@ describe(
       site = await startStaticSite({
         '/soon': busyPage(2500),
         '/late': busyPage(4000),
+        '/late-rollover': busyPage(4000, { clockFrom: '12:34:59.500' }),
         '/fetching': busyPage(2500, { via: '/slow' }),
         '/slow': { body: 'done', delayMs: 1500 },
         '/hang': busyPage(300, { via: '/slow' }),
@@ -70,6 +72,16 @@ describe(
     it('still waits for a panel that comes after 4 s', async () => {
       const { shot } = await waitOn('/late');
       assert.ok(await showsPanel(shot), 'the wait returned before the panel came');
+    });
+
+    it('still waits for the panel when the clock turns a minute during the wait', async () => {
+      // The clock shows 12:35:00 a second after load: its minute digit, two blocks left of the
+      // ticking seconds, changes once (CI once saw the wait end 2 s after such a turn).
+      const { shot, waited } = await waitOn('/late-rollover');
+      assert.ok(
+        await showsPanel(shot),
+        `the wait returned after ${waited} ms, before the panel came`,
+      );
     });
 
     it('reports the network busy while a request is in flight, then idle', async () => {

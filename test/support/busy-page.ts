@@ -10,7 +10,7 @@ export const BUSY_FIELD = { x: 300, y: 120 } as const;
  * `still`: the same page without the clock (the floor: nothing moves but the panel). `via`: at `ms`
  * a grey "loading" bar appears and the page fetches `via`; the panel comes when the reply does.
  */
-export const busyPage = (ms: number, { still = false, via = '' } = {}) =>
+export const busyPage = (ms: number, { still = false, via = '', clockFrom = '' } = {}) =>
   htmlPage(
     'Busy',
     `<input style="position:absolute;left:100px;top:100px;width:400px;height:40px;font-size:20px">
@@ -19,7 +19,8 @@ export const busyPage = (ms: number, { still = false, via = '' } = {}) =>
 <div id="loading" style="position:absolute;left:100px;top:300px;width:400px;height:40px;background:#888;display:none"></div>
 <script>
 const clock = document.getElementById('clock');
-const tick = () => { clock.textContent = new Date().toISOString().slice(11, 19); };
+const offset = ${clockFrom ? `Date.parse('2026-01-01T${clockFrom}Z') - Date.now()` : '0'};
+const tick = () => { clock.textContent = new Date(Date.now() + offset).toISOString().slice(11, 19); };
 tick(); ${still ? '' : 'setInterval(tick, 1000);'}
 const show = (id) => { document.getElementById(id).style.display = 'block'; };
 ${

@@ -6,7 +6,9 @@
 // since (blocks, not cells: a clock's next digit has strokes in cells the last one did not touch).
 // Cells of restless blocks, and of the blocks next to them (a clock's tens digit beside its
 // restless ones digit), are left out of every change, also of earlier ones (the caret's first
-// blink is known as a blink only at its second). A change left with only a few cells (a small
+// blink is known as a blink only at its second). A small change whose blocks reach the restless
+// ones through each other is theirs too: a clock's minute digit turns once a minute, left of its
+// restless seconds, and would otherwise pass for the page's change. A change left with only a few cells (a small
 // region: a digit, a spinner, an icon) counts as "the page changed" only once it has stayed alone
 // for twice the settle time, so a clock's first tick cannot pass for the page's change before its
 // second tick shows the period (polls a second apart can see one tick, then a still second).
@@ -120,6 +122,7 @@ export class SettleTracker {
       for (const cell of event.cells)
         if (restlessBlocks[this.#blockOf[cell] as number] === 0) kept += 1;
       if (kept < this.#minChanged) continue;
+      if (kept <= small && this.#joinsRestless(event.cells, restlessBlocks)) continue;
       lastChangeAt = event.at;
       if (kept > small || now - event.at >= 2 * settleMs) changed = true;
     }
@@ -131,19 +134,53 @@ export class SettleTracker {
    * ones digit changes for the first time only every ten seconds).
    */
   #restlessAround(now: number): Uint8Array {
-    const perRow = this.#blocksPerRow;
     const marks = new Uint8Array(this.#count.length);
     for (let block = 0; block < marks.length; block += 1) {
       if (!this.#restless(block, now)) continue;
-      const row = Math.floor(block / perRow);
-      const column = block % perRow;
-      for (let r = row - 1; r <= row + 1; r += 1)
-        for (let c = Math.max(0, column - 1); c <= Math.min(perRow - 1, column + 1); c += 1) {
-          const near = r * perRow + c;
-          if (r >= 0 && near < marks.length) marks[near] = 1;
-        }
+      this.#around(block, (near) => {
+        marks[near] = 1;
+        return false;
+      });
     }
     return marks;
+  }
+
+  /**
+   * Whether the kept (unmarked) blocks of a small change all reach the marked ones through each
+   * other: a clock's minute digit, left of its restless seconds, turns once a minute (and its
+   * hour digits with it, a chain of blocks); alone it would pass for the page's change.
+   */
+  #joinsRestless(cells: Uint32Array, marks: Uint8Array): boolean {
+    const pending = new Set<number>();
+    for (const cell of cells) {
+      const block = this.#blockOf[cell] as number;
+      if (marks[block] === 0) pending.add(block);
+    }
+    const joined = new Set<number>();
+    const reaches = (near: number) => marks[near] === 1 || joined.has(near);
+    for (let grew = true; grew && pending.size > 0; ) {
+      grew = false;
+      for (const block of pending) {
+        if (!this.#around(block, reaches)) continue;
+        joined.add(block);
+        pending.delete(block);
+        grew = true;
+      }
+    }
+    return pending.size === 0;
+  }
+
+  /** Calls `visit` on a block and its eight neighbours until one returns true; whether one did. */
+  #around(block: number, visit: (near: number) => boolean): boolean {
+    const perRow = this.#blocksPerRow;
+    const row = Math.floor(block / perRow);
+    const column = block % perRow;
+    for (let r = row - 1; r <= row + 1; r += 1)
+      for (let c = Math.max(0, column - 1); c <= Math.min(perRow - 1, column + 1); c += 1) {
+        const near = r * perRow + c;
+        if (r >= 0 && near < this.#count.length && visit(near)) return true;
+      }
+    return false;
   }
 
   /** Changed in two frames or more, and not still for twice its longest gap since. */

@@ -87,6 +87,17 @@ describe('settle tracker', () => {
     assert.equal(tracker.settled(1990, 1000).changed, false, 'the next tick is not seen yet');
   });
 
+  it("does not take a clock's minute turning beside its restless seconds for the page's change", () => {
+    // Cells 3900/3901 (block 15 of block row 12, 20 blocks a row) tick; the minute digit two blocks left
+    // (cells 3892/3893, block 13) turns once at 1.1 s, reaching them through block 14.
+    const minute = (t: number) => (t >= 1100 ? { 3892: 90, 3893: 90 } : {});
+    const tracker = run(3500, minute);
+    assert.equal(tracker.settled(3500, 1000).changed, false, 'the minute digit is the clock');
+    // The same two cells far from the clock (block 0 of row 12) are the page's change.
+    const far = (t: number) => (t >= 1100 ? { 3840: 90, 3841: 90 } : {});
+    assert.deepEqual(run(3500, far).settled(3500, 1000), { lastChangeAt: 1250, changed: true });
+  });
+
   it('counts a region that changed twice and then stayed still, once it is still long enough', () => {
     const tracker = new SettleTracker();
     const label = (value: number) => thumb(panel(value));
