@@ -109,7 +109,8 @@ const schema = z.object({
   CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE: bool.default(false),
   /** Copied into each clone's profile. */
   CLAWDIE_HOSTD_TEMPLATE_PROFILE: z.string().min(1).optional(),
-  CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Passed to the clones' jail-service; unset, it picks (the headless shell when installed). */
+  CLAWDIE_CHROMIUM_PATH: z.string().min(1).optional(),
   /** Stop (destroying every clone) when stdin reaches EOF: set by a parent that runs hostd. */
   CLAWDIE_HOSTD_STOP_WITH_PARENT: bool.default(false),
   CLAWDIE_LOG_LEVEL: z
@@ -152,7 +153,8 @@ export interface HostdConfig {
   /** Clones may reach private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7). */
   egressAllowPrivate: boolean;
   templateProfile: string | null;
-  chromiumPath: string;
+  /** CLAWDIE_CHROMIUM_PATH for the clones; null: the jail-service's own choice. */
+  chromiumPath: string | null;
   logLevel: z.infer<typeof schema>['CLAWDIE_LOG_LEVEL'];
   /** Where task logs stay after their clone is gone, and how many of them. */
   taskLogs: TaskLogRetention;
@@ -240,7 +242,7 @@ export function loadConfig(
     egressAllowInternal: e.CLAWDIE_HOSTD_EGRESS_ALLOW_INTERNAL ?? [],
     egressAllowPrivate: e.CLAWDIE_HOSTD_EGRESS_ALLOW_PRIVATE,
     templateProfile: e.CLAWDIE_HOSTD_TEMPLATE_PROFILE ?? null,
-    chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
+    chromiumPath: e.CLAWDIE_CHROMIUM_PATH ?? null,
     logLevel: e.CLAWDIE_LOG_LEVEL,
     taskLogs: Object.freeze({
       dir: e.CLAWDIE_HOSTD_LOG_DIR,

@@ -1,7 +1,8 @@
 // The jail-service's only reader of the environment: CLAWDIE_* variables parsed once with zod.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { IMAGE_ENCODER_MODES, type ImageEncoderMode } from '@clawdie/kit/images';
 import { z } from 'zod';
+import { chromiumBinary } from './browser/chromium-binary.js';
 import { ConfigError } from './errors.js';
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
@@ -22,7 +23,8 @@ const schema = z.object({
   CLAWDIE_JAIL_TOKEN: z.string().min(1, 'must not be empty').optional(),
   CLAWDIE_JAIL_HOST: z.string().min(1).default('127.0.0.1'),
   CLAWDIE_JAIL_PORT: int(0, 65_535).default(0),
-  CLAWDIE_CHROMIUM_PATH: z.string().min(1).default('/usr/bin/chromium'),
+  /** Default: the headless shell when headless and installed, else /usr/bin/chromium. */
+  CLAWDIE_CHROMIUM_PATH: z.string().min(1).optional(),
   CLAWDIE_JAIL_CDP_URL: z
     .string()
     .regex(/^(https?|wss?):\/\/\S+$/i, 'must be an http://, https://, ws:// or wss:// URL')
@@ -128,10 +130,13 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export interface LoadConfigOptions {
   /** Reads `CLAWDIE_JAIL_TOKEN_FILE`; injectable so tests need no files. */
   readFile?: (path: string) => string;
+  /** Whether the headless shell is installed; injectable so tests decide. */
+  exists?: (path: string) => boolean;
 }
 
 /**
- * Parses the environment into a frozen JailConfig. Pure apart from reading the token file.
+ * Parses the environment into a frozen JailConfig. Pure apart from reading the token file and
+ * looking for the headless shell.
  * Empty variables count as unset. Throws ConfigError naming every bad variable.
  */
 export function loadConfig(
@@ -157,7 +162,11 @@ export function loadConfig(
     token,
     host: e.CLAWDIE_JAIL_HOST,
     port: e.CLAWDIE_JAIL_PORT,
-    chromiumPath: e.CLAWDIE_CHROMIUM_PATH,
+    chromiumPath: chromiumBinary({
+      explicit: e.CLAWDIE_CHROMIUM_PATH,
+      headless: e.CLAWDIE_JAIL_HEADLESS === 'true',
+      exists: options.exists ?? existsSync,
+    }),
     cdpUrl: e.CLAWDIE_JAIL_CDP_URL ?? null,
     cdpTarget: e.CLAWDIE_JAIL_CDP_TARGET ?? null,
     viewport: Object.freeze(e.CLAWDIE_JAIL_VIEWPORT),

@@ -61,5 +61,8 @@ export async function runService(): Promise<void> {
   // How the bundle's code was compiled (scripts/bundle-loader.mjs); absent when not bundled.
   const codeCache =
     (globalThis as { __clawdieCodeCache?: string }).__clawdieCodeCache ?? 'not bundled';
-  logger.info({ url: service.url, viewport: config.viewport, codeCache }, 'jail-service listening');
+  logger.info(
+    { url: service.url, viewport: config.viewport, chromium: config.chromiumPath, codeCache },
+    'jail-service listening',
+  );
 }

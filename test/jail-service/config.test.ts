@@ -4,8 +4,20 @@ import { loadConfig } from '../../jail-service/src/config.js';
 import { ConfigError } from '../../jail-service/src/errors.js';
 
 describe('jail-service loadConfig', () => {
+  it('starts the headless shell when it is installed, the full browser for a desktop', () => {
+    const shell = '/usr/lib/chromium/chromium-headless-shell';
+    const looked: string[] = [];
+    const exists = (path: string) => looked.push(path) > 0 && path === shell;
+    assert.equal(loadConfig({ CLAWDIE_JAIL_TOKEN: 't' }, { exists }).chromiumPath, shell);
+    assert.deepEqual(looked, [shell]);
+    const desktop = { CLAWDIE_JAIL_TOKEN: 't', CLAWDIE_JAIL_HEADLESS: 'false' };
+    assert.equal(loadConfig(desktop, { exists }).chromiumPath, '/usr/bin/chromium');
+    const chosen = { CLAWDIE_JAIL_TOKEN: 't', CLAWDIE_CHROMIUM_PATH: '/opt/chrome/chrome' };
+    assert.equal(loadConfig(chosen, { exists }).chromiumPath, '/opt/chrome/chrome');
+  });
+
   it('applies the documented defaults and freezes the result', () => {
-    const config = loadConfig({ CLAWDIE_JAIL_TOKEN: 'secret' });
+    const config = loadConfig({ CLAWDIE_JAIL_TOKEN: 'secret' }, { exists: () => false });
     assert.deepEqual(
       { ...config, viewport: { ...config.viewport } },
       {

@@ -16,7 +16,7 @@ import {
   type PuppeteerPageDriver,
 } from '../../jail-service/src/browser/page-driver.js';
 import { createHeldFrame, HELD_FRAME_HEADER } from '../../jail-service/src/tools/held-frame.js';
-import { requires } from '../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { createJailClient, type JailClient, TOKEN } from './jail-harness.js';
@@ -46,7 +46,7 @@ describe('held first frame over HTTP (real Chromium)', requires('chromium'), () 
   async function withJail(run: (client: JailClient) => Promise<void>): Promise<void> {
     const config = loadConfig({
       CLAWDIE_JAIL_TOKEN: TOKEN,
-      CLAWDIE_CHROMIUM_PATH: CHROMIUM,
+      ...jailChromiumEnv,
       CLAWDIE_JAIL_VIEWPORT: `${VIEWPORT.width}x${VIEWPORT.height}`,
     });
     const service = await startJailService(config, silentLogger);

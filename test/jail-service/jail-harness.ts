@@ -10,6 +10,7 @@ import {
   type PageState,
   pageStateSchema,
 } from '@clawdie/kit/jail-api';
+import { jailChromiumEnv } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 
 export const TOKEN = 'jail-test-token-0123456789abcdef';
@@ -85,7 +86,7 @@ export async function startTestJail(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({
     CLAWDIE_JAIL_TOKEN: TOKEN,
     CLAWDIE_JAIL_PORT: '0',
-    CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+    ...jailChromiumEnv,
     ...env,
   });
   const service = await startJailService(config, silentLogger);

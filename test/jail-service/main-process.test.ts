@@ -3,14 +3,15 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readlinkSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { HEADLESS_SHELL } from '../../jail-service/src/browser/chromium-binary.js';
 import { SERVICE_NODE_FLAGS } from '../../jail-service/src/node-flags.js';
-import { requires } from '../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import {
   chromiumDescendants,
   processesOfRun,
@@ -60,7 +61,7 @@ async function startMain(
     {
       CLAWDIE_JAIL_TOKEN: TOKEN,
       CLAWDIE_JAIL_PORT: '0',
-      CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+      ...jailChromiumEnv,
       ...env,
     },
     stdin,
@@ -85,7 +86,7 @@ describe('jail-service main process', requires('chromium'), () => {
   });
 
   it('logs one JSON line with the URL, serves, and exits cleanly on SIGTERM', async () => {
-    const { child, url, stderr } = await startMain();
+    const { child, url, stderr, listening } = await startMain();
     assert.ok(stderr.every((line) => JSON.parse(line).service === 'jail-service'));
     assert.ok(!stderr.join('\n').includes(TOKEN), 'the token is never logged');
     const response = await fetch(`${url}/health`, {
@@ -95,6 +96,13 @@ describe('jail-service main process', requires('chromium'), () => {
     const processes = chromiumDescendants(child.pid ?? -1);
     const chromium = processes.map((info) => info.pid);
     assert.ok(chromium.length >= 1);
+    // Without CLAWDIE_CHROMIUM_PATH a headless service starts Debian's headless shell if present.
+    const binary =
+      process.env.CLAWDIE_CHROMIUM_PATH ||
+      (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
+    assert.equal(listening.chromium, binary);
+    const started = chromium.map((pid) => readlinkSync(`/proc/${pid}/exe`));
+    assert.ok(started.includes(realpathSync(binary)), `${binary} runs: ${started.join(', ')}`);
     const profile = userDataDirOf(processes);
     assert.ok(profile && existsSync(profile));
     child.kill('SIGTERM');

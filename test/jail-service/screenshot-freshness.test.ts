@@ -11,7 +11,7 @@ import { loadConfig, startJailService } from '@clawdie/jail-service/server';
 import { type Action, screenshotHeaders } from '@clawdie/kit/jail-api';
 import sharp from 'sharp';
 import { readFrames } from '../e2e/dashboard-multipart.js';
-import { requires } from '../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { type StaticSite, startStaticSite } from '../support/static-site.js';
 import { assertAllOk, createJailClient, type JailClient, TOKEN } from './jail-harness.js';
@@ -29,7 +29,7 @@ for (const dpr of [1, 2]) {
       site = await startStaticSite(screenshotPages);
       const config = loadConfig({
         CLAWDIE_JAIL_TOKEN: TOKEN,
-        CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+        ...jailChromiumEnv,
         CLAWDIE_JAIL_VIEWPORT: `${VIEWPORT.width}x${VIEWPORT.height}`,
         CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: String(dpr),
       });

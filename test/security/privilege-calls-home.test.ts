@@ -7,12 +7,11 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
-import { requires } from '../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
 import { startXvfb, type XvfbDisplay } from '../support/xvfb-process.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const chromium = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
 const PAGE_HOST = 'clawdie-page.test';
 const children = new Set<ChildProcess>();
 const displays: XvfbDisplay[] = [];
@@ -54,7 +53,7 @@ async function hostsContacted(extraEnv: Record<string, string>): Promise<string[
     const url = await startService({
       CLAWDIE_JAIL_TOKEN: TOKEN,
       CLAWDIE_JAIL_PORT: '0',
-      CLAWDIE_CHROMIUM_PATH: chromium,
+      ...jailChromiumEnv,
       CLAWDIE_JAIL_PROXY: proxy.url,
       CLAWDIE_LOG_LEVEL: 'info',
       ...extraEnv,

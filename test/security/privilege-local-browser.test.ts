@@ -13,7 +13,7 @@ import {
 import { probeUserNamespaces } from '../../controlplane/src/platform/runner/user-namespace-probe.js';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { ensureCodeReachable } from '../hostd/support/linux-harness.js';
-import { requires } from '../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { chromiumDescendants } from '../support/chromium-processes.js';
 import {
   processTree,
@@ -45,7 +45,7 @@ describe('the local browser (no hostd)', requires('chromium'), () => {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium',
+        ...jailChromiumEnv,
         ...secrets,
       },
       logger: silentLogger,

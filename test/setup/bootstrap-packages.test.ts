@@ -23,6 +23,7 @@ describe('bootstrap system packages', () => {
         'install',
         '-y',
         '-qq',
+        'chromium-headless-shell',
         'bubblewrap',
         'nftables',
         'iproute2',
@@ -45,7 +46,11 @@ describe('bootstrap system packages', () => {
       exists: nothing,
     });
     assert.equal(plan.action, 'tell');
-    assert.ok(plan.lines.includes('install them with: sudo apt-get install -y chromium'));
+    assert.ok(
+      plan.lines.includes(
+        'install them with: sudo apt-get install -y chromium chromium-headless-shell',
+      ),
+    );
   });
 
   it('FreeBSD as root: pkg installs Chromium, vips, pkg-config and the build tools for native modules', () => {
@@ -107,8 +112,10 @@ describe('bootstrap system packages', () => {
     });
     assert.equal(plan.action, 'none');
     assert.ok(seen.includes('/opt/chrome/chrome'));
+    assert.ok(!seen.includes('/usr/lib/chromium/chromium-headless-shell'), 'no shell is needed');
     assert.deepEqual(testPackages({}, 'linux'), [
       'chromium',
+      'chromium-headless-shell',
       'bubblewrap',
       'nftables',
       'iproute2',

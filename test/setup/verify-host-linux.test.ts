@@ -16,7 +16,7 @@ import {
   TEST_HOSTD_ENV,
   testNames,
 } from '../hostd/support/linux-harness.js';
-import { chromiumPath, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { jailChromiumEnv, missingCapabilities, skipFile } from '../support/capabilities.js';
 import { runVerify } from './support/run-verify-cli.js';
 
 const what = 'clawdie setup --verify-host on a real Linux host';
@@ -42,7 +42,7 @@ if (!skipFile(what, missingCapabilities('linux-clones', 'chromium'))) {
           env: {
             PATH: process.env.PATH,
             ...TEST_HOSTD_ENV,
-            CLAWDIE_CHROMIUM_PATH: chromiumPath,
+            ...jailChromiumEnv,
             CLAWDIE_LOG_LEVEL: 'warn',
           },
         },
@@ -80,7 +80,7 @@ if (!skipFile(what, missingCapabilities('linux-clones', 'chromium'))) {
 
     it("fails, naming what was reachable, when the clone's nftables table has a hole to the host", async () => {
       const driver = createTestDriver({
-        serviceEnv: { CLAWDIE_LOG_LEVEL: 'warn', CLAWDIE_CHROMIUM_PATH: chromiumPath },
+        serviceEnv: { CLAWDIE_LOG_LEVEL: 'warn', ...jailChromiumEnv },
       });
       const start = driver.start.bind(driver);
       driver.start = async (name, options) => {

@@ -31,8 +31,16 @@ function findPostgresBin(): string {
   return majors[0] ? `${debian}/${majors[0]}/bin` : '/usr/local/bin';
 }
 
-/** The browser every real-Chromium test uses (Debian's package unless overridden). */
+/** The browser a test drives itself with puppeteer (Debian's package unless overridden). */
 export const chromiumPath = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+
+/**
+ * A jail-service's browser in tests: the run's CLAWDIE_CHROMIUM_PATH when it sets one, else
+ * nothing, so the service starts what ships (the headless shell when installed).
+ */
+export const jailChromiumEnv: Readonly<Record<string, string>> = process.env.CLAWDIE_CHROMIUM_PATH
+  ? { CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH }
+  : {};
 
 const programs: Record<Capability, readonly string[]> = {
   chromium: [chromiumPath],

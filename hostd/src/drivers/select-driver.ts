@@ -75,7 +75,7 @@ function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
     readOnlyDirs: service.binds,
     serviceCwd: service.cwd,
     serviceEnv: {
-      CLAWDIE_CHROMIUM_PATH: config.chromiumPath,
+      ...(config.chromiumPath ? { CLAWDIE_CHROMIUM_PATH: config.chromiumPath } : {}),
       CLAWDIE_LOG_LEVEL: 'warn',
       // Chromium's own sandbox inside the clone's, where bubblewrap lets it nest a namespace.
       CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',

@@ -10,7 +10,7 @@ import { NOT_YET_CHOSEN, selectImageCodec } from '@clawdie/kit/images';
 import { createLogger } from '@clawdie/kit/logger';
 import sharp from 'sharp';
 import { startSites } from '../../jail-service/landing-pages.js';
-import { chromiumPath, requires } from '../../support/capabilities.js';
+import { jailChromiumEnv, requires } from '../../support/capabilities.js';
 
 const noSharp = () =>
   Promise.reject(
@@ -81,7 +81,7 @@ describe('jail-service without a loadable sharp (CLAWDIE_IMAGE_ENCODER=auto, no 
       const config = loadConfig({
         CLAWDIE_JAIL_TOKEN: 'images-token',
         CLAWDIE_JAIL_PORT: '0',
-        CLAWDIE_CHROMIUM_PATH: chromiumPath,
+        ...jailChromiumEnv,
       });
       let loads = 0;
       const loadSharp = () => {
