@@ -1,4 +1,5 @@
-// The clone benches' same-run baseline: the same Debian Chromium with the jail-service's flags,
+// The clone benches' same-run baseline: the same Chromium binary as the clones' (the headless
+// shell when installed: jail-service/src/browser/chromium-binary.ts) with the jail-service's flags,
 // launched bare by `puppeteer.launch` in this process (no clone, no sandbox, no jail-service),
 // then its first screenshot — or a local page opened on it (the lifecycle bench's baseline).
 import { existsSync, readFileSync } from 'node:fs';
@@ -7,19 +8,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { CHROMIUM_FLAGS } from '../jail-service/src/browser/chromium-args.js';
+import { chromiumBinary, FULL_CHROMIUM } from '../jail-service/src/browser/chromium-binary.js';
 
-const CHROMIUM = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+export { FULL_CHROMIUM };
+
+/** The binary the clones' jail-service starts. */
+export const CLONE_CHROMIUM = chromiumBinary({
+  explicit: process.env.CLAWDIE_CHROMIUM_PATH,
+  headless: true,
+  exists: existsSync,
+});
 
 /**
  * One bare launch; the milliseconds from launch to its first screenshot answered (`pageUrl`
  * null: the cold clone's baseline), or to `pageUrl` loaded and the browser closed (the lifecycle
  * bench's baseline).
  */
-export async function bareChromium(pageUrl: string | null): Promise<number> {
+export async function bareChromium(
+  pageUrl: string | null,
+  executablePath = CLONE_CHROMIUM,
+): Promise<number> {
   const profile = await mkdtemp(join(tmpdir(), 'clawdie-bench-bare-'));
   const started = performance.now();
   const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
+    executablePath,
     env: { PATH: '/usr/bin:/bin' },
     ignoreDefaultArgs: true,
     args: [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, 'about:blank'],

@@ -15,7 +15,12 @@ import {
   linuxDriverMissing,
   TEST_CGROUP,
 } from '../test/hostd/support/linux-harness.js';
-import { bareChromium, inCloneLikeCgroup } from './bare-chromium.js';
+import {
+  bareChromium,
+  CLONE_CHROMIUM,
+  FULL_CHROMIUM,
+  inCloneLikeCgroup,
+} from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
 import { benchManager, buildJailService, BENCH_LIMITS as limits } from './clone-bench-setup.js';
 import { runLeakCycles } from './clone-leaks.js';
@@ -84,8 +89,15 @@ const record = (phase: string, value: number) => {
 function benchDriver(serviceArgv?: readonly string[]) {
   return createTestDriver({
     ...(serviceArgv ? { serviceArgv } : {}),
-    // As production's (select-driver.ts): Chromium's own sandbox where it can nest one.
-    serviceEnv: { CLAWDIE_LOG_LEVEL: 'info', CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto' },
+    // As production's (select-driver.ts): Chromium's own sandbox where it can nest one, and
+    // CLAWDIE_CHROMIUM_PATH only when set (e.g. /usr/bin/chromium, to compare the full browser).
+    serviceEnv: {
+      CLAWDIE_LOG_LEVEL: 'info',
+      CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',
+      ...(process.env.CLAWDIE_CHROMIUM_PATH
+        ? { CLAWDIE_CHROMIUM_PATH: process.env.CLAWDIE_CHROMIUM_PATH }
+        : {}),
+    },
     healthTimeoutMs: 60_000,
     onPhase: (name, phase, value) => {
       // Clone names are handed out round-robin: follow whichever clone the measured create makes.
@@ -129,6 +141,8 @@ const coldManager = manager(0);
 const unbundled: number[] = [];
 /** The same bare launch in a CPU cgroup beside the clones' (bare-chromium.ts). */
 const bareInGroup: number[] = [];
+/** A bare launch of the full browser, when the clones run another binary (the headless shell). */
+const bareFull: number[] = [];
 const unbundledArgv = service.argv.map((arg) =>
   arg.replace(/dist\/bundle\/main\.mjs$/, 'dist/main.js'),
 );
@@ -136,6 +150,7 @@ const unbundledManager = values['cold-unbundled'] ? manager(0, unbundledArgv) : 
 for (let i = 0; i < Number(values.cold); i += 1) {
   bare.push(await bareChromium(null));
   bareInGroup.push(await inCloneLikeCgroup(TEST_CGROUP, () => bareChromium(null)));
+  if (CLONE_CHROMIUM !== FULL_CHROMIUM) bareFull.push(await bareChromium(null, FULL_CHROMIUM));
   if (unbundledManager) {
     const started = performance.now();
     const clone = await unbundledManager.create({ taskId: `unbundled-${i}` });
@@ -183,18 +198,21 @@ const report = (label: string, list: number[], target: number) => {
   if (list.length > 0) console.log(`${label} (n=${list.length}): p50 ${p50}, p95 ${p95}`);
 };
 const ratio = (label: string, list: number[], base: number[], baseLabel: string, goal: number) => {
-  if (list.length === 0) return;
+  if (list.length === 0 || base.length === 0) return;
   const [a, b] = [quantile(list, 0.5), quantile(base, 0.5)];
   const met = a / b <= goal ? 'met' : 'MISSED';
   console.log(
     `${label}: p50 ${ms(a)} ÷ ${baseLabel} p50 ${ms(b)} (same run, interleaved) = ${(a / b).toFixed(2)}× (goal ≤ ${goal}×: ${met})`,
   );
 };
+console.log(`clones' browser and the bare baseline's: ${CLONE_CHROMIUM}`);
 report('cold clone-to-first-screenshot', cold, COLD_TARGET_MS);
 report('bare puppeteer.launch + first screenshot', bare, COLD_TARGET_MS);
 ratio('cold ÷ bare', cold, bare, 'bare launch', 1.2);
 report('bare launch in a cgroup beside the clones', bareInGroup, COLD_TARGET_MS);
 ratio('cold ÷ bare in a clone-like cgroup', cold, bareInGroup, 'bare in cgroup', 1.2);
+report(`bare launch of ${FULL_CHROMIUM}`, bareFull, COLD_TARGET_MS);
+ratio(`cold ÷ bare ${FULL_CHROMIUM}`, cold, bareFull, 'full bare launch', 1.2);
 report('cold, unbundled dist/main.js', unbundled, COLD_TARGET_MS);
 ratio('cold unbundled ÷ bare', unbundled, bare, 'bare launch', 1.2);
 report('warm-pool clone-to-first-screenshot', warm, WARM_TARGET_MS);

@@ -15,11 +15,12 @@ const NEEDS = [
     modes: ['test', 'start'],
     chromium: 'full',
   },
-  // Headless clones start Debian's headless shell: half the cold start, 0.6× the memory. FreeBSD
+  // Headless clones start Debian's headless shell: half the cold start, 0.6× the memory. Without
+  // it they start the full browser, so a normal user's `npm start` does not stop for it. FreeBSD
   // has no such package; its jails start the full browser.
   {
     linux: ['/usr/lib/chromium/chromium-headless-shell', 'chromium-headless-shell'],
-    modes: ['test', 'start'],
+    modes: ['test', 'start-root'],
     chromium: 'shell',
   },
   // hostd's Linux driver: per-clone netns + nftables, bubblewrap sandbox, Xvfb display.
