@@ -15,12 +15,7 @@ import {
   linuxDriverMissing,
   TEST_CGROUP,
 } from '../test/hostd/support/linux-harness.js';
-import {
-  bareChromium,
-  CLONE_CHROMIUM,
-  FULL_CHROMIUM,
-  inCloneLikeCgroup,
-} from './bare-chromium.js';
+import { bareChromium, CLONE_CHROMIUM, FULL_CHROMIUM, inCloneLikeCgroup } from './bare-chromium.js';
 import { percentile } from './bench-stats.js';
 import { benchManager, buildJailService, BENCH_LIMITS as limits } from './clone-bench-setup.js';
 import { runLeakCycles } from './clone-leaks.js';
