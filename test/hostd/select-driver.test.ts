@@ -4,7 +4,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ChildRegistry, SpawnLauncher } from '@clawdie/kit/runner';
 import { type Environment, loadConfig } from '../../hostd/src/config.js';
-import { createDriver, freeBsdLayout } from '../../hostd/src/drivers/select-driver.js';
+import {
+  createDriver,
+  freeBsdLayout,
+  linuxServiceEnv,
+} from '../../hostd/src/drivers/select-driver.js';
 import { spec } from './freebsd/driver-fixture.js';
 import { FakeFreeBSD } from './freebsd/fake-freebsd.js';
 
@@ -39,6 +43,15 @@ describe('hostd driver selection', () => {
     assert.equal(onFakeHost({}, 'linux').driver.kind, 'linux');
     assert.equal(onFakeHost({ CLAWDIE_HOSTD_DRIVER: 'linux' }, 'freebsd').driver.kind, 'linux');
     assert.equal(onFakeHost({ CLAWDIE_HOSTD_DRIVER: 'freebsd' }, 'linux').driver.kind, 'freebsd');
+  });
+
+  it("leaves the Linux clones' browser to the jail-service unless CLAWDIE_CHROMIUM_PATH is set", () => {
+    const chosen = linuxServiceEnv(loadConfig({ ...token }, undefined, 'linux'));
+    assert.equal('CLAWDIE_CHROMIUM_PATH' in chosen, false);
+    assert.equal(chosen.CLAWDIE_JAIL_CHROMIUM_SANDBOX, 'auto');
+    const pinned = { ...token, CLAWDIE_CHROMIUM_PATH: '/usr/bin/chromium' };
+    const env = linuxServiceEnv(loadConfig(pinned, undefined, 'linux'));
+    assert.equal(env.CLAWDIE_CHROMIUM_PATH, '/usr/bin/chromium');
   });
 
   it('maps every FreeBSD variable into the driver layout', () => {

@@ -55,6 +55,19 @@ export function freeBsdLayout(config: HostdConfig): FreeBsdLayout {
   });
 }
 
+/**
+ * The Linux clones' jail-service environment: CLAWDIE_CHROMIUM_PATH only when hostd's own is set
+ * (else each service picks: the headless shell when installed; jail-service's chromium-binary.ts).
+ */
+export function linuxServiceEnv(config: HostdConfig): Record<string, string> {
+  return {
+    ...(config.chromiumPath ? { CLAWDIE_CHROMIUM_PATH: config.chromiumPath } : {}),
+    CLAWDIE_LOG_LEVEL: 'warn',
+    // Chromium's own sandbox inside the clone's, where bubblewrap lets it nest a namespace.
+    CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',
+  };
+}
+
 function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
   const service = jailServiceCommand();
   if (service.notice) deps.onNotice?.(service.notice);
@@ -74,12 +87,7 @@ function createLinuxDriver(config: HostdConfig, deps: DriverDeps): JailDriver {
     serviceArgv: service.argv,
     readOnlyDirs: service.binds,
     serviceCwd: service.cwd,
-    serviceEnv: {
-      ...(config.chromiumPath ? { CLAWDIE_CHROMIUM_PATH: config.chromiumPath } : {}),
-      CLAWDIE_LOG_LEVEL: 'warn',
-      // Chromium's own sandbox inside the clone's, where bubblewrap lets it nest a namespace.
-      CLAWDIE_JAIL_CHROMIUM_SANDBOX: 'auto',
-    },
+    serviceEnv: linuxServiceEnv(config),
     templateProfile: config.templateProfile,
     healthTimeoutMs: config.startTimeoutMs,
     taskLogs: config.taskLogs,
