@@ -95,7 +95,7 @@ describe('clawdie setup CLI', () => {
     assert.ok(
       lines.includes('/usr/bin/install -d -m 0755 /var/lib/clawdie/template-profile/chromium'),
     );
-    assert.match(lines.at(-1) ?? '', /^setup ok: 4 already done, 2 would run/);
+    assert.match(lines.at(-1) ?? '', /^setup ok: 5 already done, 2 would run/);
   });
 
   it('merges defaults < environment < flags', () => {

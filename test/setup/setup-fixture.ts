@@ -53,6 +53,7 @@ export const prerequisitesMet: ScriptedReply[] = [
 export const linuxPrerequisitesMet: ScriptedReply[] = [
   { match: '/usr/bin/uname -s', reply: { stdout: 'Linux\n' } },
   { match: '/bin/test -x /usr/bin/chromium', reply: {} },
+  { match: '/bin/test -x /usr/lib/chromium/chromium-headless-shell', reply: {} },
   { match: '/usr/bin/stat -f -c %T /sys/fs/cgroup', reply: { stdout: 'cgroup2fs\n' } },
   { match: '/usr/bin/unshare --net /bin/true', reply: {} },
 ];

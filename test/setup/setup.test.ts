@@ -36,6 +36,16 @@ describe('clawdie setup --dry-run', () => {
     assertGolden(goldenDir, 'linux-checks.txt', runner.commandLines());
   });
 
+  it('warns, and still succeeds, when the headless shell is missing on Linux', async () => {
+    const shell = '/bin/test -x /usr/lib/chromium/chromium-headless-shell';
+    const met = linuxPrerequisitesMet.filter((reply) => reply.match !== shell);
+    const runner = new RecordingRunner([...met, ...everythingMissing]);
+    const { result, output } = await runScripted(config('linux', true), runner);
+    assert.equal(result.ok, true);
+    const at = output.findIndex((entry) => entry.startsWith('# headless-shell:'));
+    assert.match(output[at + 1] ?? '', /^ {2}warned: .*apt-get install chromium-headless-shell/);
+  });
+
   it('reports a missing prerequisite with its hint and keeps planning', async () => {
     const runner = new RecordingRunner([
       { match: '/sbin/sysctl -n kern.racct.enable', reply: { stdout: '0\n' } },
