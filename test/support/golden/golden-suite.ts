@@ -1,7 +1,7 @@
 // Issue 22 (2): for each model profile, a fake server that speaks the provider's real wire format
 // drives a real task through the one composition root and the profile's real adapter; where each
 // click lands is read from the page in Chromium, at 1280×800, 1366×768 and 1920×1080, each at
-// DPR 1 and 2 (test/e2e/golden-coordinates-dpr1.test.ts and -dpr2.test.ts). A wrong convention
+// DPR 1 and 2 (test/e2e/golden-coordinates-*.test.ts). A wrong convention
 // (pixels vs 0–1000, the resize, the declared display, the DPR) lands the click off the marker.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
