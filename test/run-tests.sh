@@ -66,6 +66,10 @@ set -f
 set -- $files
 set +f
 IFS=$old_ifs
+# The tests reach nothing but loopback, so a CA bundle from the caller's environment serves no
+# test, and node parses it at every start: ≈ 160 ms of CPU for each of the suite's node processes
+# (docs/performance.md, "Test suite"). The install before the tests keeps it.
+unset NODE_EXTRA_CA_CERTS
 status=0
 node --conditions=source --import tsx --import ./test/support/file-timer.mjs --test \
   --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?

@@ -6,17 +6,14 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { demoTask } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { requires } from '../support/capabilities.js';
+import { CLAWDIE_ARGV } from '../support/current-build.js';
 
 function runCli(args: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', ...args],
-      {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...CLAWDIE_ARGV, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

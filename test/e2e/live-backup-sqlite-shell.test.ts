@@ -12,6 +12,7 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { sleep } from '@clawdie/kit/timing';
 import { requires } from '../support/capabilities.js';
+import { CLAWDIE_ARGV } from '../support/current-build.js';
 import { repositoryRoot, startServerProcess } from '../support/server-process.js';
 
 /** The environment without this process's CLAWDIE_* settings. */
@@ -62,7 +63,7 @@ describe('sqlite3 .backup against a live server', requires('chromium', 'sqlite3'
 
     const verified = await promisify(execFile)(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
+      [...CLAWDIE_ARGV, 'audit', 'verify'],
       { cwd: repositoryRoot, env: cleanEnv({ CLAWDIE_DATA_DIR: dataDir }) },
     );
     assert.match(verified.stderr, /audit log intact/);

@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { loadConfig } from '../../controlplane/src/config.js';
 import { claimDataDirAt } from '../../controlplane/src/platform/ownership/data-dir-owner.js';
+import { CLAWDIE_ARGV } from '../support/current-build.js';
 import { repositoryRoot } from '../support/server-process.js';
 import { silentLogger } from '../support/silent-logger.js';
 
@@ -29,7 +30,7 @@ describe('clawdie mcp on a data dir in use', () => {
     ) as Record<string, string>;
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'mcp'],
+      args: [...CLAWDIE_ARGV, 'mcp'],
       cwd: repositoryRoot,
       env: { ...inherited, CLAWDIE_DATA_DIR: dataDir },
       stderr: 'pipe',

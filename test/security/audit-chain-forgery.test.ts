@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { rowHash } from '../../controlplane/src/governance/audit/hash-chain.js';
+import { CLAWDIE_ARGV } from '../support/current-build.js';
 
 interface CliResult {
   code: number | null;
@@ -17,11 +18,9 @@ interface CliResult {
 
 function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', ...args],
-      { env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', ...env } },
-    );
+    const child = spawn(process.execPath, [...CLAWDIE_ARGV, ...args], {
+      env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

@@ -16,6 +16,7 @@ import { createReplayModel } from '../../controlplane/src/agent/model/replay-mod
 import type { AuditRecord } from '../../controlplane/src/governance/audit/audit-log.js';
 import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createTestControlplane } from '../support/controlplane.js';
+import { CLAWDIE_ARGV } from '../support/current-build.js';
 
 const LIMIT = 30;
 /** 2,000 to the routes of the report; 300 (still 10× the limit) to the others, to stay fast. */
@@ -92,11 +93,9 @@ const bytesOf = (file: string) =>
 
 function runAuditVerify(dataDir: string) {
   return new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
-      { env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', CLAWDIE_DATA_DIR: dataDir } },
-    );
+    const child = spawn(process.execPath, [...CLAWDIE_ARGV, 'audit', 'verify'], {
+      env: { ...process.env, CLAWDIE_LOG_LEVEL: 'silent', CLAWDIE_DATA_DIR: dataDir },
+    });
     let stdout = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;

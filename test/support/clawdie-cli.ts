@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { bundledCli } from './current-build.js';
 
 export interface CliRun {
   code: number | null;
@@ -36,8 +37,9 @@ export function runNode(argv: string[], env: Record<string, string>, stdin = '')
 }
 
 /**
- * Runs `clawdie <args>` (controlplane/src/cli.ts under tsx) as its own process; `stdin` is its
- * input; `imports` are more `--import` modules, loaded before tsx.
+ * Runs `clawdie <args>` as its own process: the bundled CLI when it is current, else (and always
+ * with `imports`, more `--import` modules loaded before tsx) controlplane/src/cli.ts under tsx;
+ * `stdin` is its input.
  */
 export function runClawdie(
   args: string[],
@@ -45,6 +47,7 @@ export function runClawdie(
   stdin = '',
   imports: readonly string[] = [],
 ): Promise<CliRun> {
+  if (bundledCli && imports.length === 0) return runNode([bundledCli, ...args], env, stdin);
   const argv = [
     '--conditions=source',
     ...imports.flatMap((module) => ['--import', module]),

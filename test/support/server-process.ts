@@ -1,11 +1,12 @@
-// `npm start` as tests run it: the controlplane's main.ts in its own process on a data dir, in
-// local mode (CLAWDIE_HOSTD=off), at a free port, with none of this process's CLAWDIE_* settings.
+// `npm start` as tests run it: the controlplane's compiled main.js (its main.ts under tsx when the
+// build is not current: current-build.ts) in its own process on a data dir, in local mode (CLAWDIE_HOSTD=off), at a free port, with none of this process's CLAWDIE_* settings.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '@clawdie/kit/timing';
+import { compiledServer } from './current-build.js';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -23,7 +24,7 @@ export interface ServerProcess {
 }
 
 /**
- * Starts main.ts on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model). `hostname`
+ * Starts the controlplane on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model). `hostname`
  * (root only): in its own UTS namespace under that name, as on another machine (same pid).
  */
 export function startServerProcess(
@@ -34,13 +35,9 @@ export function startServerProcess(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
   );
-  const node = [
-    process.execPath,
-    '--conditions=source',
-    '--import',
-    'tsx',
-    'controlplane/src/main.ts',
-  ];
+  const node = compiledServer
+    ? [process.execPath, compiledServer]
+    : [process.execPath, '--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'];
   // unshare and sh exec in turn: the child's pid is the controlplane's.
   const [command = '', ...args] = options.hostname
     ? ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', options.hostname, ...node]

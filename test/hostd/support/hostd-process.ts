@@ -1,11 +1,10 @@
-// hostd's real main.ts as a child process (root): resolves once it logs "hostd listening", rejects
+// hostd as a child process (root; its compiled main.js as its service runs it, or main.ts under tsx
+// when the build is not current: test/support/current-build.ts): resolves once it logs "hostd listening", rejects
 // with its exit code and stderr (HostdExit) when it exits first. Optionally in its own mount
 // namespace after setup commands that take a privilege away there only.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-
-const HOSTD_MAIN = fileURLToPath(new URL('../../../hostd/src/main.ts', import.meta.url));
+import { HOSTD_ARGV } from '../../support/current-build.js';
 
 export interface LogLine {
   level: number;
@@ -44,7 +43,7 @@ export function startHostdProcess(
     stopWithParent?: boolean;
   } = {},
 ): Promise<RunningHostd> {
-  const node = [process.execPath, '--conditions=source', '--import', 'tsx', HOSTD_MAIN];
+  const node = [process.execPath, ...HOSTD_ARGV];
   const [command, ...args] = options.mountSetup
     ? [
         '/usr/bin/unshare',

@@ -9,6 +9,7 @@ import { loadConfig } from '../../../../controlplane/src/config.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createTaskRepository } from '../../../../controlplane/src/platform/store/task-repository.js';
 import { createTestControlplane } from '../../../support/controlplane.js';
+import { CLAWDIE_ARGV } from '../../../support/current-build.js';
 
 const run = promisify(execFile);
 
@@ -54,11 +55,9 @@ describe('controlplane start and the audit', () => {
     assert.equal(statSync(join(dataDir, 'keys', 'audit.key')).mode & 0o777, 0o600);
     assert.equal(statSync(join(dataDir, 'keys')).mode & 0o777, 0o700);
 
-    const verified = await run(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
-      { env: { ...process.env, CLAWDIE_DATA_DIR: dataDir } },
-    );
+    const verified = await run(process.execPath, [...CLAWDIE_ARGV, 'audit', 'verify'], {
+      env: { ...process.env, CLAWDIE_DATA_DIR: dataDir },
+    });
     assert.match(verified.stderr, /audit log intact: 2 rows, head seq 2/);
   });
 });

@@ -12,6 +12,7 @@ import { auditInterruptedTasks } from '../../../../controlplane/src/governance/a
 import { createAuditRepository } from '../../../../controlplane/src/platform/store/audit-repository.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createTaskRepository } from '../../../../controlplane/src/platform/store/task-repository.js';
+import { CLAWDIE_ARGV } from '../../../support/current-build.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { runTestTask } from '../../../support/submit-task.js';
 import { createTestTaskDeps } from '../../../support/test-task-deps.js';
@@ -105,13 +106,9 @@ describe('clawdie audit verify', () => {
       await audit.append({ type: 'action-executed', actor: 'system', data: { i } });
     audit.close();
     const cli = () =>
-      run(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', 'audit', 'verify'],
-        {
-          env: { ...process.env, CLAWDIE_DATA_DIR: dataDir },
-        },
-      );
+      run(process.execPath, [...CLAWDIE_ARGV, 'audit', 'verify'], {
+        env: { ...process.env, CLAWDIE_DATA_DIR: dataDir },
+      });
     const intact = await cli();
     assert.match(intact.stderr, /audit log intact: 5 rows, head seq 5/);
     database.db.$client.exec(

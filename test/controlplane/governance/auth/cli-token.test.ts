@@ -7,16 +7,13 @@ import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../../../controlplane/src/config.js';
 import { loadApiAuth } from '../../../../controlplane/src/governance/auth/api-auth.js';
+import { CLAWDIE_ARGV } from '../../../support/current-build.js';
 
 const run = promisify(execFile);
 const cli = (args: string[], env: Record<string, string>) =>
-  run(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'controlplane/src/cli.ts', ...args],
-    {
-      env: { ...process.env, ...env },
-    },
-  );
+  run(process.execPath, [...CLAWDIE_ARGV, ...args], {
+    env: { ...process.env, ...env },
+  });
 
 describe('clawdie keys rotate / token create', () => {
   it('creates a key file and mints a token the server verifies', async () => {

@@ -11,6 +11,7 @@ import {
 } from '../../../../controlplane/src/governance/credentials/secret-vault.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createSecretRepository } from '../../../../controlplane/src/platform/store/secret-repository.js';
+import { CLAWDIE_ARGV } from '../../../support/current-build.js';
 
 const secret = 'hunter2-Correct-Horse';
 
@@ -59,17 +60,7 @@ describe('secrets vault (AES-256-GCM)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-secret-cli-'));
     const child = execFile(
       process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        'controlplane/src/cli.ts',
-        'secret',
-        'set',
-        'pin',
-        '--tenant',
-        'acme',
-      ],
+      [...CLAWDIE_ARGV, 'secret', 'set', 'pin', '--tenant', 'acme'],
       {
         env: { ...process.env, CLAWDIE_DATA_DIR: dataDir },
       },

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import {
   createSecretVault,
@@ -32,11 +33,19 @@ describe('clawdie backup / restore under load', () => {
     const first = await live.start(6);
     await Promise.all(first.map((task) => task.done));
     const secret = await live.saveSessionAndSecret('shop');
-    await live.start(12); // still running (4 at a time) while the backup is taken
+    // Load for as long as the backup runs (4 tasks at a time, batch after batch): however fast
+    // the CLI is, tasks start, step and end while it takes its snapshot.
+    let backingUp = true;
+    const load = (async () => {
+      while (backingUp) await Promise.all((await live.start(4)).map((task) => task.done));
+    })();
+    while (live.ended().length === first.length) await delay(5);
     const endedBefore = live.ended();
     const backupDir = join(scratch, 'backup');
     const backup = await runClawdie(['backup', backupDir], { CLAWDIE_DATA_DIR: dataDir });
     const runningDuring = live.ended().length - endedBefore.length;
+    backingUp = false;
+    await load;
     assert.equal(backup.code, 0, backup.stderr);
     assert.equal(backup.stdout.trim(), backupDir);
     assert.match(backup.stderr, /backup: database snapshot .* MB in .* s/);
