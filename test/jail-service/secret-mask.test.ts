@@ -166,10 +166,14 @@ for (const scale of [1, 2]) {
         ]),
       );
       const shown = await region((await client.screenshot()).jpeg, plain, scale);
-      assert.ok(
-        shown.max > 200 && shown.min < 60,
-        `control shows no text: ${JSON.stringify(shown)}`,
-      );
+      if (!(shown.max > 200 && shown.min < 60)) {
+        // Seen once in CI at DPR 2 (the field all white), never reproduced: say whether the
+        // typing reached the page, to tell a lost click from a screenshot older than the page.
+        const reports = await client.titleJson<Report[]>().catch((error: Error) => error.message);
+        assert.fail(
+          `control shows no text: ${JSON.stringify(shown)}; the page's reports: ${JSON.stringify(reports)}`,
+        );
+      }
 
       await open(`${sites.a}/login`);
       assertAllOk(await client.run([{ type: 'click', x: 100, y: 230 }]));
