@@ -14,7 +14,7 @@ import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
-import { CLAWDIE_ARGV, compiledServer } from '../support/current-build.js';
+import { CLAWDIE_ARGV, SERVER_ARGV } from '../support/current-build.js';
 import { submit } from '../support/submit-task.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,15 +40,15 @@ function childEnv(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs an entry point to its exit (killed after 60 s); stdin is closed at once. */
 /** node's arguments for an entry point: what ships when the build is current (current-build.ts). */
 function entryArgv(args: readonly string[]): string[] {
   const [entry, ...rest] = args;
   if (entry === 'controlplane/src/cli.ts') return [...CLAWDIE_ARGV, ...rest];
-  if (entry === 'controlplane/src/main.ts' && compiledServer) return [compiledServer, ...rest];
+  if (entry === 'controlplane/src/main.ts') return [...SERVER_ARGV, ...rest];
   return [...tsx, ...args];
 }
 
+/** Runs an entry point to its exit (killed after 60 s); stdin is closed at once. */
 async function runEntry(args: string[], dataDir: string) {
   const child = spawn(process.execPath, entryArgv(args), {
     cwd: entryRoot,

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { bundledCli } from './current-build.js';
+import { CLAWDIE_ARGV } from './current-build.js';
 
 export interface CliRun {
   code: number | null;
@@ -37,9 +37,8 @@ export function runNode(argv: string[], env: Record<string, string>, stdin = '')
 }
 
 /**
- * Runs `clawdie <args>` as its own process: the bundled CLI when it is current, else (and always
- * with `imports`, more `--import` modules loaded before tsx) controlplane/src/cli.ts under tsx;
- * `stdin` is its input.
+ * Runs `clawdie <args>` as its own process (its bundle when current: current-build.ts); `stdin`
+ * is its input; `imports`, more `--import` modules, run controlplane/src/cli.ts under tsx after them.
  */
 export function runClawdie(
   args: string[],
@@ -47,7 +46,7 @@ export function runClawdie(
   stdin = '',
   imports: readonly string[] = [],
 ): Promise<CliRun> {
-  if (bundledCli && imports.length === 0) return runNode([bundledCli, ...args], env, stdin);
+  if (imports.length === 0) return runNode([...CLAWDIE_ARGV, ...args], env, stdin);
   const argv = [
     '--conditions=source',
     ...imports.flatMap((module) => ['--import', module]),

@@ -1,12 +1,13 @@
-// `npm start` as tests run it: the controlplane's compiled main.js (its main.ts under tsx when the
-// build is not current: current-build.ts) in its own process on a data dir, in local mode (CLAWDIE_HOSTD=off), at a free port, with none of this process's CLAWDIE_* settings.
+// `npm start` as tests run it: the controlplane (compiled main.js when current: current-build.ts)
+// in its own process on a data dir, in local mode (CLAWDIE_HOSTD=off), at a free port, with none
+// of this process's CLAWDIE_* settings.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '@clawdie/kit/timing';
-import { compiledServer } from './current-build.js';
+import { SERVER_ARGV } from './current-build.js';
 
 export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -24,8 +25,8 @@ export interface ServerProcess {
 }
 
 /**
- * Starts the controlplane on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model). `hostname`
- * (root only): in its own UTS namespace under that name, as on another machine (same pid).
+ * Starts the controlplane on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model).
+ * `hostname` (root only): in its own UTS namespace under that name, as on another machine.
  */
 export function startServerProcess(
   dataDir: string,
@@ -35,9 +36,7 @@ export function startServerProcess(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
   );
-  const node = compiledServer
-    ? [process.execPath, compiledServer]
-    : [process.execPath, '--conditions=source', '--import', 'tsx', 'controlplane/src/main.ts'];
+  const node = [process.execPath, ...SERVER_ARGV];
   // unshare and sh exec in turn: the child's pid is the controlplane's.
   const [command = '', ...args] = options.hostname
     ? ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', options.hostname, ...node]

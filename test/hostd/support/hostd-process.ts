@@ -1,7 +1,7 @@
-// hostd as a child process (root; its compiled main.js as its service runs it, or main.ts under tsx
-// when the build is not current: test/support/current-build.ts): resolves once it logs "hostd listening", rejects
-// with its exit code and stderr (HostdExit) when it exits first. Optionally in its own mount
-// namespace after setup commands that take a privilege away there only.
+// hostd as a child process (root; its compiled main.js when current: test/support/current-build.ts):
+// resolves once it logs "hostd listening", rejects with its exit code and stderr (HostdExit) when
+// it exits first. Optionally in its own mount namespace after setup commands that take a privilege
+// away there only.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { HOSTD_ARGV } from '../../support/current-build.js';
