@@ -12,7 +12,7 @@ import type { JailService } from './server.js';
 /** After this long closing, the process exits anyway. */
 const CLOSE_DEADLINE_MS = 15_000;
 
-/** Starts the service; resolves once it listens (or failed: `process.exitCode` says so). */
+/** Starts the service; resolves once it listens. A bad configuration sets exit code 2; a failed start exits 1. */
 export async function runService(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -50,9 +50,11 @@ export async function runService(): Promise<void> {
     const { startJailService } = await import('./server.js');
     service = await startJailService(config, logger, {}, early);
   } catch (error) {
+    // startJailService closed what it opened. Exit now: the stdin watcher (stopWithParent) would
+    // keep a service that never listened alive until its parent gave up waiting for /health.
+    // The logger is synchronous, so the line is written before the exit.
     logger.fatal({ err: error }, 'jail-service failed to start');
-    process.exitCode = 1;
-    return;
+    process.exit(1);
   }
   if (stopping) {
     await service.close();

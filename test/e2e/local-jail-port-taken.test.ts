@@ -1,5 +1,7 @@
 // A local jail-service whose port is taken between asking for it and binding it (another process
-// won the race) starts on another port instead of failing the whole start.
+// won the race) starts on another port instead of failing the whole start, and the child that lost
+// the port exits by itself (before, it stayed alive on its stdin watcher until the 30 s health wait
+// ran out, and then ended by our SIGTERM).
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
@@ -16,10 +18,19 @@ describe('local jail-service: a port taken before it binds', requires('chromium'
     const address = squatter.address();
     const taken = typeof address === 'object' && address ? address.port : 0;
     const offered: number[] = [];
+    const exits: Promise<number | null>[] = [];
+    const launcher: typeof testLauncher = {
+      ...testLauncher,
+      async launch(options) {
+        const child = await testLauncher.launch(options);
+        exits.push(child.exited);
+        return child;
+      },
+    };
     try {
       const jail = await startLocalJailService({
         egressProxyUrl: null,
-        launcher: testLauncher,
+        launcher,
         env: process.env,
         logger: silentLogger,
         // The first offer is the squatter's port, as when another process wins the race.
@@ -31,6 +42,9 @@ describe('local jail-service: a port taken before it binds', requires('chromium'
       });
       try {
         assert.equal(offered.length, 2);
+        // Exit code 1 is the service's own failure exit; a SIGTERM from the parent's stop would
+        // have ended it with 0 (its stop handler) or a signal (null).
+        assert.equal(await exits[0], 1, 'the child that lost the port exits with 1 by itself');
         assert.equal(jail.url, `http://127.0.0.1:${offered[1]}`);
         const health = await fetch(`${jail.url}/health`, {
           headers: { authorization: `Bearer ${jail.token}` },
