@@ -1,6 +1,7 @@
 // A fleet on one machine for tests: a host registry on a real SQLite file and real hostd HTTP apps
 // (fake clone driver) on loopback, each accepting only the token its registration made.
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,7 +49,12 @@ export async function startHostd(
     },
     async close() {
       await manager.close();
-      await new Promise((resolve) => server.close(resolve));
+      // Ending the leases ends their refusal streams, but a stream that finishes after close()
+      // began leaves its socket to the client's keep-alive (4 s) unless it is cut here.
+      await new Promise((resolve) => {
+        server.close(resolve);
+        (server as Server).closeAllConnections();
+      });
     },
   };
 }
