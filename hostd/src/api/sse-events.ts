@@ -1,5 +1,6 @@
-// A minimal Server-Sent Events reader for HostdClient: yields each event's `event`, `id` and
-// `data` fields from a response body (comments and unknown fields are skipped).
+// Server-Sent Events from a response body, for HostdClient: each event's name (`message` when it
+// has none), id and data, parsed by eventsource-parser (as the model client's stream is).
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 export interface SseEvent {
   event: string;
@@ -8,34 +9,15 @@ export interface SseEvent {
 }
 
 export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let current: SseEvent = { event: 'message', id: null, data: '' };
-  const reader = body.getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
+    .pipeThrough(new EventSourceParserStream())
+    .getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let newline = buffer.search(/\r?\n/);
-      while (newline >= 0) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(buffer[newline] === '\r' ? newline + 2 : newline + 1);
-        newline = buffer.search(/\r?\n/);
-        if (line === '') {
-          if (current.data !== '' || current.event !== 'message') yield current;
-          current = { event: 'message', id: null, data: '' };
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') current.event = value;
-        else if (field === 'id') current.id = value;
-        else if (field === 'data')
-          current.data = current.data ? `${current.data}\n${value}` : value;
-      }
+      yield { event: value.event ?? 'message', id: value.id ?? null, data: value.data };
     }
   } finally {
     await reader.cancel().catch(() => undefined);
