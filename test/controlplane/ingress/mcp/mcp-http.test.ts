@@ -40,8 +40,11 @@ async function setUp(t: TestContext, options: TestTasksOptions) {
   t.after(async () => {
     await client.close();
     await fixture.close();
-    await new Promise((resolve) => server.close(resolve));
-    if ('closeAllConnections' in server) server.closeAllConnections();
+    // Cut the client's keep-alive sockets, or close() waits for them (≈ 4 s).
+    await new Promise((resolve) => {
+      server.close(resolve);
+      if ('closeAllConnections' in server) server.closeAllConnections();
+    });
   });
   return { ...fixture, app, client, url };
 }
