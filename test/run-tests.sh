@@ -5,7 +5,7 @@
 #   (no flag)  every test file except the soak suite — what `npm test` and CI run
 #   --unit     the component tests (not e2e/, security/ or soak/) with CLAWDIE_TEST_SCOPE=unit:
 #              tests needing Chromium, root or namespaces register as skipped with their reason
-#              (no browser, no root, < 60 s on 2 cores)
+#              (no browser, no root; ≈ 6 min on 2 cores)
 #   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`), 30 min a file
 #   FILE...    after the flag (or none): only these test files, e.g. `sh test/run-tests.sh
 #              test/setup/bootstrap.test.ts`; a file that does not exist is refused (exit 2)
@@ -43,6 +43,29 @@ else
     soak) files=$(find test/soak -name '*.test.ts' | sort) ;;
     *) files=$(find test -name '*.test.ts' ! -path 'test/soak/*' | sort) ;;
   esac
+fi
+
+# The files that hold the cross-process host lock (real Linux clones: test/hostd/support/host-lock.ts)
+# run one at a time, so two of them side by side leave one of the two slots idle while it waits.
+# Spread them evenly through a whole run's list (an explicit list keeps its order).
+if [ "$#" -eq 0 ] && [ -n "$files" ]; then
+  LOCKED=$(printf '%s\n' "$files" |
+    xargs grep -lE 'startHostdControlplane|realLinuxDriverFile|acquireHostLock' || true)
+  export LOCKED
+  files=$(printf '%s\n' "$files" | awk '
+    BEGIN { n = split(ENVIRON["LOCKED"], list, "\n"); for (i = 1; i <= n; i++) held[list[i]] = 1 }
+    { if ($0 in held) locked[++nl] = $0; else other[++no] = $0 }
+    END {
+      step = nl ? int(no / nl) : 0
+      if (step < 1) step = 1
+      next_locked = 1
+      for (i = 1; i <= no; i++) {
+        print other[i]
+        if (nl && i % step == 0 && next_locked <= nl) print locked[next_locked++]
+      }
+      while (next_locked <= nl) print locked[next_locked++]
+    }')
+  unset LOCKED
 fi
 
 if [ -z "$files" ]; then
