@@ -45,29 +45,6 @@ else
   esac
 fi
 
-# The files that hold the cross-process host lock (real Linux clones: test/hostd/support/host-lock.ts)
-# run one at a time, so two of them side by side leave one of the two slots idle while it waits.
-# Spread them evenly through a whole run's list (an explicit list keeps its order).
-if [ "$#" -eq 0 ] && [ -n "$files" ]; then
-  LOCKED=$(printf '%s\n' "$files" |
-    xargs grep -lE 'startHostdControlplane|realLinuxDriverFile|acquireHostLock' || true)
-  export LOCKED
-  files=$(printf '%s\n' "$files" | awk '
-    BEGIN { n = split(ENVIRON["LOCKED"], list, "\n"); for (i = 1; i <= n; i++) held[list[i]] = 1 }
-    { if ($0 in held) locked[++nl] = $0; else other[++no] = $0 }
-    END {
-      step = nl ? int(no / nl) : 0
-      if (step < 1) step = 1
-      next_locked = 1
-      for (i = 1; i <= no; i++) {
-        print other[i]
-        if (nl && i % step == 0 && next_locked <= nl) print locked[next_locked++]
-      }
-      while (next_locked <= nl) print locked[next_locked++]
-    }')
-  unset LOCKED
-fi
-
 if [ -z "$files" ]; then
   echo "run-tests: no test files found under test/ — refusing to report success" >&2
   exit 1
