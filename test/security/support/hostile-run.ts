@@ -201,7 +201,9 @@ export function hostileTable(mode: string, outcomes: readonly CaseOutcome[]): st
   for (const { hostile, happened, view, auditGap } of outcomes) {
     const tries = hostile.attempts.length;
     const status = `${view.result.status}${view.result.error ? ` ${view.result.error.code}` : ''}`;
-    const audit = `${stopsOf(view)}${auditGap === null ? '' : ' (MISSING what the case expects)'}`;
+    // A case that missed its audited stop says how its task ended, to tell a flake from a hole.
+    const why = view.result.error ? `: ${view.result.error.message.slice(0, 300)}` : '';
+    const audit = `${stopsOf(view)}${auditGap === null ? '' : ` (MISSING what the case expects${why})`}`;
     if (hostile.control) {
       lines.push(
         `${hostile.id} | control: ${happened.length}/${tries} happened | ${status} | ${audit}`,
