@@ -10,6 +10,8 @@
 #   FILE...    after the flag (or none): only these test files, e.g. `sh test/run-tests.sh
 #              test/setup/bootstrap.test.ts`; a file that does not exist is refused (exit 2)
 # Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
+# The files run as JavaScript compiled once for the run (test/support/test-tree.mjs), which also
+# builds what is stale first, as npm test's bootstrap does.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -70,8 +72,26 @@ IFS=$old_ifs
 # test, and node parses it at every start: ≈ 160 ms of CPU for each of the suite's node processes
 # (docs/performance.md, "Test suite"). The install before the tests keeps it.
 unset NODE_EXTRA_CA_CERTS
+# The repository's files run from a tree compiled once for this run (test/support/test-tree.mjs):
+# plain JavaScript, no loader hooks in the test processes. A file outside the repository (the
+# runner's own test gives it fixtures in /tmp) is loaded under tsx.
+trap 'node test/support/test-tree.mjs --remove $$; rm -f "$CLAWDIE_TEST_TIMES"' EXIT
+loaded=$(node test/support/test-tree.mjs $$ "$@") || exit 1
+# shellcheck disable=SC2086 # as above: one argument a line
+IFS='
+'
+set -f
+set -- $loaded
+set +f
+IFS=$old_ifs
+hooks=
+case "$loaded" in
+  *.ts|*.ts'
+'*) hooks='--conditions=source --import tsx' ;;
+esac
 status=0
-node --conditions=source --import tsx --import ./test/support/file-timer.mjs --test \
-  --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
+# shellcheck disable=SC2086 # $hooks is empty or three words
+node $hooks --enable-source-maps --import ./test/support/file-timer.mjs \
+  --test --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 exit "$status"

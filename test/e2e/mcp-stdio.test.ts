@@ -1,17 +1,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { JSONRPCMessageSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { compactResultSchema } from '../../controlplane/src/tasks/task-input.js';
 import { requires } from '../support/capabilities.js';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const entryArgs = ['--conditions=source', '--import', 'tsx', 'test/support/mcp-stdio-entry.ts'];
 
 describe('clawdie mcp over stdio (child process)', requires('chromium'), () => {

@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { compactResultSchema } from '../../controlplane/src/tasks/task-input.js';
 import { requires } from '../support/capabilities.js';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /** Shell lines of the README's code blocks that start with `prefix` (comments dropped). */

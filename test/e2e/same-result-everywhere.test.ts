@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ToolDefinition } from '@mariozechner/pi-coding-agent';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -15,6 +14,7 @@ import { createFakePi } from '../controlplane/pi/fake-pi.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { repositoryRoot } from '../support/repository-root.js';
 
 const instruction = 'read the answer';
 
@@ -79,7 +79,7 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
   }
 
   it('returns the same status, summary, result_data and step_count with the same keys', async () => {
-    const root = join(import.meta.dirname, '..', '..');
+    const root = repositoryRoot;
     const stdio = new StdioClientTransport({
       command: process.execPath,
       args: ['--conditions=source', '--import', 'tsx', 'test/support/mcp-stdio-entry.ts'],

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = repositoryRoot;
 
 describe('hostd main with the FreeBSD driver', () => {
   it('exits 1 naming what the host lacks when the FreeBSD host is not prepared', {

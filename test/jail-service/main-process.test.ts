@@ -8,7 +8,6 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { HEADLESS_SHELL } from '../../jail-service/src/browser/chromium-binary.js';
 import { SERVICE_NODE_FLAGS } from '../../jail-service/src/node-flags.js';
 import { jailChromiumEnv, requires } from '../support/capabilities.js';
@@ -19,9 +18,10 @@ import {
   waitForExit,
   waitForMarksGone,
 } from '../support/chromium-processes.js';
+import { repositoryRoot } from '../support/repository-root.js';
 import { TOKEN } from './jail-harness.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = repositoryRoot;
 const children = new Set<ChildProcess>();
 
 interface Started {

@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(import.meta.dirname, '..', '..');
+const root = repositoryRoot;
 const COMPONENTS = ['controlplane', 'jail-service', 'hostd', 'setup'];
 
 function configFiles(): string[] {

@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { BIOME_ARGS, biomePlatformPackages, lintDecision } from '../lint.mjs';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const script = join(root, 'test', 'lint.mjs');
 const biomePackages = biomePlatformPackages();
 const FREEBSD_REASON =

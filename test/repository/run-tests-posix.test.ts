@@ -14,11 +14,11 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const shell = existsSync('/usr/bin/dash') ? '/usr/bin/dash' : '/bin/sh';
 
 /** This process's environment without what node:test and the outer run set. */

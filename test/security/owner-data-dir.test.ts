@@ -6,18 +6,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { CLAWDIE_ARGV, SERVER_ARGV } from '../support/current-build.js';
+import { repositoryRoot } from '../support/repository-root.js';
 import { submit } from '../support/submit-task.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const tsx = ['--conditions=source', '--import', 'tsx'];
 /** Where the spawned entry points come from (this checkout). */
 const entryRoot = root;

@@ -5,13 +5,13 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
 import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
+import { repositoryRoot } from '../support/repository-root.js';
 import { startXvfb, type XvfbDisplay } from '../support/xvfb-process.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = repositoryRoot;
 const PAGE_HOST = 'clawdie-page.test';
 const children = new Set<ChildProcess>();
 const displays: XvfbDisplay[] = [];

@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { buildStale, bundleStaleReason, staleReason } from '../../setup/bootstrap/build-stale.mjs';
 import {
   ensureNpmPackages,
@@ -15,8 +14,9 @@ import {
   npmInstallDecision,
 } from '../../setup/bootstrap/npm-packages.mjs';
 import { testPackages } from '../../setup/bootstrap/system-packages.mjs';
+import { repositoryRoot } from '../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 const quiet = () => {};
 
 function fakeCheckout(): string {

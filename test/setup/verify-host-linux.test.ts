@@ -4,9 +4,7 @@
 // every check passes, the exit code is 0, and the host is left clean.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { jailServiceCommand } from '../../hostd/src/drivers/select-driver.js';
 import { acquireHostLock } from '../hostd/support/host-lock.js';
 import {
@@ -17,6 +15,7 @@ import {
   testNames,
 } from '../hostd/support/linux-harness.js';
 import { jailChromiumEnv, missingCapabilities, skipFile } from '../support/capabilities.js';
+import { repositoryRoot } from '../support/repository-root.js';
 import { runVerify } from './support/run-verify-cli.js';
 
 const what = 'clawdie setup --verify-host on a real Linux host';
@@ -31,7 +30,7 @@ if (!skipFile(what, missingCapabilities('linux-clones', 'chromium'))) {
     after(() => release?.());
 
     it('passes every check through the LinuxDriver and exits 0, leaving nothing', async () => {
-      const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+      const root = repositoryRoot;
       const run = spawnSync(
         process.execPath,
         ['--conditions=source', '--import', 'tsx', 'setup/src/cli.ts', '--verify-host'],

@@ -4,15 +4,15 @@
 // controlplane/dist/main.js, the `clawdie` command's bundle, hostd/dist/main.js — in a fraction
 // of the CPU the sources need under tsx (docs/performance.md, "Test suite"), else the sources.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   BUILT_WORKSPACES,
   bundleStaleReason,
   staleReason,
 } from '../../setup/bootstrap/build-stale.mjs';
+import { repositoryRoot } from './repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = repositoryRoot;
 
 const workspacesCurrent = BUILT_WORKSPACES.every(
   (workspace) => staleReason(root, workspace) === null,

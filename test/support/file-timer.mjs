@@ -6,9 +6,11 @@ import { appendFileSync } from 'node:fs';
 
 const out = process.env.CLAWDIE_TEST_TIMES;
 const file = process.argv[1];
-if (out && file?.endsWith('.test.ts') && process.env.NODE_TEST_CONTEXT) {
+// A file of the compiled tree (test/support/test-tree.mjs) is named by its source.
+if (out && /\.test\.[jt]s$/.test(file ?? '') && process.env.NODE_TEST_CONTEXT) {
   process.on('exit', (code) => {
-    const record = { file: file.slice(file.indexOf('/test/') + 1), ms: performance.now(), code };
+    const name = file.slice(file.indexOf('/test/') + 1).replace(/\.js$/, '.ts');
+    const record = { file: name, ms: performance.now(), code };
     appendFileSync(out, `${JSON.stringify(record)}\n`);
   });
 }

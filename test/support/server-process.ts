@@ -3,13 +3,13 @@
 // of this process's CLAWDIE_* settings.
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { sleep } from '@clawdie/kit/timing';
 import { SERVER_ARGV } from './current-build.js';
+import { repositoryRoot } from './repository-root.js';
 
-export const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { repositoryRoot };
 
 /** The replay model of the demo: a server with it runs no demo at start. */
 export const demoReplayFile = join(repositoryRoot, 'controlplane', 'demo-site', 'demo-replay.json');

@@ -4,12 +4,12 @@
 // assembles the controlplane by hand instead of through test/support/controlplane.ts.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { relativeImports } from '../../support/import-graph.js';
+import { repositoryRoot } from '../../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = repositoryRoot;
 const source = relativeImports(root, ['controlplane/src']);
 const tests = relativeImports(root, ['test', 'bench']);
 const inRoot = (file: string) => file.startsWith('controlplane/src/composition/');

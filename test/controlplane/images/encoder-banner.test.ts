@@ -7,13 +7,13 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { loadConfig } from '../../../controlplane/src/config.js';
+import { repositoryRoot } from '../../support/repository-root.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const root = repositoryRoot;
 
 /** Starts the controlplane, returns its output up to the dashboard line, and stops it. */
 async function banner(extraArgs: string[], extraEnv: Record<string, string> = {}) {
