@@ -1,6 +1,6 @@
 // The repository's directory, wherever this file runs from: the suite loads compiled copies of the
-// tests from a tree of links (test/support/test-tree.mjs), whose package.json links to the
-// repository's, so its real path names the repository (to spawn from, run git in, read from).
+// tests from a tree of copies (test/support/test-tree.mjs) whose one linked file is the top
+// package.json, so its real path names the repository (to spawn from, run git in, read from).
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 

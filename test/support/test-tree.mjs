@@ -1,6 +1,6 @@
 // Builds the tree the test suite runs from: every TypeScript file of the repository compiled once
 // to JavaScript (esbuild, one file at a time, as tsx would) in node_modules/.cache/clawdie-tests,
-// beside a link to everything else. The test processes then load plain JavaScript with no loader
+// beside a copy of everything else. The test processes then load plain JavaScript with no loader
 // hooks: tsx's hooks cost each test process ≈ 0.65 s and 1.1 s of CPU to load the controlplane
 // (docs/performance.md, "Test suite"), and the suite starts ≈ 390 of them.
 //
