@@ -72,11 +72,16 @@ export function createApp(deps: AppDeps): Hono {
 
   app.get('/screenshot', async (c) => {
     const query = parseRequest(screenshotQuerySchema, c.req.query(), 'query');
-    const input = query.quality === undefined ? {} : { quality: query.quality };
+    const input = {
+      ...(query.quality === undefined ? {} : { quality: query.quality }),
+      ...(query.caret === undefined ? {} : { caret: query.caret }),
+    };
     const quality = query.quality ?? null;
     const capture = () => tools.exclusive(() => tools.invoke(tools.data.screenshot, input));
-    const kept = (await held?.take(quality)) ?? null;
-    const shot = kept ?? (held ? await held.capture(quality, capture) : await capture());
+    // A held frame is an ordinary capture: one without the caret is always taken anew.
+    const holds = held && query.caret !== 'hide' ? held : undefined;
+    const kept = (await holds?.take(quality)) ?? null;
+    const shot = kept ?? (holds ? await holds.capture(quality, capture) : await capture());
     const { meta } = shot;
     return c.body(shot.jpeg as Uint8Array<ArrayBuffer>, 200, {
       'content-type': 'image/jpeg',

@@ -45,6 +45,10 @@ export interface ViewportInfo {
   deviceScaleFactor: number;
 }
 
+export interface ScreenshotOptions {
+  hideCaret?: boolean;
+}
+
 export interface Screenshot {
   jpeg: Uint8Array;
   meta: ScreenshotMeta;
@@ -79,8 +83,11 @@ export interface PageDriver {
   status(): BrowserStatus;
   /** The main frame's last known URL (no CDP round trip). */
   currentUrl(): string;
-  /** A JPEG of the visible viewport; geometry is read from the page on every call. */
-  screenshot(quality: number): Promise<Screenshot>;
+  /**
+   * A JPEG of the visible viewport; geometry is read from the page on every call. `hideCaret`
+   * leaves a text field's caret out (a surface without one ignores it).
+   */
+  screenshot(quality: number, options?: ScreenshotOptions): Promise<Screenshot>;
   state(): Promise<PageState>;
   elements(): Promise<ElementsResponse>;
   /** Runs input steps in order with no delays; waits for a navigation only if one was requested. */

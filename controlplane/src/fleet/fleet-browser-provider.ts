@@ -255,7 +255,7 @@ function racing(
 ): BrowserOperator {
   const race = <T>(call: Promise<T>) => Promise.race([call.catch(failed), gone]);
   return {
-    screenshot: (signal) => race(operator.screenshot(signal)),
+    screenshot: (signal, options) => race(operator.screenshot(signal, options)),
     execute: (actions, signal) => race(operator.execute(actions, signal)),
     state: (signal) => race(operator.state(signal)),
     landing: (action, signal) => race(operator.landing(action, signal)),

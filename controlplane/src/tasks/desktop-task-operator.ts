@@ -32,10 +32,10 @@ export function createDesktopTaskOperator(
       const { url } = await desktop.state(signal);
       return { url, document_id: '', target: null, source: null };
     },
-    async screenshot(signal) {
+    async screenshot(signal, shotOptions) {
       settled ??= untilPageShown(desktop, browser, options, signal);
       await settled;
-      return desktop.screenshot(signal);
+      return desktop.screenshot(signal, shotOptions);
     },
   };
 }

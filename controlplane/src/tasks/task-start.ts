@@ -93,7 +93,10 @@ async function passesLoggedInCheck(
   const handle = ports.waits.start({
     conditions: loggedInConditions(check),
     timeoutMs: check.timeout_ms ?? (check.visual ? 15_000 : 2000),
-    target: { probe: ports.probe, frames: operatorFrames(ports.browser, 'task-start') },
+    target: {
+      probe: ports.probe,
+      frames: operatorFrames(ports.browser, 'task-start', { hideCaret: true }),
+    },
     signal,
   });
   const outcome = await handle.outcome;

@@ -17,6 +17,7 @@ import { bounded } from './bounded.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { createFramePaint } from './frame-paint.js';
+import { withoutCaret } from './hidden-caret.js';
 import { performInput } from './input-runner.js';
 import { documentId, landingOf } from './landing.js';
 import { createNetworkLog } from './network-log.js';
@@ -122,12 +123,14 @@ export async function createPuppeteerPageDriver(
     }),
     currentUrl: () => tabs.active().page.url(),
 
-    screenshot: (quality) =>
+    screenshot: (quality, shotOptions) =>
       guarded(async (tab): Promise<Screenshot> => {
-        if (!masks.has(tab)) return capture(tab, quality);
+        const take = () => capture(tab, quality);
+        const shoot = shotOptions?.hideCaret ? () => withoutCaret(tab.session, take) : take;
+        if (!masks.has(tab)) return shoot();
         // Boxes before and after the capture: the field may move while it is taken.
         const before = await masks.boxes(tab);
-        const shot = await capture(tab, quality);
+        const shot = await shoot();
         const boxes = unionBoxes(before, await masks.boxes(tab));
         const scale = shot.meta.imageWidth / shot.meta.viewportWidth;
         return { ...shot, jpeg: await paintMasks(options.codec, shot.jpeg, boxes, scale, quality) };

@@ -6,6 +6,7 @@ import { defineTools, type TimeoutPolicy, tool } from './tool.js';
 
 export const screenshotInputSchema = z.strictObject({
   quality: z.number().int().min(1).max(100).optional(),
+  caret: z.enum(['show', 'hide']).optional(),
 });
 export type ScreenshotInput = z.infer<typeof screenshotInputSchema>;
 
@@ -19,7 +20,10 @@ export const dataCollectionTools = defineTools('data_collection', {
       'JPEG of the visible viewport at device pixels (image size = CSS viewport × device pixel ratio), with its geometry.',
     inputSchema: screenshotInputSchema,
     timeout,
-    handle: (input, call) => call.driver.screenshot(input.quality ?? call.limits.screenshotQuality),
+    handle: (input, call) =>
+      call.driver.screenshot(input.quality ?? call.limits.screenshotQuality, {
+        hideCaret: input.caret === 'hide',
+      }),
   }),
   state: tool({
     description:

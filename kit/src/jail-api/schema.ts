@@ -13,6 +13,11 @@ export const screenshotHeaders = {
 
 export const screenshotQuerySchema = z.strictObject({
   quality: z.coerce.number().int().min(1).max(100).optional(),
+  /**
+   * `hide`: the text caret is left out of the image (a wait's captures: a blinking caret is not
+   * the page changing). Default `show`: the model sees where the focus is.
+   */
+  caret: z.enum(['show', 'hide']).optional(),
 });
 
 /** `GET /screencast`: lowest frame rate, JPEG quality and the box frames are scaled into. */

@@ -12,13 +12,21 @@ export interface Screenshot {
   meta: ScreenshotMeta;
 }
 
+export interface ScreenshotOptions {
+  /**
+   * Leave the text caret out (a wait's captures: a blinking caret is not the page changing). A
+   * surface that cannot (the desktop) ignores it; the model's own screenshots keep the caret.
+   */
+  hideCaret?: boolean;
+}
+
 /**
  * The browser the loop drives. `execute` runs a batch in order with early exit (later actions
  * come back `skipped`); per-action failures are values in the response. Rejects with
  * OperatorError when the browser cannot be reached or rejects the request, or an AbortError.
  */
 export interface BrowserOperator {
-  screenshot(signal?: AbortSignal): Promise<Screenshot>;
+  screenshot(signal?: AbortSignal, options?: ScreenshotOptions): Promise<Screenshot>;
   execute(actions: Action[], signal?: AbortSignal): Promise<ActionsResponse>;
   state(signal?: AbortSignal): Promise<PageState>;
   /**

@@ -95,9 +95,12 @@ export function createClawdieBrowserOperator(
   }
 
   return {
-    async screenshot(signal): Promise<Screenshot> {
-      const query = options.quality ? `?quality=${options.quality}` : '';
-      const response = await request(`/screenshot${query}`, { headers: auth }, signal);
+    async screenshot(signal, shotOptions): Promise<Screenshot> {
+      const query = new URLSearchParams();
+      if (options.quality) query.set('quality', String(options.quality));
+      if (shotOptions?.hideCaret) query.set('caret', 'hide');
+      const search = query.size > 0 ? `?${query}` : '';
+      const response = await request(`/screenshot${search}`, { headers: auth }, signal);
       const header = (name: string) => Number(response.headers.get(name));
       const meta = screenshotMetaSchema.safeParse({
         viewportWidth: header(screenshotHeaders.viewportWidth),

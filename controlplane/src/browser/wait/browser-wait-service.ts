@@ -30,7 +30,7 @@ export function createBrowserWaitService(options: {
   });
   const local: JobTarget | null = options.local
     ? {
-        frames: operatorFrames(options.local.operator, 'local'),
+        frames: operatorFrames(options.local.operator, 'local', { hideCaret: true }),
         probe: createJailPageProbe(options.local.jail),
       }
     : null;
@@ -40,7 +40,7 @@ export function createBrowserWaitService(options: {
       if (!lease) throw new NotFoundError(`task ${taskId} is not running, so it has no screen`);
       if (lease.id === 'local' && local) return local;
       return {
-        frames: operatorFrames(lease.operator, lease.id),
+        frames: operatorFrames(lease.operator, lease.id, { hideCaret: true }),
         ...(lease.service ? { probe: createJailPageProbe(lease.service) } : {}),
       };
     }

@@ -10,7 +10,11 @@ import {
 } from '@clawdie/kit/jail-api';
 import type { z } from 'zod';
 import { OperatorError } from '../../errors.js';
-import type { BrowserOperator, Screenshot } from '../operator/browser-operator.js';
+import type {
+  BrowserOperator,
+  Screenshot,
+  ScreenshotOptions,
+} from '../operator/browser-operator.js';
 import type { FrameSource, PageProbe } from './wait-types.js';
 
 export interface JailPageProbeOptions {
@@ -66,13 +70,17 @@ export function createJailPageProbe(options: JailPageProbeOptions): PageProbe {
   };
 }
 
-/** Frames of a BrowserOperator's screen (also the DesktopOperator: same port). */
+/**
+ * Frames of a BrowserOperator's screen (also the DesktopOperator: same port). A wait's frames
+ * leave the caret out (`hideCaret`); frames another reader shares keep what the model sees.
+ */
 export function operatorFrames(
   operator: Pick<BrowserOperator, 'screenshot'>,
   key: string,
+  options?: ScreenshotOptions,
 ): FrameSource {
   return {
     key,
-    capture: async (signal) => ((await operator.screenshot(signal)) as Screenshot).jpeg,
+    capture: async (signal) => ((await operator.screenshot(signal, options)) as Screenshot).jpeg,
   };
 }

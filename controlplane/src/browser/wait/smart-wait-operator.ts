@@ -30,12 +30,14 @@ export function withSmartWait(
   engine: WaitEngine,
   options: SmartWaitOptions = {},
 ): BrowserOperator {
-  const frames = operatorFrames(operator, options.key ?? `operator-${++counter}`);
+  const frames = operatorFrames(operator, options.key ?? `operator-${++counter}`, {
+    hideCaret: true,
+  });
   const settleMs = options.settleMs ?? 1000;
   const quickMs = Math.min(settleMs, options.quickSettleMs ?? 500);
   const probe = { state: (signal?: AbortSignal) => operator.state(signal) };
   return {
-    screenshot: (signal) => operator.screenshot(signal),
+    screenshot: (signal, options) => operator.screenshot(signal, options),
     state: (signal) => operator.state(signal),
     landing: (action, signal) => operator.landing(action, signal),
     async execute(actions, signal): Promise<ActionsResponse> {

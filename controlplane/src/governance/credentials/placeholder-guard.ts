@@ -21,7 +21,7 @@ export function refuseSecretPlaceholders(
   deps: PlaceholderGuardDeps,
 ): BrowserOperator {
   return {
-    screenshot: (signal) => operator.screenshot(signal),
+    screenshot: (signal, options) => operator.screenshot(signal, options),
     state: (signal) => operator.state(signal),
     // Where a `type` would land does not depend on its text: the placeholder is never typed.
     landing: (action, signal) => operator.landing(action, signal),

@@ -49,7 +49,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     },
     wrapOperator(operator: BrowserOperator): BrowserOperator {
       return {
-        screenshot: (signal) => operator.screenshot(signal),
+        screenshot: (signal, options) => operator.screenshot(signal, options),
         state: (signal) => operator.state(signal),
         landing: (action, signal) => operator.landing(action, signal),
         async execute(actions, signal) {

@@ -28,10 +28,20 @@ function screen(clock: { now(): number }, changeAt: number | null): BrowserOpera
 }
 
 /**
- * A 1280×800 page with a focused field whose caret blinks every 500 ms and a clock that ticks every
- * second; at `changeAt` a 400×200 result panel appears (issue 24, 2).
+ * A 1280×800 page with a focused field whose caret blinks every 500 ms (or shows when `caretAt`
+ * says) and a clock that ticks every second; at `changeAt` a 400×200 result panel appears (issue
+ * 24, 2). A capture asked without the caret has none unless `hides` is false (a surface that
+ * cannot hide it); `asked` records what each capture asked.
  */
-function busyPage(clock: { now(): number }, changeAt: number): BrowserOperator {
+function busyPage(
+  clock: { now(): number },
+  changeAt: number,
+  {
+    caretAt = (t: number) => Math.floor(t / 500) % 2 === 1,
+    hides = true,
+    asked = [] as boolean[],
+  } = {},
+): BrowserOperator {
   const fake = createFakeOperator({ viewport: { width: 1280, height: 800 } });
   const cache = new Map<string, Promise<Buffer>>();
   const draw = (caret: boolean, second: number, panel: boolean) => {
@@ -64,11 +74,13 @@ function busyPage(clock: { now(): number }, changeAt: number): BrowserOperator {
   };
   return {
     ...fake.operator,
-    async screenshot() {
+    async screenshot(_signal, options) {
       const t = clock.now();
+      const hidden = options?.hideCaret === true;
+      asked.push(hidden);
       const shot = await fake.operator.screenshot();
       const jpeg = await draw(
-        Math.floor(t / 500) % 2 === 1,
+        caretAt(t) && !(hidden && hides),
         Math.floor(t / 1000) % 5,
         t >= changeAt,
       );
@@ -129,10 +141,13 @@ describe('smart wait()', () => {
     }
   });
 
+  // These two keep the caret in every capture (a surface that cannot hide it, the desktop): the
+  // settle tracker alone must tell it from the page's change.
   it('returns within 1.5 s of the real change on a page with a blinking caret and a ticking clock', async () => {
     const clock = createManualClock(0);
     const engine = new WaitEngine({ images: testImages, clock });
-    const operator = withSmartWait(busyPage(clock, 2600), engine, { settleMs: 1000 });
+    const page = busyPage(clock, 2600, { hides: false });
+    const operator = withSmartWait(page, engine, { settleMs: 1000 });
     const response = await operator.execute([{ type: 'wait', ms: 5000 }]);
     assert.equal(response.results[0]?.status, 'ok');
     assert.ok(clock.now() >= 3600 && clock.now() <= 4100, `returned at ${clock.now()} ms`);
@@ -141,9 +156,37 @@ describe('smart wait()', () => {
   it('still waits for a real slow change on that page', async () => {
     const clock = createManualClock(0);
     const engine = new WaitEngine({ images: testImages, clock });
-    const operator = withSmartWait(busyPage(clock, 4200), engine, { settleMs: 1000 });
+    const page = busyPage(clock, 4200, { hides: false });
+    const operator = withSmartWait(page, engine, { settleMs: 1000 });
     await operator.execute([{ type: 'wait', ms: 9000 }]);
     assert.ok(clock.now() >= 5200 && clock.now() <= 5700, `returned at ${clock.now()} ms`);
+  });
+
+  it('captures without the caret: a blink seen once is not the page changing', async () => {
+    // Captures a second apart under load can see the caret on, on, off once, on again: one small
+    // change, alone long enough to pass for the page's (the e2e flake of session 18). The wait's
+    // captures leave the caret out; the model's screenshot keeps it.
+    const once = (t: number) => !(t >= 600 && t < 1100);
+    const run = async (hides: boolean) => {
+      const clock = createManualClock(0);
+      const asked: boolean[] = [];
+      const page = busyPage(clock, 4200, { caretAt: once, hides, asked });
+      const engine = new WaitEngine({ images: testImages, clock });
+      const operator = withSmartWait(page, engine, { settleMs: 1000 });
+      await operator.execute([{ type: 'wait', ms: 9000 }]);
+      const waited = clock.now();
+      await operator.screenshot();
+      return { waited, asked };
+    };
+    const hidden = await run(true);
+    assert.ok(hidden.waited >= 5200 && hidden.waited <= 5700, `returned at ${hidden.waited} ms`);
+    assert.ok(
+      hidden.asked.slice(0, -1).every((hide) => hide),
+      'every wait capture hides it',
+    );
+    assert.equal(hidden.asked.at(-1), false, "the model's screenshot keeps the caret");
+    const shown = await run(false);
+    assert.ok(shown.waited < 4200, `with the caret in its captures it ended at ${shown.waited} ms`);
   });
 
   it('returns once the screen changed and settled, well before the blind sleep', async () => {
