@@ -5,6 +5,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import {
+  keepPrebuilds,
+  prebuildCacheRoot,
+  prebuildEnv,
+  prebuildSlots,
+} from './native-prebuilds.mjs';
 
 const STAMP = join('node_modules', '.clawdie-install-stamp');
 
@@ -52,14 +58,15 @@ export function ensureNpmPackages(root, { run, say, env = process.env }) {
   if (!decision.install) return false;
   say(`installing npm packages (npm ci, pinned by package-lock.json): ${decision.reason} ...`);
   const nodedir = localNodeHeaders(env);
-  const result = run(
-    ['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error'],
-    nodedir ? { env: { ...env, npm_config_nodedir: nodedir } } : {},
-  );
+  const slots = prebuildSlots(root, prebuildCacheRoot(env));
+  const result = run(['npm', 'ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    env: { ...env, ...prebuildEnv(slots), ...(nodedir ? { npm_config_nodedir: nodedir } : {}) },
+  });
   if (!result.ok) {
     say(`npm ci failed (${result.reason}). Check that the npm registry is reachable and retry.`);
     process.exit(1);
   }
+  keepPrebuilds(root, slots, { run, say });
   writeFileSync(join(root, STAMP), `${installIdentity(root)}\n`);
   return true;
 }
