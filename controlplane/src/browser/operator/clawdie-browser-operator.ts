@@ -30,7 +30,10 @@ export interface ClawdieBrowserOperatorOptions {
   fetch?: typeof fetch;
 }
 
-/** Creates the HTTP operator. Stateless apart from connection reuse by fetch. */
+/**
+ * Creates the HTTP operator. Stateless apart from connection reuse by fetch, and from knowing
+ * that the service predates `?caret=` once it refused it.
+ */
 export function createClawdieBrowserOperator(
   options: ClawdieBrowserOperatorOptions,
 ): BrowserOperator {
@@ -38,6 +41,8 @@ export function createClawdieBrowserOperator(
   const doFetch = options.fetch ?? fetch;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const auth = { authorization: `Bearer ${options.token}` };
+  /** False once the service refused `?caret=` (it predates it). */
+  let caretKnown = true;
 
   async function request(path: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -96,11 +101,20 @@ export function createClawdieBrowserOperator(
 
   return {
     async screenshot(signal, shotOptions): Promise<Screenshot> {
-      const query = new URLSearchParams();
-      if (options.quality) query.set('quality', String(options.quality));
-      if (shotOptions?.hideCaret) query.set('caret', 'hide');
-      const search = query.size > 0 ? `?${query}` : '';
-      const response = await request(`/screenshot${search}`, { headers: auth }, signal);
+      const path = (hideCaret: boolean) => {
+        const query = new URLSearchParams();
+        if (options.quality) query.set('quality', String(options.quality));
+        if (hideCaret) query.set('caret', 'hide');
+        return query.size > 0 ? `/screenshot?${query}` : '/screenshot';
+      };
+      const hide = shotOptions?.hideCaret === true && caretKnown;
+      const response = await request(path(hide), { headers: auth }, signal).catch((error) => {
+        // A jail-service older than `caret` (a fleet host not yet upgraded) refuses the parameter:
+        // its captures keep the caret, as before.
+        if (!hide || !refusedCaret(error)) throw error;
+        caretKnown = false;
+        return request(path(false), { headers: auth }, signal);
+      });
       const header = (name: string) => Number(response.headers.get(name));
       const meta = screenshotMetaSchema.safeParse({
         viewportWidth: header(screenshotHeaders.viewportWidth),
@@ -171,4 +185,13 @@ function describe(error: unknown): string {
   if (isAbortError(error)) return 'request aborted';
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+/** Whether a screenshot request was refused for its `caret` parameter. */
+function refusedCaret(error: unknown): boolean {
+  return (
+    error instanceof OperatorError &&
+    error.code === 'OPERATOR_REJECTED' &&
+    /BAD_REQUEST: invalid query\b.*caret/.test(error.message)
+  );
 }
