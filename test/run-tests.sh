@@ -26,6 +26,16 @@ case "${1:-}" in
 esac
 [ "$scope" = unit ] && export CLAWDIE_TEST_SCOPE=unit
 
+# Files run at once: CLAWDIE_TEST_CONCURRENCY, default 3. Two left the 2 cores ≈ 30 % idle (files
+# that wait on pages, heartbeats and children); three ran the suite in 0.87× the time with the
+# same CPU (docs/performance.md, "Test suite").
+concurrency=${CLAWDIE_TEST_CONCURRENCY:-3}
+case "$concurrency" in
+  ''|*[!0-9]*|0)
+    echo "run-tests: CLAWDIE_TEST_CONCURRENCY=$concurrency: a whole number of at least 1" >&2
+    exit 2 ;;
+esac
+
 # The file list, one path a line; test files have no spaces or newlines in their names.
 if [ "$#" -gt 0 ]; then
   for file in "$@"; do
@@ -92,6 +102,6 @@ esac
 status=0
 # shellcheck disable=SC2086 # $hooks is empty or three words
 node $hooks --enable-source-maps --import ./test/support/file-timer.mjs \
-  --test --test-concurrency=2 --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
+  --test --test-concurrency="$concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 exit "$status"

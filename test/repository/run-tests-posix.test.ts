@@ -33,9 +33,13 @@ function outerEnv(): Record<string, string> {
 }
 
 function runner(...args: string[]) {
+  return runnerWith({}, ...args);
+}
+
+function runnerWith(env: Record<string, string>, ...args: string[]) {
   return spawnSync(shell, ['test/run-tests.sh', ...args], {
     cwd: root,
-    env: outerEnv(),
+    env: { ...outerEnv(), ...env },
     encoding: 'utf8',
     timeout: 120_000,
   });
@@ -91,6 +95,15 @@ describe(`test/run-tests.sh under ${shell}`, () => {
     const missing = runner(join(scratch, 'test', 'absent.test.ts'));
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /no such test file/);
+  });
+
+  it('runs CLAWDIE_TEST_CONCURRENCY files at once, and refuses one that is not a count', () => {
+    assert.equal(runnerWith({ CLAWDIE_TEST_CONCURRENCY: '1' }, passes).status, 0);
+    for (const bad of ['0', 'three', '-1', '']) {
+      const result = runnerWith({ CLAWDIE_TEST_CONCURRENCY: bad }, passes);
+      assert.equal(result.status, bad === '' ? 0 : 2, `${JSON.stringify(bad)}: ${result.stderr}`);
+      if (bad !== '') assert.match(result.stderr, /CLAWDIE_TEST_CONCURRENCY=.*a whole number/);
+    }
   });
 
   it('nothing npm test starts needs bash', () => {
