@@ -43,6 +43,15 @@ describe('bootstrap: native builds kept for the next install', () => {
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
+  /** A checkout whose better-sqlite3 was just compiled: the installed binary. */
+  const justBuilt = () => {
+    const checkout = temp('checkout');
+    copyFileSync(join(repositoryRoot, 'package-lock.json'), join(checkout, 'package-lock.json'));
+    const built = join(checkout, 'node_modules', 'better-sqlite3', binary);
+    mkdirSync(join(built, '..'), { recursive: true });
+    copyFileSync(join(installed, binary), built);
+    return checkout;
+  };
 
   it('names the tarball as prebuild-install asks for it, under the locked integrity', () => {
     const [slot, ...rest] = prebuildSlots(repositoryRoot, '/cache');
@@ -70,12 +79,7 @@ describe('bootstrap: native builds kept for the next install', () => {
   });
 
   it('keeps a compiled binary once, and the real prebuild-install installs from it offline', () => {
-    // A checkout whose better-sqlite3 was just compiled: the installed binary.
-    const checkout = temp('checkout');
-    copyFileSync(join(repositoryRoot, 'package-lock.json'), join(checkout, 'package-lock.json'));
-    const built = join(checkout, 'node_modules', 'better-sqlite3', binary);
-    mkdirSync(join(built, '..'), { recursive: true });
-    copyFileSync(join(installed, binary), built);
+    const checkout = justBuilt();
     const slots = prebuildSlots(checkout, temp('cache'));
     const run = runner(checkout);
     const [kept] = keepPrebuilds(checkout, slots, { run, say: quiet });
@@ -121,12 +125,7 @@ describe('bootstrap: native builds kept for the next install', () => {
   });
 
   it('reports a tarball it cannot write and leaves no partial file', () => {
-    const checkout = temp('checkout');
-    copyFileSync(join(repositoryRoot, 'package-lock.json'), join(checkout, 'package-lock.json'));
-    mkdirSync(join(checkout, 'node_modules', 'better-sqlite3', 'build', 'Release'), {
-      recursive: true,
-    });
-    copyFileSync(join(installed, binary), join(checkout, 'node_modules', 'better-sqlite3', binary));
+    const checkout = justBuilt();
     const slots = prebuildSlots(checkout, temp('cache'));
     const said: string[] = [];
     const failing = (argv: string[]) =>
