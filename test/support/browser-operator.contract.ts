@@ -58,6 +58,13 @@ export function browserOperatorContract(
       assert.equal(meta.imageHeight, Math.round(meta.viewportHeight * meta.devicePixelRatio));
     });
 
+    it('takes a screenshot without the caret at the same geometry (a wait asks for it)', async () => {
+      const plain = await subject.operator.screenshot();
+      const hidden = await subject.operator.screenshot(undefined, { hideCaret: true });
+      assert.deepEqual([...hidden.jpeg.subarray(0, 2)], [0xff, 0xd8]);
+      assert.deepEqual(hidden.meta, plain.meta);
+    });
+
     it('navigates and reports the new URL in the batch response and in state()', async (t) => {
       const url = subject.reachableUrl;
       if (url === null) return t.skip('this operator has no navigation');
