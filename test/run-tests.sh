@@ -9,7 +9,8 @@
 #   --soak     test/soak/ only: leak and kill runs at full size (`npm run test:soak`), 30 min a file
 #   FILE...    after the flag (or none): only these test files, e.g. `sh test/run-tests.sh
 #              test/setup/bootstrap.test.ts`; a file that does not exist is refused (exit 2)
-# Each file's wall time is printed at the end, slowest first (test/support/file-timer.mjs).
+# Each file's wall time is printed at the end, slowest first, then the files using the most CPU
+# (test/support/file-timer.mjs; CLAWDIE_TEST_TIMES_FILE=path keeps every file's record).
 # The files run as JavaScript compiled once for the run (test/support/test-tree.mjs), which also
 # builds what is stale first, as npm test's bootstrap does.
 set -eu
@@ -64,9 +65,17 @@ fi
 count=$(printf '%s\n' "$files" | wc -l | tr -d ' ')
 
 echo "run-tests: $count test files" >&2
-CLAWDIE_TEST_TIMES=$(mktemp)
+# Every temporary file and directory the run makes (the tests' mkdtemp, their children's: a
+# jail-service's profile, a CLI's data dir) goes under one directory, removed when the run ends,
+# so a run leaves nothing in /tmp whatever a test forgets. Mode 1777 like /tmp: PostgreSQL's
+# server and the clones' users reach their own directories under it.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/clawdie-tests.XXXXXX")
+chmod 1777 "$run_tmp"
+export TMPDIR="$run_tmp"
+CLAWDIE_TEST_TIMES=$run_tmp/file-times.jsonl
+: > "$CLAWDIE_TEST_TIMES"
 export CLAWDIE_TEST_TIMES
-trap 'rm -f "$CLAWDIE_TEST_TIMES"' EXIT
+trap 'rm -rf "$run_tmp"' EXIT
 # sh runs the EXIT trap on exit only: turn Ctrl-C and kill into an exit so the file goes too.
 trap 'exit 130' INT
 trap 'exit 143' TERM
@@ -85,7 +94,7 @@ unset NODE_EXTRA_CA_CERTS
 # The repository's files run from a tree compiled once for this run (test/support/test-tree.mjs):
 # plain JavaScript, no loader hooks in the test processes. A file outside the repository (the
 # runner's own test gives it fixtures in /tmp) is loaded under tsx.
-trap 'node test/support/test-tree.mjs --remove $$; rm -f "$CLAWDIE_TEST_TIMES"' EXIT
+trap 'node test/support/test-tree.mjs --remove $$; rm -rf "$run_tmp"' EXIT
 loaded=$(node test/support/test-tree.mjs $$ "$@") || exit 1
 # shellcheck disable=SC2086 # as above: one argument a line
 IFS='
@@ -104,4 +113,8 @@ status=0
 node $hooks --enable-source-maps --import ./test/support/file-timer.mjs \
   --test --test-concurrency="$concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
+# CLAWDIE_TEST_TIMES_FILE=path keeps every file's record (JSON lines: wall and CPU milliseconds).
+if [ -n "${CLAWDIE_TEST_TIMES_FILE:-}" ]; then
+  cp "$CLAWDIE_TEST_TIMES" "$CLAWDIE_TEST_TIMES_FILE" || true
+fi
 exit "$status"

@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
@@ -112,10 +113,18 @@ describe('jail-service main process', requires('chromium'), () => {
     assert.equal(existsSync(profile), false, 'the temporary profile is removed');
   });
 
-  it('leaves no Chromium process behind (zygotes, renderers, crashpad) when it is killed with SIGKILL', async () => {
-    const { child } = await startMain();
+  it('leaves no Chromium process behind (zygotes, renderers, crashpad) when it is killed with SIGKILL, and the next service removes its directories', async () => {
+    // Its own temporary directory, so the test sees exactly what each service leaves.
+    const temp = mkdtempSync(join(tmpdir(), 'clawdie-main-kill-'));
+    const owned = (pid: number | undefined) =>
+      readdirSync(temp).filter((name) => name.includes(`-${pid}-`));
+    const { child } = await startMain({ TMPDIR: temp });
     const profile = userDataDirOf(chromiumDescendants(child.pid ?? -1));
-    assert.ok(profile);
+    assert.ok(profile?.startsWith(temp), `the profile ${profile} is under ${temp}`);
+    if (!profile) return;
+    // Chromium's profile, and the download and upload roots that hold the user's files.
+    const kinds = (names: string[]) => names.map((name) => name.split('-')[2]).sort();
+    assert.deepEqual(kinds(owned(child.pid)), ['downloads', 'profile', 'uploads']);
     // Chromium's group and its crashpad handlers (re-parented to init, named by the profile).
     const run = processesOfRun(child.pid ?? -1, profile);
     assert.ok(run.filter((found) => /chrom/i.test(found.command)).length >= 3, JSON.stringify(run));
@@ -124,8 +133,16 @@ describe('jail-service main process', requires('chromium'), () => {
     // Chromium runs over a pipe from the service: it exits when the pipe closes, and its own
     // children (zygotes, renderers, GPU, utilities, crashpad) go with it.
     assert.deepEqual(await waitForMarksGone(run, 10_000), []);
-    // Nobody is left to delete the temporary profile after SIGKILL; tidy up after the test.
-    await rm(profile, { recursive: true, force: true });
+    // Nobody is left to delete them after SIGKILL: the next service to start does.
+    assert.equal(owned(child.pid).length, 3);
+    const next = await startMain({ TMPDIR: temp });
+    assert.deepEqual(owned(child.pid), [], "the killed service's directories are removed");
+    assert.equal(owned(next.child.pid).length, 3, 'the new service keeps its own');
+    next.child.kill('SIGTERM');
+    assert.equal((await once(next.child, 'exit'))[0], 0);
+    const left = readdirSync(temp).filter((name) => name.startsWith('clawdie-jail-'));
+    assert.deepEqual(left, [], 'a clean exit removes its own');
+    await rm(temp, { recursive: true, force: true });
   });
 
   it('with CLAWDIE_JAIL_STOP_WITH_PARENT, closes Chromium and exits when its stdin reaches EOF', async () => {

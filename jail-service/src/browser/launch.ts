@@ -5,11 +5,11 @@ import type { Logger } from 'pino';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { BrowserUnavailableError } from '../errors.js';
 import type { ChildProcess, EarlyChromium } from '../runner/early-chromium.js';
+import { createTemporaryDir } from '../temporary-dirs.js';
 import { pickAttachedPage } from './attach-target.js';
 import { bounded } from './bounded.js';
 import { chromiumArgs } from './chromium-args.js';
 import { connectEarly } from './early-connect.js';
-import { createTemporaryProfile } from './temporary-profile.js';
 
 /** As puppeteer.launch's default timeout. */
 const EARLY_TIMEOUT_MS = 30_000;
@@ -60,7 +60,8 @@ export interface OpenedBrowser {
  */
 export async function openBrowser(options: BrowserOptions, logger: Logger): Promise<OpenedBrowser> {
   const log = logger.child({ module: 'browser' });
-  const profile = options.cdpUrl || options.userDataDir ? null : await createTemporaryProfile();
+  const profile =
+    options.cdpUrl || options.userDataDir ? null : await createTemporaryDir('profile');
   let browser: Browser;
   try {
     browser = options.cdpUrl ? await connect(options) : await launchAny(options, profile, log);

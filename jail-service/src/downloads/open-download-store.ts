@@ -1,9 +1,8 @@
 // The download store of one jail-service: its root directory (configured, or a fresh temporary
 // one removed on close) and the store over the browser's download events.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { createTemporaryDir } from '../temporary-dirs.js';
 import type { DownloadBrowser } from './download-port.js';
 import { createDownloadStore, type DownloadStore } from './download-store.js';
 
@@ -18,8 +17,7 @@ export async function openDownloadStore(
   configured: string | null,
   logger: Logger,
 ): Promise<OpenedDownloads> {
-  const root =
-    configured ?? (await mkdtemp(join(tmpdir(), `clawdie-jail-downloads-${process.pid}-`)));
+  const root = configured ?? (await createTemporaryDir('downloads'));
   if (configured) await mkdir(configured, { recursive: true, mode: 0o700 });
   const store = createDownloadStore({ browser, root, logger });
   return {

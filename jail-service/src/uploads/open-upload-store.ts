@@ -1,9 +1,8 @@
 // The upload store of one jail-service: its root directory (configured, or a fresh temporary one
 // removed on close).
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { createTemporaryDir } from '../temporary-dirs.js';
 import { createUploadStore, type UploadStore } from './upload-store.js';
 
 export interface OpenedUploads {
@@ -16,8 +15,7 @@ export async function openUploadStore(
   configured: string | null,
   logger: Logger,
 ): Promise<OpenedUploads> {
-  const root =
-    configured ?? (await mkdtemp(join(tmpdir(), `clawdie-jail-uploads-${process.pid}-`)));
+  const root = configured ?? (await createTemporaryDir('uploads'));
   if (configured) await mkdir(configured, { recursive: true, mode: 0o700 });
   const store = createUploadStore({ root, logger });
   return {
