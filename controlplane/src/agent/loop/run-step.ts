@@ -51,6 +51,7 @@ export async function runStep(
       )
     : null;
   conversation.addScreenshot(image, url);
+  await conversation.prepare();
   const body = conversation.request();
   const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
   const reply = await deps.model.complete({ messages, body }, signal).catch((error: unknown) => {

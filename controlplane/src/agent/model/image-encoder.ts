@@ -2,12 +2,19 @@
 // (smart_resize for UI-TARS-1.5 and Qwen, a pixel cap for UI-TARS-1.0, a display size for the
 // hosted APIs) and encode in the profile's format (WebP for the hosted APIs, JPEG for self-hosted
 // servers) or CLAWDIE_MODEL_IMAGE_FORMAT's; the history keeps the result and is never re-encoded.
-// Where the profile allows it, a WebP screenshot is also encoded, at the same time and size, at
-// CLAWDIE_MODEL_OLDER_WEBP_QUALITY: the copy sent once it is no longer the newest (image-window.ts).
+// Where the profile allows it, a WebP screenshot also gets a copy at CLAWDIE_MODEL_OLDER_WEBP_QUALITY
+// (same size), sent once it is no longer the newest (image-window.ts); the copy is encoded only
+// when a request is about to need it (Conversation.prepare), so a screenshot never sent that way
+// costs no second encode.
 // docs/models.md, "Image formats"; the sweep behind the defaults: npm run bench:image-formats.
 import type { ImageCodec } from '@clawdie/kit/images';
 import type { Screenshot } from '../../browser/operator/browser-operator.js';
-import type { ImagePolicy, ModelImageFormat, ProfileImage } from '../profiles/profile-types.js';
+import type {
+  ImagePolicy,
+  ModelImageFormat,
+  OlderCopy,
+  ProfileImage,
+} from '../profiles/profile-types.js';
 import type { Size } from '../uitars/types.js';
 import { type ModelServer, modelServerName } from './model-server.js';
 
@@ -136,15 +143,44 @@ export async function encodeForModel(
     codec.resize(shot.jpeg, { ...target, fit: 'fill', format, quality });
   const { jpegQuality, webpQuality } = options.encoding;
   const older = olderQuality(options, format);
-  const [bytes, olderBytes] = await Promise.all([
+  const bytes =
     sameSize && format === 'jpeg'
       ? shot.jpeg
-      : encode(format === 'webp' ? webpQuality : jpegQuality),
-    older === null ? null : encode(older),
-  ]);
+      : await encode(format === 'webp' ? webpQuality : jpegQuality);
+  const image = profileImage(bytes, format, target);
   return {
-    ...profileImage(bytes, format, target),
-    ...(olderBytes ? { older: profileImage(olderBytes, format, target) } : {}),
+    ...image,
+    ...(older === null
+      ? {}
+      : { older: olderCopy(async () => profileImage(await encode(older), format, target), image) }),
     reencoded: bytes !== shot.jpeg,
   };
+}
+
+/**
+ * A copy made on first need from `encode` (which holds the screenshot until then). Should the
+ * encode fail — it cannot for a JPEG the newest image was just made from — the copy is the image
+ * itself: the request is as it would be without copies, never lost.
+ */
+export function olderCopy(encode: () => Promise<ProfileImage>, image: ProfileImage): OlderCopy {
+  let source: (() => Promise<ProfileImage>) | null = encode;
+  let pending: Promise<ProfileImage> | null = null;
+  const copy: { made: ProfileImage | null } & OlderCopy = {
+    made: null,
+    make() {
+      if (copy.made) return Promise.resolve(copy.made);
+      pending ??= (source ?? (async () => image))()
+        .catch(() => image)
+        .then((made) => {
+          copy.made = made;
+          source = null;
+          return made;
+        });
+      return pending;
+    },
+    discard() {
+      if (!pending) source = null;
+    },
+  };
+  return copy;
 }

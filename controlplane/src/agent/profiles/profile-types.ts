@@ -68,8 +68,22 @@ export interface ProfileImage {
   width: number;
   height: number;
   bytes: number;
-  /** The same screenshot at the lower quality older screenshots may go in (same size), if made. */
-  older?: ProfileImage;
+  /** The same screenshot at the lower quality older screenshots may go in (same size), if any. */
+  older?: OlderCopy;
+}
+
+/**
+ * A screenshot's lower-quality copy, encoded only when a request is about to send it (many never
+ * are: a task that ends within its image window sends none). Conversation.prepare() makes the
+ * ones the next request needs; `made` holds it from then on.
+ */
+export interface OlderCopy {
+  /** The copy, once made; null until then. */
+  readonly made: ProfileImage | null;
+  /** Encodes it, once: later calls share the first. Never rejects (see image-encoder.ts). */
+  make(): Promise<ProfileImage>;
+  /** Lets go of the screenshot it would be made from (it left the window, never to be sent). */
+  discard(): void;
 }
 
 /** A model reply as the history keeps it. */

@@ -2,11 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../../controlplane/src/agent/model/chat-types.js';
 import { Conversation } from '../../../../controlplane/src/agent/model/conversation.js';
-import type { ModelImage } from '../../../../controlplane/src/agent/model/image-encoder.js';
+import {
+  type ModelImage,
+  olderCopy,
+} from '../../../../controlplane/src/agent/model/image-encoder.js';
 import {
   imagesAtOlderQuality,
   imagesLeftOut,
 } from '../../../../controlplane/src/agent/profiles/image-window.js';
+import { profileNamed } from '../../../../controlplane/src/agent/profiles/index.js';
+import { PROFILE_NAMES } from '../../../../controlplane/src/agent/profiles/profile-types.js';
 import { uiTars15 } from '../../../../controlplane/src/agent/profiles/ui-tars.js';
 
 const conversationOf = (instruction: string, imageWindow: number) =>
@@ -22,6 +27,18 @@ const image = (n: number): ModelImage => ({
   bytes: 4,
   reencoded: false,
 });
+/** Screenshot `n` with a lower-quality copy (`LOW<n>`) whose encode records `n` in `made`. */
+const withCopy = (n: number, made: number[]): ModelImage => {
+  const own = image(n);
+  const low = { ...own, dataUrl: `data:image/jpeg;base64,LOW${n}`, base64: `LOW${n}` };
+  return {
+    ...own,
+    older: olderCopy(async () => {
+      made.push(n);
+      return low;
+    }, own),
+  };
+};
 const urls = (conversation: Conversation) =>
   messagesOf(conversation)
     .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
@@ -76,12 +93,12 @@ describe('Conversation', () => {
     assert.equal(conversation.imagesSent(), 4);
   });
 
-  it('sends older screenshots at their lower-quality copy only from the next chunk drop on', () => {
+  it('sends older screenshots at their lower-quality copy only from the next chunk drop on', async () => {
     const conversation = conversationOf('P', 4);
     const sent: string[][] = [];
     for (let n = 1; n <= 8; n++) {
-      const low = { ...image(n), dataUrl: `data:image/jpeg;base64,LOW${n}`, base64: `LOW${n}` };
-      conversation.addScreenshot({ ...image(n), older: low });
+      conversation.addScreenshot(withCopy(n, []));
+      await conversation.prepare();
       sent.push(urls(conversation));
       conversation.addReply(reply(`r${n}`));
     }
@@ -94,6 +111,118 @@ describe('Conversation', () => {
       ['LOW5', 'LOW6', 'IMG7'],
       ['LOW5', 'LOW6', 'IMG7', 'IMG8'],
     ]);
+  });
+
+  it('encodes a copy only when a request is about to send it, one request ahead', async () => {
+    const conversation = conversationOf('P', 4);
+    const made: number[] = [];
+    const madeAfter: number[][] = [];
+    for (let n = 1; n <= 8; n++) {
+      conversation.addScreenshot(withCopy(n, made));
+      await conversation.prepare();
+      urls(conversation);
+      // What request() started for the next request finishes while the model would be working.
+      await new Promise((resolve) => setImmediate(resolve));
+      madeAfter.push([...made].sort());
+      conversation.addReply(reply(`r${n}`));
+    }
+    // Window 4: the drops at 5 and 7 screenshots send 3–4 and 5–6 as copies, the one at 9 would
+    // send 7–8. Each pair starts one request early; 1 and 2 leave the window without one.
+    assert.deepEqual(madeAfter, [
+      [],
+      [],
+      [],
+      [3, 4],
+      [3, 4],
+      [3, 4, 5, 6],
+      [3, 4, 5, 6],
+      [3, 4, 5, 6, 7, 8],
+    ]);
+  });
+
+  it('sends the same requests as copies made at once, for every profile', async () => {
+    for (const profile of PROFILE_NAMES.map((name) => profileNamed(name))) {
+      assert.ok(profile);
+      const lazy = new Conversation({
+        profile,
+        instruction: 'P',
+        actionSpace: 'browser',
+        imageWindow: 5,
+      });
+      const eager = new Conversation({
+        profile,
+        instruction: 'P',
+        actionSpace: 'browser',
+        imageWindow: 5,
+      });
+      for (let n = 1; n <= 12; n++) {
+        lazy.addScreenshot(withCopy(n, []));
+        const made = withCopy(n, []);
+        await made.older?.make();
+        eager.addScreenshot(made);
+        await lazy.prepare();
+        assert.equal(
+          JSON.stringify(lazy.request()),
+          JSON.stringify(eager.request()),
+          `${profile.name} step ${n}`,
+        );
+        const answer = profile.readReply({ text: 'Action: wait()', body: null }).turn;
+        lazy.addReply(answer);
+        eager.addReply(answer);
+      }
+    }
+  });
+
+  it('makes none for a task that ends inside its window', async () => {
+    const made: number[] = [];
+    const lazy = conversationOf('P', 4);
+    for (let n = 1; n <= 4; n++) {
+      lazy.addScreenshot(withCopy(n, made));
+      await lazy.prepare();
+      lazy.request();
+      lazy.addReply(reply(`r${n}`));
+    }
+    // Step 4 starts the copies step 5 would send; a task that ends at step 3 makes none.
+    assert.deepEqual(made, [3, 4]);
+    const short = conversationOf('P', 4);
+    const none: number[] = [];
+    for (let n = 1; n <= 3; n++) {
+      short.addScreenshot(withCopy(n, none));
+      await short.prepare();
+      short.request();
+      short.addReply(reply(`r${n}`));
+    }
+    assert.deepEqual(none, []);
+  });
+
+  it('refuses to build a request whose copies were not made, rather than send the wrong image', async () => {
+    const conversation = conversationOf('P', 2);
+    for (let n = 1; n <= 2; n++) {
+      conversation.addScreenshot({
+        ...image(n),
+        older: olderCopy(() => new Promise(() => {}), image(n)),
+      });
+      await conversation.prepare();
+      conversation.request();
+      conversation.addReply(reply(`r${n}`));
+    }
+    conversation.addScreenshot(image(3));
+    assert.throws(() => conversation.request(), /call prepare\(\) first/);
+  });
+
+  it('lets go of a screenshot that left the window without its copy: a late make() sends the image itself', async () => {
+    const conversation = conversationOf('P', 2);
+    const made: number[] = [];
+    const first = withCopy(1, made);
+    for (const n of [1, 2, 3, 4, 5]) {
+      conversation.addScreenshot(n === 1 ? first : withCopy(n, made));
+      await conversation.prepare();
+      conversation.request();
+      conversation.addReply(reply(`r${n}`));
+    }
+    assert.equal(made.includes(1), false);
+    assert.equal((await first.older?.make())?.base64, 'IMG1');
+    assert.equal(made.includes(1), false, 'its encoder was dropped, never run');
   });
 
   it('switches screenshots to their older copy only where a chunk leaves, never the newest', () => {

@@ -120,8 +120,11 @@ describe('encodeForModel', () => {
       'gemini-computer-use',
     ] as const) {
       const image = await encode(name);
-      const { older } = image;
-      assert.ok(older, name);
+      assert.ok(image.older, name);
+      assert.equal(image.older.made, null, `${name}: not encoded until a request needs it`);
+      const older = await image.older.make();
+      assert.equal(image.older.made, older);
+      assert.equal(await image.older.make(), older, 'made once');
       assert.equal(older.mediaType, 'image/webp');
       assert.deepEqual([older.width, older.height], [image.width, image.height]);
       const bytes = Buffer.from(older.base64, 'base64');
