@@ -32,3 +32,4 @@ export {
   type ProcessLauncher,
   SpawnLauncher,
 } from './process-launcher.js';
+export { isProcessAlive, removeDirsOfGoneProcesses } from './stale-dirs.js';

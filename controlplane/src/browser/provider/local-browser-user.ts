@@ -3,10 +3,11 @@
 // sandbox and a compromised renderer gets neither root nor the controlplane's files; its HOME
 // (profile, temporary files) is a fresh 0700 directory of that uid.
 import { readFileSync } from 'node:fs';
-import { chmod, chown, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeAccessProblem } from '@clawdie/hostd/code-access';
+import { removeDirsOfGoneProcesses } from '@clawdie/kit/runner';
 import {
   type ProbeResult,
   probeUserNamespaces,
@@ -74,21 +75,7 @@ const HOME_PREFIX = 'clawdie-browser-';
 
 /** Homes left by a controlplane killed with SIGKILL (named after its pid, which is gone). */
 async function removeStaleHomes(): Promise<void> {
-  const entries = await readdir(tmpdir()).catch(() => [] as string[]);
-  for (const entry of entries) {
-    const owner = new RegExp(`^${HOME_PREFIX}(\\d+)-`).exec(entry)?.[1];
-    if (!owner || Number(owner) === process.pid || isAlive(Number(owner))) continue;
-    await rm(join(tmpdir(), entry), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  await removeDirsOfGoneProcesses(tmpdir(), new RegExp(`^${HOME_PREFIX}(\\d+)-`));
 }
 
 function dedicatedUidProblem(options: LocalBrowserUserOptions): string | null {
