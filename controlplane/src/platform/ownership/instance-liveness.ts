@@ -1,4 +1,5 @@
 import { hostname } from 'node:os';
+import { isProcessAlive } from '@clawdie/kit/runner';
 import type { Clock } from '../../clock.js';
 import type { InstanceRecord } from '../store/instance-repository.js';
 
@@ -24,13 +25,6 @@ export function isInstanceLive(instance: InstanceRecord, probe: LivenessProbe): 
 }
 
 /** `kill(pid, 0)`: no signal is sent; ESRCH means no such process, EPERM means it exists. */
-export function isPidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export const isPidAlive = isProcessAlive;
 
 export const hostName = (): string => hostname();
