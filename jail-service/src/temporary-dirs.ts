@@ -16,11 +16,19 @@ export function removeStaleDirs(directory = tmpdir()): Promise<string[]> {
   return removeDirsOfGoneProcesses(directory, OWNED);
 }
 
-/** A fresh directory of `kind` owned by this process (after sweeping stale ones). */
+/** One sweep per directory and process: the service makes its three at start, at once. */
+const sweeps = new Map<string, Promise<string[]>>();
+
+/** A fresh directory of `kind` owned by this process (after this process's sweep of stale ones). */
 export async function createTemporaryDir(
   kind: TemporaryDirKind,
   directory = tmpdir(),
 ): Promise<string> {
-  await removeStaleDirs(directory);
+  let sweep = sweeps.get(directory);
+  if (!sweep) {
+    sweep = removeStaleDirs(directory);
+    sweeps.set(directory, sweep);
+  }
+  await sweep;
   return mkdtemp(join(directory, `clawdie-jail-${kind}-${process.pid}-`));
 }

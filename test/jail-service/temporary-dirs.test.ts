@@ -33,4 +33,23 @@ describe("the jail-service's temporary directories", () => {
     assert.match(basename(made), new RegExp(`^clawdie-jail-uploads-${process.pid}-`));
     assert.equal(existsSync(join(dir, `clawdie-jail-uploads-${dead}-old`)), false);
   });
+
+  it('sweeps a directory once per process, however many it makes there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profiles-'));
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+    const first = join(dir, `clawdie-jail-profile-${dead}-a`);
+    mkdirSync(first);
+    await Promise.all([
+      createTemporaryDir('profile', dir),
+      createTemporaryDir('downloads', dir),
+      createTemporaryDir('uploads', dir),
+    ]);
+    assert.equal(existsSync(first), false);
+    // Left after this process's sweep: the next process's sweep takes it.
+    const later = join(dir, `clawdie-jail-profile-${dead}-b`);
+    mkdirSync(later);
+    await createTemporaryDir('uploads', dir);
+    assert.equal(existsSync(later), true);
+    assert.deepEqual(await removeStaleDirs(dir), [later]);
+  });
 });
