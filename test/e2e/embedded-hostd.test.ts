@@ -19,6 +19,7 @@ import {
   TEST_HOSTD_ENV,
 } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
+import { supportScriptArgv } from '../support/current-build.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { testLauncher } from '../support/test-launcher.js';
 
@@ -119,7 +120,7 @@ if (!skipFile('embedded hostd (root, real Linux driver)', missing)) {
     it('cleans up by itself when the controlplane that started it is killed with SIGKILL', async () => {
       const parent = spawn(
         process.execPath,
-        ['--conditions=source', '--import', 'tsx', 'test/e2e/support/embedded-hostd-parent.ts'],
+        [...supportScriptArgv('test/e2e/support/embedded-hostd-parent.ts')],
         { env: testHostdEnv, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       const line = await new Promise<string>((resolve, reject) => {

@@ -8,10 +8,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { JSONRPCMessageSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { compactResultSchema } from '../../controlplane/src/tasks/task-input.js';
 import { requires } from '../support/capabilities.js';
+import { supportScriptArgv } from '../support/current-build.js';
 import { repositoryRoot } from '../support/repository-root.js';
 
 const root = repositoryRoot;
-const entryArgs = ['--conditions=source', '--import', 'tsx', 'test/support/mcp-stdio-entry.ts'];
+const entryArgs = [...supportScriptArgv('test/support/mcp-stdio-entry.ts')];
 
 describe('clawdie mcp over stdio (child process)', requires('chromium'), () => {
   it('serves browser_run_task to the SDK client with progress, and exits when stdin closes', async () => {

@@ -13,6 +13,7 @@ import { clickThenFinish } from '../controlplane/ingress/mcp/mcp-fixture.js';
 import { createFakePi } from '../controlplane/pi/fake-pi.js';
 import { requires } from '../support/capabilities.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
+import { supportScriptArgv } from '../support/current-build.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { repositoryRoot } from '../support/repository-root.js';
 
@@ -82,7 +83,7 @@ describe('e2e: one task, four surfaces, one compact result shape', requires('chr
     const root = repositoryRoot;
     const stdio = new StdioClientTransport({
       command: process.execPath,
-      args: ['--conditions=source', '--import', 'tsx', 'test/support/mcp-stdio-entry.ts'],
+      args: [...supportScriptArgv('test/support/mcp-stdio-entry.ts')],
       cwd: root,
       stderr: 'ignore',
     });

@@ -19,6 +19,7 @@ import {
   waitForExit,
   waitForMarksGone,
 } from '../support/chromium-processes.js';
+import { JAIL_SERVICE_ARGV } from '../support/current-build.js';
 import { repositoryRoot } from '../support/repository-root.js';
 import { TOKEN } from './jail-harness.js';
 
@@ -31,14 +32,14 @@ interface Started {
   stderr: string[];
 }
 
-/** The service from source under tsx (default), or as hostd runs a clone's: node flags + bundle. */
-const FROM_SOURCE = ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'];
+/** The service as a local one runs (default: its build when current), or as hostd runs a clone's. */
+const LOCAL = JAIL_SERVICE_ARGV;
 const BUNDLE = 'jail-service/dist/bundle/main.mjs';
 
 function spawnMain(
   env: Record<string, string>,
   stdin: 'ignore' | 'pipe' = 'ignore',
-  argv: readonly string[] = FROM_SOURCE,
+  argv: readonly string[] = LOCAL,
 ): { child: ChildProcess; stderr: string[] } {
   const child = spawn(process.execPath, argv, {
     cwd: root,

@@ -13,7 +13,7 @@ import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
-import { CLAWDIE_ARGV, SERVER_ARGV } from '../support/current-build.js';
+import { CLAWDIE_ARGV, SERVER_ARGV, supportScriptArgv } from '../support/current-build.js';
 import { repositoryRoot } from '../support/repository-root.js';
 import { submit } from '../support/submit-task.js';
 
@@ -166,7 +166,7 @@ describe('a process that registers beside a live client, then after it died', ()
     openDatabase(databasePath).close();
     child = spawn(
       process.execPath,
-      [...tsx, 'test/security/support/owner-child.ts', databasePath, 'mcp'],
+      [...supportScriptArgv('test/security/support/owner-child.ts'), databasePath, 'mcp'],
       {
         cwd: root,
         stdio: ['ignore', 'pipe', 'inherit'],

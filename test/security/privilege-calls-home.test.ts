@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { createJailClient, TOKEN } from '../jail-service/jail-harness.js';
 import { jailChromiumEnv, requires } from '../support/capabilities.js';
+import { JAIL_SERVICE_ARGV } from '../support/current-build.js';
 import { startRecordingProxy } from '../support/recording-proxy.js';
 import { repositoryRoot } from '../support/repository-root.js';
 import { startXvfb, type XvfbDisplay } from '../support/xvfb-process.js';
@@ -22,15 +23,11 @@ after(async () => {
 });
 
 async function startService(env: Record<string, string>): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', 'jail-service/src/main.ts'],
-    {
-      cwd: root,
-      env: { PATH: '/usr/bin:/bin', HOME: '/tmp', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...JAIL_SERVICE_ARGV], {
+    cwd: root,
+    env: { PATH: '/usr/bin:/bin', HOME: '/tmp', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   children.add(child);
   const stderr: string[] = [];
   if (child.stderr)

@@ -4,7 +4,8 @@
 // controlplane/dist/main.js, the `clawdie` command's bundle, hostd/dist/main.js — in a fraction
 // of the CPU the sources need under tsx (docs/performance.md, "Test suite"), else the sources.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   BUILT_WORKSPACES,
   bundleStaleReason,
@@ -36,5 +37,23 @@ export const CLAWDIE_ARGV = entry(
   bundleStaleReason(root) === null,
 );
 
+/** The jail-service as a process of its own (the local one `npm start` runs: dist/main.js). */
+export const JAIL_SERVICE_ARGV = entry('jail-service/dist/main.js', 'jail-service/src/main.ts');
+
 /** hostd, as its service runs it. */
 export const HOSTD_ARGV = entry('hostd/dist/main.js', 'hostd/src/main.ts');
+
+/** Where this file runs from: the compiled tree of a run (test-tree.mjs), or the checkout. */
+const runningRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * node's arguments for a test-support script (a path like `test/support/x.ts`) run as its own
+ * process: its compiled copy when the tests run compiled (run-tests.sh), else the source under
+ * tsx — as the test itself runs.
+ */
+export function supportScriptArgv(path: string): readonly string[] {
+  const compiled = join(runningRoot, path.replace(/\.ts$/, '.js'));
+  return existsSync(compiled)
+    ? [compiled]
+    : ['--conditions=source', '--import', 'tsx', join(root, path)];
+}

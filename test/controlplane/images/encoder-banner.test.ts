@@ -1,7 +1,8 @@
 // `npm start` names the image encoder in its banner: sharp with its libvips version, or — when
 // sharp cannot be loaded (a resolve hook makes `import('sharp')` fail, as on a host without a
 // sharp build) — the pure-JS encoder and why, and the server still starts. Real processes; the
-// configured jail-service is not contacted at start, so no browser is needed.
+// configured jail-service is not contacted at start, so no browser is needed. What `npm start`
+// runs: the build when current (test/support/current-build.ts), else the sources under tsx.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
 import { loadConfig } from '../../../controlplane/src/config.js';
+import { SERVER_ARGV } from '../../support/current-build.js';
 import { repositoryRoot } from '../../support/repository-root.js';
 
 const root = repositoryRoot;
@@ -20,25 +22,21 @@ async function banner(extraArgs: string[], extraEnv: Record<string, string> = {}
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
   );
-  const child = spawn(
-    process.execPath,
-    ['--conditions=source', '--import', 'tsx', ...extraArgs, 'controlplane/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...env,
-        CLAWDIE_DATA_DIR: mkdtempSync(join(tmpdir(), 'clawdie-banner-')),
-        CLAWDIE_PORT: '0',
-        CLAWDIE_HOSTD: 'off',
-        CLAWDIE_JAIL_URL: 'http://127.0.0.1:9',
-        CLAWDIE_JAIL_TOKEN: 'x'.repeat(16),
-        CLAWDIE_ADMIN_TOKEN: 'y'.repeat(24),
-        CLAWDIE_REPLAY_FILE: join(root, 'controlplane', 'demo-site', 'demo-replay.json'),
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...extraArgs, ...SERVER_ARGV], {
+    cwd: root,
+    env: {
+      ...env,
+      CLAWDIE_DATA_DIR: mkdtempSync(join(tmpdir(), 'clawdie-banner-')),
+      CLAWDIE_PORT: '0',
+      CLAWDIE_HOSTD: 'off',
+      CLAWDIE_JAIL_URL: 'http://127.0.0.1:9',
+      CLAWDIE_JAIL_TOKEN: 'x'.repeat(16),
+      CLAWDIE_ADMIN_TOKEN: 'y'.repeat(24),
+      CLAWDIE_REPLAY_FILE: join(root, 'controlplane', 'demo-site', 'demo-replay.json'),
+      ...extraEnv,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk;
