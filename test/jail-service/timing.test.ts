@@ -91,6 +91,76 @@ describe('pollHealth with an injected probe, clock and sleep (the FreeBSD driver
     assert.match(result.reason, /no healthy answer within 3000 ms \(HTTP 503\)/);
   });
 
+  test("the service's word that it listens ends a pause at once, once; the pauses after it are whole", async () => {
+    let listening = false;
+    let said = () => {};
+    const wake = new Promise<void>((resolve) => {
+      said = resolve;
+    });
+    const attempts: string[] = [];
+    const pauses: number[] = [];
+    let clock = 0;
+    const result = await pollHealth({
+      url: 'http://jail.invalid',
+      token: 't',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      maxIntervalMs: 100,
+      wake,
+      now: () => clock,
+      // Refused until it listens, then 503 twice (still starting), then healthy.
+      probe: async () => {
+        attempts.push(listening ? 'after' : 'before');
+        return listening && attempts.filter((a) => a === 'after').length >= 3 ? true : 'refused';
+      },
+      // A pause in which the line comes (the 3rd) never ends by itself: only the word ends it.
+      sleep: (ms) => {
+        pauses.push(ms);
+        if (pauses.length === 3) {
+          listening = true;
+          said();
+          return new Promise(() => {});
+        }
+        clock += ms;
+        return Promise.resolve();
+      },
+    });
+    assert.deepEqual(result, { ok: true });
+    // Three attempts before it listens; the one right after its word; then whole pauses, no spin.
+    assert.deepEqual(attempts, ['before', 'before', 'before', 'after', 'after', 'after']);
+    assert.deepEqual(pauses, [100, 100, 100, 100, 100]);
+  });
+
+  test('a word that comes during an attempt gets the next attempt at once', async () => {
+    let said = () => {};
+    const wake = new Promise<void>((resolve) => {
+      said = resolve;
+    });
+    let calls = 0;
+    const pauses: number[] = [];
+    const result = await pollHealth({
+      url: 'http://jail.invalid',
+      token: 't',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+      wake,
+      probe: async () => {
+        calls += 1;
+        if (calls === 1) {
+          said(); // while the first attempt is refused
+          await Promise.resolve();
+          return 'refused';
+        }
+        return true;
+      },
+      sleep: (ms) => {
+        pauses.push(ms);
+        return new Promise(() => {}); // a pause would hang the test
+      },
+    });
+    assert.deepEqual([result.ok, calls, pauses], [true, 2, []]);
+  });
+
   test('resolves once the probe answers true', async () => {
     let calls = 0;
     const result = await pollHealth({

@@ -30,6 +30,12 @@ export interface PollHealthOptions {
   /** Limit of one request of the default probe. Default 1000 ms. */
   requestTimeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Resolves when the service says it is listening (hostd: its `jail-service listening` log line):
+   * the pause before the next attempt ends then, once, so the first attempt that can succeed comes
+   * at once and the pauses before it may be long (`maxIntervalMs`) without costing start time.
+   */
+  wake?: Promise<void>;
   /** Replaces the real `GET <url>/health` (FreeBSD's injectable health check, tests). */
   probe?: HealthProbe;
   /** Clock and sleep (FreeBSD's fake host runs in virtual time). */
@@ -71,6 +77,12 @@ export async function pollHealth(options: PollHealthOptions): Promise<PollHealth
   });
   let delay = options.intervalMs;
   let last = 'no answer yet';
+  // `woken`: the service said it listens; `retried`: an attempt has been made since.
+  let woken = false;
+  let retried = false;
+  const wake = options.wake?.then(() => {
+    woken = true;
+  });
   for (;;) {
     if (options.signal?.aborted) return { ok: false, why: 'aborted', reason: 'start aborted' };
     if (exited !== undefined) {
@@ -86,7 +98,17 @@ export async function pollHealth(options: PollHealthOptions): Promise<PollHealth
     if (answer === true) return { ok: true };
     if (typeof answer === 'string') last = answer;
     if (now() + delay > deadline) break;
-    await pause(delay, options.signal).catch(() => {});
+    if (woken && !retried) {
+      // It said so while this attempt was under way: the next one goes at once.
+      retried = true;
+      continue;
+    }
+    const paused = pause(delay, options.signal).then(
+      () => false,
+      () => false,
+    );
+    if (wake && !woken) retried = await Promise.race([paused, wake.then(() => true)]);
+    else await paused;
     delay = Math.min(delay * 2, options.maxIntervalMs ?? options.intervalMs);
   }
   return {

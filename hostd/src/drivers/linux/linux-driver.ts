@@ -45,7 +45,7 @@ import { killGroup, killUidProcesses } from './processes.js';
 import { wrap, xvfbCommand } from './sandbox.js';
 import { sandboxedService, serviceEnvironment } from './service-launch.js';
 import { writeDisplay, writeMeta, writeService } from './state-files.js';
-import { waitForHealth, waitForLine } from './wait.js';
+import { saysListening, waitForHealth, waitForLine } from './wait.js';
 
 export type { LinuxDriverOptions };
 
@@ -131,6 +131,10 @@ export class LinuxDriver implements JailDriver {
       cwd: this.#options.serviceCwd,
       argv: this.#options.serviceArgv,
     });
+    let heard = () => {};
+    const listening = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
     try {
       const child = await this.#options.launcher.launch({
         argv: wrap(this.#wrapOptions(names, host), command),
@@ -140,13 +144,15 @@ export class LinuxDriver implements JailDriver {
         onStderrLine: (line) => {
           this.#logs.append(name, 'jail-service', line);
           this.#options.onServiceLine?.(name, line);
+          if (saysListening(line)) heard();
         },
       });
       this.#remember(name, child);
       await writeService(names.stateDir, { url, token, pid: child.pid });
       phase('spawn');
       const timeoutMs = options.timeoutMs ?? this.#options.healthTimeoutMs;
-      await waitForHealth(url, token, child, timeoutMs, options.signal);
+      // The clone's word only ends a pause: health is still what its authenticated answer says.
+      await waitForHealth(url, token, child, timeoutMs, options.signal, listening);
       phase('health');
     } catch (error) {
       const failed = failure('CLONE_START_FAILED', name, error);

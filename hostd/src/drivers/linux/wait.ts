@@ -3,8 +3,19 @@
 import type { LaunchedProcess } from '@clawdie/kit/runner';
 import { pollHealth } from '@clawdie/kit/timing';
 
-/** Short: a refused connection on the clone's veth costs well under a millisecond. */
+/** The first pause; then doubling up to POLL_MAX_MS. */
 const POLL_MS = 5;
+/**
+ * The longest pause between attempts. Long enough that a start (≈ 0.5–1 s) costs a handful of
+ * requests, not one every 5 ms: the service's `jail-service listening` line (`listening`) ends
+ * the pause, so the attempt that succeeds still comes as soon as the service listens.
+ */
+const POLL_MAX_MS = 100;
+
+/** The line the jail-service logs (stderr, JSON) once it listens (run-service.ts). */
+export function saysListening(line: string): boolean {
+  return line.includes('"msg":"jail-service listening"');
+}
 
 /** Polls `${url}/health` with the bearer token until 200; throws on exit, timeout or abort. */
 export async function waitForHealth(
@@ -13,6 +24,7 @@ export async function waitForHealth(
   child: LaunchedProcess,
   timeoutMs: number,
   signal?: AbortSignal,
+  listening?: Promise<void>,
 ): Promise<void> {
   const result = await pollHealth({
     url,
@@ -20,6 +32,8 @@ export async function waitForHealth(
     exited: child.exited,
     timeoutMs,
     intervalMs: POLL_MS,
+    maxIntervalMs: POLL_MAX_MS,
+    ...(listening ? { wake: listening } : {}),
     ...(signal ? { signal } : {}),
   });
   if (result.ok) return;
