@@ -13,5 +13,6 @@ describe('soak: clawdie backup under load', () => {
     assert.equal(figures.lostRows, 0);
     assert.equal(figures.integrityErrors, 0);
     assert.ok(figures.tasksDuring > 20, `${figures.tasksDuring} tasks ran meanwhile`);
+    assert.ok(figures.stepsWrittenDuring.every((written) => written > 0));
   });
 });

@@ -11,6 +11,11 @@ describe('clawdie backup, repeated under load (small)', () => {
     assert.equal(figures.backups, 2);
     assert.equal(figures.lostRows, 0);
     assert.equal(figures.integrityErrors, 0);
-    assert.ok(figures.tasksDuring > 6, `${figures.tasksDuring} tasks ran meanwhile`);
+    // Under load the whole time: the server wrote steps while each backup ran. (Not "more tasks
+    // than the first six": on a busy host a backup can end before any of them does.)
+    assert.ok(
+      figures.stepsWrittenDuring.every((written) => written > 0),
+      `steps written during each backup: ${figures.stepsWrittenDuring.join(', ')}`,
+    );
   });
 });

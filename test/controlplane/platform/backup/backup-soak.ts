@@ -14,6 +14,8 @@ import { secondConnection, startLiveServer } from './backup-fixture.js';
 export interface SoakFigures {
   backups: number;
   tasksDuring: number;
+  /** Step rows the live server wrote while each backup ran (the load it was taken under). */
+  stepsWrittenDuring: number[];
   lostRows: number;
   integrityErrors: number;
   wallMs: number[];
@@ -48,6 +50,7 @@ export async function soakBackups(
   const figures: SoakFigures = {
     backups: 0,
     tasksDuring: 0,
+    stepsWrittenDuring: [],
     lostRows: 0,
     integrityErrors: 0,
     wallMs: [],
@@ -67,9 +70,12 @@ export async function soakBackups(
     );
     const auditBefore = sql.prepare('SELECT count(*) FROM audit_events').pluck().get() as number;
     last = join(scratch, `backup-${index}`);
+    const countSteps = () => sql.prepare('SELECT count(*) FROM steps').pluck().get() as number;
+    const stepsBefore = countSteps();
     const run = await runClawdie(['backup', last], {
       CLAWDIE_DATA_DIR: live.controlplane.dataDir,
     });
+    figures.stepsWrittenDuring.push(countSteps() - stepsBefore);
     assert.equal(run.code, 0, run.stderr);
     const manifest = readManifest(last);
     const copy = secondConnection(join(last, 'clawdie.db'));
