@@ -45,10 +45,20 @@ describe('clawdie mcp over stdio (child process)', requires('chromium'), () => {
       const compact = compactResultSchema.parse(result.structuredContent);
       assert.equal(compact.status, 'finished');
       assert.equal(compact.summary, '42');
-      assert.deepEqual(
-        progress.map((update) => update.message),
-        ['step 1/5: click (640, 400)', 'step 2/5: type "demo"', 'step 3/5: finished'],
-      );
+      // The server writes the last step's progress before the result. The SDK client (1.32)
+      // handles a notification a microtask later but a response at once, so when both arrive in
+      // one read it drops that progress as "an unknown token" (typescript-sdk issue #2580): then
+      // its error carries the notification, which shows it was sent, and in order.
+      const steps = ['step 1/5: click (640, 400)', 'step 2/5: type "demo"', 'step 3/5: finished'];
+      const seen = progress.map((update) => update.message);
+      const late = errors.filter((error) => /unknown token/.test(error.message));
+      if (seen.length === 2 && late.length === 1) {
+        assert.deepEqual(seen, steps.slice(0, 2));
+        assert.match(late[0]?.message ?? '', /"message":"step 3\/5: finished"/);
+        errors.splice(errors.indexOf(late[0] as Error), 1);
+      } else {
+        assert.deepEqual(seen, steps);
+      }
     } finally {
       await client.close();
     }
