@@ -1,7 +1,7 @@
 // The shared task queue of PostgreSQL replicas (pg-boss in the store's database), for the task
 // service of a long-lived controlplane: `server` and `embedded` (tests). A `clawdie run` or
 // `clawdie mcp` process runs its tasks itself, as on SQLite: it would otherwise take other
-// replicas' tasks and abort them when it exits.
+// replicas' tasks and abort them when it exits. pg-boss is imported only when the queue opens.
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -9,7 +9,6 @@ import type { AuditLog } from '../governance/audit/audit-log.js';
 import type { NotifyChannel } from '../platform/notify/notify-channel.js';
 import { defaultHeartbeatMs } from '../platform/ownership/data-dir-owner.js';
 import type { InstanceKind } from '../platform/store/instance-repository.js';
-import { openPgTaskQueue } from '../platform/store/pg/pg-task-queue.js';
 import type { Stores } from '../platform/store/stores.js';
 import type { SharedQueueOptions } from '../tasks/shared-task-queue.js';
 import type { ReplicaCommands } from '../tasks/task-commands.js';
@@ -38,6 +37,7 @@ export async function openSharedQueue(
 ): Promise<SharedQueueOptions | undefined> {
   const longLived = deps.role === 'server' || deps.role === 'embedded';
   if (deps.stores.backend !== 'postgres' || !config.databaseUrl || !longLived) return undefined;
+  const { openPgTaskQueue } = await import('../platform/store/pg/pg-task-queue.js');
   const queue = await openPgTaskQueue({ url: config.databaseUrl, logger: deps.logger });
   deps.stack.defer(queue.close);
   const sweep = { ...deps, queue, graceMs: deps.sweep?.graceMs };

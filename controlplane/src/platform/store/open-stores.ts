@@ -1,8 +1,10 @@
 // Opens the store bundle the config names: SQLite at config.databasePath (the default), or the
-// PostgreSQL database of CLAWDIE_DATABASE_URL, shared by every replica.
+// PostgreSQL database of CLAWDIE_DATABASE_URL, shared by every replica. The PostgreSQL side
+// (pg/open-pg-stores.ts: the pg driver, drizzle's pg-core, the repositories) is imported only when
+// a URL is set, so a SQLite process never loads it (test/controlplane/platform/store/
+// sqlite-loads-no-pg.test.ts).
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import { AppError } from '../../errors.js';
 import { createLocalNotifyChannel } from '../notify/notify-channel.js';
 import { createApprovalRepository } from './approval-repository.js';
 import { createAuditRepository } from './audit-repository.js';
@@ -10,36 +12,11 @@ import { createDashboardSessionRepository } from './dashboard-session-repository
 import { openDatabase, openDatabaseReadOnly } from './database.js';
 import { createHostRepository } from './host-repository.js';
 import { createInstanceRepository } from './instance-repository.js';
-import { createPgApprovalRepository } from './pg/pg-approval-repository.js';
-import { createPgAuditRepository } from './pg/pg-audit-repository.js';
-import { createPgDashboardSessionRepository } from './pg/pg-dashboard-session-repository.js';
-import { openPgDatabase } from './pg/pg-database.js';
-import { createPgHostRepository } from './pg/pg-host-repository.js';
-import { createPgInstanceRepository } from './pg/pg-instance-repository.js';
-import { openPgNotifyChannel } from './pg/pg-notify-channel.js';
-import { createPgRoleLock } from './pg/pg-role-lock.js';
-import { createPgSecretRepository } from './pg/pg-secret-repository.js';
-import { createPgSessionProfileRepository } from './pg/pg-session-profile-repository.js';
-import { createPgTaskEventRepository } from './pg/pg-task-event-repository.js';
-import { createPgTaskRepository } from './pg/pg-task-repository.js';
 import { createSecretRepository } from './secret-repository.js';
 import { createSessionProfileRepository } from './session-profile-repository.js';
-import { describePgUrl, type Stores } from './stores.js';
+import type { Stores } from './stores.js';
 import { createTaskEventRepository } from './task-event-repository.js';
 import { createTaskRepository } from './task-repository.js';
-
-/** CLAWDIE_DATABASE_URL names a PostgreSQL server that cannot be reached or migrated. */
-export class StoreUnreachableError extends AppError {
-  declare readonly code: 'STORE_UNREACHABLE';
-  constructor(where: string, reason: string, cause: unknown) {
-    super(
-      'STORE_UNREACHABLE',
-      `cannot open the PostgreSQL store at ${where} (CLAWDIE_DATABASE_URL): ${reason}`,
-      { status: 503, cause },
-    );
-    this.name = 'StoreUnreachableError';
-  }
-}
 
 export interface OpenStoresOptions {
   logger: Logger;
@@ -50,16 +27,16 @@ export interface OpenStoresOptions {
 /**
  * The store bundle of `config`: PostgreSQL when `databaseUrl` is set (migrated under an advisory
  * lock, LISTEN/NOTIFY on its own connection), else SQLite at `databasePath` with the in-process
- * channel. Rejects with StoreUnreachableError (naming host and database, never the password)
+ * channel. Rejects with StoreUnreachableError (pg/open-pg-stores.ts: host and database, never the password)
  * when PostgreSQL cannot be reached.
  */
 export async function openStores(
   config: Pick<Readonly<Config>, 'databasePath' | 'databaseUrl'>,
   options: OpenStoresOptions,
 ): Promise<Stores> {
-  return config.databaseUrl
-    ? openPgStores(config.databaseUrl, options.logger)
-    : openSqliteStores(config.databasePath, options.readOnly ?? false);
+  if (!config.databaseUrl) return openSqliteStores(config.databasePath, options.readOnly ?? false);
+  const { openPgStores } = await import('./pg/open-pg-stores.js');
+  return openPgStores(config.databaseUrl, options.logger);
 }
 
 function openSqliteStores(path: string, readOnly: boolean): Stores {
@@ -85,45 +62,6 @@ function openSqliteStores(path: string, readOnly: boolean): Stores {
       closed = true;
       await notify.close();
       close();
-    },
-  };
-}
-
-async function openPgStores(url: string, logger: Logger): Promise<Stores> {
-  const where = describePgUrl(url);
-  const log = logger.child({ module: 'pg-store', store: where });
-  const opened = await openPgDatabase(url, {
-    onIdleError: (error) => log.warn({ err: error }, 'an idle PostgreSQL connection failed'),
-  }).catch((error: unknown) => {
-    throw new StoreUnreachableError(where, (error as Error).message, error);
-  });
-  const { db } = opened;
-  const notify = await openPgNotifyChannel({ url, pool: db.$client, logger }).catch(
-    async (error: unknown) => {
-      await opened.close();
-      throw new StoreUnreachableError(where, (error as Error).message, error);
-    },
-  );
-  let closed = false;
-  return {
-    backend: 'postgres',
-    description: `PostgreSQL ${where}`,
-    tasks: (owner) => createPgTaskRepository(db, owner),
-    taskEvents: createPgTaskEventRepository(db),
-    audit: createPgAuditRepository(db),
-    approvals: createPgApprovalRepository(db),
-    secrets: createPgSecretRepository(db),
-    sessionProfiles: createPgSessionProfileRepository(db),
-    instances: createPgInstanceRepository(db),
-    hosts: createPgHostRepository(db),
-    dashboardSessions: createPgDashboardSessionRepository(db),
-    notify,
-    roleLock: (name, retryMs) => createPgRoleLock({ url, name, logger, retryMs }),
-    async close() {
-      if (closed) return;
-      closed = true;
-      await notify.close();
-      await opened.close();
     },
   };
 }

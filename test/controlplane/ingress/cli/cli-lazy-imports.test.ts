@@ -1,6 +1,6 @@
 // `clawdie run` starts at once (issue 24, point 6) because it loads only what a task needs: the
 // HTTP app, MCP, the dashboard, the Telegram bot, token signing, JSON Schema validation, the demo
-// shop and (with CLAWDIE_IMAGE_ENCODER=js) sharp are imported by the paths that use them. A real
+// shop, the PostgreSQL store and (with CLAWDIE_IMAGE_ENCODER=js) sharp are imported by the paths that use them. A real
 // `clawdie run` process records every module it loads while it runs a task to its end on a real
 // jail-service (Chromium) against a fake model; one eager import of any of them fails this
 // test. The bundled command (bin/clawdie.mjs → controlplane/dist/bundle/) runs the same task.
@@ -31,6 +31,11 @@ const NOT_ON_THE_RUN_PATH: Readonly<Record<string, RegExp>> = {
   'the node HTTP server adapter': /\/node_modules\/@hono\/node-server\//,
   'sharp (CLAWDIE_IMAGE_ENCODER=js)': /\/node_modules\/sharp\//,
   'drizzle-kit': /\/node_modules\/drizzle-kit\//,
+  // SQLite's process: the PostgreSQL store and queue are imported only with CLAWDIE_DATABASE_URL.
+  'the PostgreSQL store': /\/controlplane\/src\/platform\/store\/pg\//,
+  // drizzle-orm's relations.js itself loads pg-core's tables and columns; not its entry or driver.
+  "drizzle's PostgreSQL side": /\/node_modules\/drizzle-orm\/(pg-core\/index|node-postgres\/)/,
+  'pg and pg-boss': /\/node_modules\/(pg|pg-boss|pg-pool)\//,
   // config.ts parses CLAWDIE_TRUSTED_PROXIES with ingress/http/trusted-proxies.ts (no routes).
   'the REST routes': /\/controlplane\/src\/ingress\/http\/(?!trusted-proxies\.ts$)/,
   'the MCP server': /\/controlplane\/src\/ingress\/mcp\//,
