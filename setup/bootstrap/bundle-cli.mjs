@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `node setup/bootstrap/bundle-cli.mjs [root]`: bundles the compiled `clawdie` CLI
 // (controlplane/dist/cli.js, with the kit, hostd and jail-service code and the pure-JS packages
-// it imports) into controlplane/dist/bundle/ with esbuild, one chunk per lazily imported part.
-// Loading ~600 module files cost the CLI more start-up than all its other work; a few chunks load
-// in a fraction of that. Native and load-on-demand packages stay in node_modules. Each compiled
+// it imports) and the server `npm start` runs (controlplane/dist/main.js) into
+// controlplane/dist/bundle/ (cli.js, main.js) with esbuild, the two sharing one chunk per part.
+// Loading ~600 module files cost the CLI more start-up than all its other work, and the server
+// half of its start-up; a few chunks load in a fraction of that. Native and load-on-demand packages stay in node_modules. Each compiled
 // file's `import.meta.url` is rewritten to that file's own URL, relative to the bundle, so the
 // paths it resolves (migrations, policies, the demo site) stay right wherever the bundle sits.
 import { rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,10 @@ const ownDist = new RegExp(
 const { build } = await import('esbuild');
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [join(root, 'controlplane', 'dist', 'cli.js')],
+  entryPoints: {
+    cli: join(root, 'controlplane', 'dist', 'cli.js'),
+    main: join(root, 'controlplane', 'dist', 'main.js'),
+  },
   bundle: true,
   splitting: true,
   format: 'esm',

@@ -10,7 +10,7 @@ import { CloneManager } from '../../hostd/src/clones/clone-manager.js';
 import type { CpuPriority } from '../../hostd/src/drivers/jail-driver.js';
 import { createNetwork } from '../../hostd/src/drivers/linux/network.js';
 import { staleBuild } from '../../hostd/src/drivers/select-driver.js';
-import { currentBundle, SERVICE_BUNDLE } from '../../hostd/src/drivers/service-bundle.js';
+import { currentBundle, SERVICE_BUNDLE } from '../../jail-service/src/service-bundle.js';
 import { FakeDriver } from './support/fake-jail-driver.js';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 // Whether the compiled code is built from the current sources: `npm test` builds before the tests
 // (setup/bootstrap.mjs test), so there it always is; after an edit without a build it is not.
-// Tests that start Clawdie as its own process then start what ships — `npm start`'s
-// controlplane/dist/main.js, the `clawdie` command's bundle, hostd/dist/main.js — in a fraction
+// Tests that start Clawdie as its own process then start what ships — `npm start`'s bundled
+// server, the `clawdie` command's bundle, hostd/dist/main.js — in a fraction
 // of the CPU the sources need under tsx (docs/performance.md, "Test suite"), else the sources.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,17 +27,21 @@ function entry(compiled: string, source: string, alsoCurrent = true): readonly s
     : ['--conditions=source', '--import', 'tsx', join(root, source)];
 }
 
-/** The controlplane server, as `npm start` runs it. */
-export const SERVER_ARGV = entry('controlplane/dist/main.js', 'controlplane/src/main.ts');
+const bundleCurrent = bundleStaleReason(root) === null;
+
+/** The controlplane server, as `npm start` runs it (controlplane/bin/clawdie-server.mjs). */
+export const SERVER_ARGV = bundleCurrent
+  ? entry('controlplane/dist/bundle/main.js', 'controlplane/src/main.ts')
+  : entry('controlplane/dist/main.js', 'controlplane/src/main.ts');
 
 /** `clawdie`: its bundle (setup/bootstrap/bundle-cli.mjs). */
 export const CLAWDIE_ARGV = entry(
   'controlplane/dist/bundle/cli.js',
   'controlplane/src/cli.ts',
-  bundleStaleReason(root) === null,
+  bundleCurrent,
 );
 
-/** The jail-service as a process of its own (the local one `npm start` runs: dist/main.js). */
+/** The jail-service's compiled entry as a process of its own (the bundle is tested in clones). */
 export const JAIL_SERVICE_ARGV = entry('jail-service/dist/main.js', 'jail-service/src/main.ts');
 
 /** hostd, as its service runs it. */

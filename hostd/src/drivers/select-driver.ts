@@ -5,6 +5,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SERVICE_NODE_FLAGS } from '@clawdie/jail-service/node-flags';
+import { currentBundle } from '@clawdie/jail-service/service-bundle';
 import type { CommandRunner, ProcessLauncher } from '@clawdie/kit/runner';
 import type { HostdConfig } from '../config.js';
 import { FreeBsdDriver } from './freebsd/freebsd-driver.js';
@@ -14,7 +15,6 @@ import { defaultFreeBsdLayout, type FreeBsdLayout } from './freebsd/names.js';
 import { type JailDriver, JailDriverError } from './jail-driver.js';
 import { codeAccessProblem } from './linux/code-access.js';
 import { LinuxDriver } from './linux/linux-driver.js';
-import { currentBundle } from './service-bundle.js';
 
 export interface DriverDeps {
   runner: CommandRunner;
