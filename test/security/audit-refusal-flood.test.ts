@@ -4,7 +4,8 @@
 // bounded number of rows per address and window), audit rows hold bounded fields only, and
 // X-Forwarded-For counts only from a configured trusted proxy. Real server on loopback, real
 // SQLite file; each route is flooded from its own loopback address (127.0.0.N) so each meets a
-// fresh limiter window.
+// fresh limiter window. The reported 2,000 requests a route run in `npm run test:soak`
+// (test/support/test-size.ts); `npm test` sends 500 (16× the limit) and 100 to the others.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -17,11 +18,12 @@ import type { AuditRecord } from '../../controlplane/src/governance/audit/audit-
 import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { CLAWDIE_ARGV } from '../support/current-build.js';
+import { sized } from '../support/test-size.js';
 
 const LIMIT = 30;
-/** 2,000 to the routes of the report; 300 (still 10× the limit) to the others, to stay fast. */
-const REPORTED = 2000;
-const OTHERS = 300;
+/** To the routes of the report, and (still over 3× the limit) to the others. */
+const REPORTED = sized(500, 2000);
+const OTHERS = sized(100, 300);
 /** What the route-level cap allows for one attacker-controlled string in an audit row. */
 const FIELD_CAP = 256;
 const longId = `t${'A'.repeat(8 * 1024)}`;
@@ -162,7 +164,7 @@ const routes: { name: string; call: Call; count?: number }[] = [
 ];
 
 describe('security: a flood of refused requests keeps the audit log bounded', () => {
-  it('adds a handful of bounded rows per route for 2,000 (or 300) requests each, and ignores spoofed X-Forwarded-For', async (t) => {
+  it(`adds a handful of bounded rows per route for ${REPORTED} (or ${OTHERS}) requests each, and ignores spoofed X-Forwarded-For`, async (t) => {
     const fixture = await createAuthFixture();
     t.after(() => rmSync(dirname(fixture.file), { recursive: true, force: true }));
     const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-flood-'));

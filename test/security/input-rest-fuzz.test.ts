@@ -2,7 +2,8 @@
 // document (plus /health, /mcp, /v1/waits and the dashboard login) gets seeded malformed,
 // oversized, deeply nested and wrong-typed requests, with and without auth, over real HTTP.
 // Asserted: no 5xx, no request slower than a bound, heap growth bounded. Repeat a run with
-// CLAWDIE_FUZZ_SEED=<the printed seed>.
+// CLAWDIE_FUZZ_SEED=<the printed seed>. 800 requests (every route three times, then random ones);
+// 2,000 in `npm run test:soak` (test/support/test-size.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
@@ -12,10 +13,11 @@ import type { TaskService } from '../../controlplane/src/tasks/task-service.js';
 import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { createTestControlplane, type TestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
+import { sized } from '../support/test-size.js';
 import { fuzzRequest, type Operation } from './support/fuzz-requests.js';
 import { createRandom, type Random } from './support/fuzz-values.js';
 
-const MAX_REQUESTS = 2000;
+const MAX_REQUESTS = sized(800, 2000);
 const MAX_TOTAL_MS = 60_000;
 const MAX_REQUEST_MS = 3000;
 const MAX_HEAP_GROWTH = 96 * 1024 * 1024;
