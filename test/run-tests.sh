@@ -110,7 +110,7 @@ case "$loaded" in
 esac
 status=0
 # shellcheck disable=SC2086 # $hooks is empty or three words
-node $hooks --enable-source-maps --import ./test/support/file-timer.mjs \
+node $hooks --import ./test/support/lazy-source-maps.mjs --import ./test/support/file-timer.mjs \
   --test --test-concurrency="$concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 # CLAWDIE_TEST_TIMES_FILE=path keeps every file's record (JSON lines: wall and CPU milliseconds).

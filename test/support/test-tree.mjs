@@ -4,7 +4,7 @@
 // hooks: tsx's hooks cost each test process ≈ 0.65 s and 1.1 s of CPU to load the controlplane
 // (docs/performance.md, "Test suite"), and the suite starts ≈ 390 of them.
 //
-// Layout: the tree mirrors the repository. Each `x.ts` becomes `x.js` (inline source map) next to
+// Layout: the tree mirrors the repository. Each `x.ts` becomes `x.js` (its map `x.js.map`) next to
 // a copy of `x.ts`, so tests that read sources still find them. Every other file is copied too,
 // not linked: a test that copies a directory it finds beside itself and edits the copy (a
 // migrations folder, a policy) must not write through a link into the repository. Only
@@ -148,7 +148,10 @@ async function buildTestTree(pid) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    sourcemap: 'inline',
+    // Beside each file (x.js.map), read only when a stack trace through it is formatted
+    // (lazy-source-maps.mjs); Node's --enable-source-maps would parse each one at load.
+    sourcemap: 'external',
+    sourcesContent: false,
     tsconfig: join(root, 'tsconfig.json'),
     logLevel: 'error',
   });
