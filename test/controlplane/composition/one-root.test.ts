@@ -42,7 +42,8 @@ describe('one composition root', () => {
       [
         'controlplane/src/platform/store/pg/pg-task-repository.ts',
         ['createPgTaskRepository'],
-        ['controlplane/src/platform/store/open-stores.ts'],
+        // open-stores.ts imports it only when CLAWDIE_DATABASE_URL is set.
+        ['controlplane/src/platform/store/pg/open-pg-stores.ts'],
       ],
       // The offline admin commands (secrets, `session list|revoke` with no server running,
       // `hosts`, `audit verify`) open the store bundle without tasks or browsers.
