@@ -27,16 +27,17 @@ export interface ServerProcess {
 /**
  * Starts the controlplane on `dataDir`; `env` adds CLAWDIE_* settings (e.g. the replay model).
  * `hostname` (root only): in its own UTS namespace under that name, as on another machine.
+ * `argv`: node's arguments instead of SERVER_ARGV (e.g. `npm start`'s launcher).
  */
 export function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
-  options: { hostname?: string } = {},
+  options: { hostname?: string; argv?: readonly string[] } = {},
 ): ServerProcess {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('CLAWDIE_')),
   );
-  const node = [process.execPath, ...SERVER_ARGV];
+  const node = [process.execPath, ...(options.argv ?? SERVER_ARGV)];
   // unshare and sh exec in turn: the child's pid is the controlplane's.
   const [command = '', ...args] = options.hostname
     ? ['unshare', '--uts', 'sh', '-c', 'hostname "$0" && exec "$@"', options.hostname, ...node]
