@@ -2,7 +2,7 @@
 // per-clone uid, bubblewrap, a copied profile, an optional Xvfb, the jail-service inside
 // (freebsd-jails.md §3). Missing privileges give a reported `reduced` isolation, never silence.
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import type { LaunchedProcess } from '@clawdie/kit/runner';
 import type { CloneNamespace } from '../clone-namespace.js';
 import type { InsideConnect, InsideTarget } from '../inside-probe.js';
@@ -28,6 +28,7 @@ import {
   setCpuWeight,
 } from './cgroups.js';
 import { cloneInfoOf } from './clone-info.js';
+import { startDisplay } from './display-start.js';
 import { failure, makeProfile, phaseClock, settleAll } from './driver-steps.js';
 import { type HostCapabilities, probeHost } from './host-probe.js';
 import type { LinuxDriverOptions } from './linux-driver-options.js';
@@ -42,10 +43,10 @@ import {
   resourceList,
 } from './observe.js';
 import { killGroup, killUidProcesses } from './processes.js';
-import { wrap, xvfbCommand } from './sandbox.js';
+import { wrap } from './sandbox.js';
 import { sandboxedService, serviceEnvironment } from './service-launch.js';
-import { writeDisplay, writeMeta, writeService } from './state-files.js';
-import { saysListening, waitForHealth, waitForLine } from './wait.js';
+import { writeMeta, writeService } from './state-files.js';
+import { saysListening, waitForHealth } from './wait.js';
 
 export type { LinuxDriverOptions };
 
@@ -96,7 +97,14 @@ export class LinuxDriver implements JailDriver {
       phase('setup');
       // Xvfb joins the clone's cgroups and network namespace, so it comes last.
       if (spec.display) {
-        await this.#startDisplay(names, host);
+        await startDisplay({
+          launcher: this.#options.launcher,
+          xDir: this.#xDir,
+          names,
+          wrapOptions: this.#wrapOptions(names, host),
+          onStderrLine: (text) => this.#logs.append(names.name, 'xvfb', text),
+          remember: (child) => this.#remember(names.name, child),
+        });
         phase('display');
       }
     } catch (error) {
@@ -294,27 +302,6 @@ export class LinuxDriver implements JailDriver {
     const info = await this.inspect(name);
     if (!info) throw new JailDriverError('CLONE_NOT_FOUND', `${name} does not exist`);
     return info;
-  }
-
-  async #startDisplay(names: LinuxCloneNames, host: HostCapabilities): Promise<void> {
-    // Xvfb runs as the clone uid: the socket directory must be world-writable and sticky.
-    await mkdir(`${this.#xDir}/.X11-unix`, { recursive: true });
-    await chmod(`${this.#xDir}/.X11-unix`, 0o1777);
-    let answer: (line: string) => void = () => {};
-    const line = new Promise<string>((resolve) => {
-      answer = resolve;
-    });
-    const child = await this.#options.launcher.launch({
-      argv: wrap(this.#wrapOptions(names, host), xvfbCommand(names.display)),
-      env: { PATH: '/usr/bin:/bin' },
-      processGroup: true,
-      onStdoutLine: (text) => answer(text),
-      onStderrLine: (text) => this.#logs.append(names.name, 'xvfb', text),
-    });
-    this.#remember(names.name, child);
-    const display = Number(await waitForLine(line, child, 10_000));
-    if (!Number.isInteger(display)) throw new Error(`Xvfb reported no display: ${display}`);
-    await writeDisplay(names.stateDir, display);
   }
 
   #remember(name: string, child: LaunchedProcess): void {
