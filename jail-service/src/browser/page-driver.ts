@@ -20,6 +20,7 @@ import { createFramePaint } from './frame-paint.js';
 import { withoutCaret } from './hidden-caret.js';
 import { performInput } from './input-runner.js';
 import { documentId, landingOf } from './landing.js';
+import { loadRetryingNetworkChange } from './load-retry.js';
 import { createNetworkLog } from './network-log.js';
 import { createPageTabs, type PageTabs, type Tab } from './page-tabs.js';
 import { insertSecret } from './secret-input.js';
@@ -103,7 +104,14 @@ export async function createPuppeteerPageDriver(
   const navigate = async (url: string, timeoutMs: number): Promise<InputOutcome> => {
     const { page } = await active();
     try {
-      await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+      await loadRetryingNetworkChange((timeout) => page.goto(url, { waitUntil: 'load', timeout }), {
+        timeoutMs,
+        onRetry: (error, attempt) =>
+          logger.warn(
+            { url, attempt, err: describe(error) },
+            'load abandoned on a network change; loading again',
+          ),
+      });
     } catch (error) {
       throw new NavigationFailedError(`navigation to ${url} failed: ${describe(error)}`, error);
     }
