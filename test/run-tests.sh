@@ -27,12 +27,12 @@ case "${1:-}" in
 esac
 [ "$scope" = unit ] && export CLAWDIE_TEST_SCOPE=unit
 
-# Files run at once: CLAWDIE_TEST_CONCURRENCY, default 3. Two left the 2 cores ≈ 30 % idle (files
-# that wait on pages, heartbeats and children); three ran the suite in 0.87× the time of two. Four
-# was faster still (0.85×), but two of three runs at four failed a jail-service test: a browser in
-# the host's network fails a load with ERR_NETWORK_CHANGED when a clone test adds its links at that
-# moment, and four at once overlap them more (docs/performance.md, "Test suite").
-concurrency=${CLAWDIE_TEST_CONCURRENCY:-3}
+# Files run at once: CLAWDIE_TEST_CONCURRENCY, default 4. Two left the 2 cores ≈ 30 % idle (files
+# that wait on pages, heartbeats and children); three ran the suite in 0.87× the time of two, four
+# in 0.85× of three. Four once failed jail-service loads with ERR_NETWORK_CHANGED (a browser in the
+# host's network while a clone test adds its links); the service now loads again after it
+# (jail-service/src/browser/load-retry.ts; docs/performance.md, "Test suite").
+concurrency=${CLAWDIE_TEST_CONCURRENCY:-4}
 case "$concurrency" in
   ''|*[!0-9]*|0)
     echo "run-tests: CLAWDIE_TEST_CONCURRENCY=$concurrency: a whole number of at least 1" >&2
