@@ -1,21 +1,6 @@
 #!/usr/bin/env node
-// Composition root for `npm start`.
-import { ConfigError } from './errors.js';
-import { PolicyFileError } from './governance/policy/load-policies.js';
-import { printLine } from './ingress/cli/cli-output.js';
-import { DataDirInUseError } from './platform/ownership/data-dir-owner.js';
-import { PortInUseError, serve } from './server.js';
+// Composition root for `npm start` as compiled files (or from source): server-main.ts. The bundle
+// (bundle-entry.ts) starts the same function.
+import { runServer } from './server-main.js';
 
-/** Refused before anything started (exit 2, as the CLI): configuration, policy, data dir, port. */
-const refusals = [ConfigError, PolicyFileError, DataDirInUseError, PortInUseError];
-
-serve().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    printLine(`clawdie: could not start: ${(error as Error).message}`);
-    // 2 = refused before starting, as the CLI does; 1 = failed while starting or running.
-    process.exitCode = refusals.some((kind) => error instanceof kind) ? 2 : 1;
-  },
-);
+void runServer();

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// `node setup/bootstrap/bundle-cli.mjs [root]`: bundles the compiled `clawdie` CLI
-// (controlplane/dist/cli.js, with the kit, hostd and jail-service code and the pure-JS packages
-// it imports) and the server `npm start` runs (controlplane/dist/main.js) into
-// controlplane/dist/bundle/ (cli.js, main.js) with esbuild, the two sharing one chunk per part.
-// Loading ~600 module files cost the CLI more start-up than all its other work, and the server
-// half of its start-up; a few chunks load in a fraction of that. Native and load-on-demand packages stay in node_modules. Each compiled
-// file's `import.meta.url` is rewritten to that file's own URL, relative to the bundle, so the
-// paths it resolves (migrations, policies, the demo site) stay right wherever the bundle sits.
-import { rmSync, writeFileSync } from 'node:fs';
+// `node setup/bootstrap/bundle-cli.mjs [root]`: bundles the compiled controlplane — the `clawdie`
+// command and the server `npm start` runs (controlplane/dist/bundle-entry.js), with the kit, hostd
+// and jail-service code and the pure-JS packages they import — into one CommonJS file,
+// controlplane/dist/bundle/controlplane.cjs, with esbuild; then writes its V8 code cache
+// (controlplane.cache) with controlplane/bin/load-bundle.mjs. Loading ~600 module files cost the
+// CLI more start-up than all its other work; one file compiled from its cache costs a fraction of
+// that (docs/performance.md, "CLI start-up"). The commands' own modules still load only when a
+// command runs (esbuild keeps a dynamic import lazy). Native and load-on-demand packages stay in
+// node_modules. Each compiled file's `import.meta.url` is rewritten to that file's own URL,
+// relative to the bundle, so the paths it resolves (migrations, policies, the demo site) stay right
+// wherever the bundle sits; `import.meta.resolve` becomes a resolve from the bundle.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,44 +23,49 @@ const EXTERNAL = ['better-sqlite3', 'sharp', 'grammy', 'ajv', 'tsx', 'puppeteer-
 const ownDist = new RegExp(
   `^${root.replaceAll(sep, '/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/(controlplane|kit|hostd|jail-service)/dist/.*\\.js$`,
 );
+/** CommonJS stand-ins for what ES modules ask of `import.meta` (the bundle's require resolves). */
+const fileUrl = (path) => `require("node:url").pathToFileURL(${path}).href`;
+const RESOLVE = `((specifier) => ${fileUrl('require.resolve(specifier)')})`;
 
 const { build } = await import('esbuild');
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: {
-    cli: join(root, 'controlplane', 'dist', 'cli.js'),
-    main: join(root, 'controlplane', 'dist', 'main.js'),
-  },
+  entryPoints: [join(root, 'controlplane', 'dist', 'bundle-entry.js')],
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  outfile: join(outdir, 'controlplane.cjs'),
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outdir,
-  chunkNames: 'chunk-[hash]',
+  minifySyntax: true,
+  minifyWhitespace: true,
   // Read only under --enable-source-maps: stack traces then name the compiled files.
   sourcemap: 'linked',
   external: EXTERNAL,
   logLevel: 'warning',
-  // CommonJS packages inside an ES module bundle still call require().
-  banner: {
-    js: "import { createRequire as __clawdieCreateRequire } from 'node:module'; const require = __clawdieCreateRequire(import.meta.url);",
-  },
   plugins: [
     {
-      name: 'own-import-meta-url',
+      name: 'own-import-meta',
       setup(esbuild) {
         esbuild.onLoad({ filter: /\.js$/ }, async (args) => {
           const path = args.path.replaceAll(sep, '/');
           if (!ownDist.test(path)) return undefined;
           const source = await readFile(args.path, 'utf8');
-          if (!source.includes('import.meta.url')) return undefined;
-          const own = relative(outdir, args.path).replaceAll(sep, '/');
-          const url = `new URL(${JSON.stringify(own)}, import.meta.url).href`;
-          return { contents: source.replaceAll('import.meta.url', url), loader: 'js' };
+          if (!source.includes('import.meta.')) return undefined;
+          const own = JSON.stringify(relative(outdir, args.path).replaceAll(sep, '/'));
+          const contents = source
+            .replaceAll('import.meta.url', fileUrl(`require("node:path").join(__dirname, ${own})`))
+            .replaceAll('import.meta.resolve(', `${RESOLVE}(`);
+          if (contents.includes('import.meta')) throw new Error(`${path}: import.meta left`);
+          return { contents, loader: 'js' };
         });
       },
     },
   ],
 });
-writeFileSync(join(outdir, 'package.json'), '{ "type": "module" }\n');
+const written = spawnSync(
+  process.execPath,
+  [join(root, 'controlplane', 'bin', 'load-bundle.mjs'), '--write-code-cache'],
+  // An explicit, empty environment: evaluating the modules needs none.
+  { stdio: 'inherit', env: {} },
+);
+if (written.status !== 0) throw new Error(`writing the code cache failed (exit ${written.status})`);

@@ -29,17 +29,19 @@ function entry(compiled: string, source: string, alsoCurrent = true): readonly s
 
 const bundleCurrent = bundleStaleReason(root) === null;
 
-/** The controlplane server, as `npm start` runs it (controlplane/bin/clawdie-server.mjs). */
-export const SERVER_ARGV = bundleCurrent
-  ? entry('controlplane/dist/bundle/main.js', 'controlplane/src/main.ts')
-  : entry('controlplane/dist/main.js', 'controlplane/src/main.ts');
+/** The bundle (setup/bootstrap/bundle-cli.mjs) running one role, through its loader. */
+const fromBundle = (role: string) =>
+  workspacesCurrent && bundleCurrent
+    ? [join(root, 'controlplane/bin/load-bundle.mjs'), role]
+    : null;
 
-/** `clawdie`: its bundle (setup/bootstrap/bundle-cli.mjs). */
-export const CLAWDIE_ARGV = entry(
-  'controlplane/dist/bundle/cli.js',
-  'controlplane/src/cli.ts',
-  bundleCurrent,
-);
+/** The controlplane server, as `npm start` runs it (controlplane/bin/clawdie-server.mjs). */
+export const SERVER_ARGV =
+  fromBundle('server') ?? entry('controlplane/dist/main.js', 'controlplane/src/main.ts');
+
+/** `clawdie`, as its bundle runs it. */
+export const CLAWDIE_ARGV =
+  fromBundle('clawdie') ?? entry('controlplane/dist/cli.js', 'controlplane/src/cli.ts', false);
 
 /** The jail-service's compiled entry as a process of its own (the bundle is tested in clones). */
 export const JAIL_SERVICE_ARGV = entry('jail-service/dist/main.js', 'jail-service/src/main.ts');
