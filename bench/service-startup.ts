@@ -1,6 +1,6 @@
 // npm run bench:startup — how long the controlplane server (`npm start`) and the local jail-service
 // take from their spawn to the line saying they listen, each as its bundle (what runs since
-// 2026-11-28: controlplane/bin/clawdie-server.mjs → dist/bundle/main.js; the jail-service's
+// 2026-11-28: controlplane/bin/clawdie-server.mjs → dist/bundle/controlplane.cjs; the jail-service's
 // dist/bundle/main.mjs with its V8 code cache, as local-jail-service.ts starts it) and as the compiled
 // files (controlplane/dist/main.js; jail-service/dist/main.js), against `node -e 0` spawned in the
 // same run. Interleaved, BENCH_ITERATIONS rounds (default 10) after 2 warm-up rounds; CPU is the

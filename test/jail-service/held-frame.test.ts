@@ -7,21 +7,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig, startJailService } from '@clawdie/jail-service/server';
-import { selectImageCodec } from '@clawdie/kit/images';
 import sharp from 'sharp';
 import { idlePageFingerprint } from '../../jail-service/src/browser/idle-page.js';
-import { openBrowser } from '../../jail-service/src/browser/launch.js';
-import {
-  createPuppeteerPageDriver,
-  type PuppeteerPageDriver,
-} from '../../jail-service/src/browser/page-driver.js';
+import type { PuppeteerPageDriver } from '../../jail-service/src/browser/page-driver.js';
 import { createHeldFrame, HELD_FRAME_HEADER } from '../../jail-service/src/tools/held-frame.js';
 import { jailChromiumEnv, requires } from '../support/capabilities.js';
 import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
 import { createJailClient, type JailClient, TOKEN } from './jail-harness.js';
+import { openRealPageDriver } from './real-page-driver.js';
 
-const CHROMIUM = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
 const VIEWPORT = { width: 400, height: 300 };
 type Rgb = readonly [number, number, number];
 
@@ -119,18 +114,8 @@ describe(
   () => {
     let driver: PuppeteerPageDriver;
     const fresh = async () => {
-      const opened = await openBrowser(
-        { chromiumPath: CHROMIUM, cdpUrl: null, userDataDir: null, protocolTimeoutMs: 30_000 },
-        silentLogger,
-      );
-      const { codec } = await selectImageCodec('auto');
-      driver = await createPuppeteerPageDriver({
-        ...opened,
-        viewport: VIEWPORT,
-        deviceScaleFactor: 1,
-        codec,
-        logger: silentLogger,
-      });
+      const opened = await openRealPageDriver(VIEWPORT);
+      driver = opened.driver;
       const held = createHeldFrame(idlePageFingerprint(opened.browser, driver.tabs));
       await held.capture(null, () => driver.screenshot(80));
       assert.ok(await held.take(null), 'held while nothing changed');

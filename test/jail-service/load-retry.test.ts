@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { selectImageCodec } from '@clawdie/kit/images';
 import type { GoToOptions, HTTPResponse } from 'puppeteer-core';
-import { openBrowser } from '../../jail-service/src/browser/launch.js';
 import {
   isNetworkChange,
   loadRetryingNetworkChange,
   NETWORK_CHANGE_RETRIES,
 } from '../../jail-service/src/browser/load-retry.js';
-import {
-  createPuppeteerPageDriver,
-  type PuppeteerPageDriver,
-} from '../../jail-service/src/browser/page-driver.js';
+import type { PuppeteerPageDriver } from '../../jail-service/src/browser/page-driver.js';
 import { requires } from '../support/capabilities.js';
-import { silentLogger } from '../support/silent-logger.js';
 import { htmlPage, type StaticSite, startStaticSite } from '../support/static-site.js';
-
-const CHROMIUM = process.env.CLAWDIE_CHROMIUM_PATH || '/usr/bin/chromium';
+import { openRealPageDriver } from './real-page-driver.js';
 
 // puppeteer's text for the load Chromium abandoned, as two fresh-clone CI runs logged it.
 const changed = (url: string) => new Error(`net::ERR_NETWORK_CHANGED at ${url}`);
@@ -100,18 +93,7 @@ describe(
     let driver: PuppeteerPageDriver | undefined;
     before(async () => {
       site = await startStaticSite({ '/landed': htmlPage('landed', '<p>landed</p>') });
-      const opened = await openBrowser(
-        { chromiumPath: CHROMIUM, cdpUrl: null, userDataDir: null, protocolTimeoutMs: 30_000 },
-        silentLogger,
-      );
-      const { codec } = await selectImageCodec('auto');
-      driver = await createPuppeteerPageDriver({
-        ...opened,
-        viewport: { width: 400, height: 300 },
-        deviceScaleFactor: 1,
-        codec,
-        logger: silentLogger,
-      });
+      driver = (await openRealPageDriver({ width: 400, height: 300 })).driver;
     });
     after(async () => {
       await driver?.close();

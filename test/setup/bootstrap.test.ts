@@ -157,7 +157,7 @@ describe('bootstrap: the CLI bundle', () => {
     const dir = fakeCheckout();
     try {
       fakeWorkspaces(dir);
-      const stale = join(dir, 'controlplane', 'dist', 'bundle', 'cli.js');
+      const stale = join(dir, 'controlplane', 'dist', 'bundle', 'controlplane.cjs');
       mkdirSync(dirname(stale), { recursive: true });
       writeFileSync(stale, '// an old bundle');
       const said: string[] = [];
