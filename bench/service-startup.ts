@@ -66,6 +66,17 @@ const modes: Mode[] = [
     env: serverEnv,
     ready: listening,
   },
+  // BENCH_BEFORE_SERVER: another server entry (e.g. an older checkout's bundle), for a before/after.
+  ...(process.env.BENCH_BEFORE_SERVER
+    ? [
+        {
+          name: 'server_before',
+          argv: async () => [process.env.BENCH_BEFORE_SERVER as string],
+          env: serverEnv,
+          ready: listening,
+        },
+      ]
+    : []),
   {
     name: 'jail_compiled',
     argv: async () => [...SERVICE_NODE_FLAGS, 'jail-service/dist/main.js'],
