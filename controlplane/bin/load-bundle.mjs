@@ -40,13 +40,13 @@ export function loadBundle({ withCache = true } = {}) {
 
 /** Run as a script: write the cache, or run one role from the bundle without the bootstrap. */
 async function main([role, ...args]) {
+  if (!['clawdie', 'server', '--write-code-cache'].includes(role))
+    throw new Error(`load-bundle: ${role}: use clawdie ARGS..., server or --write-code-cache`);
   const bundle = loadBundle({ withCache: role !== '--write-code-cache' });
   if (!bundle)
     throw new Error(`${BUNDLE_FILE}: not built (node setup/bootstrap.mjs cli builds it)`);
   if (role === 'clawdie') return bundle.exports.runCli(args);
   if (role === 'server') return bundle.exports.runServer();
-  if (role !== '--write-code-cache')
-    throw new Error(`load-bundle: ${role}: use clawdie ARGS..., server or --write-code-cache`);
   await bundle.exports.loadCommandModules();
   writeFileSync(`${CACHE_FILE}.tmp`, bundle.script.createCachedData());
   renameSync(`${CACHE_FILE}.tmp`, CACHE_FILE);

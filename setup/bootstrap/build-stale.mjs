@@ -44,7 +44,8 @@ const INSTALL_STAMP = join('node_modules', '.clawdie-install-stamp');
 
 /**
  * Null when the CLI bundle is newer than every workspace's build and the npm install, whose code
- * it holds, and than its bundler (setup/bootstrap/bundle-cli.mjs); else the reason.
+ * it holds, and than its bundler (setup/bootstrap/bundle-cli.mjs) and cache writer
+ * (controlplane/bin/load-bundle.mjs); else the reason.
  */
 export function bundleStaleReason(root) {
   const stampPath = join(root, BUNDLE_STAMP);
@@ -54,6 +55,8 @@ export function bundleStaleReason(root) {
     ...BUILT_WORKSPACES.map((workspace) => join(workspace, STAMP)),
     INSTALL_STAMP,
     join('setup', 'bootstrap', 'bundle-cli.mjs'),
+    // It writes the code cache: what it evaluates is what the cache holds.
+    join('controlplane', 'bin', 'load-bundle.mjs'),
   ];
   const newer = inputs.find(
     (input) => existsSync(join(root, input)) && statSync(join(root, input)).mtimeMs > bundled,
