@@ -214,10 +214,12 @@ describe('jail-service robustness (real Chromium)', requires('chromium'), () => 
       '<title>spin</title><script>onload = () => setTimeout(() => { for (;;) {} }, 50);</script>',
     );
     // The page starts spinning 50 ms after load; on a busy host that can be later than any fixed
-    // wait, so read until a read times out (bounded: a page that never spins fails the test).
+    // wait (once more than 3 s on a cold CI machine), so read until a read times out (bounded to
+    // 15 s: a page that never spins fails the test).
     const untilTimedOut = async <T extends { status: number }>(read: () => Promise<T>) => {
+      const deadline = Date.now() + 15_000;
       let last = await read();
-      for (let attempt = 0; attempt < 30 && last.status !== 504; attempt += 1) {
+      while (Date.now() < deadline && last.status !== 504) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         last = await read();
       }

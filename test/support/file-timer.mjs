@@ -15,8 +15,12 @@ if (out && /\.test\.[jt]s$/.test(file ?? '') && process.env.NODE_TEST_CONTEXT) {
     const record = {
       file: name,
       ms: performance.now(),
+      // When it ended (epoch ms): with `ms`, where the file sat in the run's timeline.
+      end: Date.now(),
       cpuMs: ownMs + reapedChildrenMs(),
       ownMs,
+      // Waited for the host lock (test/hostd/support/host-lock.ts); absent: never asked for it.
+      lockWaitMs: globalThis[Symbol.for('clawdie.test.hostLockWaitMs')],
       code,
     };
     appendFileSync(out, `${JSON.stringify(record)}\n`);

@@ -8,9 +8,20 @@ export interface LoginDriver {
   elements(): Promise<ElementsResponse>;
 }
 
+/** The page's field named `name`: the step before it submitted with Enter, and the next page
+ * may still be loading when the action returns on a busy host (bounded: 10 s). */
+async function fieldNamed(driver: LoginDriver, name: string) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { elements } = await driver.elements();
+    const field = elements.find((element) => element.name === name);
+    if (field || Date.now() > deadline) return field;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function fill(driver: LoginDriver, name: string, text: string): Promise<void> {
-  const { elements } = await driver.elements();
-  const field = elements.find((element) => element.name === name);
+  const field = await fieldNamed(driver, name);
   assert.ok(field, `the page has a field named ${name}`);
   const x = Math.round(field.box.x + field.box.width / 2);
   const y = Math.round(field.box.y + field.box.height / 2);

@@ -38,6 +38,7 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const me: Holder = { pid: process.pid, startTime: startTimeOf(process.pid) ?? '' };
   let reported: number | null = -1;
+  const asked = performance.now();
   while (!tryCreate(path, me)) {
     const holder = readHolder(path);
     if (holder && !isAlive(holder)) {
@@ -54,6 +55,7 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+  if (path === HOST_LOCK_PATH) noteHostLockWait(performance.now() - asked);
   let released = false;
   const release = () => {
     if (released) return;
@@ -64,6 +66,17 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
   };
   process.on('exit', release);
   return release;
+}
+
+/**
+ * Adds to the milliseconds this process has waited for the lock, where the suite's file timer
+ * (test/support/file-timer.mjs) reads them: the run's file order weighs a file by its own time,
+ * not by its wait behind another (test/support/order-files.mjs).
+ */
+function noteHostLockWait(ms: number): void {
+  const key = Symbol.for('clawdie.test.hostLockWaitMs');
+  const record = globalThis as unknown as Record<symbol, number | undefined>;
+  record[key] = (record[key] ?? 0) + ms;
 }
 
 /** Atomic: a prepared directory (pid file inside) is renamed onto the lock path if it is free. */
