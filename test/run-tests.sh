@@ -58,6 +58,11 @@ else
     soak) files=$(find test/soak -name '*.test.ts' | sort) ;;
     *) files=$(find test -name '*.test.ts' ! -path 'test/soak/*' | sort) ;;
   esac
+  # Started in a planned order, not by name: the longest first, and the files that take the host
+  # lock one after another rather than waiting in each other's slots (test/support/order-files.mjs).
+  if [ -n "$files" ]; then
+    files=$(printf '%s\n' "$files" | node test/support/order-files.mjs "$concurrency")
+  fi
 fi
 
 if [ -z "$files" ]; then

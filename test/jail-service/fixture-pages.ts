@@ -14,9 +14,14 @@ const mouse = htmlPage(
   'mouse',
   `<button id="b" style="position:absolute;left:20px;top:20px;width:200px;height:60px">B</button>
 ${logScript(
-  '{ click: 0, dblclick: 0, contextmenu: 0, enter: 0, buttons: [], at: null }',
+  '{ click: 0, dblclick: 0, contextmenu: 0, enter: 0, buttons: [], at: null, gaps: [] }',
   `const b = document.getElementById('b');
-b.addEventListener('click', (e) => { log.click++; log.at = [e.clientX, e.clientY]; show(); });
+let lastClick = null;
+b.addEventListener('click', (e) => {
+  log.click++; log.at = [e.clientX, e.clientY];
+  if (lastClick !== null) log.gaps.push(Math.round(e.timeStamp - lastClick));
+  lastClick = e.timeStamp; show();
+});
 b.addEventListener('dblclick', () => { log.dblclick++; show(); });
 b.addEventListener('mousedown', (e) => { log.buttons.push(e.button); show(); });
 b.addEventListener('contextmenu', (e) => { e.preventDefault(); log.contextmenu++; show(); });

@@ -209,13 +209,18 @@ describe('jail-service robustness (real Chromium)', requires('chromium'), () => 
   });
 
   it('times out reads while the page spins by itself, then reads again', async () => {
+    // The page spins when the test says so: it polls /go and spins once /go says `spin`. A page
+    // that spun on a timer after load could start while the navigate's own batch still read the
+    // page's state; that read then timed out and stopped the spin (the service's rescue), and the
+    // reads here never met it (seen on a busy CI host).
+    site.set('/go', 'wait');
     site.set(
-      '/spin-later',
-      '<title>spin</title><script>onload = () => setTimeout(() => { for (;;) {} }, 50);</script>',
+      '/spin-on-go',
+      '<title>spin</title><script>onload = function poll() { fetch("/go").then((r) => r.text())' +
+        '.then((word) => (word === "spin" ? (() => { for (;;) {} })() : setTimeout(poll, 20))); };' +
+        '</script>',
     );
-    // The page starts spinning 50 ms after load; on a busy host that can be later than any fixed
-    // wait (once more than 3 s on a cold CI machine), so read until a read times out (bounded to
-    // 15 s: a page that never spins fails the test).
+    // Read until a read times out (bounded to 15 s: a page that never spins fails the test).
     const untilTimedOut = async <T extends { status: number }>(read: () => Promise<T>) => {
       const deadline = Date.now() + 15_000;
       let last = await read();
@@ -225,13 +230,20 @@ describe('jail-service robustness (real Chromium)', requires('chromium'), () => 
       }
       return last;
     };
-    await client.run([{ type: 'navigate', url: `${site.url}/spin-later` }]);
+    const spinAfterLoad = async () => {
+      site.set('/go', 'wait');
+      const loaded = await client.run([{ type: 'navigate', url: `${site.url}/spin-on-go` }]);
+      assert.equal(loaded.results[0]?.status, 'ok', JSON.stringify(loaded.results[0]));
+      assert.equal(loaded.state.title, 'spin', 'the page answers before it is told to spin');
+      site.set('/go', 'spin');
+    };
+    await spinAfterLoad();
     const response = await untilTimedOut(() => client.fetch('/state'));
-    assert.equal(response.status, 504);
+    assert.equal(response.status, 504, response.status === 504 ? '' : await response.text());
     assert.equal(errorBodySchema.parse(await response.json()).error.code, 'TOOL_TIMEOUT');
     assert.equal((await client.state()).title, 'spin');
     // The same for a screenshot, which waits for a frame the spinning renderer never produces.
-    await client.run([{ type: 'navigate', url: `${site.url}/spin-later` }]);
+    await spinAfterLoad();
     const stuck = await untilTimedOut(async () => {
       const shot = await client.screenshot();
       return { status: shot.response.status, jpeg: shot.jpeg };
