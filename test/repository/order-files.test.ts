@@ -1,106 +1,84 @@
-// The suite's start order (test/support/order-files.mjs): planned so no slot waits for the host lock
-// while other files could run, longest first, and better than name order by the runner's own rules.
+// The suite's two lanes (test/support/order-files.mjs): the files that take the host lock apart,
+// each lane longest first, and the weights file true to the repository.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { planOrder, readWeights, simulateRun, weightsText } from '../support/order-files.mjs';
+import { lanes, readWeights, weightsText } from '../support/order-files.mjs';
 import { repositoryRoot } from '../support/repository-root.js';
 
-type Weights = Map<string, { seconds: number; lock: boolean }>;
+const script = join(repositoryRoot, 'test/support/order-files.mjs');
+const committed = readWeights(
+  readFileSync(join(repositoryRoot, 'test/support/file-weights.txt'), 'utf8'),
+);
 
-const weights: Weights = new Map([
-  ['a-lock-1', { seconds: 30, lock: true }],
-  ['b-lock-2', { seconds: 30, lock: true }],
-  ['c-lock-3', { seconds: 30, lock: true }],
-  ['z-free-long', { seconds: 60, lock: false }],
-  ...Array.from({ length: 12 }, (_, i) => [`e-free-${i}`, { seconds: 10, lock: false }] as const),
-]);
-const files = [...weights.keys()];
-
-/** The most slots, over the run, that hold a lock file waiting for the lock. */
-function mostWaiting(order: string[], concurrency: number): number {
-  const slots = new Array(concurrency).fill(0);
-  const waits: Array<[number, number]> = [];
-  let lockFreeAt = 0;
-  for (const file of order) {
-    const { seconds, lock } = weights.get(file) ?? { seconds: 5, lock: false };
-    const slot = slots.indexOf(Math.min(...slots));
-    const start = lock ? Math.max(slots[slot], lockFreeAt) : slots[slot];
-    if (start > slots[slot]) waits.push([slots[slot], start]);
-    slots[slot] = start + seconds;
-    if (lock) lockFreeAt = slots[slot];
-  }
-  const points = waits.flat();
-  return Math.max(
-    0,
-    ...points.map((t) => waits.filter(([from, to]) => from <= t && t < to).length),
-  );
+/** Every test file of the suite, as run-tests.sh names them. */
+function suiteFiles(dir = join(repositoryRoot, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'soak' ? [] : suiteFiles(path);
+    return entry.name.endsWith('.test.ts') ? [relative(repositoryRoot, path)] : [];
+  });
 }
 
-describe('the suite start order (order-files.mjs)', () => {
-  it('never holds a slot waiting for the lock while another file could run', () => {
-    const byName = [...files].sort();
-    assert.ok(mostWaiting(byName, 4) >= 2, 'name order makes lock files wait in two slots');
-    const plan = planOrder(files, weights, 4);
-    assert.equal(mostWaiting(plan.order, 4), 0);
-    assert.deepEqual([...plan.order].sort(), byName, 'every file once');
+describe('the suite lanes (order-files.mjs)', () => {
+  it('puts the lock files in their own lane, each lane longest first', () => {
+    const weights = new Map([
+      ['a.test.ts', { seconds: 3, lock: false }],
+      ['b.test.ts', { seconds: 30, lock: true }],
+      ['c.test.ts', { seconds: 50, lock: false }],
+      ['d.test.ts', { seconds: 60, lock: true }],
+    ]);
+    const files = ['a.test.ts', 'b.test.ts', 'c.test.ts', 'd.test.ts', 'new.test.ts'];
+    assert.deepEqual(lanes(files, weights), {
+      lock: ['d.test.ts', 'b.test.ts'],
+      // A file the weights do not know counts 5 s, in the other lane.
+      other: ['c.test.ts', 'new.test.ts', 'a.test.ts'],
+    });
+    assert.deepEqual(lanes(['x', 'y', 'z'], new Map()), { lock: [], other: ['x', 'y', 'z'] });
   });
 
-  it('starts the lock chain and the longest file first, and ends sooner than name order', () => {
-    const plan = planOrder(files, weights, 4);
-    // The lock is free at the start, so a lock file takes the first slot, the longest other the next.
-    assert.deepEqual(plan.order.slice(0, 2), ['a-lock-1', 'z-free-long']);
-    assert.equal(plan.expectedSeconds, simulateRun(plan.order, weights, 4));
-    // By name, two lock files wait in their slots and the long file starts last: 130 s.
-    assert.equal(simulateRun([...files].sort(), weights, 4), 130);
-    // 90 s of lock files in a row is the floor here; the plan reaches it.
-    assert.equal(plan.expectedSeconds, 90);
-  });
-
-  it('plans the repository suite at least as well as name order, on its weights file', () => {
-    const committed = readWeights(
-      readFileSync(join(repositoryRoot, 'test/support/file-weights.txt'), 'utf8'),
-    );
-    assert.ok(committed.size > 100, `${committed.size} files weighed`);
-    assert.ok([...committed.values()].some((weight) => weight.lock));
-    const gone = [...committed.keys()].filter((file) => !existsSync(join(repositoryRoot, file)));
-    assert.deepEqual(gone, [], 'weighed files that no longer exist: refresh file-weights.txt');
-    const suite = [...committed.keys()].sort();
-    for (const concurrency of [2, 4, 6]) {
-      const plan = planOrder(suite, committed, concurrency);
-      assert.ok(plan.expectedSeconds <= simulateRun(suite, committed, concurrency));
-    }
-  });
-
-  it('reads and writes the weights; a file it does not know keeps its place among equals', () => {
+  it('reads and writes the weights: own time less the lock wait, and who took the lock', () => {
     const text = weightsText([
       { file: 'test/b.test.ts', ms: 12_000, lockWaitMs: 2_000 },
       { file: 'test/a.test.ts', ms: 3_000 },
     ]);
-    const read = readWeights(`${text}not a line\n12 \n`);
     assert.deepEqual(
-      [...read],
+      [...readWeights(`${text}not a line\n12 \n`)],
       [
         ['test/a.test.ts', { seconds: 3, lock: false }],
         ['test/b.test.ts', { seconds: 10, lock: true }],
       ],
     );
-    const unknown = ['x', 'y', 'z'];
-    assert.deepEqual(planOrder(unknown, new Map(), 2).order, unknown);
   });
 
-  it('runs as run-tests.sh calls it, and refuses a bad concurrency', () => {
-    const script = join(repositoryRoot, 'test/support/order-files.mjs');
-    const listed = spawnSync(process.execPath, [script, '4'], {
-      input: 'test/none-a.test.ts\ntest/none-b.test.ts\n',
-      encoding: 'utf8',
+  it('weighs the files that exist, and marks every file that starts a real-clone host', () => {
+    assert.ok(committed.size > 300, `${committed.size} files weighed`);
+    const gone = [...committed.keys()].filter((file) => !existsSync(join(repositoryRoot, file)));
+    assert.deepEqual(gone, [], 'weighed files that no longer exist: refresh file-weights.txt');
+    // A file that uses the real Linux driver's harnesses takes the lock; unmarked, it would wait
+    // for the lock lane in a slot of the other lane.
+    const lockHelpers = /from '.*\/(hostd-controlplane|real-driver-file)\.js'/;
+    const unmarked = suiteFiles().filter((file) => {
+      const source = readFileSync(join(repositoryRoot, file), 'utf8');
+      const usesClones =
+        lockHelpers.test(source) && /startHostdControlplane|realLinuxDriverFile/.test(source);
+      return usesClones && !committed.get(file)?.lock;
     });
-    assert.equal(listed.status, 0, listed.stderr);
-    assert.equal(listed.stdout, 'test/none-a.test.ts\ntest/none-b.test.ts\n');
-    const refused = spawnSync(process.execPath, [script, '0'], { input: '', encoding: 'utf8' });
+    assert.deepEqual(unmarked, [], 'files that take the host lock but are not marked `lock`');
+  });
+
+  it('runs as run-tests.sh calls it, and refuses anything else', () => {
+    const lane = (flag: string) =>
+      spawnSync(process.execPath, [script, flag], {
+        input: 'test/none-a.test.ts\ntest/none-b.test.ts\n',
+        encoding: 'utf8',
+      });
+    assert.equal(lane('--other-lane').stdout, 'test/none-a.test.ts\ntest/none-b.test.ts\n');
+    assert.equal(lane('--lock-lane').stdout, '');
+    const refused = lane('--sideways');
     assert.equal(refused.status, 2);
-    assert.match(refused.stderr, /use CONCURRENCY/);
+    assert.match(refused.stderr, /use --lock-lane or --other-lane/);
   });
 });

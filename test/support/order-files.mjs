@@ -1,16 +1,19 @@
-// The order run-tests.sh starts the suite's files in. node:test starts them in the order it gets
-// them, the next one whenever a file ends, with CLAWDIE_TEST_CONCURRENCY at once. Sorted by name,
-// the files that use real Linux clones (the host lock, test/hostd/support/host-lock.ts: one such
-// file at a time on a host) met in the same slots and waited for each other, each waiter holding a
-// slot with nothing to run, and long files started last ran alone at the end.
+// How run-tests.sh starts the suite's files: in two lanes, each longest first.
 //
-// So the order is planned on a recent run's times (test/support/file-weights.txt: each file's
-// wall time less its wait for the lock, and whether it takes the lock): the runner's slots are
-// played forward, and whenever one frees, it gets the longest file the lock does not hold back —
-// a lock file when the lock is free then (none is waiting for it), else the longest other file.
-// A file the weights do not know counts as short (UNKNOWN_S) and is placed by that guess.
+// The files that use real Linux clones take the host lock (test/hostd/support/host-lock.ts: one
+// such file at a time on a host). Among the others, node:test gave them a slot in name order, and
+// each then waited there for the lock with nothing to run: 188–277 s of the suite's slot time in a
+// run, with the cores 1.1–1.4 busy of 2. So they run in a lane of their own, one at a time beside
+// the others, and no slot of the other lane ever waits for the lock. Within each lane the longest
+// files start first (node:test starts files in the order it gets them, the next whenever one
+// ends), so no long file starts last and runs alone at the end.
 //
-//   node test/support/order-files.mjs CONCURRENCY < files   the files in planned order
+// Which files take the lock, and how long each took, comes from a recent run
+// (test/support/file-weights.txt: each file's wall time less its wait for the lock, and `lock`).
+// A file the weights do not know counts as short (UNKNOWN_S), in the other lane.
+//
+//   node test/support/order-files.mjs --lock-lane < files   the lock lane, longest first
+//   node test/support/order-files.mjs --other-lane < files  the other lane, longest first
 //   node test/support/order-files.mjs --update RECORDS      rewrites file-weights.txt from a
 //                                                           run's records (CLAWDIE_TEST_TIMES_FILE)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -30,51 +33,18 @@ export function readWeights(text) {
   return weights;
 }
 
-/**
- * The files in the order to start them with `concurrency` slots, and the end the plan expects
- * (seconds). Deterministic: ties keep the given order.
- */
-export function planOrder(files, weights, concurrency) {
+/** The two lanes, each longest first; ties keep the given order. */
+export function lanes(files, weights) {
   const weigh = (file) => weights.get(file) ?? { seconds: UNKNOWN_S, lock: false };
   const longestFirst = (list) =>
     list
-      .map((file, index) => ({ file, index, ...weigh(file) }))
-      .sort((a, b) => b.seconds - a.seconds || a.index - b.index);
-  const locking = longestFirst(files.filter((file) => weigh(file).lock));
-  const free = longestFirst(files.filter((file) => !weigh(file).lock));
-  const slots = new Array(Math.max(1, concurrency)).fill(0);
-  let lockFreeAt = 0;
-  const order = [];
-  while (locking.length + free.length > 0) {
-    const slot = slots.indexOf(Math.min(...slots));
-    const now = slots[slot];
-    let next;
-    if (locking.length > 0 && (lockFreeAt <= now || free.length === 0)) {
-      next = locking.shift();
-      const start = Math.max(now, lockFreeAt);
-      lockFreeAt = start + next.seconds;
-      slots[slot] = lockFreeAt;
-    } else {
-      next = free.shift();
-      slots[slot] = now + next.seconds;
-    }
-    order.push(next.file);
-  }
-  return { order, expectedSeconds: Math.max(...slots) };
-}
-
-/** When the runner would end with `order` started in turn, by the same weights (seconds). */
-export function simulateRun(order, weights, concurrency) {
-  const slots = new Array(Math.max(1, concurrency)).fill(0);
-  let lockFreeAt = 0;
-  for (const file of order) {
-    const { seconds, lock } = weights.get(file) ?? { seconds: UNKNOWN_S, lock: false };
-    const slot = slots.indexOf(Math.min(...slots));
-    const start = lock ? Math.max(slots[slot], lockFreeAt) : slots[slot];
-    slots[slot] = start + seconds;
-    if (lock) lockFreeAt = slots[slot];
-  }
-  return Math.max(...slots);
+      .map((file, index) => ({ file, index, seconds: weigh(file).seconds }))
+      .sort((a, b) => b.seconds - a.seconds || a.index - b.index)
+      .map((entry) => entry.file);
+  return {
+    lock: longestFirst(files.filter((file) => weigh(file).lock)),
+    other: longestFirst(files.filter((file) => !weigh(file).lock)),
+  };
 }
 
 /** The weights file's text from a run's records: every file, by name. */
@@ -87,9 +57,9 @@ export function weightsText(records) {
     .sort((a, b) => a.split(' ')[1].localeCompare(b.split(' ')[1]));
   return [
     '# Seconds per test file in one `npm test` run, less its wait for the host lock, and `lock`',
-    '# where it takes that lock. run-tests.sh plans the order it starts the files in from these',
-    '# (test/support/order-files.mjs). Refresh after a change that moves them:',
-    '#   CLAWDIE_TEST_TIMES_FILE=/tmp/t.jsonl npm test',
+    '# where it takes that lock. run-tests.sh runs the `lock` files in a lane of their own and',
+    '# starts each lane longest first (test/support/order-files.mjs). Refresh after a change that',
+    '# moves them: CLAWDIE_TEST_TIMES_FILE=/tmp/t.jsonl npm test, then',
     '#   node test/support/order-files.mjs --update /tmp/t.jsonl',
     ...lines,
     '',
@@ -104,21 +74,24 @@ function readRecords(path) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [first, recordsPath] = process.argv.slice(2);
-  if (first === '--update' && recordsPath) {
+  const [flag, recordsPath] = process.argv.slice(2);
+  if (flag === '--update' && recordsPath) {
     writeFileSync(WEIGHTS, weightsText(readRecords(recordsPath)));
     process.stderr.write(`order-files: weights rewritten in ${WEIGHTS}\n`);
-  } else if (/^[1-9]\d*$/.test(first ?? '') && recordsPath === undefined) {
+  } else if ((flag === '--lock-lane' || flag === '--other-lane') && recordsPath === undefined) {
     let weights = new Map();
     try {
       weights = readWeights(readFileSync(WEIGHTS, 'utf8'));
     } catch {
-      // No weights: every file is a guess, so the files keep the order they came in.
+      // No weights: one lane, the files in the order they came.
     }
     const files = readFileSync(0, 'utf8').split('\n').filter(Boolean);
-    process.stdout.write(`${planOrder(files, weights, Number(first)).order.join('\n')}\n`);
+    const lane = lanes(files, weights)[flag === '--lock-lane' ? 'lock' : 'other'];
+    process.stdout.write(lane.length > 0 ? `${lane.join('\n')}\n` : '');
   } else {
-    process.stderr.write('order-files: use CONCURRENCY (files on stdin) or --update RECORDS\n');
+    process.stderr.write(
+      'order-files: use --lock-lane or --other-lane (files on stdin), or --update RECORDS\n',
+    );
     process.exit(2);
   }
 }
