@@ -58,16 +58,7 @@ else
     soak) files=$(find test/soak -name '*.test.ts' | sort) ;;
     *) files=$(find test -name '*.test.ts' ! -path 'test/soak/*' | sort) ;;
   esac
-  # Two lanes, each longest first: the files that take the host lock (real clones) one at a time,
-  # beside the others, so no slot waits for the lock (test/support/order-files.mjs).
-  if [ -n "$files" ]; then
-    lock_files=$(printf '%s\n' "$files" | node test/support/order-files.mjs --lock-lane)
-    other_files=$(printf '%s\n' "$files" | node test/support/order-files.mjs --other-lane)
-    files=$(printf '%s\n%s\n' "$lock_files" "$other_files" | sed '/^$/d')
-  fi
 fi
-lock_count=0
-if [ -n "${lock_files:-}" ]; then lock_count=$(printf '%s\n' "$lock_files" | wc -l | tr -d ' '); fi
 
 if [ -z "$files" ]; then
   echo "run-tests: no test files found under test/ — refusing to report success" >&2
@@ -119,48 +110,13 @@ case "$loaded" in
   *.ts|*.ts'
 '*) hooks='--conditions=source --import tsx' ;;
 esac
-# One node:test run over the files given: run_files CONCURRENCY FILE...
-run_files() {
-  lane_concurrency=$1
-  shift
-  # shellcheck disable=SC2086 # $hooks is empty or three words
-  node $hooks --import ./test/support/lazy-source-maps.mjs --import ./test/support/file-timer.mjs \
-    --test --test-concurrency="$lane_concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@"
-}
 status=0
-lock_pid=
-if [ "$lock_count" -gt 0 ]; then
-  # The lock lane: its first $lock_count files, one at a time, reported after the other lane's.
-  lock_loaded=$(printf '%s\n' "$loaded" | head -n "$lock_count")
-  loaded=$(printf '%s\n' "$loaded" | tail -n +"$((lock_count + 1))")
-  echo "run-tests: $lock_count files that use real clones run one at a time beside the others; their report follows the others'" >&2
-  (
-    IFS='
-'
-    set -f
-    # shellcheck disable=SC2086 # one argument a line
-    set -- $lock_loaded
-    run_files 1 "$@" > "$run_tmp/lock-lane.out" 2>&1
-    echo "$?" > "$run_tmp/lock-lane.status"
-  ) &
-  lock_pid=$!
-  IFS='
-'
-  set -f
-  # shellcheck disable=SC2086 # one argument a line
-  set -- $loaded
-  set +f
-  IFS=$old_ifs
-fi
-if [ "$#" -gt 0 ]; then
-  run_files "$concurrency" "$@" || status=$?
-fi
-if [ -n "$lock_pid" ]; then
-  wait "$lock_pid" || true
-  cat "$run_tmp/lock-lane.out"
-  lock_status=$(cat "$run_tmp/lock-lane.status" 2>/dev/null || echo 1)
-  [ "$lock_status" = 0 ] || status=$lock_status
-fi
+# Node 20's `--test` starts the files in name order whatever order they come in. Two lanes (the
+# files that take the host lock one at a time beside four others) measured slower on 2 cores, not
+# faster: the cores are the limit, not the lock (docs/performance.md, "Test suite").
+# shellcheck disable=SC2086 # $hooks is empty or three words
+node $hooks --import ./test/support/lazy-source-maps.mjs --import ./test/support/file-timer.mjs \
+  --test --test-concurrency="$concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 # CLAWDIE_TEST_TIMES_FILE=path keeps every file's record (JSON lines: wall and CPU milliseconds).
 if [ -n "${CLAWDIE_TEST_TIMES_FILE:-}" ]; then

@@ -70,8 +70,8 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
 
 /**
  * Adds to the milliseconds this process has waited for the lock, where the suite's file timer
- * (test/support/file-timer.mjs) reads them: the run's file order weighs a file by its own time,
- * not by its wait behind another (test/support/order-files.mjs).
+ * (test/support/file-timer.mjs) reads them: a file's record then tells its own time from its
+ * wait behind another file that uses real clones.
  */
 function noteHostLockWait(ms: number): void {
   const key = Symbol.for('clawdie.test.hostLockWaitMs');
