@@ -8,6 +8,7 @@
 // cache: it evaluates the modules `clawdie run` and the server load, starting nothing. The cache is
 // code: only the build writes it, never a command. `… clawdie ARGS…` and `… server` run a role
 // from the bundle without the bootstrap's up-to-date check (the tests, once `npm test` built).
+import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,8 +26,12 @@ export let codeCache = 'absent';
 export function loadBundle({ withCache = true } = {}) {
   if (!existsSync(BUNDLE_FILE)) return null;
   const cachedData = withCache && existsSync(CACHE_FILE) ? readFileSync(CACHE_FILE) : undefined;
-  // Module.wrap gives the file CommonJS's own names; a `#!` line is no JavaScript inside it.
-  const source = readFileSync(BUNDLE_FILE, 'utf8').replace(/^#!.*/, '');
+  // Module.wrap gives the file CommonJS's own names; a `#!` line is no JavaScript inside it. The
+  // build writes it in ASCII alone (bundle-cli.mjs), read as Latin-1: the same text as UTF-8, a
+  // one-byte string and no decoding (≈ 20 ms less at every start); any other bytes, as UTF-8.
+  const bytes = readFileSync(BUNDLE_FILE);
+  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const source = text.replace(/^#!.*/, '');
   const script = new vm.Script(Module.wrap(source), {
     filename: BUNDLE_FILE,
     ...(cachedData ? { cachedData } : {}),

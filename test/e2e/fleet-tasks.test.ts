@@ -88,7 +88,9 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
       const tasks = controlplane.createTasks(lingering);
       const { taskId, done } = await submit(tasks, lingerOn(site));
       const browsers = controlplane.source.browsers;
-      for (let i = 0; i < 300 && !browsers.get(taskId); i += 1) await delay(50);
+      // The clone's start on a loaded host: once more than 15 s with five test files at once.
+      const leased = Date.now() + 45_000;
+      while (!browsers.get(taskId) && Date.now() < leased) await delay(50);
       const lease = browsers.get(taskId);
       const host = hosts.find((candidate) => lease?.service?.url.startsWith(`${candidate.url}/`));
       assert.ok(

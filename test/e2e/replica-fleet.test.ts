@@ -121,7 +121,9 @@ realLinuxDriverFile('two replicas over three real hostd (real Linux driver)', ()
         assert.equal(result.status, 'error', JSON.stringify(result));
         assert.equal(result.error?.code, 'HOST_LOST');
         assert.match(result.error?.message ?? '', new RegExp(`jail host ${victim.name} stopped`));
-        assert.ok(ms < STALE_MS + 2000, `ended ${ms} ms after its hostd died`);
+        // Within the stale window and a few heartbeat rounds (they lag on a loaded 2-core host:
+        // 4.8 s once with five test files at once), not at some later timeout.
+        assert.ok(ms < STALE_MS + 5000, `ended ${ms} ms after its hostd died`);
         console.error(
           `# replica fleet drill: replica ${task.replica} HOST_LOST ${Math.round(ms)} ms after kill -9`,
         );

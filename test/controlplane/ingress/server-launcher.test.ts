@@ -4,6 +4,7 @@
 // compiled controlplane/dist/main.js. A real server process records every module it loads through
 // the ES module loader until it listens (the bundle itself is compiled by node:vm, not loaded so).
 import assert from 'node:assert/strict';
+import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,10 +64,13 @@ describe("npm start's launcher", () => {
     );
     assert.equal(probe.status, 0, probe.stderr);
     assert.equal(probe.stdout, 'used');
+    // ASCII alone, so the loader reads it as Latin-1 without decoding (bundle-cli.mjs).
+    assert.equal(isAscii(readFileSync(join(repositoryRoot, BUNDLE))), true);
   });
 });
 
 const LOADER = join(repositoryRoot, 'controlplane/bin/load-bundle.mjs');
+const BUNDLE = 'controlplane/dist/bundle/controlplane.cjs';
 
 /** The cache is written with the bundle: without a current one there is nothing to check. */
 function skipUnlessBundled(): string | false {
