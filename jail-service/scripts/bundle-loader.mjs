@@ -4,6 +4,7 @@
 // from the cache costs a clone about half of what parsing and compiling it does
 // (docs/performance.md). A cache V8 refuses (another node, other flags) or a missing one only
 // costs that time again. The cache is written by the build, never by a clone: it is code.
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -25,7 +26,11 @@ function readCache() {
 }
 
 const cachedData = readCache();
-const script = new vm.Script(Module.wrap(readFileSync(file, 'utf8')), {
+// The bundle is written in ASCII alone (scripts/bundle.mjs), read as Latin-1: the same text as
+// UTF-8, a one-byte string and no decoding; any other bytes, as UTF-8.
+const bytes = readFileSync(file);
+const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+const script = new vm.Script(Module.wrap(source), {
   filename: file,
   ...(cachedData ? { cachedData } : {}),
   importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
