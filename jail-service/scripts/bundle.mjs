@@ -34,10 +34,10 @@ const asciiOnly = {
     esbuild.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
       if (!/[\u0080-\uffff]/.test(source)) return undefined;
-      const contents = source.replace(
-        /[\u0080-\uffff]/g,
-        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      );
+      // A leading byte-order mark is no character of the program (escaped: a syntax error).
+      const contents = source
+        .replace(/^\uFEFF/, '')
+        .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
       return { contents, loader: 'js' };
     });
   },

@@ -36,10 +36,10 @@ const RESOLVE = `((specifier) => ${fileUrl('require.resolve(specifier)')})`;
  * text would differ, and no own code reads it.
  */
 function escapeNonAscii(source) {
-  return source.replace(
-    /[\u0080-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // A leading byte-order mark is no character of the program (escaped, it would be a syntax error).
+  return source
+    .replace(/^\uFEFF/, '')
+    .replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 const { build } = await import('esbuild');
