@@ -36,6 +36,9 @@ describe(
       assert.equal(started.status, 202, await started.clone().text());
       taskId = ((await started.json()) as { trace_id: string }).trace_id;
       await until('needs_user on A', async () => (await status()) === 'needs_user', 60_000);
+      // Everything below reads A's task through B: it must be A that runs it.
+      const owner = (await pair.a.repository.getTask(taskId))?.ownerInstance;
+      assert.equal(owner, pair.a.replicas?.self, 'the task runs on A');
     });
     after(async () => {
       await pair?.close();

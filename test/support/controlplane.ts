@@ -46,8 +46,9 @@ export interface TestControlplaneOptions {
    */
   browsers?: BrowserOperator | 'config';
   /**
-   * With `browsers: 'config'`: the task slots its provider reports instead of its own (a single
-   * local browser reports 1; keeping a browser for a follow-up needs a slot left free).
+   * The task slots the browser source reports instead of its own (a single local browser reports
+   * 1; keeping a browser for a follow-up needs a slot left free). 0: this controlplane claims no
+   * task from a shared queue (a replica with no browser of its own).
    */
   browserSlots?: number;
   /** The fake source's live screencast per task (dashboard live view, recorder). */
@@ -137,9 +138,12 @@ export async function createTestControlplane(
               await openBrowserSource(effective, { ...deps, env: {}, launcher: testLauncher }),
               options.browserSlots,
             )
-          : operatorBrowserSource(
-              options.browsers ?? createFakeOperator().operator,
-              options.screencast,
+          : withSlots(
+              operatorBrowserSource(
+                options.browsers ?? createFakeOperator().operator,
+                options.screencast,
+              ),
+              options.browserSlots,
             );
       return source;
     },

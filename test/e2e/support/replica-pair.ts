@@ -105,7 +105,15 @@ export async function startReplicaPair(options: ReplicaPairOptions = {}) {
     const dirB = join(root, 'b');
     mkdirSync(join(dirB, 'keys'), { recursive: true, mode: 0o700 });
     copyFileSync(join(dirA, 'keys', 'audit.key'), join(dirB, 'keys', 'audit.key'));
-    const b = await createTestControlplane({ role: 'server', model, env: env(dirB) });
+    // No browser slot: B never claims a queued task from the shared queue, so every task these
+    // tests start runs on A (with a slot, B once took the task first on a busy host and ran it on
+    // its fake browser: every route then answered from B).
+    const b = await createTestControlplane({
+      role: 'server',
+      model,
+      env: env(dirB),
+      browserSlots: 0,
+    });
     cleanup.push(() => b.close());
     const seenByA: string[] = [];
     const servedA = await serveRecorded(a, seenByA);
