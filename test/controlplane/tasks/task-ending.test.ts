@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
 import { AppError, ModelError, OperatorError } from '../../../controlplane/src/errors.js';
 import { endingOf, taskSignal } from '../../../controlplane/src/tasks/task-ending.js';
+import { createFakeOperator } from '../../support/fake-operator.js';
 import { runTestTask } from '../../support/submit-task.js';
 import { createTestTaskDeps } from '../../support/test-task-deps.js';
 
@@ -113,6 +114,7 @@ describe('a task past its timeout_s', () => {
       isReplay: true,
       complete: (_request, signal) =>
         new Promise((_, reject) => {
+          signal?.throwIfAborted();
           signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
         }),
     };
@@ -130,6 +132,38 @@ describe('a task past its timeout_s', () => {
       (await repository.listSteps(result.trace_id)).map((step) => step.outcome),
       ['aborted'],
     );
+    close();
+  });
+});
+
+describe('a task whose time runs out before the model is asked', () => {
+  it('sends no model request: the run ends TASK_TIMEOUT even with a model that never checks its signal', async () => {
+    // The capture outlasts timeout_s (a busy host). This model would hang for ever on a signal
+    // that was aborted before the call, so only the loop's own check can end the run.
+    let calls = 0;
+    const deaf: VisionModel = {
+      name: 'deaf',
+      isReplay: true,
+      complete: () => {
+        calls += 1;
+        return new Promise(() => undefined);
+      },
+    };
+    const fake = createFakeOperator().operator;
+    const slow = {
+      ...fake,
+      // Taken, then answered late: the reply was on its way when the timer fired.
+      screenshot: async (signal?: AbortSignal) => {
+        const shot = await fake.screenshot(signal);
+        await new Promise((resolve) => setTimeout(resolve, 1300));
+        return shot;
+      },
+    };
+    const { deps, close } = createTestTaskDeps({ model: deaf, operator: slow });
+    const result = await runTestTask({ instruction: 'x', timeout_s: 1 }, deps);
+    assert.equal(result.status, 'error');
+    assert.equal(result.error?.code, 'TASK_TIMEOUT');
+    assert.equal(calls, 0, 'no model request after the time ran out');
     close();
   });
 });

@@ -54,6 +54,9 @@ export async function runStep(
   await conversation.prepare();
   const body = conversation.request();
   const messages = Array.isArray(body.messages) ? (body.messages as ChatMessage[]) : [];
+  // Aborted (or out of time) while capturing and encoding: no request goes out. A model client
+  // is not trusted to refuse a signal that was already aborted when it was called.
+  signal?.throwIfAborted();
   const reply = await deps.model.complete({ messages, body }, signal).catch((error: unknown) => {
     // Empty or cut off at max_tokens even after the client's one re-ask: an unusable reply.
     if (error instanceof ModelError && error.code === 'MODEL_EMPTY_REPLY') return error;
