@@ -8,6 +8,7 @@
 // request. Real controlplane, jail-service and Chromium; viewport screenshots are kept for review.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { HTTPRequest } from 'puppeteer-core';
 import { requires } from '../support/capabilities.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { everything, leaksOf } from './support/leak-search.js';
@@ -83,6 +84,44 @@ describe('e2e: typing into a takeover from a phone (real Chromium)', requires('c
       await page.evaluate(() => document.documentElement.scrollWidth <= 390),
       'no sideways scrolling after typing',
     );
+
+    // A lost network answer neither ends the view nor loses input silently: two status polls get
+    // no answer, then one input request a 503 and the next none; both are said under the screen.
+    await page.setRequestInterception(true);
+    const broken = { status: 2, input: 2 };
+    const breaker = (request: HTTPRequest) => {
+      const path = new URL(request.url()).pathname;
+      if (path.endsWith('/status') && broken.status > 0) {
+        broken.status -= 1;
+        return void request.abort('connectionreset');
+      }
+      if (path.endsWith('/input') && broken.input > 0) {
+        broken.input -= 1;
+        if (broken.input === 1)
+          return void request.respond({ status: 503, contentType: 'application/json', body: '{}' });
+        return void request.abort('connectionreset');
+      }
+      return void request.continue();
+    };
+    page.on('request', breaker);
+    await until('two polls without an answer', async () => broken.status === 0, 10_000);
+    // Tab's key down goes alone, its key up in the next request.
+    await tap(page, key('Tab'));
+    await page.waitForSelector('[data-takeover-input-lost="2"]');
+    assert.match(
+      await page.$eval('[data-takeover-input-error]', (el) =>
+        (el as HTMLElement).hidden ? 'hidden' : (el.textContent ?? ''),
+      ),
+      /did not reach the page \(no answer\)/,
+    );
+    assert.equal(
+      await page.$eval('[data-takeover]', (el) => el.classList.contains('ended')),
+      false,
+      'still in control',
+    );
+    assert.equal(await page.$eval(field, (el) => (el as HTMLInputElement).disabled), false);
+    page.off('request', breaker);
+    await page.setRequestInterception(false);
 
     await tap(page, '[data-takeover-handback] button');
     await page.waitForSelector('[data-takeover-ended="handed-back"]');

@@ -56,11 +56,16 @@ export function jailReader(endpoint: { url: string; token: string }) {
       assert.ok(found, 'the field is on the page');
       return found;
     },
-    onPath: (path: string) =>
-      until(path, async () => {
-        const state = await get<{ url: string; loading: boolean }>('/state');
-        return new URL(state.url).pathname === path && !state.loading;
-      }),
+    /** Waits for the page at `path`, loaded; a timeout says where the page was instead. */
+    async onPath(path: string) {
+      let last = { url: 'no state read', loading: false };
+      await until(path, async () => {
+        last = await get<{ url: string; loading: boolean }>('/state');
+        return new URL(last.url).pathname === path && !last.loading;
+      }).catch((error: Error) => {
+        throw new Error(`${error.message} (the page: ${last.url}, loading ${last.loading})`);
+      });
+    },
   };
 }
 
@@ -68,7 +73,12 @@ export function jailReader(endpoint: { url: string; token: string }) {
 export async function logInThroughView(
   page: Page,
   jail: ReturnType<typeof jailReader>,
-  site: { username: string; password: string; otp: string },
+  site: {
+    username: string;
+    password: string;
+    otp: string;
+    requests?: readonly { path: string; method: string }[];
+  },
 ) {
   await jail.onPath('/login');
   await clickInView(page, await jail.element((e) => e.name === 'username'));
@@ -89,5 +99,13 @@ export async function logInThroughView(
   await clickInView(page, await jail.element((e) => e.name === 'code'));
   await page.keyboard.type(site.otp);
   await page.keyboard.press('Enter');
-  await jail.onPath('/account');
+  await jail.onPath('/account').catch(async (error: Error) => {
+    // What the supervisor's view said: input it could not deliver, or an end it was shown.
+    const view = await page.$eval('[data-takeover]', (el) => ({
+      lost: el.getAttribute('data-takeover-input-lost'),
+      ended: el.classList.contains('ended'),
+    }));
+    const seen = (site.requests ?? []).slice(-4).map((r) => `${r.method} ${r.path}`);
+    throw new Error(`${error.message}; the view: ${JSON.stringify(view)}; the site saw: ${seen}`);
+  });
 }

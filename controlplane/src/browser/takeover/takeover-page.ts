@@ -37,6 +37,7 @@ export function takeoverPage(
 <p class="banner" data-takeover-banner role="status">You are in control of this task's browser (${takeover.reason.replaceAll('_', ' ')}). The model is paused until you hand back.</p>
 <p class="muted info" data-takeover-info>Signed in as ${user}. Tap or click the screen to act on the page; type while it has focus or in the field under it (only the page gets it). Hand back when done: ${deadlineText(takeover, now, 'hand back')}.</p>
 <div class="stage"><img class="screen" data-takeover-screen tabindex="0" draggable="false" src="${base}/screencast" alt="The task's browser: click and type here"></div>
+<p class="error" data-takeover-input-error role="alert" hidden></p>
 <form class="typer" data-takeover-type aria-label="Type into the page"><span class="typed"><input name="type_text" maxlength="10000" autocomplete="off" autocapitalize="off" autocorrect="off" spellcheck="false" enterkeyhint="send" aria-label="Text to type into the page" placeholder="Type here"><button type="submit">Send</button></span>
 <span class="keys"><button type="button" data-takeover-key="Enter">Enter</button><button type="button" data-takeover-key="Backspace" aria-label="Backspace" title="Backspace">⌫</button><button type="button" data-takeover-key="Tab">Tab</button></span></form>
 <form class="panel" data-takeover-handback><textarea name="note" rows="2" maxlength="500" placeholder="What did you do? This note is sent to the model (optional)."></textarea>

@@ -3,7 +3,8 @@
  * up), wheel and keyboard (keydown/keyup; a paste is sent as text) on the screencast image to
  * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
  * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
- * request is in flight and go in the next one. "Type into the page" (a field with Send and Enter,
+ * request is in flight and go in the next one; a request that fails is shown under the screen
+ * (never resent). The view ends when the server says the takeover is over, not on a missed poll. "Type into the page" (a field with Send and Enter,
  * Backspace and Tab buttons) sends text and keys the same way. Only that and input on the screen
  * are relayed: the hand-back note is sent once, when the supervisor presses Hand back, with
  * `save_session` when a profile name is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
@@ -31,9 +32,19 @@ export const takeoverScript = `(() => {
   const screen = root.querySelector('[data-takeover-screen]');
   const banner = root.querySelector('[data-takeover-banner]');
   const form = root.querySelector('[data-takeover-handback]');
+  const inputError = root.querySelector('[data-takeover-input-error]');
   let live = true;
   let queue = [];
   let sending = false;
+  let lost = 0;
+  // Input that did not reach the page is said so, in view, and not sent again: part of it may
+  // have been pressed already, and a key pressed twice is worse than one the supervisor repeats.
+  const notDelivered = (count, why) => {
+    lost += count;
+    root.setAttribute('data-takeover-input-lost', String(lost));
+    inputError.textContent = 'Some of your input did not reach the page (' + why + '). Look at the screen before you go on.';
+    inputError.hidden = false;
+  };
   const send = () => {
     if (sending || queue.length === 0 || !live) return;
     const events = queue.splice(0, 200);
@@ -42,7 +53,12 @@ export const takeoverScript = `(() => {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ events }),
-    }).catch(() => undefined).finally(() => { sending = false; send(); });
+    }).then((response) => {
+      if (response.ok) return;
+      if (response.status === 409) return end('This takeover has ended.');
+      notDelivered(events.length, 'HTTP ' + response.status);
+    }, () => notDelivered(events.length, 'no answer'))
+      .finally(() => { sending = false; send(); });
   };
   const push = (event) => { queue.push(event); send(); };
   const clamp = (value) => Math.min(1, Math.max(0, value));
@@ -173,10 +189,14 @@ export const takeoverScript = `(() => {
     root.setAttribute('data-takeover-failed', body && body.error && body.error.code ? body.error.code : 'error');
     button.disabled = !live;
   });
+  // Ended only on the server's word: an answer that the takeover is over, or that this session is
+  // not (or no longer) in it. A poll with no answer, a busy server or a rate limit changes nothing.
   const poll = setInterval(async () => {
     const response = await fetch(base + '/status').catch(() => null);
-    const body = response && response.ok ? await response.json() : null;
-    if (body && body.active) return;
+    if (!response) return;
+    const over = [403, 404, 409].includes(response.status);
+    const body = response.ok ? await response.json().catch(() => null) : null;
+    if (!over && !(body && body.active === false)) return;
     clearInterval(poll);
     if (live) end('This takeover has ended.');
   }, 2000);
