@@ -102,11 +102,17 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
     return body.trace_id ?? '';
   }
 
-  /** Resolves with the time the task's row is no longer running (polled every 20 ms). */
+  /**
+   * Resolves with the time the task's row is no longer running (polled every 20 ms); rejects
+   * after 30 s (a sweep that never came), so a hang names itself long before the file's timeout.
+   */
   async function rowEnded(id: string): Promise<number> {
+    const deadline = performance.now() + 30_000;
     for (;;) {
       const { rows } = await sql.query('SELECT status FROM tasks WHERE id = $1', [id]);
       if (rows[0]?.status !== 'running') return performance.now();
+      if (performance.now() > deadline)
+        throw new Error(`task ${id}: its row still says running 30 s after the kill`);
       await sleep(20);
     }
   }
@@ -146,7 +152,23 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
       let resultAt = 0;
       let ended: Promise<number> = Promise.resolve(0);
       let browser: ProcessMark[] = [];
-      for await (const event of readSse(`${survivor.url}/v1/tasks/${id}/events`, { token })) {
+      // Bounded: a stream that never brings the result fails here, saying what it brought.
+      const stream = readSse(`${survivor.url}/v1/tasks/${id}/events`, {
+        token,
+        signal: AbortSignal.timeout(45_000),
+      });
+      const following = async function* () {
+        try {
+          yield* stream;
+        } catch (error) {
+          const seen = events.map((event) => `${event.id} ${event.event}`).join(', ');
+          throw new Error(
+            `run ${run}: no result through the survivor in 45 s (runner ${runnerName}, ${killedAt ? 'killed' : 'not killed'}; events: ${seen})`,
+            { cause: error },
+          );
+        }
+      };
+      for await (const event of following()) {
         events.push(event);
         if (event.event === 'step' && killedAt === 0) {
           // Mid-run on the runner: one step done of 100.
@@ -155,6 +177,7 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
           killedAt = performance.now();
           runner.server.child.kill('SIGKILL');
           ended = rowEnded(id);
+          ended.catch(() => undefined); // awaited after the stream; a rejection is seen there
         }
         if (event.event === 'result') resultAt = performance.now();
       }
