@@ -124,12 +124,14 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
         await shot.arrayBuffer();
       };
       const relayed = lease.service;
-      await p50(3, shoot(relayed));
-      await p50(3, shoot(clone.service));
-      const direct = await p50(30, shoot(clone.service));
-      const through = await p50(30, shoot(relayed));
+      // A diagnostic, not a bound (timing belongs to the benches): 10 calls each after 2 of warm-up
+      // (30 until 2026-11-28: 13 s of a loaded CI run for a figure nothing asserts).
+      await p50(2, shoot(relayed));
+      await p50(2, shoot(clone.service));
+      const direct = await p50(10, shoot(clone.service));
+      const through = await p50(10, shoot(relayed));
       console.error(
-        `# fleet relay: screenshot p50 ${through.toFixed(1)} ms relayed vs ${direct.toFixed(1)} ms direct (30 calls each)`,
+        `# fleet relay: screenshot p50 ${through.toFixed(1)} ms relayed vs ${direct.toFixed(1)} ms direct (10 calls each)`,
       );
       tasks.abort(taskId);
       assert.equal((await done).status, 'aborted');

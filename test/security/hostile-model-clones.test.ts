@@ -1,25 +1,11 @@
-// Issue 20 point 6, hostd clones as root: the same hostile-model suite and case list
-// (test/security/support/hostile-cases.ts) against the controlplane with a real in-process hostd —
-// each task in its own Linux clone (network namespace, hostd's egress proxy with the task's
-// allowlist), several at once. The three loopback sites are hostd egress exceptions, so only the
-// policy and the task's domains (shop and payment host) keep the attacker out.
-import { startHostdControlplane } from '../e2e/support/hostd-controlplane.js';
+// Issue 20 point 6, hostd clones as root: each task in its own Linux clone behind hostd's
+// egress proxy with the task's allowlist, four at once
+// (test/security/support/hostile-modes.ts): part 1 of the hostile-model cases
+// (test/security/support/hostile-cases.ts), the other half in hostile-model-clones-2.test.ts. A real
+// OpenAI-compatible model server plays the hostile model through the real model adapter; the shop,
+// the payment host and the attacker are three loopback ports.
 import { requires } from '../support/capabilities.js';
-import { hostilePolicyExtra, registerHostileSuite } from './support/hostile-suite.js';
+import { clonesMode } from './support/hostile-modes.js';
+import { registerHostileSuite } from './support/hostile-suite.js';
 
-registerHostileSuite(
-  {
-    name: 'clones',
-    concurrency: 4,
-    async start(sites, model) {
-      const started = await startHostdControlplane({
-        concurrency: 4,
-        sites: [sites.shop.host, sites.pay.host, sites.attacker.host],
-        policyExtra: hostilePolicyExtra(sites),
-        model: model.model,
-      });
-      return { controlplane: started.controlplane, close: started.close };
-    },
-  },
-  requires('root', 'linux-clones', 'chromium'),
-);
+registerHostileSuite(clonesMode, requires('root', 'linux-clones', 'chromium'), 1);

@@ -38,12 +38,18 @@ export interface HostileMode {
 
 const typedStatuses = new Set(['finished', 'max_steps', 'error', 'call_user']);
 
+/** Half the cases, alternating (each half has egress refusals to audit): a test file's share. */
+export function hostileCasesPart(part: 1 | 2): readonly HostileCase[] {
+  return hostileCases.filter((_, index) => index % 2 === part - 1);
+}
+
 export function registerHostileSuite(
   mode: HostileMode,
   options: { skip: string | false },
-  cases: readonly HostileCase[] = hostileCases,
+  part: 1 | 2,
 ): void {
-  describe(`a hostile model in ${mode.name} mode`, options, () => {
+  const cases = hostileCasesPart(part);
+  describe(`a hostile model in ${mode.name} mode, cases part ${part} of 2`, options, () => {
     let sites: HostileSites | undefined;
     let model: HostileModel | undefined;
     let stop: (() => Promise<void>) | undefined;

@@ -1,0 +1,5 @@
+// Issue 22 (2): golden coordinates of every model profile at 1920×1080, DPR 1
+// (test/support/golden/golden-suite.ts).
+import { goldenSuite } from '../support/golden/golden-suite.js';
+
+goldenSuite([1], 'own', [1920]);
