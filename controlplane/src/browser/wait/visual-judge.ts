@@ -38,6 +38,7 @@ export function createModelVisualJudge(
       const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
       const bounded = timeout && signal ? AbortSignal.any([signal, timeout]) : (timeout ?? signal);
       try {
+        signal?.throwIfAborted(); // an aborted wait asks no model (agent/loop/run-step.ts too)
         const started = performance.now();
         const asked = { messages: [{ role: 'user' as const, content: parts(request) }] };
         const reply = await model.complete(asked, bounded);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { urlMatches } from '../../../../controlplane/src/browser/wait/conditions.js';
-import { parseVisualVerdict } from '../../../../controlplane/src/browser/wait/visual-judge.js';
+import {
+  createModelVisualJudge,
+  parseVisualVerdict,
+} from '../../../../controlplane/src/browser/wait/visual-judge.js';
 
 describe('visual verdict parsing', () => {
   const cases: [string, string, string][] = [
@@ -60,5 +63,25 @@ describe('url patterns', () => {
     assert.ok(!urlMatches('https://evil.test/?https://shop.test/orders/1', 'https://shop.test/*'));
     assert.ok(urlMatches('https://shop.test/orders/42', '/orders\\/\\d+$/'));
     assert.ok(urlMatches('HTTPS://X.TEST/', '/x\\.test/i'));
+  });
+});
+
+describe('the model judge', () => {
+  it('asks no model once its wait is aborted, even a model that never checks its signal', async () => {
+    let calls = 0;
+    const judge = createModelVisualJudge({
+      name: 'deaf',
+      isReplay: true,
+      complete: () => {
+        calls += 1;
+        return new Promise(() => undefined);
+      },
+    });
+    const aborted = AbortSignal.abort(new Error('the wait ended'));
+    await assert.rejects(
+      judge.judge({ condition: 'a dialog is open', frames: [], history: [], now: 0 }, aborted),
+      /the wait ended/,
+    );
+    assert.equal(calls, 0);
   });
 });
