@@ -1,6 +1,7 @@
-// The two modes the hostile-model suite runs in (hostile-suite.ts), each split over two test
-// files by hostileCasesPart (hostile-suite.ts) (a file with all 21 cases ran 76–93 s on a loaded CI machine, over half
-// the 180 s file timeout).
+// The two modes the hostile-model suite runs in (hostile-suite.ts). Local mode's cases are split
+// over two test files (hostileCasesPart; all 21 in one file ran 76 s on a loaded CI machine, near
+// half the 180 s file timeout). Clones mode keeps them in one file: both halves hold the host lock
+// (test/hostd/support/host-lock.ts) and, adjacent by name, the second waited 42–47 s for the first.
 //   local: the controlplane without hostd starts its own jail-service and Chromium behind its
 //     egress proxy (one browser: the cases run one after another).
 //   clones: a real in-process hostd, each task in its own Linux clone (network namespace, hostd's

@@ -43,13 +43,15 @@ export function hostileCasesPart(part: 1 | 2): readonly HostileCase[] {
   return hostileCases.filter((_, index) => index % 2 === part - 1);
 }
 
+/** `part`: half the cases (hostileCasesPart), else all of them. */
 export function registerHostileSuite(
   mode: HostileMode,
   options: { skip: string | false },
-  part: 1 | 2,
+  part?: 1 | 2,
 ): void {
-  const cases = hostileCasesPart(part);
-  describe(`a hostile model in ${mode.name} mode, cases part ${part} of 2`, options, () => {
+  const cases = part ? hostileCasesPart(part) : hostileCases;
+  const share = part ? `, cases part ${part} of 2` : '';
+  describe(`a hostile model in ${mode.name} mode${share}`, options, () => {
     let sites: HostileSites | undefined;
     let model: HostileModel | undefined;
     let stop: (() => Promise<void>) | undefined;
