@@ -21,7 +21,12 @@ const lines = [
   `\nper-file wall time (${records.length} of ${expected} files, ${(sum('ms') / 1000).toFixed(1)} s in all), slowest first:`,
   ...bySlowest.slice(0, SHOWN).map((record) => {
     const mark = record.ms > HALF_TIMEOUT_MS ? '  SLOW: over half the 180 s file timeout' : '';
-    return `${seconds(record.ms)} s  ${record.file}${mark}`;
+    // Waiting for another file's clones counts against the timeout too; said, not subtracted.
+    const waited = (record.lockWaitMs ?? 0) >= 1000;
+    const lock = waited
+      ? ` (${(record.lockWaitMs / 1000).toFixed(1)} s of it waiting for the host lock)`
+      : '';
+    return `${seconds(record.ms)} s  ${record.file}${lock}${mark}`;
   }),
   `\nper-file CPU, the file's process and the children it reaped (${(sum('cpuMs') / 1000).toFixed(1)} s in all), most first:`,
   ...byCpu
