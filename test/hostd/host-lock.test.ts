@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +71,38 @@ describe('acquireHostLock', () => {
     assert.ok(second);
     (second as () => void)();
     assert.equal(existsSync(path), false);
+  });
+
+  it('hands the lock on in the order the waiters asked, whoever polls first', async () => {
+    const path = lockPath();
+    const release = await acquireHostLock({ path });
+    const order: string[] = [];
+    const wait = (name: string, pollMs: number) =>
+      acquireHostLock({ path, pollMs, log: () => {} }).then((releaseIt) => {
+        order.push(name);
+        releaseIt();
+      });
+    // The first to ask polls slowest: without a queue the later, faster ones would get it first.
+    const all = [wait('first', 300)];
+    await sleep(20);
+    all.push(wait('second', 5));
+    await sleep(20);
+    all.push(wait('third', 5));
+    await sleep(50);
+    release();
+    await Promise.all(all);
+    assert.deepEqual(order, ['first', 'second', 'third']);
+    assert.deepEqual(readdirSync(`${path}.queue`), [], 'no ticket is left');
+  });
+
+  it('skips and removes the ticket of a waiter that died in the queue', async () => {
+    const path = lockPath();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    mkdirSync(`${path}.queue`);
+    writeFileSync(`${path}.queue/000000000000001-${dead}-000001`, `${dead}\n123\n`);
+    const release = await acquireHostLock({ path, log: () => assert.fail('must not wait') });
+    assert.deepEqual(readdirSync(`${path}.queue`), []);
+    release();
   });
 
   it('steals a lock whose holder pid is dead', async () => {

@@ -1,9 +1,12 @@
 // A cross-process lock for test files and benches that use real Linux clones. Clone names, uids,
 // namespaces and cgroups are host-global and a driver's reconcile destroys every clone it does not
-// know, so two such node processes must never run at the same time.
+// know, so two such node processes must never run at the same time. Waiters take turns in the
+// order they asked (a ticket each in `<path>.queue`): a file's wait, which counts against its
+// timeout, is bounded by the files ahead of it, and no waiter can lose every race to later ones.
 import {
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -39,7 +42,8 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
   const me: Holder = { pid: process.pid, startTime: startTimeOf(process.pid) ?? '' };
   let reported: number | null = -1;
   const asked = performance.now();
-  while (!tryCreate(path, me)) {
+  const ticket = takeTicket(path, me);
+  while (!(firstInQueue(path, ticket.file) && tryCreate(path, me))) {
     const holder = readHolder(path);
     if (holder && !isAlive(holder)) {
       stealIfStale(path, holder);
@@ -55,6 +59,8 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
     }
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
+  ticket.drop();
+  process.off('exit', ticket.drop);
   if (path === HOST_LOCK_PATH) noteHostLockWait(performance.now() - asked);
   let released = false;
   const release = () => {
@@ -79,6 +85,48 @@ function noteHostLockWait(ms: number): void {
   record[key] = (record[key] ?? 0) + ms;
 }
 
+let tickets = 0;
+
+/**
+ * This waiter's place in the queue: a file named by the time it asked (then pid and a counter, for
+ * ties and several waiters in one process), holding its pid and start time.
+ */
+function takeTicket(path: string, me: Holder): { file: string; drop: () => void } {
+  const queue = `${path}.queue`;
+  mkdirSync(queue, { recursive: true });
+  tickets += 1;
+  const name = `${String(Date.now()).padStart(15, '0')}-${String(me.pid).padStart(10, '0')}-${String(tickets).padStart(6, '0')}`;
+  const file = `${queue}/${name}`;
+  // Written beside the queue and renamed in, so a reader never finds a ticket without its pid.
+  const staging = `${path}.ticket-${name}`;
+  writeFileSync(staging, `${me.pid}\n${me.startTime}\n`);
+  renameSync(staging, file);
+  // Removed when this waiter gets the lock; if it exits first, on its exit or by the next waiter.
+  const drop = () => rmSync(file, { force: true });
+  process.once('exit', drop);
+  return { file, drop };
+}
+
+/** Whether `ticket` is the oldest of the live waiters' tickets; a dead waiter's is removed. */
+function firstInQueue(path: string, ticket: string): boolean {
+  const queue = `${path}.queue`;
+  let names: string[];
+  try {
+    names = readdirSync(queue).sort();
+  } catch {
+    return true;
+  }
+  const mine = ticket.slice(queue.length + 1);
+  for (const name of names) {
+    if (name === mine) return true;
+    const holder = readHolder(`${queue}/${name}`, '');
+    if (!holder) continue; // taken meanwhile: its waiter holds the lock or gave up
+    if (isAlive(holder)) return false;
+    rmSync(`${queue}/${name}`, { force: true });
+  }
+  return true;
+}
+
 /** Atomic: a prepared directory (pid file inside) is renamed onto the lock path if it is free. */
 function tryCreate(path: string, me: Holder): boolean {
   const staging = `${path}.new-${me.pid}-${Math.random().toString(36).slice(2)}`;
@@ -96,9 +144,9 @@ function tryCreate(path: string, me: Holder): boolean {
   }
 }
 
-function readHolder(path: string): Holder | null {
+function readHolder(path: string, file = '/pid'): Holder | null {
   try {
-    const [pid = '', startTime = ''] = readFileSync(`${path}/pid`, 'utf8').split('\n');
+    const [pid = '', startTime = ''] = readFileSync(`${path}${file}`, 'utf8').split('\n');
     return Number(pid) > 0 ? { pid: Number(pid), startTime } : null;
   } catch {
     return null; // Released meanwhile.
