@@ -105,6 +105,24 @@ describe('acquireHostLock', () => {
     release();
   });
 
+  it('removes what a killed waiter was preparing beside the lock, and only that', async () => {
+    const path = lockPath();
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = [`${path}.new-${dead}-abc`, `${path}.ticket-000000000000001-${dead}-000001`];
+    const live = `${path}.new-${process.pid}-def`;
+    mkdirSync(left[0] as string);
+    writeFileSync(`${left[0]}/pid`, `${dead}\n`);
+    writeFileSync(left[1] as string, `${dead}\n`);
+    mkdirSync(live);
+    (await acquireHostLock({ path, log: () => {} }))();
+    assert.deepEqual(
+      left.map((file) => existsSync(file)),
+      [false, false],
+    );
+    assert.equal(existsSync(live), true, "a live process's staging is kept");
+    rmSync(live, { recursive: true });
+  });
+
   it('steals a lock whose holder pid is dead', async () => {
     const path = lockPath();
     const dead = spawnSync(process.execPath, ['-e', '']).pid;

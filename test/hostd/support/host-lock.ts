@@ -13,6 +13,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export const HOST_LOCK_PATH = '/run/clawdie-hostd-test.lock';
 
@@ -42,6 +43,7 @@ export async function acquireHostLock(options: HostLockOptions = {}): Promise<()
   const me: Holder = { pid: process.pid, startTime: startTimeOf(process.pid) ?? '' };
   let reported: number | null = -1;
   const asked = performance.now();
+  removeDeadStaging(path);
   const ticket = takeTicket(path, me);
   while (!(firstInQueue(path, ticket.file) && tryCreate(path, me))) {
     const holder = readHolder(path);
@@ -86,6 +88,27 @@ function noteHostLockWait(ms: number): void {
 }
 
 let tickets = 0;
+
+/**
+ * Removes what a waiter killed mid-step left beside the lock: a lock directory it was preparing
+ * (`<lock>.new-<pid>-…`) or a ticket it was writing (`<lock>.ticket-<time>-<pid>-…`).
+ */
+function removeDeadStaging(path: string): void {
+  const dir = dirname(path);
+  const base = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^\.new-(\d+)-|^\.ticket-\d+-(\d+)-/.exec(name.slice(base.length));
+    if (!name.startsWith(base) || !pid) continue;
+    if (startTimeOf(Number(pid[1] ?? pid[2])) === null)
+      rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
 
 /**
  * This waiter's place in the queue: a file named by the time it asked (then pid and a counter, for
