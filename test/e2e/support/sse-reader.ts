@@ -36,8 +36,9 @@ export async function* readSse(
       }
     }
   } catch (error) {
-    // The server died mid-stream: the client sees the connection end, as a browser would.
-    if ((error as Error).name === 'AbortError') throw error;
+    // The server died mid-stream: the client sees the connection end, as a browser would. The
+    // caller's own abort or timeout (AbortSignal.timeout: a TimeoutError) is thrown.
+    if ((error as Error).name === 'AbortError' || options.signal?.aborted) throw error;
   }
 }
 

@@ -4,10 +4,11 @@
  * `POST /takeover/<id>/input`, at fractions of the image (the jail-service maps them to CSS
  * pixels, so the frame's device scale and on-screen size do not matter). Events queue while one
  * request is in flight and go in the next one; a request that fails is shown under the screen
- * (never resent). The view ends when the server says the takeover is over, not on a missed poll. "Type into the page" (a field with Send and Enter,
- * Backspace and Tab buttons) sends text and keys the same way. Only that and input on the screen
- * are relayed: the hand-back note is sent once, when the supervisor presses Hand back, with
- * `save_session` when a profile name is given. A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
+ * (never resent). The view ends when the server says the takeover is over, not on a missed poll.
+ * "Type into the page" (a field with Send and Enter, Backspace and Tab buttons) sends text and
+ * keys the same way. Only that and input on the screen are relayed: the hand-back note is sent
+ * once, when the supervisor presses Hand back, with `save_session` when a profile name is given.
+ * A refused hand-back (e.g. the login could not be saved) is shown and nothing ends.
  * The landing page uses only the deadline part.
  */
 export const takeoverScript = `(() => {
