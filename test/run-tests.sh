@@ -116,6 +116,7 @@ status=0
 # faster: the cores are the limit, not the lock (docs/performance.md, "Test suite").
 # shellcheck disable=SC2086 # $hooks is empty or three words
 node $hooks --import ./test/support/lazy-source-maps.mjs --import ./test/support/file-timer.mjs \
+  --import ./test/support/reap-on-timeout.mjs \
   --test --test-concurrency="$concurrency" --test-force-exit --test-timeout="$timeout_ms" "$@" || status=$?
 node test/support/print-file-times.mjs "$CLAWDIE_TEST_TIMES" "$count" || true
 # CLAWDIE_TEST_TIMES_FILE=path keeps every file's record (JSON lines: wall and CPU milliseconds).
