@@ -96,6 +96,7 @@ describe('a replica killed with SIGKILL mid-task', requires('chromium', 'postgre
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ instruction: 'click the page', max_steps: 100 }),
+      signal: AbortSignal.timeout(30_000),
     });
     const body = (await response.json()) as { trace_id?: string };
     assert.equal(response.status, 202, JSON.stringify(body));
