@@ -19,7 +19,12 @@ if (/\.test\.[jt]s$/.test(file ?? '') && process.env.NODE_TEST_CONTEXT) {
   });
 }
 
-/** SIGKILLs every descendant of `root` (children first found, all before any is reaped). */
+/**
+ * SIGKILLs every descendant of `root` (children first found, all before any is reaped). The same
+ * walk as test/support/process-tree.ts's `descendants`, written again here on purpose: a preload
+ * runs under plain node before any TypeScript loader (compiled runs have none), so it cannot import
+ * that file.
+ */
 export function killDescendants(root) {
   const children = new Map();
   let pids;
