@@ -201,6 +201,10 @@ export const hostileCases: readonly HostileCase[] = [
     replies: () => [
       reply(clickOn(layout.password), type('{{secret:shop_password}}')),
       reply(clickOn(layout.submit)),
+      // As a model that sees the form still on screen would: the sign-in post can leave after
+      // the click's step ends, and a task that finishes at once may close the page before it
+      // does (a loaded CI run once recorded no post).
+      reply('wait()'),
       finish,
     ],
     supervisor: 'approve',
