@@ -2,7 +2,7 @@
 // live view at the spot where a page element is shown (its CSS box in the 1280×800 page).
 import assert from 'node:assert/strict';
 import type { PageElement } from '@clawdie/kit/jail-api';
-import type { Page } from 'puppeteer-core';
+import type { HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 
 export async function until<T>(
   what: string,
@@ -69,6 +69,27 @@ export function jailReader(endpoint: { url: string; token: string }) {
   };
 }
 
+/** What the view's own `/input` requests got back, in order ("200", "503", "no answer"). */
+function watchInputAnswers(page: Page) {
+  const answers: string[] = [];
+  const isInput = (url: string) => new URL(url).pathname.endsWith('/input');
+  const onResponse = (response: HTTPResponse) => {
+    if (isInput(response.url())) answers.push(String(response.status()));
+  };
+  const onFailed = (request: HTTPRequest) => {
+    if (isInput(request.url())) answers.push(`no answer (${request.failure()?.errorText})`);
+  };
+  page.on('response', onResponse);
+  page.on('requestfailed', onFailed);
+  return {
+    answers,
+    stop() {
+      page.off('response', onResponse);
+      page.off('requestfailed', onFailed);
+    },
+  };
+}
+
 /** The supervisor logs in through the live view: username typed, password pasted, code typed. */
 export async function logInThroughView(
   page: Page,
@@ -77,35 +98,48 @@ export async function logInThroughView(
     username: string;
     password: string;
     otp: string;
-    requests?: readonly { path: string; method: string }[];
+    requests?: readonly { path: string; method: string; status?: number }[];
   },
 ) {
-  await jail.onPath('/login');
-  await clickInView(page, await jail.element((e) => e.name === 'username'));
-  await page.keyboard.type(site.username);
-  await clickInView(page, await jail.element((e) => e.input_type === 'password'));
-  // Pasted (the supervisor's clipboard), as a password manager would.
-  await page.$eval(
-    '[data-takeover-screen]',
-    (screen, text) => {
-      const data = new DataTransfer();
-      data.setData('text/plain', text);
-      screen.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-    },
-    site.password,
-  );
-  await page.keyboard.press('Enter');
-  await jail.onPath('/2fa');
-  await clickInView(page, await jail.element((e) => e.name === 'code'));
-  await page.keyboard.type(site.otp);
-  await page.keyboard.press('Enter');
-  await jail.onPath('/account').catch(async (error: Error) => {
-    // What the supervisor's view said: input it could not deliver, or an end it was shown.
-    const view = await page.$eval('[data-takeover]', (el) => ({
-      lost: el.getAttribute('data-takeover-input-lost'),
-      ended: el.classList.contains('ended'),
-    }));
-    const seen = (site.requests ?? []).slice(-4).map((r) => `${r.method} ${r.path}`);
-    throw new Error(`${error.message}; the view: ${JSON.stringify(view)}; the site saw: ${seen}`);
-  });
+  const inputs = watchInputAnswers(page);
+  // A wait that times out says what the view showed, what its input got back and what the
+  // site answered: lost input, an ended view, a wrong password (401) or no post at all.
+  const explained = async (path: string) =>
+    jail.onPath(path).catch(async (error: Error) => {
+      const view = await page.$eval('[data-takeover]', (el) => ({
+        lost: el.getAttribute('data-takeover-input-lost'),
+        ended: el.classList.contains('ended'),
+        error: el.querySelector('[data-takeover-input-error]')?.textContent ?? '',
+      }));
+      const seen = (site.requests ?? [])
+        .slice(-4)
+        .map((r) => `${r.method} ${r.path} ${r.status ?? 'unanswered'}`);
+      throw new Error(
+        `${error.message}; the view: ${JSON.stringify(view)}; its input answers: ${inputs.answers.join(' ')}; the site saw: ${seen.join(', ')}`,
+      );
+    });
+  try {
+    await explained('/login');
+    await clickInView(page, await jail.element((e) => e.name === 'username'));
+    await page.keyboard.type(site.username);
+    await clickInView(page, await jail.element((e) => e.input_type === 'password'));
+    // Pasted (the supervisor's clipboard), as a password manager would.
+    await page.$eval(
+      '[data-takeover-screen]',
+      (screen, text) => {
+        const data = new DataTransfer();
+        data.setData('text/plain', text);
+        screen.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+      },
+      site.password,
+    );
+    await page.keyboard.press('Enter');
+    await explained('/2fa');
+    await clickInView(page, await jail.element((e) => e.name === 'code'));
+    await page.keyboard.type(site.otp);
+    await page.keyboard.press('Enter');
+    await explained('/account');
+  } finally {
+    inputs.stop();
+  }
 }

@@ -114,6 +114,71 @@ describe('jail-service takeover routes (real Chromium, DPR 2)', requires('chromi
     assert.equal(site.issuedCookies().length, 1);
   });
 
+  const fieldOn = async (name: string) =>
+    (await jail.client.elements()).elements.find((element) => element.name === name);
+  const posted = async () => {
+    const before = site.typed().length;
+    const done = (await jail.client.elements()).elements.find((e) => e.text === 'Done');
+    await input(clickOn(done));
+    const deadline = Date.now() + 10_000;
+    while (site.typed().length === before && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const form = site.typed()[before];
+    assert.ok(form, 'the form was posted');
+    return form;
+  };
+
+  it('runs two bursts sent at once one after the other, never interleaved', async () => {
+    await go('/typed');
+    const [first, second] = [await fieldOn('first'), await fieldOn('second')];
+    // Each burst clicks its own field and types into it; interleaved, keys land in the other field.
+    const reports = await Promise.all([
+      input([...clickOn(first), ...typeKeys('a'.repeat(60))]),
+      input([...clickOn(second), ...typeKeys('b'.repeat(60))]),
+    ]);
+    assert.deepEqual(
+      reports.map((report) => report.dispatched),
+      [122, 122],
+    );
+    const form = await posted();
+    assert.equal(form.first, 'a'.repeat(60));
+    assert.equal(form.second, 'b'.repeat(60));
+  });
+
+  it('stops a burst whose caller gave up, and lets go of the keys it held', async () => {
+    await go('/typed-slow');
+    const [first, second] = [await fieldOn('first'), await fieldOn('second')];
+    // 98 keys at 25 ms each on the page: about 2.5 s, abandoned after 0.4 s with Shift held.
+    const caller = new AbortController();
+    const abandoned = jail.client
+      .fetch('/input', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          events: [
+            ...clickOn(first),
+            { type: 'key', action: 'down', key: 'Shift' },
+            ...typeKeys('A'.repeat(98)),
+          ],
+        }),
+        signal: caller.signal,
+      })
+      .catch((error: Error) => error.name);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    caller.abort();
+    assert.equal(await abandoned, 'AbortError');
+    // The next burst waits for the abandoned one to stop; Shift is no longer held.
+    await input([...clickOn(second), ...typeKeys('b')]);
+    const form = await posted();
+    assert.ok(
+      form.first.length > 0 && form.first.length < 60,
+      `typed ${form.first.length} of 98 before the caller gave up`,
+    );
+    assert.equal(form.second, 'b');
+    assert.doesNotMatch(form.keys, /shift\+b/, form.keys);
+    assert.match(form.keys, /shift\+A/, 'Shift was held while the first burst ran');
+  });
+
   async function waitForPath(path: string) {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {

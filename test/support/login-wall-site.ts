@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
  * session cookie; without it the visitor is sent to `/login` (a password form), then `/2fa` (a
  * one-time-code field), and only then gets the cookie. `/captcha` shows reCAPTCHA-, hCaptcha- and
  * Turnstile-like iframes (served from this site, shaped like the real widgets' frames). `/typed` is
- * a form for typing tests: it posts its two fields and the named keys the page saw.
+ * a form for typing tests: it posts its two fields and the named keys the page saw; `/typed-slow`
+ * is the same form on a page that spends 25 ms on every key.
  * Every secret is random per site, so a leak search can look for exact values.
  */
 export interface LoginWallSite {
@@ -32,11 +33,15 @@ export interface LoginWallSite {
   idbReports(): string[];
   /**
    * What `/typed` posted, in order: its fields `first` and `second`, and `keys`, the page's own
-   * record of the named keys (Enter, Backspace, Tab, …) its keydown listener saw, space-separated.
+   * record of the named keys (Enter, Backspace, Tab, …) its keydown listener saw, and of
+   * characters typed with Shift held (`shift+a`), space-separated.
    */
   typed(): { first: string; second: string; keys: string }[];
-  /** Requests so far: path and whether they carried a valid session cookie. */
-  requests: { path: string; method: string; signedIn: boolean }[];
+  /**
+   * Requests so far: path, whether they carried a valid session cookie, and the status the site
+   * answered (once it has: a wrong password is a 401 at `/login`, not a missing post).
+   */
+  requests: { path: string; method: string; signedIn: boolean; status?: number }[];
   close(): Promise<void>;
 }
 
@@ -58,16 +63,21 @@ const otpForm = page(
 <button type="submit">Verify</button></form>`,
 );
 
-const typingForm = page(
-  'Type here',
-  `<h1>Type here</h1><form method="post" action="/typed">
+const typingForm = (slow: boolean) =>
+  page(
+    'Type here',
+    `<h1>Type here</h1><form method="post" action="/typed">
 <label>First <input name="first"></label> <label>Second <input name="second"></label>
 <input type="hidden" name="keys"><button type="submit">Done</button></form>
 <script>const keys = document.querySelector('[name="keys"]');
+const slow = ${slow};
 document.addEventListener('keydown', (e) => {
   if (e.key.length > 1) keys.value = (keys.value + ' ' + e.key).trim();
+  else if (e.shiftKey) keys.value = (keys.value + ' shift+' + e.key).trim();
+  // A page busy on every key (25 ms), so a long burst takes seconds.
+  if (slow) for (const end = performance.now() + 25; performance.now() < end; );
 }, true);</script>`,
-);
+  );
 
 const captchaPage = page(
   'Are you human?',
@@ -165,7 +175,15 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
     }
     const jar = cookiesOf(request);
     const signedIn = sessions.has(jar.get('sid') ?? '');
-    requests.push({ path, method: request.method ?? 'GET', signedIn });
+    const entry: LoginWallSite['requests'][number] = {
+      path,
+      method: request.method ?? 'GET',
+      signedIn,
+    };
+    requests.push(entry);
+    response.on('finish', () => {
+      entry.status = response.statusCode;
+    });
     const post = request.method === 'POST';
     if (path === '/' || path === '/account') {
       if (signedIn) return html(response, accountPage(username, storageNote, idbNote));
@@ -191,7 +209,8 @@ export async function startLoginWallSite(): Promise<LoginWallSite> {
       sessions.add(sid);
       return redirect(response, '/account', `sid=${sid}; Path=/; HttpOnly; SameSite=Lax`);
     }
-    if (path === '/typed' && !post) return html(response, typingForm);
+    if (path === '/typed' && !post) return html(response, typingForm(false));
+    if (path === '/typed-slow') return html(response, typingForm(true));
     if (path === '/typed') {
       const form = await formOf(request);
       const field = (name: string) => form.get(name) ?? '';

@@ -84,17 +84,19 @@ export function createCdpTakeover(
       return result;
     },
 
-    async input(events) {
+    async input(events, signal) {
       const { width, height } = viewport();
       const report: InputReport = {
-        dispatched: events.length,
+        dispatched: 0,
         targets: { password: 0, text: 0, other: 0 },
       };
       // The focused element's kind, read before the first key after a click (one evaluate per
       // burst), so typing that submits a form is still counted where it went.
       let kind: keyof InputReport['targets'] | null = null;
       const page = activePage();
+      const held = createHeldInput();
       for (const event of events) {
+        if (signal?.aborted) break;
         if (event.type === 'mouse' && event.action !== 'move') kind = null;
         if (event.type === 'key' || event.type === 'text') {
           kind ??= await page
@@ -103,12 +105,44 @@ export function createCdpTakeover(
             .catch(() => 'other' as const);
           report.targets[kind] += 1;
         }
+        held.note(event);
+        report.dispatched += 1;
         await dispatch(page, event, width, height).catch((error: unknown) =>
           // The event kind only: keys and text never reach the log.
           log.debug({ kind: event.type, err: (error as Error).message }, 'input event not sent'),
         );
       }
+      if (signal?.aborted) {
+        log.warn(
+          { dispatched: report.dispatched, of: events.length },
+          'input burst cut short: its caller gave up',
+        );
+        await held.release(page).catch(() => undefined);
+      }
       return report;
+    },
+  };
+}
+
+/** Keys and mouse buttons a burst pressed and has not let go of yet. */
+function createHeldInput() {
+  const keys = new Set<string>();
+  const buttons = new Set<'left' | 'middle' | 'right'>();
+  return {
+    note(event: SupervisorInput) {
+      if (event.type === 'key') {
+        if (event.action === 'down') keys.add(event.key);
+        else keys.delete(event.key);
+      }
+      if (event.type === 'mouse' && event.action !== 'move') {
+        const button = event.button === 'none' || !event.button ? 'left' : event.button;
+        if (event.action === 'down') buttons.add(button);
+        else buttons.delete(button);
+      }
+    },
+    async release(page: Page) {
+      for (const key of keys) await page.keyboard.up(key as KeyInput).catch(() => undefined);
+      for (const button of buttons) await page.mouse.up({ button }).catch(() => undefined);
     },
   };
 }

@@ -11,7 +11,9 @@ export interface TakeoverPage {
   signals(knownOrigins: readonly string[]): Promise<PageSignals>;
   /**
    * Dispatches the supervisor's events in order (mouse/wheel at fractions of the viewport, keys,
-   * inserted text) and reports how many went where (element kinds), never what was typed.
+   * inserted text) and reports how many went where (element kinds), never what was typed. Once
+   * `signal` aborts (the caller gave up) no further event is sent, and keys and buttons this burst
+   * pressed are let go, so a held Shift or button does not change what comes next.
    */
-  input(events: readonly SupervisorInput[]): Promise<InputReport>;
+  input(events: readonly SupervisorInput[], signal?: AbortSignal): Promise<InputReport>;
 }

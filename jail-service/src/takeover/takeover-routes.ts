@@ -12,6 +12,7 @@ const MAX_INPUT_BYTES = 256 * 1024;
 
 export function createTakeoverRoutes(takeover: TakeoverPage): Hono {
   const app = new Hono();
+  let bursts: Promise<unknown> = Promise.resolve();
   app.get('/signals', async (c) => {
     const query = parseRequest(signalsQuerySchema, c.req.query(), 'query');
     const known = (query.known_origins ?? '').split(',').filter(Boolean);
@@ -33,7 +34,12 @@ export function createTakeoverRoutes(takeover: TakeoverPage): Hono {
     });
     // parseRequest reports paths and issue codes, not the values typed.
     const request = parseRequest(inputRequestSchema, body, 'input request');
-    return c.json(await takeover.input(request.events));
+    // One burst at a time, in arrival order: a burst whose caller timed out may still be running
+    // when the next arrives, and interleaved bursts would put one field's keys into another.
+    const signal = c.req.raw.signal;
+    const report = bursts.then(() => takeover.input(request.events, signal));
+    bursts = report.catch(() => undefined);
+    return c.json(await report);
   });
   return app;
 }
