@@ -14,7 +14,7 @@ import { launchDashboardChromium } from './dashboard-support.js';
 import { everything, leaksOf } from './support/leak-search.js';
 import { assertFitsWidth, assertInView, keepViewShot, phone, tap } from './support/phone-layout.js';
 import { startTakeoverHarness, startTaskNeedingUser } from './takeover-harness.js';
-import { jailReader, tapInView, until } from './takeover-supervisor.js';
+import { jailReader, tapInView, until, untilTaken, watchViewInput } from './takeover-supervisor.js';
 
 const field = '[data-takeover-type] [name="type_text"]';
 const key = (name: string) => `[data-takeover-type] [data-takeover-key="${name}"]`;
@@ -63,11 +63,17 @@ describe('e2e: typing into a takeover from a phone (real Chromium)', requires('c
 
     // Tap the remote page's first field on the screen, then type through our field.
     const first = await jailReader(harness.jail).element((e) => e.name === 'first');
-    await tapInView(page, first);
-    await tap(page, field);
-    await page.keyboard.type('héllo 42x');
-    await keepViewShot(page, 'phone-takeover-typing-field');
-    await tap(page, send);
+    const inputs = watchViewInput(page);
+    t.after(inputs.stop);
+    let shot = false;
+    await untilTaken(inputs, 'text', async () => {
+      await tapInView(page, first);
+      await tap(page, field);
+      await page.keyboard.type('héllo 42x');
+      if (!shot) await keepViewShot(page, 'phone-takeover-typing-field');
+      shot = true;
+      await tap(page, send);
+    });
     assert.equal(await page.$eval(field, (el) => (el as HTMLInputElement).value), '', 'sent');
     await tap(page, key('Backspace'));
     await tap(page, key('Tab'));

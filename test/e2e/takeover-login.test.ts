@@ -105,7 +105,15 @@ describe(
         { timeout: 20_000 },
       );
 
-      await logInThroughView(page, jailReader(harness.jail), site);
+      await logInThroughView(page, jailReader(harness.jail), site, async () => {
+        const rows = await harness.audit.list({ taskId, limit: 500 });
+        const bursts = rows.filter((row) => row.type === 'takeover-input');
+        const jailLines = harness.logLines
+          .filter((line) => /takeover|screencast|input|focus|navigat/i.test(line))
+          .slice(-12)
+          .map((line) => line.slice(0, 400));
+        return `input audited: ${bursts.map((row) => JSON.stringify(row.data)).join(' ')}; logs: ${jailLines.join('\n')}`;
+      });
       assert.equal(site.issuedCookies().length, 1);
 
       await page.type('[name="note"]', 'signed in as alice');

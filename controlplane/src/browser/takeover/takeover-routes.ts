@@ -257,7 +257,8 @@ export function createTakeoverRoutes(deps: TakeoverRouteDeps): Hono {
     const { events } = inputRequestSchema.parse(await readJson(c));
     const report = await active.client.input(events, c.req.raw.signal);
     active.inputs.record(events, report);
-    return c.json({ dispatched: report.dispatched });
+    // Counts only (as audited): how many events went in, and the kinds of field keys went to.
+    return c.json({ dispatched: report.dispatched, targets: report.targets });
   });
   app.post('/:id/hand-back', async (c) => {
     const { session, active } = activeOf(c);
