@@ -135,7 +135,7 @@ function createHeldInput() {
         else keys.delete(event.key);
       }
       if (event.type === 'mouse' && event.action !== 'move') {
-        const button = event.button === 'none' || !event.button ? 'left' : event.button;
+        const button = buttonOf(event);
         if (event.action === 'down') buttons.add(button);
         else buttons.delete(button);
       }
@@ -147,6 +147,11 @@ function createHeldInput() {
   };
 }
 
+/** The button a mouse event presses: `none` or unset is the left one. */
+function buttonOf(event: Extract<SupervisorInput, { type: 'mouse' }>) {
+  return event.button === 'none' || !event.button ? 'left' : event.button;
+}
+
 async function dispatch(page: Page, event: SupervisorInput, width: number, height: number) {
   switch (event.type) {
     case 'mouse': {
@@ -154,8 +159,7 @@ async function dispatch(page: Page, event: SupervisorInput, width: number, heigh
       const y = event.y * height;
       if (event.action === 'move') return page.mouse.move(x, y);
       await page.mouse.move(x, y);
-      const button = event.button === 'none' || !event.button ? 'left' : event.button;
-      const options = { button, clickCount: event.click_count ?? 1 };
+      const options = { button: buttonOf(event), clickCount: event.click_count ?? 1 };
       return event.action === 'down' ? page.mouse.down(options) : page.mouse.up(options);
     }
     case 'wheel':
