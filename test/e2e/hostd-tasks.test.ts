@@ -3,6 +3,7 @@
 // CLAWDIE_HOSTD_URL. Clones are host-global, so this file holds the host lock while it runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { ScreencastFeed } from '../../controlplane/src/browser/operator/screencast-feed.js';
 import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
 import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
 import { createBrowserWaitService } from '../../controlplane/src/browser/wait/browser-wait-service.js';
@@ -14,6 +15,7 @@ import {
 } from '../../controlplane/src/platform/demo/demo-site-server.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
@@ -40,6 +42,47 @@ const watchPage = () =>
     headers: { 'content-type': 'text/html' },
   });
 
+type Browsers = HostdControlplane['controlplane']['source']['browsers'];
+
+/** Reads the feed's first part within 15 s: a JPEG. */
+async function firstFrameOf(feed: ScreencastFeed | null): Promise<void> {
+  assert.ok(feed, 'the task has a live feed');
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(new Error('no frame from the clone in 15 s')), 15_000);
+  try {
+    const response = await feed.open(stop.signal);
+    const frame = await mjpegParts(response.body as ReadableStream<Uint8Array>)
+      [Symbol.asyncIterator]()
+      .next();
+    assert.equal(frame.value?.[0], 0xff, 'a JPEG frame from the clone');
+  } finally {
+    clearTimeout(timer);
+    stop.abort();
+  }
+}
+
+/** A wait needs the task's id with the clones; with it, it reads the task's page. */
+async function resolvedWait(browsers: Browsers, taskId: string): Promise<void> {
+  const waits = createBrowserWaitService({ images: testImages, browsers, local: null });
+  assert.throws(
+    () =>
+      waits.start({
+        conditions: [{ type: 'text_contains', text: 'x' }],
+        timeout_ms: 1000,
+        block: false,
+      }),
+    /pass task_id/,
+  );
+  const wait = waits.start({
+    conditions: [{ type: 'text_contains', text: 'Ready button' }],
+    timeout_ms: 20_000,
+    block: false,
+    task_id: taskId,
+  });
+  const outcome = await wait.outcome;
+  assert.equal(outcome.status, 'resolved', JSON.stringify(outcome));
+}
+
 const missing = linuxDriverMissing();
 
 if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)) {
@@ -50,12 +93,14 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
     let demoSite: RunningDemoSite;
     let egressSite: Awaited<ReturnType<typeof serveOnLoopback>>;
     let watchSite: Awaited<ReturnType<typeof serveOnLoopback>>;
+    // The platform's warnings, printed with a failure's diagnostics.
+    const logged = capturingLogger('warn', 200);
     before(async () => {
       demoSite = await startDemoSite();
       egressSite = await serveOnLoopback(egressPage);
       watchSite = await serveOnLoopback(watchPage);
       const sites = [demoSite.url, egressSite.url, watchSite.url].map((url) => new URL(url).host);
-      h = await startHostdControlplane({ concurrency: 2, sites });
+      h = await startHostdControlplane({ concurrency: 2, sites, logger: logged.logger });
     });
     after(async () => {
       await h?.close();
@@ -63,6 +108,26 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       closeServer(egressSite);
       closeServer(watchSite);
     });
+
+    /** What a failed step of `taskId` reports besides its error: audit, hostd, logs. */
+    const explained = async (error: unknown, taskId: string) => {
+      // Without the jail-services' tokens.
+      const clones = await h.manager
+        .list()
+        .then((list) => list.map(({ service, ...clone }) => ({ ...clone, url: service?.url })))
+        .catch((cause: unknown) => String(cause));
+      const rows = await auditOf(taskId).catch((cause: unknown) => String(cause));
+      return new Error(
+        [
+          `${(error as Error).message}`,
+          `audit of ${taskId}: ${JSON.stringify(rows)}`,
+          `hostd clones: ${JSON.stringify(clones)}`,
+          `controlplane warnings:\n${logged.lines.join('')}`,
+          `jail-service lines:\n${h.serviceLines.join('\n')}`,
+        ].join('\n'),
+        { cause: error },
+      );
+    };
 
     const auditOf = async (taskId: string) =>
       (await h.controlplane.audit.list({ taskId, limit: 1000 })).map((row) => ({
@@ -173,33 +238,12 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
         assert.match(lease.id, /^browsertasktest\d{3}$/);
         assert.match(lease.service?.url ?? '', /:9223$/);
 
-        const feed = screencastOf(browsers)(taskId);
-        assert.ok(feed);
-        const stop = new AbortController();
-        const response = await feed.open(stop.signal);
-        const frame = await mjpegParts(response.body as ReadableStream<Uint8Array>)
-          [Symbol.asyncIterator]()
-          .next();
-        stop.abort();
-        assert.equal(frame.value?.[0], 0xff, 'a JPEG frame from the clone');
-
-        const waits = createBrowserWaitService({ images: testImages, browsers, local: null });
-        assert.throws(
-          () =>
-            waits.start({
-              conditions: [{ type: 'text_contains', text: 'x' }],
-              timeout_ms: 1000,
-              block: false,
-            }),
-          /pass task_id/,
-        );
-        const wait = waits.start({
-          conditions: [{ type: 'text_contains', text: 'Ready button' }],
-          timeout_ms: 20_000,
-          block: false,
-          task_id: taskId,
-        });
-        assert.equal((await wait.outcome).status, 'resolved');
+        try {
+          await firstFrameOf(screencastOf(browsers)(taskId));
+          await resolvedWait(browsers, taskId);
+        } catch (error) {
+          throw await explained(error, taskId);
+        }
 
         tasks.abort(taskId);
         const result = await done;

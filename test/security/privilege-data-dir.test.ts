@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { pino } from 'pino';
 import { loadConfig } from '../../controlplane/src/config.js';
 import { createScreenshotFiles } from '../../controlplane/src/platform/store/screenshot-files.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { createTestControlplane } from '../support/controlplane.js';
 
 const roots: string[] = [];
@@ -31,17 +30,6 @@ function configFor(dataDir: string) {
     CLAWDIE_JAIL_TOKEN: 'jail-token-0123456789abcdef',
     CLAWDIE_HOSTD: 'off',
   });
-}
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
 }
 
 describe('data dir permissions', () => {

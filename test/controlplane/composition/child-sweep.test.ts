@@ -14,7 +14,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { describe, it, type TestContext } from 'node:test';
 import {
   type ChildRecord,
@@ -23,9 +22,9 @@ import {
   type ProcessIdentity,
   readProcessIdentity,
 } from '@clawdie/kit/runner';
-import { pino } from 'pino';
 import { childEnvironment } from '../../../controlplane/src/platform/runner/child-environment.js';
 import { childrenDirectory } from '../../../controlplane/src/platform/runner/child-sweep.js';
+import { capturingLogger } from '../../support/capturing-logger.js';
 import { createTestControlplane } from '../../support/controlplane.js';
 import { testLauncher } from '../../support/test-launcher.js';
 
@@ -41,17 +40,6 @@ function sleeper(t: TestContext): { child: ChildProcess; identity: ProcessIdenti
   const identity = readProcessIdentity(child.pid ?? -1);
   assert.ok(identity);
   return { child, identity };
-}
-
-function capturingLogger() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
 }
 
 describe('the controlplane start-up sweep of recorded children', () => {

@@ -21,6 +21,8 @@ export interface HostdControlplane {
   manager: CloneManager;
   hostd: { server: Server; url: string };
   controlplane: TestControlplane;
+  /** The clones' jail-service stderr lines (warnings and up), newest last, at most 200. */
+  serviceLines: string[];
   close(): Promise<void>;
 }
 
@@ -70,7 +72,13 @@ export async function startHostdControlplane(
   const sites = options.sites ?? [];
   const release = await acquireHostLock();
   const token = `hostd-e2e-${process.pid}-0123456789`;
-  const driver = createTestDriver();
+  const serviceLines: string[] = [];
+  const driver = createTestDriver({
+    onServiceLine: (name, line) => {
+      serviceLines.push(`${name}: ${line}`);
+      if (serviceLines.length > 200) serviceLines.shift();
+    },
+  });
   const manager = new CloneManager({
     driver,
     defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
@@ -110,7 +118,7 @@ export async function startHostdControlplane(
         CLAWDIE_HOSTD_CONCURRENCY: String(options.concurrency ?? 4),
       },
     });
-    return { manager, hostd, controlplane, close: () => close(controlplane) };
+    return { manager, hostd, controlplane, serviceLines, close: () => close(controlplane) };
   } catch (error) {
     await close();
     throw error;
