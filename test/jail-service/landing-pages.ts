@@ -71,9 +71,10 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
       `<button onclick="window.close()" style="${box(10, 10, 200, 40)}">close me</button>`,
       '<title>popup</title>',
     ),
+    // A link whose destination changes at the first key press: after the landing decided on it.
     '/swap': page(
       `<a id=l href="/safe" style="${box(10, 10, 200, 40)};display:block">go</a><script>
-        setTimeout(() => { document.getElementById('l').href = '/evil'; }, 400);
+        addEventListener('keydown', () => { document.getElementById('l').href = '/evil'; });
         let clicks = 0; document.getElementById('l').addEventListener('click', (event) => {
           event.preventDefault(); document.title = String(++clicks); });
         document.title = '0';

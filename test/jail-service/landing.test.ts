@@ -128,9 +128,9 @@ describe('POST /landing (real Chromium)', requires('chromium'), () => {
       origins: origins(decided) ?? [],
       destination: `${sites.a}/safe`,
     };
-    // One reply of two actions: the page swaps the link while the first one runs.
+    // One reply of two actions: the page swaps the link on the first one's key press.
     const reply = await client.run([
-      { type: 'wait', ms: 600 },
+      { type: 'hotkey', keys: ['s'] },
       { type: 'click', x: 50, y: 30, expect },
     ]);
     assert.equal(reply.results[1]?.status, 'error');
