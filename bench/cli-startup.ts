@@ -5,10 +5,14 @@
 // Modes, interleaved: `node_e0`; `attached` (CLAWDIE_JAIL_URL: a jail-service with Chromium
 // already running, started here once); `local` (the CLI starts its own jail-service and Chromium,
 // as `clawdie run` does by default; BENCH_LOCAL_ITERATIONS, default 5); `before` when
-// BENCH_BEFORE_ENTRY names another checkout's bin/clawdie.mjs (attached, for a before/after).
+// BENCH_BEFORE_ENTRY names another checkout's bin/clawdie.mjs (attached, for a before/after), or
+// BENCH_BEFORE_NODE_FLAGS node flags for the same entry; `browser`: the jail-service's own share
+// of `attached` (its reset and first screenshot, asked directly).
 // The CLI is controlplane/bin/clawdie.mjs (built JS) unless BENCH_CLI_ENTRY names another.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalJailService } from '../controlplane/src/browser/provider/local-jail-service.js';
@@ -22,7 +26,9 @@ const iterations = Number(process.env.BENCH_ITERATIONS ?? 20);
 const localIterations = Number(process.env.BENCH_LOCAL_ITERATIONS ?? 5);
 const warmup = 2;
 const entry = process.env.BENCH_CLI_ENTRY ?? 'controlplane/bin/clawdie.mjs';
-const beforeEntry = process.env.BENCH_BEFORE_ENTRY;
+// BENCH_BEFORE_NODE_FLAGS (space-separated) go before the `before` entry: node flags side by side.
+const beforeFlags = (process.env.BENCH_BEFORE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const beforeEntry = process.env.BENCH_BEFORE_ENTRY ?? (beforeFlags.length > 0 ? entry : undefined);
 /** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
 const TICK_MS = 10;
 
@@ -31,10 +37,17 @@ interface Sample {
   ms: number;
   /** CPU (user + system) the process used by then; null where /proc is not readable. */
   cpuMs: number | null;
+  /** Spawn to the CLI's first `GET /screenshot` at the jail-service (attached runs only). */
+  askedMs?: number;
 }
 
 /** The run in progress: its spawn time, pid, and what the model server noted. */
-let current: { started: number; pid: number; sample: Sample | null } | null = null;
+let current: {
+  started: number;
+  pid: number;
+  sample: Sample | null;
+  asked: number | null;
+} | null = null;
 
 function cpuOf(pid: number): number | null {
   try {
@@ -50,7 +63,11 @@ const model = await startChatServer({
   delayMs: () => 0,
   respond: async (record) => {
     if (current && current.sample === null && record.imageCount > 0) {
-      current.sample = { ms: performance.now() - current.started, cpuMs: cpuOf(current.pid) };
+      current.sample = {
+        ms: performance.now() - current.started,
+        cpuMs: cpuOf(current.pid),
+        ...(current.asked === null ? {} : { askedMs: current.asked - current.started }),
+      };
     }
     return { kind: 'reply', content: "Thought: done.\nAction: finished(content='ok')" };
   },
@@ -61,6 +78,24 @@ const jail = await startLocalJailService({
   env: process.env,
   logger: silentLogger,
 });
+// In front of the jail-service for the CLI: notes when the run in progress first asks it for a
+// screenshot, and passes every request on.
+const front = createServer((request, response) => {
+  if (current && current.asked === null && request.url?.startsWith('/screenshot'))
+    current.asked = performance.now();
+  const onward = httpRequest(
+    `${jail.url}${request.url ?? '/'}`,
+    { method: request.method, headers: request.headers },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    },
+  );
+  onward.on('error', () => response.destroy());
+  request.pipe(onward);
+});
+await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-bench-cli-'));
 
 /** Spawns node with `argv`; resolves with its sample (null: no screenshot reached the model). */
@@ -70,7 +105,7 @@ async function timed(argv: string[], env: Record<string, string>, toExit = false
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const run = { started, pid: child.pid ?? -1, sample: null as Sample | null };
+  const run = { started, pid: child.pid ?? -1, sample: null as Sample | null, asked: null };
   current = run;
   const { code, stdout, stderr } = await collectRun(child);
   if (code !== 0) throw new Error(`${argv.join(' ')}: exit code ${code}\n${stderr}`);
@@ -90,13 +125,34 @@ const cliEnv = {
   CLAWDIE_HOSTD: 'off',
   CLAWDIE_LOG_LEVEL: 'warn',
 };
-const attachedEnv = { ...cliEnv, CLAWDIE_JAIL_URL: jail.url, CLAWDIE_JAIL_TOKEN: jail.token };
+const attachedEnv = { ...cliEnv, CLAWDIE_JAIL_URL: frontUrl, CLAWDIE_JAIL_TOKEN: jail.token };
 const cliArgs = ['run', 'say ok', '--json', '--max-steps', '2'];
+/**
+ * The browser's share of `attached`: what the CLI's first step asks the jail-service for before
+ * its model request (the lease's `POST /reset`, then `GET /screenshot`), timed from here.
+ */
+async function browserShare(): Promise<Sample> {
+  const started = performance.now();
+  const headers = { authorization: `Bearer ${jail.token}` };
+  for (const [path, method] of [
+    ['/reset', 'POST'],
+    ['/screenshot', 'GET'],
+  ] as const) {
+    const response = await fetch(`${jail.url}${path}`, { method, headers });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
+  }
+  return { ms: performance.now() - started, cpuMs: null };
+}
+
 const modes: Record<string, () => Promise<Sample>> = {
   node_e0: () =>
     timed(['-e', 'process.stdout.write(JSON.stringify(process.cpuUsage()))'], {}, true),
+  browser: browserShare,
   attached: () => timed([entry, ...cliArgs], attachedEnv),
-  ...(beforeEntry ? { before: () => timed([beforeEntry, ...cliArgs], attachedEnv) } : {}),
+  ...(beforeEntry
+    ? { before: () => timed([...beforeFlags, beforeEntry, ...cliArgs], attachedEnv) }
+    : {}),
   local: () => timed([entry, ...cliArgs], cliEnv),
 };
 
@@ -124,30 +180,50 @@ try {
       .filter(([, sample]) => sample.length > 0)
       .map(([mode, sample]) => {
         const cpu = sample.map((s) => s.cpuMs).filter((value) => value !== null);
+        const asked = sample.flatMap((s) => (s.askedMs === undefined ? [] : [s.askedMs]));
         return [
           mode,
           {
             n: sample.length,
             ms: stat(sample.map((s) => s.ms)),
             cpu_ms: cpu.length ? stat(cpu) : null,
+            asked_ms: asked.length ? stat(asked) : null,
           },
         ];
       }),
   ) as Record<
     string,
-    { n: number; ms: { p50: number; p95: number }; cpu_ms: { p50: number } | null }
+    {
+      n: number;
+      ms: { p50: number; p95: number };
+      cpu_ms: { p50: number } | null;
+      asked_ms: { p50: number; p95: number } | null;
+    }
   >;
   console.log(JSON.stringify({ entry, before: beforeEntry ?? null, stats }, null, 2));
   const base = stats.node_e0;
   for (const [mode, s] of Object.entries(stats)) {
-    if (mode === 'node_e0' || !base) continue;
+    if (mode === 'node_e0' || mode === 'browser' || !base) continue;
     const cpu =
       s.cpu_ms && base.cpu_ms ? `; CPU p50 ${s.cpu_ms.p50} ms vs ${base.cpu_ms.p50} ms` : '';
     console.log(
       `${mode}: to first screenshot request p50 ${s.ms.p50} ms, p95 ${s.ms.p95} ms; node -e 0 p50 ${base.ms.p50} ms → +${round(s.ms.p50 - base.ms.p50)} ms, ${round(s.ms.p50 / base.ms.p50)}×${cpu}`,
     );
+    if (s.asked_ms)
+      console.log(
+        `${mode}: to its first GET /screenshot at the jail-service p50 ${s.asked_ms.p50} ms, p95 ${s.asked_ms.p95} ms → +${round(s.asked_ms.p50 - base.ms.p50)} ms over node -e 0`,
+      );
+  }
+  const share = stats.browser;
+  if (base && share && stats.attached) {
+    const startUp = stats.attached.ms.p50 - share.ms.p50 - base.ms.p50;
+    console.log(
+      `browser's share (POST /reset + GET /screenshot): p50 ${share.ms.p50} ms; attached without it: +${round(startUp)} ms over node -e 0`,
+    );
   }
 } finally {
+  front.closeAllConnections();
+  front.close();
   await jail.stop();
   await model.close();
   rmSync(dataDir, { recursive: true, force: true });
