@@ -53,6 +53,8 @@ const variants: Variant[] = [
   ...(full ? [90, 80, 75, 70, 65, 60, 50] : [80, 70]).map((q) => viaCodec('jpeg', q)),
   ...(full ? [80, 70].map((q) => jpegWith(q, { mozjpeg: true }, 'mozjpeg')) : []),
   ...(full ? [80, 70, 60, 50, 40, 30, 20, 10] : [50, 40, 30, 10]).map((q) => viaCodec('webp', q)),
+  // sharp's default effort is 4: the lower efforts trade bytes for encode time.
+  ...[40, 10].flatMap((q) => [0, 1, 2, 3].map((e) => webpWith(q, { effort: e }, `effort ${e}`))),
   ...(full
     ? [50, 40, 30].flatMap((q) => [
         webpWith(q, { effort: 6 }, 'effort 6'),
