@@ -6,10 +6,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { pino } from 'pino';
 import type { VisionModel } from '../../controlplane/src/agent/model/chat-types.js';
 import { DEFAULT_IMAGE_ENCODING } from '../../controlplane/src/agent/model/image-encoder.js';
 import { createReplayModel } from '../../controlplane/src/agent/model/replay-model.js';
@@ -40,6 +38,8 @@ import { createSecretRepository } from '../../controlplane/src/platform/store/se
 import { createTaskRepository } from '../../controlplane/src/platform/store/task-repository.js';
 import { createTaskService } from '../../controlplane/src/tasks/task-service.js';
 import { startFakeBotApi } from '../controlplane/ingress/telegram/fake-bot-api.js';
+import { capturingLogger } from '../support/capturing-logger.js';
+import { silentLogger } from '../support/silent-logger.js';
 import { testImages } from '../support/test-images.js';
 import { testLauncher } from '../support/test-launcher.js';
 import { testTaskEventFeed } from '../support/test-task-event-feed.js';
@@ -86,21 +86,12 @@ export async function startApprovalHarness(options: { outputs: string[]; timeout
     egressProxyUrl: null,
     launcher: testLauncher,
     env: { ...process.env },
-    logger: pino({ level: 'silent' }),
+    logger: silentLogger,
   });
   const api = await startFakeBotApi(telegramToken);
   const dataDir = mkdtempSync(join(tmpdir(), 'clawdie-approval-e2e-'));
   const database = openDatabase(join(dataDir, 'clawdie.db'));
-  const logLines: string[] = [];
-  const logger = pino(
-    { level: 'trace' },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    }),
-  );
+  const { logger, lines: logLines } = capturingLogger('trace');
   const audit = createAuditLog(createAuditRepository(database.db), systemClock);
   const vault = createSecretVault(
     createSecretRepository(database.db),

@@ -11,11 +11,12 @@ import { loopbackPrincipal } from '../../controlplane/src/governance/auth/scopes
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { launchDashboardChromium } from './dashboard-support.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
-import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
+import { everything, leaksOf, recordingModel } from './support/leak-search.js';
 import { jailReader, logInThroughView, until } from './takeover-supervisor.js';
 
 const missing = linuxDriverMissing();
@@ -24,7 +25,7 @@ if (!skipFile('takeover of a task in a hostd clone (real Linux driver)', missing
   describe('takeover of a task in a hostd clone (real Linux driver)', () => {
     let h: HostdControlplane;
     let site: LoginWallSite;
-    const { logger, logLines } = capturingLogger();
+    const { logger, lines: logLines } = capturingLogger('trace');
     const modelRequests: string[] = [];
     before(async () => {
       site = await startLoginWallSite();

@@ -16,12 +16,13 @@ import { loopbackPrincipal } from '../../controlplane/src/governance/auth/scopes
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { loginThroughJail } from '../support/login-wall-login.js';
 import { type LoginWallSite, startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { submit } from '../support/submit-task.js';
 import { type HostdControlplane, startHostdControlplane } from './support/hostd-controlplane.js';
-import { capturingLogger, everything, leaksOf, recordingModel } from './support/leak-search.js';
+import { everything, leaksOf, recordingModel } from './support/leak-search.js';
 
 /** Drives a clone's jail-service directly, as the test's "supervisor". */
 function jailDriver(service: JailEndpoint) {
@@ -59,7 +60,7 @@ if (!skipFile('saved sessions in hostd clones (real Linux driver)', missing)) {
   describe('saved sessions in hostd clones (real Linux driver)', () => {
     let h: HostdControlplane;
     let site: LoginWallSite;
-    const { logger, logLines } = capturingLogger();
+    const { logger, lines: logLines } = capturingLogger('trace');
     const modelRequests: string[] = [];
     before(async () => {
       site = await startLoginWallSite();

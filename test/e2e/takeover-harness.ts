@@ -13,11 +13,12 @@ import { type Clock, systemClock } from '../../controlplane/src/clock.js';
 import { openDatabase } from '../../controlplane/src/platform/store/database.js';
 import { createAuthFixture } from '../controlplane/governance/auth/auth-fixture.js';
 import { startFakeBotApi } from '../controlplane/ingress/telegram/fake-bot-api.js';
+import { capturingLogger } from '../support/capturing-logger.js';
 import { createTestControlplane } from '../support/controlplane.js';
 import { startLoginWallSite } from '../support/login-wall-site.js';
 import { createPerTaskScriptModel } from '../support/per-task-script-model.js';
 import { testLauncher } from '../support/test-launcher.js';
-import { capturingLogger, recordingModel } from './support/leak-search.js';
+import { recordingModel } from './support/leak-search.js';
 import { until } from './takeover-supervisor.js';
 
 export const telegramToken = '998:takeover-token';
@@ -43,7 +44,7 @@ export async function startTakeoverHarness(options: {
   env?: Record<string, string>;
 }) {
   const site = await startLoginWallSite();
-  const { logger, logLines } = capturingLogger();
+  const { logger, lines: logLines } = capturingLogger('trace');
   const jail = await startLocalJailService({
     egressProxyUrl: null,
     env: { ...process.env, CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: '2', CLAWDIE_LOG_LEVEL: 'debug' },

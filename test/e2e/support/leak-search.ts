@@ -2,8 +2,6 @@
 // under its data dir, log lines, model requests, anything else given), searched for secret values.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { type Logger, pino } from 'pino';
 import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
 import type { Db } from '../../../controlplane/src/platform/store/database.js';
 
@@ -45,21 +43,6 @@ export function leaksOf(haystack: readonly string[], secrets: readonly string[])
   return haystack
     .filter((text) => secrets.some((secret) => text.includes(secret)))
     .map((text) => text.slice(0, 200));
-}
-
-/** A trace-level logger whose lines are kept for the leak search. */
-export function capturingLogger(): { logger: Logger; logLines: string[] } {
-  const logLines: string[] = [];
-  const logger = pino(
-    { level: 'trace' },
-    new Writable({
-      write(chunk, _encoding, done) {
-        logLines.push(String(chunk));
-        done();
-      },
-    }),
-  );
-  return { logger, logLines };
 }
 
 /** `model`, with every request it gets and every reply it gives kept in `texts` for the search. */
