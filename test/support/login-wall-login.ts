@@ -20,9 +20,23 @@ async function fieldNamed(driver: LoginDriver, name: string) {
   }
 }
 
-async function fill(driver: LoginDriver, name: string, text: string): Promise<void> {
+async function fill(
+  driver: LoginDriver,
+  site: LoginWallSite,
+  name: string,
+  text: string,
+): Promise<void> {
   const field = await fieldNamed(driver, name);
-  assert.ok(field, `the page has a field named ${name}`);
+  if (!field) {
+    // Which step was lost: the fields the page has now, and what the site answered last.
+    const { elements } = await driver.elements();
+    const names = elements.map((element) => element.name ?? element.tag).join(', ');
+    const answered = site.requests
+      .slice(-6)
+      .map((request) => `${request.method} ${request.path} ${request.status ?? '…'}`)
+      .join('; ');
+    assert.fail(`the page has no field named ${name}; its fields: ${names}; the site: ${answered}`);
+  }
   const x = Math.round(field.box.x + field.box.width / 2);
   const y = Math.round(field.box.y + field.box.height / 2);
   await driver.run([
@@ -45,7 +59,7 @@ export async function loginThroughJail(driver: LoginDriver, site: LoginWallSite)
     },
     { type: 'type', text: site.username },
   ]);
-  await fill(driver, 'password', site.password);
-  await fill(driver, 'code', site.otp);
+  await fill(driver, site, 'password', site.password);
+  await fill(driver, site, 'code', site.otp);
   assert.equal(site.issuedCookies().length > 0, true, 'the site issued a session cookie');
 }
