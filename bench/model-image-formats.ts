@@ -52,6 +52,9 @@ const jpegWith = (quality: number, options: JpegOptions, label: string): Variant
 const variants: Variant[] = [
   ...(full ? [90, 80, 75, 70, 65, 60, 50] : [80, 70]).map((q) => viaCodec('jpeg', q)),
   ...(full ? [80, 70].map((q) => jpegWith(q, { mozjpeg: true }, 'mozjpeg')) : []),
+  // The codec writes progressive JPEG with optimised scans: each part's cost on its own.
+  jpegWith(80, { progressive: true }, 'progressive, scans not optimised'),
+  jpegWith(80, {}, 'baseline'),
   ...(full ? [80, 70, 60, 50, 40, 30, 20, 10] : [50, 40, 30, 10]).map((q) => viaCodec('webp', q)),
   // sharp's default effort is 4: the lower efforts trade bytes for encode time.
   ...[40, 10].flatMap((q) => [0, 1, 2, 3].map((e) => webpWith(q, { effort: e }, `effort ${e}`))),
