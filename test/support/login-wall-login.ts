@@ -46,12 +46,19 @@ async function whereWeAre(driver: LoginDriver, site: LoginWallSite): Promise<str
   return `the page's fields: ${names || 'none'}; the site: ${answered}`;
 }
 
-/** Up to 10 s for the site to issue its session cookie (the code's Enter loads the account). */
-async function signedIn(site: LoginWallSite): Promise<boolean> {
+/** Up to 10 s for the site to issue a session cookie beyond its first `before` ones. */
+async function signedIn(site: LoginWallSite, before: number): Promise<boolean> {
   const deadline = Date.now() + 10_000;
-  while (site.issuedCookies().length === 0 && Date.now() < deadline)
+  while (site.issuedCookies().length <= before && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 100));
-  return site.issuedCookies().length > 0;
+  return site.issuedCookies().length > before;
+}
+
+/** The page's field named `name`, or a failure that says where the login is. */
+async function mustHave(driver: LoginDriver, site: LoginWallSite, name: string): Promise<Field> {
+  const field = await fieldNamed(driver, name);
+  if (!field) assert.fail(`the page has no ${name} field; ${await whereWeAre(driver, site)}`);
+  return field;
 }
 
 /**
@@ -69,22 +76,17 @@ export async function loginThroughJail(driver: LoginDriver, site: LoginWallSite)
   };
   for (let attempt = 1; ; attempt += 1) {
     await driver.run([{ type: 'navigate', url: `${site.url}/login` }]);
-    const user = await fieldNamed(driver, 'username');
-    assert.ok(user, `the login page has a username field; ${await whereWeAre(driver, site)}`);
-    await typeInto(driver, user, site.username);
-    const password = await fieldNamed(driver, 'password');
-    assert.ok(password, `the login page has a password field; ${await whereWeAre(driver, site)}`);
-    await typeInto(driver, password, `${site.password}\n`);
+    await typeInto(driver, await mustHave(driver, site, 'username'), site.username);
+    await typeInto(driver, await mustHave(driver, site, 'password'), `${site.password}\n`);
     if (await fieldNamed(driver, 'code')) break;
     await lost('no code field after the password', attempt);
   }
   for (let attempt = 1; ; attempt += 1) {
     // Again: the code form afresh (a wrong code is answered by a page without it).
     if (attempt > 1) await driver.run([{ type: 'navigate', url: `${site.url}/2fa` }]);
-    const code = await fieldNamed(driver, 'code');
-    assert.ok(code, `the page has a code field; ${await whereWeAre(driver, site)}`);
-    await typeInto(driver, code, `${site.otp}\n`);
-    if (await signedIn(site)) return;
+    const before = site.issuedCookies().length;
+    await typeInto(driver, await mustHave(driver, site, 'code'), `${site.otp}\n`);
+    if (await signedIn(site, before)) return;
     await lost('no session cookie after the code', attempt);
   }
 }
