@@ -120,7 +120,10 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
         const shot = await fetch(`${endpoint.url}/screenshot`, {
           headers: { authorization: `Bearer ${endpoint.token}` },
         });
-        assert.equal(shot.status, 200);
+        if (shot.status !== 200) {
+          const lines = host.serviceLines.slice(-40).join('\n');
+          assert.fail(`${endpoint.url}/screenshot: ${shot.status} ${await shot.text()}\n${lines}`);
+        }
         await shot.arrayBuffer();
       };
       const relayed = lease.service;

@@ -14,6 +14,7 @@ import type {
   ViewportInfo,
 } from '../page-driver.js';
 import { bounded } from './bounded.js';
+import { CAPTURE_STALL_MS, unstalled, wakeCompositor } from './capture-stall.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { createFramePaint } from './frame-paint.js';
@@ -133,7 +134,7 @@ export async function createPuppeteerPageDriver(
 
     screenshot: (quality, shotOptions) =>
       guarded(async (tab): Promise<Screenshot> => {
-        const take = () => capture(tab, quality);
+        const take = () => capture(tab, quality, logger);
         const shoot = shotOptions?.hideCaret ? () => withoutCaret(tab.session, take) : take;
         if (!masks.has(tab)) return shoot();
         // Boxes before and after the capture: the field may move while it is taken.
@@ -225,7 +226,7 @@ export async function createPuppeteerPageDriver(
   };
 }
 
-async function capture(tab: Tab, quality: number): Promise<Screenshot> {
+async function capture(tab: Tab, quality: number, logger: Logger): Promise<Screenshot> {
   // Page.captureScreenshot on the page's own session: emulation (viewport, scale factor) is per
   // CDP session, and a second session would capture at scale 1. In puppeteer 24 page.screenshot
   // without a clip is exactly that one call (measured: same speed).
@@ -234,13 +235,17 @@ async function capture(tab: Tab, quality: number): Promise<Screenshot> {
   if (await tab.script.evaluate<boolean>('document.hidden')) await tab.page.bringToFront();
   const [geometry, jpeg] = await Promise.all([
     tab.script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
-    tab.page.screenshot({
-      type: 'jpeg',
-      quality,
-      fromSurface: true,
-      captureBeyondViewport: false,
-      optimizeForSpeed: true,
-    }),
+    unstalled(
+      () =>
+        tab.page.screenshot({
+          type: 'jpeg',
+          quality,
+          fromSurface: true,
+          captureBeyondViewport: false,
+          optimizeForSpeed: true,
+        }),
+      { stallMs: CAPTURE_STALL_MS, wake: () => wakeCompositor(tab.page, logger) },
+    ),
   ]);
   const [width, height, ratio] = geometry;
   const size = jpegSize(jpeg) ?? {

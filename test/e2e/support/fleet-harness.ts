@@ -26,10 +26,19 @@ export type RealHostd = Awaited<ReturnType<typeof startRealHostd>>;
 
 /**
  * A real hostd in `namespace` whose token is set once registration made it; counts creations and
- * the requests it relayed to its clones (by jail-service path). Dark: its API answers 503.
+ * the requests it relayed to its clones (by jail-service path), keeps its clones' jail-service
+ * lines. Dark: its API answers 503.
  */
 export async function startRealHostd(namespace: CloneNamespace, sites: readonly string[]) {
-  const driver = createTestDriver({ namespace });
+  // The clones' jail-service lines, the last 200, for a failing drill's message.
+  const serviceLines: string[] = [];
+  const driver = createTestDriver({
+    namespace,
+    onServiceLine: (name, line) => {
+      serviceLines.push(`${name}: ${line}`);
+      if (serviceLines.length > 200) serviceLines.shift();
+    },
+  });
   const manager = new CloneManager({
     driver,
     defaultLimits: { memoryMb: 2048, pids: 1024, cpuPercent: 200 },
@@ -60,6 +69,7 @@ export async function startRealHostd(namespace: CloneNamespace, sites: readonly 
     manager,
     created,
     relayed,
+    serviceLines,
     useToken: (token: string) => {
       app = createHostdApp({ token, manager, driver });
     },
