@@ -1,8 +1,8 @@
 // A capture the compositor leaves waiting. `Page.captureScreenshot` asks the compositor for its
-// next frame, and a compositor gone idle (a hidden page for certain, measured; once in a fleet
-// clone's CI run, a visible one) answers none: the capture waits until the tool's 15 s bound and
+// next frame, and a compositor gone idle answers none (a hidden page, measured; the likeliest
+// reading of a fleet clone's capture that took over 15 s in CI): the capture waits until the tool's 15 s bound and
 // the step fails TOOL_TIMEOUT. Bringing the page to the front and a short screencast make it draw
-// again; then the waiting capture answers, or a second one does (capture-stall.test.ts).
+// again, and the waiting capture then answers (capture-stall.test.ts).
 import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { Page, Protocol } from 'puppeteer-core';
@@ -22,15 +22,15 @@ export interface StallGuard {
 }
 
 /**
- * Runs `take`; when it has not answered within the guard's stall time, wakes the page once and
- * takes again: the first answer of the two is returned (the waiting one usually answers first).
- * Not bounded itself: the caller's tool timeout still ends a capture nothing wakes.
+ * Runs `capture`; when it has not answered within the guard's stall time, wakes the page once and
+ * goes on waiting for the same capture. (Taking another would not help: puppeteer runs one
+ * screenshot of a browser context at a time, so a second one starts only after the first.) Not
+ * bounded itself: the caller's tool timeout still ends a capture nothing wakes.
  */
-export async function unstalled<T>(take: () => Promise<T>, guard: StallGuard): Promise<T> {
-  const first = take();
+export async function unstalled<T>(capture: Promise<T>, guard: StallGuard): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const stalled = await Promise.race([
-    first.then(
+    capture.then(
       () => false,
       () => false,
     ),
@@ -39,15 +39,8 @@ export async function unstalled<T>(take: () => Promise<T>, guard: StallGuard): P
     }),
   ]);
   clearTimeout(timer);
-  if (!stalled) return first;
-  await guard.wake();
-  const second = take();
-  // Whichever answers first; the other one's late failure must not surface unhandled.
-  first.catch(() => undefined);
-  second.catch(() => undefined);
-  return Promise.any([first, second]).catch((error: unknown) => {
-    throw error instanceof AggregateError ? error.errors[error.errors.length - 1] : error;
-  });
+  if (stalled) await guard.wake();
+  return capture;
 }
 
 /**

@@ -236,14 +236,13 @@ async function capture(tab: Tab, quality: number, logger: Logger): Promise<Scree
   const [geometry, jpeg] = await Promise.all([
     tab.script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
     unstalled(
-      () =>
-        tab.page.screenshot({
-          type: 'jpeg',
-          quality,
-          fromSurface: true,
-          captureBeyondViewport: false,
-          optimizeForSpeed: true,
-        }),
+      tab.page.screenshot({
+        type: 'jpeg',
+        quality,
+        fromSurface: true,
+        captureBeyondViewport: false,
+        optimizeForSpeed: true,
+      }),
       { stallMs: CAPTURE_STALL_MS, wake: () => wakeCompositor(tab.page, logger) },
     ),
   ]);
