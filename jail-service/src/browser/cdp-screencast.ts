@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
 import { bounded } from './bounded.js';
+import { CAPTURE_STALL_MS, unstalled, wakeCompositor } from './capture-stall.js';
 import { type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import type { PageTabs, Tab } from './page-tabs.js';
 
@@ -103,7 +104,11 @@ export function createCdpScreencastSource(
     if (active !== current || current.framed || listeners.size === 0) return;
     try {
       const { page } = current.tab;
-      const shot = await page.screenshot({ type: 'jpeg', quality: current.settings.quality });
+      // Guarded like every capture: it holds puppeteer's screenshot lock while it waits.
+      const shot = await unstalled(
+        page.screenshot({ type: 'jpeg', quality: current.settings.quality }),
+        { stallMs: CAPTURE_STALL_MS, wake: () => wakeCompositor(page, log) },
+      );
       const scale = (jpegWidth(shot) ?? 1) / Math.max(1, page.viewport()?.width ?? 1);
       if (active === current && !current.framed)
         deliverMasked(current.tab, shot, scale, current.settings.quality);
