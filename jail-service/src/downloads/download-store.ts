@@ -1,6 +1,7 @@
 // The downloads of the task the browser serves: a fresh directory per policy, every attempt listed
 // (completed or refused with why), oversize ones cancelled while they arrive, each finished file
-// hashed and its type sniffed from its bytes; refused and partial files are deleted at once.
+// hashed and its type sniffed from its bytes; refused and partial files are deleted at once, and
+// a download is listed as refused only once its file is gone.
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -44,10 +45,18 @@ export function createDownloadStore(options: {
   let dir: string | null = null;
   const entries = new Map<string, DownloadEntry>();
   const finishing = new Set<Promise<void>>();
+  // Downloads being refused: listed as in progress until their file is gone, so a listed refusal
+  // never has a file behind it.
+  const refusing = new Set<string>();
+  const live = (entry: DownloadEntry) => entry.state === 'in_progress' && !refusing.has(entry.id);
+  const track = (work: Promise<void>) => {
+    finishing.add(work);
+    void work.finally(() => finishing.delete(work));
+  };
 
   const held = () =>
     [...entries.values()]
-      .filter((entry) => entry.state !== 'refused')
+      .filter((entry) => entry.state === 'completed' || live(entry))
       .reduce((sum, entry) => sum + entry.bytes, 0);
   const removePartial = async (guid: string, from: string | null) => {
     if (!from) return;
@@ -55,15 +64,24 @@ export function createDownloadStore(options: {
     await rm(join(from, `${guid}.crdownload`), { force: true });
   };
   const refuse = (entry: DownloadEntry, refusal: DownloadRefusal, cancel: boolean) => {
-    if (entry.state === 'refused') return;
-    entry.state = 'refused';
-    entry.refusal = refusal;
+    if (!live(entry)) return;
+    refusing.add(entry.id);
     logger.info({ id: entry.id, refusal, bytes: entry.bytes }, 'download refused');
     const from = dir;
     const stop = cancel ? browser.cancel(entry.id) : Promise.resolve();
-    void stop
-      .catch((error: unknown) => logger.warn({ err: error }, 'cancelling a download failed'))
-      .then(() => removePartial(entry.id, from));
+    track(
+      stop
+        .catch((error: unknown) => logger.warn({ err: error }, 'cancelling a download failed'))
+        .then(() => removePartial(entry.id, from))
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'deleting a refused download failed'),
+        )
+        .finally(() => {
+          refusing.delete(entry.id);
+          entry.state = 'refused';
+          entry.refusal = refusal;
+        }),
+    );
   };
 
   const begin = (event: DownloadBegun) => {
@@ -94,7 +112,7 @@ export function createDownloadStore(options: {
 
   const progress = (event: DownloadProgress) => {
     const entry = entries.get(event.guid);
-    if (entry?.state !== 'in_progress') return;
+    if (!entry || !live(entry)) return;
     if (event.state === 'canceled') return refuse(entry, 'canceled', false);
     entry.bytes = event.receivedBytes;
     if (overLimit(entry, Math.max(event.totalBytes, event.receivedBytes))) return;
@@ -104,7 +122,7 @@ export function createDownloadStore(options: {
 
   let measuring: NodeJS.Timeout | undefined;
   const measure = () => {
-    const running = [...entries.values()].filter((entry) => entry.state === 'in_progress');
+    const running = [...entries.values()].filter(live);
     if (running.length === 0 || !dir) {
       clearInterval(measuring);
       measuring = undefined;
@@ -119,16 +137,11 @@ export function createDownloadStore(options: {
         ),
       );
       void Promise.all(sizes).then((found) => {
-        if (entry.state !== 'in_progress' || from !== dir) return;
+        if (!live(entry) || from !== dir) return;
         entry.bytes = Math.max(entry.bytes, ...found);
         overLimit(entry, entry.bytes);
       });
     }
-  };
-
-  const track = (work: Promise<void>) => {
-    finishing.add(work);
-    void work.finally(() => finishing.delete(work));
   };
 
   const finish = async (entry: DownloadEntry, from: string) => {
@@ -136,7 +149,7 @@ export function createDownloadStore(options: {
       logger.warn({ err: error, id: entry.id }, 'a finished download cannot be read');
       return null;
     });
-    if (entry.state !== 'in_progress' || from !== dir) return removePartial(entry.id, from);
+    if (!live(entry) || from !== dir) return removePartial(entry.id, from);
     if (!digest) return refuse(entry, 'failed', false);
     entry.bytes = digest.size;
     const kind = sniffKind(digest.head, digest.tail, digest.size);
