@@ -86,11 +86,22 @@ describe(
       );
       assert.ok(width >= 640, `frame width ${width}`);
 
-      // Steps appear as the loop ends them (SSE), without reloading.
-      await page.waitForFunction(
-        () => document.querySelectorAll('[data-live-steps] li').length >= 2,
-        { timeout: 20_000 },
-      );
+      // Steps appear as the loop ends them (SSE), without reloading. A failure says whether the
+      // loop or the page fell behind: the steps stored, the task's status, the list shown.
+      await page
+        .waitForFunction(() => document.querySelectorAll('[data-live-steps] li').length >= 2, {
+          timeout: 20_000,
+        })
+        .catch(async (error: unknown) => {
+          const stored = await controlplane.repository.listSteps(taskId);
+          const task = await controlplane.repository.getTask(taskId);
+          const shown = await page
+            .$$eval('[data-live-steps] li', (items) => items.map((item) => item.textContent))
+            .catch((reason: unknown) => [`unreadable: ${String(reason)}`]);
+          assert.fail(
+            `${String(error)}; stored steps ${JSON.stringify(stored.map((step) => [step.index, step.outcome, step.outcomeMessage, step.captureMs, step.modelMs, step.executeMs]))}, task ${task?.status}, shown ${JSON.stringify(shown)}`,
+          );
+        });
       await keepScreenshot(page, 'live');
 
       // Pause: the page reloads showing the paused state; the loop holds before its next step.
