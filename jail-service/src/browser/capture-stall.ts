@@ -1,8 +1,8 @@
 // A capture the compositor leaves waiting. `Page.captureScreenshot` asks the compositor for its
 // next frame, and a compositor gone idle answers none (a hidden page, measured; the likeliest
-// reading of a fleet clone's capture that took over 15 s in CI): the capture waits until the tool's 15 s bound and
-// the step fails TOOL_TIMEOUT. Bringing the page to the front and a short screencast make it draw
-// again, and the waiting capture then answers (capture-stall.test.ts).
+// reading of a fleet clone's capture that took over 15 s in CI): the capture waits until the
+// tool's 15 s bound and the step fails TOOL_TIMEOUT. Bringing the page to the front and a short
+// screencast make it draw again, and the waiting capture then answers (capture-stall.test.ts).
 import { sleep } from '@clawdie/kit/timing';
 import type { Logger } from 'pino';
 import type { Page, Protocol } from 'puppeteer-core';
@@ -41,6 +41,14 @@ export async function unstalled<T>(capture: Promise<T>, guard: StallGuard): Prom
   clearTimeout(timer);
   if (stalled) await guard.wake();
   return capture;
+}
+
+/** A page's capture guarded by `unstalled`, woken by `wakeCompositor`. */
+export function unstalledCapture<T>(page: Page, capture: Promise<T>, logger: Logger): Promise<T> {
+  return unstalled(capture, {
+    stallMs: CAPTURE_STALL_MS,
+    wake: () => wakeCompositor(page, logger),
+  });
 }
 
 /**

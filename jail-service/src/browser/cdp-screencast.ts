@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { CDPSession, Frame, Page, Protocol } from 'puppeteer-core';
 import type { ScreencastSettings, ScreencastSource } from '../screencast.js';
 import { bounded } from './bounded.js';
-import { CAPTURE_STALL_MS, unstalled, wakeCompositor } from './capture-stall.js';
+import { unstalledCapture } from './capture-stall.js';
 import { type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import type { PageTabs, Tab } from './page-tabs.js';
 
@@ -105,9 +105,10 @@ export function createCdpScreencastSource(
     try {
       const { page } = current.tab;
       // Guarded like every capture: it holds puppeteer's screenshot lock while it waits.
-      const shot = await unstalled(
+      const shot = await unstalledCapture(
+        page,
         page.screenshot({ type: 'jpeg', quality: current.settings.quality }),
-        { stallMs: CAPTURE_STALL_MS, wake: () => wakeCompositor(page, log) },
+        log,
       );
       const scale = (jpegWidth(shot) ?? 1) / Math.max(1, page.viewport()?.width ?? 1);
       if (active === current && !current.framed)

@@ -14,7 +14,7 @@ import type {
   ViewportInfo,
 } from '../page-driver.js';
 import { bounded } from './bounded.js';
-import { CAPTURE_STALL_MS, unstalled, wakeCompositor } from './capture-stall.js';
+import { unstalledCapture } from './capture-stall.js';
 import { ELEMENTS_SCRIPT } from './elements-script.js';
 import { createFieldMasks, type FieldMasks, paintMasks, unionBoxes } from './field-masks.js';
 import { createFramePaint } from './frame-paint.js';
@@ -235,7 +235,8 @@ async function capture(tab: Tab, quality: number, logger: Logger): Promise<Scree
   if (await tab.script.evaluate<boolean>('document.hidden')) await tab.page.bringToFront();
   const [geometry, jpeg] = await Promise.all([
     tab.script.evaluate<[number, number, number]>('[innerWidth, innerHeight, devicePixelRatio]'),
-    unstalled(
+    unstalledCapture(
+      tab.page,
       tab.page.screenshot({
         type: 'jpeg',
         quality,
@@ -243,7 +244,7 @@ async function capture(tab: Tab, quality: number, logger: Logger): Promise<Scree
         captureBeyondViewport: false,
         optimizeForSpeed: true,
       }),
-      { stallMs: CAPTURE_STALL_MS, wake: () => wakeCompositor(tab.page, logger) },
+      logger,
     ),
   ]);
   const [width, height, ratio] = geometry;
