@@ -6,8 +6,9 @@
 // already running, started here once); `local` (the CLI starts its own jail-service and Chromium,
 // as `clawdie run` does by default; BENCH_LOCAL_ITERATIONS, default 5); `before` when
 // BENCH_BEFORE_ENTRY names another checkout's bin/clawdie.mjs (attached, for a before/after), or
-// BENCH_BEFORE_NODE_FLAGS node flags for the same entry; `browser`: the jail-service's own share
-// of `attached` (its reset and first screenshot, asked directly).
+// BENCH_BEFORE_NODE_FLAGS node flags for the same entry. Attached runs pass through a proxy in
+// front of the jail-service, which notes when the CLI first asks for a screenshot and when that
+// answer has been read: the browser's share of the run, and the CLI's own work on the image after.
 // The CLI is controlplane/bin/clawdie.mjs (built JS) unless BENCH_CLI_ENTRY names another.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,6 +40,8 @@ interface Sample {
   cpuMs: number | null;
   /** Spawn to the CLI's first `GET /screenshot` at the jail-service (attached runs only). */
   askedMs?: number;
+  /** Spawn to the jail-service's answer to that request, read to its end. */
+  answeredMs?: number;
 }
 
 /** The run in progress: its spawn time, pid, and what the model server noted. */
@@ -47,6 +50,7 @@ let current: {
   pid: number;
   sample: Sample | null;
   asked: number | null;
+  answered: number | null;
 } | null = null;
 
 function cpuOf(pid: number): number | null {
@@ -67,6 +71,7 @@ const model = await startChatServer({
         ms: performance.now() - current.started,
         cpuMs: cpuOf(current.pid),
         ...(current.asked === null ? {} : { askedMs: current.asked - current.started }),
+        ...(current.answered === null ? {} : { answeredMs: current.answered - current.started }),
       };
     }
     return { kind: 'reply', content: "Thought: done.\nAction: finished(content='ok')" };
@@ -81,13 +86,15 @@ const jail = await startLocalJailService({
 // In front of the jail-service for the CLI: notes when the run in progress first asks it for a
 // screenshot, and passes every request on.
 const front = createServer((request, response) => {
-  if (current && current.asked === null && request.url?.startsWith('/screenshot'))
-    current.asked = performance.now();
+  const run = current;
+  const first = run !== null && run.asked === null && !!request.url?.startsWith('/screenshot');
+  if (first) run.asked = performance.now();
   const onward = httpRequest(
     `${jail.url}${request.url ?? '/'}`,
     { method: request.method, headers: request.headers },
     (answer) => {
       response.writeHead(answer.statusCode ?? 502, answer.headers);
+      if (first) answer.on('end', () => (run.answered = performance.now()));
       answer.pipe(response);
     },
   );
@@ -105,7 +112,13 @@ async function timed(argv: string[], env: Record<string, string>, toExit = false
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const run = { started, pid: child.pid ?? -1, sample: null as Sample | null, asked: null };
+  const run = {
+    started,
+    pid: child.pid ?? -1,
+    sample: null as Sample | null,
+    asked: null,
+    answered: null,
+  };
   current = run;
   const { code, stdout, stderr } = await collectRun(child);
   if (code !== 0) throw new Error(`${argv.join(' ')}: exit code ${code}\n${stderr}`);
@@ -127,28 +140,9 @@ const cliEnv = {
 };
 const attachedEnv = { ...cliEnv, CLAWDIE_JAIL_URL: frontUrl, CLAWDIE_JAIL_TOKEN: jail.token };
 const cliArgs = ['run', 'say ok', '--json', '--max-steps', '2'];
-/**
- * The browser's share of `attached`: what the CLI's first step asks the jail-service for before
- * its model request (the lease's `POST /reset`, then `GET /screenshot`), timed from here.
- */
-async function browserShare(): Promise<Sample> {
-  const started = performance.now();
-  const headers = { authorization: `Bearer ${jail.token}` };
-  for (const [path, method] of [
-    ['/reset', 'POST'],
-    ['/screenshot', 'GET'],
-  ] as const) {
-    const response = await fetch(`${jail.url}${path}`, { method, headers });
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status}`);
-  }
-  return { ms: performance.now() - started, cpuMs: null };
-}
-
 const modes: Record<string, () => Promise<Sample>> = {
   node_e0: () =>
     timed(['-e', 'process.stdout.write(JSON.stringify(process.cpuUsage()))'], {}, true),
-  browser: browserShare,
   attached: () => timed([entry, ...cliArgs], attachedEnv),
   ...(beforeEntry
     ? { before: () => timed([...beforeFlags, beforeEntry, ...cliArgs], attachedEnv) }
@@ -181,6 +175,14 @@ try {
       .map(([mode, sample]) => {
         const cpu = sample.map((s) => s.cpuMs).filter((value) => value !== null);
         const asked = sample.flatMap((s) => (s.askedMs === undefined ? [] : [s.askedMs]));
+        // The jail-service's answer to that first screenshot (asked → read to its end).
+        const capture = sample.flatMap((s) =>
+          s.answeredMs === undefined || s.askedMs === undefined ? [] : [s.answeredMs - s.askedMs],
+        );
+        // From the screenshot's answer to the model's request: the CLI's own work on the image.
+        const after = sample.flatMap((s) =>
+          s.answeredMs === undefined ? [] : [s.ms - s.answeredMs],
+        );
         return [
           mode,
           {
@@ -188,6 +190,8 @@ try {
             ms: stat(sample.map((s) => s.ms)),
             cpu_ms: cpu.length ? stat(cpu) : null,
             asked_ms: asked.length ? stat(asked) : null,
+            capture_ms: capture.length ? stat(capture) : null,
+            after_answer_ms: after.length ? stat(after) : null,
           },
         ];
       }),
@@ -198,12 +202,14 @@ try {
       ms: { p50: number; p95: number };
       cpu_ms: { p50: number } | null;
       asked_ms: { p50: number; p95: number } | null;
+      capture_ms: { p50: number; p95: number } | null;
+      after_answer_ms: { p50: number; p95: number } | null;
     }
   >;
   console.log(JSON.stringify({ entry, before: beforeEntry ?? null, stats }, null, 2));
   const base = stats.node_e0;
   for (const [mode, s] of Object.entries(stats)) {
-    if (mode === 'node_e0' || mode === 'browser' || !base) continue;
+    if (mode === 'node_e0' || !base) continue;
     const cpu =
       s.cpu_ms && base.cpu_ms ? `; CPU p50 ${s.cpu_ms.p50} ms vs ${base.cpu_ms.p50} ms` : '';
     console.log(
@@ -213,13 +219,10 @@ try {
       console.log(
         `${mode}: to its first GET /screenshot at the jail-service p50 ${s.asked_ms.p50} ms, p95 ${s.asked_ms.p95} ms → +${round(s.asked_ms.p50 - base.ms.p50)} ms over node -e 0`,
       );
-  }
-  const share = stats.browser;
-  if (base && share && stats.attached) {
-    const startUp = stats.attached.ms.p50 - share.ms.p50 - base.ms.p50;
-    console.log(
-      `browser's share (POST /reset + GET /screenshot): p50 ${share.ms.p50} ms; attached without it: +${round(startUp)} ms over node -e 0`,
-    );
+    if (s.capture_ms && s.after_answer_ms && s.asked_ms)
+      console.log(
+        `${mode}: the jail-service answered that screenshot in p50 ${s.capture_ms.p50} ms; from its answer to the model's request p50 ${s.after_answer_ms.p50} ms, p95 ${s.after_answer_ms.p95} ms; without the screenshot's own time +${round(s.ms.p50 - s.capture_ms.p50 - base.ms.p50)} ms over node -e 0`,
+      );
   }
 } finally {
   front.closeAllConnections();
