@@ -31,11 +31,38 @@ export function openDatabase(path: string): OpenDatabaseResult {
   const sqlite = new Database(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = drizzle(sqlite, { schema });
-  migrate(db, { migrationsFolder });
+  try {
+    applyMigrations(sqlite, db, migrationsFolder);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   return { db, close: () => sqlite.close() };
+}
+
+/**
+ * Applies the pending migrations in `folder` with foreign keys off, then turns them on. drizzle
+ * runs every migration inside one transaction, where SQLite ignores `PRAGMA foreign_keys`, so a
+ * migration that rebuilds a table (create the new one, copy, `DROP TABLE` the old, rename) would
+ * otherwise delete every row that references the dropped table through `ON DELETE CASCADE` — a
+ * task's steps and events. The references are checked afterwards (SQLite's own procedure for
+ * schema changes); one that no longer resolves refuses to start (`DATABASE_MIGRATION_BROKE_REFERENCES`)
+ * with the rows still there.
+ */
+export function applyMigrations(sqlite: Database.Database, db: Db, folder: string): void {
+  sqlite.pragma('foreign_keys = OFF');
+  migrate(db, { migrationsFolder: folder });
+  const broken = sqlite.pragma('foreign_key_check') as { table: string; parent: string }[];
+  if (broken.length > 0) {
+    const where = [...new Set(broken.map((row) => `${row.table} → ${row.parent}`))].join(', ');
+    throw new AppError(
+      'DATABASE_MIGRATION_BROKE_REFERENCES',
+      `after the migrations, ${broken.length} row(s) reference rows that are gone (${where}); nothing was deleted: restore the backup taken before the upgrade or report the migration`,
+    );
+  }
+  sqlite.pragma('foreign_keys = ON');
 }
 
 /**
