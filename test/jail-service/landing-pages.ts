@@ -100,7 +100,43 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
     ),
   };
   for (let depth = 0; depth <= 20; depth++) routes[`/nest/${depth}`] = nest(depth);
-  return routes;
+  return { ...routes, ...bypassRoutes(sites) };
+}
+
+/**
+ * The review's gate bypasses: a payment page in an <object> or <embed> (same-site and another
+ * site), a field whose form's default button posts elsewhere (in the form, or attached by
+ * `form=`), and labels that click a hidden Pay button (`for=`, wrapping).
+ */
+function bypassRoutes(sites: Sites): Record<string, string> {
+  const hidden = 'style="position:absolute;left:-9999px"';
+  const search = (id: string, top: number, button: string) =>
+    `<form id=${id} action="/search"><input name=q style="${box(10, top, 200, 30)}">${button}</form>`;
+  const charge = `formaction="${sites.b}/charge" formmethod=post`;
+  return {
+    '/object': page(
+      `<object type="text/html" data="${sites.b}/button" style="${box(0, 0, 400, 100)}"></object>` +
+        `<object type="text/html" data="${sites.c}/button" style="${box(0, 150, 400, 100)}"></object>`,
+    ),
+    '/embed': page(
+      `<embed type="text/html" src="${sites.b}/button" style="${box(0, 0, 400, 100)}">` +
+        `<embed type="text/html" src="${sites.c}/button" style="${box(0, 150, 400, 100)}">`,
+    ),
+    '/default-button': page(
+      search('f1', 10, `<button ${charge} style="${box(300, 10, 100, 30)}">Search</button>`) +
+        search('f2', 60, '') +
+        `<button form=f2 ${charge} style="${box(300, 60, 100, 30)}">Go</button>` +
+        search('f3', 110, `<button type=button style="${box(300, 110, 100, 30)}">Help</button>`),
+    ),
+    '/label': page(
+      `<label for=pay style="${box(10, 10, 200, 40)}">Continue</label>` +
+        `<form method=post action="${sites.b}/charge"><button id=pay ${hidden}>Pay</button></form>` +
+        `<form method=post action="${sites.b}/wrapped"><label style="${box(10, 60, 200, 40)}">` +
+        `<span>Continue</span><input type=submit ${hidden}></label></form>` +
+        `<label for=name style="${box(10, 110, 200, 40)}">Name</label>` +
+        `<form method=post action="${sites.b}/charge"><input id=name ${hidden}></form>`,
+    ),
+  };
 }
 
 /** Three sites serving the same routes: a, b on 127.0.0.1 (two ports), c on localhost. */

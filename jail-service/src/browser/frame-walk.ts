@@ -6,7 +6,7 @@
 // own CDP session), where the walk continues with the point offset by the frame's content box.
 
 import type { LandingDestination, LandingElement, LandingFrame } from '@clawdie/kit/jail-api';
-import type { CDPSession, Frame, JSHandle, Protocol } from 'puppeteer-core';
+import type { CDPSession, Frame, Protocol } from 'puppeteer-core';
 import { WALK_FUNCTION } from './landing-script.js';
 import type { Tab } from './page-tabs.js';
 
@@ -37,6 +37,8 @@ interface WalkInfo {
   barrier: boolean;
   x: number;
   y: number;
+  /** At a barrier: the URL its owner element names (`src`, an object's `data`), or ''. */
+  owner?: string;
   element?: LandingElement | null;
   destination?: LandingDestination | null;
 }
@@ -44,9 +46,8 @@ interface WalkInfo {
 export type WalkMode = 'point' | 'focus';
 
 /**
- * Walks `tab` for `mode` at (x, y). Objects are created in `group` on every session touched, and
- * frame documents as `handles`; the caller releases both (`releaseGroup`, `dispose`) unless it
- * keeps the group (a masked field).
+ * Walks `tab` for `mode` at (x, y). Objects are created in `group` on every session touched; the
+ * caller releases it (`releaseGroup`) unless it keeps the group (a masked field).
  */
 export async function walkFrames(
   tab: Tab,
@@ -54,11 +55,10 @@ export async function walkFrames(
   point: { x: number; y: number },
   group: string,
   sessions: Set<CDPSession>,
-  handles: JSHandle[],
 ): Promise<WalkResult> {
   let session = tab.session;
   sessions.add(session);
-  let document = await evaluateDocument(session, group);
+  let document = await isolatedDocument(session, frameIdOf(tab.page.mainFrame()), group);
   let { x, y } = point;
   const frames: LandingFrame[] = [];
   const barriers: RemoteHandle[] = [];
@@ -88,6 +88,9 @@ export async function walkFrames(
     const { node } = await session.send('DOM.describeNode', { objectId: reached });
     const frame = node.frameId && depth < MAX_DEPTH ? frameOf(tab, node.frameId) : null;
     if (!frame) {
+      // A frame not entered still counts as its own origin (from its owner's URL), never as its
+      // parent's: a click on a payment page in an <object> is a click on the payment host.
+      frames.push(unreadFrame(info.owner ?? ''));
       const element = {
         tag: node.localName || 'iframe',
         input_type: null,
@@ -104,14 +107,18 @@ export async function walkFrames(
         y,
       };
     }
-    // The frame's own session and document (its main world), in this or another process.
+    // The frame's own session and document (in the walk's own world), in this or another process.
     session = internals(frame).client;
     sessions.add(session);
-    const handle = await frame.evaluateHandle('document');
-    const objectId = handle.remoteObject().objectId;
-    if (!objectId) throw new Error('the frame has no document');
-    document = objectId;
-    handles.push(handle);
+    document = await isolatedDocument(session, node.frameId as string, group);
+  }
+}
+
+function unreadFrame(url: string): LandingFrame {
+  try {
+    return { url, origin: new URL(url).origin };
+  } catch {
+    return { url: url || 'about:blank', origin: 'null' };
   }
 }
 
@@ -143,13 +150,36 @@ export function unwrap<T>(reply: Protocol.Runtime.CallFunctionOnResponse, byValu
   return reply.result.objectId as T;
 }
 
-async function evaluateDocument(session: CDPSession, group: string): Promise<string> {
+/**
+ * The walk's own JavaScript world in every frame: the page's scripts share the DOM with it but
+ * not its prototypes or window properties, so a page that redefines `window.origin`,
+ * `Document.prototype.URL` or `elementFromPoint` cannot change what the walk reads (nor what the
+ * secret insertion and the mask boxes, which run on the walk's handles, do). Chromium keeps one
+ * world per name and frame, so asking again is cheap.
+ */
+const WALK_WORLD = 'clawdie-landing';
+
+/** `frameId`'s document in the walk's world, as an object of `group` in `session`. */
+async function isolatedDocument(
+  session: CDPSession,
+  frameId: string,
+  group: string,
+): Promise<string> {
+  const { executionContextId } = await session.send('Page.createIsolatedWorld', {
+    frameId,
+    worldName: WALK_WORLD,
+  });
   const reply = await session.send('Runtime.evaluate', {
     expression: 'document',
+    contextId: executionContextId,
     objectGroup: group,
   });
   if (!reply.result.objectId) throw new Error('the frame has no document');
   return reply.result.objectId;
+}
+
+function frameIdOf(frame: Frame): string {
+  return internals(frame)._id;
 }
 
 /**

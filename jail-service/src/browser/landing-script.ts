@@ -6,11 +6,14 @@
  * `this` = a Document. Walks down from it to what a pointer at (x, y) (mode `point`) or the
  * keyboard (mode `focus`) reaches, entering every frame whose document this realm can read. Stops
  * at a frame it cannot read (cross-origin): `barrier: true`, with the point in that frame's
- * coordinates. With `wantHandle`, returns the element reached (the barrier frame or the target)
- * instead of the description, for a by-reference call.
+ * coordinates and the URL its owner names (`owner`). Every frame owner is a frame: `iframe`,
+ * `frame`, `object`, `embed`, `fencedframe` (an `<object data=https://pay…>` hides a frame just
+ * as well as an iframe). With `wantHandle`, returns the element reached (the barrier frame or the
+ * target) instead of the description, for a by-reference call.
  */
 export const WALK_FUNCTION = `function (mode, x, y, wantHandle) {
-  const isFrame = (el) => el && (el.localName === 'iframe' || el.localName === 'frame');
+  const owners = ['iframe', 'frame', 'object', 'embed', 'fencedframe', 'portal'];
+  const isFrame = (el) => Boolean(el) && owners.includes(el.localName);
   const frames = [];
   let doc = this;
   let el = null;
@@ -46,7 +49,7 @@ export const WALK_FUNCTION = `function (mode, x, y, wantHandle) {
     doc = inner;
   }
   if (wantHandle) return el;
-  if (barrier) return { frames, barrier, x, y };
+  if (barrier) return { frames, barrier, x, y, owner: String((el.localName === 'object' ? el.data : el.src) || '') };
   return { frames, barrier, x, y, element: el ? describe(el) : null, destination: el ? destination(el, mode) : null };
 
   function describe(node) {
@@ -76,9 +79,33 @@ export const WALK_FUNCTION = `function (mode, x, y, wantHandle) {
     const target = attribute('formtarget') ? control.formTarget : (form.getAttribute('target') ?? baseTarget(form));
     return { kind: 'form', url: String(url), method: String(method || 'get').toUpperCase(), new_window: newWindow(target) };
   }
+  function isSubmit(control) {
+    const type = String(control.type || '').toLowerCase();
+    return (control.localName === 'button' || control.localName === 'input') && (type === 'submit' || type === 'image');
+  }
+  // Implicit submission (Enter in a field) clicks the form's default button: the first submit
+  // button in tree order whose form owner is the form, also one outside it attached by form=.
+  function defaultButton(form) {
+    for (const candidate of form.getRootNode().querySelectorAll('button, input')) {
+      if (candidate.form === form && isSubmit(candidate)) return candidate;
+    }
+    return null;
+  }
+  // A click on a label clicks its control, unless it lands on interactive content inside it.
+  function labelled(start) {
+    const label = start.closest('label');
+    const control = label ? label.control : null;
+    if (!control || control === start || control.contains(start)) return null;
+    const inner = start.closest('a[href], area[href], button, input, select, textarea');
+    return inner && label.contains(inner) ? null : control;
+  }
   function destination(node, walkMode) {
     const start = node.nodeType === 1 ? node : node.parentElement;
     if (!start) return null;
+    const control = walkMode === 'point' ? labelled(start) : null;
+    return (control && own(control, walkMode)) || own(start, walkMode);
+  }
+  function own(start, walkMode) {
     const link = start.closest('a[href], area[href]');
     if (link) {
       const target = link.getAttribute('target') ?? baseTarget(link);
@@ -87,9 +114,9 @@ export const WALK_FUNCTION = `function (mode, x, y, wantHandle) {
     const control = start.closest('button, input');
     if (control && control.form) {
       const type = String(control.type || '').toLowerCase();
-      if (type === 'submit' || type === 'image') return formOf(control.form, control);
+      if (isSubmit(control)) return formOf(control.form, control);
       const typing = walkMode === 'focus' && control.localName === 'input' && type !== 'button' && type !== 'reset' && type !== 'checkbox' && type !== 'radio' && type !== 'file';
-      if (typing) return formOf(control.form, null);
+      if (typing) return formOf(control.form, defaultButton(control.form));
     }
     return null;
   }

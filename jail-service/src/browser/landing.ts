@@ -7,7 +7,7 @@ import {
   type LandingResponse,
   type LandingTarget,
 } from '@clawdie/kit/jail-api';
-import type { CDPSession, JSHandle } from 'puppeteer-core';
+import type { CDPSession } from 'puppeteer-core';
 import { releaseGroup, type WalkMode, type WalkResult, walkFrames } from './frame-walk.js';
 import type { Tab } from './page-tabs.js';
 
@@ -29,12 +29,10 @@ export function walkOf(action: Action): { mode: WalkMode; x: number; y: number }
 async function landOnce(tab: Tab, mode: WalkMode, x: number, y: number): Promise<LandingTarget> {
   const group = `clawdie-landing-${randomUUID()}`;
   const sessions = new Set<CDPSession>();
-  const handles: JSHandle[] = [];
   try {
-    return toTarget(await walkFrames(tab, mode, { x, y }, group, sessions, handles));
+    return toTarget(await walkFrames(tab, mode, { x, y }, group, sessions));
   } finally {
     void releaseGroup(sessions, group);
-    for (const handle of handles) void handle.dispose().catch(() => undefined);
   }
 }
 

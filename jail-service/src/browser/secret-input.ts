@@ -4,7 +4,7 @@
 // goes away (field-masks.ts).
 import { randomUUID } from 'node:crypto';
 import type { SecretGuard } from '@clawdie/kit/jail-api';
-import type { CDPSession, JSHandle } from 'puppeteer-core';
+import type { CDPSession, Protocol } from 'puppeteer-core';
 import { ActionFailedError, FocusMismatchError } from '../errors.js';
 import type { FieldMasks } from './field-masks.js';
 import { releaseGroup, unwrap, walkFrames } from './frame-walk.js';
@@ -23,10 +23,9 @@ export async function insertSecret(
 ): Promise<void> {
   const group = `clawdie-secret-${randomUUID()}`;
   const sessions = new Set<CDPSession>();
-  const handles: JSHandle[] = [];
   let kept = false;
   try {
-    const walk = await walkFrames(tab, 'focus', { x: 0, y: 0 }, group, sessions, handles);
+    const walk = await walkFrames(tab, 'focus', { x: 0, y: 0 }, group, sessions);
     const origin = walk.frames.at(-1)?.origin ?? 'null';
     const where = `focus is on ${walk.element?.tag ?? 'nothing'} (${walk.element?.field ?? 'other'}) in ${origin}`;
     if (!guard.origins.includes(origin))
@@ -44,14 +43,13 @@ export async function insertSecret(
     );
     if (!element) throw new FocusMismatchError(`${where}: nothing is focused`);
     const tokens = guard.autocomplete.map((token) => token.toLowerCase());
-    const outcome = unwrap<string>(
-      await session.send('Runtime.callFunctionOn', {
+    const outcome = await withoutPageText(() =>
+      session.send('Runtime.callFunctionOn', {
         functionDeclaration: INSERT_FUNCTION,
         objectId: element,
         arguments: [{ value: text }, { value: guard.fields }, { value: tokens }],
         returnByValue: true,
       }),
-      true,
     );
     if (outcome === 'not-focused' || outcome === 'wrong-field')
       throw new FocusMismatchError(`${where}: not a field this secret is for (${outcome})`);
@@ -61,6 +59,21 @@ export async function insertSecret(
     kept = true;
   } finally {
     if (!kept) void releaseGroup(sessions, group);
-    for (const handle of handles) void handle.dispose().catch(() => undefined);
   }
+}
+
+/**
+ * The insertion's outcome. A page that throws while the secret goes in (a listener, a patched
+ * setter) could put the text it saw in its error; the error is the model's to read, so it says
+ * only that the page failed, never what the page wrote.
+ */
+async function withoutPageText(
+  insert: () => Promise<Protocol.Runtime.CallFunctionOnResponse>,
+): Promise<string> {
+  const reply = await insert();
+  if (reply.exceptionDetails)
+    throw new ActionFailedError(
+      'the secret could not be inserted (the page threw; its message is withheld)',
+    );
+  return unwrap<string>(reply, true);
 }

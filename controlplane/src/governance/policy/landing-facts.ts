@@ -32,6 +32,7 @@ export function needsLanding(action: Action): boolean {
     case 'press':
     case 'hotkey':
     case 'keydown':
+    case 'keyup':
     case 'navigate_back':
       return true;
     default:
@@ -39,22 +40,38 @@ export function needsLanding(action: Action): boolean {
   }
 }
 
-const enter = /^(enter|return|numpadenter)$/i;
+const enterKeys = new Set(['enter', 'return', 'numpadenter']);
+const spaceKeys = new Set(['space', 'spacebar']);
 
-/** Whether running the action activates its target's destination (follows the link, submits). */
-function activates(action: Action): boolean {
+/** The key names of one key entry, lower case: a chord written as one string ("ctrl+enter") too. */
+function keyParts(key: string): string[] {
+  const trimmed = key.trim().toLowerCase();
+  return trimmed === '+' ? ['+'] : trimmed.split(/\s+|(?<=.)\+(?=.)/).filter(Boolean);
+}
+
+/**
+ * Whether running the action activates its target's destination (follows the link, submits).
+ * The input runner presses Enter for every `\r` and `\n` a `type` holds, anywhere in it; Space
+ * clicks a focused button (on its keyup, so a `keyup` counts as much as a `keydown`).
+ */
+function activates(action: Action, target: LandingTarget | null): boolean {
+  // Space in a text field types a space; on anything else (a button) it clicks.
+  const spaceClicks = target?.element?.field === 'other';
+  const keyActivates = (key: string) =>
+    keyParts(key).some((part) => enterKeys.has(part) || (spaceClicks && spaceKeys.has(part)));
   switch (action.type) {
     case 'click':
     case 'left_double':
     case 'navigate_back':
       return true;
     case 'type':
-      return action.text.endsWith('\n');
+      return /[\r\n]/.test(action.text) || (spaceClicks && action.text.includes(' '));
     case 'press':
     case 'keydown':
-      return enter.test(action.key);
+    case 'keyup':
+      return keyActivates(action.key);
     case 'hotkey':
-      return action.keys.some((key) => enter.test(key));
+      return action.keys.some(keyActivates);
     default:
       return false;
   }
@@ -77,7 +94,7 @@ function originOf(url: string): string | null {
 export function navigationOf(action: Action, target: LandingTarget | null): string | null {
   if (action.type === 'navigate' || action.type === 'open_url') return action.url;
   const destination: LandingDestination | null | undefined = target?.destination;
-  if (!destination || !activates(action)) return null;
+  if (!destination || !activates(action, target)) return null;
   if (destination.kind === 'history' || destination.new_window) return destination.url;
   if (destination.kind === 'form' && destination.method.toUpperCase() !== 'GET')
     return destination.url;
