@@ -87,6 +87,24 @@ export class TaskTimeoutError extends AppError {
   }
 }
 
+/**
+ * An audit row a security decision depends on (the gate's `policy-decided`) could not be
+ * committed (a full disk, a lost database): what it would have allowed is not done, and the task
+ * ends `error AUDIT_WRITE_FAILED` (fail closed; docs/security.md).
+ */
+export class AuditWriteError extends AppError {
+  declare readonly code: 'AUDIT_WRITE_FAILED';
+  constructor(auditType: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'AUDIT_WRITE_FAILED',
+      `the audit log could not be written (${auditType}: ${why}), so nothing more was run`,
+      { status: 503, cause },
+    );
+    this.name = 'AuditWriteError';
+  }
+}
+
 /** True for the errors an AbortSignal produces (fetch, timers, our own checks). */
 export function isAbortError(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');

@@ -24,6 +24,8 @@ const passthroughCodes = new Set<string>([
   'SESSION_INJECT_FAILED',
   // A secret the model was approved to type cannot be read (credentials/task-credentials.ts).
   'SECRET_UNAVAILABLE',
+  // A security decision's audit row could not be committed: fail closed (errors.ts AuditWriteError).
+  'AUDIT_WRITE_FAILED',
 ]);
 
 /**
@@ -34,7 +36,7 @@ const passthroughCodes = new Set<string>([
  * | ----------------------------------------------- | --------- | ------------------------ |
  * | the task's timeout fired (`timeoutSignal`)      | `error`   | TASK_TIMEOUT             |
  * | the task was aborted (or anything after that)   | `aborted` | —                        |
- * | a typed model/browser/session failure           | `error`   | its code (MODEL_TIMEOUT…) |
+ * | a typed model/browser/session/audit failure     | `error`   | its code (MODEL_TIMEOUT…) |
  * | anything else                                   | `error`   | INTERNAL                 |
  */
 export function endingOf(error: unknown, stepCount: number, signal?: AbortSignal): LoopResult {

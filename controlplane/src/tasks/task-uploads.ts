@@ -9,7 +9,7 @@ import type { UploadEvent, UploadFile } from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { BrowserLease } from '../browser/provider/browser-provider.js';
 import { type BrowserUploads, jailUploads } from '../browser/uploads/jail-uploads.js';
-import { AppError, OperatorError } from '../errors.js';
+import { AppError, AuditWriteError, OperatorError } from '../errors.js';
 import { appendOrLog } from '../governance/audit/append-or-log.js';
 import { type AuditEvent, discardAuditLog } from '../governance/audit/audit-log.js';
 import type { ActionGate } from '../governance/policy/gate-types.js';
@@ -21,7 +21,8 @@ export interface TaskUploads {
   open(): Promise<void>;
   /**
    * Audits and tells the choosers the step opened; decides held ones through the gate. Rejects
-   * with APPROVAL_DENIED when a held file was not approved (the task ends).
+   * with APPROVAL_DENIED when a held file was not approved, or AUDIT_WRITE_FAILED when the gate
+   * could not audit its decision (the file stays unset; the task ends).
    */
   afterStep(step: number, signal?: AbortSignal): Promise<void>;
   /** Lines for the model since the last call. */
@@ -115,7 +116,9 @@ export function createTaskUploads(deps: TaskUploadsDeps): TaskUploads {
       try {
         await look(signal);
       } catch (error) {
+        // A refused file, or a decision that could not be audited (its chooser stays unset): ends.
         if (error instanceof AppError && error.code === 'APPROVAL_DENIED') throw error;
+        if (error instanceof AuditWriteError) throw error;
         if (signal.aborted) throw error;
         deps.logger.warn({ err: error }, 'the file choosers could not be listed');
       }

@@ -3,7 +3,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { VisionModel } from '../../../controlplane/src/agent/model/chat-types.js';
-import { AppError, ModelError, OperatorError } from '../../../controlplane/src/errors.js';
+import {
+  AppError,
+  AuditWriteError,
+  ModelError,
+  OperatorError,
+} from '../../../controlplane/src/errors.js';
 import { endingOf, taskSignal } from '../../../controlplane/src/tasks/task-ending.js';
 import { createFakeOperator } from '../../support/fake-operator.js';
 import { runTestTask } from '../../support/submit-task.js';
@@ -76,6 +81,13 @@ describe('how a task run ends (endingOf)', () => {
       by: 'nothing',
       status: 'error',
       code: 'SESSION_INJECT_FAILED',
+    },
+    {
+      what: "a security decision's audit row could not be written",
+      thrown: new AuditWriteError('policy-decided', new Error('database or disk is full')),
+      by: 'nothing',
+      status: 'error',
+      code: 'AUDIT_WRITE_FAILED',
     },
     {
       what: 'an unexpected code',

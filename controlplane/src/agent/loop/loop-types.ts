@@ -40,6 +40,8 @@ export type LoopErrorCode =
   | 'APPROVAL_DENIED'
   | 'SESSION_INJECT_FAILED'
   | 'SECRET_UNAVAILABLE'
+  /** A security decision's audit row could not be committed (a full disk): nothing more ran. */
+  | 'AUDIT_WRITE_FAILED'
   | 'STUCK'
   | 'INTERNAL';
 

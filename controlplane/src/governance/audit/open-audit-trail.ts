@@ -2,27 +2,33 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import { type AuditHeadWriter, openAuditHead, readAuditHead } from './audit-head.js';
 import { auditHeadPath, loadAuditKey } from './audit-key.js';
+import { assertAuditKey } from './audit-key-check.js';
 import { type AuditStore, type AuditTrail, createAuditLog } from './audit-log.js';
-import { assertSharedAuditKey } from './shared-audit-key.js';
 
 export interface OpenAuditTrailOptions {
   /** `config.auditKeyFile`; the head record lives next to it. */
   keyFile: string;
   clock: Pick<Clock, 'now'>;
-  /** `append`: create the key (and start the keyed chain) if missing; `verify`: read only. */
+  /**
+   * `append`: create the key (and start the keyed chain) if missing while the chain has no keyed
+   * rows; `verify`: read only.
+   */
   mode: 'append' | 'verify';
   logger?: Logger;
   /**
    * The chain is shared by replicas (PostgreSQL): in `append` mode a key that is missing while the
-   * chain has rows, or that does not verify its last row, refuses (`assertSharedAuditKey`).
+   * chain has any rows refuses too, not only keyed ones (`assertAuditKey`).
    */
   shared?: boolean;
 }
 
 /**
- * The keyed audit trail over a store. In `append` mode a missing key is created, keying rows from
- * the next one on (older rows stay hash-chained only, anchored by the first keyed row, an
- * `audit-keyed` marker); each append then updates the head record. A head record that does not
+ * The keyed audit trail over a store. In `append` mode a missing key is created when the chain
+ * holds no keyed rows yet, keying rows from the next one on (older rows stay hash-chained only,
+ * anchored by the first keyed row, an `audit-keyed` marker); each append then updates the head
+ * record. When the chain already holds keyed rows, a missing key, or one that does not verify the
+ * last of them, rejects with AppError `AUDIT_KEY_MISSING` / `AUDIT_KEY_MISMATCH` before anything
+ * is created or written (`assertAuditKey`). A head record that does not
  * match the database at start (rows cut from the end while stopped, or the record deleted) is
  * left as it is, so verification keeps reporting it, and logged. In `verify` mode nothing is
  * created: a missing key rejects with AppError `AUDIT_KEY_MISSING`. `close()` releases the head
@@ -38,7 +44,7 @@ export async function openAuditTrail(
     const chainKey = loadAuditKey(options.keyFile);
     return { ...createAuditLog(store, options.clock, { chainKey, readHead }), close() {} };
   }
-  if (options.shared) await assertSharedAuditKey(store, options.keyFile);
+  await assertAuditKey(store, options.keyFile, { shared: options.shared === true });
   const nextSeq = ((await store.tail())?.seq ?? 0) + 1;
   const chainKey = loadAuditKey(options.keyFile, {
     create: { nextSeq: () => nextSeq, now: options.clock.now() },

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { BrowserOperator } from '../../browser/operator/browser-operator.js';
 import type { CredentialMode } from '../../tasks/task-input.js';
 import type { ApprovalKind, Approver } from '../approvals/approval-types.js';
-import { appendOrLog } from '../audit/append-or-log.js';
+import { appendOrFail } from '../audit/append-or-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { auditedAction, capText } from '../audit/bounded-text.js';
 import { decideCallUser } from './decide.js';
@@ -32,19 +32,25 @@ export interface ActionGateDeps {
 
 /**
  * The policy check the loop runs before each action, against where it lands: the decision is
- * audited with the frame origins, the destination and the reason; `deny` refuses with the reason;
+ * audited with the frame origins, the destination and the reason (committed before anything
+ * else, else AuditWriteError and nothing allowed); `deny` refuses with the reason;
  * `needs_approval` asks a supervisor (the card shows the frame origin and, for typing, the field
  * kind) and refuses unless approved. Approved secret use mints a grant for the focused frame's
  * host before the action runs.
  */
 export function createActionGate(deps: ActionGateDeps): ActionGate {
-  /** Records a decision before it takes effect (committed, or the failure logged). */
+  /**
+   * Records a decision before it takes effect. Fails closed: a row that cannot be committed (a
+   * full disk) rejects with AuditWriteError, so the action is not run and the task ends
+   * AUDIT_WRITE_FAILED (docs/security.md).
+   */
   const audit = (data: Record<string, unknown>) =>
-    appendOrLog(
-      deps.audit,
-      { type: 'policy-decided', actor: deps.actor, taskId: deps.taskId, data },
-      deps.logger,
-    );
+    appendOrFail(deps.audit, {
+      type: 'policy-decided',
+      actor: deps.actor,
+      taskId: deps.taskId,
+      data,
+    });
   return async function gate({ step, action: gated, callUser, safety, upload }, signal) {
     if (callUser !== undefined) return handleCallUser(step, callUser, signal);
     if (safety !== undefined) return handleSafety(step, safety, signal);

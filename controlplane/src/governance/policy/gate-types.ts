@@ -46,7 +46,9 @@ export interface GatedAction {
 /**
  * Decides each browser action of a step where and when it lands, just before it runs (policy,
  * approvals); the loop refuses that action and what follows it when the verdict is not allowed,
- * and tells the model `message`. Must not throw except with an AbortError when `signal` fires.
+ * and tells the model `message`. Must not throw except with an AbortError when `signal` fires, or
+ * an AuditWriteError (AUDIT_WRITE_FAILED) when the decision's audit row cannot be committed: the
+ * loop then runs nothing more and the task ends with that code.
  */
 export type ActionGate = (
   request: {

@@ -67,20 +67,24 @@ async function setSecret(
   if (!value) throw new AppError('USAGE', 'secret set: pipe the value on stdin');
   const stores = await openCliStores(config);
   try {
-    const key = loadVaultKey(config.secretsKeyFile, { create: true });
-    await createSecretVault(stores.secrets, key).put(command.tenant, command.secret, value);
+    // The audit first: a refused audit key (AUDIT_KEY_MISSING) stores nothing unaudited.
     const audit = await openAuditTrail(stores.audit, {
       keyFile: config.auditKeyFile,
       clock: systemClock,
       mode: 'append',
       shared: stores.backend === 'postgres',
     });
-    await audit.append({
-      type: 'secret-stored',
-      actor: 'cli',
-      data: { tenant: command.tenant, secret: command.secret },
-    });
-    audit.close();
+    try {
+      const key = loadVaultKey(config.secretsKeyFile, { create: true });
+      await createSecretVault(stores.secrets, key).put(command.tenant, command.secret, value);
+      await audit.append({
+        type: 'secret-stored',
+        actor: 'cli',
+        data: { tenant: command.tenant, secret: command.secret },
+      });
+    } finally {
+      audit.close();
+    }
   } finally {
     await stores.close();
   }

@@ -13,7 +13,7 @@ import { createApp } from '../../../../controlplane/src/ingress/http/app.js';
 import { createAuditRepository } from '../../../../controlplane/src/platform/store/audit-repository.js';
 import { openDatabase } from '../../../../controlplane/src/platform/store/database.js';
 import { createTaskService } from '../../../../controlplane/src/tasks/task-service.js';
-import { createFakeOperator } from '../../../support/fake-operator.js';
+import { createFakeOperator, type FakeOperatorOptions } from '../../../support/fake-operator.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { createTestTaskDeps } from '../../../support/test-task-deps.js';
 import { createAuthFixture } from '../auth/auth-fixture.js';
@@ -35,9 +35,11 @@ export async function createPolicyFixture(options: {
   callUser?: 'allow' | 'needs_approval';
   /** Where tasks lease browsers, given the fake operator (default: that one browser). */
   provider?: (operator: BrowserOperator) => BrowserProvider;
+  /** The fake browser's options (pages, a hook before each action). */
+  operator?: FakeOperatorOptions;
 }) {
   const auth = await createAuthFixture();
-  const fake = createFakeOperator();
+  const fake = createFakeOperator(options.operator);
   const { deps, repository, close } = createTestTaskDeps({
     model: createReplayModel(options.outputs),
     operator: fake.operator,
@@ -92,6 +94,8 @@ export async function createPolicyFixture(options: {
     app,
     tasks,
     audit,
+    /** The audit's own SQLite database (a test may make it fail). */
+    auditDatabase: database,
     repository,
     fake,
     bearer,
