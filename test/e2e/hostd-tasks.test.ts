@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ScreencastFeed } from '../../controlplane/src/browser/operator/screencast-feed.js';
+import { holderName } from '../../controlplane/src/browser/provider/lease-holder.js';
 import { screencastOf } from '../../controlplane/src/browser/provider/task-browsers.js';
 import { mjpegParts } from '../../controlplane/src/browser/recording/mjpeg-parts.js';
 import { createBrowserWaitService } from '../../controlplane/src/browser/wait/browser-wait-service.js';
@@ -13,6 +14,8 @@ import {
   type RunningDemoSite,
   startDemoSite,
 } from '../../controlplane/src/platform/demo/demo-site-server.js';
+import { openDatabase } from '../../controlplane/src/platform/store/database.js';
+import { createInstanceRepository } from '../../controlplane/src/platform/store/instance-repository.js';
 import { linuxDriverMissing } from '../hostd/support/linux-harness.js';
 import { skipFile } from '../support/capabilities.js';
 import { capturingLogger } from '../support/capturing-logger.js';
@@ -136,11 +139,15 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       }));
 
     it('a restarted controlplane destroys the clones its crashed predecessor left on hostd', async () => {
-      // Held by a controlplane whose instance is gone (never registered here, or pruned).
+      // Held by a controlplane of this store whose instance is gone (never registered, or pruned).
+      const database = openDatabase(h.controlplane.config.databasePath);
+      const store = await createInstanceRepository(database.db).storeId();
+      database.close();
+      const crashed = holderName({ store, instance: 'a-crashed-controlplane' });
       const orphan = await h.manager.create({
         taskId: 'crashed-task',
         allowedDomains: [],
-        holder: 'a-crashed-controlplane',
+        holder: crashed,
       });
       const again = await createTestControlplane({
         config: h.controlplane.config,
@@ -153,7 +160,7 @@ if (!skipFile('controlplane tasks in hostd clones (real Linux driver)', missing)
       ).find((row) => row.type === 'clone-destroyed');
       assert.equal(destroyed?.data.clone, orphan.name);
       assert.equal(destroyed?.data.reason, 'holder replica gone');
-      assert.equal(destroyed?.data.holder, 'a-crashed-controlplane');
+      assert.equal(destroyed?.data.holder, crashed);
     });
 
     it('describes hostd as the browser source and keeps no shared browser', () => {

@@ -153,7 +153,13 @@ export async function createControlplane(
       logger,
       audit: store.audit,
       hosts,
-      holders: store.owner,
+      // Its leases name its store too, so a controlplane of another store on the same hostd (another
+      // data dir or database) never takes them for orphans (orphan-clones.ts).
+      holders: {
+        store: await store.stores.instances.storeId(),
+        id: store.owner.id,
+        live: () => store.owner.live(),
+      },
     });
     stack.defer(browsers.close);
     const pipeline = createTaskPipeline({

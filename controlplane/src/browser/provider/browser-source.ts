@@ -20,9 +20,10 @@ import {
   resetJailBrowser,
 } from './browser-provider.js';
 import { createHostdBrowserProvider } from './hostd-browser-provider.js';
+import { holderName } from './lease-holder.js';
 import { LOCAL_BROWSER_ID, startLocalEgress, withLocalEgress } from './local-egress.js';
 import { type LocalJailService, startLocalJailService } from './local-jail-service.js';
-import { type LeaseHolders, reapOrphanClones } from './orphan-clones.js';
+import { createOrphanReaper, type LeaseHolders } from './orphan-clones.js';
 import { screencastOf, type TaskBrowsers, trackLeases } from './task-browsers.js';
 
 const HOSTD_EGRESS =
@@ -69,7 +70,7 @@ export async function openBrowserSource(
     launcher: ControlplaneLauncher;
     /** The jail hosts, when CLAWDIE_FLEET=on (the composition root builds them over the store). */
     hosts?: FleetHosts | null;
-    /** This controlplane (the holder it names on its leases) and the live ones (instance registry). */
+    /** This controlplane (its store and instance, named on its leases) and its store's live ones. */
     holders: LeaseHolders;
   },
 ): Promise<BrowserSource> {
@@ -93,8 +94,9 @@ export async function openBrowserSource(
         { reasons: health.isolation.reasons },
         'hostd runs clones with REDUCED isolation on its host',
       );
+    const reaper = createOrphanReaper(deps);
     const reap = async () => {
-      await reapOrphanClones(client, await client.listClones(), deps);
+      await reaper.reap(client, await client.listClones());
     };
     // Before any task: the clones of controlplanes that are gone (a crashed predecessor's); then
     // every heartbeat interval, those of a replica sharing this hostd that died since.
@@ -106,7 +108,7 @@ export async function openBrowserSource(
         logger: deps.logger,
         concurrency,
         audit: deps.audit,
-        holder: deps.holders.id,
+        holder: holderOf(deps.holders),
       }),
     );
     return {
@@ -144,6 +146,7 @@ async function openFleetBrowsers(
   deps: { logger: Logger; audit: AuditLog; holders: LeaseHolders },
 ): Promise<BrowserSource> {
   const concurrency = config.embeddedHostd.concurrency;
+  const reaper = createOrphanReaper(deps);
   const clientOf = (endpoint: { url: string; token: string }) =>
     new HostdClient({ baseUrl: endpoint.url, token: endpoint.token });
   const fleet = createFleetBrowserProvider({
@@ -157,11 +160,11 @@ async function openFleetBrowsers(
         concurrency,
         audit: deps.audit,
         relay: { baseUrl: endpoint.url, token: endpoint.token },
-        holder: deps.holders.id,
+        holder: holderOf(deps.holders),
       }),
     revokeOrphans: async (host, endpoint) => {
       const client = clientOf(endpoint);
-      await reapOrphanClones(client, await client.listClones(), { ...deps, host, own: true });
+      await reaper.reap(client, await client.listClones(), { host, own: true });
     },
     hostAnswers: async (host) => {
       const endpoint = await hosts.registry.endpoint(host);
@@ -181,7 +184,7 @@ async function openFleetBrowsers(
   // Every round, on every host that answers: the clones of controlplanes that are gone.
   hosts.onClones(async (host, clones) => {
     const client = clientOf(await hosts.registry.endpoint(host));
-    await reapOrphanClones(client, clones, { ...deps, host });
+    await reaper.reap(client, clones, { host });
   });
   // Before any task: the first round, which clears the clones a crashed controlplane left.
   await hosts.start();
@@ -242,6 +245,10 @@ async function openLocalBrowser(
     },
   };
 }
+
+/** The holder this controlplane names on its leases: its store and instance. */
+const holderOf = (holders: LeaseHolders) =>
+  holderName({ store: holders.store, instance: holders.id });
 
 /** Runs `work` every `intervalMs`, one at a time, until `stop` (which waits for the one in flight). */
 function repeat(intervalMs: number, work: () => Promise<void>, logger: Logger) {

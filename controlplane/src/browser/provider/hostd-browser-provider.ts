@@ -36,8 +36,9 @@ export interface HostdBrowserProviderOptions {
    */
   relay?: { baseUrl: string; token: string };
   /**
-   * The name hostd keeps with each lease: this controlplane's instance id, so that another
-   * controlplane revokes its leases only once it is gone (orphan-clones.ts). Default: unnamed.
+   * The name hostd keeps with each lease: this controlplane's store and instance id
+   * (lease-holder.ts), so that another controlplane of its store revokes its leases only once it
+   * is gone, and one of another store never (orphan-clones.ts). Default: unnamed.
    */
   holder?: string;
 }

@@ -8,7 +8,12 @@ import type { Config } from '../../config.js';
 import type { AuditVerifyResult } from '../../governance/audit/verify-chain.js';
 import { DataDirInUseError } from '../ownership/data-dir-owner.js';
 import { findLiveServer } from '../ownership/live-server.js';
-import { integrityCheck, knownMigrations, rewriteTracePaths } from '../store/backup-database.js';
+import {
+  dropStoreIdentity,
+  integrityCheck,
+  knownMigrations,
+  rewriteTracePaths,
+} from '../store/backup-database.js';
 import { DATA_DIR_MODE, DATA_FILE_MODE } from '../store/data-dir-modes.js';
 import { verifyAuditAt } from './audit-check.js';
 import { BackupError, refuseOnPostgres } from './backup-errors.js';
@@ -85,6 +90,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     }
     const database = join(staging.path, inside(config.dataDir, config.databasePath) ?? '');
     rewriteTracePaths(database, join(config.dataDir, 'traces'));
+    // Each restore is a store of its own, even two of one backup (a backup drops it too).
+    dropStoreIdentity(database);
     const integrity = integrityCheck(database);
     if (integrity.join() !== 'ok')
       throw new BackupError('BACKUP_INCONSISTENT', `integrity: ${integrity.join('; ')}`);

@@ -47,12 +47,31 @@ export function snapshotDatabase(sourcePath: string, destPath: string): void {
 /**
  * Prepares a snapshot copy to be restored anywhere: the registry of running processes
  * (`instances`) is emptied, since those processes run on the source, not on the copy (left in, a
- * restored copy on the same host would be refused as "in use" by the source's server).
+ * restored copy on the same host would be refused as "in use" by the source's server), and the
+ * store's identity is dropped (`dropStoreIdentity`).
  */
 export function clearInstances(path: string): void {
   withCopy(path, (sqlite) => {
     sqlite.prepare('DELETE FROM instances').run();
+    deleteStoreIdentity(sqlite);
   });
+}
+
+/**
+ * Drops a copy's store identity, so that the copy makes its own when it first starts: a restored
+ * copy running beside its source on one hostd must not pass for the source's store, or each would
+ * take the other's live clones for orphans (`browser/provider/orphan-clones.ts`).
+ */
+export function dropStoreIdentity(path: string): void {
+  withCopy(path, deleteStoreIdentity);
+}
+
+function deleteStoreIdentity(sqlite: Database.Database): void {
+  // A copy made before the table existed has none: its first start's migration makes it empty.
+  const table = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_identity'")
+    .get();
+  if (table) sqlite.prepare('DELETE FROM store_identity').run();
 }
 
 /** `PRAGMA integrity_check` of a database file: `['ok']` when intact, else SQLite's findings. */

@@ -1,7 +1,8 @@
 // The registry of controlplane processes using one database (drizzle + better-sqlite3).
+import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { Db } from './database.js';
-import { instances } from './schema.js';
+import { instances, storeIdentity } from './schema.js';
 
 export type InstanceKind = 'server' | 'cli' | 'mcp' | 'embedded';
 
@@ -36,6 +37,12 @@ export interface InstanceRepository {
   /** Oldest first (by start, then id). */
   list(): Promise<InstanceRecord[]>;
   remove(ids: string[]): Promise<void>;
+  /**
+   * This store's identity: a random id made the first time any process asks (two asking at once
+   * get the same one), the same for every process on the store until a backup or restore drops
+   * it from a copy. Instances name it with their id on hostd leases (`lease-holder.ts`).
+   */
+  storeId(): Promise<string>;
 }
 
 export function createInstanceRepository(db: Db): InstanceRepository {
@@ -77,6 +84,15 @@ export function createInstanceRepository(db: Db): InstanceRepository {
     list: async () => listNow(),
     async remove(ids) {
       if (ids.length > 0) db.delete(instances).where(inArray(instances.id, ids)).run();
+    },
+    async storeId() {
+      db.insert(storeIdentity)
+        .values({ singleton: 1, id: randomUUID().replaceAll('-', '') })
+        .onConflictDoNothing()
+        .run();
+      const row = db.select().from(storeIdentity).where(eq(storeIdentity.singleton, 1)).get();
+      if (!row) throw new Error('store_identity has no row after its insert');
+      return row.id;
     },
   };
 }

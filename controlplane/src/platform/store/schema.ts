@@ -208,6 +208,17 @@ export const instances = sqliteTable('instances', {
 });
 
 /**
+ * This store's identity: one row (`singleton` = 1) holding a random id made the first time it is
+ * asked for. A controlplane names it with its instance id on every hostd lease, so that another
+ * store's controlplanes on the same hostd never take its clones for orphans. A backup's copy and a
+ * restore drop it, so a restored copy is a store of its own.
+ */
+export const storeIdentity = sqliteTable('store_identity', {
+  singleton: integer('singleton').primaryKey(),
+  id: text('id').notNull(),
+});
+
+/**
  * Saved browser sessions (cookies + localStorage of some origins), sealed with the vault key:
  * only ciphertext, IV and tag hold values. One row per tenant and name; saving again replaces it.
  */

@@ -1,18 +1,21 @@
-// Which leases a controlplane revokes on a hostd: those whose holder is gone, its own only when
-// asked, unnamed ones only when no other controlplane is live; a real hostd app (fake clones).
+// Which leases a controlplane revokes on a hostd: those of its own store whose holder is gone, its
+// own only when asked; never another store's, a holder without a store id, an unnamed lease or a
+// lease of a hostd older than holders. A real hostd app (fake clones).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Clone } from '@clawdie/hostd/api';
 import { HostdClient } from '@clawdie/hostd/client';
+import { holderName } from '../../../../controlplane/src/browser/provider/lease-holder.js';
 import {
+  createOrphanReaper,
   type LeaseHolders,
-  reapOrphanClones,
 } from '../../../../controlplane/src/browser/provider/orphan-clones.js';
 import type {
   AuditEvent,
   AuditLog,
   AuditRecord,
 } from '../../../../controlplane/src/governance/audit/audit-log.js';
+import { capturingLogger } from '../../../support/capturing-logger.js';
 import { silentLogger } from '../../../support/silent-logger.js';
 import { startHostd } from '../../fleet/fleet-fixture.js';
 
@@ -33,8 +36,13 @@ function recordingAudit(): AuditLog & { events: AuditEvent[] } {
   };
 }
 
-/** `me` and the other live instances. */
+const STORE = 'store-a';
+/** The holder name of `instance` of this test's store (or of `store`). */
+const of = (instance: string, store = STORE) => holderName({ store, instance });
+
+/** `me` and the other live instances of the store. */
 const holders = (me: string, others: string[]): LeaseHolders => ({
+  store: STORE,
   id: me,
   live: async () => [me, ...others].map((id) => ({ id })),
 });
@@ -48,59 +56,77 @@ async function hostWith(leases: { taskId: string; holder?: string }[]) {
   return { client, left };
 }
 
-describe('reaping the clones no live controlplane holds', () => {
-  it('revokes gone holders’ leases, never a live one’s, its own only when asked', async () => {
+describe('reaping the clones no live controlplane of this store holds', () => {
+  it('revokes gone holders’ leases of its store, never a live one’s, its own only when asked', async () => {
     const { client, left } = await hostWith([
-      { taskId: 'gone', holder: 'crashed' },
-      { taskId: 'live', holder: 'other' },
-      { taskId: 'mine', holder: 'me' },
+      { taskId: 'gone', holder: of('crashed') },
+      { taskId: 'live', holder: of('other') },
+      { taskId: 'mine', holder: of('me') },
     ]);
     const audit = recordingAudit();
-    const options = { holders: holders('me', ['other']), audit, logger: silentLogger };
-    assert.equal(await reapOrphanClones(client, await client.listClones(), options), 1);
+    const reaper = createOrphanReaper({
+      holders: holders('me', ['other']),
+      audit,
+      logger: silentLogger,
+    });
+    assert.equal(await reaper.reap(client, await client.listClones()), 1);
     assert.deepEqual(await left(), ['live', 'mine']);
     assert.deepEqual(
       audit.events.map((event) => [event.type, event.taskId, event.data?.holder]),
-      [['clone-destroyed', 'gone', 'crashed']],
+      [['clone-destroyed', 'gone', of('crashed')]],
     );
-    const own = { ...options, own: true };
-    assert.equal(await reapOrphanClones(client, await client.listClones(), own), 1);
+    assert.equal(await reaper.reap(client, await client.listClones(), { own: true }), 1);
     assert.deepEqual(await left(), ['live']);
   });
 
-  it('leaves unnamed leases while another controlplane is live, and revokes them when alone', async () => {
-    const { client, left } = await hostWith([{ taskId: 'old-1' }, { taskId: 'new', holder: 'b' }]);
-    const audit = recordingAudit();
-    const crowd = { holders: holders('a', ['b']), audit, logger: silentLogger };
-    assert.equal(await reapOrphanClones(client, await client.listClones(), crowd), 0);
-    assert.deepEqual(await left(), ['new', 'old-1']);
-    const alone = { ...crowd, holders: holders('a', []) };
-    assert.equal(await reapOrphanClones(client, await client.listClones(), alone), 2);
-    assert.deepEqual(await left(), []);
-    assert.deepEqual(audit.events.map((event) => event.data?.reason).sort(), [
-      'holder replica gone',
-      'unnamed lease, no other controlplane live',
+  it('never revokes a lease it cannot attribute to its store, and says so once per holder', async () => {
+    const { client, left } = await hostWith([
+      { taskId: 'other-store', holder: of('someone', 'store-b') },
+      { taskId: 'older-controlplane', holder: 'bare-instance-id' },
+      { taskId: 'unnamed' },
+      { taskId: 'orphan', holder: of('crashed') },
     ]);
+    const audit = recordingAudit();
+    const { logger, lines } = capturingLogger('info');
+    // Alone in its store: before store ids, this revoked the unnamed lease too.
+    const reaper = createOrphanReaper({ holders: holders('me', []), audit, logger });
+    assert.equal(await reaper.reap(client, await client.listClones()), 1);
+    assert.deepEqual(await left(), ['older-controlplane', 'other-store', 'unnamed']);
+    assert.deepEqual(
+      audit.events.map((event) => [event.taskId, event.data?.reason]),
+      [['orphan', 'holder replica gone']],
+    );
+    assert.equal(await reaper.reap(client, await client.listClones(), { own: true }), 0);
+    const alone = lines
+      .map((line) => JSON.parse(line) as { msg: string; holder?: string; why?: string })
+      .filter((line) => line.msg.startsWith('left alone'));
+    assert.deepEqual(
+      alone.map((line) => [line.holder, line.why]).sort(),
+      [
+        ['(unnamed)', 'unnamed'],
+        ['bare-instance-id', 'no store id (older controlplane)'],
+        [of('someone', 'store-b'), 'another store'],
+      ],
+      'each once, though two rounds saw them',
+    );
   });
 
-  it('with a hostd older than holders, revokes everything only when no other controlplane is live', async () => {
+  it('leaves every lease of a hostd older than holders', async () => {
     const calls: string[] = [];
     const client = {
       revokeLeases: async () => {
         calls.push('revokeLeases');
         return { revoked: [] };
       },
-      revokeAllLeases: async () => {
-        calls.push('revokeAllLeases');
-        return { revoked: [{ name: 'browsertask001', taskId: 't', generation: 1, leftovers: [] }] };
-      },
     };
     const clone = { taskId: 't' } as Clone;
-    const options = { holders: holders('a', ['b']), audit: recordingAudit(), logger: silentLogger };
-    assert.equal(await reapOrphanClones(client, [clone], options), 0);
+    const reaper = createOrphanReaper({
+      holders: holders('a', []),
+      audit: recordingAudit(),
+      logger: silentLogger,
+    });
+    assert.equal(await reaper.reap(client, [clone]), 0);
+    assert.equal(await reaper.reap(client, [clone], { own: true }), 0);
     assert.deepEqual(calls, []);
-    const alone = { ...options, holders: holders('a', []) };
-    assert.equal(await reapOrphanClones(client, [clone], alone), 1);
-    assert.deepEqual(calls, ['revokeAllLeases']);
   });
 });

@@ -1,8 +1,9 @@
 // The registry of controlplane processes on PostgreSQL (drizzle + node-postgres).
+import { randomUUID } from 'node:crypto';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { InstanceKind, InstanceRecord, InstanceRepository } from '../instance-repository.js';
 import type { PgDb } from './pg-database.js';
-import { instances } from './schema.js';
+import { instances, storeIdentity } from './schema.js';
 
 const toRecord = (row: typeof instances.$inferSelect): InstanceRecord => ({
   ...row,
@@ -45,6 +46,15 @@ export function createPgInstanceRepository(db: PgDb): InstanceRepository {
     },
     async remove(ids) {
       if (ids.length > 0) await db.delete(instances).where(inArray(instances.id, ids));
+    },
+    async storeId() {
+      await db
+        .insert(storeIdentity)
+        .values({ singleton: 1, id: randomUUID().replaceAll('-', '') })
+        .onConflictDoNothing();
+      const [row] = await db.select().from(storeIdentity).where(eq(storeIdentity.singleton, 1));
+      if (!row) throw new Error('store_identity has no row after its insert');
+      return row.id;
     },
   };
 }

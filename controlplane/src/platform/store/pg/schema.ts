@@ -196,6 +196,12 @@ export const instances = pgTable('instances', {
   heartbeatAt: ms('heartbeat_at').notNull(),
 });
 
+/** This store's identity, shared by every replica: one row, a random id made when first asked. */
+export const storeIdentity = pgTable('store_identity', {
+  singleton: integer('singleton').primaryKey(),
+  id: text('id').notNull(),
+});
+
 /** Saved browser sessions, sealed with the vault key; one row per tenant and name. */
 export const sessionProfiles = pgTable(
   'session_profiles',

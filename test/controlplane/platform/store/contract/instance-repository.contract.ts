@@ -111,5 +111,18 @@ export function instanceRepositoryContract(backend: StoreBackend): void {
       );
       for (const result of results) if (result) assert.equal(result.id, winners[0]);
     });
+
+    it('gives every connection the one store id, made once even when several ask at once', async (t) => {
+      const fresh = await backend.fresh();
+      const replicas = [await fresh.connect(), await fresh.connect()];
+      t.after(() => Promise.all(replicas.map((replica) => replica.close())));
+      const ids = await Promise.all(
+        [0, 1, 2, 3].map((i) => (replicas[i % 2] ?? assert.fail()).instances.storeId()),
+      );
+      assert.equal(new Set(ids).size, 1, `one id, not ${ids.join(', ')}`);
+      assert.match(ids[0] ?? '', /^[0-9a-f]{32}$/);
+      const other = await freshConnection(backend, t);
+      assert.notEqual(await other.instances.storeId(), ids[0], 'another database, another store');
+    });
   });
 }
