@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { type Clock, systemClock } from '../../clock.js';
 import { AppError } from '../../errors.js';
-import { type Db, openDatabase } from '../store/database.js';
+import { type Db, openDatabase, openDatabaseReadOnly } from '../store/database.js';
 import {
   createInstanceRepository,
   type InstanceKind,
@@ -87,12 +88,7 @@ export async function registerInstance(
   options: ClaimOptions & { exclusive: boolean },
 ): Promise<DataDirOwner> {
   const clock = options.clock ?? systemClock;
-  const probe: LivenessProbe = {
-    clock,
-    hostname: options.hostname ?? hostName(),
-    isPidAlive: options.isPidAlive ?? isPidAlive,
-    timeoutMs: options.timeoutMs ?? defaultInstanceTimeoutMs,
-  };
+  const probe = probeOf(options);
   const now = clock.now();
   const self: InstanceRecord = {
     id: (options.newId ?? randomUUID)(),
@@ -157,11 +153,26 @@ export async function registerInstance(
   };
 }
 
-/** `claimDataDir` on its own connection to the database file, closed with the claim. */
+function probeOf(options: ClaimOptions): LivenessProbe {
+  return {
+    clock: options.clock ?? systemClock,
+    hostname: options.hostname ?? hostName(),
+    isPidAlive: options.isPidAlive ?? isPidAlive,
+    timeoutMs: options.timeoutMs ?? defaultInstanceTimeoutMs,
+  };
+}
+
+/**
+ * `claimDataDir` on its own connection to the database file, closed with the claim. A live server
+ * registered in an existing file refuses the claim before the file is migrated: opening it
+ * applies this build's migrations, and a newer build started beside a running older server must
+ * not change the schema under it.
+ */
 export async function claimDataDirAt(
   databasePath: string,
   options: ClaimOptions,
 ): Promise<DataDirOwner> {
+  refuseWhileServed(databasePath, options);
   const database = openDatabase(databasePath);
   try {
     const owner = await claimDataDir(database.db, options);
@@ -175,5 +186,34 @@ export async function claimDataDirAt(
   } catch (error) {
     database.close();
     throw error;
+  }
+}
+
+/**
+ * Reads an existing file's registered servers without migrating it (read-only; the columns every
+ * schema since the instances table has) and throws DataDirInUseError for a live one. The claim
+ * after the migration checks again in its write transaction: this is the early refusal, not the
+ * lock.
+ */
+function refuseWhileServed(databasePath: string, options: ClaimOptions): void {
+  if (databasePath === ':memory:' || !existsSync(databasePath)) return;
+  const { db, close } = openDatabaseReadOnly(databasePath);
+  try {
+    const client = db.$client;
+    const table = client
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'instances'")
+      .get();
+    if (!table) return;
+    const servers = client
+      .prepare(
+        `SELECT id, kind, pid, hostname, url, started_at AS startedAt, heartbeat_at AS heartbeatAt
+           FROM instances WHERE kind = 'server'`,
+      )
+      .all() as InstanceRecord[];
+    const probe = probeOf(options);
+    const holder = servers.find((row) => isInstanceLive(row, probe));
+    if (holder) throw new DataDirInUseError(options.dataDir, holder);
+  } finally {
+    close();
   }
 }
