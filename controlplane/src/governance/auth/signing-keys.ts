@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JSONWebKeySet, type JWK } from 'jose';
 import { z } from 'zod';
+import { replaceFile } from '../../platform/store/replace-file.js';
 import { KeyFileError } from './auth-errors.js';
 
 export const signingAlgorithm = 'ES256';
@@ -82,8 +83,6 @@ export async function rotateSigningKeys(
   };
   const keys = [...existing, privateJwkSchema.parse(jwk)].slice(-Math.max(1, options.keep));
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
-  await rename(temporary, file);
+  await replaceFile(file, `${JSON.stringify({ keys }, null, 2)}\n`);
   return { kid, kept: keys.map((key) => key.kid) };
 }

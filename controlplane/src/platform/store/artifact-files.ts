@@ -1,11 +1,12 @@
 // Where a task's downloaded files live, beside its trace: `<dataDir>/traces/<taskId>/artifacts/<name>`
 // (0600 in 0700 directories, like the screenshots), with their facts in
 // `<dataDir>/traces/<taskId>/artifacts.json`.
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeHashed } from '@clawdie/kit/files';
 import { downloadNameSchema } from '@clawdie/kit/jail-api';
 import { z } from 'zod';
+import { replaceFile } from './replace-file.js';
 
 /** One stored artifact: the result's facts plus where it came from and which step caused it. */
 export const storedArtifactSchema = z.object({
@@ -77,9 +78,7 @@ export function createArtifactFiles(dataDir: string): ArtifactFiles {
     async record(taskId, artifacts) {
       const dir = traceDir(taskId);
       await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFile(join(dir, 'artifacts.json'), JSON.stringify(artifacts, null, 1), {
-        mode: 0o600,
-      });
+      await replaceFile(join(dir, 'artifacts.json'), JSON.stringify(artifacts, null, 1));
     },
     async list(taskId) {
       const text = await readFile(join(traceDir(taskId), 'artifacts.json'), 'utf8').catch(
