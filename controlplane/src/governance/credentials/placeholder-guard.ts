@@ -1,5 +1,6 @@
 import type { BrowserOperator } from '../../browser/operator/browser-operator.js';
 import { OperatorError } from '../../errors.js';
+import { appendOrFail } from '../audit/append-or-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { secretNamesInActions } from '../policy/secret-placeholders.js';
 
@@ -30,7 +31,7 @@ export function refuseSecretPlaceholders(
       if (names.length === 0) return operator.execute(actions, signal);
       const reason = 'this task has no credential support (credential_mode none, or no policy)';
       for (const name of names)
-        await deps.audit.append({
+        await appendOrFail(deps.audit, {
           type: 'credential-refused',
           actor: deps.actor,
           taskId: deps.taskId,

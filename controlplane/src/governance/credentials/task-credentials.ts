@@ -2,6 +2,7 @@ import type { Action, ActionResult, ActionsResponse, SecretGuard } from '@clawdi
 import type { Logger } from 'pino';
 import type { BrowserOperator } from '../../browser/operator/browser-operator.js';
 import { OperatorError } from '../../errors.js';
+import { appendOrFail } from '../audit/append-or-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { capText } from '../audit/bounded-text.js';
 import { hostOf } from '../policy/domain-match.js';
@@ -124,7 +125,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
   ) {
     for (const name of entry.names) {
       if (result?.status === 'ok') {
-        await deps.audit.append({
+        await appendOrFail(deps.audit, {
           type: 'credential-typed',
           actor: deps.actor,
           taskId: deps.taskId,
@@ -132,7 +133,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
         });
       } else if (result?.error?.code === 'FOCUS_MISMATCH') {
         deps.logger.warn({ secret: name, origin: entry.origin }, 'secret typing refused');
-        await deps.audit.append({
+        await appendOrFail(deps.audit, {
           type: 'credential-refused',
           actor: deps.actor,
           taskId: deps.taskId,
@@ -192,7 +193,7 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     origin: string | null,
   ): Promise<OperatorError> {
     deps.logger.warn({ secret: name, host, code }, 'secret typing refused');
-    await deps.audit.append({
+    await appendOrFail(deps.audit, {
       type: 'credential-refused',
       actor: deps.actor,
       taskId: deps.taskId,
