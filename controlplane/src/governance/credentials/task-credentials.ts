@@ -1,4 +1,10 @@
-import type { Action, ActionResult, ActionsResponse, SecretGuard } from '@clawdie/kit/jail-api';
+import type {
+  Action,
+  ActionResult,
+  ActionsResponse,
+  LandingResponse,
+  SecretGuard,
+} from '@clawdie/kit/jail-api';
 import type { Logger } from 'pino';
 import type { BrowserOperator } from '../../browser/operator/browser-operator.js';
 import { OperatorError } from '../../errors.js';
@@ -36,6 +42,9 @@ export interface TaskCredentialsDeps {
  */
 export function createTaskCredentials(deps: TaskCredentialsDeps) {
   const granted = new Map<string, string>();
+  // Once a secret has gone into a page, the page may carry it in its address (a login form
+  // without `method` submits by GET): from then on addresses lose their query and fragment.
+  let secretTyped = false;
   return {
     async onSecretApproved(name: string, host: string) {
       granted.set(
@@ -51,8 +60,14 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
     wrapOperator(operator: BrowserOperator): BrowserOperator {
       return {
         screenshot: (signal, options) => operator.screenshot(signal, options),
-        state: (signal) => operator.state(signal),
-        landing: (action, signal) => operator.landing(action, signal),
+        state: async (signal) => {
+          const state = await operator.state(signal);
+          return secretTyped ? { ...state, url: withoutQuery(state.url) } : state;
+        },
+        landing: async (action, signal) => {
+          const landing = await operator.landing(action, signal);
+          return secretTyped ? landingWithoutQueries(landing) : landing;
+        },
         async execute(actions, signal) {
           const names = secretNamesInActions(actions);
           if (names.length === 0) return operator.execute(actions, signal);
@@ -76,7 +91,11 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
             });
           }
           const response = await operator.execute(filled, signal);
-          for (const entry of typed) await auditTyping(entry, response.results[entry.index]);
+          for (const entry of typed) {
+            const result = response.results[entry.index];
+            if (result?.status === 'ok') secretTyped = true;
+            await auditTyping(entry, result);
+          }
           return scrub(response, values);
         },
       };
@@ -209,10 +228,36 @@ export function createTaskCredentials(deps: TaskCredentialsDeps) {
   }
 }
 
-/** The response with every secret value replaced by its placeholder (errors can echo input). */
+/**
+ * The response with every secret value replaced by its placeholder (errors can echo input), as
+ * written and as a URL carries it (percent-encoded; a form's `+` for spaces).
+ */
 function scrub(response: ActionsResponse, values: Map<string, string>): ActionsResponse {
   let text = JSON.stringify(response);
-  for (const [name, value] of values)
-    if (value) text = text.split(JSON.stringify(value).slice(1, -1)).join(`{{secret:${name}}}`);
+  for (const [name, value] of values) {
+    if (!value) continue;
+    const encoded = encodeURIComponent(value);
+    for (const form of new Set([value, encoded, encoded.replaceAll('%20', '+')]))
+      text = text.split(JSON.stringify(form).slice(1, -1)).join(`{{secret:${name}}}`);
+  }
   return JSON.parse(text) as ActionsResponse;
+}
+
+/** `url` without its query and fragment (`?…` says one was there); anything unparsable whole. */
+export function withoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const had = parsed.search !== '' || parsed.hash !== '';
+    return `${parsed.origin === 'null' ? `${parsed.protocol}` : parsed.origin}${parsed.pathname}${had ? '?…' : ''}`;
+  } catch {
+    return url.replace(/[?#].*$/s, '?…');
+  }
+}
+
+function landingWithoutQueries(landing: LandingResponse): LandingResponse {
+  const target = landing.target && {
+    ...landing.target,
+    frames: landing.target.frames.map((frame) => ({ ...frame, url: withoutQuery(frame.url) })),
+  };
+  return { ...landing, url: withoutQuery(landing.url), target };
 }
