@@ -117,14 +117,29 @@ export function createHostRegistry(deps: HostRegistryDeps): HostRegistry {
   };
 }
 
-/** Up: a heartbeat within `staleMs`; down: an older one or a failed attempt since; unknown: none yet. */
+/**
+ * Up: a heartbeat within `staleMs`; down: an older one or a failed attempt since; unknown: none
+ * yet. The age is the store's (`heartbeatAgeMs`, PostgreSQL's clock) when it keeps one, so
+ * replicas on machines whose clocks disagree never lose a host the other just reached (its tasks
+ * would end HOST_LOST); on SQLite, one host's file, it is `now` minus the recorded time.
+ */
 export function healthOf(
-  host: Pick<HostRecord, 'heartbeatAt' | 'lastError'>,
+  host: Pick<HostRecord, 'heartbeatAt' | 'heartbeatAgeMs' | 'lastError'>,
   now: number,
   staleMs: number,
 ): HostView['health'] {
-  if (host.heartbeatAt === null) return host.lastError === null ? 'unknown' : 'down';
-  return now - host.heartbeatAt <= staleMs ? 'up' : 'down';
+  const age = heartbeatAgeOf(host, now);
+  if (age === null) return host.lastError === null ? 'unknown' : 'down';
+  return age <= staleMs ? 'up' : 'down';
+}
+
+/** How long ago the host's last good heartbeat was (null: never), by the store's clock if it has one. */
+export function heartbeatAgeOf(
+  host: Pick<HostRecord, 'heartbeatAt' | 'heartbeatAgeMs'>,
+  now: number,
+): number | null {
+  if (host.heartbeatAt === null) return null;
+  return host.heartbeatAgeMs ?? now - host.heartbeatAt;
 }
 
 function checkNewHost(host: NewHost): void {

@@ -3,7 +3,7 @@
 // `TOKEN=$(clawdie hosts add …)` works; everything else is a table or JSON on stdout.
 import { systemClock } from '../../clock.js';
 import type { Config } from '../../config.js';
-import { createHostRegistry, type HostView } from '../../fleet/host-registry.js';
+import { createHostRegistry, type HostView, heartbeatAgeOf } from '../../fleet/host-registry.js';
 import { openAuditTrail } from '../../governance/audit/open-audit-trail.js';
 import { loadVaultKey } from '../../governance/credentials/secret-vault.js';
 import { printJson, printLine } from './cli-output.js';
@@ -77,6 +77,8 @@ export async function runHostsCommand(
   }
 }
 
+const ago = (ageMs: number | null) => (ageMs === null ? '-' : `${Math.round(ageMs / 1000)}s ago`);
+
 /** One line per host: name, state, health, load, heartbeat age, labels, URL, last error. */
 export function hostTable(hosts: readonly HostView[], now: number): string {
   if (hosts.length === 0) return 'no jail hosts registered (clawdie hosts add NAME --url URL)\n';
@@ -85,7 +87,7 @@ export function hostTable(hosts: readonly HostView[], now: number): string {
     host.state,
     host.health,
     `${host.clones}/${host.capacity}`,
-    host.heartbeatAt === null ? '-' : `${Math.round((now - host.heartbeatAt) / 1000)}s ago`,
+    ago(heartbeatAgeOf(host, now)),
     Object.entries(host.labels)
       .map(([key, value]) => `${key}=${value}`)
       .join(',') || '-',

@@ -45,6 +45,8 @@ export interface HostRow {
   capacity: number;
   labels: Record<string, string>;
   heartbeatAt: number | null;
+  /** The heartbeat's age by the shared store's clock (see `HostRecord`); else `now` judges it. */
+  heartbeatAgeMs?: number | null;
   lastError: string | null;
 }
 
@@ -64,7 +66,7 @@ ${hosts.map(
       .map(([key, value]) => `${key}=${value}`)
       .join(' ') || '—'
   }</td>
-<td class="num">${host.heartbeatAt === null ? '—' : `${duration(now - host.heartbeatAt)} ago`}</td></tr>`,
+<td class="num">${host.heartbeatAt === null ? '—' : `${duration(host.heartbeatAgeMs ?? now - host.heartbeatAt)} ago`}</td></tr>`,
 )}
 ${hosts.length === 0 ? html`<tr><td colspan="5" class="muted">No jail hosts registered (clawdie hosts add).</td></tr>` : ''}
 </tbody>

@@ -5,6 +5,7 @@ import type { InstanceRecord } from '../store/instance-repository.js';
 
 /** How this process judges whether another registered instance still runs. */
 export interface LivenessProbe {
+  /** This host's clock: judges only rows whose store keeps no clock of its own (SQLite). */
   clock: Pick<Clock, 'now'>;
   /** This machine's hostname: a pid is only meaningful on the host that registered it. */
   hostname: string;
@@ -17,10 +18,17 @@ export interface LivenessProbe {
 /**
  * Live = heartbeat within `timeoutMs` and, on this host, its pid still exists. A process that
  * died without deregistering is seen as gone at once on its own host (pid check) and after the
- * timeout elsewhere (a shared database on a network filesystem).
+ * timeout elsewhere.
+ *
+ * The heartbeat's age comes from the store when it has a clock (PostgreSQL: `heartbeatAgeMs`,
+ * written and judged by the database's clock), so replicas whose clocks disagree never take each
+ * other for dead. Only on SQLite is it `probe.clock` minus the row's time: every process on a
+ * SQLite file runs on the host that holds the data dir (SQLite's locking is not safe on a network
+ * filesystem), so writer and judge share one clock, and tests drive it with a manual clock.
  */
 export function isInstanceLive(instance: InstanceRecord, probe: LivenessProbe): boolean {
-  if (probe.clock.now() - instance.heartbeatAt > probe.timeoutMs) return false;
+  const age = instance.heartbeatAgeMs ?? probe.clock.now() - instance.heartbeatAt;
+  if (age > probe.timeoutMs) return false;
   return instance.hostname !== probe.hostname || probe.isPidAlive(instance.pid);
 }
 

@@ -16,11 +16,20 @@ export interface HostRecord {
   token: SealedSecret;
   addedAt: number;
   heartbeatAt: number | null;
+  /**
+   * How long ago `heartbeatAt` was by the store's own clock (null: never), on a shared store
+   * (PostgreSQL), so that replicas whose clocks disagree judge a host's health alike; absent on
+   * SQLite, which one controlplane's host reads and writes (see `healthOf`).
+   */
+  heartbeatAgeMs?: number | null;
   clones: number;
   lastError: string | null;
 }
 
-/** One heartbeat attempt: the clones the host reported, or why it could not be reached. */
+/**
+ * One heartbeat attempt: the clones the host reported, or why it could not be reached. `at` is the
+ * caller's clock; a store with a clock of its own (PostgreSQL) records its time instead.
+ */
 export type HostBeat = { at: number; clones: number } | { at: number; error: string };
 
 /**

@@ -14,6 +14,13 @@ export interface InstanceRecord {
   url: string | null;
   startedAt: number;
   heartbeatAt: number;
+  /**
+   * How long ago the heartbeat was written, by the store's own clock: set on the rows a shared
+   * store lists (PostgreSQL's `clock_timestamp()`), so that replicas on machines whose clocks
+   * disagree judge liveness by one clock. Absent on SQLite, whose rows are written and read on
+   * one host (see `isInstanceLive`).
+   */
+  heartbeatAgeMs?: number;
 }
 
 /**
@@ -31,7 +38,11 @@ export interface InstanceRepository {
     instance: InstanceRecord,
     blocker: (rows: InstanceRecord[]) => InstanceRecord | null,
   ): Promise<InstanceRecord | null>;
-  /** Refreshes the heartbeat; false when the row is gone (another process judged it dead). */
+  /**
+   * Refreshes the heartbeat; false when the row is gone (another process judged it dead). `at` is
+   * this process's clock; a store with a clock of its own (PostgreSQL) writes that instead, and
+   * also for `startedAt` and `heartbeatAt` in `registerUnless`.
+   */
   heartbeat(id: string, at: number): Promise<boolean>;
   setUrl(id: string, url: string): Promise<void>;
   /** Oldest first (by start, then id). */

@@ -1,15 +1,30 @@
 // The registry of controlplane processes on PostgreSQL (drizzle + node-postgres).
 import { randomUUID } from 'node:crypto';
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { InstanceKind, InstanceRecord, InstanceRepository } from '../instance-repository.js';
+import { databaseAgeMs, databaseNowMs } from './pg-clock.js';
 import type { PgDb } from './pg-database.js';
 import { instances, storeIdentity } from './schema.js';
 
-const toRecord = (row: typeof instances.$inferSelect): InstanceRecord => ({
+/** Every column, plus how old the heartbeat is by the database's clock. */
+const listed = {
+  ...getTableColumns(instances),
+  heartbeatAgeMs: databaseAgeMs(instances.heartbeatAt),
+};
+
+const toRecord = (
+  row: typeof instances.$inferSelect & { heartbeatAgeMs: number | null },
+): InstanceRecord => ({
   ...row,
   kind: row.kind as InstanceKind,
+  heartbeatAgeMs: row.heartbeatAgeMs ?? 0, // heartbeat_at is NOT NULL
 });
 
+/**
+ * The `InstanceRepository` on a shared PostgreSQL database. Unlike SQLite it ignores the times
+ * the caller passes for a row's start and heartbeat: both are the database's clock, and every
+ * listed row carries its heartbeat's age by that clock (`heartbeatAgeMs`).
+ */
 export function createPgInstanceRepository(db: PgDb): InstanceRepository {
   return {
     registerUnless: (instance, blocker) =>
@@ -18,18 +33,21 @@ export function createPgInstanceRepository(db: PgDb): InstanceRepository {
         // waits here until this one commits, then reads its row (READ COMMITTED re-reads).
         await tx.execute(sql`LOCK TABLE ${instances} IN SHARE ROW EXCLUSIVE MODE`);
         const rows = await tx
-          .select()
+          .select(listed)
           .from(instances)
           .orderBy(asc(instances.startedAt), asc(instances.id));
         const found = blocker(rows.map(toRecord));
         if (found) return found;
-        await tx.insert(instances).values(instance);
+        const { heartbeatAgeMs: _age, ...row } = instance;
+        await tx
+          .insert(instances)
+          .values({ ...row, startedAt: databaseNowMs, heartbeatAt: databaseNowMs });
         return null;
       }),
-    async heartbeat(id, at) {
+    async heartbeat(id) {
       const updated = await db
         .update(instances)
-        .set({ heartbeatAt: at })
+        .set({ heartbeatAt: databaseNowMs })
         .where(eq(instances.id, id))
         .returning({ id: instances.id });
       return updated.length > 0;
@@ -39,7 +57,7 @@ export function createPgInstanceRepository(db: PgDb): InstanceRepository {
     },
     async list() {
       const rows = await db
-        .select()
+        .select(listed)
         .from(instances)
         .orderBy(asc(instances.startedAt), asc(instances.id));
       return rows.map(toRecord);

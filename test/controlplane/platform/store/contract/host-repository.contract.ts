@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { HostRecord } from '../../../../../controlplane/src/platform/store/host-repository.js';
 import { freshConnection, type StoreBackend } from './store-backends.js';
 
@@ -24,6 +25,7 @@ export function hostRepositoryContract(backend: StoreBackend): void {
       assert.deepEqual(await hosts.get('bsd-1'), {
         ...host('bsd-1'),
         heartbeatAt: null,
+        ...(backend.ownClock ? { heartbeatAgeMs: null } : {}),
         clones: 0,
         lastError: null,
       });
@@ -47,12 +49,26 @@ export function hostRepositoryContract(backend: StoreBackend): void {
       const { hosts } = await freshConnection(backend, t);
       await hosts.add(host('h'));
       assert.equal(await hosts.beat('h', { at: T + 5, clones: 3 }), true);
+      const first = (await hosts.get('h'))?.heartbeatAt;
       assert.equal(await hosts.beat('h', { at: T + 9, error: 'ECONNREFUSED' }), true);
       let got = await hosts.get('h');
-      assert.deepEqual([got?.heartbeatAt, got?.clones, got?.lastError], [T + 5, 3, 'ECONNREFUSED']);
+      assert.deepEqual([got?.heartbeatAt, got?.clones, got?.lastError], [first, 3, 'ECONNREFUSED']);
+      await sleep(5);
       await hosts.beat('h', { at: T + 12, clones: 0 });
       got = await hosts.get('h');
-      assert.deepEqual([got?.heartbeatAt, got?.clones, got?.lastError], [T + 12, 0, null]);
+      assert.deepEqual([got?.clones, got?.lastError], [0, null]);
+      if (backend.ownClock) {
+        // The database's time, not the caller's (T lies years ahead), and its age by that clock.
+        assert.ok(Math.abs((first ?? 0) - Date.now()) < 60_000, `${first} is the database's`);
+        assert.ok((got?.heartbeatAt ?? 0) > (first ?? Infinity), 'a later beat, a later time');
+        const age = got?.heartbeatAgeMs ?? -1;
+        assert.ok(age >= 0 && age < 10_000, `heartbeat age ${age} by the database's clock`);
+      } else {
+        assert.deepEqual(
+          [first, got?.heartbeatAt, got?.heartbeatAgeMs],
+          [T + 5, T + 12, undefined],
+        );
+      }
       assert.equal(await hosts.beat('gone', { at: T, clones: 1 }), false);
     });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { InstanceRecord } from '../../../../../controlplane/src/platform/store/instance-repository.js';
 import { freshConnection, type StoreBackend } from './store-backends.js';
 
@@ -16,6 +17,39 @@ const instance = (id: string, extra: Partial<InstanceRecord> = {}): InstanceReco
   ...extra,
 });
 const blockOnAny = (rows: InstanceRecord[]) => rows[0] ?? null;
+/** A row without its times (which a store with its own clock sets itself). */
+const untimed = ({ startedAt: _s, heartbeatAt: _h, heartbeatAgeMs: _a, ...rest }: InstanceRecord) =>
+  rest;
+
+/**
+ * The times a store with its own clock wrote: its clock's, not the caller's (T lies years ahead),
+ * a heartbeat age by that clock that is small and not negative. A store without a clock keeps
+ * the caller's times and reports no age.
+ */
+function assertTimes(
+  ownClock: boolean,
+  row: InstanceRecord | undefined,
+  given: { startedAt: number; heartbeatAt: number },
+): void {
+  assert.ok(row, 'no row');
+  if (!ownClock) {
+    assert.deepEqual(
+      [row.startedAt, row.heartbeatAt, row.heartbeatAgeMs],
+      [given.startedAt, given.heartbeatAt, undefined],
+    );
+    return;
+  }
+  // The throwaway cluster runs on this machine, so its clock is this one's.
+  assert.ok(
+    Math.abs(row.heartbeatAt - Date.now()) < 60_000,
+    `${row.heartbeatAt} is the database's`,
+  );
+  assert.ok(row.startedAt <= row.heartbeatAt);
+  assert.ok(
+    row.heartbeatAgeMs !== undefined && row.heartbeatAgeMs >= 0 && row.heartbeatAgeMs < 10_000,
+    `heartbeat age ${row.heartbeatAgeMs} by the database's clock`,
+  );
+}
 
 /** Behaviour every InstanceRepository adapter must have. */
 export function instanceRepositoryContract(backend: StoreBackend): void {
@@ -30,7 +64,9 @@ export function instanceRepositoryContract(backend: StoreBackend): void {
       };
       assert.equal(await instances.registerUnless(row, blocker), null);
       assert.deepEqual(seen, [[]]);
-      assert.deepEqual(await instances.list(), [row]);
+      const listed = await instances.list();
+      assert.deepEqual(listed.map(untimed), [untimed(row)]);
+      assertTimes(backend.ownClock, listed[0], row);
     });
 
     it('inserts nothing and returns the blocking row when the blocker returns one', async (t) => {
@@ -53,7 +89,9 @@ export function instanceRepositoryContract(backend: StoreBackend): void {
       );
     });
 
-    it('lists oldest first, then by id', async (t) => {
+    it('lists oldest first, then by id', {
+      skip: backend.ownClock && 'times are the store’s',
+    }, async (t) => {
       const { instances } = await freshConnection(backend, t);
       for (const [id, startedAt] of [
         ['m', T + 2],
@@ -69,14 +107,41 @@ export function instanceRepositoryContract(backend: StoreBackend): void {
       );
     });
 
+    it('lists in the order of registration when the store keeps time', {
+      skip: !backend.ownClock && 'times are the caller’s',
+    }, async (t) => {
+      const { instances } = await freshConnection(backend, t);
+      for (const id of ['m', 'z', 'a']) {
+        // Given start times in reverse: the store's own clock decides.
+        await instances.registerUnless(
+          instance(id, { startedAt: T - id.charCodeAt(0) }),
+          () => null,
+        );
+        await sleep(3);
+      }
+      assert.deepEqual(
+        (await instances.list()).map((row) => row.id),
+        ['m', 'z', 'a'],
+      );
+    });
+
     it('refreshes a heartbeat and records the URL; false for a row that is gone', async (t) => {
       const { instances } = await freshConnection(backend, t);
       await instances.registerUnless(instance('a'), () => null);
+      const [registered] = await instances.list();
+      await sleep(5);
       assert.equal(await instances.heartbeat('a', T + 5_000), true);
       await instances.setUrl('a', 'http://127.0.0.1:8700');
-      assert.deepEqual(await instances.list(), [
-        instance('a', { heartbeatAt: T + 5_000, url: 'http://127.0.0.1:8700' }),
+      const listed = await instances.list();
+      assert.deepEqual(listed.map(untimed), [
+        untimed(instance('a', { url: 'http://127.0.0.1:8700' })),
       ]);
+      assertTimes(backend.ownClock, listed[0], { startedAt: T, heartbeatAt: T + 5_000 });
+      if (backend.ownClock)
+        assert.ok(
+          (listed[0]?.heartbeatAt ?? 0) > (registered?.heartbeatAt ?? Infinity),
+          'the beat wrote the database’s later time',
+        );
       assert.equal(await instances.heartbeat('gone', T + 5_000), false);
     });
 

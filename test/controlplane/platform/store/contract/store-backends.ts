@@ -83,6 +83,11 @@ export interface StoreBackend {
   name: string;
   /** Why this backend cannot run here, or false. */
   skip: string | false;
+  /**
+   * The store keeps time itself: it writes instance heartbeats by its own clock and lists their
+   * age by it (PostgreSQL), rather than storing the caller's times (SQLite).
+   */
+  ownClock: boolean;
   fresh(): Promise<FreshDatabase>;
 }
 
@@ -95,6 +100,7 @@ function sqliteBackend(): StoreBackend {
   return {
     name: 'SQLite',
     skip: false,
+    ownClock: false,
     async fresh() {
       dir ??= mkdtempSync(join(tmpdir(), 'clawdie-contract-'));
       const path = join(dir, `store-${++n}.db`);
@@ -127,6 +133,7 @@ function postgresBackend(): StoreBackend {
   return {
     name: 'PostgreSQL',
     skip: requires('postgres').skip,
+    ownClock: true,
     async fresh() {
       cluster ??= startPostgres();
       const url = await (await cluster).createDatabase();
