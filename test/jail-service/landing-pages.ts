@@ -67,6 +67,8 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
         `<button onclick="window.open('/popup')" style="${box(10, 80, 200, 40)}">window.open</button>`,
       '<title>opener</title>',
     ),
+    // The page's own Back button: history.back() from a click, not the model's navigate_back.
+    '/back': page(`<button onclick="history.back()" style="${box(10, 10, 120, 40)}">Back</button>`),
     '/popup': page(
       `<button onclick="window.close()" style="${box(10, 10, 200, 40)}">close me</button>`,
       '<title>popup</title>',
@@ -81,6 +83,11 @@ export function landingRoutes(sites: Sites): Record<string, string | StaticRoute
       </script>`,
     ),
     '/login': page(LOGIN),
+    // The login page saying its fields' values once loaded: a back/forward restore fires no event.
+    '/login-values': page(
+      `${LOGIN}<script>addEventListener('load', () => setTimeout(() => { document.title =
+        JSON.stringify([...document.querySelectorAll('input')].map((el) => ({ id: el.id, value: el.value }))); }));</script>`,
+    ),
     // A login page whose renderer is busy for 300 ms right after its load, so it draws late.
     '/busy-login': page(
       `${LOGIN}<script>addEventListener('load', () => setTimeout(() => {

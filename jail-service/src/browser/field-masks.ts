@@ -1,25 +1,21 @@
 // Fields that hold a typed secret, and their boxes at capture time: each field is painted over in
 // every screenshot and screencast frame of its tab until its document goes away. A box that cannot
-// be computed (anything but the document being gone) fails closed: the whole image is masked.
+// be computed (anything but the document being gone), a field that may move (an animation) or that
+// moved between the reads before and after a capture fails closed: the whole image is masked.
 
 import type { MaskCodec } from '@clawdie/kit/images';
 import type { CDPSession } from 'puppeteer-core';
-import { type RemoteHandle, releaseGroup, unwrap } from './frame-walk.js';
-import { BOX_FUNCTION } from './landing-script.js';
+import { type Box, fieldBox } from './field-box.js';
+import { type RemoteHandle, releaseGroup } from './frame-walk.js';
 import type { Tab } from './page-tabs.js';
 
-/** A rectangle in CSS pixels of the tab's viewport. */
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+export type { Box } from './field-box.js';
 
 /** Boxes to paint over, or `all` (fail closed: the whole image). */
 export type MaskBoxes = Box[] | 'all';
 
 interface MaskedField {
+  id: number;
   tab: Tab;
   /** The field, then each frame element it is drawn in that its parent cannot read, innermost first. */
   levels: RemoteHandle[];
@@ -53,6 +49,7 @@ const GONE =
 
 export function createFieldMasks(): FieldMasks {
   const fields: MaskedField[] = [];
+  let ids = 0;
   const drop = (field: MaskedField) => {
     const index = fields.indexOf(field);
     if (index >= 0) fields.splice(index, 1);
@@ -60,7 +57,13 @@ export function createFieldMasks(): FieldMasks {
   };
   return {
     add(tab, element, barriers, group, sessions) {
-      fields.push({ tab, levels: [element, ...[...barriers].reverse()], group, sessions });
+      fields.push({
+        id: ++ids,
+        tab,
+        levels: [element, ...[...barriers].reverse()],
+        group,
+        sessions,
+      });
     },
     has: (tab) => fields.some((field) => field.tab === tab),
     async boxes(tab) {
@@ -80,45 +83,40 @@ export function createFieldMasks(): FieldMasks {
   };
 }
 
-/** The field's box in the top-level viewport: its own box offset and clipped by each frame's. */
+/** The field's box in the top-level viewport (field-box.ts), tagged with the field. */
 async function boxOf(field: MaskedField): Promise<Box | 'all' | 'gone'> {
   try {
-    const [own, ...frames] = await Promise.all(
-      field.levels.map(async (level, index) =>
-        unwrap<Box>(
-          await level.session.send('Runtime.callFunctionOn', {
-            functionDeclaration: BOX_FUNCTION,
-            objectId: level.objectId,
-            arguments: [{ value: index > 0 }],
-            returnByValue: true,
-          }),
-          true,
-        ),
-      ),
-    );
-    let box = own as Box;
-    for (const frame of frames) box = clip(offset(box, frame), frame);
-    return box;
+    const box = await fieldBox(field.levels);
+    return box === 'all' ? box : { ...box, field: field.id };
   } catch (error) {
     return GONE.test(String(error)) ? 'gone' : 'all';
   }
 }
 
-function offset(box: Box, by: Box): Box {
-  return { ...box, x: box.x + by.x, y: box.y + by.y };
-}
+/** CSS pixels a field may shift between two reads and still be covered by both boxes. */
+const MOVE_TOLERANCE = 1;
 
-function clip(box: Box, within: Box): Box {
-  const x = Math.max(box.x, within.x);
-  const y = Math.max(box.y, within.y);
-  const right = Math.min(box.x + box.width, within.x + within.width);
-  const bottom = Math.min(box.y + box.height, within.y + within.height);
-  return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
-}
-
-/** Both lists, or `all` when either is. */
+/**
+ * Both lists (two reads: before and after a capture, or two screencast frames), or `all` when
+ * either is, or when a field is in both with boxes that differ: it moved, and where it was while
+ * the image was taken is not known.
+ */
 export function unionBoxes(first: MaskBoxes, second: MaskBoxes): MaskBoxes {
-  return first === 'all' || second === 'all' ? 'all' : [...first, ...second];
+  if (first === 'all' || second === 'all') return 'all';
+  for (const box of second) {
+    const earlier = first.find((candidate) => box.field && candidate.field === box.field);
+    if (earlier && moved(earlier, box)) return 'all';
+  }
+  return [...first, ...second];
+}
+
+function moved(first: Box, second: Box): boolean {
+  return (
+    Math.abs(first.x - second.x) > MOVE_TOLERANCE ||
+    Math.abs(first.y - second.y) > MOVE_TOLERANCE ||
+    Math.abs(first.x + first.width - second.x - second.width) > MOVE_TOLERANCE ||
+    Math.abs(first.y + first.height - second.y - second.height) > MOVE_TOLERANCE
+  );
 }
 
 /**

@@ -123,39 +123,30 @@ export const WALK_FUNCTION = `function (mode, x, y, wantHandle) {
 }`;
 
 /**
- * `this` = an element. Its box in the viewport of the topmost frame this realm can read (walking
- * up through readable `frameElement`s, clipped by each frame's content box): `{ x, y, width,
- * height }` in CSS pixels, zero-sized when not rendered. With `content`, the content box (for a
- * frame element: where its document is drawn).
+ * `this` = a masked field or a frame element it is drawn in. What the mask needs besides the
+ * element's on-screen quads (which CDP computes, transforms included, field-masks.ts):
+ * `rendered` — connected and laid out (a field with no box draws nothing); `moving` — a running
+ * animation or transition (CSS or script) on the element or on any of its flat-tree ancestors, up
+ * through every frame this realm can read, which could move it while an image is taken; `width`
+ * and `height` — the viewport of the topmost frame this realm can read (CSS pixels, scrollbars
+ * included): the frame's area that its owner's content box is drawn as.
  */
-export const BOX_FUNCTION = `function (content) {
-  const contentBox = (el) => {
-    const rect = el.getBoundingClientRect();
-    const style = el.ownerDocument.defaultView.getComputedStyle(el);
-    const left = rect.left + el.clientLeft + parseFloat(style.paddingLeft || '0');
-    const top = rect.top + el.clientTop + parseFloat(style.paddingTop || '0');
-    const width = el.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0');
-    const height = el.clientHeight - parseFloat(style.paddingTop || '0') - parseFloat(style.paddingBottom || '0');
-    return { x1: left, y1: top, x2: left + Math.max(0, width), y2: top + Math.max(0, height) };
-  };
-  if (!this.isConnected) return { x: 0, y: 0, width: 0, height: 0 };
-  let box;
-  if (content) box = contentBox(this);
-  else {
-    const rect = this.getBoundingClientRect();
-    box = { x1: rect.left, y1: rect.top, x2: rect.right, y2: rect.bottom };
-  }
+export const BOX_FUNCTION = `function () {
+  const rendered = this.isConnected && this.getClientRects().length > 0;
+  let moving = false;
+  let node = this;
   let win = this.ownerDocument.defaultView;
-  for (;;) {
-    box = { x1: Math.max(box.x1, 0), y1: Math.max(box.y1, 0), x2: Math.min(box.x2, win.innerWidth), y2: Math.min(box.y2, win.innerHeight) };
+  while (node) {
+    for (let at = node; at; at = at.assignedSlot || at.parentNode || (at.nodeType === 11 ? at.host : null)) {
+      if (at.nodeType === 1 && at.getAnimations().some((animation) => animation.playState === 'running')) moving = true;
+    }
     let owner = null;
     try { owner = win.frameElement; } catch (error) { owner = null; }
     if (!owner) break;
-    const frame = contentBox(owner);
-    box = { x1: Math.max(box.x1 + frame.x1, frame.x1), y1: Math.max(box.y1 + frame.y1, frame.y1), x2: Math.min(box.x2 + frame.x1, frame.x2), y2: Math.min(box.y2 + frame.y1, frame.y2) };
+    node = owner;
     win = owner.ownerDocument.defaultView;
   }
-  return { x: box.x1, y: box.y1, width: Math.max(0, box.x2 - box.x1), height: Math.max(0, box.y2 - box.y1) };
+  return { rendered, moving, width: win.innerWidth, height: win.innerHeight };
 }`;
 
 /**

@@ -24,6 +24,7 @@ import { documentId, landingOf } from './landing.js';
 import { loadRetryingNetworkChange } from './load-retry.js';
 import { createNetworkLog } from './network-log.js';
 import { createPageTabs, type PageTabs, type Tab } from './page-tabs.js';
+import { createSecretFields } from './secret-fields.js';
 import { insertSecret } from './secret-input.js';
 
 export interface PuppeteerPageDriverOptions {
@@ -80,7 +81,11 @@ export async function createPuppeteerPageDriver(
   });
   const masks = createFieldMasks();
   const paint = createFramePaint();
-  tabs.onClose((tab) => masks.clear(tab));
+  const secrets = createSecretFields();
+  tabs.onClose((tab) => {
+    masks.clear(tab);
+    secrets.clear(tab);
+  });
   const version = await browser.version().catch(() => null);
   const active = async (): Promise<Tab> => {
     await tabs.ready();
@@ -166,24 +171,36 @@ export async function createPuppeteerPageDriver(
         if (sentTo) return [{ navigated: false }, sentTo] as const;
         // Pointer input goes where the compositor's hit test says: frames must be drawn first.
         if (steps.some(isPointer)) await paint.ready(tab);
+        // A secret outside a password field is not copied, cut or dragged (secret-fields.ts).
+        await secrets.beforeInput(tab, steps);
         sentTo = tab;
-        return [await performInput(tab.page, tab.script, steps, performOptions), tab] as const;
+        let sent = false;
+        try {
+          const outcome = await performInput(tab.page, tab.script, steps, performOptions);
+          sent = true;
+          return [outcome, tab] as const;
+        } finally {
+          secrets.afterInput(tab, steps, sent);
+        }
       });
       // A popup that closed itself (window.close) goes a moment after the input returns: the
       // call returns once that is seen, so the next one goes to its opener. Outside the guard,
       // which would run the input again on the opener once the popup's page is gone.
       if (tab.opener && (await closedItself(tab))) await tabs.closing(tab);
       await tabs.ready();
+      // The input ran: a history that cannot be dropped now refuses the next input or back.
+      await secrets.settle().catch(() => undefined);
       return outcome;
     },
 
     landing: (action) => guarded((tab) => landingOf(tab, action)),
 
-    typeSecret: (text, guard) => guarded((tab) => insertSecret(tab, masks, text, guard)),
+    typeSecret: (text, guard) => guarded((tab) => insertSecret(tab, masks, secrets, text, guard)),
 
     async reset(timeoutMs) {
       await tabs.closeExtra();
       masks.clear();
+      secrets.clear();
       await clearBrowsingData(
         browser,
         tabs.active(),
@@ -199,6 +216,8 @@ export async function createPuppeteerPageDriver(
 
     goBack: (timeoutMs) =>
       guarded(async ({ page, session }): Promise<InputOutcome> => {
+        // A document that held a secret outside a password field is not brought back.
+        await secrets.settle();
         const history = await session.send('Page.getNavigationHistory');
         if (history.currentIndex <= 0) return { navigated: false };
         try {

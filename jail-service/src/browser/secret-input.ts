@@ -1,7 +1,7 @@
 // Adapter: a secret's `type` — into the focused field only when its frame's origin and its kind
 // (or autocomplete token) are the ones the guard allows, inserted in one step into that element
 // (never key by key to wherever focus moves next), then masked in every capture until its document
-// goes away (field-masks.ts).
+// goes away (field-masks.ts) and kept in its field (secret-fields.ts).
 import { randomUUID } from 'node:crypto';
 import type { SecretGuard } from '@clawdie/kit/jail-api';
 import type { CDPSession, Protocol } from 'puppeteer-core';
@@ -10,6 +10,7 @@ import type { FieldMasks } from './field-masks.js';
 import { releaseGroup, unwrap, walkFrames } from './frame-walk.js';
 import { INSERT_FUNCTION, WALK_FUNCTION } from './landing-script.js';
 import type { Tab } from './page-tabs.js';
+import type { SecretFields } from './secret-fields.js';
 
 /**
  * Inserts `text` into the focused element of `tab` when `guard` allows it; else throws
@@ -18,6 +19,7 @@ import type { Tab } from './page-tabs.js';
 export async function insertSecret(
   tab: Tab,
   masks: FieldMasks,
+  secrets: SecretFields,
   text: string,
   guard: SecretGuard,
 ): Promise<void> {
@@ -56,6 +58,7 @@ export async function insertSecret(
     if (outcome !== 'inserted' && outcome !== 'set')
       throw new ActionFailedError(`the secret could not be inserted (${outcome})`);
     masks.add(tab, { session, objectId: element }, walk.barriers, group, sessions);
+    await secrets.add(tab, { session, objectId: element }, walk.element?.field === 'password');
     kept = true;
   } finally {
     if (!kept) void releaseGroup(sessions, group);
