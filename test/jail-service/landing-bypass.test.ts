@@ -4,30 +4,19 @@
 // default button's `formaction`/`formmethod`; a click on a label was not followed to the control
 // it clicks. Each case beside a control that was already right.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LandingResponse } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
-import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
-import { landing, type Sites, startSites } from './landing-pages.js';
+import { assertAllOk, type JailClient } from './jail-harness.js';
+import { landing, type Sites, withLandingJail } from './landing-pages.js';
 
 const origins = (reply: LandingResponse) => reply.target?.frames.map((frame) => frame.origin);
 const form = (url: string, method: string) => ({ kind: 'form', url, method, new_window: false });
 
 describe('POST /landing: the review’s bypasses (real Chromium)', requires('chromium'), () => {
   let sites: Sites;
-  let closeSites: () => Promise<void>;
-  let jail: TestJail;
   let client: JailClient;
-
-  before(async () => {
-    ({ sites, close: closeSites } = await startSites());
-    jail = await startTestJail({ CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000' });
-    client = jail.client;
-  });
-  after(async () => {
-    await jail?.close();
-    await closeSites?.();
-  });
+  withLandingJail({}, (fixture) => ({ sites, client } = fixture));
   const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
   const click = (x: number, y: number) => landing(client, { type: 'click', x, y });
   /** Focuses the field at (x, y) and asks where Enter lands. */

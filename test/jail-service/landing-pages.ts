@@ -2,9 +2,10 @@
 // 127.0.0.1 (two ports: same site, different origins, one renderer process) and `c` on
 // `localhost` (another site: an out-of-process iframe under site isolation).
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { type Action, type LandingResponse, landingResponseSchema } from '@clawdie/kit/jail-api';
 import { type StaticRoute, type StaticSite, startStaticSite } from '../support/static-site.js';
-import type { JailClient } from './jail-harness.js';
+import { type JailClient, startTestJail, type TestJail } from './jail-harness.js';
 
 export interface Sites {
   a: string;
@@ -165,4 +166,33 @@ export async function landing(client: JailClient, action: Action): Promise<Landi
   const body: unknown = await response.json();
   assert.equal(response.status, 200, JSON.stringify(body));
   return landingResponseSchema.parse(body);
+}
+
+/** What `withLandingJail` starts for a suite. */
+export interface LandingJail {
+  sites: Sites;
+  client: JailClient;
+  jail: TestJail;
+}
+
+/**
+ * Registers the suite's `before` and `after`: the three sites and a jail-service on real Chromium
+ * (navigation bound 5 s, plus `env`), handed to `started` once both are up, and closed after.
+ */
+export function withLandingJail(
+  env: Record<string, string>,
+  started: (fixture: LandingJail) => void,
+): void {
+  let closeSites: (() => Promise<void>) | undefined;
+  let jail: TestJail | undefined;
+  before(async () => {
+    const up = await startSites();
+    closeSites = up.close;
+    jail = await startTestJail({ CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000', ...env });
+    started({ sites: up.sites, client: jail.client, jail });
+  });
+  after(async () => {
+    await jail?.close();
+    await closeSites?.();
+  });
 }

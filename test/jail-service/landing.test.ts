@@ -2,12 +2,12 @@
 // or holding the focus across same-origin, same-site cross-origin and out-of-process iframes,
 // link and form destinations, history, and an action refused when the page changed meanwhile.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LandingResponse } from '@clawdie/kit/jail-api';
 import { sleep } from '@clawdie/kit/timing';
 import { requires } from '../support/capabilities.js';
-import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
-import { landing, type Sites, startSites } from './landing-pages.js';
+import { assertAllOk, type JailClient } from './jail-harness.js';
+import { landing, type Sites, withLandingJail } from './landing-pages.js';
 
 /** What REPORT posts to the top page for each key and input event of a field. */
 interface Report {
@@ -20,19 +20,8 @@ const origins = (reply: LandingResponse) => reply.target?.frames.map((frame) => 
 
 describe('POST /landing (real Chromium)', requires('chromium'), () => {
   let sites: Sites;
-  let closeSites: () => Promise<void>;
-  let jail: TestJail;
   let client: JailClient;
-
-  before(async () => {
-    ({ sites, close: closeSites } = await startSites());
-    jail = await startTestJail({ CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000' });
-    client = jail.client;
-  });
-  after(async () => {
-    await jail?.close();
-    await closeSites?.();
-  });
+  withLandingJail({}, (fixture) => ({ sites, client } = fixture));
   const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
   /** `id=value` of each input event the page logged, once `count` are in (or after 2 s). */
   const typedValues = async (count: number) => {

@@ -3,39 +3,26 @@
 // again when it closes; POST /reset gives the next task a clean browser; and the controlplane's
 // single-browser provider resets before each lease, so task 2 works after task 1 left a popup.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createClawdieBrowserOperator } from '../../controlplane/src/browser/operator/clawdie-browser-operator.js';
 import {
   createSingleBrowserProvider,
   resetJailBrowser,
 } from '../../controlplane/src/browser/provider/browser-provider.js';
 import { requires } from '../support/capabilities.js';
-import {
-  assertAllOk,
-  type JailClient,
-  startTestJail,
-  type TestJail,
-  TOKEN,
-} from './jail-harness.js';
-import { type Sites, startSites } from './landing-pages.js';
+import { assertAllOk, type JailClient, type TestJail, TOKEN } from './jail-harness.js';
+import { type Sites, withLandingJail } from './landing-pages.js';
 
 describe('popups and tabs (real Chromium)', requires('chromium'), () => {
   let sites: Sites;
-  let closeSites: () => Promise<void>;
-  let jail: TestJail;
   let client: JailClient;
-  before(async () => {
-    ({ sites, close: closeSites } = await startSites());
-    jail = await startTestJail({
-      CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000',
+  let jail: TestJail;
+  withLandingJail(
+    {
       CLAWDIE_JAIL_ACTION_TIMEOUT_MS: '5000',
-    });
-    client = jail.client;
-  });
-  after(async () => {
-    await jail?.close();
-    await closeSites?.();
-  });
+    },
+    (fixture) => ({ sites, client, jail } = fixture),
+  );
   const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
 
   for (const [how, y] of [

@@ -7,12 +7,12 @@
 // same moves on a password field pass through and carry nothing (Chromium's own protection), and
 // ordinary text still copies.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createJsCodec } from '@clawdie/kit/images';
 import type { Action, ActionsResponse, SecretGuard } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
-import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
-import { type Sites, startSites } from './landing-pages.js';
+import { assertAllOk, type JailClient } from './jail-harness.js';
+import { type Sites, withLandingJail } from './landing-pages.js';
 
 interface Report {
   id: string;
@@ -44,18 +44,8 @@ describe(
   requires('chromium'),
   () => {
     let sites: Sites;
-    let closeSites: () => Promise<void>;
-    let jail: TestJail;
     let client: JailClient;
-    before(async () => {
-      ({ sites, close: closeSites } = await startSites());
-      jail = await startTestJail({ CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000' });
-      client = jail.client;
-    });
-    after(async () => {
-      await jail?.close();
-      await closeSites?.();
-    });
+    withLandingJail({}, (fixture) => ({ sites, client } = fixture));
     const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
     const text = (origin: string) => ({
       origins: [origin],

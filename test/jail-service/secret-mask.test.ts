@@ -3,12 +3,12 @@
 // key events) when it holds; and then painted over in every screenshot, at DPR 1 and 2, also
 // inside an out-of-process iframe scrolled down the page.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { createJsCodec } from '@clawdie/kit/images';
 import type { Action, SecretGuard } from '@clawdie/kit/jail-api';
 import { requires } from '../support/capabilities.js';
-import { assertAllOk, type JailClient, startTestJail, type TestJail } from './jail-harness.js';
-import { type Sites, startSites } from './landing-pages.js';
+import { assertAllOk, type JailClient } from './jail-harness.js';
+import { type Sites, withLandingJail } from './landing-pages.js';
 
 interface Report {
   id: string;
@@ -75,21 +75,13 @@ const secretType = (text: string, secret: SecretGuard): Action => ({ type: 'type
 for (const scale of [1, 2]) {
   describe(`secret typing and masks at DPR ${scale} (real Chromium)`, requires('chromium'), () => {
     let sites: Sites;
-    let closeSites: () => Promise<void>;
-    let jail: TestJail;
     let client: JailClient;
-    before(async () => {
-      ({ sites, close: closeSites } = await startSites());
-      jail = await startTestJail({
-        CLAWDIE_JAIL_NAVIGATION_TIMEOUT_MS: '5000',
+    withLandingJail(
+      {
         CLAWDIE_JAIL_DEVICE_SCALE_FACTOR: String(scale),
-      });
-      client = jail.client;
-    });
-    after(async () => {
-      await jail?.close();
-      await closeSites?.();
-    });
+      },
+      (fixture) => ({ sites, client } = fixture),
+    );
     const open = async (url: string) => assertAllOk(await client.run([{ type: 'navigate', url }]));
     // The plain field of /login: 400x60 at (50, 200), 40px black text on white.
     const plain = { x: 54, y: 204, w: 392, h: 52 };
