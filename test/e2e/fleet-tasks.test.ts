@@ -90,12 +90,16 @@ if (!skipFile('a fleet of two real hostd (real Linux driver)', missing)) {
       const browsers = controlplane.source.browsers;
       // The clone's start on a loaded host: once more than 15 s with five test files at once.
       const leased = Date.now() + 45_000;
-      while (!browsers.get(taskId) && Date.now() < leased) await delay(50);
+      let ended: string | undefined;
+      void done.then((result) => {
+        ended = JSON.stringify(result);
+      });
+      while (!browsers.get(taskId) && !ended && Date.now() < leased) await delay(50);
       const lease = browsers.get(taskId);
       const host = hosts.find((candidate) => lease?.service?.url.startsWith(`${candidate.url}/`));
       assert.ok(
         lease?.service && host,
-        `the lease's jail-service is its hostd: ${lease?.service?.url}`,
+        `the lease's jail-service is its hostd: ${lease?.service?.url} (the task: ${ended ?? 'still running'}; hosts: ${JSON.stringify(await Promise.all(hosts.map((each) => each.manager.list())))})`,
       );
       const before = host.relayed.filter((path) => path.startsWith('/screencast')).length;
 
