@@ -3,6 +3,8 @@
 // because it runs before the npm packages are installed. In order: npm packages exactly as the
 // lock file pins them (only when they differ), system packages (apt-get or pkg as root, else the
 // exact line to run), then a build of the workspaces whose sources changed. Writes no tracked file.
+// Installs and builds nothing while a Clawdie server or hostd of this checkout runs (it still loads
+// code from here): it says which and exits 1 (bootstrap/running-processes.mjs).
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildStale } from './bootstrap/build-stale.mjs';

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { markRunning } from '@clawdie/kit/runner';
 import { createAdaptorServer } from '@hono/node-server';
+import type { ControlplaneAdapters } from './composition/adapters.js';
 import { createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
-import { loadConfig, processEnv } from './config.js';
+import { type Config, loadConfig, processEnv } from './config.js';
 import { AppError } from './errors.js';
 import { printLine } from './ingress/cli/cli-output.js';
 import { printServerBanner, runServerDemo } from './ingress/cli/server-banner.js';
@@ -20,10 +22,29 @@ export async function serve(): Promise<number> {
   const config = loadConfig(env);
   // Before anything starts (Chromium, the jail-service, hostd): a port in use refuses the start.
   await assertPortFree(config.host, config.port);
-  const controlplane = await createControlplane(
-    config,
-    realAdapters(config, env, createControlplaneLauncher()),
-  );
+  const adapters = realAdapters(config, env, createControlplaneLauncher());
+  // From here until it has stopped, the bootstrap installs and rebuilds nothing in this checkout:
+  // this process still loads code from it (docs/operations.md, "Upgrade in this order").
+  const running = markRunning('server');
+  if (running.failure) {
+    adapters.logger.warn(
+      { marker: running.path, reason: running.failure },
+      'could not record this server as running: a bootstrap of this checkout will not see it',
+    );
+  }
+  try {
+    return await serveUntilStopped(config, adapters);
+  } finally {
+    running.remove();
+  }
+}
+
+/** Starts the controlplane and listens; resolves with 0 once a signal stopped and closed it. */
+async function serveUntilStopped(
+  config: Readonly<Config>,
+  adapters: ControlplaneAdapters,
+): Promise<number> {
+  const controlplane = await createControlplane(config, adapters);
   const server = createAdaptorServer({ fetch: controlplane.app.fetch }) as Server;
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-import { ChildRegistry, ExecFileRunner, SpawnLauncher } from '@clawdie/kit/runner';
+import {
+  ChildRegistry,
+  ExecFileRunner,
+  markRunning,
+  type RunningMarker,
+  SpawnLauncher,
+} from '@clawdie/kit/runner';
 import { onStopSignals } from '@clawdie/kit/stop-signals';
-// Composition root: config → logger → runner, driver → owner lock of the clone namespace → clone
-// manager → reconcile → listen.
+// Composition root: config → logger → running marker (kit's running-marker.ts) → runner, driver →
+// owner lock of the clone namespace → clone manager → reconcile → listen.
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import { CloneManager } from './clones/clone-manager.js';
@@ -17,6 +23,29 @@ import { createAddressPolicy } from './proxy/address-policy.js';
 async function main(): Promise<void> {
   const config = loadConfig(processEnvironment());
   const logger = createLogger(config.logLevel);
+  // While it runs, the bootstrap installs and rebuilds nothing in this checkout: clones bind its
+  // code read-only (docs/operations.md, "Upgrade in this order"). Removed when it stops or fails.
+  const running = markRunning('hostd');
+  if (running.failure) {
+    logger.warn(
+      { marker: running.path, reason: running.failure },
+      'could not record this hostd as running: a bootstrap of this checkout will not see it',
+    );
+  }
+  try {
+    await ownNamespaceAndServe(config, logger, running);
+  } catch (error) {
+    running.remove();
+    throw error;
+  }
+}
+
+/** Checks the host, takes the namespace's owner lock, then serves (serveClones). */
+async function ownNamespaceAndServe(
+  config: HostdConfig,
+  logger: ReturnType<typeof createLogger>,
+  running: RunningMarker,
+): Promise<void> {
   const driver = createDriver(config, {
     runner: new ExecFileRunner(),
     launcher: new SpawnLauncher(new ChildRegistry()),
@@ -41,7 +70,7 @@ async function main(): Promise<void> {
       ),
   });
   try {
-    await serveClones(config, driver, logger, owner);
+    await serveClones(config, driver, logger, owner, running);
   } catch (error) {
     owner.release();
     throw error;
@@ -54,6 +83,7 @@ async function serveClones(
   driver: JailDriver,
   logger: ReturnType<typeof createLogger>,
   owner: NamespaceOwner,
+  running: RunningMarker,
 ): Promise<void> {
   logger.info({ namespace: config.namespace.name, lock: owner.path }, 'owns the clone namespace');
   const isolation = await driver.probe();
@@ -118,6 +148,7 @@ async function serveClones(
       .catch((error: unknown) => logger.error({ err: error }, 'close failed'))
       .finally(() => {
         owner.release();
+        running.remove();
         process.exit(0);
       });
   };

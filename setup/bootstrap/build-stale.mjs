@@ -5,6 +5,7 @@
 // and the `clawdie` CLI from that output when it is older (bundle-cli.mjs).
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { refuseWhileRunning } from './running-processes.mjs';
 
 /** In dependency order: each build reads the declarations of the ones before it. */
 export const BUILT_WORKSPACES = ['kit', 'jail-service', 'hostd', 'controlplane'];
@@ -66,14 +67,22 @@ export function bundleStaleReason(root) {
 
 /**
  * Builds every stale workspace with the pinned tsc, then the CLI bundle when it is older than
- * them; returns the workspaces built (and `bundle` when it was). Exits when a build fails; a
+ * them; returns the workspaces built (and `bundle` when it was). Exits when a build fails, and
+ * before any work while a Clawdie process of this checkout runs (running-processes.mjs); a
  * failed bundle only leaves the CLI unbundled.
  */
 export function buildStale(root, { run, say }) {
   const built = [];
+  // Once, before the first build or bundle: nothing is rebuilt under a running server or hostd.
+  let checked = false;
+  const beforeWork = (work) => {
+    if (!checked) refuseWhileRunning(root, work, { say });
+    checked = true;
+  };
   for (const workspace of BUILT_WORKSPACES) {
     const reason = staleReason(root, workspace);
     if (reason === null) continue;
+    beforeWork(`building ${workspace} (${reason})`);
     say(`building ${workspace} (${reason}) ...`);
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
     const result = run([tsc, '-p', join(workspace, 'tsconfig.build.json')]);
@@ -89,6 +98,7 @@ export function buildStale(root, { run, say }) {
   // A workspace rebuilt just now always rebundles: its stamp may share the bundle stamp's mtime.
   const reason = built.length > 0 ? `${built.join(', ')} rebuilt` : bundleStaleReason(root);
   if (reason !== null) {
+    beforeWork(`bundling the clawdie CLI (${reason})`);
     say(`bundling the clawdie CLI (${reason}) ...`);
     const bundler = join(root, 'setup', 'bootstrap', 'bundle-cli.mjs');
     const result = run([process.execPath, bundler, root]);

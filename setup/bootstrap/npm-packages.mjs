@@ -11,6 +11,7 @@ import {
   prebuildEnv,
   prebuildSlots,
 } from './native-prebuilds.mjs';
+import { refuseWhileRunning } from './running-processes.mjs';
 
 const STAMP = join('node_modules', '.clawdie-install-stamp');
 
@@ -56,6 +57,7 @@ export function localNodeHeaders(env = process.env, execPath = process.execPath)
 export function ensureNpmPackages(root, { run, say, env = process.env }) {
   const decision = npmInstallDecision(root);
   if (!decision.install) return false;
+  refuseWhileRunning(root, `installing npm packages (${decision.reason})`, { say });
   say(`installing npm packages (npm ci, pinned by package-lock.json): ${decision.reason} ...`);
   const nodedir = localNodeHeaders(env);
   const slots = prebuildSlots(root, prebuildCacheRoot(env));

@@ -2,7 +2,7 @@
 // same clone namespace refuses to start, naming the first's pid, and the first's live clone
 // survives (before the owner lock it reconciled — destroyed — every clone it found); a hostd of
 // another namespace starts and leaves the first's clone alone; a lock left by a dead hostd is
-// taken over.
+// taken over. Each marks the checkout as running until it stops.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { describe, it, type TestContext } from 'node:test';
 import { leaseConnections } from '../../controlplane/src/browser/provider/lease-connections.js';
 import { type CloneList, LEASE_HEADER, type LeasedClone } from '../../hostd/src/api/schema.js';
 import { OWNER_LOCK_DIR } from '../../hostd/src/ownership/namespace-owner.js';
+import { RUNNING_DIR } from '../../setup/bootstrap/running-processes.mjs';
+import { repositoryRoot } from '../support/repository-root.js';
 import { HostdExit, type RunningHostd, startHostdProcess } from './support/hostd-process.js';
 import {
   createTestDriver,
@@ -125,7 +127,7 @@ realLinuxDriverFile('several hostd on one host (root, real Linux driver)', () =>
       assert.deepEqual(((await deleted.json()) as { leftovers: string[] }).leftovers, []);
     });
 
-    it('takes over a lock whose hostd is dead, and removes its own when it stops', async (t) => {
+    it('takes over a lock whose hostd is dead, and removes its own and its running marker when it stops', async (t) => {
       const lock = join(OWNER_LOCK_DIR, `${TEST_NAMESPACE.name}.lock`);
       const dead = spawnSync(process.execPath, ['-e', '']).pid;
       mkdirSync(OWNER_LOCK_DIR, { recursive: true });
@@ -135,8 +137,13 @@ realLinuxDriverFile('several hostd on one host (root, real Linux driver)', () =>
       const takeover = running.startLog.find((line) => /took over the owner lock/.test(line.msg));
       assert.equal(takeover?.stalePid, dead, JSON.stringify(running.startLog));
       assert.equal(JSON.parse(readFileSync(lock, 'utf8')).pid, running.pid);
+      // The bootstrap rebuilds nothing in the checkout while it runs (running-processes.mjs).
+      const marker = join(repositoryRoot, RUNNING_DIR, `${running.pid}.json`);
+      const written = JSON.parse(readFileSync(marker, 'utf8'));
+      assert.deepEqual([written.pid, written.role], [running.pid, 'hostd']);
       assert.equal(await running.stop(), 0);
       assert.equal(existsSync(lock), false, 'a stopped hostd leaves no lock');
+      assert.equal(existsSync(marker), false, 'a stopped hostd leaves no running marker');
     });
   });
 });

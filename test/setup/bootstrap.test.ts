@@ -15,29 +15,10 @@ import {
 } from '../../setup/bootstrap/npm-packages.mjs';
 import { testPackages } from '../../setup/bootstrap/system-packages.mjs';
 import { repositoryRoot } from '../support/repository-root.js';
+import { fakeCheckout, fakeWorkspaces } from './support/fake-checkout.js';
 
 const root = repositoryRoot;
 const quiet = () => {};
-
-function fakeCheckout(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'clawdie-bootstrap-'));
-  writeFileSync(join(dir, 'package-lock.json'), '{"lockfileVersion":3}\n');
-  mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
-  writeFileSync(join(dir, 'node_modules', '.bin', 'tsc'), '');
-  return dir;
-}
-
-/** The four built workspaces of `dir`, each with one source and never built. */
-function fakeWorkspaces(dir: string): void {
-  writeFileSync(join(dir, 'tsconfig.base.json'), '{}');
-  for (const workspace of ['kit', 'jail-service', 'hostd', 'controlplane']) {
-    mkdirSync(join(dir, workspace, 'src'), { recursive: true });
-    mkdirSync(join(dir, workspace, 'dist'), { recursive: true });
-    writeFileSync(join(dir, workspace, 'src', 'main.ts'), '');
-    writeFileSync(join(dir, workspace, 'package.json'), '{}');
-    writeFileSync(join(dir, workspace, 'tsconfig.build.json'), '{}');
-  }
-}
 
 describe('bootstrap: npm packages', () => {
   const dirs: string[] = [];

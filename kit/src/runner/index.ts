@@ -32,4 +32,10 @@ export {
   type ProcessLauncher,
   SpawnLauncher,
 } from './process-launcher.js';
+export {
+  markRunning,
+  RUNNING_MARKER_DIR,
+  type RunningMarker,
+  type RunningRole,
+} from './running-marker.js';
 export { isProcessAlive, removeDirsOfGoneProcesses } from './stale-dirs.js';

@@ -6,12 +6,13 @@
 import assert from 'node:assert/strict';
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { bundleStaleReason } from '../../../setup/bootstrap/build-stale.mjs';
+import { RUNNING_DIR, runningProcesses } from '../../../setup/bootstrap/running-processes.mjs';
 import { repositoryRoot, startServerProcess } from '../../support/server-process.js';
 
 describe("npm start's launcher", () => {
@@ -49,6 +50,36 @@ describe("npm start's launcher", () => {
       { bundled: current, compiled: !current },
       compiled.slice(0, 5).join('\n'),
     );
+  });
+
+  it('marks its checkout as running from its start until a clean stop, as the bootstrap reads it', async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'clawdie-launcher-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const server = startServerProcess(
+      join(dir, 'data'),
+      { CLAWDIE_JAIL_URL: 'http://127.0.0.1:9', CLAWDIE_JAIL_TOKEN: 'x'.repeat(32) },
+      { argv: [join(repositoryRoot, 'controlplane/bin/clawdie-server.mjs')] },
+    );
+    t.after(async () => {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    });
+    assert.match(await server.listening(), /^http:\/\/127\.0\.0\.1:\d+$/, server.output());
+    const pid = server.child.pid ?? 0;
+    const marker = join(repositoryRoot, RUNNING_DIR, `${pid}.json`);
+    const written = JSON.parse(readFileSync(marker, 'utf8'));
+    assert.deepEqual(Object.keys(written), ['pid', 'role', 'started_at']);
+    assert.equal(written.pid, pid);
+    assert.equal(written.role, 'server');
+    assert.ok(Math.abs(Date.parse(written.started_at) - Date.now()) < 120_000, written.started_at);
+    // What a bootstrap of this checkout would refuse over (setup/bootstrap/running-processes.mjs).
+    const seen = runningProcesses(repositoryRoot).find((running) => running.pid === pid);
+    assert.deepEqual(seen, { pid, role: 'server', startedAt: written.started_at, path: marker });
+
+    server.child.kill('SIGTERM');
+    const [code] = await server.exited;
+    assert.equal(code, 0, server.output());
+    assert.equal(existsSync(marker), false, 'the stopped server left its marker');
   });
 
   it('the build writes a code cache V8 takes for the bundle', { skip: skipUnlessBundled() }, () => {
