@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { markRunning } from '@clawdie/kit/runner';
 import { createAdaptorServer } from '@hono/node-server';
-import type { ControlplaneAdapters } from './composition/adapters.js';
 import { createControlplane } from './composition/create-controlplane.js';
 import { realAdapters } from './composition/real-adapters.js';
 import { type Config, loadConfig, processEnv } from './config.js';
@@ -42,7 +41,7 @@ export async function serve(): Promise<number> {
 /** Starts the controlplane and listens; resolves with 0 once a signal stopped and closed it. */
 async function serveUntilStopped(
   config: Readonly<Config>,
-  adapters: ControlplaneAdapters,
+  adapters: ReturnType<typeof realAdapters>,
 ): Promise<number> {
   const controlplane = await createControlplane(config, adapters);
   const server = createAdaptorServer({ fetch: controlplane.app.fetch }) as Server;
