@@ -4,8 +4,9 @@
 // (kit/src/runner/running-marker.ts): such a process still loads code from the checkout (the
 // Telegram bot, the MCP SDK, puppeteer, sharp, its own chunks; clones bind it read-only), so
 // replacing node_modules or the builds under it breaks it. A process killed without stopping
-// leaves its file behind; it is removed here once its pid is gone. kill(pid, 0) only: no /proc,
-// the same on Linux and FreeBSD.
+// leaves its file behind; it is removed here once its pid is gone: kill(pid, 0), and on Linux
+// also /proc/<pid>/cmdline (a pid reused by something that is not Node); FreeBSD, without /proc,
+// goes by the pid alone (not run on a FreeBSD host).
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
